@@ -1,0 +1,154 @@
+# twintorus — build, test, demo, install.
+#
+#   make            build libtwintorus.{a,so} and ttsim into build/
+#   make check      install missing Debian packages, build, run every test
+#   make demo       install missing Debian packages, build, show what ttsim does
+#   make install    PREFIX=/usr/local DESTDIR= : binaries, libraries, headers,
+#                   pkg-config file, man pages, example configs
+#   make deps       install the Debian packages the project needs, if missing
+#   make clean
+
+VERSION  = 0.1.0
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR   = $(PREFIX)/bin
+LIBDIR   = $(PREFIX)/lib
+INCDIR   = $(PREFIX)/include
+MANDIR   = $(PREFIX)/share/man
+DATADIR  = $(PREFIX)/share/twintorus
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN     = -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes \
+           -Wmissing-declarations -Wshadow -Wpointer-arith -Wcast-qual \
+           -Wsign-compare -Wformat=2
+# CI builds with -Werror; a developer's build warns but goes on.
+ifeq ($(CI),true)
+WARN    += -Werror
+endif
+STD      = -std=c11 -D_GNU_SOURCE
+CPPFLAGS += -Iinclude
+YAML_CFLAGS := $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
+YAML_LIBS   := $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+ALL_CFLAGS = $(STD) $(WARN) $(CPPFLAGS) $(YAML_CFLAGS) $(CFLAGS)
+SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+# Debian packages: build, tests, and the components later issues use.
+DEB_PKGS = gcc make pkg-config libyaml-dev libcmocka-dev libpcap-dev libhwloc-dev
+
+LIB_SRC  = $(wildcard lib/*.c)
+LIB_OBJ  = $(LIB_SRC:lib/%.c=build/lib/%.o)
+SIM_SRC  = $(wildcard sim/*.c)
+SIM_OBJ  = $(SIM_SRC:sim/%.c=build/sim/%.o)
+HDRS     = $(wildcard include/twintorus/*.h) $(wildcard sim/*.h)
+UNIT_SRC = $(wildcard tests/unit/test_*.c)
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/tests/%)
+UNIT_ASAN = $(UNIT_SRC:tests/unit/%.c=build/tests/asan/%)
+LIB_ASAN_OBJ = $(LIB_SRC:lib/%.c=build/asan/lib/%.o)
+
+.PHONY: all check check-build demo install deps clean unit unit-asan cli examples bench
+
+all: build/libtwintorus.a build/libtwintorus.so build/ttsim build/twintorus.pc
+
+build/lib/%.o: lib/%.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+
+build/sim/%.o: sim/%.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+build/libtwintorus.a: $(LIB_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+build/libtwintorus.so: $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libtwintorus.so.0 -o $@ $^ $(YAML_LIBS)
+
+build/ttsim: $(SIM_OBJ) build/libtwintorus.a
+	$(CC) $(CFLAGS) -o $@ $(SIM_OBJ) build/libtwintorus.a $(YAML_LIBS) -lm
+
+build/twintorus.pc: twintorus.pc.in Makefile
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+# Unit tests link the library objects they need (all of lib/ is small).
+build/tests/%: tests/unit/%.c $(LIB_OBJ) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(YAML_LIBS) $(CMOCKA_LIBS) -lm
+
+build/asan/lib/%.o: lib/%.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -c $< -o $@
+
+build/tests/asan/%: tests/unit/%.c $(LIB_ASAN_OBJ) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -o $@ $< $(LIB_ASAN_OBJ) $(YAML_LIBS) $(CMOCKA_LIBS) -lm
+
+# ---- tests ----
+
+# The README's test command.  deps first, then a fresh make so that the
+# pkg-config lookups above see what deps installed.
+check: deps
+	@$(MAKE) --no-print-directory check-build
+
+check-build: all $(UNIT_BIN) $(UNIT_ASAN)
+	@$(MAKE) --no-print-directory unit unit-asan cli examples
+
+unit: $(UNIT_BIN)
+	@for t in $(UNIT_BIN); do echo "== $$t"; $$t || exit 1; done
+
+unit-asan: $(UNIT_ASAN)
+	@for t in $(UNIT_ASAN); do echo "== $$t (ASan+UBSan)"; \
+	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t || exit 1; done
+
+cli: build/ttsim
+	@for s in tests/cli/*.sh; do echo "== $$s"; TTSIM=build/ttsim bash $$s || exit 1; done
+
+# Every shipped example config is itself a test: it must load and verify.
+examples: build/ttsim
+	@for f in yaml/*.yaml; do \
+	  echo "== example $$f"; \
+	  build/ttsim analyze "$$f" >/dev/null || exit 1; \
+	  build/ttsim verify "$$f" || exit 1; \
+	done
+
+bench: all
+	bash bench/analyze.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	build/ttsim analyze yaml/3dt-4x4x4.yaml --ports all
+	build/ttsim verify yaml/3dt-4x4x4.yaml
+	build/ttsim verify --dims 4,2,4 --ports D --deadlock none \
+	  --flow 0,0,0/0:0,1,0/0 --flow 0,1,0/0:0,0,0/0 \
+	  --flow 0,0,0/1:0,1,0/1 --flow 0,1,0/1:0,0,0/1 || true
+
+deps:
+	@missing=""; \
+	for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
+	  $(DESTDIR)$(INCDIR)/twintorus $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/yaml
+	install -m 755 build/ttsim $(DESTDIR)$(BINDIR)/ttsim
+	install -m 644 build/libtwintorus.a $(DESTDIR)$(LIBDIR)/libtwintorus.a
+	install -m 755 build/libtwintorus.so $(DESTDIR)$(LIBDIR)/libtwintorus.so.$(VERSION)
+	ln -sf libtwintorus.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libtwintorus.so.0
+	ln -sf libtwintorus.so.0 $(DESTDIR)$(LIBDIR)/libtwintorus.so
+	install -m 644 include/twintorus/*.h $(DESTDIR)$(INCDIR)/twintorus/
+	install -m 644 build/twintorus.pc $(DESTDIR)$(LIBDIR)/pkgconfig/twintorus.pc
+	install -m 644 man/ttsim.1 $(DESTDIR)$(MANDIR)/man1/ttsim.1
+	install -m 644 yaml/*.yaml $(DESTDIR)$(DATADIR)/yaml/
+
+clean:
+	rm -rf build

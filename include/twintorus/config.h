@@ -1,0 +1,49 @@
+/*
+ * twintorus: the YAML cluster description (DESIGN.md §4, "YAML config").
+ *
+ * One file describes a cluster: torus: (the model), network: (simulator
+ * parameters), nodes: (the deployment map, used by ttd) and trace:.  The
+ * loader reports every error it finds as "file:line:col: message", not just
+ * the first, and returns how many there were.
+ */
+#ifndef TWINTORUS_CONFIG_H
+#define TWINTORUS_CONFIG_H
+
+#include <stdio.h>
+#include "twintorus/topo.h"
+
+/* Simulator parameters, defaults from seed 000 §7.1. */
+typedef struct tt_netparams {
+	int packet_flits;     /* default 4 */
+	int buffer_flits;     /* per input port, split among its VCs; default 128 */
+	int flit_bytes;       /* default 16 */
+	double link_gbps;     /* default 10: maps trace time to cycles */
+} tt_netparams;
+
+/* Which torus: keys the file set, so that command-line flags can override. */
+enum {
+	TT_CFG_DIMS     = 1u << 0,
+	TT_CFG_TWIN     = 1u << 1,
+	TT_CFG_PORTS    = 1u << 2,
+	TT_CFG_DEADLOCK = 1u << 3
+};
+
+typedef struct tt_config {
+	char path[4096];
+	unsigned set;         /* TT_CFG_* bits */
+	tt_netspec spec;      /* the torus: section over tt_netspec_default() */
+	tt_netparams params;  /* the network: section over the defaults */
+	int has_nodes;        /* a nodes: section is present (ttd reads it) */
+	int has_trace;        /* a trace: section is present */
+} tt_config;
+
+void tt_config_default(tt_config *cfg);
+
+/*
+ * Load and check a file.  Every error is printed to `errs` as
+ * "path:line:col: message" (line and column 1-based).  Returns the number of
+ * errors; cfg is usable only when it returns 0.
+ */
+int tt_config_load(tt_config *cfg, const char *path, FILE *errs);
+
+#endif

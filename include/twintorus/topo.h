@@ -1,0 +1,191 @@
+/*
+ * twintorus: the network model shared by ttd and ttsim.
+ *
+ * A torus of n >= 2 dimensions with k_i >= 2 nodes in dimension i.  In a twin
+ * torus (seed 000 §3.2, seed 001 §2.2) every node has two cards joined by the
+ * internal link; card c carries PE c and n of the 2n external ports.  In a
+ * plain torus a node has one card with all 2n ports and one PE.
+ *
+ * Identifiers (DESIGN.md §3):
+ *   node  = o_0 + k_0*(o_1 + k_1*(o_2 + ...))
+ *   card  = pe = node*2 + c   (twin)        card = pe = node   (plain)
+ *   external port p = 2*dim + neg, so X+ = 0, X- = 1, Y+ = 2, ...
+ *
+ * A card is also a switch: ttsim models one switch per card and ttd runs one
+ * forwarding plane per card, so "card" and "switch" are the same id here.
+ */
+#ifndef TWINTORUS_TOPO_H
+#define TWINTORUS_TOPO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TT_MAX_DIMS   8
+#define TT_MAX_K      65535
+#define TT_MAX_EXT    (2 * TT_MAX_DIMS)
+#define TT_PORT_INT   TT_MAX_EXT          /* the internal link (twin only) */
+#define TT_PORT_NIC   (TT_MAX_EXT + 1)    /* the PE: injection and ejection */
+#define TT_NPORTS     (TT_MAX_EXT + 2)
+#define TT_MAX_VCS    32
+
+static inline int tt_port_of(int dim, int neg) { return 2 * dim + (neg ? 1 : 0); }
+static inline int tt_port_dim(int port) { return port >> 1; }
+static inline int tt_port_neg(int port) { return port & 1; }
+static inline int tt_port_is_ext(int port) { return port >= 0 && port < TT_MAX_EXT; }
+
+enum tt_deadlock {
+	TT_DL_VC = 0,     /* virtual channels, seed 000 §6.3.1 */
+	TT_DL_BUBBLE,     /* bubble flow control, seed 000 §6.3.2 */
+	TT_DL_NONE        /* plain DOR, one VC: shows the deadlock */
+};
+
+enum tt_ports_kind {
+	TT_PORTS_LETTER = 0,  /* A..J of seed 000 Table 1 (n = 3 only) */
+	TT_PORTS_BEST,        /* C_Best of seed 001 §3.3.1 */
+	TT_PORTS_CUSTOM       /* an explicit {card0: [...], card1: [...]} map */
+};
+
+/*
+ * What a user asks for: from flags or from the torus: section of a YAML file.
+ * tt_net_init() validates it and derives everything else.
+ */
+typedef struct tt_netspec {
+	int n;                        /* number of dimensions */
+	int k[TT_MAX_DIMS];           /* nodes per dimension */
+	int twin;                     /* 1: two cards per node; 0: plain torus */
+	enum tt_deadlock deadlock;
+	enum tt_ports_kind ports_kind;
+	char letter;                  /* 'A'..'J' for TT_PORTS_LETTER */
+	int ncard[2];                 /* TT_PORTS_CUSTOM: ports listed per card */
+	int8_t card_ports[2][TT_MAX_EXT]; /* TT_PORTS_CUSTOM: port ids */
+} tt_netspec;
+
+/* What kind of use of a link a hop is (seed 000 §6.2.1 traffic types). */
+enum tt_hop_type {
+	TT_HOP_EXT = 0,   /* out of an external port */
+	TT_HOP_T1,        /* internal link, to enter a dimension wholly on the other card */
+	TT_HOP_T2,        /* internal link, as part of the ring of a split dimension */
+	TT_HOP_T3,        /* internal link, to the neighbour PE (destination node) */
+	TT_HOP_EJECT      /* to this card's PE */
+};
+
+/* One routing decision: where a packet at a card goes next. */
+typedef struct tt_hop {
+	uint8_t port;     /* external port id, TT_PORT_INT or TT_PORT_NIC */
+	uint8_t vc;       /* VC on that output (0 for TT_PORT_NIC) */
+	uint8_t type;     /* enum tt_hop_type */
+	uint8_t dim;      /* dimension routed (EXT, T1, T2); 0 otherwise */
+	uint8_t bubble;   /* bubble condition applies (TT_DL_BUBBLE only) */
+} tt_hop;
+
+/* The whole network model, derived from a tt_netspec. Read-only once built. */
+typedef struct tt_net {
+	tt_netspec spec;
+	int n;
+	int k[TT_MAX_DIMS];
+	int twin;
+	enum tt_deadlock deadlock;
+	uint32_t nnodes;
+	uint32_t ncards;              /* == number of PEs */
+	uint32_t stride[TT_MAX_DIMS];
+	uint16_t *coord;              /* nnodes * n coordinates */
+
+	/* port configuration, resolved (best -> a concrete map) */
+	uint8_t port_card[TT_MAX_EXT];  /* card of each external port */
+	uint8_t split[TT_MAX_DIMS];     /* the two ports of dim sit on different cards */
+	char ports_name[16];            /* "A".."J", "best", "custom" (twin); "plain" */
+
+	/* virtual channels (see tt_net_init for the assignment) */
+	int ext_vcs;                    /* VCs on every external link */
+	int int_vcs;                    /* VCs on the internal link (0 if plain) */
+	int t1_vcs;                     /* how many of int_vcs serve type 1 */
+	int8_t t1_vc[TT_MAX_DIMS];      /* internal VC to enter dim (type 1) */
+	int8_t t2_vc[TT_MAX_DIMS];      /* first internal VC of split dim (type 2) */
+	int t3_vc;                      /* internal VC to the neighbour PE (type 3) */
+
+	/* per-card port layout: local port index <-> port id */
+	int card_nports;                  /* ports on a card, internal link included */
+	uint8_t card_port[2][TT_MAX_EXT + 1];
+	int8_t local_port[2][TT_NPORTS];  /* -1 if the port is not on that card */
+	int chans_per_card;               /* output channels (port, vc) per card */
+	uint8_t chan_base[2][TT_MAX_EXT + 1]; /* first channel of each local port */
+} tt_net;
+
+/* ---- lib/topo.c ---- */
+
+/* Port names: "X+", "Y-", "Z+" for n <= 3 and "d0+".."d7-" for any n. */
+int tt_port_parse(const char *name, int n);
+const char *tt_port_name(int port, int n, char *buf, size_t bufsz);
+const char *tt_deadlock_name(enum tt_deadlock dl);
+int tt_deadlock_parse(const char *s, enum tt_deadlock *out);
+
+/* Fill spec->ports_* from "A".."J", "best" (case-insensitive letters). */
+int tt_netspec_set_ports(tt_netspec *spec, const char *s, char *err, size_t errsz);
+/* Set dims from "4,4,4". */
+int tt_netspec_set_dims(tt_netspec *spec, const char *s, char *err, size_t errsz);
+void tt_netspec_default(tt_netspec *spec);
+/* Card-0 ports of configuration letter 'A'..'J' (seed 000 Table 1). */
+const int8_t *tt_letter_card0(char letter);
+
+/* Validate spec and build the model. 0 on success, -1 with err filled. */
+int tt_net_init(tt_net *net, const tt_netspec *spec, char *err, size_t errsz);
+void tt_net_free(tt_net *net);
+
+static inline uint32_t tt_card_node(const tt_net *net, uint32_t card)
+{ return net->twin ? card >> 1 : card; }
+static inline int tt_card_side(const tt_net *net, uint32_t card)
+{ return net->twin ? (int)(card & 1) : 0; }
+static inline uint32_t tt_card_of(const tt_net *net, uint32_t node, int side)
+{ return net->twin ? node * 2 + (uint32_t)side : node; }
+static inline int tt_node_digit(const tt_net *net, uint32_t node, int dim)
+{ return net->coord[(size_t)node * (size_t)net->n + (size_t)dim]; }
+
+uint32_t tt_node_index(const tt_net *net, const int *coord);
+/* Parse a PE as a number or as "x,y,z/c" (twin) or "x,y,z" (plain). */
+int tt_pe_parse(const tt_net *net, const char *s, uint32_t *pe, char *err, size_t errsz);
+/* "(1,0,3)/c1" for twin, "(1,0,3)" for plain. */
+const char *tt_card_name(const tt_net *net, uint32_t card, char *buf, size_t bufsz);
+
+/* The card and port at the other end of a card's output port. */
+uint32_t tt_link_peer(const tt_net *net, uint32_t card, int port, int *peer_port);
+
+/* Output channel (port, vc) of a card <-> a dense index < chans_per_card. */
+static inline int tt_chan_local(const tt_net *net, int side, int port, int vc)
+{ return net->chan_base[side][net->local_port[side][port]] + vc; }
+void tt_chan_decode(const tt_net *net, uint64_t chan, uint32_t *card, int *port, int *vc);
+const char *tt_chan_name(const tt_net *net, uint64_t chan, char *buf, size_t bufsz);
+
+/* ---- lib/route.c: the routing function (seed 000 Alg. 1-6, seed 001 Alg. 1-4) ---- */
+
+/*
+ * Where a packet at `card`, heading for PE `dst`, goes next.  `in_port` is
+ * the port it arrived on at this card (TT_PORT_NIC when just injected); it
+ * matters only for the bubble flag.  This is the one routing function: the
+ * routing tables, the analysis, the simulator and the daemon all call it.
+ */
+tt_hop tt_route(const tt_net *net, uint32_t card, uint32_t dst, int in_port);
+
+/* Whether a hop taken after arriving on in_port enters a ring (bubble). */
+int tt_route_bubble(const tt_net *net, int in_port, const tt_hop *hop);
+
+/*
+ * A card's routing table in compact form.  DOR decides on the first
+ * dimension in which the destination differs, and then only on the
+ * destination's digit in that dimension, so a table of sum(k_i) entries plus
+ * the two local PEs is exact for every destination.
+ */
+typedef struct tt_rtable {
+	uint32_t card;
+	int n;
+	int k[TT_MAX_DIMS];
+	uint16_t here[TT_MAX_DIMS];     /* this card's node coordinates */
+	tt_hop local[2];                /* destination on this node: PE0, PE1 */
+	tt_hop *dim[TT_MAX_DIMS];       /* dim[d][digit] */
+	tt_hop *store;
+} tt_rtable;
+
+int tt_rtable_build(const tt_net *net, uint32_t card, tt_rtable *rt);
+tt_hop tt_rtable_lookup(const tt_net *net, const tt_rtable *rt, uint32_t dst, int in_port);
+void tt_rtable_free(tt_rtable *rt);
+
+#endif

@@ -1,0 +1,134 @@
+/*
+ * Static analysis by enumeration (DESIGN.md §4, ttsim analyze).
+ *
+ * Every figure comes from walking the real routing function or the real
+ * link graph over all pairs.  The closed forms of the seed reports are used
+ * only by the tests, as oracles.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "twintorus/analyze.h"
+
+int
+tt_distances(const tt_net *net, uint32_t *diameter, double *avg)
+{
+	uint32_t n = net->ncards, *queue, *dist, src, head, tail, u, v;
+	uint32_t nports = (uint32_t)net->card_nports, *adj, max = 0;
+	uint64_t sum = 0;
+	int side, peer_port;
+	uint32_t i;
+
+	adj = malloc((size_t)n * nports * sizeof(*adj));
+	queue = malloc((size_t)n * sizeof(*queue));
+	dist = malloc((size_t)n * sizeof(*dist));
+	if (adj == NULL || queue == NULL || dist == NULL) {
+		free(adj);
+		free(queue);
+		free(dist);
+		return -1;
+	}
+	for (u = 0; u < n; u++) {
+		side = tt_card_side(net, u);
+		for (i = 0; i < nports; i++)
+			adj[(size_t)u * nports + i] = tt_link_peer(net, u,
+			    net->card_port[side][i], &peer_port);
+	}
+	for (src = 0; src < n; src++) {
+		memset(dist, 0xff, (size_t)n * sizeof(*dist));
+		dist[src] = 0;
+		head = tail = 0;
+		queue[tail++] = src;
+		while (head < tail) {
+			u = queue[head++];
+			for (i = 0; i < nports; i++) {
+				v = adj[(size_t)u * nports + i];
+				if (dist[v] != UINT32_MAX)
+					continue;
+				dist[v] = dist[u] + 1;
+				sum += dist[v];
+				if (dist[v] > max)
+					max = dist[v];
+				queue[tail++] = v;
+			}
+		}
+	}
+	free(adj);
+	free(queue);
+	free(dist);
+	*diameter = max;
+	*avg = n > 1 ? (double)sum / ((double)n * (double)(n - 1)) : 0.0;
+	return 0;
+}
+
+int
+tt_analyze(const tt_net *net, tt_analysis *out, char *err, size_t errsz)
+{
+	return tt_analyze_progress(net, out, NULL, NULL, err, errsz);
+}
+
+int
+tt_analyze_progress(const tt_net *net, tt_analysis *out,
+    tt_progress_fn progress, void *arg, char *err, size_t errsz)
+{
+	tt_pathstats st;
+	tt_cdg g;
+	uint64_t *cycle = NULL;
+	size_t len = 0;
+	uint32_t node;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	memset(&st, 0, sizeof(st));
+	out->pes = net->ncards;
+	out->vcs = net->int_vcs;
+	out->ext_vcs = net->ext_vcs;
+	st.transit = calloc(net->nnodes, sizeof(uint64_t));
+	if (st.transit == NULL || tt_cdg_init(&g, net) < 0) {
+		free(st.transit);
+		snprintf(err, errsz, "out of memory for a network of %u PEs",
+		    net->ncards);
+		return -1;
+	}
+	if (tt_cdg_add_all(&g, &st, progress, arg) < 0) {
+		snprintf(err, errsz, "internal error: a route does not reach "
+		    "its destination");
+		rc = -1;
+		goto done;
+	}
+	out->avg_dor_hops = st.pairs ? (double)st.hops / (double)st.pairs : 0.0;
+	out->max_dor_hops = st.max_hops;
+
+	/*
+	 * Each node-level path is walked by four PE pairs (either PE at each
+	 * end), all alike at the nodes in between, so divide by four to count
+	 * node-level paths as seed 000 §5.1 does.
+	 */
+	out->transit_uniform = 1;
+	for (node = 0; node < net->nnodes; node++)
+		if (st.transit[node] != st.transit[0])
+			out->transit_uniform = 0;
+	out->internal_transit_paths = net->twin ? st.transit[0] / 4 : 0;
+
+	if (tt_distances(net, &out->diameter, &out->avg_distance) < 0) {
+		snprintf(err, errsz, "out of memory computing distances");
+		rc = -1;
+		goto done;
+	}
+	out->channels = g.nchan;
+	out->dependencies = tt_cdg_edges(&g);
+	out->bubble_violations = g.bubble_violations;
+	rc = tt_cdg_find_cycle(&g, &cycle, &len);
+	if (rc < 0) {
+		snprintf(err, errsz, "out of memory searching for cycles");
+		goto done;
+	}
+	out->deadlock_free = rc == 0 && g.bubble_violations == 0;
+	free(cycle);
+	rc = 0;
+done:
+	tt_cdg_free(&g);
+	free(st.transit);
+	return rc;
+}

@@ -1,0 +1,230 @@
+/*
+ * Channel dependency graph of the routing function, and a cycle finder.
+ *
+ * A routing function is deadlock-free if its channel dependency graph is
+ * acyclic (Dally & Seitz 1987, the criterion seed 000 §6.2 and seed 001
+ * §4.2 use).  We build the graph from the routes themselves, pair by pair,
+ * so what is checked is exactly what tt_route() does.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "twintorus/analyze.h"
+
+int
+tt_cdg_init(tt_cdg *g, const tt_net *net)
+{
+	memset(g, 0, sizeof(*g));
+	g->net = net;
+	g->nchan = (uint64_t)net->ncards * (uint64_t)net->chans_per_card;
+	g->succ = calloc(g->nchan, sizeof(uint64_t));
+	return g->succ == NULL ? -1 : 0;
+}
+
+void
+tt_cdg_free(tt_cdg *g)
+{
+	free(g->succ);
+	g->succ = NULL;
+}
+
+/* The ring a hop travels in, as a key, or -1 if it is not a ring hop or the
+ * scheme is not bubble (only bubble treats rings as units). */
+static int64_t
+ring_key(const tt_net *net, uint32_t card, const tt_hop *h)
+{
+	uint32_t node = tt_card_node(net, card), line;
+	int d = h->dim, neg;
+
+	if (net->deadlock != TT_DL_BUBBLE)
+		return -1;
+	if (h->type == TT_HOP_EXT)
+		neg = tt_port_neg(h->port);
+	else if (h->type == TT_HOP_T2)
+		/* it crosses to the card holding this dimension's other port */
+		neg = net->port_card[tt_port_of(d, 1)] != tt_card_side(net, card);
+	else
+		return -1;
+	line = node - (uint32_t)tt_node_digit(net, node, d) * net->stride[d];
+	return ((int64_t)line * net->n + d) * 2 + neg;
+}
+
+int
+tt_cdg_add_path(tt_cdg *g, uint32_t src, uint32_t dst, tt_pathstats *st)
+{
+	const tt_net *net = g->net;
+	uint32_t card = src, snode = tt_card_node(net, src),
+	    dnode = tt_card_node(net, dst), node, hops = 0, limit;
+	uint64_t prev = UINT64_MAX;
+	int64_t prev_ring = -1, ring;
+	int in_port = TT_PORT_NIC, peer_port, side, local, d;
+	tt_hop h;
+
+	/* A DOR path crosses each dimension at most once, half way round at
+	 * most, and the internal link at most once per node. */
+	limit = 2;
+	for (d = 0; d < net->n; d++)
+		limit += 2 * ((uint32_t)net->k[d] / 2 + 1);
+	for (;;) {
+		h = tt_route(net, card, dst, in_port);
+		if (h.type == TT_HOP_EJECT)
+			break;
+		side = tt_card_side(net, card);
+		local = tt_chan_local(net, side, h.port, h.vc);
+		ring = ring_key(net, card, &h);
+		if (ring >= 0 && ring == prev_ring) {
+			g->ring_edges_dropped++;
+		} else {
+			if (ring >= 0 && !h.bubble) {
+				if (g->bubble_violations++ == 0) {
+					g->first_violation[0] = prev;
+					g->first_violation[1] = (uint64_t)card *
+					    (uint64_t)net->chans_per_card +
+					    (uint64_t)local;
+					g->first_violation_from_nic =
+					    prev == UINT64_MAX;
+				}
+			}
+			if (prev != UINT64_MAX)
+				g->succ[prev] |= 1ull << local;
+		}
+		if (st != NULL && h.port == TT_PORT_INT) {
+			node = tt_card_node(net, card);
+			if (node != snode && node != dnode)
+				st->transit[node]++;
+		}
+		prev = (uint64_t)card * (uint64_t)net->chans_per_card +
+		    (uint64_t)local;
+		prev_ring = ring;
+		card = tt_link_peer(net, card, h.port, &peer_port);
+		in_port = peer_port;
+		if (++hops > limit)
+			return -1;
+	}
+	if (card != dst)
+		return -1;
+	g->paths++;
+	if (st != NULL) {
+		st->pairs++;
+		st->hops += hops;
+		if (hops > st->max_hops)
+			st->max_hops = hops;
+	}
+	return 0;
+}
+
+int
+tt_cdg_add_all(tt_cdg *g, tt_pathstats *st, tt_progress_fn progress,
+    void *arg)
+{
+	uint32_t s, t, n = g->net->ncards;
+
+	for (s = 0; s < n; s++) {
+		for (t = 0; t < n; t++)
+			if (s != t && tt_cdg_add_path(g, s, t, st) < 0)
+				return -1;
+		if (progress != NULL && (s & 63) == 63)
+			progress(arg, (double)(s + 1) / (double)n);
+	}
+	return 0;
+}
+
+uint64_t
+tt_cdg_edges(const tt_cdg *g)
+{
+	uint64_t c, e = 0;
+
+	for (c = 0; c < g->nchan; c++)
+		e += (uint64_t)__builtin_popcountll(g->succ[c]);
+	return e;
+}
+
+/* The card a channel leads to. */
+static uint32_t
+chan_target(const tt_net *net, uint64_t chan)
+{
+	uint32_t card;
+	int port, vc, peer_port;
+
+	tt_chan_decode(net, chan, &card, &port, &vc);
+	return tt_link_peer(net, card, port, &peer_port);
+}
+
+/*
+ * Iterative depth-first search with three colours.  An edge to a grey
+ * channel closes a cycle: the channels on the stack from that one up.
+ */
+int
+tt_cdg_find_cycle(const tt_cdg *g, uint64_t **cycle, size_t *len)
+{
+	const tt_net *net = g->net;
+	uint64_t cpc = (uint64_t)net->chans_per_card;
+	uint64_t *stack = NULL, *left = NULL, *base = NULL, *out;
+	uint8_t *colour;
+	uint64_t root, u, v;
+	size_t sp, i, j;
+	int bit;
+
+	colour = calloc(g->nchan, 1);
+	stack = malloc(g->nchan * sizeof(*stack));
+	left = malloc(g->nchan * sizeof(*left));
+	base = malloc(g->nchan * sizeof(*base));
+	if (colour == NULL || stack == NULL || left == NULL || base == NULL)
+		goto oom;
+	for (root = 0; root < g->nchan; root++) {
+		if (colour[root] != 0 || g->succ[root] == 0)
+			continue;
+		sp = 0;
+		stack[sp] = root;
+		left[sp] = g->succ[root];
+		base[sp] = (uint64_t)chan_target(net, root) * cpc;
+		sp++;
+		colour[root] = 1;
+		while (sp > 0) {
+			if (left[sp - 1] == 0) {
+				colour[stack[--sp]] = 2;
+				continue;
+			}
+			bit = __builtin_ctzll(left[sp - 1]);
+			left[sp - 1] &= left[sp - 1] - 1;
+			v = base[sp - 1] + (uint64_t)bit;
+			if (colour[v] == 2)
+				continue;
+			if (colour[v] == 1) {
+				for (i = 0; i < sp && stack[i] != v; i++)
+					;
+				out = malloc((sp - i) * sizeof(*out));
+				if (out == NULL)
+					goto oom;
+				for (j = i; j < sp; j++)
+					out[j - i] = stack[j];
+				*cycle = out;
+				*len = sp - i;
+				free(colour);
+				free(stack);
+				free(left);
+				free(base);
+				return 1;
+			}
+			u = v;
+			colour[u] = 1;
+			stack[sp] = u;
+			left[sp] = g->succ[u];
+			base[sp] = (uint64_t)chan_target(net, u) * cpc;
+			sp++;
+		}
+	}
+	free(colour);
+	free(stack);
+	free(left);
+	free(base);
+	*cycle = NULL;
+	*len = 0;
+	return 0;
+oom:
+	free(colour);
+	free(stack);
+	free(left);
+	free(base);
+	return -1;
+}

@@ -1,0 +1,230 @@
+/*
+ * ttsim analyze: the static figures of DESIGN.md §4 for one port
+ * configuration or, with --ports all, for every one, sorted by the load
+ * they put on the internal link.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ttsim.h"
+
+static void
+analyze_usage(FILE *f)
+{
+	fprintf(f,
+"usage: ttsim analyze [FILE.yaml] [--dims 4,4,4] [--ports D|best|all]\n"
+"                     [--deadlock vc|bubble|none] [--plain] [--json]\n"
+"\n"
+"Walks the routing function over every pair of PEs and the link graph from\n"
+"every PE, and reports:\n"
+"  diameter, avg_distance   shortest paths, in links crossed (cables and\n"
+"                           internal links)\n"
+"  avg_dor_hops             mean length of the path DOR actually takes\n"
+"  internal_transit_paths   node-level DOR paths through a node (not from or\n"
+"                           to it) that cross its internal link: the load of\n"
+"                           seed 000 Tables 7-8 (the same at every node)\n"
+"  vcs                      VCs the internal link needs under --deadlock\n"
+"  deadlock_free            the channel dependency graph check (ttsim verify)\n"
+"--ports all compares A..J (3 dimensions) or every configuration up to\n"
+"swapping the cards (35 for 4 dimensions, 126 for 5), least loaded first.\n");
+}
+
+typedef struct row {
+	tt_net net;
+	tt_analysis a;
+} row;
+
+static int
+row_cmp(const void *pa, const void *pb)
+{
+	const row *a = pa, *b = pb;
+
+	if (a->a.internal_transit_paths != b->a.internal_transit_paths)
+		return a->a.internal_transit_paths < b->a.internal_transit_paths ? -1 : 1;
+	if (a->a.avg_dor_hops != b->a.avg_dor_hops)
+		return a->a.avg_dor_hops < b->a.avg_dor_hops ? -1 : 1;
+	return strcmp(a->net.ports_name, b->net.ports_name);
+}
+
+/* Which configuration C_Best is for these dims, to mark it in the table. */
+static int
+is_best(const tt_net *net)
+{
+	tt_netspec s = net->spec;
+	tt_net best;
+	char err[256];
+	int same;
+
+	if (!net->twin)
+		return 0;
+	s.ports_kind = TT_PORTS_BEST;
+	if (tt_net_init(&best, &s, err, sizeof(err)) < 0)
+		return 0;
+	same = memcmp(best.port_card, net->port_card, (size_t)(2 * net->n)) == 0;
+	tt_net_free(&best);
+	return same;
+}
+
+static void
+print_json_row(const row *r, int indent)
+{
+	const tt_net *net = &r->net;
+	const tt_analysis *a = &r->a;
+	const char *pad = indent ? "  " : "";
+
+	printf("%s{\"dims\": ", pad);
+	json_dims(stdout, net);
+	printf(", \"twin\": %s, \"ports\": ", net->twin ? "true" : "false");
+	json_string(stdout, net->ports_name);
+	if (net->twin) {
+		printf(", \"card0\": ");
+		json_card_ports(stdout, net, 0);
+		printf(", \"card1\": ");
+		json_card_ports(stdout, net, 1);
+		printf(", \"is_best\": %s", is_best(net) ? "true" : "false");
+	}
+	printf(", \"deadlock\": \"%s\", \"pes\": %u, \"diameter\": %u, "
+	    "\"avg_distance\": %.6f, \"avg_dor_hops\": %.6f, "
+	    "\"max_dor_hops\": %u, \"internal_transit_paths\": %llu, "
+	    "\"transit_uniform\": %s, \"vcs\": %d, \"ext_vcs\": %d, "
+	    "\"deadlock_free\": %s, \"channels\": %llu, \"dependencies\": %llu}",
+	    tt_deadlock_name(net->deadlock), a->pes, a->diameter,
+	    a->avg_distance, a->avg_dor_hops, a->max_dor_hops,
+	    (unsigned long long)a->internal_transit_paths,
+	    a->transit_uniform ? "true" : "false", a->vcs, a->ext_vcs,
+	    a->deadlock_free ? "true" : "false",
+	    (unsigned long long)a->channels,
+	    (unsigned long long)a->dependencies);
+}
+
+static void
+print_one(const row *r)
+{
+	const tt_net *net = &r->net;
+	const tt_analysis *a = &r->a;
+	char title[128], c0[64], c1[64];
+
+	printf("%s", net_title(net, title, sizeof(title)));
+	if (net->twin)
+		printf(", ports %s {%s | %s}", net->ports_name,
+		    net_card_ports(net, 0, c0, sizeof(c0)),
+		    net_card_ports(net, 1, c1, sizeof(c1)));
+	printf(", deadlock %s\n", tt_deadlock_name(net->deadlock));
+	printf("  PEs                      %u\n", a->pes);
+	printf("  diameter                 %u links\n", a->diameter);
+	printf("  average distance         %.3f links\n", a->avg_distance);
+	printf("  average DOR path         %.3f links (longest %u)\n",
+	    a->avg_dor_hops, a->max_dor_hops);
+	if (net->twin) {
+		printf("  internal transit paths   %llu per node%s\n",
+		    (unsigned long long)a->internal_transit_paths,
+		    a->transit_uniform ? "" : " (NOT the same at every node)");
+		printf("  internal-link VCs        %d (external links: %d)\n",
+		    a->vcs, a->ext_vcs);
+	} else {
+		printf("  VCs per link             %d\n", a->ext_vcs);
+	}
+	printf("  deadlock-free            %s\n", a->deadlock_free ?
+	    "yes (channel dependency graph acyclic)" :
+	    "NO (ttsim verify shows a cycle)");
+}
+
+static void
+print_table(row *rows, size_t count)
+{
+	char title[128], c0[64], c1[64], name[16];
+	uint64_t least = rows[0].a.internal_transit_paths;
+	size_t i;
+	int w = rows[0].net.n <= 3 ? 9 : 20;
+
+	printf("%s, deadlock %s: %zu port configurations, least internal-link "
+	    "load first\n\n", net_title(&rows[0].net, title, sizeof(title)),
+	    tt_deadlock_name(rows[0].net.deadlock), count);
+	printf("  %-7s %-*s %-*s %9s %5s %8s %8s %4s %s\n", "config", w, "card0",
+	    w, "card1", "transit", "diam", "avg-dist", "avg-DOR", "VCs",
+	    "deadlock-free");
+	for (i = 0; i < count; i++) {
+		const row *r = &rows[i];
+
+		snprintf(name, sizeof(name), "%s%s",
+		    r->net.ports_name[0] == 'c' ? "" : r->net.ports_name,
+		    is_best(&r->net) ? (r->net.ports_name[0] == 'c' ?
+		    "best" : "=best") : "");
+		printf("%s %-7s %-*s %-*s %9llu %5u %8.3f %8.3f %4d %s\n",
+		    r->a.internal_transit_paths == least ? "*" : " ", name,
+		    w, net_card_ports(&r->net, 0, c0, sizeof(c0)),
+		    w, net_card_ports(&r->net, 1, c1, sizeof(c1)),
+		    (unsigned long long)r->a.internal_transit_paths,
+		    r->a.diameter, r->a.avg_distance, r->a.avg_dor_hops,
+		    r->a.vcs, r->a.deadlock_free ? "yes" : "NO");
+	}
+	printf("\n* least internal-link load (transit: paths through a node "
+	    "that cross its internal link)\n");
+}
+
+int
+cmd_analyze(int argc, char **argv)
+{
+	netopts o;
+	tt_netspec *specs = NULL;
+	size_t count = 0, i;
+	row *rows;
+	char err[512], title[128];
+	int r, a;
+
+	netopts_init(&o);
+	for (a = 1; a < argc; a++) {
+		if (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0) {
+			analyze_usage(stdout);
+			return TTSIM_EXIT_OK;
+		}
+		r = netopts_take(&o, argc, argv, &a, "analyze");
+		if (r < 0)
+			return TTSIM_EXIT_USAGE;
+		if (r == 0) {
+			fprintf(stderr, "ttsim analyze: unknown option '%s' (see "
+			    "ttsim analyze --help)\n", argv[a]);
+			return TTSIM_EXIT_USAGE;
+		}
+	}
+	if (netopts_finish(&o, "analyze") < 0)
+		return TTSIM_EXIT_USAGE;
+	if (netopts_specs(&o, &specs, &count) < 0 ||
+	    (rows = calloc(count, sizeof(*rows))) == NULL) {
+		fprintf(stderr, "ttsim analyze: out of memory\n");
+		free(specs);
+		return TTSIM_EXIT_USAGE;
+	}
+	for (i = 0; i < count; i++) {
+		if (tt_net_init(&rows[i].net, &specs[i], err, sizeof(err)) < 0 ||
+		    (net_title(&rows[i].net, title, sizeof(title)),
+		    tt_analyze_progress(&rows[i].net, &rows[i].a, progress_show,
+		    title, err, sizeof(err))) < 0) {
+			progress_clear();
+			fprintf(stderr, "ttsim analyze: %s\n", err);
+			return TTSIM_EXIT_USAGE;
+		}
+		progress_clear();
+	}
+	if (count > 1)
+		qsort(rows, count, sizeof(*rows), row_cmp);
+	if (o.json) {
+		if (count > 1)
+			printf("[\n");
+		for (i = 0; i < count; i++) {
+			print_json_row(&rows[i], count > 1);
+			printf("%s\n", count > 1 && i + 1 < count ? "," : "");
+		}
+		if (count > 1)
+			printf("]\n");
+	} else if (count > 1) {
+		print_table(rows, count);
+	} else {
+		print_one(&rows[0]);
+	}
+	for (i = 0; i < count; i++)
+		tt_net_free(&rows[i].net);
+	free(rows);
+	free(specs);
+	return TTSIM_EXIT_OK;
+}

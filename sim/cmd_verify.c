@@ -1,0 +1,259 @@
+/*
+ * ttsim verify: build the channel dependency graph of the routing function,
+ * with its VCs, over every source/destination pair (or only the --flow
+ * pairs given) and prove it acyclic, or print a cycle.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ttsim.h"
+
+static void
+verify_usage(FILE *f)
+{
+	fprintf(f,
+"usage: ttsim verify [FILE.yaml] [--dims 4,4,4] [--ports D|best|all]\n"
+"                    [--deadlock vc|bubble|none] [--plain]\n"
+"                    [--flow SRC:DST]... [--json]\n"
+"\n"
+"Builds the channel dependency graph (a channel is a card's output port and\n"
+"VC; c1 -> c2 when a packet holding c1 next asks for c2) from the routes of\n"
+"every pair of PEs, and looks for a cycle.  Under bubble, dependencies\n"
+"inside one ring are covered by the bubble condition and left out, and\n"
+"every entry into a ring must ask for the bubble.\n"
+"\n"
+"  --flow SRC:DST   only these routes (repeatable): PEs as ids or as node\n"
+"                   coordinates and card, e.g. --flow 0,0,0/1:1,0,1/0\n"
+"\n"
+"Exit status: 0 deadlock-free, 1 a cycle (printed as the list of channels,\n"
+"each '(node)/card port vcN'), 2 bad usage or input.\n");
+}
+
+typedef struct flowarg {
+	const char *text;
+} flowarg;
+
+static int
+parse_flows(const tt_net *net, const flowarg *args, size_t n, tt_flow *out)
+{
+	char src[128], err[256];
+	const char *colon;
+	size_t i, len;
+
+	for (i = 0; i < n; i++) {
+		colon = strchr(args[i].text, ':');
+		len = colon ? (size_t)(colon - args[i].text) : 0;
+		if (colon == NULL || len >= sizeof(src)) {
+			fprintf(stderr, "ttsim verify: --flow '%s': expected "
+			    "SRC:DST, e.g. 0,0,0/1:1,0,1/0\n", args[i].text);
+			return -1;
+		}
+		memcpy(src, args[i].text, len);
+		src[len] = '\0';
+		if (tt_pe_parse(net, src, &out[i].src, err, sizeof(err)) < 0 ||
+		    tt_pe_parse(net, colon + 1, &out[i].dst, err, sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim verify: --flow '%s': %s\n",
+			    args[i].text, err);
+			return -1;
+		}
+		if (out[i].src == out[i].dst) {
+			fprintf(stderr, "ttsim verify: --flow '%s': source and "
+			    "destination are the same PE\n", args[i].text);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Verify one network.  Returns 0 free, 1 not, -1 error (printed). */
+static int
+verify_one(const tt_net *net, const flowarg *fargs, size_t nflows, int json,
+    int first)
+{
+	tt_flow *flows = NULL;
+	tt_cdg g;
+	uint64_t *cycle = NULL;
+	size_t len = 0, i;
+	char title[128], cb[128], cb2[128];
+	int rc, is_free;
+
+	if (nflows > 0) {
+		flows = calloc(nflows, sizeof(*flows));
+		if (flows == NULL || parse_flows(net, fargs, nflows, flows) < 0) {
+			free(flows);
+			return -1;
+		}
+	}
+	if (tt_cdg_init(&g, net) < 0) {
+		fprintf(stderr, "ttsim verify: out of memory for %u PEs\n",
+		    net->ncards);
+		free(flows);
+		return -1;
+	}
+	rc = 0;
+	if (nflows > 0) {
+		for (i = 0; i < nflows && rc == 0; i++)
+			rc = tt_cdg_add_path(&g, flows[i].src, flows[i].dst, NULL);
+	} else {
+		net_title(net, title, sizeof(title));
+		rc = tt_cdg_add_all(&g, NULL, progress_show, title);
+		progress_clear();
+	}
+	free(flows);
+	if (rc < 0) {
+		fprintf(stderr, "ttsim verify: internal error: a route does not "
+		    "reach its destination\n");
+		tt_cdg_free(&g);
+		return -1;
+	}
+	rc = tt_cdg_find_cycle(&g, &cycle, &len);
+	if (rc < 0) {
+		fprintf(stderr, "ttsim verify: out of memory searching for a "
+		    "cycle\n");
+		tt_cdg_free(&g);
+		return -1;
+	}
+	is_free = rc == 0 && g.bubble_violations == 0;
+
+	if (json) {
+		printf("%s{\"dims\": ", first ? "" : ",\n");
+		json_dims(stdout, net);
+		printf(", \"twin\": %s, \"ports\": ", net->twin ? "true" : "false");
+		json_string(stdout, net->ports_name);
+		if (net->twin) {
+			printf(", \"card0\": ");
+			json_card_ports(stdout, net, 0);
+			printf(", \"card1\": ");
+			json_card_ports(stdout, net, 1);
+		}
+		printf(", \"deadlock\": \"%s\", \"routes\": %llu, "
+		    "\"channels\": %llu, \"dependencies\": %llu, "
+		    "\"ring_dependencies_covered_by_bubble\": %llu, "
+		    "\"bubble_violations\": %llu, \"vcs\": %d, \"ext_vcs\": %d, "
+		    "\"deadlock_free\": %s, \"cycle\": [",
+		    tt_deadlock_name(net->deadlock),
+		    (unsigned long long)g.paths, (unsigned long long)g.nchan,
+		    (unsigned long long)tt_cdg_edges(&g),
+		    (unsigned long long)g.ring_edges_dropped,
+		    (unsigned long long)g.bubble_violations, net->int_vcs,
+		    net->ext_vcs, is_free ? "true" : "false");
+		for (i = 0; i < len; i++) {
+			printf("%s", i ? ", " : "");
+			json_string(stdout, tt_chan_name(net, cycle[i], cb,
+			    sizeof(cb)));
+		}
+		printf("]}");
+	} else {
+		printf("%s", net_title(net, title, sizeof(title)));
+		if (net->twin)
+			printf(", ports %s", net->ports_name);
+		printf(", deadlock %s: %llu routes, %llu channels, %llu "
+		    "dependencies", tt_deadlock_name(net->deadlock),
+		    (unsigned long long)g.paths, (unsigned long long)g.nchan,
+		    (unsigned long long)tt_cdg_edges(&g));
+		if (net->deadlock == TT_DL_BUBBLE)
+			printf(" (%llu within rings, covered by the bubble)",
+			    (unsigned long long)g.ring_edges_dropped);
+		printf("; internal-link VCs %d\n", net->int_vcs);
+		if (is_free) {
+			printf("  deadlock-free: the channel dependency graph is "
+			    "acyclic\n");
+		}
+		if (len > 0) {
+			printf("  DEADLOCK POSSIBLE: a cycle of %zu channels:\n",
+			    len);
+			for (i = 0; i < len; i++)
+				printf("    %s\n", tt_chan_name(net, cycle[i], cb,
+				    sizeof(cb)));
+			printf("    -> back to %s\n", tt_chan_name(net, cycle[0],
+			    cb, sizeof(cb)));
+		}
+		if (g.bubble_violations > 0) {
+			printf("  DEADLOCK POSSIBLE: %llu ring entries do not ask "
+			    "for the bubble; the first: %s -> %s\n",
+			    (unsigned long long)g.bubble_violations,
+			    g.first_violation_from_nic ? "injection" :
+			    tt_chan_name(net, g.first_violation[0], cb, sizeof(cb)),
+			    tt_chan_name(net, g.first_violation[1], cb2,
+			    sizeof(cb2)));
+		}
+	}
+	free(cycle);
+	tt_cdg_free(&g);
+	return is_free ? 0 : 1;
+}
+
+int
+cmd_verify(int argc, char **argv)
+{
+	netopts o;
+	tt_netspec *specs = NULL;
+	flowarg *flows;
+	size_t nflows = 0, count = 0, i;
+	tt_net net;
+	char err[512];
+	int r, a, worst = 0;
+
+	flows = calloc((size_t)argc, sizeof(*flows));
+	if (flows == NULL)
+		return TTSIM_EXIT_USAGE;
+	netopts_init(&o);
+	for (a = 1; a < argc; a++) {
+		if (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0) {
+			verify_usage(stdout);
+			free(flows);
+			return TTSIM_EXIT_OK;
+		}
+		if (strncmp(argv[a], "--flow", 6) == 0 &&
+		    (argv[a][6] == '\0' || argv[a][6] == '=')) {
+			if (argv[a][6] == '=')
+				flows[nflows++].text = argv[a] + 7;
+			else if (a + 1 < argc)
+				flows[nflows++].text = argv[++a];
+			else {
+				fprintf(stderr, "ttsim verify: --flow needs "
+				    "SRC:DST\n");
+				free(flows);
+				return TTSIM_EXIT_USAGE;
+			}
+			continue;
+		}
+		r = netopts_take(&o, argc, argv, &a, "verify");
+		if (r == 0)
+			fprintf(stderr, "ttsim verify: unknown option '%s' (see "
+			    "ttsim verify --help)\n", argv[a]);
+		if (r <= 0) {
+			free(flows);
+			return TTSIM_EXIT_USAGE;
+		}
+	}
+	if (netopts_finish(&o, "verify") < 0 ||
+	    netopts_specs(&o, &specs, &count) < 0) {
+		free(flows);
+		return TTSIM_EXIT_USAGE;
+	}
+	if (o.json && count > 1)
+		printf("[\n");
+	for (i = 0; i < count; i++) {
+		if (tt_net_init(&net, &specs[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim verify: %s\n", err);
+			worst = -1;
+			break;
+		}
+		r = verify_one(&net, flows, nflows, o.json, i == 0);
+		tt_net_free(&net);
+		if (r < 0) {
+			worst = -1;
+			break;
+		}
+		if (r > worst)
+			worst = r;
+	}
+	if (o.json)
+		printf("%s\n", count > 1 ? "\n]" : "");
+	free(flows);
+	free(specs);
+	if (worst < 0)
+		return TTSIM_EXIT_USAGE;
+	return worst ? TTSIM_EXIT_DEADLOCK : TTSIM_EXIT_OK;
+}

@@ -1,0 +1,67 @@
+/*
+ * ttsim: the offline twin-torus tool.  Subcommands live in cmd_*.c; this
+ * file only dispatches.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ttsim.h"
+
+#ifndef TT_VERSION
+#define TT_VERSION "0.1.0"
+#endif
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+"usage: ttsim COMMAND [FILE.yaml] [flags]\n"
+"\n"
+"Model twin-torus networks: two 4-port cards per node joined by an internal\n"
+"link make a 3D torus (or n-D) where one card makes only a 2D torus.\n"
+"\n"
+"commands:\n"
+"  analyze   diameter, distances, internal-link load, VCs, deadlock freedom,\n"
+"            all by enumerating the routing function (--ports all compares\n"
+"            every port configuration)\n"
+"  verify    build the channel dependency graph and prove it acyclic, or\n"
+"            print a cycle (exit 1)\n"
+"\n"
+"network flags (over the YAML file, if one is given):\n"
+"  --dims 4,4,4          nodes per dimension (default 4,4,4)\n"
+"  --ports D|A..J|best|all  port configuration (default best)\n"
+"  --deadlock vc|bubble|none  deadlock avoidance (default vc)\n"
+"  --plain               one card per node with 2n ports: the plain torus\n"
+"  --json                machine-readable output\n"
+"\n"
+"'ttsim COMMAND --help' describes a command.  Exit status: 0 success,\n"
+"1 verify found a possible deadlock, 2 bad usage or input.\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *cmd;
+
+	if (argc < 2) {
+		usage(stderr);
+		return TTSIM_EXIT_USAGE;
+	}
+	cmd = argv[1];
+	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 ||
+	    strcmp(cmd, "help") == 0) {
+		usage(stdout);
+		return TTSIM_EXIT_OK;
+	}
+	if (strcmp(cmd, "--version") == 0) {
+		printf("ttsim %s\n", TT_VERSION);
+		return TTSIM_EXIT_OK;
+	}
+	if (strcmp(cmd, "analyze") == 0)
+		return cmd_analyze(argc - 1, argv + 1);
+	if (strcmp(cmd, "verify") == 0)
+		return cmd_verify(argc - 1, argv + 1);
+	fprintf(stderr, "ttsim: unknown command '%s' (commands: analyze, "
+	    "verify; see ttsim --help)\n", cmd);
+	return TTSIM_EXIT_USAGE;
+}

@@ -1,0 +1,266 @@
+/*
+ * The flags every network-taking subcommand accepts (DESIGN.md §4, "Common
+ * ttsim flags"): a YAML file, then --dims, --ports, --deadlock, --plain and
+ * --json over it.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ttsim.h"
+
+void
+netopts_init(netopts *o)
+{
+	memset(o, 0, sizeof(*o));
+	tt_config_default(&o->cfg);
+	tt_netspec_default(&o->spec);
+}
+
+static const char *
+flag_value(int argc, char **argv, int *i, const char *cmd)
+{
+	const char *arg = argv[*i], *eq = strchr(arg, '=');
+
+	if (eq != NULL)
+		return eq + 1;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "ttsim %s: %s needs a value (see ttsim %s "
+		    "--help)\n", cmd, arg, cmd);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static int
+flag_is(const char *arg, const char *name)
+{
+	size_t len = strlen(name);
+
+	return strncmp(arg, name, len) == 0 &&
+	    (arg[len] == '\0' || arg[len] == '=');
+}
+
+int
+netopts_take(netopts *o, int argc, char **argv, int *i, const char *cmd)
+{
+	const char *arg = argv[*i];
+	const char **slot = NULL;
+
+	if (flag_is(arg, "--dims"))
+		slot = &o->dims_flag;
+	else if (flag_is(arg, "--ports"))
+		slot = &o->ports_flag;
+	else if (flag_is(arg, "--deadlock"))
+		slot = &o->deadlock_flag;
+	else if (strcmp(arg, "--plain") == 0) {
+		o->plain_flag = 1;
+		return 1;
+	} else if (strcmp(arg, "--json") == 0) {
+		o->json = 1;
+		return 1;
+	} else if (arg[0] != '-' && arg[0] != '\0') {
+		if (o->file != NULL) {
+			fprintf(stderr, "ttsim %s: one config file only (got "
+			    "%s and %s)\n", cmd, o->file, arg);
+			return -1;
+		}
+		o->file = arg;
+		return 1;
+	} else {
+		return 0;
+	}
+	*slot = flag_value(argc, argv, i, cmd);
+	return *slot == NULL ? -1 : 1;
+}
+
+int
+netopts_finish(netopts *o, const char *cmd)
+{
+	char err[512];
+	int errors = 0;
+
+	if (o->file != NULL) {
+		if (tt_config_load(&o->cfg, o->file, stderr) != 0)
+			return -1;
+		o->spec = o->cfg.spec;
+	}
+	if (o->dims_flag != NULL &&
+	    tt_netspec_set_dims(&o->spec, o->dims_flag, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim %s: --dims: %s\n", cmd, err);
+		errors++;
+	}
+	if (o->deadlock_flag != NULL &&
+	    tt_deadlock_parse(o->deadlock_flag, &o->spec.deadlock) < 0) {
+		fprintf(stderr, "ttsim %s: --deadlock: '%s' is not a scheme: use "
+		    "vc, bubble or none\n", cmd, o->deadlock_flag);
+		errors++;
+	}
+	if (o->plain_flag) {
+		if (o->ports_flag != NULL) {
+			fprintf(stderr, "ttsim %s: --ports and --plain do not go "
+			    "together: a plain torus has one card per node and "
+			    "no port configuration\n", cmd);
+			errors++;
+		}
+		o->spec.twin = 0;
+	}
+	if (o->ports_flag != NULL && !o->plain_flag) {
+		if (!o->spec.twin) {
+			fprintf(stderr, "ttsim %s: --ports: %s describes a plain "
+			    "torus (twin: false), which has no port "
+			    "configuration\n", cmd, o->file ? o->file : "the network");
+			errors++;
+		} else if (strcmp(o->ports_flag, "all") == 0) {
+			o->ports_all = 1;
+		} else if (tt_netspec_set_ports(&o->spec, o->ports_flag, err,
+		    sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim %s: --ports: %s\n", cmd, err);
+			errors++;
+		}
+	}
+	if (errors == 0 && !o->ports_all) {
+		tt_net net;
+
+		if (tt_net_init(&net, &o->spec, err, sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim %s: %s\n", cmd, err);
+			errors++;
+		} else {
+			tt_net_free(&net);
+		}
+	}
+	return errors ? -1 : 0;
+}
+
+/*
+ * --ports all: A..J for three dimensions (seed 000 Table 1); otherwise every
+ * split of the 2n ports into two cards of n, up to swapping the cards, which
+ * we fix by keeping d0+ on card 0: C(2n-1, n-1) of them (35 for n = 4, 126
+ * for n = 5, seed 001 §3.3).
+ */
+int
+netopts_specs(const netopts *o, tt_netspec **specs, size_t *count)
+{
+	tt_netspec *out;
+	size_t m = 0, cap;
+	unsigned mask;
+	int n = o->spec.n, p, c;
+
+	if (!o->ports_all) {
+		out = malloc(sizeof(*out));
+		if (out == NULL)
+			return -1;
+		out[0] = o->spec;
+		*specs = out;
+		*count = 1;
+		return 0;
+	}
+	if (n == 3) {
+		out = malloc(10 * sizeof(*out));
+		if (out == NULL)
+			return -1;
+		for (c = 0; c < 10; c++) {
+			out[c] = o->spec;
+			out[c].ports_kind = TT_PORTS_LETTER;
+			out[c].letter = (char)('A' + c);
+		}
+		*specs = out;
+		*count = 10;
+		return 0;
+	}
+	cap = 1;
+	for (p = 0; p < 2 * n; p++)
+		cap *= 2;
+	out = malloc(cap / 2 * sizeof(*out));
+	if (out == NULL)
+		return -1;
+	for (mask = 1; mask < (1u << (2 * n)); mask += 2) {
+		if (__builtin_popcount(mask) != n)
+			continue;
+		out[m] = o->spec;
+		out[m].ports_kind = TT_PORTS_CUSTOM;
+		out[m].ncard[0] = out[m].ncard[1] = 0;
+		for (p = 0; p < 2 * n; p++) {
+			c = (mask >> p) & 1 ? 0 : 1;
+			out[m].card_ports[c][out[m].ncard[c]++] = (int8_t)p;
+		}
+		m++;
+	}
+	*specs = out;
+	*count = m;
+	return 0;
+}
+
+const char *
+net_title(const tt_net *net, char *buf, size_t bufsz)
+{
+	size_t len;
+	int d;
+
+	if (net->twin)
+		len = (size_t)snprintf(buf, bufsz, "%dDT torus ", net->n);
+	else
+		len = (size_t)snprintf(buf, bufsz, "plain %dD torus ", net->n);
+	for (d = 0; d < net->n && len < bufsz; d++)
+		len += (size_t)snprintf(buf + len, bufsz - len, "%s%d",
+		    d ? "x" : "", net->k[d]);
+	return buf;
+}
+
+const char *
+net_card_ports(const tt_net *net, int side, char *buf, size_t bufsz)
+{
+	char pb[8];
+	size_t len = 0;
+	int p;
+
+	buf[0] = '\0';
+	for (p = 0; p < 2 * net->n && len < bufsz; p++)
+		if (net->port_card[p] == side)
+			len += (size_t)snprintf(buf + len, bufsz - len, "%s%s",
+			    len ? " " : "", tt_port_name(p, net->n, pb, sizeof(pb)));
+	return buf;
+}
+
+void
+json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void
+json_card_ports(FILE *f, const tt_net *net, int side)
+{
+	char pb[8];
+	int p, first = 1;
+
+	fputc('[', f);
+	for (p = 0; p < 2 * net->n; p++) {
+		if (net->port_card[p] != side)
+			continue;
+		fprintf(f, "%s\"%s\"", first ? "" : ", ",
+		    tt_port_name(p, net->n, pb, sizeof(pb)));
+		first = 0;
+	}
+	fputc(']', f);
+}
+
+void
+json_dims(FILE *f, const tt_net *net)
+{
+	int d;
+
+	fputc('[', f);
+	for (d = 0; d < net->n; d++)
+		fprintf(f, "%s%d", d ? ", " : "", net->k[d]);
+	fputc(']', f);
+}

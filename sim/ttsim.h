@@ -1,0 +1,60 @@
+/*
+ * ttsim: private interfaces between the subcommands.
+ *
+ * Exit codes, for every subcommand:
+ *   0  success (verify: deadlock-free)
+ *   1  verify found a cycle (deadlock possible)
+ *   2  bad usage or bad input (flags, config file)
+ */
+#ifndef TTSIM_H
+#define TTSIM_H
+
+#include <stdio.h>
+
+#include "twintorus/analyze.h"
+#include "twintorus/config.h"
+#include "twintorus/topo.h"
+
+#define TTSIM_EXIT_OK       0
+#define TTSIM_EXIT_DEADLOCK 1
+#define TTSIM_EXIT_USAGE    2
+
+/* The network a subcommand works on: a YAML file, then flags over it. */
+typedef struct netopts {
+	const char *file;
+	tt_config cfg;
+	tt_netspec spec;
+	int json;
+	int ports_all;        /* --ports all */
+	const char *dims_flag, *ports_flag, *deadlock_flag;
+	int plain_flag;
+} netopts;
+
+/* sim/netopts.c */
+void netopts_init(netopts *o);
+/* If argv[*i] is a common network flag, take it (and its value) and return
+ * 1; 0 if it is not one; -1 after printing an error. */
+int netopts_take(netopts *o, int argc, char **argv, int *i, const char *cmd);
+/* Load the file, apply the flags, check what results.  -1 after printing
+ * every error. */
+int netopts_finish(netopts *o, const char *cmd);
+/* The configurations to run: one, or all of them for --ports all. */
+int netopts_specs(const netopts *o, tt_netspec **specs, size_t *count);
+/* "3DT torus 4x4x4", "plain 2D torus 16x8" */
+const char *net_title(const tt_net *net, char *buf, size_t bufsz);
+/* "X+ Y+ X-" for a card's external ports */
+const char *net_card_ports(const tt_net *net, int side, char *buf, size_t bufsz);
+void json_card_ports(FILE *f, const tt_net *net, int side);
+void json_dims(FILE *f, const tt_net *net);
+void json_string(FILE *f, const char *s);
+
+/* sim/progress.c: a one-line progress report on a terminal, none when
+ * stderr is not a terminal */
+void progress_show(void *label, double done);
+void progress_clear(void);
+
+/* sim/cmd_analyze.c, sim/cmd_verify.c */
+int cmd_analyze(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+
+#endif
