@@ -63,6 +63,41 @@ tt_distances(const tt_net *net, uint32_t *diameter, double *avg)
 }
 
 int
+tt_transit_paths(const tt_net *net, uint64_t *per_node)
+{
+	uint32_t s, t, card, node, hops, limit = 2;
+	int in_port, d;
+	tt_hop h;
+
+	memset(per_node, 0, (size_t)net->nnodes * sizeof(*per_node));
+	if (!net->twin)
+		return 0;
+	for (d = 0; d < net->n; d++)
+		limit += 2 * ((uint32_t)net->k[d] / 2 + 1);
+	for (s = 0; s < net->nnodes; s++) {
+		for (t = 0; t < net->nnodes; t++) {
+			if (s == t)
+				continue;
+			card = tt_card_of(net, s, 0);
+			in_port = TT_PORT_NIC;
+			for (hops = 0;; hops++) {
+				h = tt_route(net, card, tt_card_of(net, t, 0),
+				    in_port);
+				if (h.type == TT_HOP_EJECT)
+					break;
+				node = tt_card_node(net, card);
+				if (h.port == TT_PORT_INT && node != s && node != t)
+					per_node[node]++;
+				card = tt_link_peer(net, card, h.port, &in_port);
+				if (hops > limit)
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+int
 tt_analyze(const tt_net *net, tt_analysis *out, char *err, size_t errsz)
 {
 	return tt_analyze_progress(net, out, NULL, NULL, err, errsz);

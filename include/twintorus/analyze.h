@@ -90,6 +90,15 @@ int tt_analyze(const tt_net *net, tt_analysis *out, char *err, size_t errsz);
 int tt_analyze_progress(const tt_net *net, tt_analysis *out,
     tt_progress_fn progress, void *arg, char *err, size_t errsz);
 
+/*
+ * Node-level internal-link transit counts alone (seed 000 §5.1): walks the
+ * routing function once per ordered pair of distinct nodes, from PE0 to PE0,
+ * and counts at each node the paths that neither start nor end there and
+ * cross its internal link.  per_node has nnodes entries.  Cheaper than
+ * tt_analyze() (a quarter of the routes, no dependency graph).
+ */
+int tt_transit_paths(const tt_net *net, uint64_t *per_node);
+
 /* Shortest-path distances between cards (BFS over cables and internal
  * links): the diameter and the mean over ordered pairs of distinct PEs. */
 int tt_distances(const tt_net *net, uint32_t *diameter, double *avg);
