@@ -170,26 +170,26 @@ tt_netspec_set_dims(tt_netspec *spec, const char *s, char *err, size_t errsz)
 		errno = 0;
 		v = strtol(p, &end, 10);
 		if (end == p || errno != 0)
-			return net_err(err, errsz, "dims '%s': expected "
-			    "comma-separated node counts such as 4,4,4", s);
+			return net_err(err, errsz, "expected comma-separated "
+			    "node counts such as 4,4,4");
 		if (n == TT_MAX_DIMS)
-			return net_err(err, errsz, "dims '%s': at most %d "
-			    "dimensions are supported", s, TT_MAX_DIMS);
+			return net_err(err, errsz, "at most %d dimensions are "
+			    "supported", TT_MAX_DIMS);
 		if (v < 2 || v > TT_MAX_K)
-			return net_err(err, errsz, "dims '%s': dimension %d has "
-			    "%ld nodes; each dimension needs 2..%d", s, n, v,
-			    TT_MAX_K);
+			return net_err(err, errsz, "dimension %d has %ld "
+			    "node%s; each dimension needs 2..%d nodes", n, v,
+			    v == 1 ? "" : "s", TT_MAX_K);
 		spec->k[n++] = (int)v;
 		if (*end == '\0')
 			break;
 		if (*end != ',' && *end != 'x')
-			return net_err(err, errsz, "dims '%s': expected "
-			    "comma-separated node counts such as 4,4,4", s);
+			return net_err(err, errsz, "expected comma-separated "
+			    "node counts such as 4,4,4");
 		p = end + 1;
 	}
 	if (n < 2)
-		return net_err(err, errsz, "dims '%s': a torus needs at least 2 "
-		    "dimensions", s);
+		return net_err(err, errsz, "a torus needs at least 2 dimensions "
+		    "(give one node count per dimension, e.g. 16,8)");
 	spec->n = n;
 	return 0;
 }

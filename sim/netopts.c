@@ -87,7 +87,8 @@ netopts_finish(netopts *o, const char *cmd)
 	}
 	if (o->dims_flag != NULL &&
 	    tt_netspec_set_dims(&o->spec, o->dims_flag, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim %s: --dims: %s\n", cmd, err);
+		fprintf(stderr, "ttsim %s: --dims %s: %s\n", cmd, o->dims_flag,
+		    err);
 		errors++;
 	}
 	if (o->deadlock_flag != NULL &&

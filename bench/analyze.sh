@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Benchmark: the speed targets of the core issue (not a test; never timed in
+# make check).  Each command runs three times; the best wall time and the
+# peak RSS are printed as Markdown table rows for bench/RESULTS.md.
+#
+#   bash bench/analyze.sh            (after make)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TTSIM=${TTSIM:-build/ttsim}
+[ -x "$TTSIM" ] || { echo "bench/analyze.sh: build first (make)" >&2; exit 2; }
+
+run() {
+	local best="" rss=0 t r out
+	out=$(mktemp)
+	for _ in 1 2 3; do
+		/usr/bin/time -f '%e %M' -o "$out" "$@" >/dev/null || [ $? -eq 1 ]
+		read -r t r < "$out"
+		if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
+		[ "$r" -gt "$rss" ] && rss=$r
+	done
+	rm -f "$out"
+	printf '| %s | `%s` | %s s | %d MiB |\n' "$(date +%F)" "$*" "$best" $((rss / 1024))
+}
+
+echo "| date | command | best of 3 (wall) | peak RSS |"
+echo "|---|---|---|---|"
+run "$TTSIM" analyze --dims 8,8,8 --ports all
+run "$TTSIM" verify --dims 8,8,8 --ports D --deadlock vc
+run "$TTSIM" verify --dims 8,8,8 --ports all --deadlock bubble
+run "$TTSIM" analyze --dims 5,5,5,5 --ports all

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# ttsim analyze and ttsim verify as a user runs them: the JSON keys of
+# DESIGN.md §4, values checked against the seed's closed forms (oracles,
+# computed here), exit codes, and the cycles of seed 000 Examples 6.1/6.2.
+set -u
+cd "$(dirname "$0")/../.."
+T=${TTSIM:-build/ttsim}
+pass=0 fail=0
+ok()  { echo "ok $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
+# expect NAME WANT_STATUS CMD...: run, keep stdout in $out, check the status
+expect() {
+	local name=$1 want=$2; shift 2
+	out=$("$@" 2>/tmp/ttsim-cli-err.$$); st=$?
+	if [ "$st" -eq "$want" ]; then return 0; fi
+	bad "$name" "exit $st, wanted $want: $* :: $(cat /tmp/ttsim-cli-err.$$)"
+	return 1
+}
+trap 'rm -f /tmp/ttsim-cli-err.$$' EXIT
+
+# --- analyze, one configuration, JSON ---
+if expect analyze-json 0 "$T" analyze --dims 4,4,4 --ports D --json; then
+	k=4
+	want=$(( (k*k*k*k - 4*k*k + 4) / 4 ))	# seed 000 Table 8, D (corrected)
+	got=$(jq -r '[.dims==[4,4,4], .ports=="D", .pes==128, .diameter==2*4,
+	    .internal_transit_paths, .vcs==4, .deadlock_free==true,
+	    (.avg_distance|type)=="number", (.avg_dor_hops>=.avg_distance)] |
+	    map(tostring) | join(" ")' <<<"$out")
+	[ "$got" = "true true true true $want true true true true" ] &&
+	    ok analyze-json || bad analyze-json "$got"
+fi
+
+# --- every key of the contract is present ---
+if expect analyze-keys 0 "$T" analyze --dims 3,3,3 --ports A --deadlock bubble --json; then
+	missing=$(jq -r '["dims","ports","pes","diameter","avg_distance",
+	    "avg_dor_hops","internal_transit_paths","vcs","deadlock_free"] -
+	    keys | join(",")' <<<"$out")
+	[ -z "$missing" ] && [ "$(jq .vcs <<<"$out")" = 4 ] &&
+	    ok analyze-keys || bad analyze-keys "missing: $missing"
+fi
+
+# --- --ports all: A..J sorted by load, D first for even k, D and G tied odd ---
+if expect ports-all-even 0 "$T" analyze --dims 6,6,6 --ports all --json; then
+	got=$(jq -r 'length, .[0].ports, .[0].is_best' <<<"$out" | tr '\n' ' ')
+	[ "$got" = "10 D true " ] && ok ports-all-even || bad ports-all-even "$got"
+fi
+if expect ports-all-odd 0 "$T" analyze --dims 5,5,5 --ports all --json; then
+	got=$(jq -r '[.[0].ports, .[1].ports] | sort | join(",")' <<<"$out")
+	[ "$got" = "D,G" ] && ok ports-all-odd || bad ports-all-odd "$got"
+fi
+if expect ports-all-4d 0 "$T" analyze --dims 3,3,3,3 --ports all --json; then
+	got=$(jq -r 'length, ([.[] | select(.is_best)] | length), .[0].is_best' <<<"$out" | tr '\n' ' ')
+	[ "$got" = "35 1 true " ] && ok ports-all-4d || bad ports-all-4d "$got"
+fi
+if expect ports-all-5d 0 "$T" analyze --dims 2,2,2,2,2 --ports all --json; then
+	[ "$(jq length <<<"$out")" = 126 ] && ok ports-all-5d || bad ports-all-5d
+fi
+if expect ports-all-table 0 "$T" analyze --dims 4,4,4 --ports all; then
+	grep -q '^\* D=best ' <<<"$out" && ok ports-all-table || bad ports-all-table "$out"
+fi
+if expect plain 0 "$T" analyze --dims 16,8 --plain --json; then
+	got=$(jq -r '[.pes, .diameter, .vcs, .internal_transit_paths] | join(" ")' <<<"$out")
+	[ "$got" = "128 12 0 0" ] && ok plain || bad plain "$got"
+fi
+
+# --- verify: vc free for all ten at 4x4x4 and 5x5x5, best in 4D and 5D ---
+for d in 4,4,4 5,5,5; do
+	for dl in vc bubble; do
+		expect "verify-$d-$dl" 0 "$T" verify --dims $d --ports all --deadlock $dl &&
+		    [ "$(grep -c 'deadlock-free: ' <<<"$out")" = 10 ] &&
+		    ok "verify-$d-$dl"
+	done
+done
+expect verify-best-4d 0 "$T" verify --dims 4,4,4,4 --ports best && ok verify-best-4d
+expect verify-best-5d 0 "$T" verify --dims 3,3,3,3,3 --ports best && ok verify-best-5d
+
+# --- verify: none deadlocks, exit 1 with the cycle ---
+if expect verify-none 1 "$T" verify --dims 4,4,4 --ports D --deadlock none; then
+	grep -q 'DEADLOCK POSSIBLE: a cycle of' <<<"$out" && ok verify-none || bad verify-none "$out"
+fi
+# seed 000 Example 6.1: two nodes in Y, configuration D
+if expect example-6.1 1 "$T" verify --dims 4,2,4 --ports D --deadlock none --json \
+    --flow 1,0,2/0:1,1,2/0 --flow 1,1,2/0:1,0,2/0 \
+    --flow 1,0,2/1:1,1,2/1 --flow 1,1,2/1:1,0,2/1; then
+	got=$(jq -r '.cycle | sort | join(";")' <<<"$out")
+	want="(1,0,2)/c0 Y+ vc0;(1,0,2)/c1 int vc0;(1,1,2)/c0 Y+ vc0;(1,1,2)/c1 int vc0"
+	[ "$got" = "$want" ] && ok example-6.1 || bad example-6.1 "$got"
+fi
+expect example-6.1-vc 0 "$T" verify --dims 4,2,4 --ports D --deadlock vc \
+    --flow 1,0,2/0:1,1,2/0 --flow 1,1,2/0:1,0,2/0 \
+    --flow 1,0,2/1:1,1,2/1 --flow 1,1,2/1:1,0,2/1 && ok example-6.1-vc
+# seed 000 Example 6.2: PE1 <x,y,z> -> PE0 <x+1,y,z+1> and back
+if expect example-6.2 1 "$T" verify --dims 4,4,4 --ports D --deadlock none --json \
+    --flow 1,1,1/1:2,1,2/0 --flow 2,1,2/1:1,1,1/0; then
+	got=$(jq -r '.cycle | length' <<<"$out")
+	[ "$got" = 8 ] && ok example-6.2 || bad example-6.2 "$out"
+fi
+
+# --- help and version ---
+expect help 0 "$T" --help && grep -q '^usage: ttsim' <<<"$out" && ok help
+expect analyze-help 0 "$T" analyze --help && grep -q 'internal_transit_paths' <<<"$out" && ok analyze-help
+expect verify-help 0 "$T" verify --help && grep -q -- '--flow' <<<"$out" && ok verify-help
+
+# --- bad flags: golden expected errors (tests/cli/flags/NAME.args, .err) ---
+for args in tests/cli/flags/*.args; do
+	name=flag-$(basename "$args" .args)
+	mapfile -t argv < "$args"
+	"$T" "${argv[@]}" >/dev/null 2>/tmp/ttsim-cli-err.$$; st=$?
+	if [ "$st" -eq 2 ] && diff -u "${args%.args}.err" /tmp/ttsim-cli-err.$$ >/dev/null; then
+		ok "$name"
+	else
+		bad "$name" "exit $st; $(diff -u "${args%.args}.err" /tmp/ttsim-cli-err.$$)"
+	fi
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
