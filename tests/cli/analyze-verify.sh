@@ -71,6 +71,11 @@ for d in 4,4,4 5,5,5; do
 		    ok "verify-$d-$dl"
 	done
 done
+# every 4DT configuration, with the per-run type-1 VCs (README)
+for dl in vc bubble; do
+	expect "verify-4d-all-$dl" 0 "$T" verify --dims 3,3,3,3 --ports all --deadlock $dl &&
+	    [ "$(grep -c 'deadlock-free: ' <<<"$out")" = 35 ] && ok "verify-4d-all-$dl"
+done
 expect verify-best-4d 0 "$T" verify --dims 4,4,4,4 --ports best && ok verify-best-4d
 expect verify-best-5d 0 "$T" verify --dims 3,3,3,3,3 --ports best && ok verify-best-5d
 
