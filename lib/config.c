@@ -1,0 +1,1064 @@
+/*
+ * The YAML cluster description (DESIGN.md §4, "YAML config").
+ *
+ * The file is loaded whole with libyaml's document API and then walked
+ * section by section.  Nothing stops at the first problem: every error is
+ * collected with its position, and at the end they are printed in file
+ * order, so a user fixes a config in one pass (as with OpenBGPD's parser).
+ *
+ * Inside torus: the keys are read first and interpreted afterwards, because
+ * port names only make sense once dims is known and dims may come after
+ * ports in the file.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include <yaml.h>
+
+#include "twintorus/config.h"
+
+#define CFG_MSG_MAX	400
+#define CFG_QUOTE_MAX	40	/* characters of a bad value shown in a message */
+
+struct cfg_msg {
+	unsigned long line, col;	/* 1-based */
+	size_t seq;			/* keeps messages at one position in order */
+	char text[CFG_MSG_MAX];
+};
+
+struct cfg_ctx {
+	const char *path;
+	FILE *errs;
+	yaml_document_t *doc;
+	struct cfg_msg *msgs;
+	size_t nmsgs, cap;
+	int nerr;
+};
+
+/* A value being checked: the node, where errors about it point, its name. */
+struct cfg_val {
+	yaml_node_t *node;	/* NULL when the key is absent */
+	yaml_mark_t mark;
+	char path[96];		/* "torus.dims[0]" */
+};
+
+/* One expected key of a mapping, filled by cfg_map_keys(). */
+struct cfg_key {
+	const char *name;
+	yaml_node_t *key;	/* first occurrence; NULL when absent */
+	struct cfg_val val;
+};
+
+/* ---- error collection ---- */
+
+static void cfg_err(struct cfg_ctx *cx, const yaml_mark_t *mark,
+    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void
+cfg_err(struct cfg_ctx *cx, const yaml_mark_t *mark, const char *fmt, ...)
+{
+	struct cfg_msg *m, *grown;
+	va_list ap;
+
+	cx->nerr++;
+	if (cx->errs == NULL)
+		return;
+	if (cx->nmsgs == cx->cap) {
+		size_t cap = cx->cap ? cx->cap * 2 : 16;
+
+		grown = realloc(cx->msgs, cap * sizeof(*grown));
+		if (grown == NULL) {
+			/* Out of order beats lost: print this one now. */
+			fprintf(cx->errs, "%s:%lu:%lu: ", cx->path,
+			    (unsigned long)mark->line + 1,
+			    (unsigned long)mark->column + 1);
+			va_start(ap, fmt);
+			vfprintf(cx->errs, fmt, ap);
+			va_end(ap);
+			fputc('\n', cx->errs);
+			return;
+		}
+		cx->msgs = grown;
+		cx->cap = cap;
+	}
+	m = &cx->msgs[cx->nmsgs];
+	m->line = (unsigned long)mark->line + 1;
+	m->col = (unsigned long)mark->column + 1;
+	m->seq = cx->nmsgs++;
+	va_start(ap, fmt);
+	vsnprintf(m->text, sizeof(m->text), fmt, ap);
+	va_end(ap);
+}
+
+static int
+cfg_msg_cmp(const void *a, const void *b)
+{
+	const struct cfg_msg *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void
+cfg_flush(struct cfg_ctx *cx)
+{
+	size_t i;
+
+	if (cx->nmsgs > 1)
+		qsort(cx->msgs, cx->nmsgs, sizeof(cx->msgs[0]), cfg_msg_cmp);
+	for (i = 0; i < cx->nmsgs; i++)
+		fprintf(cx->errs, "%s:%lu:%lu: %s\n", cx->path,
+		    cx->msgs[i].line, cx->msgs[i].col, cx->msgs[i].text);
+	free(cx->msgs);
+	cx->msgs = NULL;
+	cx->nmsgs = cx->cap = 0;
+}
+
+/* ---- nodes ---- */
+
+static yaml_node_t *
+cfg_node(struct cfg_ctx *cx, int id)
+{
+	return yaml_document_get_node(cx->doc, id);
+}
+
+static const char *
+cfg_text(const yaml_node_t *node)
+{
+	return (const char *)node->data.scalar.value;
+}
+
+/* A scalar usable as a C string (no NUL escaped into it). */
+static int
+cfg_is_text(const yaml_node_t *node)
+{
+	return node != NULL && node->type == YAML_SCALAR_NODE &&
+	    strlen(cfg_text(node)) == node->data.scalar.length;
+}
+
+/* YAML's null: "key:" with nothing after it, "~" or "null", unquoted. */
+static int
+cfg_is_null(const yaml_node_t *node)
+{
+	const char *s;
+
+	if (node == NULL || node->type != YAML_SCALAR_NODE ||
+	    node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return 0;
+	s = cfg_text(node);
+	return *s == '\0' || strcmp(s, "~") == 0 || strcasecmp(s, "null") == 0;
+}
+
+/*
+ * A value as it may appear inside a message: quoted, escaped to one line
+ * and cut short, since it can be anything the user typed.
+ */
+static const char *
+cfg_quote(const yaml_node_t *node, char *buf, size_t bufsz)
+{
+	const unsigned char *s = node->data.scalar.value;
+	size_t len = node->data.scalar.length, i, o = 0;
+	char esc[8];
+
+	buf[o++] = '"';
+	for (i = 0; i < len && i < CFG_QUOTE_MAX; i++) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\')
+			snprintf(esc, sizeof(esc), "\\%c", c);
+		else if (c == '\n')
+			snprintf(esc, sizeof(esc), "\\n");
+		else if (c == '\t')
+			snprintf(esc, sizeof(esc), "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			snprintf(esc, sizeof(esc), "\\x%02x", c);
+		else
+			snprintf(esc, sizeof(esc), "%c", c);
+		if (o + strlen(esc) + 5 > bufsz)
+			break;
+		memcpy(buf + o, esc, strlen(esc));
+		o += strlen(esc);
+	}
+	if (i < len) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o++] = '"';
+	buf[o] = '\0';
+	return buf;
+}
+
+/* A number the user wrote, unquoted but cut short like any value. */
+static const char *
+cfg_number(const yaml_node_t *node, char *buf, size_t bufsz)
+{
+	size_t len = node->data.scalar.length;
+
+	if (len > CFG_QUOTE_MAX)
+		snprintf(buf, bufsz, "%.*s...", CFG_QUOTE_MAX, cfg_text(node));
+	else
+		snprintf(buf, bufsz, "%s", cfg_text(node));
+	return buf;
+}
+
+/* What a node is, for "expected X, got Y". */
+static const char *
+cfg_describe(const yaml_node_t *node, char *buf, size_t bufsz)
+{
+	switch (node->type) {
+	case YAML_SEQUENCE_NODE:
+		return "a list";
+	case YAML_MAPPING_NODE:
+		return "a mapping";
+	case YAML_SCALAR_NODE:
+		if (cfg_is_null(node))
+			return "an empty value";
+		return cfg_quote(node, buf, bufsz);
+	default:
+		return "nothing";
+	}
+}
+
+/* A key name for a message: bare when it is a plain word, quoted otherwise. */
+static const char *
+cfg_keyname(const yaml_node_t *key, char *buf, size_t bufsz)
+{
+	const char *s = cfg_text(key);
+	size_t i;
+
+	for (i = 0; s[i] != '\0'; i++)
+		if (!isalnum((unsigned char)s[i]) && strchr("_-+.", s[i]) == NULL)
+			break;
+	if (s[i] == '\0' && i > 0 && i == key->data.scalar.length &&
+	    i < bufsz) {
+		memcpy(buf, s, i + 1);
+		return buf;
+	}
+	return cfg_quote(key, buf, bufsz);
+}
+
+/* "dims, twin, ports or deadlock" */
+static const char *
+cfg_namelist(struct cfg_key *keys, size_t nkeys, char *buf, size_t bufsz)
+{
+	size_t i, o = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < nkeys && o < bufsz; i++)
+		o += (size_t)snprintf(buf + o, bufsz - o, "%s%s",
+		    i == 0 ? "" : i + 1 == nkeys ? " or " : ", ", keys[i].name);
+	return buf;
+}
+
+static void
+cfg_val_set(struct cfg_val *v, yaml_node_t *node, const yaml_node_t *key,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/*
+ * An empty value's own mark lies wherever the next token starts (often the
+ * next line), so errors about it point at its key instead.
+ */
+static void
+cfg_val_set(struct cfg_val *v, yaml_node_t *node, const yaml_node_t *key,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	v->node = node;
+	v->mark = key != NULL && cfg_is_null(node) ? key->start_mark :
+	    node->start_mark;
+	va_start(ap, fmt);
+	vsnprintf(v->path, sizeof(v->path), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Match a mapping's keys against the expected names: unknown and repeated
+ * keys are errors; the first occurrence of each expected key is kept.
+ * `prefix` is the mapping's path ("torus"), NULL at the top level.
+ */
+static void
+cfg_map_keys(struct cfg_ctx *cx, const yaml_node_t *map, const char *prefix,
+    struct cfg_key *keys, size_t nkeys)
+{
+	yaml_node_pair_t *pair, *prev;
+	yaml_node_t *key, *pkey, *val;
+	char kb[64], lb[128], db[64];
+	size_t i;
+
+	for (pair = map->data.mapping.pairs.start;
+	    pair < map->data.mapping.pairs.top; pair++) {
+		key = cfg_node(cx, pair->key);
+		val = cfg_node(cx, pair->value);
+		if (!cfg_is_text(key) || cfg_is_null(key)) {
+			cfg_err(cx, &key->start_mark, "%s: a key must be a name, "
+			    "got %s", prefix ? prefix : "top level",
+			    cfg_describe(key, db, sizeof(db)));
+			continue;
+		}
+		for (prev = map->data.mapping.pairs.start; prev < pair; prev++) {
+			pkey = cfg_node(cx, prev->key);
+			if (cfg_is_text(pkey) &&
+			    strcmp(cfg_text(pkey), cfg_text(key)) == 0)
+				break;
+		}
+		if (prev < pair) {
+			cfg_err(cx, &key->start_mark, "duplicate %s %s%s%s "
+			    "(first at line %lu)", prefix ? "key" : "section",
+			    prefix ? prefix : "", prefix ? "." : "",
+			    cfg_keyname(key, kb, sizeof(kb)),
+			    (unsigned long)pkey->start_mark.line + 1);
+			continue;
+		}
+		for (i = 0; i < nkeys; i++)
+			if (strcmp(keys[i].name, cfg_text(key)) == 0)
+				break;
+		if (i == nkeys) {
+			cfg_err(cx, &key->start_mark, "unknown %s %s%s%s "
+			    "(expected %s)", prefix ? "key" : "section",
+			    prefix ? prefix : "", prefix ? "." : "",
+			    cfg_keyname(key, kb, sizeof(kb)),
+			    cfg_namelist(keys, nkeys, lb, sizeof(lb)));
+			continue;
+		}
+		keys[i].key = key;
+		cfg_val_set(&keys[i].val, val, key, "%s%s%s",
+		    prefix ? prefix : "", prefix ? "." : "", keys[i].name);
+	}
+}
+
+static void
+cfg_keys_init(struct cfg_key *keys, size_t nkeys, const char *const *names)
+{
+	size_t i;
+
+	memset(keys, 0, nkeys * sizeof(*keys));
+	for (i = 0; i < nkeys; i++)
+		keys[i].name = names[i];
+}
+
+/* ---- scalar values ---- */
+
+/* 0: an integer; -1: not an integer; 1: an integer beyond long long. */
+static int
+cfg_parse_int(const yaml_node_t *node, long long *out)
+{
+	const char *s, *p;
+	char *end;
+
+	if (!cfg_is_text(node))
+		return -1;
+	s = cfg_text(node);
+	p = *s == '+' || *s == '-' ? s + 1 : s;
+	if (*p == '\0')
+		return -1;
+	for (; *p != '\0'; p++)
+		if (!isdigit((unsigned char)*p))
+			return -1;
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	return errno == ERANGE ? 1 : 0;
+}
+
+/* An integer in lo..hi; hi == INT_MAX means "no upper limit" to the user. */
+static int
+cfg_int(struct cfg_ctx *cx, const struct cfg_val *v, long long lo,
+    long long hi, int *out)
+{
+	char qb[64];
+	long long x;
+	int r;
+
+	r = cfg_parse_int(v->node, &x);
+	if (r < 0) {
+		cfg_err(cx, &v->mark, "%s: expected an integer, got %s",
+		    v->path, cfg_describe(v->node, qb, sizeof(qb)));
+		return -1;
+	}
+	if (r > 0 || x < lo || x > hi) {
+		if (hi == INT_MAX)
+			cfg_err(cx, &v->mark, "%s: %s is out of range (at least "
+			    "%lld)", v->path, cfg_number(v->node, qb,
+			    sizeof(qb)), lo);
+		else
+			cfg_err(cx, &v->mark, "%s: %s is out of range "
+			    "(%lld..%lld)", v->path, cfg_number(v->node, qb,
+			    sizeof(qb)), lo, hi);
+		return -1;
+	}
+	*out = (int)x;
+	return 0;
+}
+
+/* A decimal number: digits, point, exponent; no inf, nan or hex. */
+static int
+cfg_double(struct cfg_ctx *cx, const struct cfg_val *v, double *out)
+{
+	const char *s;
+	char *end, qb[64];
+	double x;
+
+	if (cfg_is_text(v->node)) {
+		s = cfg_text(v->node);
+		if (*s != '\0' && strspn(s, "0123456789.eE+-") == strlen(s) &&
+		    strpbrk(s, "0123456789") != NULL) {
+			x = strtod(s, &end);
+			if (*end == '\0' && isfinite(x)) {
+				*out = x;
+				return 0;
+			}
+		}
+	}
+	cfg_err(cx, &v->mark, "%s: expected a number, got %s", v->path,
+	    cfg_describe(v->node, qb, sizeof(qb)));
+	return -1;
+}
+
+static int
+cfg_bool(struct cfg_ctx *cx, const struct cfg_val *v, int *out)
+{
+	static const char *const yes[] = {"true", "yes"}, *const no[] = {"false", "no"};
+	char qb[64];
+	size_t i;
+
+	if (cfg_is_text(v->node)) {
+		for (i = 0; i < 2; i++) {
+			if (strcasecmp(cfg_text(v->node), yes[i]) == 0) {
+				*out = 1;
+				return 0;
+			}
+			if (strcasecmp(cfg_text(v->node), no[i]) == 0) {
+				*out = 0;
+				return 0;
+			}
+		}
+	}
+	cfg_err(cx, &v->mark, "%s: expected true or false, got %s", v->path,
+	    cfg_describe(v->node, qb, sizeof(qb)));
+	return -1;
+}
+
+/* ---- torus: ---- */
+
+/*
+ * Returns 0 when dims is good.  *n is the number of dimensions whenever the
+ * list has an acceptable length, even if an entry is bad: port names depend
+ * only on n, so they can still be checked.
+ */
+static int
+cfg_dims(struct cfg_ctx *cx, const struct cfg_val *v, tt_netspec *spec,
+    int *nout)
+{
+	yaml_node_item_t *it;
+	struct cfg_val e;
+	char qb[64];
+	int n, bad = 0, k;
+
+	if (v->node->type != YAML_SEQUENCE_NODE) {
+		cfg_err(cx, &v->mark, "%s: expected a list of node counts such "
+		    "as [4, 4, 4], got %s", v->path,
+		    cfg_describe(v->node, qb, sizeof(qb)));
+		return -1;
+	}
+	n = (int)(v->node->data.sequence.items.top -
+	    v->node->data.sequence.items.start);
+	if (n < 2) {
+		cfg_err(cx, &v->mark, "%s: a torus needs at least 2 dimensions, "
+		    "got %d", v->path, n);
+		bad = 1;
+	} else if (n > TT_MAX_DIMS) {
+		cfg_err(cx, &v->mark, "%s: at most %d dimensions are supported, "
+		    "got %d", v->path, TT_MAX_DIMS, n);
+		bad = 1;
+	} else {
+		*nout = n;
+	}
+	/* Check every entry even when the count is wrong: report all. */
+	for (it = v->node->data.sequence.items.start;
+	    it < v->node->data.sequence.items.top; it++) {
+		int i = (int)(it - v->node->data.sequence.items.start);
+		long long x;
+		int r;
+
+		cfg_val_set(&e, cfg_node(cx, *it), NULL, "%s[%d]", v->path, i);
+		r = cfg_parse_int(e.node, &x);
+		if (r < 0) {
+			cfg_err(cx, &e.mark, "%s: expected an integer, got %s",
+			    e.path, cfg_describe(e.node, qb, sizeof(qb)));
+			bad = 1;
+			continue;
+		}
+		if (r > 0 || x < 2 || x > TT_MAX_K) {
+			cfg_err(cx, &e.mark, "%s: %s is out of range (each "
+			    "dimension has 2..%d nodes)", e.path,
+			    cfg_number(e.node, qb, sizeof(qb)), TT_MAX_K);
+			bad = 1;
+			continue;
+		}
+		k = (int)x;
+		if (i < TT_MAX_DIMS)
+			spec->k[i] = k;
+	}
+	if (bad)
+		return -1;
+	spec->n = n;
+	return 0;
+}
+
+/* The names of a custom map's ports, listed for "unknown port" messages. */
+static const char *
+cfg_port_names(int n, char *buf, size_t bufsz)
+{
+	char pb[8];
+
+	if (n <= 3) {
+		size_t o = 0;
+		int p;
+
+		for (p = 0; p < 2 * n && o < bufsz; p++)
+			o += (size_t)snprintf(buf + o, bufsz - o, "%s%s",
+			    p ? " " : "", tt_port_name(p, n, pb, sizeof(pb)));
+		if (o < bufsz)
+			snprintf(buf + o, bufsz - o, " (or d0+ .. d%d-)", n - 1);
+	} else {
+		snprintf(buf, bufsz, "d0+ d0- .. d%d+ d%d-", n - 1, n - 1);
+	}
+	return buf;
+}
+
+/*
+ * A {card0: [...], card1: [...]} map.  When n is unknown (dims missing or
+ * bad) only the shape is checked: names cannot be judged without n.
+ */
+static int
+cfg_ports_map(struct cfg_ctx *cx, const struct cfg_val *v, tt_netspec *spec,
+    int n)
+{
+	static const char *const names[] = {"card0", "card1"};
+	struct cfg_key keys[2];
+	struct cfg_val e;
+	/* where each port was first listed, to name both places */
+	struct { int card, idx; unsigned long line; } first[TT_MAX_EXT];
+	char qb[64], pb[8], lb[160], missing[128];
+	int nerr = cx->nerr, c, p, idx, nmissing, unreadable = 0;
+	size_t o;
+
+	cfg_keys_init(keys, 2, names);
+	cfg_map_keys(cx, v->node, v->path, keys, 2);
+	for (p = 0; p < TT_MAX_EXT; p++)
+		first[p].card = -1;
+	if (keys[0].key == NULL || keys[1].key == NULL) {
+		cfg_err(cx, &v->mark, "%s: missing %s (a custom map gives "
+		    "card0: [...] and card1: [...])", v->path,
+		    keys[0].key == NULL && keys[1].key == NULL ?
+		    "card0 and card1" : keys[0].key == NULL ? "card0" : "card1");
+	}
+	for (c = 0; c < 2; c++) {
+		const struct cfg_val *cv = &keys[c].val;
+		yaml_node_item_t *it;
+
+		spec->ncard[c] = 0;
+		if (keys[c].key == NULL)
+			continue;
+		if (cv->node->type != YAML_SEQUENCE_NODE) {
+			cfg_err(cx, &cv->mark, "%s: expected a list of ports "
+			    "such as [X+, Y+, X-], got %s", cv->path,
+			    cfg_describe(cv->node, qb, sizeof(qb)));
+			unreadable = 1;
+			continue;
+		}
+		for (it = cv->node->data.sequence.items.start;
+		    it < cv->node->data.sequence.items.top; it++) {
+			idx = (int)(it - cv->node->data.sequence.items.start);
+			cfg_val_set(&e, cfg_node(cx, *it), NULL, "%s[%d]",
+			    cv->path, idx);
+			if (!cfg_is_text(e.node) || cfg_is_null(e.node)) {
+				cfg_err(cx, &e.mark, "%s: expected a port name "
+				    "such as X+ or d0-, got %s", e.path,
+				    cfg_describe(e.node, qb, sizeof(qb)));
+				unreadable = 1;
+				continue;
+			}
+			if (strcasecmp(cfg_text(e.node), "internal") == 0 ||
+			    strcasecmp(cfg_text(e.node), "int") == 0) {
+				cfg_err(cx, &e.mark, "%s: the internal link is "
+				    "implicit; list only the external ports",
+				    e.path);
+				unreadable = 1;
+				continue;
+			}
+			if (n == 0)
+				continue;
+			p = tt_port_parse(cfg_text(e.node), n);
+			if (!tt_port_is_ext(p) || tt_port_dim(p) >= n) {
+				cfg_err(cx, &e.mark, "%s: unknown port %s; a "
+				    "%d-dimensional torus has %s", e.path,
+				    cfg_quote(e.node, qb, sizeof(qb)), n,
+				    cfg_port_names(n, lb, sizeof(lb)));
+				unreadable = 1;
+				continue;
+			}
+			if (first[p].card >= 0) {
+				cfg_err(cx, &e.mark, "%s: %s is already listed "
+				    "at %s.card%d[%d] (line %lu); each port goes "
+				    "on exactly one card", e.path,
+				    tt_port_name(p, n, pb, sizeof(pb)), v->path,
+				    first[p].card, first[p].idx, first[p].line);
+				continue;
+			}
+			first[p].card = c;
+			first[p].idx = idx;
+			first[p].line = (unsigned long)e.mark.line + 1;
+			if (spec->ncard[c] < TT_MAX_EXT)
+				spec->card_ports[c][spec->ncard[c]++] = (int8_t)p;
+		}
+		/* Bad and repeated entries were reported already: not counted. */
+		if (n > 0 && spec->ncard[c] > n)
+			cfg_err(cx, &cv->mark, "%s: %d ports listed; each card "
+			    "holds %d external ports plus the internal link",
+			    cv->path, spec->ncard[c], n);
+	}
+	/*
+	 * An omitted port is only worth naming when both cards were given
+	 * and every entry was a port: an entry we could not read was likely
+	 * meant as the missing one, and its own error says what to fix.
+	 */
+	if (n > 0 && keys[0].key != NULL && keys[1].key != NULL &&
+	    !unreadable) {
+		o = 0;
+		nmissing = 0;
+		missing[0] = '\0';
+		for (p = 0; p < 2 * n; p++) {
+			if (first[p].card >= 0)
+				continue;
+			if (o < sizeof(missing))
+				o += (size_t)snprintf(missing + o,
+				    sizeof(missing) - o, "%s%s",
+				    nmissing ? ", " : "",
+				    tt_port_name(p, n, pb, sizeof(pb)));
+			nmissing++;
+		}
+		if (nmissing > 0)
+			cfg_err(cx, &v->mark, "%s: %s %s on neither card; list "
+			    "each of the %d external ports exactly once",
+			    v->path, missing, nmissing == 1 ? "is" : "are",
+			    2 * n);
+	}
+	spec->ports_kind = TT_PORTS_CUSTOM;
+	return cx->nerr == nerr ? 0 : -1;
+}
+
+/* n is 0 when dims is unknown; twin is the file's (or the default) value. */
+static int
+cfg_ports(struct cfg_ctx *cx, const struct cfg_val *v, tt_netspec *spec,
+    int n)
+{
+	char qb[64], eb[256];
+
+	if (!spec->twin) {
+		cfg_err(cx, &v->mark, "%s: a plain torus (twin: false) has one "
+		    "card holding all ports; remove ports or set twin: true",
+		    v->path);
+		return -1;
+	}
+	if (v->node->type == YAML_MAPPING_NODE)
+		return cfg_ports_map(cx, v, spec, n);
+	if (!cfg_is_text(v->node) || cfg_is_null(v->node) ||
+	    tt_netspec_set_ports(spec, cfg_text(v->node), eb, sizeof(eb)) < 0) {
+		cfg_err(cx, &v->mark, "%s: expected A..J, best or a {card0: "
+		    "[...], card1: [...]} map, got %s", v->path,
+		    cfg_describe(v->node, qb, sizeof(qb)));
+		return -1;
+	}
+	if (spec->ports_kind == TT_PORTS_LETTER && n != 0 && n != 3) {
+		cfg_err(cx, &v->mark, "%s: configuration %c is defined for 3 "
+		    "dimensions only (seed 000 Table 1) but dims has %d; use "
+		    "best or a {card0: [...], card1: [...]} map", v->path,
+		    spec->letter, n);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+cfg_torus(struct cfg_ctx *cx, const yaml_node_t *tkey,
+    const struct cfg_val *v, tt_config *cfg)
+{
+	static const char *const names[] = {"dims", "twin", "ports", "deadlock"};
+	enum { K_DIMS, K_TWIN, K_PORTS, K_DEADLOCK, K_N };
+	struct cfg_key keys[K_N];
+	tt_netspec *spec = &cfg->spec;
+	char qb[64], eb[256];
+	int nerr = cx->nerr, n = 0;
+
+	if (v->node->type != YAML_MAPPING_NODE) {
+		cfg_err(cx, &v->mark, "torus: expected a mapping with keys "
+		    "dims, twin, ports, deadlock; got %s",
+		    cfg_describe(v->node, qb, sizeof(qb)));
+		return -1;
+	}
+	cfg_keys_init(keys, K_N, names);
+	cfg_map_keys(cx, v->node, "torus", keys, K_N);
+
+	if (keys[K_DIMS].key == NULL)
+		cfg_err(cx, &tkey->start_mark, "torus: missing dims (the node "
+		    "count of each dimension, e.g. dims: [4, 4, 4])");
+	else
+		cfg_dims(cx, &keys[K_DIMS].val, spec, &n);
+	if (keys[K_TWIN].key != NULL)
+		cfg_bool(cx, &keys[K_TWIN].val, &spec->twin);
+	if (keys[K_DEADLOCK].key != NULL) {
+		const struct cfg_val *d = &keys[K_DEADLOCK].val;
+
+		if (!cfg_is_text(d->node) ||
+		    tt_deadlock_parse(cfg_text(d->node), &spec->deadlock) < 0)
+			cfg_err(cx, &d->mark, "%s: expected vc, bubble or none, "
+			    "got %s", d->path,
+			    cfg_describe(d->node, qb, sizeof(qb)));
+	}
+	/* Last: port names need n and twin, whatever the key order. */
+	if (keys[K_PORTS].key != NULL)
+		cfg_ports(cx, &keys[K_PORTS].val, spec, n);
+
+	cfg->set |= (keys[K_DIMS].key ? TT_CFG_DIMS : 0u) |
+	    (keys[K_TWIN].key ? TT_CFG_TWIN : 0u) |
+	    (keys[K_PORTS].key ? TT_CFG_PORTS : 0u) |
+	    (keys[K_DEADLOCK].key ? TT_CFG_DEADLOCK : 0u);
+	if (cx->nerr != nerr)
+		return -1;
+
+	/* The model has the last word on what it can build. */
+	if (tt_netspec_check(spec, eb, sizeof(eb)) < 0) {
+		cfg_err(cx, &tkey->start_mark, "torus: %s", eb);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- network:, nodes:, trace: ---- */
+
+static void
+cfg_network(struct cfg_ctx *cx, const struct cfg_val *v, tt_netparams *np)
+{
+	static const char *const names[] = {"packet_flits", "buffer_flits",
+	    "flit_bytes", "link_gbps"};
+	enum { K_PACKET, K_BUFFER, K_FLIT, K_GBPS, K_N };
+	struct cfg_key keys[K_N];
+	int packet_ok = 1, buffer_ok = 1;
+	char qb[64];
+	double g;
+
+	if (v->node->type != YAML_MAPPING_NODE) {
+		cfg_err(cx, &v->mark, "network: expected a mapping with keys "
+		    "packet_flits, buffer_flits, flit_bytes, link_gbps; got %s",
+		    cfg_describe(v->node, qb, sizeof(qb)));
+		return;
+	}
+	cfg_keys_init(keys, K_N, names);
+	cfg_map_keys(cx, v->node, "network", keys, K_N);
+	if (keys[K_PACKET].key != NULL)
+		packet_ok = cfg_int(cx, &keys[K_PACKET].val, 1, 1024,
+		    &np->packet_flits) == 0;
+	if (keys[K_BUFFER].key != NULL)
+		buffer_ok = cfg_int(cx, &keys[K_BUFFER].val, 1, 1048576,
+		    &np->buffer_flits) == 0;
+	if (keys[K_FLIT].key != NULL)
+		cfg_int(cx, &keys[K_FLIT].val, 1, 65536, &np->flit_bytes);
+	if (keys[K_GBPS].key != NULL &&
+	    cfg_double(cx, &keys[K_GBPS].val, &g) == 0) {
+		if (!(g > 0 && g <= 10000))
+			cfg_err(cx, &keys[K_GBPS].val.mark, "%s: %s is out of "
+			    "range (more than 0, at most 10000)",
+			    keys[K_GBPS].val.path,
+			    cfg_number(keys[K_GBPS].val.node, qb, sizeof(qb)));
+		else
+			np->link_gbps = g;
+	}
+	/* Virtual cut-through: an input buffer must take a whole packet. */
+	if (packet_ok && buffer_ok && np->buffer_flits < np->packet_flits) {
+		if (keys[K_BUFFER].key != NULL)
+			cfg_err(cx, &keys[K_BUFFER].val.mark, "network."
+			    "buffer_flits: %d is less than packet_flits (%d); "
+			    "a buffer must hold a whole packet",
+			    np->buffer_flits, np->packet_flits);
+		else
+			cfg_err(cx, &keys[K_PACKET].val.mark, "network."
+			    "packet_flits: %d is more than buffer_flits (%d, "
+			    "the default); a buffer must hold a whole packet",
+			    np->packet_flits, np->buffer_flits);
+	}
+}
+
+static void
+cfg_trace(struct cfg_ctx *cx, const struct cfg_val *v)
+{
+	static const char *const names[] = {"dir", "rotate_mb", "keep"};
+	enum { K_DIR, K_ROTATE, K_KEEP, K_N };
+	struct cfg_key keys[K_N];
+	char qb[64];
+	int x;
+
+	if (v->node->type != YAML_MAPPING_NODE) {
+		cfg_err(cx, &v->mark, "trace: expected a mapping with keys dir, "
+		    "rotate_mb, keep; got %s",
+		    cfg_describe(v->node, qb, sizeof(qb)));
+		return;
+	}
+	cfg_keys_init(keys, K_N, names);
+	cfg_map_keys(cx, v->node, "trace", keys, K_N);
+	if (keys[K_DIR].key != NULL) {
+		const struct cfg_val *d = &keys[K_DIR].val;
+
+		if (!cfg_is_text(d->node) || cfg_is_null(d->node) ||
+		    *cfg_text(d->node) == '\0')
+			cfg_err(cx, &d->mark, "%s: expected a directory path, "
+			    "got %s", d->path,
+			    cfg_describe(d->node, qb, sizeof(qb)));
+	}
+	if (keys[K_ROTATE].key != NULL)
+		cfg_int(cx, &keys[K_ROTATE].val, 1, INT_MAX, &x);
+	if (keys[K_KEEP].key != NULL)
+		cfg_int(cx, &keys[K_KEEP].val, 1, INT_MAX, &x);
+}
+
+static void
+cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
+{
+	static const char *const names[] = {"torus", "network", "nodes",
+	    "trace"};
+	enum { K_TORUS, K_NETWORK, K_NODES, K_TRACE, K_N };
+	struct cfg_key keys[K_N];
+	char qb[64];
+
+	if (root->type != YAML_MAPPING_NODE) {
+		cfg_err(cx, &root->start_mark, "the top level must be a mapping "
+		    "of sections (torus, network, nodes, trace), got %s",
+		    cfg_describe(root, qb, sizeof(qb)));
+		return;
+	}
+	cfg_keys_init(keys, K_N, names);
+	cfg_map_keys(cx, root, NULL, keys, K_N);
+
+	if (keys[K_TORUS].key == NULL)
+		cfg_err(cx, &root->start_mark, "missing section torus (it "
+		    "needs at least dims, e.g. torus: {dims: [4, 4, 4]})");
+	else
+		cfg_torus(cx, keys[K_TORUS].key, &keys[K_TORUS].val, cfg);
+	if (keys[K_NETWORK].key != NULL)
+		cfg_network(cx, &keys[K_NETWORK].val, &cfg->params);
+	/* nodes: belongs to ttd; only its shape is checked here. */
+	if (keys[K_NODES].key != NULL) {
+		const struct cfg_val *nv = &keys[K_NODES].val;
+
+		if (nv->node->type != YAML_SEQUENCE_NODE)
+			cfg_err(cx, &nv->mark, "nodes: expected a list of nodes "
+			    "(- host: ...), got %s",
+			    cfg_describe(nv->node, qb, sizeof(qb)));
+		cfg->has_nodes = 1;
+	}
+	if (keys[K_TRACE].key != NULL) {
+		cfg_trace(cx, &keys[K_TRACE].val);
+		cfg->has_trace = 1;
+	}
+}
+
+/* ---- loading ---- */
+
+/* Config files are small; this only stops a wrong path from eating memory. */
+#define CFG_FILE_MAX	(64u << 20)
+
+/*
+ * libyaml's reader reports an encoding error by byte offset only, so the
+ * line and column are counted here (columns in characters, as libyaml's).
+ */
+static yaml_mark_t
+cfg_offset_mark(const unsigned char *buf, size_t len, size_t off)
+{
+	yaml_mark_t m = {0, 0, 0};
+	size_t i;
+
+	for (i = 0; i < off && i < len; i++) {
+		if (buf[i] == '\n') {
+			m.line++;
+			m.column = 0;
+		} else if ((buf[i] & 0xc0) != 0x80) {
+			m.column++;
+		}
+	}
+	m.index = off;
+	return m;
+}
+
+static void
+cfg_syntax_err(struct cfg_ctx *cx, const yaml_parser_t *parser,
+    const unsigned char *buf, size_t len)
+{
+	const char *problem = parser->problem ? parser->problem : "out of memory";
+	yaml_mark_t mark = parser->problem_mark;
+
+	switch (parser->error) {
+	case YAML_READER_ERROR:
+		mark = cfg_offset_mark(buf, len, parser->problem_offset);
+		if (parser->problem_value >= 0)
+			cfg_err(cx, &mark, "%s (byte 0x%02x)", problem,
+			    (unsigned)parser->problem_value);
+		else
+			cfg_err(cx, &mark, "%s", problem);
+		return;
+	case YAML_SCANNER_ERROR:
+	case YAML_PARSER_ERROR:
+	case YAML_COMPOSER_ERROR:
+		if (parser->context != NULL)
+			cfg_err(cx, &mark, "%s (%s at line %lu, column %lu)",
+			    problem, parser->context,
+			    (unsigned long)parser->context_mark.line + 1,
+			    (unsigned long)parser->context_mark.column + 1);
+		else
+			cfg_err(cx, &mark, "%s", problem);
+		return;
+	default:
+		cfg_err(cx, &parser->mark, "%s", problem);
+		return;
+	}
+}
+
+/* The whole file in memory; NULL with errno set on failure. */
+static unsigned char *
+cfg_read_file(const char *path, size_t *lenp)
+{
+	unsigned char *buf = NULL, *grown;
+	size_t len = 0, cap = 0, got;
+	struct stat st;
+	FILE *f;
+	int saved;
+
+	f = fopen(path, "rb");
+	if (f == NULL)
+		return NULL;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		errno = EISDIR;
+		return NULL;
+	}
+	for (;;) {
+		if (len == cap) {
+			cap = cap ? cap * 2 : 8192;
+			if (cap > CFG_FILE_MAX) {
+				errno = EFBIG;
+				goto fail;
+			}
+			grown = realloc(buf, cap);
+			if (grown == NULL)
+				goto fail;
+			buf = grown;
+		}
+		errno = 0;
+		got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0) {
+			if (ferror(f)) {
+				errno = errno ? errno : EIO;
+				goto fail;
+			}
+			break;
+		}
+	}
+	fclose(f);
+	*lenp = len;
+	return buf;
+fail:
+	saved = errno;
+	free(buf);
+	fclose(f);
+	errno = saved;
+	return NULL;
+}
+
+void
+tt_config_default(tt_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	tt_netspec_default(&cfg->spec);
+	/* seed 000 §7.1: 4-flit packets, 128-flit channel buffers */
+	cfg->params.packet_flits = 4;
+	cfg->params.buffer_flits = 128;
+	cfg->params.flit_bytes = 16;
+	cfg->params.link_gbps = 10;
+}
+
+int
+tt_config_load(tt_config *cfg, const char *path, FILE *errs)
+{
+	struct cfg_ctx cx;
+	yaml_parser_t parser;
+	yaml_document_t doc, extra;
+	yaml_node_t *root;
+	unsigned char *buf;
+	size_t len;
+
+	tt_config_default(cfg);
+	snprintf(cfg->path, sizeof(cfg->path), "%s", path);
+	memset(&cx, 0, sizeof(cx));
+	cx.path = path;
+	cx.errs = errs;
+	cx.doc = &doc;
+
+	buf = cfg_read_file(path, &len);
+	if (buf == NULL) {
+		if (errs != NULL)
+			fprintf(errs, "%s: cannot open: %s\n", path,
+			    strerror(errno));
+		return 1;
+	}
+	if (!yaml_parser_initialize(&parser)) {
+		free(buf);
+		if (errs != NULL)
+			fprintf(errs, "%s: out of memory\n", path);
+		return 1;
+	}
+	yaml_parser_set_input_string(&parser, buf, len);
+
+	if (!yaml_parser_load(&parser, &doc)) {
+		cfg_syntax_err(&cx, &parser, buf, len);
+		goto out;
+	}
+	root = yaml_document_get_root_node(&doc);
+	if (root == NULL) {
+		yaml_mark_t start = {0, 0, 0};
+
+		cfg_err(&cx, &start, "the file is empty; it needs at least a "
+		    "torus: section with dims");
+		yaml_document_delete(&doc);
+		goto out;
+	}
+	cfg_top(&cx, root, cfg);
+	yaml_document_delete(&doc);
+
+	/* One cluster, one document: a second one would be silently ignored. */
+	if (!yaml_parser_load(&parser, &extra)) {
+		cfg_syntax_err(&cx, &parser, buf, len);
+	} else {
+		if (yaml_document_get_root_node(&extra) != NULL)
+			cfg_err(&cx, &extra.start_mark, "a second YAML document "
+			    "starts here; the file must hold exactly one");
+		yaml_document_delete(&extra);
+	}
+out:
+	yaml_parser_delete(&parser);
+	free(buf);
+	if (errs != NULL)
+		cfg_flush(&cx);
+	free(cx.msgs);
+	return cx.nerr;
+}
