@@ -396,11 +396,11 @@ layout_ports(tt_net *net)
 	}
 }
 
-int
-tt_net_init(tt_net *net, const tt_netspec *spec, char *err, size_t errsz)
+/* Everything tt_net_init() derives, without the coordinate table. */
+static int
+net_derive(tt_net *net, const tt_netspec *spec, char *err, size_t errsz)
 {
 	uint64_t nodes = 1;
-	uint32_t node;
 	int d;
 
 	memset(net, 0, sizeof(*net));
@@ -416,9 +416,10 @@ tt_net_init(tt_net *net, const tt_netspec *spec, char *err, size_t errsz)
 			    "each dimension needs 2..%d", d, spec->k[d],
 			    TT_MAX_K);
 		nodes *= (uint64_t)spec->k[d];
-		if (nodes > (1u << 30))
+		if (nodes > TT_MAX_NODES)
 			return net_err(err, errsz, "the torus has more than "
-			    "2^30 nodes");
+			    "%u nodes, the most twintorus models",
+			    (unsigned)TT_MAX_NODES);
 	}
 	net->spec = *spec;
 	net->n = spec->n;
@@ -440,7 +441,25 @@ tt_net_init(tt_net *net, const tt_netspec *spec, char *err, size_t errsz)
 		return net_err(err, errsz, "this configuration needs %d "
 		    "internal-link VCs; at most %d are supported",
 		    net->int_vcs, TT_MAX_VCS);
+	return 0;
+}
 
+int
+tt_netspec_check(const tt_netspec *spec, char *err, size_t errsz)
+{
+	tt_net net;
+
+	return net_derive(&net, spec, err, errsz);
+}
+
+int
+tt_net_init(tt_net *net, const tt_netspec *spec, char *err, size_t errsz)
+{
+	uint32_t node;
+	int d;
+
+	if (net_derive(net, spec, err, errsz) < 0)
+		return -1;
 	net->coord = malloc((size_t)net->nnodes * (size_t)net->n * sizeof(uint16_t));
 	if (net->coord == NULL)
 		return net_err(err, errsz, "out of memory for %u nodes",

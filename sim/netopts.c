@@ -120,15 +120,10 @@ netopts_finish(netopts *o, const char *cmd)
 			errors++;
 		}
 	}
-	if (errors == 0 && !o->ports_all) {
-		tt_net net;
-
-		if (tt_net_init(&net, &o->spec, err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim %s: %s\n", cmd, err);
-			errors++;
-		} else {
-			tt_net_free(&net);
-		}
+	if (errors == 0 && !o->ports_all &&
+	    tt_netspec_check(&o->spec, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim %s: %s\n", cmd, err);
+		errors++;
 	}
 	return errors ? -1 : 0;
 }

@@ -22,6 +22,7 @@
 
 #define TT_MAX_DIMS   8
 #define TT_MAX_K      65535
+#define TT_MAX_NODES  (1u << 26)  /* 64M nodes: a coordinate table of 1 GiB at most */
 #define TT_MAX_EXT    (2 * TT_MAX_DIMS)
 #define TT_PORT_INT   TT_MAX_EXT          /* the internal link (twin only) */
 #define TT_PORT_NIC   (TT_MAX_EXT + 1)    /* the PE: injection and ejection */
@@ -127,6 +128,9 @@ void tt_netspec_default(tt_netspec *spec);
 /* Card-0 ports of configuration letter 'A'..'J' (seed 000 Table 1). */
 const int8_t *tt_letter_card0(char letter);
 
+/* Validate spec without building anything. 0 if tt_net_init() would accept
+ * it, -1 with err filled. */
+int tt_netspec_check(const tt_netspec *spec, char *err, size_t errsz);
 /* Validate spec and build the model. 0 on success, -1 with err filled. */
 int tt_net_init(tt_net *net, const tt_netspec *spec, char *err, size_t errsz);
 void tt_net_free(tt_net *net);
