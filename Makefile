@@ -49,7 +49,7 @@ LIB_ASAN_OBJ = $(LIB_SRC:lib/%.c=build/asan/lib/%.o)
 
 .PHONY: all check check-build demo install deps clean unit unit-asan cli examples bench
 
-all: build/libtwintorus.a build/libtwintorus.so build/ttsim build/twintorus.pc
+all: build/libtwintorus.a build/libtwintorus.so build/ttsim
 
 build/lib/%.o: lib/%.c $(HDRS)
 	@mkdir -p $(@D)
@@ -69,9 +69,6 @@ build/libtwintorus.so: $(LIB_OBJ)
 
 build/ttsim: $(SIM_OBJ) build/libtwintorus.a
 	$(CC) $(CFLAGS) -o $@ $(SIM_OBJ) build/libtwintorus.a $(YAML_LIBS) -lm
-
-build/twintorus.pc: twintorus.pc.in Makefile
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
 # Unit tests link the library objects they need (all of lib/ is small).
 build/tests/%: tests/unit/%.c $(LIB_OBJ) $(HDRS)
@@ -146,7 +143,8 @@ install: all
 	ln -sf libtwintorus.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libtwintorus.so.0
 	ln -sf libtwintorus.so.0 $(DESTDIR)$(LIBDIR)/libtwintorus.so
 	install -m 644 include/twintorus/*.h $(DESTDIR)$(INCDIR)/twintorus/
-	install -m 644 build/twintorus.pc $(DESTDIR)$(LIBDIR)/pkgconfig/twintorus.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' twintorus.pc.in \
+	  > $(DESTDIR)$(LIBDIR)/pkgconfig/twintorus.pc
 	install -m 644 man/ttsim.1 $(DESTDIR)$(MANDIR)/man1/ttsim.1
 	install -m 644 yaml/*.yaml $(DESTDIR)$(DATADIR)/yaml/
 
