@@ -72,23 +72,16 @@ print_json_row(const row *r, int indent)
 	const tt_analysis *a = &r->a;
 	const char *pad = indent ? "  " : "";
 
-	printf("%s{\"dims\": ", pad);
-	json_dims(stdout, net);
-	printf(", \"twin\": %s, \"ports\": ", net->twin ? "true" : "false");
-	json_string(stdout, net->ports_name);
-	if (net->twin) {
-		printf(", \"card0\": ");
-		json_card_ports(stdout, net, 0);
-		printf(", \"card1\": ");
-		json_card_ports(stdout, net, 1);
+	printf("%s{", pad);
+	json_net_fields(stdout, net);
+	if (net->twin)
 		printf(", \"is_best\": %s", is_best(net) ? "true" : "false");
-	}
-	printf(", \"deadlock\": \"%s\", \"pes\": %u, \"diameter\": %u, "
+	printf(", \"pes\": %u, \"diameter\": %u, "
 	    "\"avg_distance\": %.6f, \"avg_dor_hops\": %.6f, "
 	    "\"max_dor_hops\": %u, \"internal_transit_paths\": %llu, "
 	    "\"transit_uniform\": %s, \"vcs\": %d, \"ext_vcs\": %d, "
 	    "\"deadlock_free\": %s, \"channels\": %llu, \"dependencies\": %llu}",
-	    tt_deadlock_name(net->deadlock), a->pes, a->diameter,
+	    a->pes, a->diameter,
 	    a->avg_distance, a->avg_dor_hops, a->max_dor_hops,
 	    (unsigned long long)a->internal_transit_paths,
 	    a->transit_uniform ? "true" : "false", a->vcs, a->ext_vcs,

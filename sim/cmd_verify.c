@@ -116,22 +116,13 @@ verify_one(const tt_net *net, const flowarg *fargs, size_t nflows, int json,
 	is_free = rc == 0 && g.bubble_violations == 0;
 
 	if (json) {
-		printf("%s{\"dims\": ", first ? "" : ",\n");
-		json_dims(stdout, net);
-		printf(", \"twin\": %s, \"ports\": ", net->twin ? "true" : "false");
-		json_string(stdout, net->ports_name);
-		if (net->twin) {
-			printf(", \"card0\": ");
-			json_card_ports(stdout, net, 0);
-			printf(", \"card1\": ");
-			json_card_ports(stdout, net, 1);
-		}
-		printf(", \"deadlock\": \"%s\", \"routes\": %llu, "
+		printf("%s{", first ? "" : ",\n");
+		json_net_fields(stdout, net);
+		printf(", \"routes\": %llu, "
 		    "\"channels\": %llu, \"dependencies\": %llu, "
 		    "\"ring_dependencies_covered_by_bubble\": %llu, "
 		    "\"bubble_violations\": %llu, \"vcs\": %d, \"ext_vcs\": %d, "
 		    "\"deadlock_free\": %s, \"cycle\": [",
-		    tt_deadlock_name(net->deadlock),
 		    (unsigned long long)g.paths, (unsigned long long)g.nchan,
 		    (unsigned long long)tt_cdg_edges(&g),
 		    (unsigned long long)g.ring_edges_dropped,

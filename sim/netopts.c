@@ -250,6 +250,23 @@ json_card_ports(FILE *f, const tt_net *net, int side)
 	fputc(']', f);
 }
 
+/* The fields that name a network, shared by every command's JSON. */
+void
+json_net_fields(FILE *f, const tt_net *net)
+{
+	fprintf(f, "\"dims\": ");
+	json_dims(f, net);
+	fprintf(f, ", \"twin\": %s, \"ports\": ", net->twin ? "true" : "false");
+	json_string(f, net->ports_name);
+	if (net->twin) {
+		fprintf(f, ", \"card0\": ");
+		json_card_ports(f, net, 0);
+		fprintf(f, ", \"card1\": ");
+		json_card_ports(f, net, 1);
+	}
+	fprintf(f, ", \"deadlock\": \"%s\"", tt_deadlock_name(net->deadlock));
+}
+
 void
 json_dims(FILE *f, const tt_net *net)
 {

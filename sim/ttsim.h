@@ -46,6 +46,7 @@ const char *net_title(const tt_net *net, char *buf, size_t bufsz);
 const char *net_card_ports(const tt_net *net, int side, char *buf, size_t bufsz);
 void json_card_ports(FILE *f, const tt_net *net, int side);
 void json_dims(FILE *f, const tt_net *net);
+void json_net_fields(FILE *f, const tt_net *net);
 void json_string(FILE *f, const char *s);
 
 /* sim/progress.c: a one-line progress report on a terminal, none when
