@@ -81,8 +81,6 @@ tt_cdg_add_path(tt_cdg *g, uint32_t src, uint32_t dst, tt_pathstats *st)
 					g->first_violation[1] = (uint64_t)card *
 					    (uint64_t)net->chans_per_card +
 					    (uint64_t)local;
-					g->first_violation_from_nic =
-					    prev == UINT64_MAX;
 				}
 			}
 			if (prev != UINT64_MAX)

@@ -110,7 +110,6 @@ tt_rtable_build(const tt_net *net, uint32_t card, tt_rtable *rt)
 	rt->card = card;
 	rt->n = net->n;
 	for (d = 0; d < net->n; d++) {
-		rt->k[d] = net->k[d];
 		rt->here[d] = (uint16_t)tt_node_digit(net, node, d);
 		total += (size_t)net->k[d];
 	}

@@ -315,7 +315,7 @@ static void
 layout_vcs(tt_net *net)
 {
 	int runs[2] = {0, 0}, in_run[2] = {0, 0};
-	int d, c, v, nsplit = 0, per_split;
+	int d, c, v, per_split;
 
 	memset(net->t1_vc, -1, sizeof(net->t1_vc));
 	memset(net->t2_vc, -1, sizeof(net->t2_vc));
@@ -328,7 +328,6 @@ layout_vcs(tt_net *net)
 	}
 	for (d = 0; d < net->n; d++) {
 		if (net->split[d]) {
-			nsplit++;
 			in_run[0] = in_run[1] = 0;
 			continue;
 		}
@@ -363,7 +362,6 @@ layout_vcs(tt_net *net)
 	}
 	net->t3_vc = v;
 	net->int_vcs = v + 1;
-	(void)nsplit;
 }
 
 static void

@@ -163,7 +163,7 @@ verify_one(const tt_net *net, const flowarg *fargs, size_t nflows, int json,
 			printf("  DEADLOCK POSSIBLE: %llu ring entries do not ask "
 			    "for the bubble; the first: %s -> %s\n",
 			    (unsigned long long)g.bubble_violations,
-			    g.first_violation_from_nic ? "injection" :
+			    g.first_violation[0] == UINT64_MAX ? "injection" :
 			    tt_chan_name(net, g.first_violation[0], cb, sizeof(cb)),
 			    tt_chan_name(net, g.first_violation[1], cb2,
 			    sizeof(cb2)));

@@ -42,8 +42,8 @@ typedef struct tt_cdg {
 	uint64_t paths;               /* paths added */
 	uint64_t ring_edges_dropped;  /* bubble-protected dependencies */
 	uint64_t bubble_violations;   /* ring entries without the bubble */
-	uint64_t first_violation[2];  /* the first such (from, to) channels */
-	int first_violation_from_nic; /* ... or it came from an injection */
+	uint64_t first_violation[2];  /* the first such (from, to) channels;
+	                                 from is UINT64_MAX for an injection */
 } tt_cdg;
 
 /* Path statistics gathered while adding paths. */

@@ -181,7 +181,6 @@ int tt_route_bubble(const tt_net *net, int in_port, const tt_hop *hop);
 typedef struct tt_rtable {
 	uint32_t card;
 	int n;
-	int k[TT_MAX_DIMS];
 	uint16_t here[TT_MAX_DIMS];     /* this card's node coordinates */
 	tt_hop local[2];                /* destination on this node: PE0, PE1 */
 	tt_hop *dim[TT_MAX_DIMS];       /* dim[d][digit] */
