@@ -71,7 +71,7 @@ build/ttsim: $(SIM_OBJ) build/libtwintorus.a
 	$(CC) $(CFLAGS) -o $@ $(SIM_OBJ) build/libtwintorus.a $(YAML_LIBS) -lm
 
 # Unit tests link the library objects they need (all of lib/ is small).
-build/tests/%: tests/unit/%.c $(LIB_OBJ) $(HDRS)
+build/tests/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_OBJ) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(YAML_LIBS) $(CMOCKA_LIBS) -lm
 
@@ -79,7 +79,7 @@ build/asan/lib/%.o: lib/%.c $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -c $< -o $@
 
-build/tests/asan/%: tests/unit/%.c $(LIB_ASAN_OBJ) $(HDRS)
+build/tests/asan/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_ASAN_OBJ) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -o $@ $< $(LIB_ASAN_OBJ) $(YAML_LIBS) $(CMOCKA_LIBS) -lm
 

@@ -18,27 +18,19 @@
 #include <cmocka.h>
 
 #include "twintorus/analyze.h"
+#include "tt_test.h"
 
+/* n dimensions of k nodes; letter 'A'..'J', 'b' for best, 0 for plain */
 static void
 make_net(tt_net *net, int n, int k, int twin, char letter)
 {
-	tt_netspec s;
-	char err[256];
-	int d;
+	int ks[TT_MAX_DIMS], d;
+	char ports[2] = {letter, 0};
 
-	tt_netspec_default(&s);
-	s.n = n;
 	for (d = 0; d < n; d++)
-		s.k[d] = k;
-	s.twin = twin;
-	if (letter == 'b') {
-		s.ports_kind = TT_PORTS_BEST;
-	} else if (letter != 0) {
-		s.ports_kind = TT_PORTS_LETTER;
-		s.letter = letter;
-	}
-	if (tt_net_init(net, &s, err, sizeof(err)) != 0)
-		fail_msg("tt_net_init: %s", err);
+		ks[d] = k;
+	tt_test_net(net, n, ks, twin, letter == 'b' ? "best" : ports,
+	    TT_DL_VC);
 }
 
 static int64_t

@@ -13,27 +13,7 @@
 #include <cmocka.h>
 
 #include "twintorus/analyze.h"
-
-static void
-make_net(tt_net *net, int n, const int *k, const char *ports,
-    enum tt_deadlock dl)
-{
-	tt_netspec s;
-	char err[256];
-	int d;
-
-	tt_netspec_default(&s);
-	s.n = n;
-	for (d = 0; d < n; d++)
-		s.k[d] = k[d];
-	s.deadlock = dl;
-	if (ports == NULL)
-		s.twin = 0;
-	else
-		assert_int_equal(tt_netspec_set_ports(&s, ports, err, sizeof(err)), 0);
-	if (tt_net_init(net, &s, err, sizeof(err)) != 0)
-		fail_msg("tt_net_init: %s", err);
-}
+#include "tt_test.h"
 
 /* 1 if the full graph has a cycle or a bubble violation. */
 static int
@@ -86,7 +66,7 @@ test_vc_and_bubble_free_all_letters(void **state)
 		for (c = 0; c < 10; c++) {
 			letter[0] = (char)('A' + c);
 			for (dl = TT_DL_VC; dl <= TT_DL_BUBBLE; dl++) {
-				make_net(&net, 3, ks[i], letter, (enum tt_deadlock)dl);
+				tt_test_net(&net, 3, ks[i], 1, letter, (enum tt_deadlock)dl);
 				if (has_deadlock(&net))
 					fail_msg("%s %s k=%d: cycle", letter,
 					    tt_deadlock_name((enum tt_deadlock)dl),
@@ -108,7 +88,7 @@ test_none_deadlocks_all_letters(void **state)
 	(void)state;
 	for (c = 0; c < 10; c++) {
 		letter[0] = (char)('A' + c);
-		make_net(&net, 3, k4, letter, TT_DL_NONE);
+		tt_test_net(&net, 3, k4, 1, letter, TT_DL_NONE);
 		assert_true(has_deadlock(&net));
 		tt_net_free(&net);
 	}
@@ -124,17 +104,17 @@ test_best_free_4d_5d(void **state)
 
 	(void)state;
 	for (dl = TT_DL_VC; dl <= TT_DL_BUBBLE; dl++) {
-		make_net(&net, 4, k4, "best", (enum tt_deadlock)dl);
+		tt_test_net(&net, 4, k4, 1, "best", (enum tt_deadlock)dl);
 		assert_false(has_deadlock(&net));
 		tt_net_free(&net);
-		make_net(&net, 4, k5b, "best", (enum tt_deadlock)dl);
+		tt_test_net(&net, 4, k5b, 1, "best", (enum tt_deadlock)dl);
 		assert_false(has_deadlock(&net));
 		tt_net_free(&net);
-		make_net(&net, 5, k5, "best", (enum tt_deadlock)dl);
+		tt_test_net(&net, 5, k5, 1, "best", (enum tt_deadlock)dl);
 		assert_false(has_deadlock(&net));
 		tt_net_free(&net);
 	}
-	make_net(&net, 5, k5, "best", TT_DL_NONE);
+	tt_test_net(&net, 5, k5, 1, "best", TT_DL_NONE);
 	assert_true(has_deadlock(&net));
 	tt_net_free(&net);
 }
@@ -154,11 +134,11 @@ test_vc_counts_match_seed(void **state)
 	(void)state;
 	for (c = 0; c < 10; c++) {
 		letter[0] = (char)('A' + c);
-		make_net(&net, 3, k, letter, TT_DL_VC);
+		tt_test_net(&net, 3, k, 1, letter, TT_DL_VC);
 		assert_int_equal(net.int_vcs, vc[c]);
 		assert_int_equal(net.ext_vcs, 2);
 		tt_net_free(&net);
-		make_net(&net, 3, k, letter, TT_DL_BUBBLE);
+		tt_test_net(&net, 3, k, 1, letter, TT_DL_BUBBLE);
 		assert_int_equal(net.int_vcs, bub[c]);
 		assert_int_equal(net.ext_vcs, 1);
 		tt_net_free(&net);
@@ -226,7 +206,7 @@ test_example_6_1(void **state)
 	char *cyc;
 
 	(void)state;
-	make_net(&net, 3, k, "D", TT_DL_NONE);
+	tt_test_net(&net, 3, k, 1, "D", TT_DL_NONE);
 	cyc = cycle_of_flows(&net, flows, 4);
 	assert_non_null(cyc);
 	assert_string_equal(cyc,
@@ -235,10 +215,10 @@ test_example_6_1(void **state)
 	free(cyc);
 	tt_net_free(&net);
 	/* with the VCs of §6.3.1 the same flows have no cycle */
-	make_net(&net, 3, k, "D", TT_DL_VC);
+	tt_test_net(&net, 3, k, 1, "D", TT_DL_VC);
 	assert_null(cycle_of_flows(&net, flows, 4));
 	tt_net_free(&net);
-	make_net(&net, 3, k, "D", TT_DL_BUBBLE);
+	tt_test_net(&net, 3, k, 1, "D", TT_DL_BUBBLE);
 	assert_null(cycle_of_flows(&net, flows, 4));
 	tt_net_free(&net);
 }
@@ -259,7 +239,7 @@ test_example_6_2(void **state)
 	char *cyc;
 
 	(void)state;
-	make_net(&net, 3, k, "D", TT_DL_NONE);
+	tt_test_net(&net, 3, k, 1, "D", TT_DL_NONE);
 	cyc = cycle_of_flows(&net, flows, 2);
 	assert_non_null(cyc);
 	assert_string_equal(cyc,
@@ -268,7 +248,7 @@ test_example_6_2(void **state)
 	    "(1,1,2)/c1 Z- vc0 > (1,1,1)/c1 int vc0");
 	free(cyc);
 	tt_net_free(&net);
-	make_net(&net, 3, k, "D", TT_DL_VC);
+	tt_test_net(&net, 3, k, 1, "D", TT_DL_VC);
 	assert_null(cycle_of_flows(&net, flows, 2));
 	tt_net_free(&net);
 }
@@ -281,13 +261,13 @@ test_plain_torus(void **state)
 	tt_net net;
 
 	(void)state;
-	make_net(&net, 3, k, NULL, TT_DL_VC);
+	tt_test_net(&net, 3, k, 0, NULL, TT_DL_VC);
 	assert_false(has_deadlock(&net));
 	tt_net_free(&net);
-	make_net(&net, 3, k, NULL, TT_DL_BUBBLE);
+	tt_test_net(&net, 3, k, 0, NULL, TT_DL_BUBBLE);
 	assert_false(has_deadlock(&net));
 	tt_net_free(&net);
-	make_net(&net, 3, k, NULL, TT_DL_NONE);
+	tt_test_net(&net, 3, k, 0, NULL, TT_DL_NONE);
 	assert_true(has_deadlock(&net));
 	tt_net_free(&net);
 }

@@ -15,26 +15,7 @@
 
 #include "twintorus/analyze.h"
 #include "twintorus/topo.h"
-
-static void
-make_net(tt_net *net, int n, const int *k, int twin, const char *ports,
-    enum tt_deadlock dl)
-{
-	tt_netspec s;
-	char err[256];
-	int d;
-
-	tt_netspec_default(&s);
-	s.n = n;
-	for (d = 0; d < n; d++)
-		s.k[d] = k[d];
-	s.twin = twin;
-	s.deadlock = dl;
-	if (ports != NULL)
-		assert_int_equal(tt_netspec_set_ports(&s, ports, err, sizeof(err)), 0);
-	if (tt_net_init(net, &s, err, sizeof(err)) != 0)
-		fail_msg("tt_net_init: %s", err);
-}
+#include "tt_test.h"
 
 static uint32_t
 pe_at(const tt_net *net, int x, int y, int z, int side)
@@ -52,7 +33,7 @@ test_ids_follow_design(void **state)
 	int c[3] = {3, 2, 4};
 
 	(void)state;
-	make_net(&net, 3, k, 1, "D", TT_DL_VC);
+	tt_test_net(&net, 3, k, 1, "D", TT_DL_VC);
 	/* node = o0 + k0*(o1 + k1*o2), pe = node*2 + card (DESIGN.md §3) */
 	assert_int_equal(tt_node_index(&net, c), 3 + 4 * (2 + 3 * 4));
 	assert_int_equal(pe_at(&net, 3, 2, 4, 1), 2 * (3 + 4 * (2 + 3 * 4)) + 1);
@@ -76,7 +57,7 @@ test_letters_match_table1(void **state)
 	(void)state;
 	for (i = 0; i < 10; i++) {
 		letter[0] = (char)('A' + i);
-		make_net(&net, 3, k, 1, letter, TT_DL_VC);
+		tt_test_net(&net, 3, k, 1, letter, TT_DL_VC);
 		got[0] = '\0';
 		for (p = 0; p < 6; p++) {
 			if (net.port_card[p] != 0)
@@ -97,14 +78,14 @@ test_best_is_d_for_even_g_for_odd(void **state)
 	tt_net best, d;
 
 	(void)state;
-	make_net(&best, 3, k4, 1, "best", TT_DL_VC);
-	make_net(&d, 3, k4, 1, "D", TT_DL_VC);
+	tt_test_net(&best, 3, k4, 1, "best", TT_DL_VC);
+	tt_test_net(&d, 3, k4, 1, "D", TT_DL_VC);
 	assert_memory_equal(best.port_card, d.port_card, 6);
 	tt_net_free(&best);
 	tt_net_free(&d);
 	/* odd k: seed 001 Def. 3.5 puts d_mid- on card 0, which is G */
-	make_net(&best, 3, k5, 1, "best", TT_DL_VC);
-	make_net(&d, 3, k5, 1, "G", TT_DL_VC);
+	tt_test_net(&best, 3, k5, 1, "best", TT_DL_VC);
+	tt_test_net(&d, 3, k5, 1, "G", TT_DL_VC);
 	assert_memory_equal(best.port_card, d.port_card, 6);
 	tt_net_free(&best);
 	tt_net_free(&d);
@@ -118,7 +99,7 @@ test_ring_direction_ties_to_plus(void **state)
 	tt_hop h;
 
 	(void)state;
-	make_net(&net, 3, k, 0, NULL, TT_DL_VC);
+	tt_test_net(&net, 3, k, 0, NULL, TT_DL_VC);
 	/* k = 4, distance 2: both ways are equal, + is taken */
 	h = tt_route(&net, pe_at(&net, 0, 0, 0, 0), pe_at(&net, 2, 0, 0, 0), TT_PORT_NIC);
 	assert_int_equal(h.port, tt_port_of(0, 0));
@@ -143,7 +124,7 @@ test_dimension_order(void **state)
 	tt_hop h;
 
 	(void)state;
-	make_net(&net, 3, k, 0, NULL, TT_DL_VC);
+	tt_test_net(&net, 3, k, 0, NULL, TT_DL_VC);
 	/* differs in Y and Z: Y first */
 	h = tt_route(&net, pe_at(&net, 1, 1, 1, 0), pe_at(&net, 1, 2, 3, 0), TT_PORT_NIC);
 	assert_int_equal(h.port, tt_port_of(1, 0));
@@ -164,7 +145,7 @@ test_d_vc_numbers_follow_alg3(void **state)
 	tt_hop h;
 
 	(void)state;
-	make_net(&net, 3, k, 1, "D", TT_DL_VC);
+	tt_test_net(&net, 3, k, 1, "D", TT_DL_VC);
 	assert_int_equal(net.int_vcs, 4);
 	/* PE1 (card1: Y- Z+ Z-) going +X: X is on card0, not split: type 1, vc 0 */
 	h = tt_route(&net, pe_at(&net, 0, 0, 0, 1), pe_at(&net, 1, 0, 0, 0), TT_PORT_NIC);
@@ -203,7 +184,7 @@ test_d_bubble_follows_alg5_alg6(void **state)
 	uint32_t c0 = 0, c1 = 0;
 
 	(void)state;
-	make_net(&net, 3, k, 1, "D", TT_DL_BUBBLE);
+	tt_test_net(&net, 3, k, 1, "D", TT_DL_BUBBLE);
 	assert_int_equal(net.int_vcs, 3);
 	assert_int_equal(net.ext_vcs, 1);
 	c0 = pe_at(&net, 1, 1, 1, 0);
@@ -255,7 +236,7 @@ test_internal_crossing_only_when_port_on_other_card(void **state)
 	(void)state;
 	for (i = 0; i < 10; i++) {
 		letter[0] = (char)('A' + i);
-		make_net(&net, 3, k, 1, letter, TT_DL_VC);
+		tt_test_net(&net, 3, k, 1, letter, TT_DL_VC);
 		for (s = 0; s < net.ncards; s++) {
 			side = tt_card_side(&net, s);
 			for (t = 0; t < net.ncards; t++) {
@@ -314,16 +295,16 @@ test_rtable_equals_route(void **state)
 	tt_net net;
 
 	(void)state;
-	make_net(&net, 3, k3, 1, "D", TT_DL_VC);
+	tt_test_net(&net, 3, k3, 1, "D", TT_DL_VC);
 	check_table_equals_function(&net);
 	tt_net_free(&net);
-	make_net(&net, 3, k3, 1, "A", TT_DL_BUBBLE);
+	tt_test_net(&net, 3, k3, 1, "A", TT_DL_BUBBLE);
 	check_table_equals_function(&net);
 	tt_net_free(&net);
-	make_net(&net, 4, k4, 1, "best", TT_DL_VC);
+	tt_test_net(&net, 4, k4, 1, "best", TT_DL_VC);
 	check_table_equals_function(&net);
 	tt_net_free(&net);
-	make_net(&net, 2, k2, 0, NULL, TT_DL_VC);
+	tt_test_net(&net, 2, k2, 0, NULL, TT_DL_VC);
 	check_table_equals_function(&net);
 	tt_net_free(&net);
 }
@@ -338,7 +319,7 @@ test_every_route_arrives(void **state)
 	tt_net net;
 
 	(void)state;
-	make_net(&net, 4, k, 1, "best", TT_DL_VC);
+	tt_test_net(&net, 4, k, 1, "best", TT_DL_VC);
 	memset(&st, 0, sizeof(st));
 	st.transit = calloc(net.nnodes, sizeof(uint64_t));
 	assert_non_null(st.transit);
@@ -359,7 +340,7 @@ test_link_peers_are_symmetric(void **state)
 	int i, pp, pb, side;
 
 	(void)state;
-	make_net(&net, 3, k, 1, "B", TT_DL_VC);
+	tt_test_net(&net, 3, k, 1, "B", TT_DL_VC);
 	for (card = 0; card < net.ncards; card++) {
 		side = tt_card_side(&net, card);
 		for (i = 0; i < net.card_nports; i++) {
@@ -384,7 +365,7 @@ test_pe_parse(void **state)
 	uint32_t pe;
 
 	(void)state;
-	make_net(&net, 3, k, 1, "D", TT_DL_VC);
+	tt_test_net(&net, 3, k, 1, "D", TT_DL_VC);
 	assert_int_equal(tt_pe_parse(&net, "1,0,3/1", &pe, err, sizeof(err)), 0);
 	assert_int_equal(pe, pe_at(&net, 1, 0, 3, 1));
 	assert_int_equal(tt_pe_parse(&net, "(1,0,3)/c0", &pe, err, sizeof(err)), 0);
