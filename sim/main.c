@@ -26,6 +26,9 @@ usage(FILE *f)
 "            every port configuration)\n"
 "  verify    build the channel dependency graph and prove it acyclic, or\n"
 "            print a cycle (exit 1)\n"
+"  run       simulate one load point flit by flit: throughput, latency\n"
+"  sweep     simulate loads x port configurations x schemes x topologies\n"
+"  plot      draw load-latency and load-throughput curves with gnuplot\n"
 "\n"
 "network flags (over the YAML file, if one is given):\n"
 "  --dims 4,4,4          nodes per dimension (default 4,4,4)\n"
@@ -61,6 +64,12 @@ main(int argc, char **argv)
 		return cmd_analyze(argc - 1, argv + 1);
 	if (strcmp(cmd, "verify") == 0)
 		return cmd_verify(argc - 1, argv + 1);
+	if (strcmp(cmd, "run") == 0)
+		return cmd_run(argc - 1, argv + 1);
+	if (strcmp(cmd, "sweep") == 0)
+		return cmd_sweep(argc - 1, argv + 1);
+	if (strcmp(cmd, "plot") == 0)
+		return cmd_plot(argc - 1, argv + 1);
 	fprintf(stderr, "ttsim: unknown command '%s' (commands: analyze, "
 	    "verify; see ttsim --help)\n", cmd);
 	return TTSIM_EXIT_USAGE;

@@ -37,7 +37,7 @@ progress_show(void *label, double done)
 	/* Quiet for the first second: most runs finish before then. */
 	if (t < 1.0 || done <= 0.0)
 		return;
-	fprintf(stderr, "\r%s: %3.0f%% of routes, %.0f s left   ",
+	fprintf(stderr, "\r%s: %3.0f%%, %.0f s left   ",
 	    (const char *)label, done * 100.0, t / done - t);
 	fflush(stderr);
 }

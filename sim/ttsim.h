@@ -12,6 +12,8 @@
 #include <stdio.h>
 
 #include "twintorus/analyze.h"
+#include "twintorus/sim.h"
+#include "twintorus/traffic.h"
 #include "twintorus/config.h"
 #include "twintorus/topo.h"
 
@@ -54,8 +56,65 @@ void json_string(FILE *f, const char *s);
 void progress_show(void *label, double done);
 void progress_clear(void);
 
-/* sim/cmd_analyze.c, sim/cmd_verify.c */
+/* sim/simpoint.c: what run and sweep share */
+#define SIMOPTS_MAX_LIST 64
+typedef struct simopts {
+	tt_simparams p;
+	enum tt_pattern pattern;
+	double load;
+	uint64_t seed;
+	int seeds;
+	double hot_fraction;
+	const char *hot[SIMOPTS_MAX_LIST];
+	size_t nhot;
+	const char *flow[SIMOPTS_MAX_LIST];
+	size_t nflows;
+	int csv;
+	int pattern_set, packet_set, buffer_set;
+} simopts;
+
+#define SIMPOINT_MAX_CHANS 64
+/* One load point, averaged over its seeds. */
+typedef struct simpoint {
+	tt_net net;
+	tt_simparams p;
+	enum tt_pattern pattern;
+	double load;
+	uint64_t seed;
+	int seeds;
+	double offered, accepted, accepted_ci, throughput_packets;
+	double net_lat, net_lat_ci, e2e_lat, e2e_lat_ci, p99_e2e;
+	double avg_hops, internal_util, cycles, delivered;
+	double traversals, total_cycles, wall;
+	int saturated, deadlock;
+	uint64_t deadlock_seed, deadlock_cycle;
+	char chan[SIMPOINT_MAX_CHANS][96];
+	size_t nchan;
+} simpoint;
+
+void simopts_init(simopts *o);
+int simopts_take(simopts *o, int argc, char **argv, int *i, const char *cmd);
+void simopts_apply_config(simopts *o, const tt_config *cfg);
+int parse_load(const char *cmd, const char *flag, const char *v, double *out);
+int simpoint_run(const simopts *o, const tt_netspec *spec, double load,
+    simpoint *pt, void (*progress)(void *, double), void *pctx,
+    double done0, double span);
+void simpoint_free(simpoint *pt);
+const char *simpoint_series(const simpoint *pt, char *buf, size_t bufsz);
+void simpoint_json(FILE *f, const simpoint *pt);
+void simpoint_csv_header(FILE *f);
+void simpoint_csv(FILE *f, const simpoint *pt);
+void simpoint_table_header(FILE *f);
+void simpoint_table_row(FILE *f, const simpoint *pt);
+
+/* sim/cmd_plot.c */
+int plot_csv(const char *csv, const char *out, const char *title);
+
+/* sim/cmd_*.c */
 int cmd_analyze(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 #endif

@@ -1,0 +1,154 @@
+/*
+ * twintorus: the cycle-accurate network model (seed 000 §7.1).
+ *
+ * One switch per card.  A switch has the card's external ports, the internal
+ * link (twin nodes) and one port to its PE.  It is input-queued: every input
+ * port holds buffer_flits, split evenly among its VCs.  Switching is virtual
+ * cut-through: a packet goes to the next switch only when the downstream VC
+ * has room for the whole packet (two packets when it enters a ring under the
+ * bubble scheme), flow control is credit-based, and each output port runs a
+ * two-stage round-robin arbiter: an input port first, then one of its VCs.
+ *
+ * Timing, in cycles (R = router_latency, L = link_latency, P = packet_flits):
+ *   - a flit sent on a link in cycle t is in the downstream buffer in t + L;
+ *   - a head flit in a buffer in cycle a can cross the switch in a + R at the
+ *     earliest, if its input port and output port are free;
+ *   - a link and a crossbar input carry one flit per cycle, so a granted
+ *     packet holds both for P cycles;
+ *   - a credit for a buffer slot leaves when the tail flit leaves the slot and
+ *     is usable upstream L cycles later.
+ * A packet that crosses H links between switches (cables and internal links)
+ * therefore has a zero-load network latency of
+ *     (H + 1) * (R + L) + L + P - 1
+ * from its head leaving the PE to its tail arriving at the destination PE.
+ *
+ * Packets all have P flits and buffers are counted in whole packets:
+ * floor(flits per VC / P) slots.  With fixed-size packets that is exactly the
+ * flit-level credit count (a VCT check "free >= P flits" can only pass on a
+ * whole free slot), so the model is cycle-accurate at flit level while it
+ * moves packets, which is what makes it fast.
+ *
+ * Randomness comes only from the traffic source, which draws from one stream
+ * per PE; switches make no random choices.  The decisions of a switch in
+ * cycle t depend only on its own state and on what other switches did up to
+ * cycle t - L, so the order in which switches are visited does not matter.
+ */
+#ifndef TWINTORUS_SIM_H
+#define TWINTORUS_SIM_H
+
+#include <stdint.h>
+#include "twintorus/topo.h"
+
+typedef struct tt_simparams {
+	int packet_flits;       /* P; default 4 (seed 000 §7.1) */
+	int buffer_flits;       /* per input port; default 128 (seed 000 §7.1) */
+	int vcs;                /* minimum VCs per port; 0: 4 under vc, else 1 */
+	int router_latency;     /* R; default 1 */
+	int link_latency;       /* L; default 1 */
+	uint64_t warmup;        /* cycles before measuring; default 2000 */
+	uint64_t measure;       /* measurement window; default 10000 */
+	uint64_t drain;         /* most cycles to wait for measured packets;
+	                         * default 20000 */
+	uint64_t watchdog;      /* no flit moved for this long while packets
+	                         * are in flight: deadlock; default 5000 */
+} tt_simparams;
+
+void tt_simparams_default(tt_simparams *p);
+
+/*
+ * Where packets come from.  next() gives PE pe's next packet: the cycle it
+ * is generated in (never earlier than the previous one) and its
+ * destination; it returns 1 when pe sends nothing more.  The engine asks
+ * for one packet per PE at a time, in generation order.
+ */
+typedef struct tt_source {
+	int (*next)(void *ctx, uint32_t pe, uint64_t *gen, uint32_t *dst);
+	void *ctx;
+} tt_source;
+
+/* Latency distribution: exact below 4096 cycles, 1/128 relative above. */
+#define TT_HIST_LINEAR 4096
+#define TT_HIST_SUB    128
+#define TT_HIST_BINS   (TT_HIST_LINEAR + 40 * TT_HIST_SUB)
+typedef struct tt_hist {
+	uint64_t count;
+	double sum;
+	uint64_t max;
+	uint32_t bin[TT_HIST_BINS];
+} tt_hist;
+
+void tt_hist_add(tt_hist *h, uint64_t v);
+/* The q-quantile (0 < q <= 1); bins above the linear range give their
+ * lower edge. */
+uint64_t tt_hist_quantile(const tt_hist *h, double q);
+
+typedef struct tt_simresult {
+	uint64_t cycles;              /* simulated, all phases */
+	uint64_t measure_cycles;      /* the window actually measured */
+	uint64_t generated;           /* packets generated (all phases) */
+	uint64_t injected;            /* packets that entered a switch */
+	uint64_t delivered;           /* packets that reached their PE */
+	uint64_t flits_window;        /* flits delivered inside the window */
+	uint64_t packets_window;      /* packets delivered inside the window */
+	uint64_t measured;            /* packets generated inside the window */
+	uint64_t measured_delivered;  /* ... and delivered by the end */
+	uint64_t hops_sum;            /* links crossed by measured packets */
+	uint64_t traversals;          /* flit-router traversals (all phases) */
+	double offered_load;          /* flits/cycle/PE offered in the window */
+	double accepted_load;         /* flits/cycle/PE delivered in the window */
+	double throughput_packets;    /* packets/cycle, whole network */
+	double avg_network_latency;
+	double avg_e2e_latency;
+	double p99_e2e_latency;
+	double avg_hops;
+	double internal_link_utilization; /* busy fraction, both directions */
+	int deadlock;                 /* the watchdog fired */
+	int drained;                  /* every measured packet was delivered */
+	tt_hist net_lat, e2e_lat;
+	/* the channels of the deadlock, as core channel ids (card, port, vc) */
+	uint64_t *cycle;
+	size_t cycle_len;
+} tt_simresult;
+
+typedef struct tt_sim tt_sim;
+
+/* Progress callback: fraction of the planned cycles done. */
+typedef void (*tt_sim_progress)(void *ctx, double done);
+
+/*
+ * Build the switches of net.  0, or -1 with err filled (bad parameters, not
+ * enough memory).  net must outlive the simulator.
+ */
+int tt_sim_create(tt_sim **simp, const tt_net *net, const tt_simparams *p,
+    char *err, size_t errsz);
+void tt_sim_free(tt_sim *sim);
+
+/* Bytes tt_sim_create() would allocate for net and p (for planning). */
+uint64_t tt_sim_memory(const tt_net *net, const tt_simparams *p);
+
+/* VCs the simulator gives each port of net (after the minimum of p->vcs). */
+int tt_sim_port_vcs(const tt_net *net, const tt_simparams *p, int port);
+
+/*
+ * Run warm-up, measurement and drain with packets from src.  If `until_empty`
+ * is set, the run ends instead when the source has nothing more and every
+ * packet has been delivered (for finite sources such as traces and tests).
+ */
+int tt_sim_run(tt_sim *sim, const tt_source *src, int until_empty,
+    tt_simresult *res, tt_sim_progress progress, void *pctx);
+void tt_simresult_free(tt_simresult *res);
+
+/* Called for every delivered packet, for tests and per-message output. */
+typedef void (*tt_sim_deliver_fn)(void *ctx, uint32_t src, uint32_t dst,
+    uint64_t gen, uint64_t inject, uint64_t deliver, int hops);
+void tt_sim_on_deliver(tt_sim *sim, tt_sim_deliver_fn fn, void *ctx);
+
+/*
+ * Flits each output carried inside the window: entry card * nports + i, where
+ * i < net->card_nports is local port i (net->card_port[side][i]) and
+ * i == net->card_nports is the port to the card's PE.  *nports is set to
+ * net->card_nports + 1.
+ */
+const uint64_t *tt_sim_link_flits(const tt_sim *sim, int *nports);
+
+#endif

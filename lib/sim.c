@@ -1,0 +1,1113 @@
+/*
+ * The cycle-accurate network model: switches, links, credits, arbiters and
+ * the NICs that feed them (seed 000 §7.1; the timing rules are in sim.h).
+ *
+ * Everything lives in flat arrays sized once in tt_sim_create(); the cycle
+ * loop allocates nothing.  Indices:
+ *   s            switch = card id
+ *   s*np + o     a port of a switch (o < np-1: card_port order, np-1: PE)
+ *   (s*np+o)*V+v a VC of that port (V = the most VCs any port has)
+ * An input VC is a ring of packet slots; cred[] holds, for every output VC,
+ * the free slots of the input VC at the other end of the link.  For the PE
+ * port, cred[] holds the NIC's credits for injecting into the switch.
+ *
+ * A granted packet is moved at once into its downstream slot, stamped with
+ * the cycle its head may be switched there (now + L + R); credits come back
+ * through a timing wheel.  Since every effect on another switch lands at
+ * least L >= 1 cycles later, switches may be visited in any order.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "twintorus/sim.h"
+
+#define PKT_BUBBLE   0x01
+#define PKT_MEASURED 0x02
+
+struct pkt {
+	uint64_t gen;       /* generated at the source NIC */
+	uint64_t inj;       /* head left the NIC */
+	uint64_t ready;     /* head may cross this switch from this cycle */
+	uint32_t src, dst;
+	uint8_t hops;       /* links between switches crossed so far */
+	uint8_t out;        /* output port here (local index) */
+	uint8_t cls;        /* VC class on that output (the core's VC) */
+	uint8_t flags;
+	uint32_t pad;
+};
+
+struct vcq {
+	uint32_t base;      /* first slot in sim->slot */
+	uint16_t cap, head, cnt;
+};
+
+struct nic {
+	uint64_t gen;       /* the pending packet */
+	uint32_t dst;
+	uint8_t pending, done;
+	uint64_t busy;      /* injection link free from this cycle */
+};
+
+struct tt_sim {
+	const tt_net *net;
+	tt_simparams p;
+	uint32_t ns;            /* switches */
+	int np, V;              /* ports per switch (PE port last), VC stride */
+	int P, R, L;
+	int nvc[2][TT_NPORTS];  /* VCs per local port, by card side */
+	int ncls[2][TT_NPORTS]; /* the core's VC classes on that port */
+	int port_id[2][TT_NPORTS];
+
+	struct vcq *vcq;        /* ns*np*V */
+	struct pkt *slot;
+	uint16_t *cred;         /* ns*np*V */
+	uint64_t *out_busy;     /* ns*np */
+	uint64_t *in_busy;      /* ns*np */
+	uint32_t *req;          /* ns*np: input ports whose head may want o */
+	uint32_t *head_mask;    /* ns*np: non-empty VCs of an input port */
+	uint8_t *rr_out;        /* ns*np: next input port to favour */
+	uint8_t *rr_vc;         /* ns*np: next VC to favour */
+	uint32_t *npk;          /* ns: packets buffered in a switch */
+	uint32_t *down_sw;      /* ns*np: switch at the far end of output o */
+	uint8_t *down_in;       /* ns*np: its input port */
+	uint32_t *up_cred;      /* ns*np: cred[] index (vc 0) feeding input in */
+	tt_rtable *rt;          /* ns */
+	uint64_t *link_flits;   /* ns*np, inside the window */
+
+	struct nic *nic;        /* ns (one PE per switch) */
+	uint32_t *active;       /* NICs with a due packet */
+	uint32_t nactive;
+	uint64_t *heap;         /* sleeping NICs: wake << 27 | pe */
+	uint32_t nheap;
+
+	uint32_t **wheel;       /* credit returns, by cycle mod W */
+	uint32_t *wheel_n;
+	uint32_t W;
+
+	tt_sim_deliver_fn on_deliver;
+	void *deliver_ctx;
+
+	/* the run in progress */
+	uint64_t t, wstart, wend, last_move, inflight;
+	uint64_t early_pending;     /* NICs holding a packet generated < wend */
+	tt_simresult *res;
+};
+
+#define PE_SHIFT 27
+
+static int sim_err(char *err, size_t errsz, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int
+sim_err(char *err, size_t errsz, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err != NULL && errsz > 0) {
+		va_start(ap, fmt);
+		vsnprintf(err, errsz, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+void
+tt_simparams_default(tt_simparams *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->packet_flits = 4;
+	p->buffer_flits = 128;
+	p->vcs = 0;
+	p->router_latency = 1;
+	p->link_latency = 1;
+	p->warmup = 2000;
+	p->measure = 10000;
+	p->drain = 20000;
+	p->watchdog = 5000;
+}
+
+/* ---- latency histogram ---- */
+
+static size_t
+hist_bin(uint64_t v)
+{
+	int e;
+	uint64_t sub;
+
+	if (v < TT_HIST_LINEAR)
+		return (size_t)v;
+	e = 63 - __builtin_clzll(v);             /* v in [2^e, 2^(e+1)) */
+	sub = (v - (1ull << e)) >> (e - 7);      /* 128 steps per octave */
+	e -= 12;                                 /* 4096 = 2^12 is octave 0 */
+	if (e >= 40)
+		return TT_HIST_BINS - 1;
+	return (size_t)(TT_HIST_LINEAR + (size_t)e * TT_HIST_SUB + sub);
+}
+
+static uint64_t
+hist_lower(size_t b)
+{
+	size_t e, sub;
+
+	if (b < TT_HIST_LINEAR)
+		return b;
+	e = (b - TT_HIST_LINEAR) / TT_HIST_SUB + 12;
+	sub = (b - TT_HIST_LINEAR) % TT_HIST_SUB;
+	return (1ull << e) + ((uint64_t)sub << (e - 7));
+}
+
+void
+tt_hist_add(tt_hist *h, uint64_t v)
+{
+	h->count++;
+	h->sum += (double)v;
+	if (v > h->max)
+		h->max = v;
+	h->bin[hist_bin(v)]++;
+}
+
+uint64_t
+tt_hist_quantile(const tt_hist *h, double q)
+{
+	uint64_t need, seen = 0;
+	size_t b;
+
+	if (h->count == 0)
+		return 0;
+	need = (uint64_t)ceil(q * (double)h->count);
+	if (need < 1)
+		need = 1;
+	for (b = 0; b < TT_HIST_BINS; b++) {
+		seen += h->bin[b];
+		if (seen >= need)
+			return hist_lower(b) > h->max ? h->max : hist_lower(b);
+	}
+	return h->max;
+}
+
+/* ---- layout ---- */
+
+static int
+pow2ceil(int v)
+{
+	int r = 1;
+
+	while (r < v)
+		r <<= 1;
+	return r;
+}
+
+/* Classes (the core's VCs) on local port o of a card on `side`. */
+static int
+port_classes(const tt_net *net, int side, int o)
+{
+	if (o == net->card_nports)
+		return 1;
+	return net->card_port[side][o] == TT_PORT_INT ? net->int_vcs : net->ext_vcs;
+}
+
+/*
+ * Seed 000 §7.1 gives every port 4 VCs under vc and 1 under bubble, except
+ * where more are needed: the internal link gets 4 under bubble (3 needed)
+ * and 8 for A, B, E, F under vc (7 needed).  That is: the classes rounded
+ * up to a power of two, and at least p->vcs (4 under vc by default).
+ */
+static int
+vcs_for(const tt_net *net, const tt_simparams *p, int classes)
+{
+	int min = p->vcs > 0 ? p->vcs : (net->deadlock == TT_DL_VC ? 4 : 1);
+	int v = pow2ceil(classes);
+
+	return v > min ? v : min;
+}
+
+int
+tt_sim_port_vcs(const tt_net *net, const tt_simparams *p, int port)
+{
+	int side, o;
+
+	for (side = 0; side < (net->twin ? 2 : 1); side++)
+		for (o = 0; o < net->card_nports; o++)
+			if (net->card_port[side][o] == port)
+				return vcs_for(net, p, port_classes(net, side, o));
+	return vcs_for(net, p, 1);
+}
+
+static int
+check_params(const tt_net *net, const tt_simparams *p, char *err, size_t errsz)
+{
+	int side, o, nv, per;
+
+	if (p->packet_flits < 1 || p->packet_flits > 4096)
+		return sim_err(err, errsz, "packet_flits must be 1..4096, got %d",
+		    p->packet_flits);
+	if (p->router_latency < 1 || p->router_latency > 64)
+		return sim_err(err, errsz, "router latency must be 1..64 "
+		    "cycles, got %d", p->router_latency);
+	if (p->link_latency < 1 || p->link_latency > 64)
+		return sim_err(err, errsz, "link latency must be 1..64 cycles, "
+		    "got %d", p->link_latency);
+	if (p->vcs < 0 || p->vcs > TT_MAX_VCS)
+		return sim_err(err, errsz, "vcs must be 1..%d, got %d",
+		    TT_MAX_VCS, p->vcs);
+	if (p->measure < 1)
+		return sim_err(err, errsz, "the measurement window must be at "
+		    "least one cycle");
+	for (side = 0; side < (net->twin ? 2 : 1); side++) {
+		for (o = 0; o <= net->card_nports; o++) {
+			nv = vcs_for(net, p, port_classes(net, side, o));
+			if (nv > TT_MAX_VCS)
+				return sim_err(err, errsz, "a port needs %d "
+				    "VCs; at most %d are supported", nv,
+				    TT_MAX_VCS);
+			per = p->buffer_flits / nv / p->packet_flits;
+			if (per > 65535)
+				return sim_err(err, errsz, "buffer_flits %d "
+				    "holds more than 65535 packets per VC",
+				    p->buffer_flits);
+			if (per < 1)
+				return sim_err(err, errsz, "buffer_flits %d "
+				    "split among %d VCs leaves %d flits per VC, "
+				    "less than one packet of %d flits; raise "
+				    "buffer_flits or lower vcs", p->buffer_flits,
+				    nv, p->buffer_flits / nv, p->packet_flits);
+			if (per < 2 && net->deadlock == TT_DL_BUBBLE &&
+			    o < net->card_nports)
+				return sim_err(err, errsz, "buffer_flits %d "
+				    "split among %d VCs leaves room for one "
+				    "packet per VC; the bubble scheme needs two "
+				    "(seed 000 §6.3.2); raise buffer_flits",
+				    p->buffer_flits, nv);
+		}
+	}
+	return 0;
+}
+
+static void
+layout(tt_sim *sim)
+{
+	const tt_net *net = sim->net;
+	int side, o, nv, V = 1;
+
+	for (side = 0; side < 2; side++) {
+		int sd = net->twin ? side : 0;
+
+		for (o = 0; o < sim->np; o++) {
+			sim->ncls[side][o] = port_classes(net, sd, o);
+			nv = vcs_for(net, &sim->p, sim->ncls[side][o]);
+			sim->nvc[side][o] = nv;
+			if (nv > V)
+				V = nv;
+			sim->port_id[side][o] = o == net->card_nports ?
+			    TT_PORT_NIC : net->card_port[sd][o];
+		}
+	}
+	sim->V = V;
+}
+
+static int
+slots_per_vc(const tt_sim *sim, int side, int o)
+{
+	return sim->p.buffer_flits / sim->nvc[side][o] / sim->P;
+}
+
+static uint64_t
+switch_slots(const tt_sim *sim, int side)
+{
+	uint64_t n = 0;
+	int o;
+
+	for (o = 0; o < sim->np; o++)
+		n += (uint64_t)sim->nvc[side][o] * (uint64_t)slots_per_vc(sim, side, o);
+	return n;
+}
+
+static uint32_t
+wheel_size(const tt_simparams *p)
+{
+	uint32_t w = 1;
+
+	while (w < (uint32_t)(p->packet_flits + p->link_latency + 1))
+		w <<= 1;
+	return w;
+}
+
+uint64_t
+tt_sim_memory(const tt_net *net, const tt_simparams *p)
+{
+	tt_sim tmp;
+	uint64_t ns = net->ncards, npv, slots, per_port, total;
+	uint64_t rtab = 0;
+	int d;
+
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.net = net;
+	tmp.p = *p;
+	tmp.P = p->packet_flits;
+	tmp.np = net->card_nports + 1;
+	layout(&tmp);
+	npv = ns * (uint64_t)tmp.np * (uint64_t)tmp.V;
+	slots = net->twin ? (switch_slots(&tmp, 0) + switch_slots(&tmp, 1)) *
+	    (ns / 2) : switch_slots(&tmp, 0) * ns;
+	per_port = 8 + 8 + 4 + 4 + 1 + 1 + 4 + 1 + 4 + 8 +
+	    (uint64_t)wheel_size(p) * 4;
+	for (d = 0; d < net->n; d++)
+		rtab += (uint64_t)net->k[d];
+	total = npv * (sizeof(struct vcq) + sizeof(uint16_t)) +
+	    slots * sizeof(struct pkt) + ns * (uint64_t)tmp.np * per_port +
+	    ns * (4 + sizeof(tt_rtable) + rtab * sizeof(tt_hop) +
+	    sizeof(struct nic) + 4 + 8);
+	return total;
+}
+
+void
+tt_sim_free(tt_sim *sim)
+{
+	uint32_t i;
+
+	if (sim == NULL)
+		return;
+	if (sim->rt != NULL)
+		for (i = 0; i < sim->ns; i++)
+			tt_rtable_free(&sim->rt[i]);
+	if (sim->wheel != NULL)
+		for (i = 0; i < sim->W; i++)
+			free(sim->wheel[i]);
+	free(sim->wheel);
+	free(sim->wheel_n);
+	free(sim->rt);
+	free(sim->vcq);
+	free(sim->slot);
+	free(sim->cred);
+	free(sim->out_busy);
+	free(sim->in_busy);
+	free(sim->req);
+	free(sim->head_mask);
+	free(sim->rr_out);
+	free(sim->rr_vc);
+	free(sim->npk);
+	free(sim->down_sw);
+	free(sim->down_in);
+	free(sim->up_cred);
+	free(sim->link_flits);
+	free(sim->nic);
+	free(sim->active);
+	free(sim->heap);
+	free(sim);
+}
+
+static inline int
+side_of(const tt_sim *sim, uint32_t s)
+{
+	return tt_card_side(sim->net, s);
+}
+
+int
+tt_sim_create(tt_sim **simp, const tt_net *net, const tt_simparams *p,
+    char *err, size_t errsz)
+{
+	tt_sim *sim;
+	uint64_t npo, npv, nslots, off = 0;
+	uint32_t s, i, peer;
+	int o, v, side, pport, po;
+
+	*simp = NULL;
+	if (check_params(net, p, err, errsz) < 0)
+		return -1;
+	sim = calloc(1, sizeof(*sim));
+	if (sim == NULL)
+		return sim_err(err, errsz, "out of memory");
+	sim->net = net;
+	sim->p = *p;
+	sim->ns = net->ncards;
+	sim->np = net->card_nports + 1;
+	sim->P = p->packet_flits;
+	sim->R = p->router_latency;
+	sim->L = p->link_latency;
+	layout(sim);
+	npo = (uint64_t)sim->ns * (uint64_t)sim->np;
+	npv = npo * (uint64_t)sim->V;
+	nslots = net->twin ? (switch_slots(sim, 0) + switch_slots(sim, 1)) *
+	    (sim->ns / 2) : switch_slots(sim, 0) * sim->ns;
+	if (nslots >= UINT32_MAX)
+		goto nomem;
+	sim->vcq = calloc(npv, sizeof(*sim->vcq));
+	sim->slot = calloc(nslots, sizeof(*sim->slot));
+	sim->cred = calloc(npv, sizeof(*sim->cred));
+	sim->out_busy = calloc(npo, sizeof(uint64_t));
+	sim->in_busy = calloc(npo, sizeof(uint64_t));
+	sim->req = calloc(npo, sizeof(uint32_t));
+	sim->head_mask = calloc(npo, sizeof(uint32_t));
+	sim->rr_out = calloc(npo, 1);
+	sim->rr_vc = calloc(npo, 1);
+	sim->npk = calloc(sim->ns, sizeof(uint32_t));
+	sim->down_sw = calloc(npo, sizeof(uint32_t));
+	sim->down_in = calloc(npo, 1);
+	sim->up_cred = calloc(npo, sizeof(uint32_t));
+	sim->link_flits = calloc(npo, sizeof(uint64_t));
+	sim->rt = calloc(sim->ns, sizeof(tt_rtable));
+	sim->nic = calloc(sim->ns, sizeof(struct nic));
+	sim->active = calloc(sim->ns, sizeof(uint32_t));
+	sim->heap = calloc(sim->ns, sizeof(uint64_t));
+	sim->W = wheel_size(p);
+	sim->wheel = calloc(sim->W, sizeof(uint32_t *));
+	sim->wheel_n = calloc(sim->W, sizeof(uint32_t));
+	if (!sim->vcq || !sim->slot || !sim->cred || !sim->out_busy ||
+	    !sim->in_busy || !sim->req || !sim->head_mask || !sim->rr_out ||
+	    !sim->rr_vc || !sim->npk || !sim->down_sw || !sim->down_in ||
+	    !sim->up_cred || !sim->link_flits || !sim->rt || !sim->nic ||
+	    !sim->active || !sim->heap || !sim->wheel || !sim->wheel_n)
+		goto nomem;
+	/* At most one credit per input port per cycle: a granted input
+	 * port is busy for P >= 1 cycles. */
+	for (i = 0; i < sim->W; i++)
+		if ((sim->wheel[i] = calloc(npo, sizeof(uint32_t))) == NULL)
+			goto nomem;
+	for (s = 0; s < sim->ns; s++) {
+		side = side_of(sim, s);
+		if (tt_rtable_build(net, s, &sim->rt[s]) < 0)
+			goto nomem;
+		for (o = 0; o < sim->np; o++) {
+			uint64_t so = (uint64_t)s * (uint64_t)sim->np + (uint64_t)o;
+			int cap = slots_per_vc(sim, side, o);
+
+			for (v = 0; v < sim->nvc[side][o]; v++) {
+				sim->vcq[so * (uint64_t)sim->V + (uint64_t)v].base = (uint32_t)off;
+				sim->vcq[so * (uint64_t)sim->V + (uint64_t)v].cap = (uint16_t)cap;
+				off += (uint64_t)cap;
+				/* the link is symmetric: the buffer at the
+				 * far end of output o has the same VCs */
+				sim->cred[so * (uint64_t)sim->V + (uint64_t)v] = (uint16_t)cap;
+			}
+			if (o == sim->np - 1) {
+				/* the PE: injection credits live at its own
+				 * port's cred[] entries */
+				sim->down_sw[so] = s;
+				sim->down_in[so] = (uint8_t)o;
+				sim->up_cred[so] = (uint32_t)(so * (uint64_t)sim->V);
+				continue;
+			}
+			pport = sim->port_id[side][o];
+			peer = tt_link_peer(net, s, pport, &po);
+			sim->down_sw[so] = peer;
+			sim->down_in[so] = (uint8_t)net->local_port[side_of(sim, peer)][po];
+			/* input o of s is fed by output po of the peer */
+			sim->up_cred[so] = (uint32_t)(((uint64_t)peer *
+			    (uint64_t)sim->np + (uint64_t)net->local_port[
+			    side_of(sim, peer)][po]) * (uint64_t)sim->V);
+		}
+	}
+	*simp = sim;
+	return 0;
+nomem:
+	tt_sim_free(sim);
+	return sim_err(err, errsz, "out of memory building the switches of "
+	    "%u cards", (unsigned)net->ncards);
+}
+
+void
+tt_sim_on_deliver(tt_sim *sim, tt_sim_deliver_fn fn, void *ctx)
+{
+	sim->on_deliver = fn;
+	sim->deliver_ctx = ctx;
+}
+
+const uint64_t *
+tt_sim_link_flits(const tt_sim *sim, int *nports)
+{
+	*nports = sim->np;
+	return sim->link_flits;
+}
+
+void
+tt_simresult_free(tt_simresult *res)
+{
+	free(res->cycle);
+	res->cycle = NULL;
+	res->cycle_len = 0;
+}
+
+/* ---- the sleeping NICs: a binary heap of wake << PE_SHIFT | pe ---- */
+
+static void
+heap_push(tt_sim *sim, uint64_t key)
+{
+	uint32_t i = sim->nheap++, up;
+
+	while (i > 0) {
+		up = (i - 1) / 2;
+		if (sim->heap[up] <= key)
+			break;
+		sim->heap[i] = sim->heap[up];
+		i = up;
+	}
+	sim->heap[i] = key;
+}
+
+static uint64_t
+heap_pop(tt_sim *sim)
+{
+	uint64_t top = sim->heap[0], last = sim->heap[--sim->nheap];
+	uint32_t i = 0, c;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= sim->nheap)
+			break;
+		if (c + 1 < sim->nheap && sim->heap[c + 1] < sim->heap[c])
+			c++;
+		if (last <= sim->heap[c])
+			break;
+		sim->heap[i] = sim->heap[c];
+		i = c;
+	}
+	if (sim->nheap > 0)
+		sim->heap[i] = last;
+	return top;
+}
+
+/* ---- switches ---- */
+
+/* The head of input VC (s, in, v) is new: route it and raise its request. */
+static inline void
+head_route(tt_sim *sim, uint32_t s, int in, int v)
+{
+	uint64_t si = (uint64_t)s * (uint64_t)sim->np + (uint64_t)in;
+	const struct vcq *q = &sim->vcq[si * (uint64_t)sim->V + (uint64_t)v];
+	struct pkt *pk = &sim->slot[q->base + q->head];
+	int side = side_of(sim, s);
+	tt_hop h = tt_rtable_lookup(sim->net, &sim->rt[s], pk->dst,
+	    sim->port_id[side][in]);
+	int out = h.port == TT_PORT_NIC ? sim->np - 1 :
+	    sim->net->local_port[side][h.port];
+
+	pk->out = (uint8_t)out;
+	pk->cls = h.vc;
+	pk->flags = (uint8_t)((pk->flags & ~PKT_BUBBLE) |
+	    (h.bubble ? PKT_BUBBLE : 0));
+	sim->req[(uint64_t)s * (uint64_t)sim->np + (uint64_t)out] |= 1u << in;
+}
+
+static inline void
+enqueue(tt_sim *sim, uint32_t s, int in, int v, const struct pkt *pk)
+{
+	uint64_t si = (uint64_t)s * (uint64_t)sim->np + (uint64_t)in;
+	struct vcq *q = &sim->vcq[si * (uint64_t)sim->V + (uint64_t)v];
+	unsigned pos = (unsigned)q->head + q->cnt;
+
+	if (pos >= q->cap)
+		pos -= q->cap;
+	sim->slot[q->base + pos] = *pk;
+	q->cnt++;
+	sim->npk[s]++;
+	if (q->cnt == 1) {
+		sim->head_mask[si] |= 1u << v;
+		head_route(sim, s, in, v);
+	}
+}
+
+static inline void
+credit_later(tt_sim *sim, uint64_t when, uint32_t idx)
+{
+	uint32_t b = (uint32_t)(when & (sim->W - 1));
+
+	sim->wheel[b][sim->wheel_n[b]++] = idx;
+}
+
+static void
+deliver(tt_sim *sim, const struct pkt *pk, uint64_t at)
+{
+	tt_simresult *r = sim->res;
+
+	r->delivered++;
+	sim->inflight--;
+	if (at >= sim->wstart && at < sim->wend) {
+		r->packets_window++;
+		r->flits_window += (uint64_t)sim->P;
+	}
+	if (pk->flags & PKT_MEASURED) {
+		r->measured_delivered++;
+		r->hops_sum += pk->hops;
+		tt_hist_add(&r->net_lat, at - pk->inj);
+		tt_hist_add(&r->e2e_lat, at - pk->gen);
+	}
+	if (sim->on_deliver != NULL)
+		sim->on_deliver(sim->deliver_ctx, pk->src, pk->dst, pk->gen,
+		    pk->inj, at, pk->hops);
+}
+
+/* Flits of a P-flit transfer starting at t that fall inside the window. */
+static inline uint64_t
+window_flits(const tt_sim *sim, uint64_t t)
+{
+	uint64_t a = t > sim->wstart ? t : sim->wstart;
+	uint64_t b = t + (uint64_t)sim->P < sim->wend ? t + (uint64_t)sim->P : sim->wend;
+
+	return b > a ? b - a : 0;
+}
+
+/*
+ * Output o of switch s is free in cycle t and some input may want it: the
+ * two-stage round-robin arbiter of seed 000 §7.1.  Stage one takes the
+ * input ports in round-robin order from rr_out and keeps the first that has
+ * a VC able to go (its head wants o, is ready, and the downstream VC of its
+ * class has room: one packet, or two when it enters a ring under bubble);
+ * stage two takes that port's VCs in round-robin order from rr_vc.
+ */
+static void
+arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t)
+{
+	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
+	uint64_t so = (uint64_t)s * np + (uint64_t)o;
+	uint32_t m = sim->req[so], rot, inport_mask = (1u << sim->np) - 1;
+	int side = side_of(sim, s), start = sim->rr_out[so];
+	int eject = o == sim->np - 1;
+	int ncls = sim->ncls[side][o], nvo = sim->nvc[side][o];
+
+	rot = ((m >> start) | (m << (sim->np - start))) & inport_mask;
+	while (rot) {
+		int b = __builtin_ctz(rot), in = start + b, any = 0;
+		uint64_t si;
+		uint32_t hm, vrot, vmask;
+		int vstart, nvi;
+
+		rot &= rot - 1;
+		if (in >= sim->np)
+			in -= sim->np;
+		si = (uint64_t)s * np + (uint64_t)in;
+		if (sim->in_busy[si] > t) {
+			any = 1;
+			continue;
+		}
+		hm = sim->head_mask[si];
+		nvi = sim->nvc[side][in];
+		vstart = sim->rr_vc[si];
+		vmask = nvi >= 32 ? 0xffffffffu : (1u << nvi) - 1;
+		vrot = (uint32_t)((((uint64_t)hm >> vstart) |
+		    ((uint64_t)hm << (nvi - vstart))) & vmask);
+		while (vrot) {
+			int vb = __builtin_ctz(vrot), v = vstart + vb;
+			struct vcq *q;
+			struct pkt *pk;
+			uint64_t cb = 0;
+			int pv = 0, best = -1, need;
+
+			vrot &= vrot - 1;
+			if (v >= nvi)
+				v -= nvi;
+			q = &sim->vcq[si * V + (uint64_t)v];
+			pk = &sim->slot[q->base + q->head];
+			if (pk->out != o)
+				continue;
+			any = 1;
+			if (pk->ready > t)
+				continue;
+			if (!eject) {
+				/* the physical VCs of class c are c, c +
+				 * ncls, ...; take the one with most room */
+				need = (pk->flags & PKT_BUBBLE) ? 2 : 1;
+				cb = so * V;
+				for (int c = pk->cls; c < nvo; c += ncls)
+					if (best < 0 || sim->cred[cb + (uint64_t)c] >
+					    sim->cred[cb + (uint64_t)pv]) {
+						best = 1;
+						pv = c;
+					}
+				if (sim->cred[cb + (uint64_t)pv] < need)
+					continue;
+			}
+			/* grant */
+			{
+				struct pkt mv = *pk;
+				uint64_t done = t + (uint64_t)sim->P;
+
+				q->head = (uint16_t)(q->head + 1 == q->cap ? 0 : q->head + 1);
+				q->cnt--;
+				sim->npk[s]--;
+				if (q->cnt == 0)
+					sim->head_mask[si] &= ~(1u << v);
+				sim->in_busy[si] = done;
+				sim->out_busy[so] = done;
+				sim->rr_out[so] = (uint8_t)(in + 1 == sim->np ? 0 : in + 1);
+				sim->rr_vc[si] = (uint8_t)(v + 1 == nvi ? 0 : v + 1);
+				sim->last_move = t;
+				sim->res->traversals += (uint64_t)sim->P;
+				sim->link_flits[so] += window_flits(sim, t);
+				/* the slot frees when the tail leaves, in
+				 * t + P - 1; upstream hears of it L later */
+				credit_later(sim, done - 1 + (uint64_t)sim->L,
+				    sim->up_cred[si] + (uint32_t)v);
+				if (eject) {
+					deliver(sim, &mv, done - 1 + (uint64_t)sim->L);
+				} else {
+					sim->cred[cb + (uint64_t)pv]--;
+					mv.hops++;
+					mv.ready = t + (uint64_t)sim->L + (uint64_t)sim->R;
+					enqueue(sim, sim->down_sw[so], sim->down_in[so],
+					    pv, &mv);
+				}
+				if (q->cnt > 0)
+					head_route(sim, s, in, v);
+			}
+			return;
+		}
+		if (!any)
+			sim->req[so] &= ~(1u << in);
+	}
+}
+
+static inline void
+switch_step(tt_sim *sim, uint32_t s, uint64_t t)
+{
+	uint64_t base = (uint64_t)s * (uint64_t)sim->np;
+	int o;
+
+	for (o = 0; o < sim->np; o++)
+		if (sim->req[base + (uint64_t)o] && sim->out_busy[base + (uint64_t)o] <= t)
+			arbitrate(sim, s, o, t);
+}
+
+/* ---- NICs ---- */
+
+static void
+nic_fetch(tt_sim *sim, const tt_source *src, uint32_t pe)
+{
+	struct nic *n = &sim->nic[pe];
+	uint64_t gen, wake;
+	uint32_t dst;
+
+	if (n->done)
+		return;
+	if (src->next(src->ctx, pe, &gen, &dst) != 0) {
+		n->done = 1;
+		n->pending = 0;
+		return;
+	}
+	n->gen = gen;
+	n->dst = dst;
+	n->pending = 1;
+	sim->res->generated++;
+	if (gen < sim->wend)
+		sim->early_pending++;
+	wake = gen > n->busy ? gen : n->busy;
+	heap_push(sim, wake << PE_SHIFT | pe);
+}
+
+/* Try to inject NIC pe's pending packet in cycle t; 1 if it went. */
+static int
+nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t)
+{
+	struct nic *n = &sim->nic[pe];
+	int side = side_of(sim, pe), o = sim->np - 1, v, best = -1;
+	uint64_t cb = ((uint64_t)pe * (uint64_t)sim->np + (uint64_t)o) * (uint64_t)sim->V;
+	struct pkt pk;
+
+	if (n->busy > t)
+		return 0;
+	for (v = 0; v < sim->nvc[side][o]; v++)
+		if (sim->cred[cb + (uint64_t)v] > 0 &&
+		    (best < 0 || sim->cred[cb + (uint64_t)v] > sim->cred[cb + (uint64_t)best]))
+			best = v;
+	if (best < 0)
+		return 0;
+	memset(&pk, 0, sizeof(pk));
+	pk.gen = n->gen;
+	pk.inj = t;
+	pk.ready = t + (uint64_t)sim->L + (uint64_t)sim->R;
+	pk.src = pe;
+	pk.dst = n->dst;
+	if (n->gen >= sim->wstart && n->gen < sim->wend) {
+		pk.flags = PKT_MEASURED;
+		sim->res->measured++;
+	}
+	if (n->gen < sim->wend)
+		sim->early_pending--;
+	sim->cred[cb + (uint64_t)best]--;
+	n->busy = t + (uint64_t)sim->P;
+	n->pending = 0;
+	sim->inflight++;
+	sim->res->injected++;
+	sim->last_move = t;
+	enqueue(sim, pe, o, best, &pk);
+	nic_fetch(sim, src, pe);
+	return 1;
+}
+
+/* ---- deadlock report ---- */
+
+/*
+ * Follow blocked heads: a buffer whose ready head cannot go waits for a
+ * downstream buffer of its class, which must be full.  Walking those waits
+ * from every blocked buffer finds a cycle of full buffers if there is one;
+ * it is reported as the channels (card, port, core VC) entering them.
+ */
+static void
+find_deadlock(tt_sim *sim)
+{
+	const tt_net *net = sim->net;
+	uint64_t npv = (uint64_t)sim->ns * (uint64_t)sim->np * (uint64_t)sim->V;
+	uint32_t *mark = calloc(npv, sizeof(uint32_t));
+	uint64_t *path = calloc(npv, sizeof(uint64_t)), *chan = NULL;
+	uint64_t start, cur, len;
+	uint32_t walk = 0;
+
+	if (mark == NULL || path == NULL)
+		goto out;
+	for (start = 0; start < npv; start++) {
+		if (mark[start] != 0)
+			continue;
+		walk++;
+		len = 0;
+		cur = start;
+		for (;;) {
+			uint64_t si = cur / (uint64_t)sim->V, next = UINT64_MAX;
+			uint32_t s = (uint32_t)(si / (uint64_t)sim->np);
+			int in = (int)(si % (uint64_t)sim->np), side = side_of(sim, s);
+			const struct vcq *q = &sim->vcq[cur];
+			const struct pkt *pk;
+			uint64_t so, ds;
+			int c;
+
+			(void)in;
+			if (mark[cur] == walk) {
+				/* the walk closed on itself: path[i..] */
+				uint64_t i = 0, j;
+
+				while (path[i] != cur)
+					i++;
+				chan = calloc(len - i, sizeof(uint64_t));
+				if (chan == NULL)
+					goto out;
+				for (j = i; j < len; j++) {
+					uint64_t b = path[j], bsi = b / (uint64_t)sim->V;
+					uint32_t bs = (uint32_t)(bsi / (uint64_t)sim->np);
+					int bin = (int)(bsi % (uint64_t)sim->np);
+					int bv = (int)(b % (uint64_t)sim->V);
+					uint64_t up = sim->up_cred[bsi] / (uint64_t)sim->V;
+					uint32_t us = (uint32_t)(up / (uint64_t)sim->np);
+					int uo = (int)(up % (uint64_t)sim->np), us_side = side_of(sim, us);
+
+					(void)bs;
+					(void)bin;
+					chan[j - i] = (uint64_t)us * (uint64_t)net->chans_per_card +
+					    net->chan_base[net->twin ? us_side : 0][uo] +
+					    (uint64_t)(bv % sim->ncls[us_side][uo]);
+				}
+				sim->res->cycle = chan;
+				sim->res->cycle_len = len - i;
+				goto out;
+			}
+			if (mark[cur] != 0 || q->cnt == 0)
+				break;
+			mark[cur] = walk;
+			path[len++] = cur;
+			pk = &sim->slot[q->base + q->head];
+			if (pk->out == sim->np - 1)
+				break;
+			so = (uint64_t)s * (uint64_t)sim->np + pk->out;
+			ds = (uint64_t)sim->down_sw[so] * (uint64_t)sim->np +
+			    sim->down_in[so];
+			for (c = pk->cls; c < sim->nvc[side][pk->out]; c += sim->ncls[side][pk->out])
+				if (sim->vcq[ds * (uint64_t)sim->V + (uint64_t)c].cnt > 0) {
+					next = ds * (uint64_t)sim->V + (uint64_t)c;
+					break;
+				}
+			if (next == UINT64_MAX)
+				break;
+			cur = next;
+		}
+	}
+out:
+	free(mark);
+	free(path);
+}
+
+/* ---- the run ---- */
+
+static void
+reset_state(tt_sim *sim)
+{
+	uint64_t npo = (uint64_t)sim->ns * (uint64_t)sim->np, i;
+	uint32_t s;
+	int o, v, side;
+
+	for (s = 0; s < sim->ns; s++) {
+		side = side_of(sim, s);
+		sim->npk[s] = 0;
+		for (o = 0; o < sim->np; o++) {
+			uint64_t so = (uint64_t)s * (uint64_t)sim->np + (uint64_t)o;
+
+			for (v = 0; v < sim->V; v++) {
+				struct vcq *q = &sim->vcq[so * (uint64_t)sim->V + (uint64_t)v];
+
+				q->head = q->cnt = 0;
+				sim->cred[so * (uint64_t)sim->V + (uint64_t)v] =
+				    v < sim->nvc[side][o] ? q->cap : 0;
+			}
+		}
+	}
+	for (i = 0; i < npo; i++) {
+		sim->out_busy[i] = sim->in_busy[i] = 0;
+		sim->req[i] = sim->head_mask[i] = 0;
+		sim->rr_out[i] = sim->rr_vc[i] = 0;
+		sim->link_flits[i] = 0;
+	}
+	memset(sim->nic, 0, sizeof(struct nic) * sim->ns);
+	for (i = 0; i < sim->W; i++)
+		sim->wheel_n[i] = 0;
+	sim->nactive = sim->nheap = 0;
+	sim->inflight = sim->early_pending = 0;
+	sim->last_move = 0;
+}
+
+/*
+ * Packets generated inside the window that never left their NIC (the
+ * source queue of a saturated network): drawn now, only to be counted, so
+ * that offered_load is what was offered and not what got in.
+ */
+static uint64_t
+backlog_in_window(tt_sim *sim, const tt_source *src)
+{
+	uint64_t count = 0, gen;
+	uint32_t pe, dst;
+
+	for (pe = 0; pe < sim->ns; pe++) {
+		struct nic *n = &sim->nic[pe];
+
+		if (!n->pending)
+			continue;
+		gen = n->gen;
+		while (gen < sim->wend) {
+			if (gen >= sim->wstart)
+				count++;
+			if (src->next(src->ctx, pe, &gen, &dst) != 0)
+				break;
+		}
+	}
+	return count;
+}
+
+static void
+apply_credits(tt_sim *sim, uint64_t t)
+{
+	uint32_t b = (uint32_t)(t & (sim->W - 1)), i;
+
+	for (i = 0; i < sim->wheel_n[b]; i++)
+		sim->cred[sim->wheel[b][i]]++;
+	sim->wheel_n[b] = 0;
+}
+
+int
+tt_sim_run(tt_sim *sim, const tt_source *src, int until_empty,
+    tt_simresult *res, tt_sim_progress progress, void *pctx)
+{
+	uint64_t t = 0, planned, i, internal = 0, nint = 0;
+	uint32_t s, pe;
+
+	memset(res, 0, sizeof(*res));
+	sim->res = res;
+	reset_state(sim);
+	if (until_empty) {
+		sim->wstart = 0;
+		sim->wend = UINT64_MAX >> PE_SHIFT;
+	} else {
+		sim->wstart = sim->p.warmup;
+		sim->wend = sim->p.warmup + sim->p.measure;
+	}
+	planned = until_empty ? 0 : sim->wend;
+	for (pe = 0; pe < sim->ns; pe++)
+		nic_fetch(sim, src, pe);
+	for (;;) {
+		/* Stop? */
+		if (until_empty) {
+			if (sim->inflight == 0 && sim->nactive == 0 &&
+			    sim->nheap == 0)
+				break;
+		} else if (t >= sim->wend) {
+			if (sim->early_pending == 0 &&
+			    res->measured_delivered == res->measured) {
+				res->drained = 1;
+				break;
+			}
+			if (t >= sim->wend + sim->p.drain)
+				break;
+		}
+		if (sim->inflight > 0 && t - sim->last_move >= sim->p.watchdog) {
+			res->deadlock = 1;
+			find_deadlock(sim);
+			break;
+		}
+		/* Nothing in the network and nothing due: jump ahead. */
+		if (sim->inflight == 0 && sim->nactive == 0 && sim->nheap > 0) {
+			uint64_t wake = sim->heap[0] >> PE_SHIFT;
+
+			if (wake > t + sim->W) {
+				for (i = 0; i < sim->W; i++)
+					apply_credits(sim, t + i);
+				if (!until_empty && t < sim->wend && wake > sim->wend)
+					wake = sim->wend;
+				t = wake;
+				sim->last_move = t;
+				continue;
+			}
+		}
+		apply_credits(sim, t);
+		while (sim->nheap > 0 && (sim->heap[0] >> PE_SHIFT) <= t) {
+			pe = (uint32_t)(heap_pop(sim) & ((1u << PE_SHIFT) - 1));
+			sim->active[sim->nactive++] = pe;
+		}
+		for (i = 0; i < sim->nactive; ) {
+			pe = sim->active[i];
+			if (nic_inject(sim, src, pe, t))
+				sim->active[i] = sim->active[--sim->nactive];
+			else
+				i++;
+		}
+		for (s = 0; s < sim->ns; s++)
+			if (sim->npk[s] != 0)
+				switch_step(sim, s, t);
+		t++;
+		if (progress != NULL && (t & 4095) == 0)
+			progress(pctx, planned ? (double)t / (double)planned : -1.0);
+	}
+	res->cycles = t;
+	if (until_empty) {
+		res->measure_cycles = t;
+		sim->wend = t;
+	} else {
+		res->measure_cycles = sim->p.measure;
+	}
+	{
+		double n = (double)sim->ns, w = (double)res->measure_cycles;
+
+		if (w < 1)
+			w = 1;
+		res->offered_load = (double)(res->measured +
+		    (until_empty ? 0 : backlog_in_window(sim, src))) *
+		    sim->P / (w * n);
+		res->accepted_load = (double)res->flits_window / (w * n);
+		res->throughput_packets = (double)res->packets_window / w;
+		res->avg_network_latency = res->net_lat.count ?
+		    res->net_lat.sum / (double)res->net_lat.count : 0;
+		res->avg_e2e_latency = res->e2e_lat.count ?
+		    res->e2e_lat.sum / (double)res->e2e_lat.count : 0;
+		res->p99_e2e_latency = (double)tt_hist_quantile(&res->e2e_lat, 0.99);
+		res->avg_hops = res->measured_delivered ?
+		    (double)res->hops_sum / (double)res->measured_delivered : 0;
+		if (sim->net->twin) {
+			for (s = 0; s < sim->ns; s++) {
+				int o = sim->net->local_port[side_of(sim, s)][TT_PORT_INT];
+
+				internal += sim->link_flits[(uint64_t)s * (uint64_t)sim->np + (uint64_t)o];
+				nint++;
+			}
+			res->internal_link_utilization = (double)internal /
+			    ((double)nint * w);
+		}
+	}
+	sim->res = NULL;
+	return res->deadlock ? 1 : 0;
+}

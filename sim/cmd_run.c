@@ -1,0 +1,152 @@
+/*
+ * ttsim run: one load point of the cycle-accurate model (seed 000 §7).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ttsim.h"
+
+static void
+run_usage(FILE *f)
+{
+	fprintf(f,
+"usage: ttsim run [FILE.yaml] [network flags] [--traffic NAME] [--load F]\n"
+"                 [--seed N] [--seeds N] [--json | --csv] [model flags]\n"
+"\n"
+"Simulates the network flit by flit (input-queued switches, virtual\n"
+"cut-through, credits, two-stage round-robin arbiters; seed 000 §7.1) under\n"
+"synthetic traffic: warm-up, a measurement window, then a drain until every\n"
+"packet generated in the window has arrived.\n"
+"\n"
+"network flags:   --dims 4,4,4  --ports D|A..J|best  --deadlock vc|bubble|none\n"
+"                 --plain (one card, 2n ports: the ordinary torus)\n"
+"traffic:\n"
+"  --traffic NAME  uniform (default), hotspot, tornado, transpose,\n"
+"                  bit-reversal, bit-complement, shuffle, bit-rotate,\n"
+"                  center-reflection, neighbour, random-permutation, flows\n"
+"  --load F        offered flits/cycle/PE (default 0.1)\n"
+"  --hot PE        hotspot: a hot PE (repeat; default the centre node's PE0)\n"
+"  --hot-fraction F  hotspot: share of packets sent to the hot PEs (0.1)\n"
+"  --flow SRC:DST  flows: only these pairs send (repeat); PEs as ids or x,y,z/c\n"
+"  --seed N        first random seed (default 1)\n"
+"  --seeds N       runs with seeds N, N+1, ...; mean and 95%% interval\n"
+"model (defaults from seed 000 §7.1, or the YAML network: section):\n"
+"  --packet-flits N (4)  --buffer-flits N (128 per input port)\n"
+"  --vcs N         at least N VCs per port (4 under vc, 1 otherwise; ports\n"
+"                  that need more get the next power of two)\n"
+"  --router-latency N (1)  --link-latency N (1)\n"
+"  --warmup N (2000)  --measure N (10000)  --drain N (20000 at most)\n"
+"  --watchdog N    cycles without a flit moving that count as deadlock (5000)\n"
+"output:          a table; --json (one object) or --csv\n"
+"\n"
+"Exit status: 0 ran, 1 the deadlock watchdog fired (the channels are\n"
+"printed), 2 bad usage or input.\n");
+}
+
+static void
+show_progress(void *ctx, double done)
+{
+	progress_show(ctx, done);
+}
+
+int
+cmd_run(int argc, char **argv)
+{
+	netopts no;
+	simopts so;
+	simpoint pt;
+	char label[] = "ttsim run";
+	int i, r;
+	size_t c;
+
+	netopts_init(&no);
+	simopts_init(&so);
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			run_usage(stdout);
+			return TTSIM_EXIT_OK;
+		}
+		if ((r = simopts_take(&so, argc, argv, &i, "run")) < 0)
+			return TTSIM_EXIT_USAGE;
+		if (r > 0)
+			continue;
+		if ((r = netopts_take(&no, argc, argv, &i, "run")) < 0)
+			return TTSIM_EXIT_USAGE;
+		if (r == 0) {
+			fprintf(stderr, "ttsim run: unknown flag '%s' (see ttsim "
+			    "run --help)\n", argv[i]);
+			return TTSIM_EXIT_USAGE;
+		}
+	}
+	if (netopts_finish(&no, "run") < 0)
+		return TTSIM_EXIT_USAGE;
+	if (no.ports_all) {
+		fprintf(stderr, "ttsim run: --ports all runs many networks; use "
+		    "ttsim sweep --ports all\n");
+		return TTSIM_EXIT_USAGE;
+	}
+	if (no.json && so.csv) {
+		fprintf(stderr, "ttsim run: --json and --csv do not go together\n");
+		return TTSIM_EXIT_USAGE;
+	}
+	simopts_apply_config(&so, &no.cfg);
+	if (simpoint_run(&so, &no.spec, so.load, &pt, show_progress, label,
+	    0, 1) < 0) {
+		progress_clear();
+		return TTSIM_EXIT_USAGE;
+	}
+	progress_clear();
+	if (no.json) {
+		simpoint_json(stdout, &pt);
+		putchar('\n');
+	} else if (so.csv) {
+		simpoint_csv_header(stdout);
+		simpoint_csv(stdout, &pt);
+	} else {
+		char title[128];
+
+		printf("%s, ports %s, deadlock %s: %s traffic at %g "
+		    "flits/cycle/PE, %d seed%s\n",
+		    net_title(&pt.net, title, sizeof(title)), pt.net.ports_name,
+		    tt_deadlock_name(pt.net.deadlock),
+		    tt_pattern_name(pt.pattern), pt.load, pt.seeds,
+		    pt.seeds > 1 ? "s" : "");
+		printf("  offered load        %.4f flits/cycle/PE\n", pt.offered);
+		printf("  accepted load       %.4f", pt.accepted);
+		if (pt.seeds > 1)
+			printf(" +- %.4f", pt.accepted_ci);
+		printf(" flits/cycle/PE%s\n", pt.saturated ? "  (saturated)" : "");
+		printf("  throughput          %.3f packets/cycle\n",
+		    pt.throughput_packets);
+		printf("  network latency     %.2f", pt.net_lat);
+		if (pt.seeds > 1)
+			printf(" +- %.2f", pt.net_lat_ci);
+		printf(" cycles\n  end-to-end latency  %.2f", pt.e2e_lat);
+		if (pt.seeds > 1)
+			printf(" +- %.2f", pt.e2e_lat_ci);
+		printf(" cycles, p99 %.0f\n", pt.p99_e2e);
+		printf("  hops                %.3f links per packet\n", pt.avg_hops);
+		if (pt.net.twin)
+			printf("  internal links      %.1f%% busy\n",
+			    100 * pt.internal_util);
+		printf("  simulated           %.0f cycles (warm-up %llu, window "
+		    "%llu), %.0f packets delivered\n", pt.cycles,
+		    (unsigned long long)so.p.warmup,
+		    (unsigned long long)so.p.measure, pt.delivered);
+		printf("  speed               %.0f cycles/s\n",
+		    pt.wall > 0 ? pt.total_cycles / pt.wall : 0);
+	}
+	if (pt.deadlock) {
+		fprintf(stderr, "ttsim run: deadlock: no flit moved for %llu "
+		    "cycles (seed %llu, cycle %llu); the full buffers wait on "
+		    "each other in a cycle of %zu channels:\n",
+		    (unsigned long long)so.p.watchdog,
+		    (unsigned long long)pt.deadlock_seed,
+		    (unsigned long long)pt.deadlock_cycle, pt.nchan);
+		for (c = 0; c < pt.nchan; c++)
+			fprintf(stderr, "  %s\n", pt.chan[c]);
+	}
+	r = pt.deadlock ? TTSIM_EXIT_DEADLOCK : TTSIM_EXIT_OK;
+	simpoint_free(&pt);
+	return r;
+}

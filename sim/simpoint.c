@@ -1,0 +1,565 @@
+/*
+ * What `ttsim run` and `ttsim sweep` share: the simulation flags, running
+ * one load point over several seeds (mean and 95% confidence interval), and
+ * printing a point as a table row, a JSON object or a CSV row.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ttsim.h"
+
+void
+simopts_init(simopts *o)
+{
+	memset(o, 0, sizeof(*o));
+	tt_simparams_default(&o->p);
+	o->pattern = TT_TR_UNIFORM;
+	o->load = 0.1;
+	o->seed = 1;
+	o->seeds = 1;
+	o->hot_fraction = 0.1;
+}
+
+static int
+flag_is(const char *arg, const char *name)
+{
+	size_t len = strlen(name);
+
+	return strncmp(arg, name, len) == 0 &&
+	    (arg[len] == '\0' || arg[len] == '=');
+}
+
+static const char *
+flag_value(int argc, char **argv, int *i, const char *cmd)
+{
+	const char *arg = argv[*i], *eq = strchr(arg, '=');
+
+	if (eq != NULL)
+		return eq + 1;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "ttsim %s: %s needs a value (see ttsim %s "
+		    "--help)\n", cmd, arg, cmd);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+/* A whole number in [lo, hi], or -1 after saying what is wrong. */
+static int
+parse_u64(const char *cmd, const char *flag, const char *v, uint64_t lo,
+    uint64_t hi, uint64_t *out)
+{
+	char *end;
+	unsigned long long x;
+
+	if (v[0] == '-' || v[0] == '\0')
+		goto bad;
+	x = strtoull(v, &end, 10);
+	if (*end != '\0' || x < lo || x > hi)
+		goto bad;
+	*out = x;
+	return 0;
+bad:
+	fprintf(stderr, "ttsim %s: %s: '%s' is not a whole number in %llu..%llu\n",
+	    cmd, flag, v, (unsigned long long)lo, (unsigned long long)hi);
+	return -1;
+}
+
+static int
+parse_int(const char *cmd, const char *flag, const char *v, int lo, int hi,
+    int *out)
+{
+	uint64_t x;
+
+	if (parse_u64(cmd, flag, v, (uint64_t)lo, (uint64_t)hi, &x) < 0)
+		return -1;
+	*out = (int)x;
+	return 0;
+}
+
+int
+parse_load(const char *cmd, const char *flag, const char *v, double *out)
+{
+	char *end;
+	double x = strtod(v, &end);
+
+	if (*end != '\0' || end == v || !(x > 0) || x > 64) {
+		fprintf(stderr, "ttsim %s: %s: '%s' is not an offered load "
+		    "(flits/cycle/PE, above 0, e.g. 0.3)\n", cmd, flag, v);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+int
+simopts_take(simopts *o, int argc, char **argv, int *i, const char *cmd)
+{
+	const char *arg = argv[*i], *v;
+	uint64_t x;
+
+#define VALUE() do { if ((v = flag_value(argc, argv, i, cmd)) == NULL) return -1; } while (0)
+	if (flag_is(arg, "--traffic")) {
+		VALUE();
+		if (tt_pattern_parse(v, &o->pattern) < 0) {
+			fprintf(stderr, "ttsim %s: --traffic: '%s' is not a "
+			    "pattern; use one of %s\n", cmd, v, tt_pattern_list());
+			return -1;
+		}
+		o->pattern_set = 1;
+		return 1;
+	}
+	if (flag_is(arg, "--load")) {
+		VALUE();
+		return parse_load(cmd, "--load", v, &o->load) < 0 ? -1 : 1;
+	}
+	if (flag_is(arg, "--seed")) {
+		VALUE();
+		return parse_u64(cmd, "--seed", v, 0, UINT64_MAX >> 1, &o->seed) < 0 ? -1 : 1;
+	}
+	if (flag_is(arg, "--seeds")) {
+		VALUE();
+		return parse_int(cmd, "--seeds", v, 1, 1000, &o->seeds) < 0 ? -1 : 1;
+	}
+	if (flag_is(arg, "--vcs")) {
+		VALUE();
+		return parse_int(cmd, "--vcs", v, 1, TT_MAX_VCS, &o->p.vcs) < 0 ? -1 : 1;
+	}
+	if (flag_is(arg, "--buffer-flits")) {
+		VALUE();
+		o->buffer_set = 1;
+		return parse_int(cmd, "--buffer-flits", v, 1, 1 << 20,
+		    &o->p.buffer_flits) < 0 ? -1 : 1;
+	}
+	if (flag_is(arg, "--packet-flits")) {
+		VALUE();
+		o->packet_set = 1;
+		return parse_int(cmd, "--packet-flits", v, 1, 4096,
+		    &o->p.packet_flits) < 0 ? -1 : 1;
+	}
+	if (flag_is(arg, "--router-latency")) {
+		VALUE();
+		return parse_int(cmd, "--router-latency", v, 1, 64,
+		    &o->p.router_latency) < 0 ? -1 : 1;
+	}
+	if (flag_is(arg, "--link-latency")) {
+		VALUE();
+		return parse_int(cmd, "--link-latency", v, 1, 64,
+		    &o->p.link_latency) < 0 ? -1 : 1;
+	}
+	if (flag_is(arg, "--warmup")) {
+		VALUE();
+		return parse_u64(cmd, "--warmup", v, 0, 1ull << 40, &o->p.warmup) < 0 ? -1 : 1;
+	}
+	if (flag_is(arg, "--measure")) {
+		VALUE();
+		return parse_u64(cmd, "--measure", v, 1, 1ull << 40, &o->p.measure) < 0 ? -1 : 1;
+	}
+	if (flag_is(arg, "--drain")) {
+		VALUE();
+		return parse_u64(cmd, "--drain", v, 0, 1ull << 40, &o->p.drain) < 0 ? -1 : 1;
+	}
+	if (flag_is(arg, "--watchdog")) {
+		VALUE();
+		return parse_u64(cmd, "--watchdog", v, 10, 1ull << 40, &o->p.watchdog) < 0 ? -1 : 1;
+	}
+	if (flag_is(arg, "--hot-fraction")) {
+		char *end;
+
+		VALUE();
+		o->hot_fraction = strtod(v, &end);
+		if (*end != '\0' || end == v || o->hot_fraction < 0 ||
+		    o->hot_fraction > 1) {
+			fprintf(stderr, "ttsim %s: --hot-fraction: '%s' is not "
+			    "a fraction in 0..1\n", cmd, v);
+			return -1;
+		}
+		return 1;
+	}
+	if (flag_is(arg, "--hot") || flag_is(arg, "--flow")) {
+		int hot = flag_is(arg, "--hot");
+
+		VALUE();
+		if ((hot ? o->nhot : o->nflows) >= SIMOPTS_MAX_LIST) {
+			fprintf(stderr, "ttsim %s: at most %d %s flags\n", cmd,
+			    SIMOPTS_MAX_LIST, hot ? "--hot" : "--flow");
+			return -1;
+		}
+		if (hot)
+			o->hot[o->nhot++] = v;
+		else
+			o->flow[o->nflows++] = v;
+		return 1;
+	}
+	if (strcmp(arg, "--csv") == 0) {
+		o->csv = 1;
+		return 1;
+	}
+	(void)x;
+#undef VALUE
+	return 0;
+}
+
+/* The YAML network: section gives packet and buffer sizes unless flags do. */
+void
+simopts_apply_config(simopts *o, const tt_config *cfg)
+{
+	if (!o->packet_set)
+		o->p.packet_flits = cfg->params.packet_flits;
+	if (!o->buffer_set)
+		o->p.buffer_flits = cfg->params.buffer_flits;
+	if (o->nflows > 0 && !o->pattern_set)
+		o->pattern = TT_TR_FLOWS;
+}
+
+/* Two-sided 95% Student t quantiles for n - 1 degrees of freedom. */
+static double
+t95(int n)
+{
+	static const double t[] = {0, 12.706, 4.303, 3.182, 2.776, 2.571,
+	    2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+	    2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+	    2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+	int df = n - 1;
+
+	if (df < 1)
+		return 0;
+	return df <= 30 ? t[df] : 1.96;
+}
+
+typedef struct acc {
+	double sum, sq;
+} acc;
+
+static void
+acc_add(acc *a, double v)
+{
+	a->sum += v;
+	a->sq += v * v;
+}
+
+static double
+acc_mean(const acc *a, int n)
+{
+	return a->sum / n;
+}
+
+static double
+acc_ci(const acc *a, int n)
+{
+	double m = a->sum / n, var;
+
+	if (n < 2)
+		return 0;
+	var = (a->sq - n * m * m) / (n - 1);
+	return var > 0 ? t95(n) * sqrt(var / n) : 0;
+}
+
+static int
+parse_pes(const tt_net *net, const char *what, const char *const *in,
+    size_t n, uint32_t *out)
+{
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (tt_pe_parse(net, in[i], &out[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim: %s %s: %s\n", what, in[i], err);
+			return -1;
+		}
+	return 0;
+}
+
+static int
+parse_flows(const tt_net *net, const simopts *o, uint32_t *src, uint32_t *dst)
+{
+	char buf[256], err[256], *colon;
+	size_t i;
+
+	for (i = 0; i < o->nflows; i++) {
+		snprintf(buf, sizeof(buf), "%s", o->flow[i]);
+		colon = strchr(buf, ':');
+		if (colon == NULL) {
+			fprintf(stderr, "ttsim: --flow %s: write SRC:DST, each a "
+			    "PE id or x,y,z/card\n", o->flow[i]);
+			return -1;
+		}
+		*colon = '\0';
+		if (tt_pe_parse(net, buf, &src[i], err, sizeof(err)) < 0 ||
+		    tt_pe_parse(net, colon + 1, &dst[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim: --flow %s: %s\n", o->flow[i], err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void
+chan_names(simpoint *pt, const tt_net *net, const tt_simresult *r)
+{
+	size_t i;
+
+	pt->nchan = r->cycle_len < SIMPOINT_MAX_CHANS ? r->cycle_len :
+	    SIMPOINT_MAX_CHANS;
+	for (i = 0; i < pt->nchan; i++)
+		tt_chan_name(net, r->cycle[i], pt->chan[i], sizeof(pt->chan[i]));
+}
+
+/* Progress over a point's seeds, as a share of the caller's whole job. */
+struct seedprog {
+	void (*fn)(void *, double);
+	void *ctx;
+	double base, span;
+	int seed, seeds;
+};
+
+static void
+seed_progress(void *ctx, double frac)
+{
+	struct seedprog *sp = ctx;
+
+	if (frac < 0)
+		frac = 0;
+	if (frac > 1)
+		frac = 1;
+	sp->fn(sp->ctx, sp->base + sp->span * (sp->seed + frac) / sp->seeds);
+}
+
+/*
+ * Run one point: the network of spec at `load`, o->seeds times from seed
+ * o->seed upwards.  0 when it ran (deadlock or not), -1 after an error
+ * message.
+ */
+int
+simpoint_run(const simopts *o, const tt_netspec *spec, double load,
+    simpoint *pt, void (*progress)(void *, double), void *pctx,
+    double done0, double span)
+{
+	tt_net net;
+	tt_sim *sim = NULL;
+	tt_traffic tr;
+	tt_simresult r;
+	uint32_t hot[SIMOPTS_MAX_LIST], fs[SIMOPTS_MAX_LIST], fd[SIMOPTS_MAX_LIST];
+	acc acc_acc = {0, 0}, acc_net = {0, 0}, acc_e2e = {0, 0};
+	struct timespec t0, t1;
+	struct seedprog sp = {progress, pctx, done0, span, 0, o->seeds};
+	char err[512];
+	int s, n = o->seeds, rc = -1;
+
+	memset(pt, 0, sizeof(*pt));
+	if (tt_net_init(&net, spec, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim: %s\n", err);
+		return -1;
+	}
+	pt->net = net;
+	pt->pattern = o->pattern;
+	pt->load = load;
+	pt->seeds = n;
+	pt->seed = o->seed;
+	pt->p = o->p;
+	if (parse_pes(&net, "--hot", o->hot, o->nhot, hot) < 0 ||
+	    parse_flows(&net, o, fs, fd) < 0)
+		goto out;
+	if (tt_sim_create(&sim, &net, &o->p, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim: %s\n", err);
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (s = 0; s < n; s++) {
+		tt_source src;
+		double sat;
+
+		tt_traffic_default(&tr);
+		tr.pattern = o->pattern;
+		tr.load = load;
+		tr.packet_flits = o->p.packet_flits;
+		tr.seed = o->seed + (uint64_t)s;
+		tr.hot_fraction = o->hot_fraction;
+		tr.hot = o->nhot ? hot : NULL;
+		tr.nhot = o->nhot;
+		tr.flow_src = fs;
+		tr.flow_dst = fd;
+		tr.nflows = o->nflows;
+		if (tt_traffic_init(&tr, &net, err, sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim: --traffic %s: %s\n",
+			    tt_pattern_name(o->pattern), err);
+			goto out;
+		}
+		src = tt_traffic_source(&tr);
+		sp.seed = s;
+		tt_sim_run(sim, &src, 0, &r, progress ? seed_progress : NULL, &sp);
+		tt_traffic_free(&tr);
+		acc_add(&acc_acc, r.accepted_load);
+		acc_add(&acc_net, r.avg_network_latency);
+		acc_add(&acc_e2e, r.avg_e2e_latency);
+		pt->offered += r.offered_load / n;
+		pt->throughput_packets += r.throughput_packets / n;
+		pt->p99_e2e += r.p99_e2e_latency / n;
+		pt->avg_hops += r.avg_hops / n;
+		pt->internal_util += r.internal_link_utilization / n;
+		pt->cycles += (double)r.cycles / n;
+		pt->delivered += (double)r.delivered / n;
+		pt->traversals += (double)r.traversals;
+		pt->total_cycles += (double)r.cycles;
+		sat = r.accepted_load < 0.95 * r.offered_load || !r.drained;
+		if (sat)
+			pt->saturated = 1;
+		if (r.deadlock && !pt->deadlock) {
+			pt->deadlock = 1;
+			pt->deadlock_seed = tr.seed;
+			pt->deadlock_cycle = r.cycles;
+			chan_names(pt, &net, &r);
+		}
+		tt_simresult_free(&r);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	pt->wall = (double)(t1.tv_sec - t0.tv_sec) +
+	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	pt->accepted = acc_mean(&acc_acc, n);
+	pt->accepted_ci = acc_ci(&acc_acc, n);
+	pt->net_lat = acc_mean(&acc_net, n);
+	pt->net_lat_ci = acc_ci(&acc_net, n);
+	pt->e2e_lat = acc_mean(&acc_e2e, n);
+	pt->e2e_lat_ci = acc_ci(&acc_e2e, n);
+	rc = 0;
+out:
+	tt_sim_free(sim);
+	if (rc < 0)
+		tt_net_free(&net);
+	return rc;
+}
+
+void
+simpoint_free(simpoint *pt)
+{
+	tt_net_free(&pt->net);
+}
+
+/* "3DT 4x4x4 D vc" or "2D 16x8 vc": one curve of a sweep or a plot. */
+const char *
+simpoint_series(const simpoint *pt, char *buf, size_t bufsz)
+{
+	const tt_net *net = &pt->net;
+	size_t len;
+	int d;
+
+	len = (size_t)snprintf(buf, bufsz, "%dD%s ", net->n, net->twin ? "T" : "");
+	for (d = 0; d < net->n && len < bufsz; d++)
+		len += (size_t)snprintf(buf + len, bufsz - len, "%s%d",
+		    d ? "x" : "", net->k[d]);
+	if (len < bufsz && net->twin)
+		len += (size_t)snprintf(buf + len, bufsz - len, " %s",
+		    net->ports_name);
+	if (len < bufsz)
+		snprintf(buf + len, bufsz - len, " %s",
+		    tt_deadlock_name(net->deadlock));
+	return buf;
+}
+
+static void
+json_num(FILE *f, const char *key, double v, int ci, double civ, int seeds)
+{
+	fprintf(f, ", \"%s\": %.6g", key, v);
+	if (ci) {
+		if (seeds > 1)
+			fprintf(f, ", \"%s_ci95\": %.6g", key, civ);
+		else
+			fprintf(f, ", \"%s_ci95\": null", key);
+	}
+}
+
+void
+simpoint_json(FILE *f, const simpoint *pt)
+{
+	char sb[128];
+	size_t i;
+
+	fputc('{', f);
+	json_net_fields(f, &pt->net);
+	fprintf(f, ", \"series\": ");
+	json_string(f, simpoint_series(pt, sb, sizeof(sb)));
+	fprintf(f, ", \"pes\": %u, \"traffic\": \"%s\"", (unsigned)pt->net.ncards,
+	    tt_pattern_name(pt->pattern));
+	fprintf(f, ", \"load\": %.6g", pt->load);
+	json_num(f, "offered_load", pt->offered, 0, 0, 0);
+	json_num(f, "accepted_load", pt->accepted, 1, pt->accepted_ci, pt->seeds);
+	json_num(f, "throughput_packets", pt->throughput_packets, 0, 0, 0);
+	json_num(f, "avg_network_latency", pt->net_lat, 1, pt->net_lat_ci, pt->seeds);
+	json_num(f, "avg_e2e_latency", pt->e2e_lat, 1, pt->e2e_lat_ci, pt->seeds);
+	json_num(f, "p99_e2e_latency", pt->p99_e2e, 0, 0, 0);
+	json_num(f, "avg_hops", pt->avg_hops, 0, 0, 0);
+	json_num(f, "internal_link_utilization", pt->internal_util, 0, 0, 0);
+	fprintf(f, ", \"cycles\": %.0f, \"packets_delivered\": %.0f",
+	    pt->cycles, pt->delivered);
+	fprintf(f, ", \"saturated\": %s, \"deadlock\": %s",
+	    pt->saturated ? "true" : "false", pt->deadlock ? "true" : "false");
+	if (pt->deadlock) {
+		fprintf(f, ", \"deadlock_seed\": %llu, \"deadlock_channels\": [",
+		    (unsigned long long)pt->deadlock_seed);
+		for (i = 0; i < pt->nchan; i++) {
+			if (i)
+				fprintf(f, ", ");
+			json_string(f, pt->chan[i]);
+		}
+		fputc(']', f);
+	}
+	fprintf(f, ", \"seed\": %llu, \"seeds\": %d, \"packet_flits\": %d, "
+	    "\"buffer_flits\": %d, \"router_latency\": %d, \"link_latency\": %d, "
+	    "\"warmup\": %llu, \"measure\": %llu}",
+	    (unsigned long long)pt->seed, pt->seeds, pt->p.packet_flits,
+	    pt->p.buffer_flits, pt->p.router_latency, pt->p.link_latency,
+	    (unsigned long long)pt->p.warmup, (unsigned long long)pt->p.measure);
+}
+
+void
+simpoint_csv_header(FILE *f)
+{
+	fprintf(f, "series,dims,twin,ports,deadlock,pes,traffic,load,"
+	    "offered_load,accepted_load,accepted_load_ci95,throughput_packets,"
+	    "avg_network_latency,avg_network_latency_ci95,avg_e2e_latency,"
+	    "avg_e2e_latency_ci95,p99_e2e_latency,avg_hops,"
+	    "internal_link_utilization,cycles,packets_delivered,saturated,"
+	    "deadlock,seed,seeds\n");
+}
+
+void
+simpoint_csv(FILE *f, const simpoint *pt)
+{
+	char sb[128];
+	int d;
+
+	fprintf(f, "%s,", simpoint_series(pt, sb, sizeof(sb)));
+	for (d = 0; d < pt->net.n; d++)
+		fprintf(f, "%s%d", d ? "x" : "", pt->net.k[d]);
+	fprintf(f, ",%d,%s,%s,%u,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,"
+	    "%.6g,%.6g,%.6g,%.6g,%.0f,%.0f,%d,%d,%llu,%d\n",
+	    pt->net.twin, pt->net.ports_name, tt_deadlock_name(pt->net.deadlock),
+	    (unsigned)pt->net.ncards, tt_pattern_name(pt->pattern), pt->load,
+	    pt->offered, pt->accepted, pt->accepted_ci, pt->throughput_packets,
+	    pt->net_lat, pt->net_lat_ci, pt->e2e_lat, pt->e2e_lat_ci,
+	    pt->p99_e2e, pt->avg_hops, pt->internal_util, pt->cycles,
+	    pt->delivered, pt->saturated, pt->deadlock,
+	    (unsigned long long)pt->seed, pt->seeds);
+}
+
+void
+simpoint_table_header(FILE *f)
+{
+	fprintf(f, "%-22s %6s %9s %10s %9s %9s %6s %6s %6s  %s\n", "network",
+	    "load", "accepted", "pkts/cyc", "net lat", "e2e lat", "p99", "hops",
+	    "int%", "");
+}
+
+void
+simpoint_table_row(FILE *f, const simpoint *pt)
+{
+	char sb[128];
+
+	fprintf(f, "%-22s %6.3f %9.4f %10.3f %9.1f %9.1f %6.0f %6.2f %6.1f  %s\n",
+	    simpoint_series(pt, sb, sizeof(sb)), pt->offered, pt->accepted,
+	    pt->throughput_packets, pt->net_lat, pt->e2e_lat, pt->p99_e2e,
+	    pt->avg_hops, 100 * pt->internal_util,
+	    pt->deadlock ? "DEADLOCK" : pt->saturated ? "saturated" : "");
+}
