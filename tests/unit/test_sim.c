@@ -1,0 +1,682 @@
+/*
+ * The simulator against exact facts (DESIGN.md §5): zero-load latency equals
+ * the formula of sim.h, every packet is delivered exactly once, accepted
+ * load equals offered load below saturation, the same seed gives the same
+ * numbers, vc and bubble never deadlock, and under none the watchdog
+ * catches a real cycle of the channel dependency graph, including the one
+ * of seed 000 Example 6.1.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "twintorus/analyze.h"
+#include "twintorus/sim.h"
+#include "twintorus/traffic.h"
+#include "tt_test.h"
+
+/* Links between switches that tt_route() takes from src to dst. */
+static int
+route_links(const tt_net *net, uint32_t src, uint32_t dst)
+{
+	uint32_t card = src;
+	int in = TT_PORT_NIC, links = 0, pp;
+	tt_hop h;
+
+	for (;;) {
+		h = tt_route(net, card, dst, in);
+		if (h.port == TT_PORT_NIC)
+			return links;
+		card = tt_link_peer(net, card, h.port, &pp);
+		in = pp;
+		links++;
+		assert_true(links < 1000);
+	}
+}
+
+/*
+ * A planned source: per PE a list of (gen, dst) in order.  The engine asks
+ * for one packet at a time per PE, in order.
+ */
+struct plan {
+	uint32_t npes;
+	uint32_t *off, *fill;     /* per PE: entries off[pe] .. off[pe+1] */
+	uint64_t *gen;
+	uint32_t *dst;
+};
+
+static int
+plan_next(void *ctx, uint32_t pe, uint64_t *gen, uint32_t *dst)
+{
+	struct plan *p = ctx;
+	uint32_t i = p->off[pe] + p->fill[pe];
+
+	if (i >= p->off[pe + 1])
+		return 1;
+	p->fill[pe]++;
+	*gen = p->gen[i];
+	*dst = p->dst[i];
+	return 0;
+}
+
+/* Packet j goes from src[j] to dst[j] at cycle j * gap. */
+static void
+plan_build(struct plan *p, uint32_t npes, const uint32_t *src,
+    const uint32_t *dst, size_t n, uint64_t gap)
+{
+	size_t j;
+	uint32_t pe, *pos;
+
+	p->npes = npes;
+	p->off = calloc((size_t)npes + 1, sizeof(uint32_t));
+	p->fill = calloc(npes, sizeof(uint32_t));
+	p->gen = calloc(n, sizeof(uint64_t));
+	p->dst = calloc(n, sizeof(uint32_t));
+	pos = calloc(npes, sizeof(uint32_t));
+	assert_non_null(p->off);
+	assert_non_null(pos);
+	for (j = 0; j < n; j++)
+		p->off[src[j] + 1]++;
+	for (pe = 0; pe < npes; pe++)
+		p->off[pe + 1] += p->off[pe];
+	for (j = 0; j < n; j++) {
+		uint32_t i = p->off[src[j]] + pos[src[j]]++;
+
+		p->gen[i] = (uint64_t)j * gap;
+		p->dst[i] = dst[j];
+	}
+	free(pos);
+}
+
+static void
+plan_free(struct plan *p)
+{
+	free(p->off);
+	free(p->fill);
+	free(p->gen);
+	free(p->dst);
+}
+
+struct zl_check {
+	const tt_net *net;
+	const tt_simparams *p;
+	uint64_t seen;
+	int bad;
+};
+
+static void
+zl_deliver(void *ctx, uint32_t src, uint32_t dst, uint64_t gen,
+    uint64_t inject, uint64_t deliver, int hops)
+{
+	struct zl_check *z = ctx;
+	int R = z->p->router_latency, L = z->p->link_latency;
+	int P = z->p->packet_flits, H = route_links(z->net, src, dst);
+	uint64_t want = (uint64_t)((H + 1) * (R + L) + L + P - 1);
+
+	z->seen++;
+	if (hops != H || inject != gen || deliver - inject != want) {
+		if (z->bad++ < 5)
+			print_error("%u->%u: hops %d (route %d), injected %llu "
+			    "(gen %llu), latency %llu, formula %llu\n", src, dst,
+			    hops, H, (unsigned long long)inject,
+			    (unsigned long long)gen,
+			    (unsigned long long)(deliver - inject),
+			    (unsigned long long)want);
+	}
+}
+
+static void
+zero_load_case(int n, const int *k, int twin, const char *ports,
+    enum tt_deadlock dl, int R, int L, int P)
+{
+	tt_net net;
+	tt_simparams p;
+	tt_sim *sim;
+	tt_simresult res;
+	struct plan plan;
+	struct zl_check z;
+	uint32_t *src, *dst, npes;
+	size_t npk = 0, j;
+	tt_source s = {plan_next, &plan};
+	char err[256];
+
+	tt_test_net(&net, n, k, twin, ports, dl);
+	npes = net.ncards;
+	src = calloc((size_t)npes * npes, sizeof(uint32_t));
+	dst = calloc((size_t)npes * npes, sizeof(uint32_t));
+	assert_non_null(src);
+	assert_non_null(dst);
+	/* every ordered pair of distinct PEs, one packet at a time */
+	for (j = 0; j < (size_t)npes * npes; j++) {
+		if (j / npes == j % npes)
+			continue;
+		src[npk] = (uint32_t)(j / npes);
+		dst[npk] = (uint32_t)(j % npes);
+		npk++;
+	}
+	tt_simparams_default(&p);
+	p.router_latency = R;
+	p.link_latency = L;
+	p.packet_flits = P;
+	p.buffer_flits = 32 * P;
+	plan_build(&plan, npes, src, dst, npk, 200);
+	assert_int_equal(tt_sim_create(&sim, &net, &p, err, sizeof(err)), 0);
+	memset(&z, 0, sizeof(z));
+	z.net = &net;
+	z.p = &p;
+	tt_sim_on_deliver(sim, zl_deliver, &z);
+	assert_int_equal(tt_sim_run(sim, &s, 1, &res, NULL, NULL), 0);
+	assert_int_equal(z.bad, 0);
+	assert_int_equal(z.seen, npk);
+	assert_int_equal(res.delivered, npk);
+	tt_simresult_free(&res);
+	tt_sim_free(sim);
+	plan_free(&plan);
+	free(src);
+	free(dst);
+	tt_net_free(&net);
+}
+
+static void
+test_zero_load_latency(void **state)
+{
+	static const int k444[3] = {4, 4, 4}, k33[2] = {3, 3};
+	static const int k3333[4] = {3, 3, 3, 3}, k534[3] = {5, 3, 4};
+
+	(void)state;
+	zero_load_case(3, k444, 1, "D", TT_DL_VC, 1, 1, 4);
+	zero_load_case(3, k444, 1, "A", TT_DL_BUBBLE, 1, 1, 4);
+	zero_load_case(3, k534, 1, "G", TT_DL_VC, 2, 3, 5);
+	zero_load_case(2, k33, 0, NULL, TT_DL_VC, 1, 1, 4);
+	zero_load_case(3, k444, 0, NULL, TT_DL_BUBBLE, 3, 2, 1);
+	zero_load_case(4, k3333, 1, "best", TT_DL_VC, 1, 1, 4);
+}
+
+/* ---- conservation: each packet delivered exactly once ---- */
+
+struct once {
+	uint32_t npes;
+	uint64_t horizon;
+	uint8_t *seen;          /* (src, gen) -> deliveries */
+	tt_source inner;
+	uint64_t generated;
+	int bad;
+};
+
+static int
+once_next(void *ctx, uint32_t pe, uint64_t *gen, uint32_t *dst)
+{
+	struct once *o = ctx;
+	int r = o->inner.next(o->inner.ctx, pe, gen, dst);
+
+	if (r == 0) {
+		assert_true(*gen < o->horizon);
+		assert_true(*dst != pe && *dst < o->npes);
+		o->generated++;
+	}
+	return r;
+}
+
+static void
+once_deliver(void *ctx, uint32_t src, uint32_t dst, uint64_t gen,
+    uint64_t inject, uint64_t deliver, int hops)
+{
+	struct once *o = ctx;
+	uint8_t *c = &o->seen[(size_t)src * o->horizon + gen];
+
+	(void)dst;
+	(void)hops;
+	if (*c != 0 || inject < gen || deliver <= inject)
+		o->bad++;
+	(*c)++;
+}
+
+static void
+conservation_case(const char *ports, enum tt_deadlock dl, double load)
+{
+	static const int k[3] = {4, 4, 4};
+	tt_net net;
+	tt_simparams p;
+	tt_sim *sim;
+	tt_simresult res;
+	tt_traffic tr;
+	struct once o;
+	tt_source s = {once_next, &o};
+	char err[256];
+	uint64_t delivered = 0;
+	size_t i;
+
+	tt_test_net(&net, 3, k, 1, ports, dl);
+	tt_simparams_default(&p);
+	tt_traffic_default(&tr);
+	tr.load = load;
+	tr.stop = 3000;
+	tr.seed = 7;
+	assert_int_equal(tt_traffic_init(&tr, &net, err, sizeof(err)), 0);
+	memset(&o, 0, sizeof(o));
+	o.npes = net.ncards;
+	o.horizon = tr.stop;
+	o.seen = calloc((size_t)o.npes * o.horizon, 1);
+	assert_non_null(o.seen);
+	o.inner = tt_traffic_source(&tr);
+	assert_int_equal(tt_sim_create(&sim, &net, &p, err, sizeof(err)), 0);
+	tt_sim_on_deliver(sim, once_deliver, &o);
+	assert_int_equal(tt_sim_run(sim, &s, 1, &res, NULL, NULL), 0);
+	assert_int_equal(o.bad, 0);
+	assert_true(o.generated > 1000);
+	assert_int_equal(res.generated, o.generated);
+	assert_int_equal(res.injected, o.generated);
+	assert_int_equal(res.delivered, o.generated);
+	for (i = 0; i < (size_t)o.npes * o.horizon; i++) {
+		assert_true(o.seen[i] <= 1);
+		delivered += o.seen[i];
+	}
+	assert_int_equal(delivered, o.generated);
+	free(o.seen);
+	tt_simresult_free(&res);
+	tt_sim_free(sim);
+	tt_traffic_free(&tr);
+	tt_net_free(&net);
+}
+
+static void
+test_every_packet_delivered_once(void **state)
+{
+	(void)state;
+	conservation_case("D", TT_DL_VC, 0.3);
+	conservation_case("D", TT_DL_BUBBLE, 0.3);
+	/* far above saturation: the network fills up, then drains */
+	conservation_case("A", TT_DL_VC, 1.0);
+	conservation_case("A", TT_DL_BUBBLE, 1.0);
+}
+
+/* ---- one synthetic run ---- */
+
+static void
+run_uniform(const tt_net *net, const tt_simparams *p, enum tt_pattern pat,
+    double load, uint64_t seed, tt_simresult *res)
+{
+	tt_sim *sim;
+	tt_traffic tr;
+	tt_source s;
+	char err[256];
+
+	tt_traffic_default(&tr);
+	tr.pattern = pat;
+	tr.load = load;
+	tr.packet_flits = p->packet_flits;
+	tr.seed = seed;
+	assert_int_equal(tt_traffic_init(&tr, net, err, sizeof(err)), 0);
+	s = tt_traffic_source(&tr);
+	assert_int_equal(tt_sim_create(&sim, net, p, err, sizeof(err)), 0);
+	tt_sim_run(sim, &s, 0, res, NULL, NULL);
+	tt_sim_free(sim);
+	tt_traffic_free(&tr);
+}
+
+static void
+test_accepted_equals_offered(void **state)
+{
+	static const int k[3] = {4, 4, 4}, k2[2] = {8, 8};
+	tt_net net;
+	tt_simparams p;
+	tt_simresult r;
+	double loads[3] = {0.05, 0.15, 0.3};
+	int i;
+
+	(void)state;
+	tt_simparams_default(&p);
+	p.measure = 20000;
+	for (i = 0; i < 3; i++) {
+		tt_test_net(&net, 3, k, 1, "D", TT_DL_VC);
+		run_uniform(&net, &p, TT_TR_UNIFORM, loads[i], 3, &r);
+		assert_false(r.deadlock);
+		assert_true(r.drained);
+		/* every packet generated in the window was delivered, and
+		 * the flits delivered in the window match those offered */
+		assert_int_equal(r.measured, r.measured_delivered);
+		if (r.accepted_load < 0.97 * r.offered_load ||
+		    r.accepted_load > 1.03 * r.offered_load)
+			fail_msg("load %g: offered %g accepted %g", loads[i],
+			    r.offered_load, r.accepted_load);
+		if (r.offered_load < 0.93 * loads[i] || r.offered_load > 1.07 * loads[i])
+			fail_msg("load %g: the source offered %g", loads[i],
+			    r.offered_load);
+		tt_simresult_free(&r);
+		tt_net_free(&net);
+	}
+	tt_test_net(&net, 2, k2, 0, NULL, TT_DL_BUBBLE);
+	run_uniform(&net, &p, TT_TR_UNIFORM, 0.2, 3, &r);
+	assert_true(r.accepted_load > 0.97 * r.offered_load &&
+	    r.accepted_load < 1.03 * r.offered_load);
+	tt_simresult_free(&r);
+	tt_net_free(&net);
+}
+
+static void
+test_same_seed_same_numbers(void **state)
+{
+	static const int k[3] = {4, 4, 4};
+	tt_net net;
+	tt_simparams p;
+	tt_simresult a, b, c;
+
+	(void)state;
+	tt_test_net(&net, 3, k, 1, "D", TT_DL_BUBBLE);
+	tt_simparams_default(&p);
+	p.measure = 3000;
+	run_uniform(&net, &p, TT_TR_UNIFORM, 0.4, 11, &a);
+	run_uniform(&net, &p, TT_TR_UNIFORM, 0.4, 11, &b);
+	run_uniform(&net, &p, TT_TR_UNIFORM, 0.4, 12, &c);
+	assert_int_equal(a.cycles, b.cycles);
+	assert_int_equal(a.delivered, b.delivered);
+	assert_int_equal(a.traversals, b.traversals);
+	assert_true(a.avg_e2e_latency == b.avg_e2e_latency);
+	assert_memory_equal(&a.e2e_lat, &b.e2e_lat, sizeof(a.e2e_lat));
+	assert_memory_equal(&a.net_lat, &b.net_lat, sizeof(a.net_lat));
+	/* and another seed is another run */
+	assert_true(a.delivered != c.delivered ||
+	    a.avg_e2e_latency != c.avg_e2e_latency);
+	tt_simresult_free(&a);
+	tt_simresult_free(&b);
+	tt_simresult_free(&c);
+	tt_net_free(&net);
+}
+
+/* ---- deadlock: never under vc and bubble, caught under none ---- */
+
+static void
+test_vc_bubble_never_deadlock(void **state)
+{
+	static const int k[3] = {4, 4, 4};
+	char letter[2] = {0, 0};
+	tt_net net;
+	tt_simparams p;
+	tt_simresult r;
+	int c, dl;
+
+	(void)state;
+	tt_simparams_default(&p);
+	p.warmup = 1000;
+	p.measure = 4000;
+	p.drain = 500;
+	p.watchdog = 500;
+	for (c = 0; c < 10; c++) {
+		letter[0] = (char)('A' + c);
+		for (dl = TT_DL_VC; dl <= TT_DL_BUBBLE; dl++) {
+			tt_test_net(&net, 3, k, 1, letter, (enum tt_deadlock)dl);
+			run_uniform(&net, &p, TT_TR_UNIFORM, 1.0, 5, &r);
+			if (r.deadlock)
+				fail_msg("%s %s: the watchdog fired", letter,
+				    tt_deadlock_name((enum tt_deadlock)dl));
+			/* saturated, yet moving */
+			assert_true(r.accepted_load > 0.1);
+			assert_true(r.accepted_load < r.offered_load);
+			tt_simresult_free(&r);
+			tt_net_free(&net);
+		}
+	}
+}
+
+/* 1 if chans[0..len) is a cycle of the full channel dependency graph. */
+static int
+is_cdg_cycle(const tt_net *net, const uint64_t *chans, size_t len)
+{
+	tt_cdg g;
+	size_t i;
+	int ok = 1;
+
+	assert_int_equal(tt_cdg_init(&g, net), 0);
+	assert_int_equal(tt_cdg_add_all(&g, NULL, NULL, NULL), 0);
+	for (i = 0; i < len; i++) {
+		uint64_t from = chans[i], to = chans[(i + 1) % len];
+		uint32_t card;
+		int port, vc, pp;
+
+		tt_chan_decode(net, from, &card, &port, &vc);
+		if (to / (uint64_t)net->chans_per_card != tt_link_peer(net, card, port, &pp) ||
+		    !(g.succ[from] >> (to % (uint64_t)net->chans_per_card) & 1))
+			ok = 0;
+	}
+	tt_cdg_free(&g);
+	return ok;
+}
+
+/*
+ * Seed 000 Example 6.1: with two nodes in Y and configuration D, the Y ring
+ * is <x,0,z>/c0 Y+ -> <x,1,z>/c1, internal link -> <x,1,z>/c0 Y+ ->
+ * <x,0,z>/c1, internal link -> back.
+ */
+static int
+is_example_61(const tt_net *net, const uint64_t *chans, size_t len)
+{
+	size_t i;
+	int ypos = 0, inner = 0;
+
+	if (len != 4)
+		return 0;
+	for (i = 0; i < len; i++) {
+		uint32_t card;
+		int port, vc;
+
+		tt_chan_decode(net, chans[i], &card, &port, &vc);
+		if (port == tt_port_of(1, 0) && tt_card_side(net, card) == 0)
+			ypos++;
+		else if (port == TT_PORT_INT && tt_card_side(net, card) == 1)
+			inner++;
+	}
+	return ypos == 2 && inner == 2;
+}
+
+static void
+test_none_deadlock_caught(void **state)
+{
+	static const int k[3] = {2, 2, 2};
+	tt_net net;
+	tt_simparams p;
+	tt_simresult r;
+	int seed, caught = 0, ex61 = 0;
+
+	(void)state;
+	tt_test_net(&net, 3, k, 1, "D", TT_DL_NONE);
+	tt_simparams_default(&p);
+	p.measure = 50000;
+	p.watchdog = 1000;
+	for (seed = 1; seed <= 6; seed++) {
+		run_uniform(&net, &p, TT_TR_UNIFORM, 1.0, (uint64_t)seed, &r);
+		if (r.deadlock) {
+			caught++;
+			assert_true(r.cycle_len >= 2);
+			if (!is_cdg_cycle(&net, r.cycle, r.cycle_len))
+				fail_msg("seed %d: the reported channels are not "
+				    "a cycle of the dependency graph", seed);
+			ex61 += is_example_61(&net, r.cycle, r.cycle_len);
+		}
+		tt_simresult_free(&r);
+	}
+	assert_int_equal(caught, 6);
+	assert_true(ex61 >= 1);
+	tt_net_free(&net);
+}
+
+/* ---- traffic patterns ---- */
+
+static uint32_t
+dest_of(tt_traffic *tr, uint32_t pe)
+{
+	tt_source s = tt_traffic_source(tr);
+	uint64_t gen;
+	uint32_t d;
+
+	assert_int_equal(s.next(s.ctx, pe, &gen, &d), 0);
+	return d;
+}
+
+static void
+test_patterns(void **state)
+{
+	static const int k[3] = {4, 4, 4}, k5[3] = {5, 5, 5};
+	tt_net net;
+	tt_traffic tr;
+	char err[256];
+	uint32_t pe, hits = 0, n;
+	int c[3] = {1, 2, 3};
+	uint8_t *seen;
+
+	(void)state;
+	tt_test_net(&net, 3, k, 1, "D", TT_DL_VC);
+	n = net.ncards;   /* 128 = 2^7 */
+	/* bit patterns on 7-bit ids */
+	tt_traffic_default(&tr);
+	tr.pattern = TT_TR_BITREV;
+	assert_int_equal(tt_traffic_init(&tr, &net, err, sizeof(err)), 0);
+	assert_int_equal(dest_of(&tr, 1), 64);
+	assert_int_equal(dest_of(&tr, 6), 48);
+	tt_traffic_free(&tr);
+	tr.pattern = TT_TR_BITCOMP;
+	assert_int_equal(tt_traffic_init(&tr, &net, err, sizeof(err)), 0);
+	assert_int_equal(dest_of(&tr, 5), 122);
+	tt_traffic_free(&tr);
+	tr.pattern = TT_TR_SHUFFLE;          /* rotate left */
+	assert_int_equal(tt_traffic_init(&tr, &net, err, sizeof(err)), 0);
+	assert_int_equal(dest_of(&tr, 65), 3);
+	tt_traffic_free(&tr);
+	tr.pattern = TT_TR_BITROTATE;        /* rotate right */
+	assert_int_equal(tt_traffic_init(&tr, &net, err, sizeof(err)), 0);
+	assert_int_equal(dest_of(&tr, 3), 65);
+	tt_traffic_free(&tr);
+	tr.pattern = TT_TR_TRANSPOSE;        /* abc d efg -> efg d abc */
+	assert_int_equal(tt_traffic_init(&tr, &net, err, sizeof(err)), 0);
+	assert_int_equal(dest_of(&tr, 0x0f), 0x78);
+	assert_int_equal(dest_of(&tr, 0x41), 0x14);
+	tt_traffic_free(&tr);
+	/* coordinate patterns keep the card */
+	tr.pattern = TT_TR_TORNADO;          /* +1 in every dimension for k = 4 */
+	assert_int_equal(tt_traffic_init(&tr, &net, err, sizeof(err)), 0);
+	pe = tt_card_of(&net, tt_node_index(&net, c), 1);
+	{
+		int w[3] = {2, 3, 0};
+
+		assert_int_equal(dest_of(&tr, pe), tt_card_of(&net, tt_node_index(&net, w), 1));
+	}
+	tt_traffic_free(&tr);
+	tr.pattern = TT_TR_CENTER;
+	assert_int_equal(tt_traffic_init(&tr, &net, err, sizeof(err)), 0);
+	{
+		int w[3] = {2, 1, 0};
+
+		assert_int_equal(dest_of(&tr, pe), tt_card_of(&net, tt_node_index(&net, w), 1));
+	}
+	tt_traffic_free(&tr);
+	tr.pattern = TT_TR_NEIGHBOUR;
+	assert_int_equal(tt_traffic_init(&tr, &net, err, sizeof(err)), 0);
+	{
+		int w[3] = {2, 2, 3};
+
+		assert_int_equal(dest_of(&tr, pe), tt_card_of(&net, tt_node_index(&net, w), 1));
+	}
+	tt_traffic_free(&tr);
+	/* a random permutation is a permutation */
+	tr.pattern = TT_TR_RANDPERM;
+	assert_int_equal(tt_traffic_init(&tr, &net, err, sizeof(err)), 0);
+	seen = calloc(n, 1);
+	for (pe = 0; pe < n; pe++) {
+		uint32_t d = tr.dest[pe] == UINT32_MAX ? pe : tr.dest[pe];
+
+		assert_int_equal(seen[d], 0);
+		seen[d] = 1;
+	}
+	free(seen);
+	tt_traffic_free(&tr);
+	/* uniform never sends to itself; hotspot sends its share */
+	tr.pattern = TT_TR_HOTSPOT;
+	tr.hot_fraction = 0.25;
+	assert_int_equal(tt_traffic_init(&tr, &net, err, sizeof(err)), 0);
+	for (pe = 0; pe < 20000; pe++) {
+		uint32_t d = dest_of(&tr, 5);
+
+		assert_true(d != 5);
+		hits += d == tr.hotset[0];
+	}
+	assert_true(hits > 0.25 * 20000 * 0.9 && hits < 0.26 * 20000 * 1.1);
+	tt_traffic_free(&tr);
+	tt_net_free(&net);
+	/* bit patterns need a power of two */
+	tt_test_net(&net, 3, k5, 1, "D", TT_DL_VC);
+	tr.pattern = TT_TR_BITREV;
+	assert_int_equal(tt_traffic_init(&tr, &net, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "power-of-two"));
+	tt_net_free(&net);
+}
+
+/* The Bernoulli source offers what it is asked for. */
+static void
+test_source_rate(void **state)
+{
+	static const int k[3] = {4, 4, 4};
+	tt_net net;
+	tt_traffic tr;
+	tt_source s;
+	char err[256];
+	uint64_t gen, last = 0, count = 0;
+	uint32_t d;
+
+	(void)state;
+	tt_test_net(&net, 3, k, 1, "D", TT_DL_VC);
+	tt_traffic_default(&tr);
+	tr.load = 0.4;          /* 0.1 packets per cycle */
+	assert_int_equal(tt_traffic_init(&tr, &net, err, sizeof(err)), 0);
+	s = tt_traffic_source(&tr);
+	while (count < 100000) {
+		assert_int_equal(s.next(s.ctx, 3, &gen, &d), 0);
+		assert_true(count == 0 || gen > last);
+		last = gen;
+		count++;
+	}
+	/* 100000 packets at 0.1 per cycle: about 10^6 cycles */
+	assert_true(last > 980000 && last < 1020000);
+	tt_traffic_free(&tr);
+	tt_net_free(&net);
+}
+
+static void
+test_histogram(void **state)
+{
+	static tt_hist h;
+	uint64_t v;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	for (v = 1; v <= 1000; v++)
+		tt_hist_add(&h, v);
+	assert_int_equal(tt_hist_quantile(&h, 0.99), 990);
+	assert_int_equal(tt_hist_quantile(&h, 0.5), 500);
+	assert_int_equal(tt_hist_quantile(&h, 1.0), 1000);
+	tt_hist_add(&h, 1000000);
+	assert_int_equal(h.max, 1000000);
+	v = tt_hist_quantile(&h, 1.0);
+	assert_true(v <= 1000000 && v > 1000000 - 1000000 / 128);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_zero_load_latency),
+		cmocka_unit_test(test_every_packet_delivered_once),
+		cmocka_unit_test(test_accepted_equals_offered),
+		cmocka_unit_test(test_same_seed_same_numbers),
+		cmocka_unit_test(test_vc_bubble_never_deadlock),
+		cmocka_unit_test(test_none_deadlock_caught),
+		cmocka_unit_test(test_patterns),
+		cmocka_unit_test(test_source_rate),
+		cmocka_unit_test(test_histogram),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
