@@ -136,23 +136,6 @@ tt_rtable_build(const tt_net *net, uint32_t card, tt_rtable *rt)
 	return 0;
 }
 
-tt_hop
-tt_rtable_lookup(const tt_net *net, const tt_rtable *rt, uint32_t dst,
-    int in_port)
-{
-	uint32_t dnode = tt_card_node(net, dst);
-	const uint16_t *dc = net->coord + (size_t)dnode * (size_t)net->n;
-	tt_hop h;
-	int d;
-
-	for (d = 0; d < rt->n; d++)
-		if (dc[d] != rt->here[d])
-			break;
-	h = d == rt->n ? rt->local[tt_card_side(net, dst)] : rt->dim[d][dc[d]];
-	h.bubble = (uint8_t)tt_route_bubble(net, in_port, &h);
-	return h;
-}
-
 void
 tt_rtable_free(tt_rtable *rt)
 {

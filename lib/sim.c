@@ -39,9 +39,15 @@ struct pkt {
 	uint32_t pad;
 };
 
+/* An input VC.  What the arbiters read about its head packet is kept here,
+ * next to the counters, so that arbitration never touches the slots. */
 struct vcq {
+	uint64_t ready;     /* head: may cross the switch from this cycle */
 	uint32_t base;      /* first slot in sim->slot */
 	uint16_t cap, head, cnt;
+	uint8_t out;        /* head: output port (local index) */
+	uint8_t cls;        /* head: VC class on that output */
+	uint8_t bubble;     /* head: enters a ring under bubble */
 };
 
 struct nic {
@@ -49,14 +55,19 @@ struct nic {
 	uint32_t dst;
 	uint8_t pending, done;
 	uint64_t busy;      /* injection link free from this cycle */
+	uint64_t wake;      /* while asleep: when the NIC has work */
 };
+
+#define NIC_WHEEL 1024
 
 struct tt_sim {
 	const tt_net *net;
 	tt_simparams p;
 	uint32_t ns;            /* switches */
-	int np, V;              /* ports per switch (PE port last), VC stride */
+	int np, V, vshift;      /* ports per switch (PE port last), VC stride
+	                         * (a power of two, 1 << vshift) */
 	int P, R, L;
+	uint32_t side_mask;     /* 1 for twin tori: card & 1 is the side */
 	int nvc[2][TT_NPORTS];  /* VCs per local port, by card side */
 	int ncls[2][TT_NPORTS]; /* the core's VC classes on that port */
 	int port_id[2][TT_NPORTS];
@@ -64,10 +75,14 @@ struct tt_sim {
 	struct vcq *vcq;        /* ns*np*V */
 	struct pkt *slot;
 	uint16_t *cred;         /* ns*np*V */
-	uint64_t *out_busy;     /* ns*np */
+	uint64_t *out_busy;     /* ns*np: the link is free from this cycle */
+	uint8_t *cwait;         /* ns*np: a request waits for credits */
+	uint64_t *out_next;     /* ns*np: no grant can happen before this
+	                         * cycle (a lower bound, see arbitrate()) */
 	uint64_t *in_busy;      /* ns*np */
-	uint32_t *req;          /* ns*np: input ports whose head may want o */
-	uint32_t *head_mask;    /* ns*np: non-empty VCs of an input port */
+	uint32_t *req;          /* ns*np: input ports with a head wanting o */
+	uint32_t *want;         /* (ns*np+in)*np+o: VCs of in whose head wants o */
+	uint32_t *oreq;         /* ns: outputs with a nonzero req */
 	uint8_t *rr_out;        /* ns*np: next input port to favour */
 	uint8_t *rr_vc;         /* ns*np: next VC to favour */
 	uint32_t *npk;          /* ns: packets buffered in a switch */
@@ -80,23 +95,34 @@ struct tt_sim {
 	struct nic *nic;        /* ns (one PE per switch) */
 	uint32_t *active;       /* NICs with a due packet */
 	uint32_t nactive;
-	uint64_t *heap;         /* sleeping NICs: wake << 27 | pe */
-	uint32_t nheap;
+	/* sleeping NICs: lists by wake-up cycle mod NIC_WHEEL for the next
+	 * NIC_WHEEL cycles, and a list of those due later */
+	uint32_t *nic_bucket;   /* NIC_WHEEL list heads */
+	uint32_t *nic_link;     /* ns: next NIC in the same list */
+	uint32_t *nic_far;      /* ns */
+	uint32_t nfar;
+	uint32_t nsleep;        /* NICs in any of these lists */
 
 	uint32_t **wheel;       /* credit returns, by cycle mod W */
 	uint32_t *wheel_n;
 	uint32_t W;
 
+	/* switches due for arbitration, by cycle mod W2: a switch is listed
+	 * at the earliest out_next of its requested outputs (swake) */
+	uint32_t **sw_wheel;
+	uint32_t *sw_wheel_n;
+	uint32_t W2;
+	uint64_t *swake;        /* ns: UINT64_MAX when not scheduled */
+
 	tt_sim_deliver_fn on_deliver;
 	void *deliver_ctx;
 
 	/* the run in progress */
-	uint64_t t, wstart, wend, last_move, inflight;
+	uint64_t t, wstart, wend, last_move, inflight, traversals;
 	uint64_t early_pending;     /* NICs holding a packet generated < wend */
 	tt_simresult *res;
 };
 
-#define PE_SHIFT 27
 
 static int sim_err(char *err, size_t errsz, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -305,7 +331,13 @@ layout(tt_sim *sim)
 			    TT_PORT_NIC : net->card_port[sd][o];
 		}
 	}
-	sim->V = V;
+	/* a power of two, so that a credit's output port is idx >> vshift */
+	sim->V = 1;
+	sim->vshift = 0;
+	while (sim->V < V) {
+		sim->V <<= 1;
+		sim->vshift++;
+	}
 }
 
 static int
@@ -335,6 +367,18 @@ wheel_size(const tt_simparams *p)
 	return w;
 }
 
+/* The farthest ahead an output can be due: a grant (P), a new head (L + R). */
+static uint32_t
+switch_wheel_size(const tt_simparams *p)
+{
+	uint32_t w = 1, h = (uint32_t)(p->packet_flits > p->link_latency +
+	    p->router_latency ? p->packet_flits : p->link_latency + p->router_latency);
+
+	while (w < h + 2)
+		w <<= 1;
+	return w;
+}
+
 uint64_t
 tt_sim_memory(const tt_net *net, const tt_simparams *p)
 {
@@ -352,14 +396,15 @@ tt_sim_memory(const tt_net *net, const tt_simparams *p)
 	npv = ns * (uint64_t)tmp.np * (uint64_t)tmp.V;
 	slots = net->twin ? (switch_slots(&tmp, 0) + switch_slots(&tmp, 1)) *
 	    (ns / 2) : switch_slots(&tmp, 0) * ns;
-	per_port = 8 + 8 + 4 + 4 + 1 + 1 + 4 + 1 + 4 + 8 +
-	    (uint64_t)wheel_size(p) * 4;
+	per_port = 8 + 8 + 8 + 1 + 4 + 4 + 1 + 1 + 4 + 1 + 4 + 8 +
+	    4 * (uint64_t)tmp.np + (uint64_t)wheel_size(p) * 4;
 	for (d = 0; d < net->n; d++)
 		rtab += (uint64_t)net->k[d];
 	total = npv * (sizeof(struct vcq) + sizeof(uint16_t)) +
 	    slots * sizeof(struct pkt) + ns * (uint64_t)tmp.np * per_port +
 	    ns * (4 + sizeof(tt_rtable) + rtab * sizeof(tt_hop) +
-	    sizeof(struct nic) + 4 + 8);
+	    sizeof(struct nic) + 4 + 8 + 4 + 8 +
+	    (uint64_t)switch_wheel_size(p) * switch_wheel_size(p) * 4);
 	return total;
 }
 
@@ -378,14 +423,23 @@ tt_sim_free(tt_sim *sim)
 			free(sim->wheel[i]);
 	free(sim->wheel);
 	free(sim->wheel_n);
+	if (sim->sw_wheel != NULL)
+		for (i = 0; i < sim->W2; i++)
+			free(sim->sw_wheel[i]);
+	free(sim->sw_wheel);
+	free(sim->sw_wheel_n);
+	free(sim->swake);
 	free(sim->rt);
 	free(sim->vcq);
 	free(sim->slot);
 	free(sim->cred);
 	free(sim->out_busy);
+	free(sim->out_next);
+	free(sim->cwait);
 	free(sim->in_busy);
 	free(sim->req);
-	free(sim->head_mask);
+	free(sim->want);
+	free(sim->oreq);
 	free(sim->rr_out);
 	free(sim->rr_vc);
 	free(sim->npk);
@@ -395,14 +449,42 @@ tt_sim_free(tt_sim *sim)
 	free(sim->link_flits);
 	free(sim->nic);
 	free(sim->active);
-	free(sim->heap);
+	free(sim->nic_bucket);
+	free(sim->nic_link);
+	free(sim->nic_far);
 	free(sim);
 }
 
 static inline int
 side_of(const tt_sim *sim, uint32_t s)
 {
-	return tt_card_side(sim->net, s);
+	return (int)(s & sim->side_mask);
+}
+
+int
+tt_sim_check(const tt_net *net, const tt_simparams *p, char *err, size_t errsz)
+{
+	return check_params(net, p, err, errsz);
+}
+
+int
+tt_sim_check_routes(const tt_sim *sim)
+{
+	static const int ins[] = {TT_PORT_NIC, TT_PORT_INT, 0, 1, 2, 3, 4, 5};
+	const tt_net *net = sim->net;
+	uint32_t s, dst;
+	size_t i;
+
+	for (s = 0; s < net->ncards; s++)
+		for (dst = 0; dst < net->ncards; dst++)
+			for (i = 0; i < sizeof(ins) / sizeof(ins[0]); i++) {
+				tt_hop a = tt_route(net, s, dst, ins[i]);
+				tt_hop b = tt_rtable_lookup(net, &sim->rt[s], dst, ins[i]);
+
+				if (memcmp(&a, &b, sizeof(a)) != 0)
+					return -1;
+			}
+	return 0;
 }
 
 int
@@ -423,6 +505,7 @@ tt_sim_create(tt_sim **simp, const tt_net *net, const tt_simparams *p,
 	sim->net = net;
 	sim->p = *p;
 	sim->ns = net->ncards;
+	sim->side_mask = net->twin ? 1 : 0;
 	sim->np = net->card_nports + 1;
 	sim->P = p->packet_flits;
 	sim->R = p->router_latency;
@@ -438,9 +521,12 @@ tt_sim_create(tt_sim **simp, const tt_net *net, const tt_simparams *p,
 	sim->slot = calloc(nslots, sizeof(*sim->slot));
 	sim->cred = calloc(npv, sizeof(*sim->cred));
 	sim->out_busy = calloc(npo, sizeof(uint64_t));
+	sim->out_next = calloc(npo, sizeof(uint64_t));
+	sim->cwait = calloc(npo, 1);
 	sim->in_busy = calloc(npo, sizeof(uint64_t));
 	sim->req = calloc(npo, sizeof(uint32_t));
-	sim->head_mask = calloc(npo, sizeof(uint32_t));
+	sim->want = calloc(npo * (uint64_t)sim->np, sizeof(uint32_t));
+	sim->oreq = calloc(sim->ns, sizeof(uint32_t));
 	sim->rr_out = calloc(npo, 1);
 	sim->rr_vc = calloc(npo, 1);
 	sim->npk = calloc(sim->ns, sizeof(uint32_t));
@@ -451,15 +537,30 @@ tt_sim_create(tt_sim **simp, const tt_net *net, const tt_simparams *p,
 	sim->rt = calloc(sim->ns, sizeof(tt_rtable));
 	sim->nic = calloc(sim->ns, sizeof(struct nic));
 	sim->active = calloc(sim->ns, sizeof(uint32_t));
-	sim->heap = calloc(sim->ns, sizeof(uint64_t));
+	sim->nic_bucket = calloc(NIC_WHEEL, sizeof(uint32_t));
+	sim->nic_link = calloc(sim->ns, sizeof(uint32_t));
+	sim->nic_far = calloc(sim->ns, sizeof(uint32_t));
 	sim->W = wheel_size(p);
+	sim->W2 = switch_wheel_size(p);
+	sim->sw_wheel = calloc(sim->W2, sizeof(uint32_t *));
+	sim->sw_wheel_n = calloc(sim->W2, sizeof(uint32_t));
+	sim->swake = calloc(sim->ns, sizeof(uint64_t));
+	if (sim->sw_wheel == NULL || sim->sw_wheel_n == NULL || sim->swake == NULL)
+		goto nomem;
+	/* A switch enters one cycle's list once per time it is processed
+	 * before that cycle, and a wake-up is never more than W2 - 1 cycles
+	 * ahead: W2 entries per switch per list are enough. */
+	for (i = 0; i < sim->W2; i++)
+		if ((sim->sw_wheel[i] = calloc((size_t)sim->ns * sim->W2,
+		    sizeof(uint32_t))) == NULL)
+			goto nomem;
 	sim->wheel = calloc(sim->W, sizeof(uint32_t *));
 	sim->wheel_n = calloc(sim->W, sizeof(uint32_t));
-	if (!sim->vcq || !sim->slot || !sim->cred || !sim->out_busy ||
-	    !sim->in_busy || !sim->req || !sim->head_mask || !sim->rr_out ||
+	if (!sim->vcq || !sim->slot || !sim->cred || !sim->out_busy || !sim->out_next || !sim->cwait ||
+	    !sim->in_busy || !sim->req || !sim->want || !sim->oreq || !sim->rr_out ||
 	    !sim->rr_vc || !sim->npk || !sim->down_sw || !sim->down_in ||
 	    !sim->up_cred || !sim->link_flits || !sim->rt || !sim->nic ||
-	    !sim->active || !sim->heap || !sim->wheel || !sim->wheel_n)
+	    !sim->active || !sim->nic_bucket || !sim->nic_link || !sim->nic_far || !sim->wheel || !sim->wheel_n)
 		goto nomem;
 	/* At most one credit per input port per cycle: a granted input
 	 * port is busy for P >= 1 cycles. */
@@ -530,83 +631,141 @@ tt_simresult_free(tt_simresult *res)
 	res->cycle_len = 0;
 }
 
-/* ---- the sleeping NICs: a binary heap of wake << PE_SHIFT | pe ---- */
+/* ---- the sleeping NICs ---- */
 
-static void
-heap_push(tt_sim *sim, uint64_t key)
+/* NIC pe sleeps until cycle wake (>= now). */
+static inline void
+nic_sleep(tt_sim *sim, uint32_t pe, uint64_t wake)
 {
-	uint32_t i = sim->nheap++, up;
+	sim->nic[pe].wake = wake;
+	sim->nsleep++;
+	if (wake < sim->t + NIC_WHEEL) {
+		uint32_t b = (uint32_t)(wake & (NIC_WHEEL - 1));
 
-	while (i > 0) {
-		up = (i - 1) / 2;
-		if (sim->heap[up] <= key)
-			break;
-		sim->heap[i] = sim->heap[up];
-		i = up;
+		sim->nic_link[pe] = sim->nic_bucket[b];
+		sim->nic_bucket[b] = pe;
+	} else {
+		sim->nic_far[sim->nfar++] = pe;
 	}
-	sim->heap[i] = key;
 }
 
-static uint64_t
-heap_pop(tt_sim *sim)
+/* Move the far sleepers that wake within NIC_WHEEL cycles into the lists;
+ * done every NIC_WHEEL cycles and after a jump, so none is ever late. */
+static void
+nic_far_scan(tt_sim *sim)
 {
-	uint64_t top = sim->heap[0], last = sim->heap[--sim->nheap];
-	uint32_t i = 0, c;
+	uint32_t i, keep = 0;
 
-	for (;;) {
-		c = 2 * i + 1;
-		if (c >= sim->nheap)
-			break;
-		if (c + 1 < sim->nheap && sim->heap[c + 1] < sim->heap[c])
-			c++;
-		if (last <= sim->heap[c])
-			break;
-		sim->heap[i] = sim->heap[c];
-		i = c;
+	for (i = 0; i < sim->nfar; i++) {
+		uint32_t pe = sim->nic_far[i];
+
+		if (sim->nic[pe].wake < sim->t + NIC_WHEEL) {
+			sim->nsleep--;
+			nic_sleep(sim, pe, sim->nic[pe].wake);
+		} else {
+			sim->nic_far[keep++] = pe;
+		}
 	}
-	if (sim->nheap > 0)
-		sim->heap[i] = last;
-	return top;
+	sim->nfar = keep;
+}
+
+/* The NICs waking in cycle t become active (every NIC in this cycle's
+ * list wakes now: none is listed NIC_WHEEL or more cycles ahead). */
+static inline void
+nic_wake(tt_sim *sim, uint64_t t)
+{
+	uint32_t b = (uint32_t)(t & (NIC_WHEEL - 1)), pe = sim->nic_bucket[b];
+
+	while (pe != UINT32_MAX) {
+		sim->active[sim->nactive++] = pe;
+		sim->nsleep--;
+		pe = sim->nic_link[pe];
+	}
+	sim->nic_bucket[b] = UINT32_MAX;
+}
+
+/* The earliest wake-up of a sleeping NIC (there is one). */
+static uint64_t
+nic_first_wake(const tt_sim *sim)
+{
+	uint64_t k, best = UINT64_MAX;
+	uint32_t i;
+
+	for (k = 0; k < NIC_WHEEL; k++)
+		if (sim->nic_bucket[(sim->t + k) & (NIC_WHEEL - 1)] != UINT32_MAX)
+			return sim->t + k;
+	for (i = 0; i < sim->nfar; i++)
+		if (sim->nic[sim->nic_far[i]].wake < best)
+			best = sim->nic[sim->nic_far[i]].wake;
+	return best;
 }
 
 /* ---- switches ---- */
 
-/* The head of input VC (s, in, v) is new: route it and raise its request. */
+/* Have switch s arbitrate in cycle e (>= now) unless it already will. */
 static inline void
-head_route(tt_sim *sim, uint32_t s, int in, int v)
+sched_switch(tt_sim *sim, uint32_t s, uint64_t e)
 {
-	uint64_t si = (uint64_t)s * (uint64_t)sim->np + (uint64_t)in;
-	const struct vcq *q = &sim->vcq[si * (uint64_t)sim->V + (uint64_t)v];
-	struct pkt *pk = &sim->slot[q->base + q->head];
-	int side = side_of(sim, s);
-	tt_hop h = tt_rtable_lookup(sim->net, &sim->rt[s], pk->dst,
-	    sim->port_id[side][in]);
-	int out = h.port == TT_PORT_NIC ? sim->np - 1 :
-	    sim->net->local_port[side][h.port];
+	uint32_t b;
 
-	pk->out = (uint8_t)out;
-	pk->cls = h.vc;
-	pk->flags = (uint8_t)((pk->flags & ~PKT_BUBBLE) |
-	    (h.bubble ? PKT_BUBBLE : 0));
-	sim->req[(uint64_t)s * (uint64_t)sim->np + (uint64_t)out] |= 1u << in;
+	if (sim->swake[s] <= e)
+		return;
+	b = (uint32_t)(e & (sim->W2 - 1));
+	sim->sw_wheel[b][sim->sw_wheel_n[b]++] = s;
+	sim->swake[s] = e;
 }
 
-static inline void
-enqueue(tt_sim *sim, uint32_t s, int in, int v, const struct pkt *pk)
+/* The head of input VC q = (s, in, v) is new: route it and raise its
+ * request. */
+static inline __attribute__((always_inline)) void
+head_route(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q)
 {
-	uint64_t si = (uint64_t)s * (uint64_t)sim->np + (uint64_t)in;
-	struct vcq *q = &sim->vcq[si * (uint64_t)sim->V + (uint64_t)v];
+	const uint64_t np = (uint64_t)sim->np, si = (uint64_t)s * np + (uint64_t)in;
+	const struct pkt *pk = &sim->slot[q->base + q->head];
+	const int side = side_of(sim, s);
+	const tt_hop h = tt_rtable_lookup(sim->net, &sim->rt[s], pk->dst,
+	    sim->port_id[side][in]);
+	const int out = h.port == TT_PORT_NIC ? sim->np - 1 :
+	    sim->net->local_port[side][h.port];
+	const uint64_t so = (uint64_t)s * np + (uint64_t)out;
+	uint64_t e;
+
+	q->out = (uint8_t)out;
+	q->cls = h.vc;
+	q->bubble = h.bubble;
+	q->ready = pk->ready;
+	sim->want[si * np + (uint64_t)out] |= 1u << v;
+	/* the earliest this request can go; the output's hint must not be
+	 * later, and an output nobody wanted has no hint yet */
+	e = q->ready > sim->in_busy[si] ? q->ready : sim->in_busy[si];
+	if (e < sim->out_busy[so])
+		e = sim->out_busy[so];
+	if (sim->req[so] == 0 || e < sim->out_next[so])
+		sim->out_next[so] = e;
+	sim->req[so] |= 1u << in;
+	sim->oreq[s] |= 1u << out;
+	sched_switch(sim, s, e);
+}
+
+/* Room for one more packet at the tail of input VC (s, in, v). */
+static inline struct pkt *
+tail_slot(tt_sim *sim, struct vcq *q)
+{
 	unsigned pos = (unsigned)q->head + q->cnt;
 
 	if (pos >= q->cap)
 		pos -= q->cap;
-	sim->slot[q->base + pos] = *pk;
+	return &sim->slot[q->base + pos];
+}
+
+/* The packet just written at the tail of (s, in, v) is in. */
+static inline __attribute__((always_inline)) void
+tail_added(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q)
+{
 	q->cnt++;
 	sim->npk[s]++;
-	if (q->cnt == 1) {
-		sim->head_mask[si] |= 1u << v;
-		head_route(sim, s, in, v);
-	}
+	if (q->cnt == 1)
+		head_route(sim, s, in, v, q);
 }
 
 static inline void
@@ -649,8 +808,62 @@ window_flits(const tt_sim *sim, uint64_t t)
 	return b > a ? b - a : 0;
 }
 
+/* Input VC (s, in, v) sends its head through output o into downstream
+ * VC pv, starting in cycle t. */
+static inline __attribute__((always_inline)) void
+grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
+    struct vcq *q, uint64_t t)
+{
+	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
+	const uint64_t so = (uint64_t)s * np + (uint64_t)o;
+	const uint64_t si = (uint64_t)s * np + (uint64_t)in;
+	struct pkt *pk = &sim->slot[q->base + q->head];
+	const uint64_t done = t + (uint64_t)sim->P;
+	uint32_t *w = &sim->want[si * np + (uint64_t)o];
+
+	/* this head no longer wants o */
+	*w &= ~(1u << v);
+	if (*w == 0) {
+		sim->req[so] &= ~(1u << in);
+		if (sim->req[so] == 0)
+			sim->oreq[s] &= ~(1u << o);
+	}
+	sim->in_busy[si] = done;
+	sim->out_busy[so] = done;
+	sim->out_next[so] = done;
+	sim->rr_out[so] = (uint8_t)(in + 1 == sim->np ? 0 : in + 1);
+	sim->rr_vc[si] = (uint8_t)(v + 1 == nvi ? 0 : v + 1);
+	sim->last_move = t;
+	sim->traversals += (uint64_t)sim->P;
+	if (t + (uint64_t)sim->P > sim->wstart && t < sim->wend)
+		sim->link_flits[so] += window_flits(sim, t);
+	/* the slot frees when the tail leaves, in t + P - 1; upstream hears
+	 * of it L cycles later */
+	credit_later(sim, done - 1 + (uint64_t)sim->L, sim->up_cred[si] + (uint32_t)v);
+	if (o == sim->np - 1) {
+		deliver(sim, pk, done - 1 + (uint64_t)sim->L);
+	} else {
+		uint32_t ds = sim->down_sw[so];
+		int din = sim->down_in[so];
+		struct vcq *dq = &sim->vcq[((uint64_t)ds * np + (uint64_t)din) * V +
+		    (uint64_t)pv];
+		struct pkt *to = tail_slot(sim, dq);
+
+		sim->cred[so * V + (uint64_t)pv]--;
+		*to = *pk;
+		to->hops++;
+		to->ready = t + (uint64_t)sim->L + (uint64_t)sim->R;
+		tail_added(sim, ds, din, pv, dq);
+	}
+	q->head = (uint16_t)(q->head + 1 == q->cap ? 0 : q->head + 1);
+	q->cnt--;
+	sim->npk[s]--;
+	if (q->cnt > 0)
+		head_route(sim, s, in, v, q);
+}
+
 /*
- * Output o of switch s is free in cycle t and some input may want it: the
+ * Output o of switch s is free in cycle t and some input wants it: the
  * two-stage round-robin arbiter of seed 000 §7.1.  Stage one takes the
  * input ports in round-robin order from rr_out and keeps the first that has
  * a VC able to go (its head wants o, is ready, and the downstream VC of its
@@ -661,113 +874,131 @@ static void
 arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t)
 {
 	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
-	uint64_t so = (uint64_t)s * np + (uint64_t)o;
-	uint32_t m = sim->req[so], rot, inport_mask = (1u << sim->np) - 1;
-	int side = side_of(sim, s), start = sim->rr_out[so];
-	int eject = o == sim->np - 1;
-	int ncls = sim->ncls[side][o], nvo = sim->nvc[side][o];
+	const uint64_t so = (uint64_t)s * np + (uint64_t)o, cb = so * V;
+	const uint32_t m = sim->req[so], inport_mask = (1u << sim->np) - 1;
+	const int side = side_of(sim, s), start = sim->rr_out[so];
+	const int eject = o == sim->np - 1;
+	const int ncls = sim->ncls[side][o], nvo = sim->nvc[side][o];
+	uint32_t rot;
+	uint64_t next = UINT64_MAX;
+	int first_in;
 
-	rot = ((m >> start) | (m << (sim->np - start))) & inport_mask;
+	/* one requester (the common case) needs no rotation */
+	if ((m & (m - 1)) == 0) {
+		first_in = __builtin_ctz(m);
+		rot = 1;
+	} else {
+		first_in = start;
+		rot = ((m >> start) | (m << (sim->np - start))) & inport_mask;
+	}
 	while (rot) {
-		int b = __builtin_ctz(rot), in = start + b, any = 0;
+		int in = first_in + __builtin_ctz(rot), vstart, nvi;
 		uint64_t si;
-		uint32_t hm, vrot, vmask;
-		int vstart, nvi;
+		uint32_t wm, vrot;
 
 		rot &= rot - 1;
 		if (in >= sim->np)
 			in -= sim->np;
 		si = (uint64_t)s * np + (uint64_t)in;
 		if (sim->in_busy[si] > t) {
-			any = 1;
+			if (sim->in_busy[si] < next)
+				next = sim->in_busy[si];
 			continue;
 		}
-		hm = sim->head_mask[si];
+		wm = sim->want[si * np + (uint64_t)o];
 		nvi = sim->nvc[side][in];
-		vstart = sim->rr_vc[si];
-		vmask = nvi >= 32 ? 0xffffffffu : (1u << nvi) - 1;
-		vrot = (uint32_t)((((uint64_t)hm >> vstart) |
-		    ((uint64_t)hm << (nvi - vstart))) & vmask);
+		if ((wm & (wm - 1)) == 0) {
+			vstart = __builtin_ctz(wm);
+			vrot = 1;
+		} else {
+			vstart = sim->rr_vc[si];
+			vrot = (uint32_t)(((uint64_t)wm >> vstart) |
+			    ((uint64_t)wm << (nvi - vstart)));
+			vrot &= nvi >= 32 ? 0xffffffffu : (1u << nvi) - 1;
+		}
 		while (vrot) {
-			int vb = __builtin_ctz(vrot), v = vstart + vb;
+			int v = vstart + __builtin_ctz(vrot), pv = 0;
 			struct vcq *q;
-			struct pkt *pk;
-			uint64_t cb = 0;
-			int pv = 0, best = -1, need;
 
 			vrot &= vrot - 1;
 			if (v >= nvi)
 				v -= nvi;
 			q = &sim->vcq[si * V + (uint64_t)v];
-			pk = &sim->slot[q->base + q->head];
-			if (pk->out != o)
+			if (q->ready > t) {
+				if (q->ready < next)
+					next = q->ready;
 				continue;
-			any = 1;
-			if (pk->ready > t)
-				continue;
+			}
 			if (!eject) {
 				/* the physical VCs of class c are c, c +
 				 * ncls, ...; take the one with most room */
-				need = (pk->flags & PKT_BUBBLE) ? 2 : 1;
-				cb = so * V;
-				for (int c = pk->cls; c < nvo; c += ncls)
-					if (best < 0 || sim->cred[cb + (uint64_t)c] >
-					    sim->cred[cb + (uint64_t)pv]) {
-						best = 1;
-						pv = c;
-					}
-				if (sim->cred[cb + (uint64_t)pv] < need)
-					continue;
-			}
-			/* grant */
-			{
-				struct pkt mv = *pk;
-				uint64_t done = t + (uint64_t)sim->P;
+				int c;
 
-				q->head = (uint16_t)(q->head + 1 == q->cap ? 0 : q->head + 1);
-				q->cnt--;
-				sim->npk[s]--;
-				if (q->cnt == 0)
-					sim->head_mask[si] &= ~(1u << v);
-				sim->in_busy[si] = done;
-				sim->out_busy[so] = done;
-				sim->rr_out[so] = (uint8_t)(in + 1 == sim->np ? 0 : in + 1);
-				sim->rr_vc[si] = (uint8_t)(v + 1 == nvi ? 0 : v + 1);
-				sim->last_move = t;
-				sim->res->traversals += (uint64_t)sim->P;
-				sim->link_flits[so] += window_flits(sim, t);
-				/* the slot frees when the tail leaves, in
-				 * t + P - 1; upstream hears of it L later */
-				credit_later(sim, done - 1 + (uint64_t)sim->L,
-				    sim->up_cred[si] + (uint32_t)v);
-				if (eject) {
-					deliver(sim, &mv, done - 1 + (uint64_t)sim->L);
-				} else {
-					sim->cred[cb + (uint64_t)pv]--;
-					mv.hops++;
-					mv.ready = t + (uint64_t)sim->L + (uint64_t)sim->R;
-					enqueue(sim, sim->down_sw[so], sim->down_in[so],
-					    pv, &mv);
+				pv = q->cls;
+				for (c = pv + ncls; c < nvo; c += ncls)
+					if (sim->cred[cb + (uint64_t)c] >
+					    sim->cred[cb + (uint64_t)pv])
+						pv = c;
+				if (sim->cred[cb + (uint64_t)pv] < (q->bubble ? 2 : 1)) {
+					sim->cwait[so] = 1;  /* apply_credits() wakes o */
+					continue;
 				}
-				if (q->cnt > 0)
-					head_route(sim, s, in, v);
 			}
+			grant(sim, s, in, v, o, pv, nvi, q, t);
 			return;
 		}
-		if (!any)
-			sim->req[so] &= ~(1u << in);
 	}
+	/*
+	 * Nothing could go.  Until `next` nothing will: input ports only get
+	 * busier and ready times are fixed; head_route() lowers the hint for
+	 * every new request and apply_credits() for every returning credit.
+	 * A failed arbitration changes no state, so skipping it changes no
+	 * result.
+	 */
+	sim->out_next[so] = next;
 }
 
+/*
+ * Arbitrate every due output of switch s, in port order (so that the
+ * result does not depend on how switches were scheduled), then schedule the
+ * switch again for its earliest output.
+ */
 static inline void
 switch_step(tt_sim *sim, uint32_t s, uint64_t t)
 {
-	uint64_t base = (uint64_t)s * (uint64_t)sim->np;
-	int o;
+	const uint64_t *next = sim->out_next + (uint64_t)s * (uint64_t)sim->np;
+	uint32_t m = sim->oreq[s];
+	uint64_t first = UINT64_MAX;
 
-	for (o = 0; o < sim->np; o++)
-		if (sim->req[base + (uint64_t)o] && sim->out_busy[base + (uint64_t)o] <= t)
+	sim->swake[s] = UINT64_MAX;
+	while (m) {
+		int o = __builtin_ctz(m);
+
+		m &= m - 1;
+		if (next[o] <= t)
 			arbitrate(sim, s, o, t);
+	}
+	for (m = sim->oreq[s]; m; m &= m - 1)
+		if (next[__builtin_ctz(m)] < first)
+			first = next[__builtin_ctz(m)];
+	if (first != UINT64_MAX)
+		sched_switch(sim, s, first > t ? first : t + 1);
+}
+
+/* The switches due in cycle t; entries left from an earlier schedule are
+ * skipped. */
+static void
+switches_step(tt_sim *sim, uint64_t t)
+{
+	uint32_t b = (uint32_t)(t & (sim->W2 - 1)), i;
+
+	for (i = 0; i < sim->sw_wheel_n[b]; i++) {
+		uint32_t s = sim->sw_wheel[b][i];
+
+		if (sim->swake[s] == t)
+			switch_step(sim, s, t);
+	}
+	sim->sw_wheel_n[b] = 0;
 }
 
 /* ---- NICs ---- */
@@ -793,7 +1024,7 @@ nic_fetch(tt_sim *sim, const tt_source *src, uint32_t pe)
 	if (gen < sim->wend)
 		sim->early_pending++;
 	wake = gen > n->busy ? gen : n->busy;
-	heap_push(sim, wake << PE_SHIFT | pe);
+	nic_sleep(sim, pe, wake);
 }
 
 /* Try to inject NIC pe's pending packet in cycle t; 1 if it went. */
@@ -831,7 +1062,12 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t)
 	sim->inflight++;
 	sim->res->injected++;
 	sim->last_move = t;
-	enqueue(sim, pe, o, best, &pk);
+	{
+		struct vcq *q = &sim->vcq[cb + (uint64_t)best];
+
+		*tail_slot(sim, q) = pk;
+		tail_added(sim, pe, o, best, q);
+	}
 	nic_fetch(sim, src, pe);
 	return 1;
 }
@@ -865,13 +1101,11 @@ find_deadlock(tt_sim *sim)
 		for (;;) {
 			uint64_t si = cur / (uint64_t)sim->V, next = UINT64_MAX;
 			uint32_t s = (uint32_t)(si / (uint64_t)sim->np);
-			int in = (int)(si % (uint64_t)sim->np), side = side_of(sim, s);
+			int side = side_of(sim, s);
 			const struct vcq *q = &sim->vcq[cur];
-			const struct pkt *pk;
 			uint64_t so, ds;
 			int c;
 
-			(void)in;
 			if (mark[cur] == walk) {
 				/* the walk closed on itself: path[i..] */
 				uint64_t i = 0, j;
@@ -883,15 +1117,11 @@ find_deadlock(tt_sim *sim)
 					goto out;
 				for (j = i; j < len; j++) {
 					uint64_t b = path[j], bsi = b / (uint64_t)sim->V;
-					uint32_t bs = (uint32_t)(bsi / (uint64_t)sim->np);
-					int bin = (int)(bsi % (uint64_t)sim->np);
 					int bv = (int)(b % (uint64_t)sim->V);
 					uint64_t up = sim->up_cred[bsi] / (uint64_t)sim->V;
 					uint32_t us = (uint32_t)(up / (uint64_t)sim->np);
 					int uo = (int)(up % (uint64_t)sim->np), us_side = side_of(sim, us);
 
-					(void)bs;
-					(void)bin;
 					chan[j - i] = (uint64_t)us * (uint64_t)net->chans_per_card +
 					    net->chan_base[net->twin ? us_side : 0][uo] +
 					    (uint64_t)(bv % sim->ncls[us_side][uo]);
@@ -904,13 +1134,12 @@ find_deadlock(tt_sim *sim)
 				break;
 			mark[cur] = walk;
 			path[len++] = cur;
-			pk = &sim->slot[q->base + q->head];
-			if (pk->out == sim->np - 1)
+			if (q->out == sim->np - 1)
 				break;
-			so = (uint64_t)s * (uint64_t)sim->np + pk->out;
+			so = (uint64_t)s * (uint64_t)sim->np + q->out;
 			ds = (uint64_t)sim->down_sw[so] * (uint64_t)sim->np +
 			    sim->down_in[so];
-			for (c = pk->cls; c < sim->nvc[side][pk->out]; c += sim->ncls[side][pk->out])
+			for (c = q->cls; c < sim->nvc[side][q->out]; c += sim->ncls[side][q->out])
 				if (sim->vcq[ds * (uint64_t)sim->V + (uint64_t)c].cnt > 0) {
 					next = ds * (uint64_t)sim->V + (uint64_t)c;
 					break;
@@ -949,17 +1178,27 @@ reset_state(tt_sim *sim)
 			}
 		}
 	}
+	memset(sim->want, 0, sizeof(uint32_t) * npo * (uint64_t)sim->np);
+	memset(sim->oreq, 0, sizeof(uint32_t) * sim->ns);
 	for (i = 0; i < npo; i++) {
-		sim->out_busy[i] = sim->in_busy[i] = 0;
-		sim->req[i] = sim->head_mask[i] = 0;
+		sim->out_busy[i] = sim->in_busy[i] = sim->out_next[i] = 0;
+		sim->cwait[i] = 0;
+		sim->req[i] = 0;
 		sim->rr_out[i] = sim->rr_vc[i] = 0;
 		sim->link_flits[i] = 0;
 	}
 	memset(sim->nic, 0, sizeof(struct nic) * sim->ns);
 	for (i = 0; i < sim->W; i++)
 		sim->wheel_n[i] = 0;
-	sim->nactive = sim->nheap = 0;
-	sim->inflight = sim->early_pending = 0;
+	for (i = 0; i < sim->W2; i++)
+		sim->sw_wheel_n[i] = 0;
+	for (i = 0; i < sim->ns; i++)
+		sim->swake[i] = UINT64_MAX;
+	sim->nactive = sim->nsleep = sim->nfar = 0;
+	for (i = 0; i < NIC_WHEEL; i++)
+		sim->nic_bucket[i] = UINT32_MAX;
+	sim->t = 0;
+	sim->inflight = sim->early_pending = sim->traversals = 0;
 	sim->last_move = 0;
 }
 
@@ -995,8 +1234,20 @@ apply_credits(tt_sim *sim, uint64_t t)
 {
 	uint32_t b = (uint32_t)(t & (sim->W - 1)), i;
 
-	for (i = 0; i < sim->wheel_n[b]; i++)
-		sim->cred[sim->wheel[b][i]]++;
+	for (i = 0; i < sim->wheel_n[b]; i++) {
+		uint32_t idx = sim->wheel[b][i], so = idx >> sim->vshift;
+
+		sim->cred[idx]++;
+		/* a request may have been waiting for this credit */
+		if (sim->cwait[so]) {
+			uint64_t e = sim->out_busy[so] > t ? sim->out_busy[so] : t;
+
+			sim->cwait[so] = 0;
+			if (sim->out_next[so] > e)
+				sim->out_next[so] = e;
+			sched_switch(sim, so / (uint32_t)sim->np, e);
+		}
+	}
 	sim->wheel_n[b] = 0;
 }
 
@@ -1012,7 +1263,7 @@ tt_sim_run(tt_sim *sim, const tt_source *src, int until_empty,
 	reset_state(sim);
 	if (until_empty) {
 		sim->wstart = 0;
-		sim->wend = UINT64_MAX >> PE_SHIFT;
+		sim->wend = UINT64_MAX >> 8;
 	} else {
 		sim->wstart = sim->p.warmup;
 		sim->wend = sim->p.warmup + sim->p.measure;
@@ -1024,7 +1275,7 @@ tt_sim_run(tt_sim *sim, const tt_source *src, int until_empty,
 		/* Stop? */
 		if (until_empty) {
 			if (sim->inflight == 0 && sim->nactive == 0 &&
-			    sim->nheap == 0)
+			    sim->nsleep == 0)
 				break;
 		} else if (t >= sim->wend) {
 			if (sim->early_pending == 0 &&
@@ -1041,24 +1292,37 @@ tt_sim_run(tt_sim *sim, const tt_source *src, int until_empty,
 			break;
 		}
 		/* Nothing in the network and nothing due: jump ahead. */
-		if (sim->inflight == 0 && sim->nactive == 0 && sim->nheap > 0) {
-			uint64_t wake = sim->heap[0] >> PE_SHIFT;
+		if (sim->inflight == 0 && sim->nactive == 0 && sim->nsleep > 0) {
+			uint64_t wake;
 
-			if (wake > t + sim->W) {
+			sim->t = t;
+			wake = nic_first_wake(sim);
+			if (wake > t + sim->W && wake > t + sim->W2) {
 				for (i = 0; i < sim->W; i++)
 					apply_credits(sim, t + i);
+				/* nothing is buffered, so every listed switch
+				 * is a leftover */
+				for (i = 0; i < sim->W2; i++) {
+					uint32_t j;
+
+					for (j = 0; j < sim->sw_wheel_n[i]; j++)
+						sim->swake[sim->sw_wheel[i][j]] = UINT64_MAX;
+					sim->sw_wheel_n[i] = 0;
+				}
 				if (!until_empty && t < sim->wend && wake > sim->wend)
 					wake = sim->wend;
 				t = wake;
+				sim->t = t;
+				nic_far_scan(sim);
 				sim->last_move = t;
 				continue;
 			}
 		}
+		sim->t = t;
+		if ((t & (NIC_WHEEL - 1)) == 0)
+			nic_far_scan(sim);
 		apply_credits(sim, t);
-		while (sim->nheap > 0 && (sim->heap[0] >> PE_SHIFT) <= t) {
-			pe = (uint32_t)(heap_pop(sim) & ((1u << PE_SHIFT) - 1));
-			sim->active[sim->nactive++] = pe;
-		}
+		nic_wake(sim, t);
 		for (i = 0; i < sim->nactive; ) {
 			pe = sim->active[i];
 			if (nic_inject(sim, src, pe, t))
@@ -1066,14 +1330,13 @@ tt_sim_run(tt_sim *sim, const tt_source *src, int until_empty,
 			else
 				i++;
 		}
-		for (s = 0; s < sim->ns; s++)
-			if (sim->npk[s] != 0)
-				switch_step(sim, s, t);
+		switches_step(sim, t);
 		t++;
 		if (progress != NULL && (t & 4095) == 0)
 			progress(pctx, planned ? (double)t / (double)planned : -1.0);
 	}
 	res->cycles = t;
+	res->traversals = sim->traversals;
 	if (until_empty) {
 		res->measure_cycles = t;
 		sim->wend = t;

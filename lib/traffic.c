@@ -52,38 +52,6 @@ tt_rng_seed(tt_rng *r, uint64_t seed, uint64_t stream)
 		r->s[i] = splitmix64(&x);
 }
 
-static inline uint64_t
-rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-uint64_t
-tt_rng_next(tt_rng *r)
-{
-	uint64_t *s = r->s, out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return out;
-}
-
-uint32_t
-tt_rng_below(tt_rng *r, uint32_t n)
-{
-	return (uint32_t)(((tt_rng_next(r) >> 32) * (uint64_t)n) >> 32);
-}
-
-double
-tt_rng_unit(tt_rng *r)
-{
-	return (double)(tt_rng_next(r) >> 11) * 0x1.0p-53;
-}
-
 /* ---- names ---- */
 
 static const char *const names[TT_TR_COUNT] = {

@@ -122,9 +122,16 @@ typedef void (*tt_sim_progress)(void *ctx, double done);
 int tt_sim_create(tt_sim **simp, const tt_net *net, const tt_simparams *p,
     char *err, size_t errsz);
 void tt_sim_free(tt_sim *sim);
+/* What tt_sim_create() would say about p for net, without building. */
+int tt_sim_check(const tt_net *net, const tt_simparams *p, char *err,
+    size_t errsz);
 
 /* Bytes tt_sim_create() would allocate for net and p (for planning). */
 uint64_t tt_sim_memory(const tt_net *net, const tt_simparams *p);
+
+/* 0 if the simulator's routing tables give tt_route()'s hop for every
+ * card, destination and input port (for tests: O(cards^2)). */
+int tt_sim_check_routes(const tt_sim *sim);
 
 /* VCs the simulator gives each port of net (after the minimum of p->vcs). */
 int tt_sim_port_vcs(const tt_net *net, const tt_simparams *p, int port);

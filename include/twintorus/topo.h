@@ -188,7 +188,28 @@ typedef struct tt_rtable {
 } tt_rtable;
 
 int tt_rtable_build(const tt_net *net, uint32_t card, tt_rtable *rt);
-tt_hop tt_rtable_lookup(const tt_net *net, const tt_rtable *rt, uint32_t dst, int in_port);
 void tt_rtable_free(tt_rtable *rt);
+
+/*
+ * The hop for PE dst, read from the table.  Inline: the simulator calls it
+ * for every packet at every switch, and ttd for every frame.
+ */
+static inline tt_hop
+tt_rtable_lookup(const tt_net *net, const tt_rtable *rt, uint32_t dst,
+    int in_port)
+{
+	const uint16_t *dc = net->coord +
+	    (size_t)tt_card_node(net, dst) * (size_t)net->n;
+	tt_hop h;
+	int d;
+
+	for (d = 0; d < rt->n; d++)
+		if (dc[d] != rt->here[d])
+			break;
+	h = d == rt->n ? rt->local[tt_card_side(net, dst)] : rt->dim[d][dc[d]];
+	h.bubble = net->deadlock == TT_DL_BUBBLE ?
+	    (uint8_t)tt_route_bubble(net, in_port, &h) : 0;
+	return h;
+}
 
 #endif

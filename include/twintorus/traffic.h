@@ -44,12 +44,38 @@ typedef struct tt_rng {
 	uint64_t s[4];
 } tt_rng;
 
+/* xoshiro256** (Blackman and Vigna), seeded through splitmix64 from a
+ * seed and a stream number (the PE). */
 void tt_rng_seed(tt_rng *r, uint64_t seed, uint64_t stream);
-uint64_t tt_rng_next(tt_rng *r);
+
+static inline uint64_t
+tt_rng_next(tt_rng *r)
+{
+	uint64_t *s = r->s, t = s[1] << 17;
+	uint64_t x = s[1] * 5, out = ((x << 7) | (x >> 57)) * 9;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = (s[3] << 45) | (s[3] >> 19);
+	return out;
+}
+
 /* uniform in [0, n) */
-uint32_t tt_rng_below(tt_rng *r, uint32_t n);
+static inline uint32_t
+tt_rng_below(tt_rng *r, uint32_t n)
+{
+	return (uint32_t)(((tt_rng_next(r) >> 32) * (uint64_t)n) >> 32);
+}
+
 /* uniform in [0, 1) */
-double tt_rng_unit(tt_rng *r);
+static inline double
+tt_rng_unit(tt_rng *r)
+{
+	return (double)(tt_rng_next(r) >> 11) * 0x1.0p-53;
+}
 
 typedef struct tt_traffic {
 	/* set by the caller */

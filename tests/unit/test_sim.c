@@ -197,6 +197,46 @@ test_zero_load_latency(void **state)
 	zero_load_case(4, k3333, 1, "best", TT_DL_VC, 1, 1, 4);
 }
 
+/* The simulator's compact tables give exactly what tt_route() gives. */
+static void
+test_routes_equal_tt_route(void **state)
+{
+	static const int k444[3] = {4, 4, 4}, k534[3] = {5, 3, 4};
+	static const int k33[2] = {3, 3}, k2345[4] = {2, 3, 4, 5};
+	char letter[2] = {0, 0};
+	tt_simparams p;
+	tt_net net;
+	tt_sim *sim;
+	char err[256];
+	int c, dl;
+
+	(void)state;
+	tt_simparams_default(&p);
+	for (dl = TT_DL_VC; dl <= TT_DL_NONE; dl++) {
+		for (c = 0; c < 10; c++) {
+			letter[0] = (char)('A' + c);
+			tt_test_net(&net, 3, c % 2 ? k534 : k444, 1, letter,
+			    (enum tt_deadlock)dl);
+			assert_int_equal(tt_sim_create(&sim, &net, &p, err, sizeof(err)), 0);
+			if (tt_sim_check_routes(sim) != 0)
+				fail_msg("%s %s: tables differ from tt_route()",
+				    letter, tt_deadlock_name((enum tt_deadlock)dl));
+			tt_sim_free(sim);
+			tt_net_free(&net);
+		}
+		tt_test_net(&net, 2, k33, 0, NULL, (enum tt_deadlock)dl);
+		assert_int_equal(tt_sim_create(&sim, &net, &p, err, sizeof(err)), 0);
+		assert_int_equal(tt_sim_check_routes(sim), 0);
+		tt_sim_free(sim);
+		tt_net_free(&net);
+		tt_test_net(&net, 4, k2345, 1, "best", (enum tt_deadlock)dl);
+		assert_int_equal(tt_sim_create(&sim, &net, &p, err, sizeof(err)), 0);
+		assert_int_equal(tt_sim_check_routes(sim), 0);
+		tt_sim_free(sim);
+		tt_net_free(&net);
+	}
+}
+
 /* ---- conservation: each packet delivered exactly once ---- */
 
 struct once {
@@ -667,6 +707,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_routes_equal_tt_route),
 		cmocka_unit_test(test_zero_load_latency),
 		cmocka_unit_test(test_every_packet_delivered_once),
 		cmocka_unit_test(test_accepted_equals_offered),
