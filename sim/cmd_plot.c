@@ -156,6 +156,20 @@ read_series(const char *csv, struct series *s, int *ns)
 	return 0;
 }
 
+/* A string for a single-quoted gnuplot literal: ' doubled. */
+static void
+gp_quoted(FILE *g, const char *s)
+{
+	fputc('\'', g);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', g);
+		if (*s != '\n')
+			fputc(*s, g);
+	}
+	fputc('\'', g);
+}
+
 static void
 panel(FILE *g, const struct series *s, int ns, const char *ylabel,
     int which, int logy)
@@ -166,9 +180,11 @@ panel(FILE *g, const struct series *s, int ns, const char *ylabel,
 	    "set ylabel '%s'\n%s", ylabel,
 	    logy ? "set logscale y\n" : "unset logscale y\n");
 	fprintf(g, "plot ");
-	for (i = 0; i < ns; i++)
-		fprintf(g, "%s'-' using 1:2 with linespoints title '%s'",
-		    i ? ", " : "", s[i].name);
+	for (i = 0; i < ns; i++) {
+		fprintf(g, "%s'-' using 1:2 with linespoints title ",
+		    i ? ", " : "");
+		gp_quoted(g, s[i].name);
+	}
 	fputc('\n', g);
 	for (i = 0; i < ns; i++) {
 		for (j = 0; j < s[i].n; j++) {
@@ -182,6 +198,43 @@ panel(FILE *g, const struct series *s, int ns, const char *ylabel,
 }
 
 int
+plot_ready(const char *cmd, const char *out)
+{
+	size_t len = strlen(out);
+	char dir[4096], *slash;
+
+	if (!have_gnuplot()) {
+		fprintf(stderr, "ttsim %s: gnuplot is not installed, so %s "
+		    "cannot be drawn; install it with 'apt-get install "
+		    "gnuplot-nox' (make deps does), or plot the CSV yourself\n",
+		    cmd, out);
+		return -1;
+	}
+	if (!(len >= 4 && (strcmp(out + len - 4, ".svg") == 0 ||
+	    strcmp(out + len - 4, ".png") == 0))) {
+		fprintf(stderr, "ttsim %s: %s: the file must end in .png or "
+		    ".svg\n", cmd, out);
+		return -1;
+	}
+	/* gnuplot would fall back to stdout if it cannot open the file */
+	snprintf(dir, sizeof(dir), "%s", out);
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (access(dir, W_OK | X_OK) != 0 ||
+	    (access(out, F_OK) == 0 && access(out, W_OK) != 0)) {
+		fprintf(stderr, "ttsim %s: %s: cannot write there (%s)\n", cmd,
+		    out, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
 plot_csv(const char *csv, const char *out, const char *title)
 {
 	static struct series s[PLOT_MAX_SERIES];
@@ -189,19 +242,9 @@ plot_csv(const char *csv, const char *out, const char *title)
 	size_t len = strlen(out);
 	FILE *g;
 
-	if (!have_gnuplot()) {
-		fprintf(stderr, "ttsim plot: gnuplot is not installed, so %s "
-		    "cannot be drawn; install it with 'apt-get install "
-		    "gnuplot-nox' (make deps does), or plot the CSV yourself\n",
-		    out);
+	if (plot_ready("plot", out) < 0)
 		return -1;
-	}
 	svg = len >= 4 && strcmp(out + len - 4, ".svg") == 0;
-	if (!svg && !(len >= 4 && strcmp(out + len - 4, ".png") == 0)) {
-		fprintf(stderr, "ttsim plot: -o %s: the file must end in .png "
-		    "or .svg\n", out);
-		return -1;
-	}
 	if (read_series(csv, s, &ns) < 0)
 		return -1;
 	g = popen("gnuplot", "w");
@@ -213,9 +256,12 @@ plot_csv(const char *csv, const char *out, const char *title)
 		fprintf(g, "set terminal svg size 1500,480 dynamic\n");
 	else
 		fprintf(g, "set terminal pngcairo size 1500,480 font ',9'\n");
-	fprintf(g, "set output '%s'\nset grid\nset key top left font ',8'\n"
-	    "set multiplot layout 1,3 title '%s'\n", out,
-	    title != NULL ? title : "");
+	fprintf(g, "set output ");
+	gp_quoted(g, out);
+	fprintf(g, "\nset grid\nset key top left font ',8'\n"
+	    "set multiplot layout 1,3 title ");
+	gp_quoted(g, title != NULL ? title : "");
+	fputc('\n', g);
 	panel(g, s, ns, "accepted load (flits/cycle/PE)", 0, 0);
 	panel(g, s, ns, "network latency (cycles)", 1, 1);
 	panel(g, s, ns, "end-to-end latency (cycles)", 2, 1);
@@ -241,7 +287,13 @@ cmd_plot(int argc, char **argv)
 			return TTSIM_EXIT_OK;
 		}
 		if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0 ||
-		    strcmp(argv[i], "--title") == 0) && i + 1 < argc) {
+		    strcmp(argv[i], "--title") == 0) && i + 1 >= argc) {
+			fprintf(stderr, "ttsim plot: %s needs a value (see ttsim "
+			    "plot --help)\n", argv[i]);
+			return TTSIM_EXIT_USAGE;
+		}
+		if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0 ||
+		    strcmp(argv[i], "--title") == 0) {
 			if (argv[i][1] == 'o' || argv[i][2] == 'o')
 				out = argv[++i];
 			else

@@ -29,7 +29,8 @@ run_usage(FILE *f)
 "  --hot-fraction F  hotspot: share of packets sent to the hot PEs (0.1)\n"
 "  --flow SRC:DST  flows: only these pairs send (repeat); PEs as ids or x,y,z/c\n"
 "  --seed N        first random seed (default 1)\n"
-"  --seeds N       runs with seeds N, N+1, ...; mean and 95%% interval\n"
+"  --seeds N       N runs, with seeds S, S+1, ... from --seed S; mean and\n"
+"                  95%% confidence interval\n"
 "model (defaults from seed 000 §7.1, or the YAML network: section):\n"
 "  --packet-flits N (4)  --buffer-flits N (128 per input port)\n"
 "  --vcs N         at least N VCs per port (4 under vc, 1 otherwise; ports\n"
@@ -61,6 +62,7 @@ cmd_run(int argc, char **argv)
 
 	netopts_init(&no);
 	simopts_init(&so);
+	so.cmd = "run";
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			run_usage(stdout);
@@ -90,6 +92,8 @@ cmd_run(int argc, char **argv)
 		return TTSIM_EXIT_USAGE;
 	}
 	simopts_apply_config(&so, &no.cfg);
+	if (simpoint_check(&so, &no.spec, so.load) < 0)
+		return TTSIM_EXIT_USAGE;
 	if (simpoint_run(&so, &no.spec, so.load, &pt, show_progress, label,
 	    0, 1) < 0) {
 		progress_clear();
@@ -118,14 +122,20 @@ cmd_run(int argc, char **argv)
 		printf(" flits/cycle/PE%s\n", pt.saturated ? "  (saturated)" : "");
 		printf("  throughput          %.3f packets/cycle\n",
 		    pt.throughput_packets);
-		printf("  network latency     %.2f", pt.net_lat);
-		if (pt.seeds > 1)
-			printf(" +- %.2f", pt.net_lat_ci);
-		printf(" cycles\n  end-to-end latency  %.2f", pt.e2e_lat);
-		if (pt.seeds > 1)
-			printf(" +- %.2f", pt.e2e_lat_ci);
-		printf(" cycles, p99 %.0f\n", pt.p99_e2e);
-		printf("  hops                %.3f links per packet\n", pt.avg_hops);
+		if (pt.measured_runs < pt.seeds) {
+			printf("  network latency     n/a (no packet generated in "
+			    "the window arrived)\n");
+		} else {
+			printf("  network latency     %.2f", pt.net_lat);
+			if (pt.seeds > 1)
+				printf(" +- %.2f", pt.net_lat_ci);
+			printf(" cycles\n  end-to-end latency  %.2f", pt.e2e_lat);
+			if (pt.seeds > 1)
+				printf(" +- %.2f", pt.e2e_lat_ci);
+			printf(" cycles, p99 %.0f\n", pt.p99_e2e);
+			printf("  hops                %.3f links per packet\n",
+			    pt.avg_hops);
+		}
 		if (pt.net.twin)
 			printf("  internal links      %.1f%% busy\n",
 			    100 * pt.internal_util);

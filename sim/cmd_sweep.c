@@ -80,13 +80,15 @@ parse_loads(const char *v, double *loads, int max)
 	n = split_list(buf, item, SWEEP_MAX);
 	if (n < 0)
 		goto many;
+	if (n == 0)
+		goto bad;
 	for (i = 0; i < n; i++)
 		if (parse_load("sweep", "--loads", item[i], &loads[m++]) < 0)
 			return -1;
 	return m > 0 ? m : -1;
 bad:
-	fprintf(stderr, "ttsim sweep: --loads %s: write a list (0.1,0.2) or "
-	    "FROM:TO:STEP with FROM <= TO (0.05:0.5:0.05)\n", v);
+	fprintf(stderr, "ttsim sweep: --loads '%s': write a list (0.1,0.2) "
+	    "or FROM:TO:STEP with FROM <= TO (0.05:0.5:0.05)\n", v);
 	return -1;
 many:
 	fprintf(stderr, "ttsim sweep: --loads %s: at most %d loads\n", v, max);
@@ -169,6 +171,7 @@ cmd_sweep(int argc, char **argv)
 
 	netopts_init(&no);
 	simopts_init(&so);
+	so.cmd = "sweep";
 	for (i = 1; i < argc; i++) {
 		const char **slot = NULL;
 		const char *a = argv[i];
@@ -241,7 +244,7 @@ cmd_sweep(int argc, char **argv)
 	dls[0] = no.spec.deadlock;
 	if (dl_flag != NULL) {
 		snprintf(dbuf, sizeof(dbuf), "%s", dl_flag);
-		ndl = split_list(dbuf, dlv, 4);
+		ndl = split_list(dbuf, dlv, 3);
 		for (i = 0; i < ndl; i++)
 			if (tt_deadlock_parse(dlv[i], &dls[i]) < 0) {
 				fprintf(stderr, "ttsim sweep: --deadlock: '%s' is "
@@ -253,6 +256,11 @@ cmd_sweep(int argc, char **argv)
 			    "three of vc,bubble,none\n", dl_flag);
 			return TTSIM_EXIT_USAGE;
 		}
+	}
+	if (ports_flag != NULL && no.plain_flag) {
+		fprintf(stderr, "ttsim sweep: --ports and --plain do not go "
+		    "together: a plain torus has no port configuration\n");
+		return TTSIM_EXIT_USAGE;
 	}
 	if (ports_flag != NULL) {
 		snprintf(pbuf, sizeof(pbuf), "%s", ports_flag);
@@ -316,6 +324,12 @@ cmd_sweep(int argc, char **argv)
 			}
 		free(list);
 	}
+	/* Refuse now what would stop the sweep half-way. */
+	for (i = 0; i < nspec; i++)
+		if (simpoint_check(&so, &specs[i], loads[0]) < 0)
+			return TTSIM_EXIT_USAGE;
+	if (plot != NULL && plot_ready("sweep", plot) < 0)
+		return TTSIM_EXIT_USAGE;
 	if (plot != NULL) {
 		int fd = mkstemps(csvpath, 4);
 
@@ -349,7 +363,7 @@ cmd_sweep(int argc, char **argv)
 				return TTSIM_EXIT_USAGE;
 			}
 			done++;
-			progress_clear();
+			progress_hide();
 			if (no.json) {
 				printf("%s  ", first ? "" : ",\n");
 				simpoint_json(stdout, &pt);
@@ -379,6 +393,7 @@ cmd_sweep(int argc, char **argv)
 				    "peak accepted %.4f\n", peak);
 		}
 	}
+	progress_clear();
 	if (no.json)
 		printf("\n]\n");
 	if (csvf != NULL) {

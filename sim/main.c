@@ -71,6 +71,6 @@ main(int argc, char **argv)
 	if (strcmp(cmd, "plot") == 0)
 		return cmd_plot(argc - 1, argv + 1);
 	fprintf(stderr, "ttsim: unknown command '%s' (commands: analyze, "
-	    "verify; see ttsim --help)\n", cmd);
+	    "verify, run, sweep, plot; see ttsim --help)\n", cmd);
 	return TTSIM_EXIT_USAGE;
 }

@@ -43,6 +43,13 @@ progress_show(void *label, double done)
 }
 
 void
+progress_hide(void)
+{
+	if (shown && isatty(STDERR_FILENO) && elapsed() >= 1.0)
+		fprintf(stderr, "\r%60s\r", "");
+}
+
+void
 progress_clear(void)
 {
 	if (shown && isatty(STDERR_FILENO) && elapsed() >= 1.0)

@@ -20,6 +20,7 @@ simopts_init(simopts *o)
 	o->seed = 1;
 	o->seeds = 1;
 	o->hot_fraction = 0.1;
+	o->cmd = "run";
 }
 
 static int
@@ -258,15 +259,15 @@ acc_ci(const acc *a, int n)
 }
 
 static int
-parse_pes(const tt_net *net, const char *what, const char *const *in,
-    size_t n, uint32_t *out)
+parse_pes(const char *cmd, const tt_net *net, const char *what,
+    const char *const *in, size_t n, uint32_t *out)
 {
 	char err[256];
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		if (tt_pe_parse(net, in[i], &out[i], err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim: %s %s: %s\n", what, in[i], err);
+			fprintf(stderr, "ttsim %s: %s %s: %s\n", cmd, what, in[i], err);
 			return -1;
 		}
 	return 0;
@@ -282,14 +283,15 @@ parse_flows(const tt_net *net, const simopts *o, uint32_t *src, uint32_t *dst)
 		snprintf(buf, sizeof(buf), "%s", o->flow[i]);
 		colon = strchr(buf, ':');
 		if (colon == NULL) {
-			fprintf(stderr, "ttsim: --flow %s: write SRC:DST, each a "
-			    "PE id or x,y,z/card\n", o->flow[i]);
+			fprintf(stderr, "ttsim %s: --flow %s: write SRC:DST, each "
+			    "a PE id or x,y,z/card\n", o->cmd, o->flow[i]);
 			return -1;
 		}
 		*colon = '\0';
 		if (tt_pe_parse(net, buf, &src[i], err, sizeof(err)) < 0 ||
 		    tt_pe_parse(net, colon + 1, &dst[i], err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim: --flow %s: %s\n", o->flow[i], err);
+			fprintf(stderr, "ttsim %s: --flow %s: %s\n", o->cmd,
+			    o->flow[i], err);
 			return -1;
 		}
 	}
@@ -350,7 +352,7 @@ simpoint_run(const simopts *o, const tt_netspec *spec, double load,
 
 	memset(pt, 0, sizeof(*pt));
 	if (tt_net_init(&net, spec, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim: %s\n", err);
+		fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
 		return -1;
 	}
 	pt->net = net;
@@ -359,17 +361,16 @@ simpoint_run(const simopts *o, const tt_netspec *spec, double load,
 	pt->seeds = n;
 	pt->seed = o->seed;
 	pt->p = o->p;
-	if (parse_pes(&net, "--hot", o->hot, o->nhot, hot) < 0 ||
+	if (parse_pes(o->cmd, &net, "--hot", o->hot, o->nhot, hot) < 0 ||
 	    parse_flows(&net, o, fs, fd) < 0)
 		goto out;
 	if (tt_sim_create(&sim, &net, &o->p, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim: %s\n", err);
+		fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
 		goto out;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (s = 0; s < n; s++) {
 		tt_source src;
-		double sat;
 
 		tt_traffic_default(&tr);
 		tr.pattern = o->pattern;
@@ -383,14 +384,15 @@ simpoint_run(const simopts *o, const tt_netspec *spec, double load,
 		tr.flow_dst = fd;
 		tr.nflows = o->nflows;
 		if (tt_traffic_init(&tr, &net, err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim: --traffic %s: %s\n",
-			    tt_pattern_name(o->pattern), err);
+			fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
 			goto out;
 		}
 		src = tt_traffic_source(&tr);
 		sp.seed = s;
 		tt_sim_run(sim, &src, 0, &r, progress ? seed_progress : NULL, &sp);
 		tt_traffic_free(&tr);
+		if (r.measured_delivered > 0)
+			pt->measured_runs++;
 		acc_add(&acc_acc, r.accepted_load);
 		acc_add(&acc_net, r.avg_network_latency);
 		acc_add(&acc_e2e, r.avg_e2e_latency);
@@ -403,8 +405,7 @@ simpoint_run(const simopts *o, const tt_netspec *spec, double load,
 		pt->delivered += (double)r.delivered / n;
 		pt->traversals += (double)r.traversals;
 		pt->total_cycles += (double)r.cycles;
-		sat = r.accepted_load < 0.95 * r.offered_load || !r.drained;
-		if (sat)
+		if (!r.drained)
 			pt->saturated = 1;
 		if (r.deadlock && !pt->deadlock) {
 			pt->deadlock = 1;
@@ -423,11 +424,59 @@ simpoint_run(const simopts *o, const tt_netspec *spec, double load,
 	pt->net_lat_ci = acc_ci(&acc_net, n);
 	pt->e2e_lat = acc_mean(&acc_e2e, n);
 	pt->e2e_lat_ci = acc_ci(&acc_e2e, n);
+	/* saturated: the accepted load falls short of the offered one, or
+	 * the packets of the window could not all be delivered in the drain */
+	if (pt->accepted < 0.95 * pt->offered)
+		pt->saturated = 1;
 	rc = 0;
 out:
 	tt_sim_free(sim);
 	if (rc < 0)
 		tt_net_free(&net);
+	return rc;
+}
+
+int
+simpoint_check(const simopts *o, const tt_netspec *spec, double load)
+{
+	tt_net net;
+	tt_traffic tr;
+	uint32_t hot[SIMOPTS_MAX_LIST], fs[SIMOPTS_MAX_LIST], fd[SIMOPTS_MAX_LIST];
+	char err[512];
+	int rc = -1;
+
+	if (tt_net_init(&net, spec, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
+		return -1;
+	}
+	if (parse_pes(o->cmd, &net, "--hot", o->hot, o->nhot, hot) < 0 ||
+	    parse_flows(&net, o, fs, fd) < 0)
+		goto out;
+	if (tt_sim_check(&net, &o->p, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
+		goto out;
+	}
+	tt_traffic_default(&tr);
+	tr.pattern = o->pattern;
+	tr.load = load;
+	tr.packet_flits = o->p.packet_flits;
+	tr.hot_fraction = o->hot_fraction;
+	tr.hot = o->nhot ? hot : NULL;
+	tr.nhot = o->nhot;
+	tr.flow_src = fs;
+	tr.flow_dst = fd;
+	tr.nflows = o->nflows;
+	if (tt_traffic_init(&tr, &net, err, sizeof(err)) < 0) {
+		char title[128];
+
+		fprintf(stderr, "ttsim %s: %s: %s\n", o->cmd,
+		    net_title(&net, title, sizeof(title)), err);
+		goto out;
+	}
+	tt_traffic_free(&tr);
+	rc = 0;
+out:
+	tt_net_free(&net);
 	return rc;
 }
 
@@ -459,45 +508,67 @@ simpoint_series(const simpoint *pt, char *buf, size_t bufsz)
 }
 
 static void
-json_num(FILE *f, const char *key, double v, int ci, double civ, int seeds)
+json_num(FILE *f, const char *key, double v, int have, int ci, double civ,
+    int seeds)
 {
-	fprintf(f, ", \"%s\": %.6g", key, v);
+	if (have)
+		fprintf(f, ", \"%s\": %.6g", key, v);
+	else
+		fprintf(f, ", \"%s\": null", key);
 	if (ci) {
-		if (seeds > 1)
+		if (have && seeds > 1)
 			fprintf(f, ", \"%s_ci95\": %.6g", key, civ);
 		else
 			fprintf(f, ", \"%s_ci95\": null", key);
 	}
 }
 
+/*
+ * One point as a JSON object.  The scheme is "scheme" here, because
+ * "deadlock" is the watchdog's verdict (DESIGN.md §4, ttsim run --json).
+ * Latencies and hops are null when no packet of the window arrived.
+ */
 void
 simpoint_json(FILE *f, const simpoint *pt)
 {
+	const tt_net *net = &pt->net;
+	int lat = pt->measured_runs == pt->seeds;
 	char sb[128];
 	size_t i;
 
-	fputc('{', f);
-	json_net_fields(f, &pt->net);
-	fprintf(f, ", \"series\": ");
+	fprintf(f, "{\"dims\": ");
+	json_dims(f, net);
+	fprintf(f, ", \"twin\": %s, \"ports\": ", net->twin ? "true" : "false");
+	json_string(f, net->ports_name);
+	if (net->twin) {
+		fprintf(f, ", \"card0\": ");
+		json_card_ports(f, net, 0);
+		fprintf(f, ", \"card1\": ");
+		json_card_ports(f, net, 1);
+	}
+	fprintf(f, ", \"scheme\": \"%s\", \"series\": ",
+	    tt_deadlock_name(net->deadlock));
 	json_string(f, simpoint_series(pt, sb, sizeof(sb)));
-	fprintf(f, ", \"pes\": %u, \"traffic\": \"%s\"", (unsigned)pt->net.ncards,
+	fprintf(f, ", \"pes\": %u, \"traffic\": \"%s\"", (unsigned)net->ncards,
 	    tt_pattern_name(pt->pattern));
 	fprintf(f, ", \"load\": %.6g", pt->load);
-	json_num(f, "offered_load", pt->offered, 0, 0, 0);
-	json_num(f, "accepted_load", pt->accepted, 1, pt->accepted_ci, pt->seeds);
-	json_num(f, "throughput_packets", pt->throughput_packets, 0, 0, 0);
-	json_num(f, "avg_network_latency", pt->net_lat, 1, pt->net_lat_ci, pt->seeds);
-	json_num(f, "avg_e2e_latency", pt->e2e_lat, 1, pt->e2e_lat_ci, pt->seeds);
-	json_num(f, "p99_e2e_latency", pt->p99_e2e, 0, 0, 0);
-	json_num(f, "avg_hops", pt->avg_hops, 0, 0, 0);
-	json_num(f, "internal_link_utilization", pt->internal_util, 0, 0, 0);
-	fprintf(f, ", \"cycles\": %.0f, \"packets_delivered\": %.0f",
-	    pt->cycles, pt->delivered);
+	json_num(f, "offered_load", pt->offered, 1, 0, 0, 0);
+	json_num(f, "accepted_load", pt->accepted, 1, 1, pt->accepted_ci, pt->seeds);
+	json_num(f, "throughput_packets", pt->throughput_packets, 1, 0, 0, 0);
+	json_num(f, "avg_network_latency", pt->net_lat, lat, 1, pt->net_lat_ci, pt->seeds);
+	json_num(f, "avg_e2e_latency", pt->e2e_lat, lat, 1, pt->e2e_lat_ci, pt->seeds);
+	json_num(f, "p99_e2e_latency", pt->p99_e2e, lat, 0, 0, 0);
+	json_num(f, "avg_hops", pt->avg_hops, lat, 0, 0, 0);
+	json_num(f, "internal_link_utilization", pt->internal_util, 1, 0, 0, 0);
+	fprintf(f, ", \"cycles\": %.0f, \"packets_delivered\": %.0f, "
+	    "\"flit_router_traversals\": %.0f", pt->cycles, pt->delivered,
+	    pt->traversals / pt->seeds);
 	fprintf(f, ", \"saturated\": %s, \"deadlock\": %s",
 	    pt->saturated ? "true" : "false", pt->deadlock ? "true" : "false");
 	if (pt->deadlock) {
-		fprintf(f, ", \"deadlock_seed\": %llu, \"deadlock_channels\": [",
-		    (unsigned long long)pt->deadlock_seed);
+		fprintf(f, ", \"deadlock_seed\": %llu, \"deadlock_cycle\": %llu, "
+		    "\"deadlock_channels\": [", (unsigned long long)pt->deadlock_seed,
+		    (unsigned long long)pt->deadlock_cycle);
 		for (i = 0; i < pt->nchan; i++) {
 			if (i)
 				fprintf(f, ", ");
@@ -516,7 +587,7 @@ simpoint_json(FILE *f, const simpoint *pt)
 void
 simpoint_csv_header(FILE *f)
 {
-	fprintf(f, "series,dims,twin,ports,deadlock,pes,traffic,load,"
+	fprintf(f, "series,dims,twin,ports,scheme,pes,traffic,load,"
 	    "offered_load,accepted_load,accepted_load_ci95,throughput_packets,"
 	    "avg_network_latency,avg_network_latency_ci95,avg_e2e_latency,"
 	    "avg_e2e_latency_ci95,p99_e2e_latency,avg_hops,"
@@ -524,24 +595,42 @@ simpoint_csv_header(FILE *f)
 	    "deadlock,seed,seeds\n");
 }
 
+/* An empty field where the JSON has null. */
+static void
+csv_num(FILE *f, double v, int have)
+{
+	if (have)
+		fprintf(f, ",%.6g", v);
+	else
+		fputc(',', f);
+}
+
 void
 simpoint_csv(FILE *f, const simpoint *pt)
 {
+	int lat = pt->measured_runs == pt->seeds, ci = pt->seeds > 1;
 	char sb[128];
 	int d;
 
 	fprintf(f, "%s,", simpoint_series(pt, sb, sizeof(sb)));
 	for (d = 0; d < pt->net.n; d++)
 		fprintf(f, "%s%d", d ? "x" : "", pt->net.k[d]);
-	fprintf(f, ",%d,%s,%s,%u,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,"
-	    "%.6g,%.6g,%.6g,%.6g,%.0f,%.0f,%d,%d,%llu,%d\n",
-	    pt->net.twin, pt->net.ports_name, tt_deadlock_name(pt->net.deadlock),
-	    (unsigned)pt->net.ncards, tt_pattern_name(pt->pattern), pt->load,
-	    pt->offered, pt->accepted, pt->accepted_ci, pt->throughput_packets,
-	    pt->net_lat, pt->net_lat_ci, pt->e2e_lat, pt->e2e_lat_ci,
-	    pt->p99_e2e, pt->avg_hops, pt->internal_util, pt->cycles,
-	    pt->delivered, pt->saturated, pt->deadlock,
-	    (unsigned long long)pt->seed, pt->seeds);
+	fprintf(f, ",%d,%s,%s,%u,%s,%.6g", pt->net.twin, pt->net.ports_name,
+	    tt_deadlock_name(pt->net.deadlock), (unsigned)pt->net.ncards,
+	    tt_pattern_name(pt->pattern), pt->load);
+	csv_num(f, pt->offered, 1);
+	csv_num(f, pt->accepted, 1);
+	csv_num(f, pt->accepted_ci, ci);
+	csv_num(f, pt->throughput_packets, 1);
+	csv_num(f, pt->net_lat, lat);
+	csv_num(f, pt->net_lat_ci, lat && ci);
+	csv_num(f, pt->e2e_lat, lat);
+	csv_num(f, pt->e2e_lat_ci, lat && ci);
+	csv_num(f, pt->p99_e2e, lat);
+	csv_num(f, pt->avg_hops, lat);
+	csv_num(f, pt->internal_util, 1);
+	fprintf(f, ",%.0f,%.0f,%d,%d,%llu,%d\n", pt->cycles, pt->delivered,
+	    pt->saturated, pt->deadlock, (unsigned long long)pt->seed, pt->seeds);
 }
 
 void

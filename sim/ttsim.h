@@ -54,6 +54,8 @@ void json_string(FILE *f, const char *s);
 /* sim/progress.c: a one-line progress report on a terminal, none when
  * stderr is not a terminal */
 void progress_show(void *label, double done);
+/* Erase the line (before printing a result) but keep the clock. */
+void progress_hide(void);
 void progress_clear(void);
 
 /* sim/simpoint.c: what run and sweep share */
@@ -71,6 +73,7 @@ typedef struct simopts {
 	size_t nflows;
 	int csv;
 	int pattern_set, packet_set, buffer_set;
+	const char *cmd;        /* "run" or "sweep", for messages */
 } simopts;
 
 #define SIMPOINT_MAX_CHANS 64
@@ -86,6 +89,7 @@ typedef struct simpoint {
 	double net_lat, net_lat_ci, e2e_lat, e2e_lat_ci, p99_e2e;
 	double avg_hops, internal_util, cycles, delivered;
 	double traversals, total_cycles, wall;
+	int measured_runs;      /* seeds in which a packet of the window arrived */
 	int saturated, deadlock;
 	uint64_t deadlock_seed, deadlock_cycle;
 	char chan[SIMPOINT_MAX_CHANS][96];
@@ -99,6 +103,8 @@ int parse_load(const char *cmd, const char *flag, const char *v, double *out);
 int simpoint_run(const simopts *o, const tt_netspec *spec, double load,
     simpoint *pt, void (*progress)(void *, double), void *pctx,
     double done0, double span);
+/* Everything simpoint_run() would refuse, checked without running. */
+int simpoint_check(const simopts *o, const tt_netspec *spec, double load);
 void simpoint_free(simpoint *pt);
 const char *simpoint_series(const simpoint *pt, char *buf, size_t bufsz);
 void simpoint_json(FILE *f, const simpoint *pt);
@@ -109,6 +115,8 @@ void simpoint_table_row(FILE *f, const simpoint *pt);
 
 /* sim/cmd_plot.c */
 int plot_csv(const char *csv, const char *out, const char *title);
+/* 0 if gnuplot can be run and out can be written; -1 after a message */
+int plot_ready(const char *cmd, const char *out);
 
 /* sim/cmd_*.c */
 int cmd_analyze(int argc, char **argv);
