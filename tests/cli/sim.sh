@@ -1,0 +1,307 @@
+#!/usr/bin/env bash
+# ttsim run, sweep and plot as a user runs them: the JSON keys of DESIGN.md
+# §4, determinism by seed, accepted = offered at low load, confidence
+# intervals, CSV, the YAML file under flags, the deadlock watchdog under
+# --deadlock none, every traffic pattern, the sweep's point count, plots and
+# their errors, and the golden flag errors (tests/cli/flags/{run,sweep,plot}-*).
+# Every simulation is short (a few thousand cycles): the script takes seconds.
+# shellcheck disable=SC2015,SC2054  # "check && ok || bad": ok cannot fail; commas in flag values
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+T=${TTSIM:-build/ttsim}
+pass=0 fail=0
+tmp=$(mktemp -d /tmp/ttsim-sim.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+ok()  { echo "ok $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
+# expect NAME WANT_STATUS CMD...: run, keep stdout in $out and stderr in
+# $tmp/err, check the status
+expect() {
+	local name=$1 want=$2; shift 2
+	out=$("$@" 2>"$tmp/err"); st=$?
+	if [ "$st" -eq "$want" ]; then return 0; fi
+	bad "$name" "exit $st, wanted $want: $* :: $(cat "$tmp/err")"
+	return 1
+}
+# Short runs: enough packets for stable means, far from the 10^4-cycle default.
+S=(--warmup 500 --measure 2000)
+# is_png FILE / is_svg FILE: the file starts as such an image does
+is_png() { [ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+is_svg() { head -c 400 "$1" 2>/dev/null | grep -q '<svg'; }
+
+# --- run --json: every key of the contract, with its type ---
+if expect run-json 0 "$T" run --dims 4,4,4 --ports D "${S[@]}" --json; then
+	got=$(jq -r '[(.offered_load, .accepted_load, .throughput_packets,
+	    .avg_network_latency, .avg_e2e_latency, .p99_e2e_latency, .avg_hops,
+	    .internal_link_utilization, .cycles, .packets_delivered | type),
+	    (.deadlock | type)] | join(" ")' <<<"$out")
+	want="number number number number number number number number number number boolean"
+	[ "$got" = "$want" ] && ok run-json || bad run-json "$got"
+fi
+if expect run-json-one 0 "$T" run --dims 4,4,4 --ports D "${S[@]}" --json; then
+	# one object, nothing else on stdout
+	got=$(jq -s -r 'length, (.[0] | type)' <<<"$out" | tr '\n' ' ')
+	[ "$got" = "1 object " ] && ok run-json-one || bad run-json-one "$got"
+fi
+if expect run-json-sane 0 "$T" run --dims 4,4,4 --ports D "${S[@]}" --json; then
+	# 128 PEs, 4-flit packets: packets/cycle = accepted * 128 / 4; DOR paths
+	# of D average 4.795 links (README); cycles cover all three phases
+	got=$(jq -r '[.pes == 128, .deadlock == false,
+	    ((.throughput_packets - .accepted_load * 32) | fabs) < 0.01 * .throughput_packets,
+	    (.avg_hops > 4.6 and .avg_hops < 5.0),
+	    (.avg_e2e_latency >= .avg_network_latency),
+	    (.p99_e2e_latency >= .avg_e2e_latency),
+	    (.internal_link_utilization > 0 and .internal_link_utilization < 1),
+	    (.cycles >= 2500), (.packets_delivered > 0)] | map(tostring) | join(" ")' <<<"$out")
+	[ "$got" = "true true true true true true true true true" ] &&
+	    ok run-json-sane || bad run-json-sane "$got"
+fi
+
+# --- same seed, same bytes; another seed, other numbers ---
+if expect seed-a 0 "$T" run "${S[@]}" --seed 7 --json; then
+	a=$out
+	if expect seed-b 0 "$T" run "${S[@]}" --seed 7 --json; then
+		[ "$a" = "$out" ] && ok seed-same || bad seed-same "$(diff <(echo "$a") <(echo "$out"))"
+	fi
+	if expect seed-c 0 "$T" run "${S[@]}" --seed 8 --json; then
+		f='[.offered_load, .accepted_load, .avg_e2e_latency, .packets_delivered] | map(tostring) | join(" ")'
+		[ "$(jq -r "$f" <<<"$a")" != "$(jq -r "$f" <<<"$out")" ] &&
+		    ok seed-differs || bad seed-differs "seed 7 and 8 give $(jq -r "$f" <<<"$out")"
+	fi
+fi
+
+# --- low load: every offered flit is accepted, nothing saturates ---
+if expect low-load 0 "$T" run --dims 4,4,4 --ports D --traffic uniform --load 0.05 "${S[@]}" --json; then
+	got=$(jq -r '[((.accepted_load - .offered_load) | fabs) <= 0.05 * .offered_load,
+	    ((.offered_load - 0.05) | fabs) <= 0.005, .saturated] | map(tostring) | join(" ")' <<<"$out")
+	[ "$got" = "true true false" ] && ok low-load || bad low-load "$got :: $out"
+fi
+
+# --- --seeds: mean of the seeds and a 95% interval; none for one seed ---
+if expect seeds-3 0 "$T" run "${S[@]}" --seeds 3 --json; then
+	got=$(jq -r '[.accepted_load_ci95, .avg_network_latency_ci95,
+	    .avg_e2e_latency_ci95] | map(type) | join(" ")' <<<"$out")
+	ci=$(jq -r '[.accepted_load_ci95, .avg_network_latency_ci95,
+	    .avg_e2e_latency_ci95] | all(. > 0)' <<<"$out")
+	[ "$got" = "number number number" ] && [ "$ci" = true ] &&
+	    ok seeds-3-ci || bad seeds-3-ci "$got, all above 0: $ci"
+	mean3=$(jq .accepted_load <<<"$out")
+	sum=0
+	for s in 1 2 3; do
+		expect "seeds-single-$s" 0 "$T" run "${S[@]}" --seed $s --json || break
+		sum=$(jq -n "$sum + $(jq .accepted_load <<<"$out")")
+	done
+	jq -e -n "(($sum / 3) - $mean3 | fabs) < 1e-5" >/dev/null &&
+	    ok seeds-3-mean || bad seeds-3-mean "mean $mean3, seeds 1..3 sum to $sum"
+fi
+if expect seeds-1 0 "$T" run "${S[@]}" --seeds 1 --json; then
+	got=$(jq -r '[.accepted_load_ci95, .avg_network_latency_ci95,
+	    .avg_e2e_latency_ci95] | map(tostring) | join(" ")' <<<"$out")
+	[ "$got" = "null null null" ] && ok seeds-1-null || bad seeds-1-null "$got"
+fi
+
+# --- --csv: a header and one row, as many columns ---
+if expect run-csv 0 "$T" run "${S[@]}" --csv; then
+	got=$(awk -F, '{ print NF }' <<<"$out" | tr '\n' ' ')
+	head=$(head -1 <<<"$out")
+	case $head in
+	series,*offered_load*accepted_load*avg_network_latency*avg_e2e_latency*)
+		[ "$(wc -l <<<"$out")" = 2 ] &&
+		    [ "$(awk -F, '{ print NF }' <<<"$out" | sort -u | wc -l)" = 1 ] &&
+		    ok run-csv || bad run-csv "columns per line: $got";;
+	*)	bad run-csv "header: $head";;
+	esac
+fi
+
+# --- the YAML file, and flags over it ---
+if expect yaml-run 0 "$T" run yaml/3dt-4x4x4.yaml "${S[@]}" --json; then
+	got=$(jq -c '[.dims, .ports, .pes, .packet_flits, .buffer_flits]' <<<"$out")
+	[ "$got" = '[[4,4,4],"D",128,4,128]' ] && ok yaml-run || bad yaml-run "$got"
+fi
+cat >"$tmp/net.yaml" <<'EOF'
+torus:
+  dims: [4, 4, 2]
+  ports: A
+  deadlock: bubble
+network:
+  packet_flits: 8
+  buffer_flits: 64
+EOF
+if expect yaml-network 0 "$T" run "$tmp/net.yaml" "${S[@]}" --json; then
+	got=$(jq -c '[.dims, .ports, .pes, .packet_flits, .buffer_flits, .series]' <<<"$out")
+	[ "$got" = '[[4,4,2],"A",64,8,64,"3DT 4x4x2 A bubble"]' ] &&
+	    ok yaml-network || bad yaml-network "$got"
+fi
+if expect yaml-flags 0 "$T" run "$tmp/net.yaml" "${S[@]}" --json --dims 4,4,4 --ports D \
+    --deadlock vc --packet-flits 2 --buffer-flits 32; then
+	got=$(jq -c '[.dims, .ports, .pes, .packet_flits, .buffer_flits, .series]' <<<"$out")
+	[ "$got" = '[[4,4,4],"D",128,2,32,"3DT 4x4x4 D vc"]' ] &&
+	    ok yaml-flags || bad yaml-flags "$got"
+fi
+
+# --- deadlock: seed 000 Example 6.1 on two nodes in Y, found by the watchdog ---
+if expect deadlock-none 1 "$T" run --dims 2,2,2 --ports D --deadlock none --load 1 --seed 2; then
+	n=$(grep -o 'a cycle of [0-9]* channels' "$tmp/err" | grep -o '[0-9]*')
+	chans=$(grep -c '^  ([0-9,]*)/c[01] [A-Za-z+-]* vc[0-9]*$' "$tmp/err")
+	grep -q 'deadlock' "$tmp/err" && [ -n "$n" ] && [ "$n" -gt 0 ] && [ "$chans" = "$n" ] &&
+	    ok deadlock-none || bad deadlock-none "$(cat "$tmp/err")"
+fi
+if expect deadlock-json 1 "$T" run --dims 2,2,2 --ports D --deadlock none --load 1 --seed 2 --json; then
+	got=$(jq -r '[.deadlock, (.deadlock_channels | type), (.deadlock_channels | length > 0)]
+	    | map(tostring) | join(" ")' <<<"$out")
+	[ "$got" = "true array true" ] && ok deadlock-json || bad deadlock-json "$got"
+fi
+for dl in vc bubble; do
+	if expect "deadlock-$dl" 0 "$T" run --dims 2,2,2 --ports D --deadlock $dl --load 1 --seed 2 --json; then
+		got=$(jq -r '[.deadlock, has("deadlock_channels"), .packets_delivered > 0]
+		    | map(tostring) | join(" ")' <<<"$out")
+		[ "$got" = "false false true" ] && [ ! -s "$tmp/err" ] &&
+		    ok "deadlock-$dl" || bad "deadlock-$dl" "$got :: $(cat "$tmp/err")"
+	fi
+done
+
+# --- every traffic pattern the binary names runs on 128 PEs (a power of two) ---
+"$T" run --traffic no-such-pattern >/dev/null 2>"$tmp/err"
+patterns=$(sed -n 's/.*use one of //p' "$tmp/err" | tr -d ',')
+want="uniform hotspot tornado transpose bit-reversal bit-complement shuffle bit-rotate center-reflection neighbour random-permutation flows"
+[ "$(tr ' ' '\n' <<<"$patterns" | sort | tr '\n' ' ')" = "$(tr ' ' '\n' <<<"$want" | sort | tr '\n' ' ')" ] &&
+    ok pattern-list || bad pattern-list "got: $patterns"
+for p in $patterns; do
+	extra=()
+	[ "$p" = flows ] && extra=(--flow 0:127 --flow 127:0 --flow 1,2,3/1:3,2,1/0)
+	if expect "traffic-$p" 0 "$T" run --dims 4,4,4 --ports D --traffic "$p" "${extra[@]}" \
+	    --warmup 200 --measure 1000 --json; then
+		got=$(jq -r '[.traffic, .deadlock, .packets_delivered > 0, .offered_load > 0]
+		    | map(tostring) | join(" ")' <<<"$out")
+		[ "$got" = "$p false true true" ] && ok "traffic-$p" || bad "traffic-$p" "$got"
+	fi
+done
+if expect traffic-hotspot-plain 0 "$T" run --dims 4,4 --plain --traffic hotspot \
+    --hot 0 --hot-fraction 0.5 "${S[@]}" --json; then
+	got=$(jq -r '[.pes, .twin, .traffic, .deadlock, .packets_delivered > 0]
+	    | map(tostring) | join(" ")' <<<"$out")
+	[ "$got" = "16 false hotspot false true" ] &&
+	    ok traffic-hotspot-plain || bad traffic-hotspot-plain "$got"
+fi
+# neighbour traffic goes one link at most: the hop count says so
+if expect traffic-neighbour-hops 0 "$T" run --traffic neighbour --dims 4,4,4 "${S[@]}" --json; then
+	jq -e '.avg_hops < 2.5' <<<"$out" >/dev/null &&
+	    ok traffic-neighbour-hops || bad traffic-neighbour-hops "$(jq .avg_hops <<<"$out")"
+fi
+
+# --- sweep: networks x loads, one row or object each ---
+# twin 4x4x4: 1 port configuration x 2 schemes; plain 8x8 (no ports): 2 schemes;
+# 4 networks x 2 loads = 8 points
+SW=(--topo 4x4x4,8x8:plain --ports D --deadlock vc,bubble --loads 0.1,0.2 --warmup 200 --measure 1000)
+if expect sweep-csv 0 "$T" sweep "${SW[@]}" --csv; then
+	rows=$(($(wc -l <<<"$out") - 1))
+	cols=$(awk -F, '{ print NF }' <<<"$out" | sort -u | wc -l)
+	series=$(tail -n +2 <<<"$out" | cut -d, -f1 | sort | uniq -c | awk '{$1=$1; print}' | tr '\n' ';')
+	want="2 2D 8x8 bubble;2 2D 8x8 vc;2 3DT 4x4x4 D bubble;2 3DT 4x4x4 D vc;"
+	[ "$(head -1 <<<"$out" | cut -d, -f1)" = series ] && [ "$rows" = 8 ] &&
+	    [ "$cols" = 1 ] && [ "$series" = "$want" ] &&
+	    ok sweep-csv || bad sweep-csv "$rows rows, $cols column counts, series $series"
+	[ ! -s "$tmp/err" ] && ! grep -q $'[\r\033]' <<<"$out" &&
+	    ok sweep-quiet-piped || bad sweep-quiet-piped "stderr: $(cat -v "$tmp/err")"
+fi
+if expect sweep-json 0 "$T" sweep "${SW[@]}" --json; then
+	got=$(jq -r '[type, length, (map(.load) | unique | map(tostring) | join(",")),
+	    (map(.twin) | map(tostring) | unique | join(","))] | map(tostring) | join(" ")' <<<"$out")
+	[ "$got" = "array 8 0.1,0.2 false,true" ] && ok sweep-json || bad sweep-json "$got"
+fi
+if expect sweep-ports-all 0 "$T" sweep --dims 4,4,4 --ports all --loads 0.1 \
+    --warmup 200 --measure 500 --csv; then
+	got=$(tail -n +2 <<<"$out" | cut -d, -f4 | sort | tr -d '\n')
+	[ "$got" = ABCDEFGHIJ ] && ok sweep-ports-all || bad sweep-ports-all "$got"
+fi
+if expect sweep-range 0 "$T" sweep --dims 4,4,4 --loads 0.05:0.2:0.05 \
+    --warmup 200 --measure 500 --json; then
+	got=$(jq -r 'map(.load | tostring) | join(",")' <<<"$out")
+	[ "$got" = "0.05,0.1,0.15,0.2" ] && ok sweep-range || bad sweep-range "$got"
+fi
+if expect sweep-table 0 "$T" sweep --dims 4,4,4 --loads 0.1,0.2 --warmup 200 --measure 500; then
+	grep -q 'peak accepted' <<<"$out" && ok sweep-table || bad sweep-table "$out"
+fi
+# a deadlocked point makes the sweep exit 1, and the JSON says which
+if expect sweep-deadlock 1 "$T" sweep --dims 2,2,2 --ports D --deadlock none,vc \
+    --loads 1 --seed 2 --json; then
+	got=$(jq -r 'map(.deadlock | tostring) | join(",")' <<<"$out")
+	[ "$got" = "true,false" ] && ok sweep-deadlock || bad sweep-deadlock "$got"
+fi
+
+# --- plot ---
+if expect plot-sweep-csv 0 "$T" sweep --topo 4x4x4,4x4:plain --loads 0.1,0.2 \
+    --warmup 200 --measure 500 --csv; then
+	printf '%s\n' "$out" >"$tmp/sweep.csv"
+	expect plot-png 0 "$T" plot "$tmp/sweep.csv" -o "$tmp/out.png" &&
+	    { is_png "$tmp/out.png" && ok plot-png || bad plot-png "not a PNG"; }
+	expect plot-svg 0 "$T" plot "$tmp/sweep.csv" -o "$tmp/out.svg" --title "two tori" &&
+	    { is_svg "$tmp/out.svg" && grep -q 'two tori' "$tmp/out.svg" &&
+	    grep -q '2D 4x4 vc' "$tmp/out.svg" && ok plot-svg || bad plot-svg "not the SVG wanted"; }
+	# with no gnuplot on PATH: say so, and how to get it
+	abs=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
+	PATH=/nonexistent "$abs" plot "$tmp/sweep.csv" -o "$tmp/none.png" >/dev/null 2>"$tmp/err"; st=$?
+	[ "$st" -ne 0 ] && grep -q 'gnuplot is not installed' "$tmp/err" &&
+	    grep -q 'apt-get install gnuplot-nox' "$tmp/err" && [ ! -e "$tmp/none.png" ] &&
+	    ok plot-no-gnuplot || bad plot-no-gnuplot "exit $st: $(cat "$tmp/err")"
+fi
+printf 'network,x,y\n3DT,0.1,0.1\n' >"$tmp/bad.csv"
+if expect plot-bad-header 2 "$T" plot "$tmp/bad.csv" -o "$tmp/bad.png"; then
+	grep -q "^ttsim plot: $tmp/bad.csv:1: " "$tmp/err" && [ ! -e "$tmp/bad.png" ] &&
+	    ok plot-bad-header || bad plot-bad-header "$(cat "$tmp/err")"
+fi
+if expect run-csv-for-plot 0 "$T" run "${S[@]}" --csv; then
+	printf '%s\n' "$out" >"$tmp/run.csv"
+	expect plot-run-csv 0 "$T" plot "$tmp/run.csv" -o "$tmp/run.png" &&
+	    { is_png "$tmp/run.png" && ok plot-run-csv || bad plot-run-csv "not a PNG"; }
+fi
+if expect sweep-plot 0 "$T" sweep --dims 4,4,4 --ports A,D --loads 0.1,0.3 \
+    --warmup 200 --measure 1000 --plot "$tmp/sweep.svg"; then
+	is_svg "$tmp/sweep.svg" && grep -q '3DT 4x4x4 A vc' "$tmp/sweep.svg" &&
+	    ok sweep-plot || bad sweep-plot "no SVG with the A curve"
+fi
+
+# --- help ---
+expect run-help 0 "$T" run --help && grep -q -- '--traffic NAME' <<<"$out" && ok run-help
+expect sweep-help 0 "$T" sweep --help && grep -q -- '--topo LIST' <<<"$out" && ok sweep-help
+expect plot-help 0 "$T" plot --help && grep -q 'gnuplot-nox' <<<"$out" && ok plot-help
+
+# --- no key appears twice in an object (the scheme is "scheme", the
+# watchdog's verdict "deadlock") ---
+if expect json-unique-keys 0 "$T" run --dims 4,4,4 --ports D --warmup 100 --measure 300 --json; then
+	dup=$(jq -n --stream -c '[inputs | select(length == 2) | .[0] | select(length == 1) | .[0]]
+	    | group_by(.) | map(select(length > 1) | .[0])' <<<"$out")
+	got=$(jq -r '[.scheme, .deadlock] | join(" ")' <<<"$out")
+	[ "$dup" = "[]" ] && [ "$got" = "vc false" ] && ok json-unique-keys ||
+	    bad json-unique-keys "duplicates $dup; scheme/deadlock $got"
+fi
+# --- a sweep checks every network before it runs the first point ---
+if expect sweep-checks-first 2 "$T" sweep --topo 4x4x4,5x5x5 --traffic bit-reversal \
+    --loads 0.1 --warmup 100 --measure 300 --json; then
+	[ -z "$out" ] && grep -q '5x5x5: traffic bit-reversal' "$tmp/err" &&
+	    ok sweep-checks-first || bad sweep-checks-first "stdout: $out"
+fi
+# --- a plot that cannot be written fails before gnuplot writes anywhere ---
+if expect plot-unwritable 2 "$T" plot "$tmp/sweep.csv" -o /nonexistent/dir/x.png; then
+	[ -z "$out" ] && grep -q 'cannot write there' "$tmp/err" &&
+	    ok plot-unwritable || bad plot-unwritable "stdout ${#out} bytes: $(cat "$tmp/err")"
+fi
+# --- quotes in a title or a file name reach gnuplot intact ---
+if expect plot-quotes 0 "$T" plot "$tmp/sweep.csv" -o "$tmp/it's.png" --title "it's"; then
+	is_png "$tmp/it's.png" && ok plot-quotes || bad plot-quotes "$(cat "$tmp/err")"
+fi
+
+# --- bad flags: golden expected errors, exit 2 (tests/cli/flags/NAME.args, .err) ---
+for args in tests/cli/flags/run-*.args tests/cli/flags/sweep-*.args tests/cli/flags/plot-*.args; do
+	name=flag-$(basename "$args" .args)
+	mapfile -t argv < "$args"
+	"$T" "${argv[@]}" >/dev/null 2>"$tmp/err"; st=$?
+	if [ "$st" -eq 2 ] && diff -u "${args%.args}.err" "$tmp/err" >/dev/null; then
+		ok "$name"
+	else
+		bad "$name" "exit $st; $(diff -u "${args%.args}.err" "$tmp/err")"
+	fi
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
