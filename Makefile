@@ -119,6 +119,9 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	build/ttsim analyze yaml/3dt-4x4x4.yaml --ports all
 	build/ttsim verify yaml/3dt-4x4x4.yaml
+	build/ttsim sweep yaml/3dt-4x4x4.yaml --topo 4x4x4,16x8:plain --ports D,A \
+	  --deadlock bubble --loads 0.1,0.3,0.5
+	build/ttsim run --dims 2,2,2 --ports D --deadlock none --load 1 --seed 2 || true
 	build/ttsim verify --dims 4,2,4 --ports D --deadlock none \
 	  --flow 0,0,0/0:0,1,0/0 --flow 0,1,0/0:0,0,0/0 \
 	  --flow 0,0,0/1:0,1,0/1 --flow 0,1,0/1:0,0,0/1 || true

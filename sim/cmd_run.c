@@ -109,7 +109,7 @@ cmd_run(int argc, char **argv)
 	} else {
 		char title[128];
 
-		printf("%s, ports %s, deadlock %s: %s traffic at %g "
+		printf("%s, ports %s, scheme %s: %s traffic at %g "
 		    "flits/cycle/PE, %d seed%s\n",
 		    net_title(&pt.net, title, sizeof(title)), pt.net.ports_name,
 		    tt_deadlock_name(pt.net.deadlock),

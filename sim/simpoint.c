@@ -646,9 +646,22 @@ simpoint_table_row(FILE *f, const simpoint *pt)
 {
 	char sb[128];
 
-	fprintf(f, "%-22s %6.3f %9.4f %10.3f %9.1f %9.1f %6.0f %6.2f %6.1f  %s\n",
+	char iu[16];
+
+	if (pt->net.twin)
+		snprintf(iu, sizeof(iu), "%.1f", 100 * pt->internal_util);
+	else
+		snprintf(iu, sizeof(iu), "-");
+	if (pt->measured_runs < pt->seeds) {
+		fprintf(f, "%-22s %6.3f %9.4f %10.3f %9s %9s %6s %6s %6s  %s\n",
+		    simpoint_series(pt, sb, sizeof(sb)), pt->offered,
+		    pt->accepted, pt->throughput_packets, "n/a", "n/a", "n/a",
+		    "n/a", iu, pt->deadlock ? "DEADLOCK" : "saturated");
+		return;
+	}
+	fprintf(f, "%-22s %6.3f %9.4f %10.3f %9.1f %9.1f %6.0f %6.2f %6s  %s\n",
 	    simpoint_series(pt, sb, sizeof(sb)), pt->offered, pt->accepted,
 	    pt->throughput_packets, pt->net_lat, pt->e2e_lat, pt->p99_e2e,
-	    pt->avg_hops, 100 * pt->internal_util,
+	    pt->avg_hops, iu,
 	    pt->deadlock ? "DEADLOCK" : pt->saturated ? "saturated" : "");
 }
