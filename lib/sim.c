@@ -1340,6 +1340,10 @@ tt_sim_run(tt_sim *sim, const tt_source *src, int until_empty,
 	if (until_empty) {
 		res->measure_cycles = t;
 		sim->wend = t;
+	} else if (t < sim->wend) {
+		/* stopped inside the window (deadlock): measure what ran */
+		sim->wend = t > sim->wstart ? t : sim->wstart;
+		res->measure_cycles = sim->wend - sim->wstart;
 	} else {
 		res->measure_cycles = sim->p.measure;
 	}
