@@ -48,7 +48,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/tests/%)
 UNIT_ASAN = $(UNIT_SRC:tests/unit/%.c=build/tests/asan/%)
 LIB_ASAN_OBJ = $(LIB_SRC:lib/%.c=build/asan/lib/%.o)
 
-.PHONY: all check check-build demo install deps clean unit unit-asan cli examples bench
+.PHONY: all check check-build demo install deps clean unit unit-asan cli examples bench paper-quick
 
 all: build/libtwintorus.a build/libtwintorus.so build/ttsim
 
@@ -92,7 +92,7 @@ check: deps
 	@$(MAKE) --no-print-directory check-build
 
 check-build: all $(UNIT_BIN) $(UNIT_ASAN)
-	@$(MAKE) --no-print-directory unit unit-asan cli examples
+	@$(MAKE) --no-print-directory unit unit-asan cli examples paper-quick
 
 unit: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do echo "== $$t"; $$t || exit 1; done
@@ -112,8 +112,15 @@ examples: build/ttsim
 	  build/ttsim verify "$$f" || exit 1; \
 	done
 
+# A reduced seed 000 §7.3-7.4 reproduction: small sweeps and the findings
+# that hold at that size (bench/paper/README.md).
+paper-quick: build/ttsim
+	@echo "== bench/paper/run.sh --quick"
+	@TTSIM=build/ttsim bash bench/paper/run.sh --quick --out build/paper-quick
+
 bench: all
 	bash bench/analyze.sh
+	bash bench/sim-speed.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all
