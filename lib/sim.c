@@ -1352,8 +1352,9 @@ tt_sim_run(tt_sim *sim, const tt_source *src, int until_empty,
 
 		if (w < 1)
 			w = 1;
-		res->offered_load = (double)(res->measured +
-		    (until_empty ? 0 : backlog_in_window(sim, src))) *
+		res->measured_generated = res->measured +
+		    (until_empty ? 0 : backlog_in_window(sim, src));
+		res->offered_load = (double)res->measured_generated *
 		    sim->P / (w * n);
 		res->accepted_load = (double)res->flits_window / (w * n);
 		res->throughput_packets = (double)res->packets_window / w;

@@ -136,6 +136,10 @@ cmd_run(int argc, char **argv)
 			printf("  hops                %.3f links per packet\n",
 			    pt.avg_hops);
 		}
+		if (pt.undelivered > 0)
+			printf("  not delivered       %.0f packets of the window "
+			    "by the end of the drain; the latencies cover the "
+			    "others\n", pt.undelivered);
 		if (pt.net.twin)
 			printf("  internal links      %.1f%% busy\n",
 			    100 * pt.internal_util);

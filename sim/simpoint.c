@@ -403,6 +403,8 @@ simpoint_run(const simopts *o, const tt_netspec *spec, double load,
 		pt->internal_util += r.internal_link_utilization / n;
 		pt->cycles += (double)r.cycles / n;
 		pt->delivered += (double)r.delivered / n;
+		pt->undelivered += (double)(r.measured_generated -
+		    r.measured_delivered) / n;
 		pt->traversals += (double)r.traversals;
 		pt->total_cycles += (double)r.cycles;
 		if (!r.drained)
@@ -561,8 +563,9 @@ simpoint_json(FILE *f, const simpoint *pt)
 	json_num(f, "avg_hops", pt->avg_hops, lat, 0, 0, 0);
 	json_num(f, "internal_link_utilization", pt->internal_util, 1, 0, 0, 0);
 	fprintf(f, ", \"cycles\": %.0f, \"packets_delivered\": %.0f, "
+	    "\"window_packets_undelivered\": %.0f, "
 	    "\"flit_router_traversals\": %.0f", pt->cycles, pt->delivered,
-	    pt->traversals / pt->seeds);
+	    pt->undelivered, pt->traversals / pt->seeds);
 	fprintf(f, ", \"saturated\": %s, \"deadlock\": %s",
 	    pt->saturated ? "true" : "false", pt->deadlock ? "true" : "false");
 	if (pt->deadlock) {
@@ -592,7 +595,7 @@ simpoint_csv_header(FILE *f)
 	    "avg_network_latency,avg_network_latency_ci95,avg_e2e_latency,"
 	    "avg_e2e_latency_ci95,p99_e2e_latency,avg_hops,"
 	    "internal_link_utilization,cycles,packets_delivered,saturated,"
-	    "deadlock,seed,seeds\n");
+	    "deadlock,seed,seeds,window_packets_undelivered\n");
 }
 
 /* An empty field where the JSON has null. */
@@ -629,8 +632,9 @@ simpoint_csv(FILE *f, const simpoint *pt)
 	csv_num(f, pt->p99_e2e, lat);
 	csv_num(f, pt->avg_hops, lat);
 	csv_num(f, pt->internal_util, 1);
-	fprintf(f, ",%.0f,%.0f,%d,%d,%llu,%d\n", pt->cycles, pt->delivered,
-	    pt->saturated, pt->deadlock, (unsigned long long)pt->seed, pt->seeds);
+	fprintf(f, ",%.0f,%.0f,%d,%d,%llu,%d,%.0f\n", pt->cycles, pt->delivered,
+	    pt->saturated, pt->deadlock, (unsigned long long)pt->seed, pt->seeds,
+	    pt->undelivered);
 }
 
 void

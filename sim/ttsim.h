@@ -88,6 +88,7 @@ typedef struct simpoint {
 	double offered, accepted, accepted_ci, throughput_packets;
 	double net_lat, net_lat_ci, e2e_lat, e2e_lat_ci, p99_e2e;
 	double avg_hops, internal_util, cycles, delivered;
+	double undelivered;     /* packets of the window not delivered */
 	double traversals, total_cycles, wall;
 	int measured_runs;      /* seeds in which a packet of the window arrived */
 	int saturated, deadlock;

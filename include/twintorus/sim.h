@@ -90,7 +90,10 @@ typedef struct tt_simresult {
 	uint64_t delivered;           /* packets that reached their PE */
 	uint64_t flits_window;        /* flits delivered inside the window */
 	uint64_t packets_window;      /* packets delivered inside the window */
-	uint64_t measured;            /* packets generated inside the window */
+	uint64_t measured;            /* packets generated inside the window
+	                               * that entered the network */
+	uint64_t measured_generated;  /* all generated inside the window, also
+	                               * those still queued at their NIC */
 	uint64_t measured_delivered;  /* ... and delivered by the end */
 	uint64_t hops_sum;            /* links crossed by measured packets */
 	uint64_t traversals;          /* flit-router traversals (all phases) */

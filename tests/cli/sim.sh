@@ -275,6 +275,16 @@ if expect json-unique-keys 0 "$T" run --dims 4,4,4 --ports D --warmup 100 --meas
 	[ "$dup" = "[]" ] && [ "$got" = "vc false" ] && ok json-unique-keys ||
 	    bad json-unique-keys "duplicates $dup; scheme/deadlock $got"
 fi
+# --- packets of the window left undelivered: none below saturation, many
+# far above it (and then the run says the latencies cover the rest) ---
+if expect undelivered-low 0 "$T" run --dims 4,4,4 --ports A "${S[@]}" --load 0.1 --json; then
+	got=$(jq -r '[.window_packets_undelivered, .saturated] | join(" ")' <<<"$out")
+	[ "$got" = "0 false" ] && ok undelivered-low || bad undelivered-low "$got"
+fi
+if expect undelivered-high 0 "$T" run --dims 4,4,4 --ports A "${S[@]}" --load 1 --drain 500; then
+	grep -q 'not delivered  *[1-9][0-9]* packets of the window' <<<"$out" &&
+	    ok undelivered-high || bad undelivered-high "$out"
+fi
 # --- a sweep checks every network before it runs the first point ---
 if expect sweep-checks-first 2 "$T" sweep --topo 4x4x4,5x5x5 --traffic bit-reversal \
     --loads 0.1 --warmup 100 --measure 300 --json; then
