@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errf.h"
 #include "twintorus/sim.h"
 
 #define PKT_BUBBLE   0x01
@@ -124,21 +125,6 @@ struct tt_sim {
 };
 
 
-static int sim_err(char *err, size_t errsz, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int
-sim_err(char *err, size_t errsz, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err != NULL && errsz > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, errsz, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 void
 tt_simparams_default(tt_simparams *p)
@@ -268,41 +254,41 @@ check_params(const tt_net *net, const tt_simparams *p, char *err, size_t errsz)
 	int side, o, nv, per;
 
 	if (p->packet_flits < 1 || p->packet_flits > 4096)
-		return sim_err(err, errsz, "packet_flits must be 1..4096, got %d",
+		return tt_errf(err, errsz, "packet_flits must be 1..4096, got %d",
 		    p->packet_flits);
 	if (p->router_latency < 1 || p->router_latency > 64)
-		return sim_err(err, errsz, "router latency must be 1..64 "
+		return tt_errf(err, errsz, "router latency must be 1..64 "
 		    "cycles, got %d", p->router_latency);
 	if (p->link_latency < 1 || p->link_latency > 64)
-		return sim_err(err, errsz, "link latency must be 1..64 cycles, "
+		return tt_errf(err, errsz, "link latency must be 1..64 cycles, "
 		    "got %d", p->link_latency);
 	if (p->vcs < 0 || p->vcs > TT_MAX_VCS)
-		return sim_err(err, errsz, "vcs must be 1..%d, got %d",
+		return tt_errf(err, errsz, "vcs must be 1..%d, got %d",
 		    TT_MAX_VCS, p->vcs);
 	if (p->measure < 1)
-		return sim_err(err, errsz, "the measurement window must be at "
+		return tt_errf(err, errsz, "the measurement window must be at "
 		    "least one cycle");
 	for (side = 0; side < (net->twin ? 2 : 1); side++) {
 		for (o = 0; o <= net->card_nports; o++) {
 			nv = vcs_for(net, p, port_classes(net, side, o));
 			if (nv > TT_MAX_VCS)
-				return sim_err(err, errsz, "a port needs %d "
+				return tt_errf(err, errsz, "a port needs %d "
 				    "VCs; at most %d are supported", nv,
 				    TT_MAX_VCS);
 			per = p->buffer_flits / nv / p->packet_flits;
 			if (per > 65535)
-				return sim_err(err, errsz, "buffer_flits %d "
+				return tt_errf(err, errsz, "buffer_flits %d "
 				    "holds more than 65535 packets per VC",
 				    p->buffer_flits);
 			if (per < 1)
-				return sim_err(err, errsz, "buffer_flits %d "
+				return tt_errf(err, errsz, "buffer_flits %d "
 				    "split among %d VCs leaves %d flits per VC, "
 				    "less than one packet of %d flits; raise "
 				    "buffer_flits or lower vcs", p->buffer_flits,
 				    nv, p->buffer_flits / nv, p->packet_flits);
 			if (per < 2 && net->deadlock == TT_DL_BUBBLE &&
 			    o < net->card_nports)
-				return sim_err(err, errsz, "buffer_flits %d "
+				return tt_errf(err, errsz, "buffer_flits %d "
 				    "split among %d VCs leaves room for one "
 				    "packet per VC; the bubble scheme needs two "
 				    "(seed 000 §6.3.2); raise buffer_flits",
@@ -501,7 +487,7 @@ tt_sim_create(tt_sim **simp, const tt_net *net, const tt_simparams *p,
 		return -1;
 	sim = calloc(1, sizeof(*sim));
 	if (sim == NULL)
-		return sim_err(err, errsz, "out of memory");
+		return tt_errf(err, errsz, "out of memory");
 	sim->net = net;
 	sim->p = *p;
 	sim->ns = net->ncards;
@@ -605,7 +591,7 @@ tt_sim_create(tt_sim **simp, const tt_net *net, const tt_simparams *p,
 	return 0;
 nomem:
 	tt_sim_free(sim);
-	return sim_err(err, errsz, "out of memory building the switches of "
+	return tt_errf(err, errsz, "out of memory building the switches of "
 	    "%u cards", (unsigned)net->ncards);
 }
 

@@ -12,12 +12,10 @@
 #include <string.h>
 
 #include "twintorus/topo.h"
+#include "errf.h"
 
-static int net_err(char *err, size_t errsz, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int
-net_err(char *err, size_t errsz, const char *fmt, ...)
+int
+tt_errf(char *err, size_t errsz, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -153,7 +151,7 @@ tt_netspec_set_ports(tt_netspec *spec, const char *s, char *err, size_t errsz)
 		spec->letter = (char)toupper((unsigned char)s[0]);
 		return 0;
 	}
-	return net_err(err, errsz, "unknown port configuration '%s': use A..J "
+	return tt_errf(err, errsz, "unknown port configuration '%s': use A..J "
 	    "(seed 000 Table 1, 3 dimensions), best, or a {card0: [...], "
 	    "card1: [...]} map in a YAML file", s);
 }
@@ -170,25 +168,25 @@ tt_netspec_set_dims(tt_netspec *spec, const char *s, char *err, size_t errsz)
 		errno = 0;
 		v = strtol(p, &end, 10);
 		if (end == p || errno != 0)
-			return net_err(err, errsz, "expected comma-separated "
+			return tt_errf(err, errsz, "expected comma-separated "
 			    "node counts such as 4,4,4");
 		if (n == TT_MAX_DIMS)
-			return net_err(err, errsz, "at most %d dimensions are "
+			return tt_errf(err, errsz, "at most %d dimensions are "
 			    "supported", TT_MAX_DIMS);
 		if (v < 2 || v > TT_MAX_K)
-			return net_err(err, errsz, "dimension %d has %ld "
+			return tt_errf(err, errsz, "dimension %d has %ld "
 			    "node%s; each dimension needs 2..%d nodes", n, v,
 			    v == 1 ? "" : "s", TT_MAX_K);
 		spec->k[n++] = (int)v;
 		if (*end == '\0')
 			break;
 		if (*end != ',' && *end != 'x')
-			return net_err(err, errsz, "expected comma-separated "
+			return tt_errf(err, errsz, "expected comma-separated "
 			    "node counts such as 4,4,4");
 		p = end + 1;
 	}
 	if (n < 2)
-		return net_err(err, errsz, "a torus needs at least 2 dimensions "
+		return tt_errf(err, errsz, "a torus needs at least 2 dimensions "
 		    "(give one node count per dimension, e.g. 16,8)");
 	spec->n = n;
 	return 0;
@@ -242,13 +240,13 @@ resolve_ports(tt_net *net, const tt_netspec *spec, char *err, size_t errsz)
 		return 0;
 	case TT_PORTS_LETTER:
 		if (n != 3)
-			return net_err(err, errsz, "port configuration %c is "
+			return tt_errf(err, errsz, "port configuration %c is "
 			    "defined for 3 dimensions only (seed 000 Table 1) "
 			    "but the torus has %d: use best or a custom map",
 			    spec->letter, n);
 		c0 = tt_letter_card0(spec->letter);
 		if (c0 == NULL)
-			return net_err(err, errsz, "unknown port configuration "
+			return tt_errf(err, errsz, "unknown port configuration "
 			    "'%c'", spec->letter);
 		memset(net->port_card, 1, sizeof(net->port_card));
 		for (i = 0; i < 3; i++)
@@ -264,11 +262,11 @@ resolve_ports(tt_net *net, const tt_netspec *spec, char *err, size_t errsz)
 		for (i = 0; i < spec->ncard[c]; i++) {
 			p = spec->card_ports[c][i];
 			if (!tt_port_is_ext(p) || tt_port_dim(p) >= n)
-				return net_err(err, errsz, "card%d lists a port "
+				return tt_errf(err, errsz, "card%d lists a port "
 				    "that the %d-dimensional torus does not "
 				    "have", c, n);
 			if (seen[p])
-				return net_err(err, errsz, "port %s is listed "
+				return tt_errf(err, errsz, "port %s is listed "
 				    "twice: each external port belongs to "
 				    "exactly one card",
 				    tt_port_name(p, n, pb, sizeof(pb)));
@@ -279,12 +277,12 @@ resolve_ports(tt_net *net, const tt_netspec *spec, char *err, size_t errsz)
 	}
 	for (p = 0; p < 2 * n; p++)
 		if (!seen[p])
-			return net_err(err, errsz, "port %s is on neither card: "
+			return tt_errf(err, errsz, "port %s is on neither card: "
 			    "each external port belongs to exactly one card",
 			    tt_port_name(p, n, pb, sizeof(pb)));
 	for (c = 0; c < 2; c++)
 		if (count[c] != n)
-			return net_err(err, errsz, "card%d holds %d external "
+			return tt_errf(err, errsz, "card%d holds %d external "
 			    "ports; each card holds %d external ports plus the "
 			    "internal link", c, count[c], n);
 	snprintf(net->ports_name, sizeof(net->ports_name), "custom");
@@ -403,19 +401,19 @@ net_derive(tt_net *net, const tt_netspec *spec, char *err, size_t errsz)
 
 	memset(net, 0, sizeof(*net));
 	if (spec->n < 2)
-		return net_err(err, errsz, "a torus needs at least 2 dimensions, "
+		return tt_errf(err, errsz, "a torus needs at least 2 dimensions, "
 		    "got %d", spec->n);
 	if (spec->n > TT_MAX_DIMS)
-		return net_err(err, errsz, "at most %d dimensions are supported, "
+		return tt_errf(err, errsz, "at most %d dimensions are supported, "
 		    "got %d", TT_MAX_DIMS, spec->n);
 	for (d = 0; d < spec->n; d++) {
 		if (spec->k[d] < 2 || spec->k[d] > TT_MAX_K)
-			return net_err(err, errsz, "dimension %d has %d nodes; "
+			return tt_errf(err, errsz, "dimension %d has %d nodes; "
 			    "each dimension needs 2..%d", d, spec->k[d],
 			    TT_MAX_K);
 		nodes *= (uint64_t)spec->k[d];
 		if (nodes > TT_MAX_NODES)
-			return net_err(err, errsz, "the torus has more than "
+			return tt_errf(err, errsz, "the torus has more than "
 			    "%u nodes, the most twintorus models",
 			    (unsigned)TT_MAX_NODES);
 	}
@@ -436,7 +434,7 @@ net_derive(tt_net *net, const tt_netspec *spec, char *err, size_t errsz)
 	layout_vcs(net);
 	layout_ports(net);
 	if (net->int_vcs > TT_MAX_VCS || net->chans_per_card > 64)
-		return net_err(err, errsz, "this configuration needs %d "
+		return tt_errf(err, errsz, "this configuration needs %d "
 		    "internal-link VCs; at most %d are supported",
 		    net->int_vcs, TT_MAX_VCS);
 	return 0;
@@ -460,7 +458,7 @@ tt_net_init(tt_net *net, const tt_netspec *spec, char *err, size_t errsz)
 		return -1;
 	net->coord = malloc((size_t)net->nnodes * (size_t)net->n * sizeof(uint16_t));
 	if (net->coord == NULL)
-		return net_err(err, errsz, "out of memory for %u nodes",
+		return tt_errf(err, errsz, "out of memory for %u nodes",
 		    net->nnodes);
 	for (node = 0; node < net->nnodes; node++)
 		for (d = 0; d < net->n; d++)
@@ -526,26 +524,26 @@ tt_pe_parse(const tt_net *net, const char *s, uint32_t *pe, char *err,
 		goto bad;
 	if (d == 1 && side == 0 && strchr(s, '/') == NULL) {
 		if ((uint32_t)coord[0] >= net->ncards)
-			return net_err(err, errsz, "PE %d does not exist: the "
+			return tt_errf(err, errsz, "PE %d does not exist: the "
 			    "network has PEs 0..%u", coord[0], net->ncards - 1);
 		*pe = (uint32_t)coord[0];
 		return 0;
 	}
 	if (d != net->n)
-		return net_err(err, errsz, "PE '%s' has %d coordinates; the "
+		return tt_errf(err, errsz, "PE '%s' has %d coordinates; the "
 		    "torus has %d dimensions", s, d, net->n);
 	for (d = 0; d < net->n; d++)
 		if (coord[d] >= net->k[d])
-			return net_err(err, errsz, "PE '%s': coordinate %d is "
+			return tt_errf(err, errsz, "PE '%s': coordinate %d is "
 			    "%d but dimension %d has %d nodes", s, d,
 			    coord[d], d, net->k[d]);
 	if (side == 1 && !net->twin)
-		return net_err(err, errsz, "PE '%s': a plain torus has one PE "
+		return tt_errf(err, errsz, "PE '%s': a plain torus has one PE "
 		    "per node", s);
 	*pe = tt_card_of(net, tt_node_index(net, coord), side);
 	return 0;
 bad:
-	return net_err(err, errsz, "cannot read PE '%s': give a PE id, or "
+	return tt_errf(err, errsz, "cannot read PE '%s': give a PE id, or "
 	    "node coordinates and card as in 1,0,3/1", s);
 }
 

@@ -10,23 +10,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "errf.h"
 #include "twintorus/traffic.h"
 
-static int tr_err(char *err, size_t errsz, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int
-tr_err(char *err, size_t errsz, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err != NULL && errsz > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, errsz, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* ---- random numbers: xoshiro256** seeded through splitmix64 ---- */
 
@@ -195,7 +181,7 @@ build_dest(tt_traffic *tr, char *err, size_t errsz)
 
 	tr->dest = malloc(sizeof(uint32_t) * n);
 	if (tr->dest == NULL)
-		return tr_err(err, errsz, "out of memory");
+		return tt_errf(err, errsz, "out of memory");
 	switch (tr->pattern) {
 	case TT_TR_TRANSPOSE:
 	case TT_TR_BITREV:
@@ -204,7 +190,7 @@ build_dest(tt_traffic *tr, char *err, size_t errsz)
 	case TT_TR_BITROTATE:
 		b = log2_exact(n);
 		if (b < 1)
-			return tr_err(err, errsz, "traffic %s permutes the bits "
+			return tt_errf(err, errsz, "traffic %s permutes the bits "
 			    "of PE ids and needs a power-of-two number of PEs; "
 			    "this network has %u", tt_pattern_name(tr->pattern),
 			    (unsigned)n);
@@ -253,18 +239,18 @@ build_flows(tt_traffic *tr, char *err, size_t errsz)
 	size_t i;
 
 	if (tr->nflows == 0)
-		return tr_err(err, errsz, "traffic flows needs at least one "
+		return tt_errf(err, errsz, "traffic flows needs at least one "
 		    "--flow SRC:DST");
 	tr->flow_off = calloc((size_t)n + 1, sizeof(uint32_t));
 	tr->flow_list = malloc(sizeof(uint32_t) * tr->nflows);
 	if (tr->flow_off == NULL || tr->flow_list == NULL)
-		return tr_err(err, errsz, "out of memory");
+		return tt_errf(err, errsz, "out of memory");
 	for (i = 0; i < tr->nflows; i++) {
 		if (tr->flow_src[i] >= n || tr->flow_dst[i] >= n)
-			return tr_err(err, errsz, "flow %zu: PE out of range "
+			return tt_errf(err, errsz, "flow %zu: PE out of range "
 			    "(the network has %u PEs)", i + 1, (unsigned)n);
 		if (tr->flow_src[i] == tr->flow_dst[i])
-			return tr_err(err, errsz, "flow %zu: source and "
+			return tt_errf(err, errsz, "flow %zu: source and "
 			    "destination are the same PE %u", i + 1,
 			    (unsigned)tr->flow_src[i]);
 		tr->flow_off[tr->flow_src[i] + 1]++;
@@ -275,7 +261,7 @@ build_flows(tt_traffic *tr, char *err, size_t errsz)
 		uint32_t *fill = calloc(n, sizeof(uint32_t));
 
 		if (fill == NULL)
-			return tr_err(err, errsz, "out of memory");
+			return tt_errf(err, errsz, "out of memory");
 		for (i = 0; i < tr->nflows; i++) {
 			pe = tr->flow_src[i];
 			tr->flow_list[tr->flow_off[pe] + fill[pe]++] = tr->flow_dst[i];
@@ -292,7 +278,7 @@ build_hotset(tt_traffic *tr, char *err, size_t errsz)
 	size_t i;
 
 	if (tr->hot_fraction < 0 || tr->hot_fraction > 1)
-		return tr_err(err, errsz, "hot fraction must be 0..1, got %g",
+		return tt_errf(err, errsz, "hot fraction must be 0..1, got %g",
 		    tr->hot_fraction);
 	if (tr->nhot == 0) {
 		/* the PE on card 0 of the node nearest the centre */
@@ -302,17 +288,17 @@ build_hotset(tt_traffic *tr, char *err, size_t errsz)
 			c[d] = net->k[d] / 2;
 		tr->hotset = malloc(sizeof(uint32_t));
 		if (tr->hotset == NULL)
-			return tr_err(err, errsz, "out of memory");
+			return tt_errf(err, errsz, "out of memory");
 		tr->hotset[0] = tt_card_of(net, tt_node_index(net, c), 0);
 		tr->nhotset = 1;
 		return 0;
 	}
 	tr->hotset = malloc(sizeof(uint32_t) * tr->nhot);
 	if (tr->hotset == NULL)
-		return tr_err(err, errsz, "out of memory");
+		return tt_errf(err, errsz, "out of memory");
 	for (i = 0; i < tr->nhot; i++) {
 		if (tr->hot[i] >= tr->npes)
-			return tr_err(err, errsz, "hot PE %u is out of range "
+			return tt_errf(err, errsz, "hot PE %u is out of range "
 			    "(the network has %u PEs)", (unsigned)tr->hot[i],
 			    (unsigned)tr->npes);
 		tr->hotset[i] = tr->hot[i];
@@ -333,13 +319,13 @@ tt_traffic_init(tt_traffic *tr, const tt_net *net, char *err, size_t errsz)
 	tr->rng = NULL;
 	tr->next_gen = NULL;
 	if (tr->packet_flits < 1)
-		return tr_err(err, errsz, "packet_flits must be at least 1");
+		return tt_errf(err, errsz, "packet_flits must be at least 1");
 	if (!(tr->load > 0) || tr->load > tr->packet_flits)
-		return tr_err(err, errsz, "load %g is not an offered load: use "
+		return tt_errf(err, errsz, "load %g is not an offered load: use "
 		    "flits/cycle/PE above 0 and at most %d (one packet every "
 		    "cycle)", tr->load, tr->packet_flits);
 	if (tr->npes < 2)
-		return tr_err(err, errsz, "traffic needs at least two PEs");
+		return tt_errf(err, errsz, "traffic needs at least two PEs");
 	p = tr->load / tr->packet_flits;
 	tr->log1mp = p >= 1.0 ? 0.0 : log1p(-p);
 	if ((tr->pattern == TT_TR_FLOWS ? build_flows(tr, err, errsz) :
@@ -350,7 +336,7 @@ tt_traffic_init(tt_traffic *tr, const tt_net *net, char *err, size_t errsz)
 	tr->rng = malloc(sizeof(tt_rng) * tr->npes);
 	tr->next_gen = malloc(sizeof(uint64_t) * tr->npes);
 	if (tr->rng == NULL || tr->next_gen == NULL) {
-		tr_err(err, errsz, "out of memory");
+		tt_errf(err, errsz, "out of memory");
 		goto fail;
 	}
 	tr->active_pes = 0;

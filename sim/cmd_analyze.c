@@ -73,7 +73,7 @@ print_json_row(const row *r, int indent)
 	const char *pad = indent ? "  " : "";
 
 	printf("%s{", pad);
-	json_net_fields(stdout, net);
+	json_net_fields(stdout, net, "deadlock");
 	if (net->twin)
 		printf(", \"is_best\": %s", is_best(net) ? "true" : "false");
 	printf(", \"pes\": %u, \"diameter\": %u, "

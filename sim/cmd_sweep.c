@@ -180,27 +180,19 @@ cmd_sweep(int argc, char **argv)
 			sweep_usage(stdout);
 			return TTSIM_EXIT_OK;
 		}
-		if (strncmp(a, "--topo", 6) == 0 && (a[6] == 0 || a[6] == '='))
+		if (flag_is(a, "--topo"))
 			slot = &topo_flag;
-		else if (strncmp(a, "--ports", 7) == 0 && (a[7] == 0 || a[7] == '='))
+		else if (flag_is(a, "--ports"))
 			slot = &ports_flag;
-		else if (strncmp(a, "--deadlock", 10) == 0 && (a[10] == 0 || a[10] == '='))
+		else if (flag_is(a, "--deadlock"))
 			slot = &dl_flag;
-		else if (strncmp(a, "--loads", 7) == 0 && (a[7] == 0 || a[7] == '='))
+		else if (flag_is(a, "--loads"))
 			slot = &loads_flag;
-		else if (strncmp(a, "--plot", 6) == 0 && (a[6] == 0 || a[6] == '='))
+		else if (flag_is(a, "--plot"))
 			slot = &plot;
 		if (slot != NULL) {
-			const char *eq = strchr(a, '=');
-
-			if (eq != NULL)
-				*slot = eq + 1;
-			else if (i + 1 < argc)
-				*slot = argv[++i];
-			else {
-				fprintf(stderr, "ttsim sweep: %s needs a value\n", a);
+			if ((*slot = flag_value(argc, argv, &i, "sweep")) == NULL)
 				return TTSIM_EXIT_USAGE;
-			}
 			continue;
 		}
 		if ((r = simopts_take(&so, argc, argv, &i, "sweep")) < 0)

@@ -117,7 +117,7 @@ verify_one(const tt_net *net, const flowarg *fargs, size_t nflows, int json,
 
 	if (json) {
 		printf("%s{", first ? "" : ",\n");
-		json_net_fields(stdout, net);
+		json_net_fields(stdout, net, "deadlock");
 		printf(", \"routes\": %llu, "
 		    "\"channels\": %llu, \"dependencies\": %llu, "
 		    "\"ring_dependencies_covered_by_bubble\": %llu, "

@@ -17,7 +17,7 @@ netopts_init(netopts *o)
 	tt_netspec_default(&o->spec);
 }
 
-static const char *
+const char *
 flag_value(int argc, char **argv, int *i, const char *cmd)
 {
 	const char *arg = argv[*i], *eq = strchr(arg, '=');
@@ -32,7 +32,7 @@ flag_value(int argc, char **argv, int *i, const char *cmd)
 	return argv[++*i];
 }
 
-static int
+int
 flag_is(const char *arg, const char *name)
 {
 	size_t len = strlen(name);
@@ -250,9 +250,13 @@ json_card_ports(FILE *f, const tt_net *net, int side)
 	fputc(']', f);
 }
 
-/* The fields that name a network, shared by every command's JSON. */
+/*
+ * The fields that name a network, shared by every command's JSON.  The
+ * scheme goes under scheme_key: "deadlock" for analyze and verify,
+ * "scheme" for run and sweep, where "deadlock" is the watchdog's verdict.
+ */
 void
-json_net_fields(FILE *f, const tt_net *net)
+json_net_fields(FILE *f, const tt_net *net, const char *scheme_key)
 {
 	fprintf(f, "\"dims\": ");
 	json_dims(f, net);
@@ -264,7 +268,7 @@ json_net_fields(FILE *f, const tt_net *net)
 		fprintf(f, ", \"card1\": ");
 		json_card_ports(f, net, 1);
 	}
-	fprintf(f, ", \"deadlock\": \"%s\"", tt_deadlock_name(net->deadlock));
+	fprintf(f, ", \"%s\": \"%s\"", scheme_key, tt_deadlock_name(net->deadlock));
 }
 
 void

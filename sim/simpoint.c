@@ -23,30 +23,6 @@ simopts_init(simopts *o)
 	o->cmd = "run";
 }
 
-static int
-flag_is(const char *arg, const char *name)
-{
-	size_t len = strlen(name);
-
-	return strncmp(arg, name, len) == 0 &&
-	    (arg[len] == '\0' || arg[len] == '=');
-}
-
-static const char *
-flag_value(int argc, char **argv, int *i, const char *cmd)
-{
-	const char *arg = argv[*i], *eq = strchr(arg, '=');
-
-	if (eq != NULL)
-		return eq + 1;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "ttsim %s: %s needs a value (see ttsim %s "
-		    "--help)\n", cmd, arg, cmd);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 /* A whole number in [lo, hi], or -1 after saying what is wrong. */
 static int
 parse_u64(const char *cmd, const char *flag, const char *v, uint64_t lo,
@@ -309,6 +285,43 @@ chan_names(simpoint *pt, const tt_net *net, const tt_simresult *r)
 		tt_chan_name(net, r->cycle[i], pt->chan[i], sizeof(pt->chan[i]));
 }
 
+/* PEs named by --hot and --flow, resolved on one network. */
+struct pointpes {
+	uint32_t hot[SIMOPTS_MAX_LIST], fs[SIMOPTS_MAX_LIST], fd[SIMOPTS_MAX_LIST];
+};
+
+/*
+ * The traffic of o on net at load with seed: --hot and --flow resolved into
+ * pp, tr filled and initialised.  0, or -1 after a message.
+ */
+static int
+point_traffic(const simopts *o, const tt_net *net, struct pointpes *pp,
+    double load, uint64_t seed, tt_traffic *tr)
+{
+	char err[512], title[128];
+
+	if (parse_pes(o->cmd, net, "--hot", o->hot, o->nhot, pp->hot) < 0 ||
+	    parse_flows(net, o, pp->fs, pp->fd) < 0)
+		return -1;
+	tt_traffic_default(tr);
+	tr->pattern = o->pattern;
+	tr->load = load;
+	tr->packet_flits = o->p.packet_flits;
+	tr->seed = seed;
+	tr->hot_fraction = o->hot_fraction;
+	tr->hot = o->nhot ? pp->hot : NULL;
+	tr->nhot = o->nhot;
+	tr->flow_src = pp->fs;
+	tr->flow_dst = pp->fd;
+	tr->nflows = o->nflows;
+	if (tt_traffic_init(tr, net, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim %s: %s: %s\n", o->cmd,
+		    net_title(net, title, sizeof(title)), err);
+		return -1;
+	}
+	return 0;
+}
+
 /* Progress over a point's seeds, as a share of the caller's whole job. */
 struct seedprog {
 	void (*fn)(void *, double);
@@ -343,7 +356,7 @@ simpoint_run(const simopts *o, const tt_netspec *spec, double load,
 	tt_sim *sim = NULL;
 	tt_traffic tr;
 	tt_simresult r;
-	uint32_t hot[SIMOPTS_MAX_LIST], fs[SIMOPTS_MAX_LIST], fd[SIMOPTS_MAX_LIST];
+	struct pointpes pp;
 	acc acc_acc = {0, 0}, acc_net = {0, 0}, acc_e2e = {0, 0};
 	struct timespec t0, t1;
 	struct seedprog sp = {progress, pctx, done0, span, 0, o->seeds};
@@ -361,9 +374,6 @@ simpoint_run(const simopts *o, const tt_netspec *spec, double load,
 	pt->seeds = n;
 	pt->seed = o->seed;
 	pt->p = o->p;
-	if (parse_pes(o->cmd, &net, "--hot", o->hot, o->nhot, hot) < 0 ||
-	    parse_flows(&net, o, fs, fd) < 0)
-		goto out;
 	if (tt_sim_create(&sim, &net, &o->p, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
 		goto out;
@@ -372,21 +382,9 @@ simpoint_run(const simopts *o, const tt_netspec *spec, double load,
 	for (s = 0; s < n; s++) {
 		tt_source src;
 
-		tt_traffic_default(&tr);
-		tr.pattern = o->pattern;
-		tr.load = load;
-		tr.packet_flits = o->p.packet_flits;
-		tr.seed = o->seed + (uint64_t)s;
-		tr.hot_fraction = o->hot_fraction;
-		tr.hot = o->nhot ? hot : NULL;
-		tr.nhot = o->nhot;
-		tr.flow_src = fs;
-		tr.flow_dst = fd;
-		tr.nflows = o->nflows;
-		if (tt_traffic_init(&tr, &net, err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
+		if (point_traffic(o, &net, &pp, load, o->seed + (uint64_t)s,
+		    &tr) < 0)
 			goto out;
-		}
 		src = tt_traffic_source(&tr);
 		sp.seed = s;
 		tt_sim_run(sim, &src, 0, &r, progress ? seed_progress : NULL, &sp);
@@ -441,9 +439,9 @@ out:
 int
 simpoint_check(const simopts *o, const tt_netspec *spec, double load)
 {
+	struct pointpes pp;
 	tt_net net;
 	tt_traffic tr;
-	uint32_t hot[SIMOPTS_MAX_LIST], fs[SIMOPTS_MAX_LIST], fd[SIMOPTS_MAX_LIST];
 	char err[512];
 	int rc = -1;
 
@@ -451,30 +449,12 @@ simpoint_check(const simopts *o, const tt_netspec *spec, double load)
 		fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
 		return -1;
 	}
-	if (parse_pes(o->cmd, &net, "--hot", o->hot, o->nhot, hot) < 0 ||
-	    parse_flows(&net, o, fs, fd) < 0)
-		goto out;
 	if (tt_sim_check(&net, &o->p, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
 		goto out;
 	}
-	tt_traffic_default(&tr);
-	tr.pattern = o->pattern;
-	tr.load = load;
-	tr.packet_flits = o->p.packet_flits;
-	tr.hot_fraction = o->hot_fraction;
-	tr.hot = o->nhot ? hot : NULL;
-	tr.nhot = o->nhot;
-	tr.flow_src = fs;
-	tr.flow_dst = fd;
-	tr.nflows = o->nflows;
-	if (tt_traffic_init(&tr, &net, err, sizeof(err)) < 0) {
-		char title[128];
-
-		fprintf(stderr, "ttsim %s: %s: %s\n", o->cmd,
-		    net_title(&net, title, sizeof(title)), err);
+	if (point_traffic(o, &net, &pp, load, o->seed, &tr) < 0)
 		goto out;
-	}
 	tt_traffic_free(&tr);
 	rc = 0;
 out:
@@ -538,18 +518,9 @@ simpoint_json(FILE *f, const simpoint *pt)
 	char sb[128];
 	size_t i;
 
-	fprintf(f, "{\"dims\": ");
-	json_dims(f, net);
-	fprintf(f, ", \"twin\": %s, \"ports\": ", net->twin ? "true" : "false");
-	json_string(f, net->ports_name);
-	if (net->twin) {
-		fprintf(f, ", \"card0\": ");
-		json_card_ports(f, net, 0);
-		fprintf(f, ", \"card1\": ");
-		json_card_ports(f, net, 1);
-	}
-	fprintf(f, ", \"scheme\": \"%s\", \"series\": ",
-	    tt_deadlock_name(net->deadlock));
+	fputc('{', f);
+	json_net_fields(f, net, "scheme");
+	fprintf(f, ", \"series\": ");
 	json_string(f, simpoint_series(pt, sb, sizeof(sb)));
 	fprintf(f, ", \"pes\": %u, \"traffic\": \"%s\"", (unsigned)net->ncards,
 	    tt_pattern_name(pt->pattern));

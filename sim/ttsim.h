@@ -33,6 +33,11 @@ typedef struct netopts {
 } netopts;
 
 /* sim/netopts.c */
+/* argv[*i] is --name or --name=value */
+int flag_is(const char *arg, const char *name);
+/* The value of the flag at argv[*i] (after '=' or the next argument,
+ * advancing *i), or NULL after a message. */
+const char *flag_value(int argc, char **argv, int *i, const char *cmd);
 void netopts_init(netopts *o);
 /* If argv[*i] is a common network flag, take it (and its value) and return
  * 1; 0 if it is not one; -1 after printing an error. */
@@ -48,7 +53,7 @@ const char *net_title(const tt_net *net, char *buf, size_t bufsz);
 const char *net_card_ports(const tt_net *net, int side, char *buf, size_t bufsz);
 void json_card_ports(FILE *f, const tt_net *net, int side);
 void json_dims(FILE *f, const tt_net *net);
-void json_net_fields(FILE *f, const tt_net *net);
+void json_net_fields(FILE *f, const tt_net *net, const char *scheme_key);
 void json_string(FILE *f, const char *s);
 
 /* sim/progress.c: a one-line progress report on a terminal, none when
