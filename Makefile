@@ -31,6 +31,9 @@ CPPFLAGS += -Iinclude
 YAML_CFLAGS := $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
 YAML_LIBS   := $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+PCAP_LIBS   := $(shell pkg-config --libs libpcap 2>/dev/null || echo -lpcap)
+# what a program linking libtwintorus.a needs
+LIB_LIBS     = $(YAML_LIBS) $(PCAP_LIBS) -lm
 ALL_CFLAGS = $(STD) $(WARN) $(CPPFLAGS) $(YAML_CFLAGS) $(CFLAGS)
 SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -66,15 +69,15 @@ build/libtwintorus.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 build/libtwintorus.so: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libtwintorus.so.0 -o $@ $^ $(YAML_LIBS)
+	$(CC) -shared -Wl,-soname,libtwintorus.so.0 -o $@ $^ $(YAML_LIBS) $(PCAP_LIBS) -lm
 
 build/ttsim: $(SIM_OBJ) build/libtwintorus.a
-	$(CC) $(CFLAGS) -o $@ $(SIM_OBJ) build/libtwintorus.a $(YAML_LIBS) -lm
+	$(CC) $(CFLAGS) -o $@ $(SIM_OBJ) build/libtwintorus.a $(LIB_LIBS)
 
 # Unit tests link the library objects they need (all of lib/ is small).
 build/tests/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_OBJ) $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(YAML_LIBS) $(CMOCKA_LIBS) -lm
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LIB_LIBS) $(CMOCKA_LIBS)
 
 build/asan/lib/%.o: lib/%.c $(HDRS)
 	@mkdir -p $(@D)
@@ -82,7 +85,7 @@ build/asan/lib/%.o: lib/%.c $(HDRS)
 
 build/tests/asan/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_ASAN_OBJ) $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -o $@ $< $(LIB_ASAN_OBJ) $(YAML_LIBS) $(CMOCKA_LIBS) -lm
+	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -o $@ $< $(LIB_ASAN_OBJ) $(LIB_LIBS) $(CMOCKA_LIBS)
 
 # ---- tests ----
 

@@ -21,6 +21,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include <arpa/inet.h>
 #include <yaml.h>
 
 #include "twintorus/config.h"
@@ -801,7 +802,7 @@ cfg_network(struct cfg_ctx *cx, const struct cfg_val *v, tt_netparams *np)
 }
 
 static void
-cfg_trace(struct cfg_ctx *cx, const struct cfg_val *v)
+cfg_trace(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 {
 	static const char *const names[] = {"dir", "rotate_mb", "keep"};
 	enum { K_DIR, K_ROTATE, K_KEEP, K_N };
@@ -825,25 +826,127 @@ cfg_trace(struct cfg_ctx *cx, const struct cfg_val *v)
 			cfg_err(cx, &d->mark, "%s: expected a directory path, "
 			    "got %s", d->path,
 			    cfg_describe(d->node, qb, sizeof(qb)));
+		else if (strlen(cfg_text(d->node)) >= sizeof(cfg->trace_dir))
+			cfg_err(cx, &d->mark, "%s: the path is longer than %zu "
+			    "bytes", d->path, sizeof(cfg->trace_dir) - 1);
+		else
+			snprintf(cfg->trace_dir, sizeof(cfg->trace_dir), "%s",
+			    cfg_text(d->node));
 	}
-	if (keys[K_ROTATE].key != NULL)
-		cfg_int(cx, &keys[K_ROTATE].val, 1, INT_MAX, &x);
-	if (keys[K_KEEP].key != NULL)
-		cfg_int(cx, &keys[K_KEEP].val, 1, INT_MAX, &x);
+	if (keys[K_ROTATE].key != NULL &&
+	    cfg_int(cx, &keys[K_ROTATE].val, 1, INT_MAX, &x) == 0)
+		cfg->trace_rotate_mb = x;
+	if (keys[K_KEEP].key != NULL &&
+	    cfg_int(cx, &keys[K_KEEP].val, 1, INT_MAX, &x) == 0)
+		cfg->trace_keep = x;
+}
+
+int
+tt_addr_parse(const char *s, tt_addr *a)
+{
+	unsigned m[6];
+	char tail;
+	int i;
+
+	memset(a->bytes, 0, sizeof(a->bytes));
+	if (inet_pton(AF_INET, s, a->bytes) == 1) {
+		a->kind = TT_ADDR_IPV4;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, s, a->bytes) == 1) {
+		a->kind = TT_ADDR_IPV6;
+		return 0;
+	}
+	if (strlen(s) == 17 && sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &m[0],
+	    &m[1], &m[2], &m[3], &m[4], &m[5], &tail) == 6) {
+		for (i = 0; i < 6; i++) {
+			if (!isxdigit((unsigned char)s[3 * i]) ||
+			    !isxdigit((unsigned char)s[3 * i + 1]))
+				return -1;
+			a->bytes[i] = (uint8_t)m[i];
+		}
+		a->kind = TT_ADDR_MAC;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * addresses: { "10.0.0.1": 0, "10.0.0.2": "1,0,0/1", "02:00:..": 5 }.
+ * The addresses are checked here; the PEs need the network, which flags
+ * may still change, so they are kept as written.
+ */
+static void
+cfg_addresses(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
+{
+	yaml_node_pair_t *pair;
+	char qb[64];
+	size_t n = 0, i;
+
+	if (v->node->type != YAML_MAPPING_NODE) {
+		cfg_err(cx, &v->mark, "addresses: expected a mapping of IP or "
+		    "MAC addresses to PEs (\"10.0.0.1\": 0), got %s",
+		    cfg_describe(v->node, qb, sizeof(qb)));
+		return;
+	}
+	for (pair = v->node->data.mapping.pairs.start;
+	    pair < v->node->data.mapping.pairs.top; pair++)
+		n++;
+	cfg->addrs = calloc(n ? n : 1, sizeof(*cfg->addrs));
+	if (cfg->addrs == NULL) {
+		cfg_err(cx, &v->mark, "addresses: out of memory");
+		return;
+	}
+	for (pair = v->node->data.mapping.pairs.start;
+	    pair < v->node->data.mapping.pairs.top; pair++) {
+		yaml_node_t *k = cfg_node(cx, pair->key);
+		yaml_node_t *val = cfg_node(cx, pair->value);
+		tt_addr *a = &cfg->addrs[cfg->naddrs];
+
+		if (!cfg_is_text(k) || strlen(cfg_text(k)) >= sizeof(a->text) ||
+		    tt_addr_parse(cfg_text(k), a) < 0) {
+			cfg_err(cx, &k->start_mark, "addresses: %s is not an "
+			    "IPv4, IPv6 or MAC (aa:bb:cc:dd:ee:ff) address",
+			    cfg_describe(k, qb, sizeof(qb)));
+			continue;
+		}
+		for (i = 0; i < cfg->naddrs; i++)
+			if (cfg->addrs[i].kind == a->kind &&
+			    memcmp(cfg->addrs[i].bytes, a->bytes, 16) == 0)
+				break;
+		if (i < cfg->naddrs) {
+			cfg_err(cx, &k->start_mark, "addresses: %s is mapped "
+			    "twice (first on line %lu)", cfg_text(k),
+			    cfg->addrs[i].line);
+			continue;
+		}
+		if (!cfg_is_text(val) || cfg_is_null(val) ||
+		    strlen(cfg_text(val)) >= sizeof(a->pe)) {
+			cfg_err(cx, &val->start_mark, "addresses.%s: expected a "
+			    "PE (an id or x,y,z/c), got %s", cfg_text(k),
+			    cfg_describe(val, qb, sizeof(qb)));
+			continue;
+		}
+		snprintf(a->text, sizeof(a->text), "%s", cfg_text(k));
+		snprintf(a->pe, sizeof(a->pe), "%s", cfg_text(val));
+		a->line = (unsigned long)val->start_mark.line + 1;
+		a->col = (unsigned long)val->start_mark.column + 1;
+		cfg->naddrs++;
+	}
 }
 
 static void
 cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 {
 	static const char *const names[] = {"torus", "network", "nodes",
-	    "trace"};
-	enum { K_TORUS, K_NETWORK, K_NODES, K_TRACE, K_N };
+	    "trace", "addresses"};
+	enum { K_TORUS, K_NETWORK, K_NODES, K_TRACE, K_ADDRS, K_N };
 	struct cfg_key keys[K_N];
 	char qb[64];
 
 	if (root->type != YAML_MAPPING_NODE) {
 		cfg_err(cx, &root->start_mark, "the top level must be a mapping "
-		    "of sections (torus, network, nodes, trace), got %s",
+		    "of sections (torus, network, nodes, trace, addresses), got %s",
 		    cfg_describe(root, qb, sizeof(qb)));
 		return;
 	}
@@ -868,9 +971,11 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 		cfg->has_nodes = 1;
 	}
 	if (keys[K_TRACE].key != NULL) {
-		cfg_trace(cx, &keys[K_TRACE].val);
+		cfg_trace(cx, &keys[K_TRACE].val, cfg);
 		cfg->has_trace = 1;
 	}
+	if (keys[K_ADDRS].key != NULL)
+		cfg_addresses(cx, &keys[K_ADDRS].val, cfg);
 }
 
 /* ---- loading ---- */
@@ -995,6 +1100,14 @@ tt_config_default(tt_config *cfg)
 	cfg->params.buffer_flits = 128;
 	cfg->params.flit_bytes = 16;
 	cfg->params.link_gbps = 10;
+}
+
+void
+tt_config_free(tt_config *cfg)
+{
+	free(cfg->addrs);
+	cfg->addrs = NULL;
+	cfg->naddrs = 0;
 }
 
 int

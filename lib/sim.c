@@ -37,7 +37,7 @@ struct pkt {
 	uint8_t out;        /* output port here (local index) */
 	uint8_t cls;        /* VC class on that output (the core's VC) */
 	uint8_t flags;
-	uint32_t pad;
+	uint32_t tag;       /* the source's, handed back on delivery */
 };
 
 /* An input VC.  What the arbiters read about its head packet is kept here,
@@ -53,8 +53,8 @@ struct vcq {
 
 struct nic {
 	uint64_t gen;       /* the pending packet */
-	uint32_t dst;
-	uint8_t pending, done;
+	uint32_t dst, tag;
+	uint8_t pending, done;  /* neither: asleep until the source has one */
 	uint64_t busy;      /* injection link free from this cycle */
 	uint64_t wake;      /* while asleep: when the NIC has work */
 };
@@ -595,6 +595,12 @@ nomem:
 	    "%u cards", (unsigned)net->ncards);
 }
 
+uint32_t
+tt_sim_pes(const tt_sim *sim)
+{
+	return sim->ns;
+}
+
 void
 tt_sim_on_deliver(tt_sim *sim, tt_sim_deliver_fn fn, void *ctx)
 {
@@ -779,9 +785,18 @@ deliver(tt_sim *sim, const struct pkt *pk, uint64_t at)
 		tt_hist_add(&r->net_lat, at - pk->inj);
 		tt_hist_add(&r->e2e_lat, at - pk->gen);
 	}
-	if (sim->on_deliver != NULL)
-		sim->on_deliver(sim->deliver_ctx, pk->src, pk->dst, pk->gen,
-		    pk->inj, at, pk->hops);
+	if (sim->on_deliver != NULL) {
+		tt_delivery d;
+
+		d.src = pk->src;
+		d.dst = pk->dst;
+		d.tag = pk->tag;
+		d.hops = pk->hops;
+		d.gen = pk->gen;
+		d.inject = pk->inj;
+		d.deliver = at;
+		sim->on_deliver(sim->deliver_ctx, &d);
+	}
 }
 
 /* Flits of a P-flit transfer starting at t that fall inside the window. */
@@ -989,28 +1004,47 @@ switches_step(tt_sim *sim, uint64_t t)
 
 /* ---- NICs ---- */
 
-static void
-nic_fetch(tt_sim *sim, const tt_source *src, uint32_t pe)
+/*
+ * Ask the source for NIC pe's next packet in cycle now.  Returns 1 if the
+ * NIC can try to inject it in this very cycle and may_stay is set (the
+ * caller keeps it on the active list); otherwise the NIC is done or
+ * asleep until it has work (a packet that is due, or the cycle the source
+ * said to ask again).
+ */
+static int
+nic_fetch(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t now,
+    int may_stay)
 {
 	struct nic *n = &sim->nic[pe];
-	uint64_t gen, wake;
-	uint32_t dst;
+	tt_srcpkt sp;
+	uint64_t wake;
+	int r;
 
+	n->pending = 0;
 	if (n->done)
-		return;
-	if (src->next(src->ctx, pe, &gen, &dst) != 0) {
-		n->done = 1;
-		n->pending = 0;
-		return;
+		return 0;
+	sp.tag = 0;
+	r = src->next(src->ctx, pe, now, &sp);
+	if (r == TT_SRC_LATER) {
+		nic_sleep(sim, pe, sp.gen > now ? sp.gen : now + 1);
+		return 0;
 	}
-	n->gen = gen;
-	n->dst = dst;
+	if (r != TT_SRC_PACKET) {
+		n->done = 1;
+		return 0;
+	}
+	n->gen = sp.gen;
+	n->dst = sp.dst;
+	n->tag = sp.tag;
 	n->pending = 1;
 	sim->res->generated++;
-	if (gen < sim->wend)
+	if (sp.gen < sim->wend)
 		sim->early_pending++;
-	wake = gen > n->busy ? gen : n->busy;
+	wake = sp.gen > n->busy ? sp.gen : n->busy;
+	if (wake <= now && may_stay)
+		return 1;
 	nic_sleep(sim, pe, wake);
+	return 0;
 }
 
 /* Try to inject NIC pe's pending packet in cycle t; 1 if it went. */
@@ -1036,6 +1070,7 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t)
 	pk.ready = t + (uint64_t)sim->L + (uint64_t)sim->R;
 	pk.src = pe;
 	pk.dst = n->dst;
+	pk.tag = n->tag;
 	if (n->gen >= sim->wstart && n->gen < sim->wend) {
 		pk.flags = PKT_MEASURED;
 		sim->res->measured++;
@@ -1054,7 +1089,7 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t)
 		*tail_slot(sim, q) = pk;
 		tail_added(sim, pe, o, best, q);
 	}
-	nic_fetch(sim, src, pe);
+	nic_fetch(sim, src, pe, t, 0);
 	return 1;
 }
 
@@ -1197,7 +1232,8 @@ static uint64_t
 backlog_in_window(tt_sim *sim, const tt_source *src)
 {
 	uint64_t count = 0, gen;
-	uint32_t pe, dst;
+	uint32_t pe;
+	tt_srcpkt sp;
 
 	for (pe = 0; pe < sim->ns; pe++) {
 		struct nic *n = &sim->nic[pe];
@@ -1208,8 +1244,9 @@ backlog_in_window(tt_sim *sim, const tt_source *src)
 		while (gen < sim->wend) {
 			if (gen >= sim->wstart)
 				count++;
-			if (src->next(src->ctx, pe, &gen, &dst) != 0)
+			if (src->next(src->ctx, pe, sim->wend, &sp) != TT_SRC_PACKET)
 				break;
+			gen = sp.gen;
 		}
 	}
 	return count;
@@ -1256,7 +1293,7 @@ tt_sim_run(tt_sim *sim, const tt_source *src, int until_empty,
 	}
 	planned = until_empty ? 0 : sim->wend;
 	for (pe = 0; pe < sim->ns; pe++)
-		nic_fetch(sim, src, pe);
+		nic_fetch(sim, src, pe, 0, 0);
 	for (;;) {
 		/* Stop? */
 		if (until_empty) {
@@ -1311,7 +1348,11 @@ tt_sim_run(tt_sim *sim, const tt_source *src, int until_empty,
 		nic_wake(sim, t);
 		for (i = 0; i < sim->nactive; ) {
 			pe = sim->active[i];
-			if (nic_inject(sim, src, pe, t))
+			/* woken to ask the source again */
+			if (!sim->nic[pe].pending &&
+			    !nic_fetch(sim, src, pe, t, 1))
+				sim->active[i] = sim->active[--sim->nactive];
+			else if (nic_inject(sim, src, pe, t))
 				sim->active[i] = sim->active[--sim->nactive];
 			else
 				i++;

@@ -386,7 +386,7 @@ uniform_other(tt_rng *r, uint32_t pe, uint32_t n)
  * packet to packet), then a destination, both from pe's own stream.
  */
 static int
-traffic_next(void *ctx, uint32_t pe, uint64_t *gen, uint32_t *dst)
+traffic_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 {
 	tt_traffic *tr = ctx;
 	tt_rng *r = &tr->rng[pe];
@@ -395,21 +395,21 @@ traffic_next(void *ctx, uint32_t pe, uint64_t *gen, uint32_t *dst)
 
 	if (tr->dest != NULL) {
 		if (tr->dest[pe] == UINT32_MAX)
-			return 1;
+			return TT_SRC_DONE;
 	} else if (tr->flow_off != NULL &&
 	    tr->flow_off[pe + 1] == tr->flow_off[pe]) {
-		return 1;
+		return TT_SRC_DONE;
 	}
 	if (tr->log1mp < 0) {
 		double u = 1.0 - tt_rng_unit(r);   /* (0, 1] */
 		double g = floor(log(u) / tr->log1mp);
 
 		if (g > 1e15)
-			return 1;
+			return TT_SRC_DONE;
 		t += (uint64_t)g;
 	}
 	if (t >= tr->stop)
-		return 1;
+		return TT_SRC_DONE;
 	tr->next_gen[pe] = t + 1;
 	switch (tr->pattern) {
 	case TT_TR_UNIFORM:
@@ -436,9 +436,10 @@ traffic_next(void *ctx, uint32_t pe, uint64_t *gen, uint32_t *dst)
 		d = tr->dest[pe];
 		break;
 	}
-	*gen = t;
-	*dst = d;
-	return 0;
+	(void)now;
+	pk->gen = t;
+	pk->dst = d;
+	return TT_SRC_PACKET;
 }
 
 tt_source

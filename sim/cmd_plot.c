@@ -276,6 +276,50 @@ plot_csv(const char *csv, const char *out, const char *title)
 }
 
 int
+plot_cdf(const char *data, const char *const *names, int nnames,
+    const char *xlabel, const char *out, const char *title)
+{
+	size_t len = strlen(out);
+	int i, status;
+	FILE *g;
+
+	if (plot_ready("replay", out) < 0)
+		return -1;
+	g = popen("gnuplot", "w");
+	if (g == NULL) {
+		perror("ttsim replay: gnuplot");
+		return -1;
+	}
+	if (len >= 4 && strcmp(out + len - 4, ".svg") == 0)
+		fprintf(g, "set terminal svg size 800,520 dynamic\n");
+	else
+		fprintf(g, "set terminal pngcairo size 800,520 font ',10'\n");
+	fprintf(g, "set output ");
+	gp_quoted(g, out);
+	fprintf(g, "\nset title ");
+	gp_quoted(g, title != NULL ? title : "");
+	fprintf(g, "\nset grid\nset key bottom right\nset xlabel ");
+	gp_quoted(g, xlabel);
+	fprintf(g, "\nset ylabel 'share of messages'\nset yrange [0:1]\n"
+	    "set logscale x\nplot ");
+	for (i = 0; i < nnames; i++) {
+		fprintf(g, "%s", i ? ", " : "");
+		gp_quoted(g, data);
+		fprintf(g, " index %d using 1:2 with lines lw 2 title ", i);
+		gp_quoted(g, names[i]);
+	}
+	fprintf(g, "\n");
+	status = pclose(g);
+	if (status != 0) {
+		fprintf(stderr, "ttsim replay: gnuplot failed (status %d) "
+		    "drawing %s\n", WIFEXITED(status) ? WEXITSTATUS(status) :
+		    status, out);
+		return -1;
+	}
+	return 0;
+}
+
+int
 cmd_plot(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL, *title = NULL;

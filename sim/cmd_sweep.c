@@ -102,7 +102,7 @@ typedef struct topo {
 static int
 parse_topos(const char *v, const tt_netspec *base, topo *out, int max)
 {
-	char buf[1024], *item[SWEEP_MAX], *colon, err[256];
+	char buf[1024], *item[SWEEP_MAX];
 	int n, i;
 
 	snprintf(buf, sizeof(buf), "%s", v);
@@ -112,32 +112,9 @@ parse_topos(const char *v, const tt_netspec *base, topo *out, int max)
 		    "4x4x4,8x8:plain\n", v);
 		return -1;
 	}
-	for (i = 0; i < n; i++) {
-		char dims[256], *p;
-
-		out[i].spec = *base;
-		out[i].spec.twin = 1;
-		colon = strchr(item[i], ':');
-		if (colon != NULL) {
-			if (strcmp(colon + 1, "plain") == 0)
-				out[i].spec.twin = 0;
-			else if (strcmp(colon + 1, "twin") != 0) {
-				fprintf(stderr, "ttsim sweep: --topo %s: '%s' is "
-				    "not a kind; use :plain or :twin\n", item[i],
-				    colon + 1);
-				return -1;
-			}
-			*colon = '\0';
-		}
-		snprintf(dims, sizeof(dims), "%s", item[i]);
-		for (p = dims; *p; p++)
-			if (*p == 'x' || *p == 'X')
-				*p = ',';
-		if (tt_netspec_set_dims(&out[i].spec, dims, err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim sweep: --topo %s: %s\n", item[i], err);
+	for (i = 0; i < n; i++)
+		if (topo_parse(item[i], base, &out[i].spec, "sweep", "--topo") < 0)
 			return -1;
-		}
-	}
 	return n;
 }
 

@@ -281,3 +281,33 @@ json_dims(FILE *f, const tt_net *net)
 		fprintf(f, "%s%d", d ? ", " : "", net->k[d]);
 	fputc(']', f);
 }
+
+int
+topo_parse(const char *item, const tt_netspec *base, tt_netspec *out,
+    const char *cmd, const char *flag)
+{
+	char dims[256], err[256], *p, *colon;
+
+	*out = *base;
+	out->twin = 1;
+	snprintf(dims, sizeof(dims), "%s", item);
+	colon = strchr(dims, ':');
+	if (colon != NULL) {
+		if (strcmp(colon + 1, "plain") == 0)
+			out->twin = 0;
+		else if (strcmp(colon + 1, "twin") != 0) {
+			fprintf(stderr, "ttsim %s: %s %s: '%s' is not a kind; use "
+			    ":plain or :twin\n", cmd, flag, item, colon + 1);
+			return -1;
+		}
+		*colon = '\0';
+	}
+	for (p = dims; *p; p++)
+		if (*p == 'x' || *p == 'X')
+			*p = ',';
+	if (tt_netspec_set_dims(out, dims, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim %s: %s %s: %s\n", cmd, flag, item, err);
+		return -1;
+	}
+	return 0;
+}

@@ -23,8 +23,7 @@ simopts_init(simopts *o)
 	o->cmd = "run";
 }
 
-/* A whole number in [lo, hi], or -1 after saying what is wrong. */
-static int
+int
 parse_u64(const char *cmd, const char *flag, const char *v, uint64_t lo,
     uint64_t hi, uint64_t *out)
 {
@@ -44,7 +43,7 @@ bad:
 	return -1;
 }
 
-static int
+int
 parse_int(const char *cmd, const char *flag, const char *v, int lo, int hi,
     int *out)
 {
@@ -78,6 +77,12 @@ simopts_take(simopts *o, int argc, char **argv, int *i, const char *cmd)
 	uint64_t x;
 
 #define VALUE() do { if ((v = flag_value(argc, argv, i, cmd)) == NULL) return -1; } while (0)
+	/* replay takes only the model's flags */
+	if (o->model_only && !flag_is(arg, "--vcs") &&
+	    !flag_is(arg, "--buffer-flits") && !flag_is(arg, "--packet-flits") &&
+	    !flag_is(arg, "--router-latency") &&
+	    !flag_is(arg, "--link-latency") && !flag_is(arg, "--watchdog"))
+		return 0;
 	if (flag_is(arg, "--traffic")) {
 		VALUE();
 		if (tt_pattern_parse(v, &o->pattern) < 0) {
@@ -320,6 +325,20 @@ point_traffic(const simopts *o, const tt_net *net, struct pointpes *pp,
 		return -1;
 	}
 	return 0;
+}
+
+int
+simopts_traffic(const simopts *o, const tt_net *net, double load,
+    uint64_t seed, tt_traffic *tr, void **hold)
+{
+	struct pointpes *pp = calloc(1, sizeof(*pp));
+
+	*hold = pp;
+	if (pp == NULL) {
+		fprintf(stderr, "ttsim %s: out of memory\n", o->cmd);
+		return -1;
+	}
+	return point_traffic(o, net, pp, load, seed, tr);
 }
 
 /* Progress over a point's seeds, as a share of the caller's whole job. */

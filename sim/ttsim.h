@@ -9,6 +9,7 @@
 #ifndef TTSIM_H
 #define TTSIM_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "twintorus/analyze.h"
@@ -47,6 +48,10 @@ int netopts_take(netopts *o, int argc, char **argv, int *i, const char *cmd);
 int netopts_finish(netopts *o, const char *cmd);
 /* The configurations to run: one, or all of them for --ports all. */
 int netopts_specs(const netopts *o, tt_netspec **specs, size_t *count);
+/* A topology such as 4x4x4 or 16x8:plain over base; -1 after a message
+ * naming cmd and flag. */
+int topo_parse(const char *item, const tt_netspec *base, tt_netspec *out,
+    const char *cmd, const char *flag);
 /* "3DT torus 4x4x4", "plain 2D torus 16x8" */
 const char *net_title(const tt_net *net, char *buf, size_t bufsz);
 /* "X+ Y+ X-" for a card's external ports */
@@ -78,6 +83,7 @@ typedef struct simopts {
 	size_t nflows;
 	int csv;
 	int pattern_set, packet_set, buffer_set;
+	int model_only;         /* take only the model's flags (replay) */
 	const char *cmd;        /* "run" or "sweep", for messages */
 } simopts;
 
@@ -106,9 +112,18 @@ void simopts_init(simopts *o);
 int simopts_take(simopts *o, int argc, char **argv, int *i, const char *cmd);
 void simopts_apply_config(simopts *o, const tt_config *cfg);
 int parse_load(const char *cmd, const char *flag, const char *v, double *out);
+/* A whole number in [lo, hi], or -1 after saying what is wrong. */
+int parse_u64(const char *cmd, const char *flag, const char *v, uint64_t lo,
+    uint64_t hi, uint64_t *out);
+int parse_int(const char *cmd, const char *flag, const char *v, int lo, int hi,
+    int *out);
 int simpoint_run(const simopts *o, const tt_netspec *spec, double load,
     simpoint *pt, void (*progress)(void *, double), void *pctx,
     double done0, double span);
+/* o's traffic on net at load and seed (--hot, --flow resolved); *hold
+ * keeps what tr points to: free it after tt_traffic_free(). */
+int simopts_traffic(const simopts *o, const tt_net *net, double load,
+    uint64_t seed, tt_traffic *tr, void **hold);
 /* Everything simpoint_run() would refuse, checked without running. */
 int simpoint_check(const simopts *o, const tt_netspec *spec, double load);
 void simpoint_free(simpoint *pt);
@@ -124,11 +139,18 @@ int plot_csv(const char *csv, const char *out, const char *title);
 /* 0 if gnuplot can be run and out can be written; -1 after a message */
 int plot_ready(const char *cmd, const char *out);
 
+/* sim/cmd_plot.c: latency CDFs, one per column 2.. of a whitespace data file
+ * (column 1 the latency), titled by names */
+int plot_cdf(const char *data, const char *const *names, int nnames,
+    const char *xlabel, const char *out, const char *title);
+
 /* sim/cmd_*.c */
 int cmd_analyze(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 #endif

@@ -9,6 +9,7 @@
 #ifndef TWINTORUS_CONFIG_H
 #define TWINTORUS_CONFIG_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include "twintorus/topo.h"
 
@@ -19,6 +20,24 @@ typedef struct tt_netparams {
 	int flit_bytes;       /* default 16 */
 	double link_gbps;     /* default 10: maps trace time to cycles */
 } tt_netparams;
+
+/*
+ * addresses: maps the addresses of a plain capture (tcpdump of a cluster's
+ * Ethernet/IP traffic, no torus header) to PEs, so that it can be replayed.
+ * The PE is kept as written (an id or x,y,z/c) and resolved against the
+ * network in use (twintorus/trace.h, tt_addrmap_build).
+ */
+enum tt_addr_kind { TT_ADDR_IPV4 = 4, TT_ADDR_IPV6 = 6, TT_ADDR_MAC = 1 };
+typedef struct tt_addr {
+	int kind;                 /* enum tt_addr_kind */
+	uint8_t bytes[16];        /* 4, 16 or 6 significant bytes */
+	char text[64];            /* the address as written */
+	char pe[64];              /* the PE as written */
+	unsigned long line, col;  /* of the PE, 1-based, for messages */
+} tt_addr;
+
+/* Parse an IPv4, IPv6 or MAC (aa:bb:cc:dd:ee:ff) address; 0 or -1. */
+int tt_addr_parse(const char *s, tt_addr *a);
 
 /* Which torus: keys the file set, so that command-line flags can override. */
 enum {
@@ -35,9 +54,16 @@ typedef struct tt_config {
 	tt_netparams params;  /* the network: section over the defaults */
 	int has_nodes;        /* a nodes: section is present (ttd reads it) */
 	int has_trace;        /* a trace: section is present */
+	char trace_dir[4096]; /* trace.dir ("" if unset) */
+	int trace_rotate_mb;  /* trace.rotate_mb (0 if unset) */
+	int trace_keep;       /* trace.keep (0 if unset) */
+	tt_addr *addrs;       /* addresses:, in file order */
+	size_t naddrs;
 } tt_config;
 
 void tt_config_default(tt_config *cfg);
+/* Free what tt_config_load() allocated (the address list). */
+void tt_config_free(tt_config *cfg);
 
 /*
  * Load and check a file.  Every error is printed to `errs` as

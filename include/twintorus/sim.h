@@ -56,13 +56,26 @@ typedef struct tt_simparams {
 void tt_simparams_default(tt_simparams *p);
 
 /*
- * Where packets come from.  next() gives PE pe's next packet: the cycle it
- * is generated in (never earlier than the previous one) and its
- * destination; it returns 1 when pe sends nothing more.  The engine asks
- * for one packet per PE at a time, in generation order.
+ * Where packets come from.  next() gives PE pe's next packet in *pk: the
+ * cycle it is generated in (never earlier than the previous one), its
+ * destination and a tag the engine hands back on delivery.  `now` is the
+ * current cycle.  It returns
+ *   TT_SRC_PACKET  a packet (pk->gen may be earlier or later than now);
+ *   TT_SRC_DONE    pe sends nothing more;
+ *   TT_SRC_LATER   pe has nothing up to now: ask again in cycle pk->gen
+ *                  (> now).  This lets a source read a trace in time order
+ *                  without reading ahead of the simulation.
+ * The engine asks for one packet per PE at a time, in generation order.
  */
+enum { TT_SRC_PACKET = 0, TT_SRC_DONE = 1, TT_SRC_LATER = 2 };
+typedef struct tt_srcpkt {
+	uint64_t gen;
+	uint32_t dst;
+	uint32_t tag;           /* the source's own; 0 unless it sets one */
+} tt_srcpkt;
+
 typedef struct tt_source {
-	int (*next)(void *ctx, uint32_t pe, uint64_t *gen, uint32_t *dst);
+	int (*next)(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk);
 	void *ctx;
 } tt_source;
 
@@ -125,6 +138,8 @@ typedef void (*tt_sim_progress)(void *ctx, double done);
 int tt_sim_create(tt_sim **simp, const tt_net *net, const tt_simparams *p,
     char *err, size_t errsz);
 void tt_sim_free(tt_sim *sim);
+/* PEs (= switches) of the simulated network. */
+uint32_t tt_sim_pes(const tt_sim *sim);
 /* What tt_sim_create() would say about p for net, without building. */
 int tt_sim_check(const tt_net *net, const tt_simparams *p, char *err,
     size_t errsz);
@@ -149,8 +164,13 @@ int tt_sim_run(tt_sim *sim, const tt_source *src, int until_empty,
 void tt_simresult_free(tt_simresult *res);
 
 /* Called for every delivered packet, for tests and per-message output. */
-typedef void (*tt_sim_deliver_fn)(void *ctx, uint32_t src, uint32_t dst,
-    uint64_t gen, uint64_t inject, uint64_t deliver, int hops);
+typedef struct tt_delivery {
+	uint32_t src, dst, tag;
+	int hops;               /* links between switches crossed */
+	uint64_t gen, inject, deliver;  /* cycles: generated, head left the
+	                                 * NIC, tail reached the PE */
+} tt_delivery;
+typedef void (*tt_sim_deliver_fn)(void *ctx, const tt_delivery *d);
 void tt_sim_on_deliver(tt_sim *sim, tt_sim_deliver_fn fn, void *ctx);
 
 /*

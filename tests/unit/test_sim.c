@@ -51,17 +51,18 @@ struct plan {
 };
 
 static int
-plan_next(void *ctx, uint32_t pe, uint64_t *gen, uint32_t *dst)
+plan_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 {
 	struct plan *p = ctx;
 	uint32_t i = p->off[pe] + p->fill[pe];
 
+	(void)now;
 	if (i >= p->off[pe + 1])
-		return 1;
+		return TT_SRC_DONE;
 	p->fill[pe]++;
-	*gen = p->gen[i];
-	*dst = p->dst[i];
-	return 0;
+	pk->gen = p->gen[i];
+	pk->dst = p->dst[i];
+	return TT_SRC_PACKET;
 }
 
 /* Packet j goes from src[j] to dst[j] at cycle j * gap. */
@@ -110,10 +111,12 @@ struct zl_check {
 };
 
 static void
-zl_deliver(void *ctx, uint32_t src, uint32_t dst, uint64_t gen,
-    uint64_t inject, uint64_t deliver, int hops)
+zl_deliver(void *ctx, const tt_delivery *d)
 {
 	struct zl_check *z = ctx;
+	uint32_t src = d->src, dst = d->dst;
+	uint64_t gen = d->gen, inject = d->inject, deliver = d->deliver;
+	int hops = d->hops;
 	int R = z->p->router_latency, L = z->p->link_latency;
 	int P = z->p->packet_flits, H = route_links(z->net, src, dst);
 	uint64_t want = (uint64_t)((H + 1) * (R + L) + L + P - 1);
@@ -249,29 +252,26 @@ struct once {
 };
 
 static int
-once_next(void *ctx, uint32_t pe, uint64_t *gen, uint32_t *dst)
+once_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 {
 	struct once *o = ctx;
-	int r = o->inner.next(o->inner.ctx, pe, gen, dst);
+	int r = o->inner.next(o->inner.ctx, pe, now, pk);
 
-	if (r == 0) {
-		assert_true(*gen < o->horizon);
-		assert_true(*dst != pe && *dst < o->npes);
+	if (r == TT_SRC_PACKET) {
+		assert_true(pk->gen < o->horizon);
+		assert_true(pk->dst != pe && pk->dst < o->npes);
 		o->generated++;
 	}
 	return r;
 }
 
 static void
-once_deliver(void *ctx, uint32_t src, uint32_t dst, uint64_t gen,
-    uint64_t inject, uint64_t deliver, int hops)
+once_deliver(void *ctx, const tt_delivery *d)
 {
 	struct once *o = ctx;
-	uint8_t *c = &o->seen[(size_t)src * o->horizon + gen];
+	uint8_t *c = &o->seen[(size_t)d->src * o->horizon + d->gen];
 
-	(void)dst;
-	(void)hops;
-	if (*c != 0 || inject < gen || deliver <= inject)
+	if (*c != 0 || d->inject < d->gen || d->deliver <= d->inject)
 		o->bad++;
 	(*c)++;
 }
@@ -550,11 +550,10 @@ static uint32_t
 dest_of(tt_traffic *tr, uint32_t pe)
 {
 	tt_source s = tt_traffic_source(tr);
-	uint64_t gen;
-	uint32_t d;
+	tt_srcpkt pk;
 
-	assert_int_equal(s.next(s.ctx, pe, &gen, &d), 0);
-	return d;
+	assert_int_equal(s.next(s.ctx, pe, 0, &pk), TT_SRC_PACKET);
+	return pk.dst;
 }
 
 static void
@@ -663,8 +662,8 @@ test_source_rate(void **state)
 	tt_traffic tr;
 	tt_source s;
 	char err[256];
-	uint64_t gen, last = 0, count = 0;
-	uint32_t d;
+	uint64_t last = 0, count = 0;
+	tt_srcpkt pk;
 
 	(void)state;
 	tt_test_net(&net, 3, k, 1, "D", TT_DL_VC);
@@ -673,9 +672,9 @@ test_source_rate(void **state)
 	assert_int_equal(tt_traffic_init(&tr, &net, err, sizeof(err)), 0);
 	s = tt_traffic_source(&tr);
 	while (count < 100000) {
-		assert_int_equal(s.next(s.ctx, 3, &gen, &d), 0);
-		assert_true(count == 0 || gen > last);
-		last = gen;
+		assert_int_equal(s.next(s.ctx, 3, 0, &pk), TT_SRC_PACKET);
+		assert_true(count == 0 || pk.gen > last);
+		last = pk.gen;
 		count++;
 	}
 	/* 100000 packets at 0.1 per cycle: about 10^6 cycles */

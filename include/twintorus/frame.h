@@ -1,0 +1,98 @@
+/*
+ * twintorus: the torus frame (DESIGN.md §4, "Torus frame").
+ *
+ * What ttd puts on the wire between cards and what traces hold.  An
+ * Ethernet II frame, optionally 802.1Q-tagged (the PCP then carries the VC
+ * for PFC-capable hardware), with EtherType 0x88B5 (IEEE 802 local
+ * experimental), then a 16-byte header in network byte order:
+ *
+ *   offset  size  field
+ *        0     1  version (high 4 bits, 1) | type (low 4 bits: 0 data, 1 hello)
+ *        1     1  VC the frame travels on over this hop (< TT_MAX_VCS)
+ *        2     1  hop count: links between cards crossed so far
+ *        3     1  flags (TT_FRAME_F_*; every other bit must be 0)
+ *        4     4  destination PE
+ *        8     4  source PE
+ *       12     4  sequence number (per source PE)
+ *       16     -  data: the carried frame, as the PE's TAP sent it
+ *                 hello: struct tt_hello (8 bytes)
+ *
+ * Offsets are from the end of the Ethernet header (14 bytes, 18 when
+ * tagged).  Decoding never casts a struct over the buffer: every field is
+ * read byte by byte after its length has been checked.  The Wireshark
+ * dissector in tools/wireshark/twintorus.lua reads the same layout.
+ */
+#ifndef TWINTORUS_FRAME_H
+#define TWINTORUS_FRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TT_ETHERTYPE        0x88B5
+#define TT_ETHERTYPE_VLAN   0x8100
+#define TT_ETH_HLEN         14
+#define TT_VLAN_HLEN        4
+#define TT_FRAME_HLEN       16      /* the torus header alone */
+#define TT_FRAME_VERSION    1
+#define TT_HELLO_LEN        8
+#define TT_PE_BROADCAST     0xFFFFFFFFu   /* destination of hello frames */
+
+enum tt_frame_type {
+	TT_FRAME_DATA = 0,
+	TT_FRAME_HELLO = 1
+};
+
+/*
+ * Flags.  TT_FRAME_F_DELIVERED never travels on a link: ttd sets it in the
+ * copy it records when it delivers a frame to a PE, so that a trace holding
+ * both what PEs sent and what they received counts each message once.
+ */
+#define TT_FRAME_F_DELIVERED 0x01
+#define TT_FRAME_F_ALL       0x01
+
+/* A decoded frame; payload points into the decoded buffer. */
+typedef struct tt_frame {
+	uint8_t dst_mac[6], src_mac[6];
+	uint16_t tci;             /* 802.1Q tag control (PCP|DEI|VID); 0: untagged */
+	int tagged;
+	uint16_t ethertype;       /* of the payload after any tag */
+	uint8_t version, type, vc, hops, flags;
+	uint32_t dst, src, seq;
+	const uint8_t *payload;   /* what follows the torus header */
+	size_t payload_len;       /* bytes of it in the buffer */
+} tt_frame;
+
+/* The hello a card sends on every external port (ttd's cabling check). */
+typedef struct tt_hello {
+	uint32_t node;            /* sender's node id */
+	uint8_t card;             /* 0 or 1 */
+	uint8_t port;             /* torus port id it was sent from */
+	uint16_t reserved;        /* 0 */
+} tt_hello;
+
+/* Bytes in front of the payload: Ethernet (+ tag) + torus header. */
+size_t tt_frame_hlen(const tt_frame *f);
+
+/*
+ * Write f's headers and then payload_len bytes of f->payload into buf.
+ * Returns the frame's length, or 0 if it does not fit in bufsz or a field
+ * is out of range (version, type, VC, flags).
+ */
+size_t tt_frame_encode(const tt_frame *f, uint8_t *buf, size_t bufsz);
+
+/*
+ * Decode len bytes.  Returns 0 for a torus frame, 1 for an Ethernet frame
+ * with another EtherType (f->ethertype tells which; nothing else is set
+ * beyond the Ethernet header), -1 for a malformed frame with the reason in
+ * err ("torus header cut at 9 of 16 bytes", "version 3, this build reads
+ * 1", ...).
+ */
+int tt_frame_decode(tt_frame *f, const uint8_t *buf, size_t len,
+    char *err, size_t errsz);
+
+/* Hello payloads: encode into 8 bytes; decode checks the length. */
+void tt_hello_encode(const tt_hello *h, uint8_t out[TT_HELLO_LEN]);
+int tt_hello_decode(tt_hello *h, const uint8_t *buf, size_t len,
+    char *err, size_t errsz);
+
+#endif

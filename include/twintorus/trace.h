@@ -1,0 +1,163 @@
+/*
+ * twintorus: traces (DESIGN.md §4, "Traces").
+ *
+ * A trace is a pcap file with nanosecond timestamps and link type Ethernet
+ * whose records are torus frames (twintorus/frame.h).  A cluster trace is
+ * one file per node; readers merge several files (or a directory of them)
+ * by timestamp.  Everything goes through libpcap: pcap is written, pcap and
+ * pcapng are read.
+ *
+ * A data frame is one message: source PE, destination PE, bytes (the
+ * carried frame's length on the wire, whatever the capture kept of it) and
+ * time.  Hello frames and the copies ttd records at delivery
+ * (TT_FRAME_F_DELIVERED) are counted and skipped.  A plain capture
+ * (Ethernet/IP without the torus header, e.g. tcpdump of a real cluster) is
+ * read through an address map: a frame whose source and destination IP (or
+ * MAC) addresses are both mapped is a message of the frame's length.
+ */
+#ifndef TWINTORUS_TRACE_H
+#define TWINTORUS_TRACE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "twintorus/config.h"
+#include "twintorus/frame.h"
+#include "twintorus/topo.h"
+
+/* The largest record a writer accepts and a reader expects. */
+#define TT_TRACE_SNAPLEN 262144
+
+/* ---- writing ---- */
+
+typedef struct tt_trace_writer tt_trace_writer;
+
+/*
+ * Create a trace.  With `atomic`, records go to "path.part", which close
+ * renames to path: the trace is then either complete or absent.  0, or -1
+ * with err set.
+ */
+int tt_trace_create(tt_trace_writer **wp, const char *path, int atomic,
+    char *err, size_t errsz);
+/* One record: caplen bytes of data kept, wirelen on the wire. */
+int tt_trace_write(tt_trace_writer *w, uint64_t t_ns, const uint8_t *data,
+    uint32_t caplen, uint32_t wirelen);
+/* Push buffered records to the file (they are then readable). */
+int tt_trace_flush(tt_trace_writer *w);
+/* Flush, close and (atomic) rename.  0, or -1 with err set. */
+int tt_trace_close(tt_trace_writer *w, char *err, size_t errsz);
+/* Close and delete what was written (an interrupted atomic write). */
+void tt_trace_discard(tt_trace_writer *w);
+
+/* ---- messages ---- */
+
+typedef struct tt_msg {
+	uint64_t t_ns;          /* capture time, ns since the epoch */
+	uint32_t src, dst;      /* PEs */
+	uint32_t seq;           /* the frame's sequence (0 for plain frames) */
+	uint64_t bytes;         /* carried bytes (torus), frame bytes (plain) */
+	uint32_t file;          /* which input file */
+	uint64_t recno;         /* its record number there, from 1 */
+} tt_msg;
+
+/*
+ * One data frame of a message, header only: the record keeps the Ethernet
+ * and torus headers (30 bytes) and says on the wire 30 + m->bytes.  The
+ * MACs are 02:00 followed by the PE id.
+ */
+int tt_trace_write_msg(tt_trace_writer *w, const tt_msg *m);
+
+/* ---- reading one file ---- */
+
+typedef struct tt_trace_rec {
+	uint64_t t_ns;
+	uint32_t caplen, wirelen;
+	const uint8_t *data;    /* valid until the next read */
+	uint64_t recno;         /* from 1 */
+} tt_trace_rec;
+
+typedef struct tt_trace_reader tt_trace_reader;
+
+/* Open a pcap or pcapng file of Ethernet frames.  Refuses an empty file,
+ * a file that is neither format, and another link type, saying which. */
+int tt_trace_open(tt_trace_reader **rp, const char *path, char *err,
+    size_t errsz);
+/*
+ * 1 with a record, 0 at the end, -1 with err set.  A file that ends inside
+ * a record ends there: 0, and tt_trace_truncated() gives that record's
+ * number.
+ */
+int tt_trace_read(tt_trace_reader *r, tt_trace_rec *rec, char *err,
+    size_t errsz);
+uint64_t tt_trace_truncated(const tt_trace_reader *r);
+void tt_trace_close_reader(tt_trace_reader *r);
+
+/* ---- the address map of plain captures ---- */
+
+typedef struct tt_addrent {
+	int kind;               /* enum tt_addr_kind */
+	uint8_t bytes[16];
+	uint32_t pe;
+} tt_addrent;
+
+typedef struct tt_addrmap {
+	tt_addrent *e;          /* sorted by (kind, bytes) */
+	size_t n;
+	int has_ip, has_mac;
+} tt_addrmap;
+
+/* Resolve cfg's addresses: against net.  Errors "file:line:col: ..." go
+ * to errs; returns how many there were. */
+int tt_addrmap_build(tt_addrmap *m, const tt_config *cfg, const tt_net *net,
+    FILE *errs);
+/* The PE of an address, or -1. */
+int64_t tt_addrmap_find(const tt_addrmap *m, int kind, const uint8_t *bytes);
+void tt_addrmap_free(tt_addrmap *m);
+
+/* ---- reading a cluster trace: several files merged by time ---- */
+
+#define TT_TRACE_UNMAPPED_MAX 16
+
+typedef struct tt_trace_stats {
+	uint64_t records;       /* read */
+	uint64_t messages;      /* data frames turned into messages */
+	uint64_t bytes;         /* their bytes */
+	uint64_t plain;         /* of the messages: plain frames */
+	uint64_t hello;         /* hello frames, skipped */
+	uint64_t delivered;     /* delivery copies, skipped */
+	uint64_t unmapped;      /* plain frames with an unmapped address */
+	uint64_t backwards;     /* records older than the one before them */
+	uint64_t truncated;     /* record cut off by the end of the file, or 0 */
+	uint64_t first_ns, last_ns;
+	/* the unmapped addresses seen, most frequent kept */
+	struct { char text[64]; uint64_t count; } unmapped_addr[TT_TRACE_UNMAPPED_MAX];
+	size_t nunmapped_addr;
+	uint64_t unmapped_other;   /* frames whose address did not fit above */
+} tt_trace_stats;
+
+typedef struct tt_trace_in tt_trace_in;
+
+/*
+ * Open paths (files, or directories whose *.pcap* files are taken in name
+ * order) for reading messages in time order.  map may be NULL (torus frames
+ * only); npes > 0 refuses PE ids outside 0..npes-1.  0, or -1 with err set
+ * ("FILE: ...").
+ */
+int tt_trace_in_open(tt_trace_in **inp, const char *const *paths,
+    size_t npaths, const tt_addrmap *map, uint32_t npes, char *err,
+    size_t errsz);
+/*
+ * The next message of all files, in timestamp order (ties: file order, then
+ * record order).  1, 0 at the end, -1 with err set ("FILE: record N: ...").
+ * A record older than its file's previous one is taken as at that time.
+ */
+int tt_trace_in_next(tt_trace_in *in, tt_msg *m, char *err, size_t errsz);
+size_t tt_trace_in_nfiles(const tt_trace_in *in);
+const char *tt_trace_in_path(const tt_trace_in *in, size_t i);
+/* Statistics of file i, or of all files for i == nfiles. */
+const tt_trace_stats *tt_trace_in_stats(tt_trace_in *in, size_t i);
+/* One line per thing a user should know (a truncated last record,
+ * unmapped addresses, records out of order), "FILE: ...". */
+void tt_trace_in_warnings(const tt_trace_in *in, FILE *f, const char *prefix);
+void tt_trace_in_close(tt_trace_in *in);
+
+#endif

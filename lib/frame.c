@@ -1,0 +1,161 @@
+/*
+ * The torus frame: encode and decode (layout in twintorus/frame.h).
+ */
+#include <string.h>
+
+#include "errf.h"
+#include "twintorus/frame.h"
+#include "twintorus/topo.h"
+
+static void
+put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void
+put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static uint16_t
+get16(const uint8_t *p)
+{
+	return (uint16_t)((unsigned)p[0] << 8 | p[1]);
+}
+
+static uint32_t
+get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3];
+}
+
+size_t
+tt_frame_hlen(const tt_frame *f)
+{
+	return TT_ETH_HLEN + (f->tagged ? TT_VLAN_HLEN : 0) + TT_FRAME_HLEN;
+}
+
+size_t
+tt_frame_encode(const tt_frame *f, uint8_t *buf, size_t bufsz)
+{
+	size_t h = tt_frame_hlen(f), off = 12;
+
+	if (f->version != TT_FRAME_VERSION || f->type > TT_FRAME_HELLO ||
+	    f->vc >= TT_MAX_VCS || (f->flags & ~TT_FRAME_F_ALL) != 0)
+		return 0;
+	if (bufsz < h || bufsz - h < f->payload_len)
+		return 0;
+	memcpy(buf, f->dst_mac, 6);
+	memcpy(buf + 6, f->src_mac, 6);
+	if (f->tagged) {
+		put16(buf + off, TT_ETHERTYPE_VLAN);
+		put16(buf + off + 2, f->tci);
+		off += TT_VLAN_HLEN;
+	}
+	put16(buf + off, TT_ETHERTYPE);
+	off += 2;
+	buf[off] = (uint8_t)(f->version << 4 | f->type);
+	buf[off + 1] = f->vc;
+	buf[off + 2] = f->hops;
+	buf[off + 3] = f->flags;
+	put32(buf + off + 4, f->dst);
+	put32(buf + off + 8, f->src);
+	put32(buf + off + 12, f->seq);
+	off += TT_FRAME_HLEN;
+	if (f->payload_len > 0)
+		memcpy(buf + off, f->payload, f->payload_len);
+	return off + f->payload_len;
+}
+
+int
+tt_frame_decode(tt_frame *f, const uint8_t *buf, size_t len, char *err,
+    size_t errsz)
+{
+	size_t off = 12;
+	uint8_t vt;
+
+	memset(f, 0, sizeof(*f));
+	if (len < TT_ETH_HLEN)
+		return tt_errf(err, errsz, "%zu bytes, shorter than an "
+		    "Ethernet header (14)", len);
+	memcpy(f->dst_mac, buf, 6);
+	memcpy(f->src_mac, buf + 6, 6);
+	f->ethertype = get16(buf + off);
+	if (f->ethertype == TT_ETHERTYPE_VLAN) {
+		if (len < TT_ETH_HLEN + TT_VLAN_HLEN)
+			return tt_errf(err, errsz, "802.1Q tag cut at %zu "
+			    "bytes", len);
+		f->tagged = 1;
+		f->tci = get16(buf + off + 2);
+		off += TT_VLAN_HLEN;
+		f->ethertype = get16(buf + off);
+	}
+	off += 2;
+	if (f->ethertype != TT_ETHERTYPE)
+		return 1;
+	if (len - off < TT_FRAME_HLEN)
+		return tt_errf(err, errsz, "torus header cut at %zu of %d "
+		    "bytes", len - off, TT_FRAME_HLEN);
+	vt = buf[off];
+	f->version = vt >> 4;
+	f->type = vt & 0x0f;
+	f->vc = buf[off + 1];
+	f->hops = buf[off + 2];
+	f->flags = buf[off + 3];
+	f->dst = get32(buf + off + 4);
+	f->src = get32(buf + off + 8);
+	f->seq = get32(buf + off + 12);
+	off += TT_FRAME_HLEN;
+	f->payload = buf + off;
+	f->payload_len = len - off;
+	if (f->version != TT_FRAME_VERSION)
+		return tt_errf(err, errsz, "torus frame version %u (this "
+		    "build reads version %d)", f->version, TT_FRAME_VERSION);
+	if (f->type > TT_FRAME_HELLO)
+		return tt_errf(err, errsz, "unknown torus frame type %u "
+		    "(0 data, 1 hello)", f->type);
+	if (f->vc >= TT_MAX_VCS)
+		return tt_errf(err, errsz, "VC %u out of range (at most %d)",
+		    f->vc, TT_MAX_VCS - 1);
+	if (f->flags & ~TT_FRAME_F_ALL)
+		return tt_errf(err, errsz, "unknown flags 0x%02x",
+		    f->flags & ~TT_FRAME_F_ALL);
+	return 0;
+}
+
+void
+tt_hello_encode(const tt_hello *h, uint8_t out[TT_HELLO_LEN])
+{
+	put32(out, h->node);
+	out[4] = h->card;
+	out[5] = h->port;
+	put16(out + 6, h->reserved);
+}
+
+int
+tt_hello_decode(tt_hello *h, const uint8_t *buf, size_t len, char *err,
+    size_t errsz)
+{
+	memset(h, 0, sizeof(*h));
+	if (len < TT_HELLO_LEN)
+		return tt_errf(err, errsz, "hello cut at %zu of %d bytes", len,
+		    TT_HELLO_LEN);
+	h->node = get32(buf);
+	h->card = buf[4];
+	h->port = buf[5];
+	h->reserved = get16(buf + 6);
+	if (h->card > 1)
+		return tt_errf(err, errsz, "hello from card %u (0 or 1)",
+		    h->card);
+	if (h->port >= TT_MAX_EXT)
+		return tt_errf(err, errsz, "hello from port %u, not an "
+		    "external port", h->port);
+	return 0;
+}
