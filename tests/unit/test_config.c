@@ -461,8 +461,8 @@ test_unknown_and_duplicate_keys(void **state)
 	assert_one_error("torus:\n  dims: [4, 4]\n  dim: [4, 4]\n", 3, 3,
 	    "unknown key torus.dim (expected dims, twin, ports or deadlock)");
 	assert_one_error("torus:\n  dims: [4, 4]\nrouting: dor\n", 3, 1,
-	    "unknown section routing (expected torus, network, nodes or "
-	    "trace)");
+	    "unknown section routing (expected torus, network, nodes, trace "
+	    "or addresses)");
 	assert_one_error("torus:\n  dims: [4, 4]\nnetwork: {mtu: 9000}\n", 3, 11,
 	    "unknown key network.mtu");
 	assert_one_error("torus:\n  dims: [4, 4]\n  dims: [8, 8]\n", 3, 3,
