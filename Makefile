@@ -39,7 +39,7 @@ SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 
 # Debian packages: build, tests, and the components later issues use.
 DEB_PKGS = gcc make pkg-config libyaml-dev libcmocka-dev libpcap-dev libhwloc-dev jq time \
-           gnuplot-nox
+           gnuplot-nox tcpdump iproute2 iputils-ping tshark
 
 LIB_SRC  = $(wildcard lib/*.c)
 LIB_OBJ  = $(LIB_SRC:lib/%.c=build/lib/%.o)
@@ -125,16 +125,15 @@ bench: all
 	bash bench/analyze.sh
 	bash bench/sim-speed.sh
 
+# The product's main job: predict, from a recorded trace, how the
+# application would run on D, on A and on the 2D torus of as many PEs.
 demo: deps
 	@$(MAKE) --no-print-directory all
-	build/ttsim analyze yaml/3dt-4x4x4.yaml --ports all
-	build/ttsim verify yaml/3dt-4x4x4.yaml
-	build/ttsim sweep yaml/3dt-4x4x4.yaml --topo 4x4x4,16x8:plain --ports D,A \
-	  --deadlock bubble --loads 0.1,0.3,0.5
-	build/ttsim run --dims 2,2,2 --ports D --deadlock none --load 1 --seed 2 || true
-	build/ttsim verify --dims 4,2,4 --ports D --deadlock none \
-	  --flow 0,0,0/0:0,1,0/0 --flow 0,1,0/0:0,0,0/0 \
-	  --flow 0,0,0/1:0,1,0/1 --flow 0,1,0/1:0,0,0/1 || true
+	build/ttsim trace stat traces/alltoall-4x4x4.pcap --top 3
+	build/ttsim replay traces/alltoall-4x4x4.pcap yaml/3dt-4x4x4.yaml \
+	  --compare D,A,2d --top 3
+	build/ttsim replay traces/stencil-4x4x4 yaml/3dt-4x4x4.yaml \
+	  --compare D,A,2d --top 3
 
 deps:
 	@missing=""; \

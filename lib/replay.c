@@ -57,6 +57,8 @@ tt_replay_params_default(tt_replay_params *p)
 	p->link_gbps = 10;
 	p->speed = 1;
 	p->lookahead = 65536;
+	p->warmup = 0;
+	p->window_end = 0;
 }
 
 double
@@ -212,6 +214,9 @@ replay_deliver(void *ctx, const tt_delivery *d)
 	struct rmsg *s = &rp->slot[d->tag];
 	tt_msgdone md;
 
+	if (d->deliver >= rp->p.warmup && (rp->p.window_end == 0 ||
+	    d->deliver < rp->p.window_end))
+		rp->res.packets_window++;
 	if (--s->left > 0 || s->sent < s->npk)
 		return;
 	rp->res.messages++;
@@ -220,7 +225,9 @@ replay_deliver(void *ctx, const tt_delivery *d)
 		rp->res.last_done = d->deliver;
 	if (s->gen > rp->res.last_gen)
 		rp->res.last_gen = s->gen;
-	tt_hist_add(&rp->res.latency, d->deliver - s->gen);
+	if (s->gen >= rp->p.warmup && (rp->p.window_end == 0 ||
+	    s->gen < rp->p.window_end))
+		tt_hist_add(&rp->res.latency, d->deliver - s->gen);
 	if (rp->on_msg != NULL) {
 		md.m = s->m;
 		md.gen = s->gen;

@@ -43,6 +43,9 @@ replay_usage(FILE *f)
 "  --link-gbps G   --flit-bytes N   (YAML network:, default 10 and 16)\n"
 "  --lookahead N   messages read ahead of the simulation (65536); memory\n"
 "                  holds these and what is in flight, not the whole trace\n"
+"  --warmup N      measure from cycle N: accepted load counts packets that\n"
+"                  arrive from then until the last message is generated,\n"
+"                  latency the messages generated in that window (0)\n"
 "model:           --packet-flits N (4)  --buffer-flits N (128)  --vcs N\n"
 "                 --router-latency N (1)  --link-latency N (1)  --watchdog N\n"
 "output:\n"
@@ -148,6 +151,24 @@ link_util(const struct netrun *r, uint64_t flits)
 	return r->res.cycles ? (double)flits / (double)r->res.cycles : 0;
 }
 
+static uint64_t
+window_end(const struct netrun *r, const tt_replay_params *rpp)
+{
+	return rpp->window_end ? rpp->window_end : r->res.cycles;
+}
+
+/* Flits/cycle/PE that arrived inside the measurement window. */
+static double
+accepted(const struct netrun *r, const tt_replay_params *rpp)
+{
+	uint64_t end = window_end(r, rpp);
+
+	if (end <= rpp->warmup)
+		return 0;
+	return (double)r->rr.packets_window * rpp->packet_flits /
+	    ((double)(end - rpp->warmup) * r->net.ncards);
+}
+
 static void
 print_json(const struct netrun *runs, int nrun, tt_trace_in *in,
     const tt_replay_params *rpp, double cycle_ns)
@@ -204,11 +225,11 @@ print_json(const struct netrun *runs, int nrun, tt_trace_in *in,
 		    (double)tt_hist_quantile(&rr->latency, 0.99) * cycle_ns * 1e-3,
 		    (double)rr->latency.max * cycle_ns * 1e-3);
 		printf(", \"throughput_gbps\": %.4f, \"accepted_load\": %.6f"
+		    ", \"window_cycles\": [%" PRIu64 ", %" PRIu64 "]"
 		    ", \"avg_hops\": %.4f, \"internal_link_utilization\": %.6f",
 		    r->res.cycles ? (double)rr->bytes * 8.0 /
 		    ((double)r->res.cycles * cycle_ns) : 0,
-		    r->res.cycles ? (double)r->res.delivered * rpp->packet_flits /
-		    ((double)r->res.cycles * r->net.ncards) : 0,
+		    accepted(r, rpp), rpp->warmup, window_end(r, rpp),
 		    r->res.avg_hops, r->res.internal_link_utilization);
 		for (l = 0; l < nl; l++) {
 			int port = r->net.card_port[r->net.twin ? (l / (uint64_t)r->nports) & 1 : 0][l % (uint64_t)r->nports];
@@ -289,8 +310,9 @@ print_table(const struct netrun *runs, int nrun, tt_trace_in *in,
 			}
 		qsort(order, n, sizeof(*order), link_cmp);
 		printf("\n%s: %" PRIu64 " messages, %" PRIu64 " packets, %.3f "
-		    "hops per packet; hottest links:\n", r->name,
-		    r->rr.messages, r->res.delivered, r->res.avg_hops);
+		    "hops per packet, accepted load %.4f flits/cycle/PE; "
+		    "hottest links:\n", r->name, r->rr.messages,
+		    r->res.delivered, r->res.avg_hops, accepted(r, rpp));
 		for (l = 0; l < n && l < (uint64_t)top; l++)
 			printf("  %-24s %6.1f%% busy (%" PRIu64 " flits)\n",
 			    link_name(r, order[l][1], nb, sizeof(nb)),
@@ -410,6 +432,13 @@ cmd_replay(int argc, char **argv)
 				rpp.speed = d;
 			else
 				gbps = d;
+			continue;
+		}
+		if (flag_is(a, "--warmup")) {
+			if ((v = flag_value(argc, argv, &i, cmd)) == NULL ||
+			    parse_u64(cmd, "--warmup", v, 0, 1ull << 40,
+			    &rpp.warmup) < 0)
+				goto out;
 			continue;
 		}
 		if (flag_is(a, "--flit-bytes") || flag_is(a, "--top") ||
@@ -591,6 +620,20 @@ cmd_replay(int argc, char **argv)
 		goto out;
 	}
 
+	{
+		const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
+
+		/* as fast as possible, message times are known only as they go */
+		rpp.window_end = rpp.speed > 0 ? (uint64_t)llround((double)(st->last_ns -
+		    st->first_ns) / (cycle_ns * rpp.speed)) + 1 : 0;
+		if (rpp.window_end != 0 && rpp.warmup >= rpp.window_end) {
+			fprintf(stderr, "ttsim replay: --warmup %" PRIu64 ": the "
+			    "trace's messages are generated in cycles 0..%" PRIu64
+			    "; warm up for fewer cycles\n", rpp.warmup,
+			    rpp.window_end - 1);
+			goto out;
+		}
+	}
 	if (csv_path != NULL) {
 		job.csv = strcmp(csv_path, "-") == 0 ? stdout : fopen(csv_path, "w");
 		if (job.csv == NULL) {

@@ -28,6 +28,12 @@ typedef struct tt_replay_params {
 	double link_gbps;       /* default 10 */
 	double speed;           /* > 0: trace time / speed; 0: as fast as possible */
 	uint64_t lookahead;     /* messages read ahead; default 65536 */
+	/* The measurement window [warmup, window_end) in cycles (window_end
+	 * 0: the end of the run): accepted load counts the packets that
+	 * arrive inside it and latency the messages generated inside it, as
+	 * ttsim run measures, so that a replayed synthetic trace and a run
+	 * of the same traffic are measured alike.  Default: everything. */
+	uint64_t warmup, window_end;
 } tt_replay_params;
 
 void tt_replay_params_default(tt_replay_params *p);
@@ -49,7 +55,8 @@ typedef struct tt_replay_result {
 	uint64_t last_done;     /* cycle the last message arrived */
 	uint64_t last_gen;      /* cycle the last message was generated */
 	uint64_t max_pending;   /* most messages held at once */
-	tt_hist latency;        /* message latency, cycles */
+	uint64_t packets_window;  /* packets that arrived inside the window */
+	tt_hist latency;        /* latency of the window's messages, cycles */
 } tt_replay_result;
 
 typedef struct tt_replay tt_replay;
