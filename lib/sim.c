@@ -52,8 +52,7 @@ struct vcq {
 };
 
 struct nic {
-	uint64_t gen;       /* the pending packet */
-	uint32_t dst, tag;
+	tt_srcpkt sp;       /* the pending packet, written by the source */
 	uint8_t pending, done;  /* neither: asleep until the source has one */
 	uint64_t busy;      /* injection link free from this cycle */
 	uint64_t wake;      /* while asleep: when the NIC has work */
@@ -1016,31 +1015,26 @@ nic_fetch(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t now,
     int may_stay)
 {
 	struct nic *n = &sim->nic[pe];
-	tt_srcpkt sp;
-	uint64_t wake;
+	uint64_t wake, gen;
 	int r;
 
-	n->pending = 0;
 	if (n->done)
 		return 0;
-	sp.tag = 0;
-	r = src->next(src->ctx, pe, now, &sp);
-	if (r == TT_SRC_LATER) {
-		nic_sleep(sim, pe, sp.gen > now ? sp.gen : now + 1);
-		return 0;
-	}
+	n->sp.tag = 0;
+	r = src->next(src->ctx, pe, now, &n->sp);
+	gen = n->sp.gen;
 	if (r != TT_SRC_PACKET) {
-		n->done = 1;
+		if (r == TT_SRC_LATER)
+			nic_sleep(sim, pe, gen > now ? gen : now + 1);
+		else
+			n->done = 1;
 		return 0;
 	}
-	n->gen = sp.gen;
-	n->dst = sp.dst;
-	n->tag = sp.tag;
 	n->pending = 1;
 	sim->res->generated++;
-	if (sp.gen < sim->wend)
+	if (gen < sim->wend)
 		sim->early_pending++;
-	wake = sp.gen > n->busy ? sp.gen : n->busy;
+	wake = gen > n->busy ? gen : n->busy;
 	if (wake <= now && may_stay)
 		return 1;
 	nic_sleep(sim, pe, wake);
@@ -1054,7 +1048,8 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t)
 	struct nic *n = &sim->nic[pe];
 	int side = side_of(sim, pe), o = sim->np - 1, v, best = -1;
 	uint64_t cb = ((uint64_t)pe * (uint64_t)sim->np + (uint64_t)o) * (uint64_t)sim->V;
-	struct pkt pk;
+	struct vcq *q;
+	struct pkt *pk;
 
 	if (n->busy > t)
 		return 0;
@@ -1064,18 +1059,21 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t)
 			best = v;
 	if (best < 0)
 		return 0;
-	memset(&pk, 0, sizeof(pk));
-	pk.gen = n->gen;
-	pk.inj = t;
-	pk.ready = t + (uint64_t)sim->L + (uint64_t)sim->R;
-	pk.src = pe;
-	pk.dst = n->dst;
-	pk.tag = n->tag;
-	if (n->gen >= sim->wstart && n->gen < sim->wend) {
-		pk.flags = PKT_MEASURED;
+	q = &sim->vcq[cb + (uint64_t)best];
+	pk = tail_slot(sim, q);
+	pk->gen = n->sp.gen;
+	pk->inj = t;
+	pk->ready = t + (uint64_t)sim->L + (uint64_t)sim->R;
+	pk->src = pe;
+	pk->dst = n->sp.dst;
+	pk->tag = n->sp.tag;
+	pk->hops = pk->out = pk->cls = 0;
+	pk->flags = 0;
+	if (n->sp.gen >= sim->wstart && n->sp.gen < sim->wend) {
+		pk->flags = PKT_MEASURED;
 		sim->res->measured++;
 	}
-	if (n->gen < sim->wend)
+	if (n->sp.gen < sim->wend)
 		sim->early_pending--;
 	sim->cred[cb + (uint64_t)best]--;
 	n->busy = t + (uint64_t)sim->P;
@@ -1083,12 +1081,7 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t)
 	sim->inflight++;
 	sim->res->injected++;
 	sim->last_move = t;
-	{
-		struct vcq *q = &sim->vcq[cb + (uint64_t)best];
-
-		*tail_slot(sim, q) = pk;
-		tail_added(sim, pe, o, best, q);
-	}
+	tail_added(sim, pe, o, best, q);
 	nic_fetch(sim, src, pe, t, 0);
 	return 1;
 }
@@ -1240,7 +1233,7 @@ backlog_in_window(tt_sim *sim, const tt_source *src)
 
 		if (!n->pending)
 			continue;
-		gen = n->gen;
+		gen = n->sp.gen;
 		while (gen < sim->wend) {
 			if (gen >= sim->wstart)
 				count++;
