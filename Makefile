@@ -4,7 +4,8 @@
 #   make check      install missing Debian packages, build, run every test
 #   make demo       install missing Debian packages, build, show what ttsim does
 #   make install    PREFIX=/usr/local DESTDIR= : binaries, libraries, headers,
-#                   pkg-config file, man pages, example configs
+#                   pkg-config file, man pages, example configs, sample
+#                   traces, the Wireshark dissector
 #   make deps       install the Debian packages the project needs, if missing
 #   make clean
 
@@ -87,6 +88,14 @@ build/tests/asan/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_ASAN_OBJ) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -o $@ $< $(LIB_ASAN_OBJ) $(LIB_LIBS) $(CMOCKA_LIBS)
 
+# The Wireshark test's sample generator (tests/traces/README.md).
+build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
+
+# Keep the ASan objects between builds of single tests.
+.SECONDARY: $(LIB_ASAN_OBJ)
+
 # ---- tests ----
 
 # The README's test command.  deps first, then a fresh make so that the
@@ -104,7 +113,7 @@ unit-asan: $(UNIT_ASAN)
 	@for t in $(UNIT_ASAN); do echo "== $$t (ASan+UBSan)"; \
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t || exit 1; done
 
-cli: build/ttsim
+cli: build/ttsim build/tests/make-frames
 	@for s in tests/cli/*.sh; do echo "== $$s"; TTSIM=build/ttsim bash $$s || exit 1; done
 
 # Every shipped example config is itself a test: it must load and verify.
@@ -160,6 +169,10 @@ install: all
 	  > $(DESTDIR)$(LIBDIR)/pkgconfig/twintorus.pc
 	install -m 644 man/ttsim.1 $(DESTDIR)$(MANDIR)/man1/ttsim.1
 	install -m 644 yaml/*.yaml $(DESTDIR)$(DATADIR)/yaml/
+	install -d $(DESTDIR)$(DATADIR)/traces/stencil-4x4x4 $(DESTDIR)$(DATADIR)/wireshark
+	install -m 644 traces/README.md traces/*.pcap $(DESTDIR)$(DATADIR)/traces/
+	install -m 644 traces/stencil-4x4x4/*.pcap $(DESTDIR)$(DATADIR)/traces/stencil-4x4x4/
+	install -m 644 tools/wireshark/twintorus.lua $(DESTDIR)$(DATADIR)/wireshark/
 
 clean:
 	rm -rf build

@@ -2,8 +2,8 @@
  * twintorus: the torus frame (DESIGN.md §4, "Torus frame").
  *
  * What ttd puts on the wire between cards and what traces hold.  An
- * Ethernet II frame, optionally 802.1Q-tagged (the PCP then carries the VC
- * for PFC-capable hardware), with EtherType 0x88B5 (IEEE 802 local
+ * Ethernet II frame, optionally 802.1Q-tagged (for PFC-capable hardware the
+ * PCP then carries VC & 7: PFC has 8 priorities), with EtherType 0x88B5 (IEEE 802 local
  * experimental), then a 16-byte header in network byte order:
  *
  *   offset  size  field
@@ -15,7 +15,8 @@
  *        8     4  source PE
  *       12     4  sequence number (per source PE)
  *       16     -  data: the carried frame, as the PE's TAP sent it
- *                 hello: struct tt_hello (8 bytes)
+ *                 hello: struct tt_hello (8 bytes; tt_frame_decode does
+ *                 not look inside it, tt_hello_decode does)
  *
  * Offsets are from the end of the Ethernet header (14 bytes, 18 when
  * tagged).  Decoding never casts a struct over the buffer: every field is
@@ -53,7 +54,7 @@ enum tt_frame_type {
 /* A decoded frame; payload points into the decoded buffer. */
 typedef struct tt_frame {
 	uint8_t dst_mac[6], src_mac[6];
-	uint16_t tci;             /* 802.1Q tag control (PCP|DEI|VID); 0: untagged */
+	uint16_t tci;             /* 802.1Q tag control (PCP|DEI|VID), if tagged */
 	int tagged;
 	uint16_t ethertype;       /* of the payload after any tag */
 	uint8_t version, type, vc, hops, flags;
@@ -67,7 +68,7 @@ typedef struct tt_hello {
 	uint32_t node;            /* sender's node id */
 	uint8_t card;             /* 0 or 1 */
 	uint8_t port;             /* torus port id it was sent from */
-	uint16_t reserved;        /* 0 */
+	uint16_t reserved;        /* sent as 0; receivers ignore it */
 } tt_hello;
 
 /* Bytes in front of the payload: Ethernet (+ tag) + torus header. */
@@ -76,7 +77,8 @@ size_t tt_frame_hlen(const tt_frame *f);
 /*
  * Write f's headers and then payload_len bytes of f->payload into buf.
  * Returns the frame's length, or 0 if it does not fit in bufsz or a field
- * is out of range (version, type, VC, flags).
+ * is out of range (version, type, VC, flags): the fields come from the
+ * program itself, so either is a bug of the caller, not bad input.
  */
 size_t tt_frame_encode(const tt_frame *f, uint8_t *buf, size_t bufsz);
 
