@@ -33,7 +33,7 @@ struct tt_replay {
 	uint64_t pkt_bytes;
 
 	struct rmsg *slot;
-	uint32_t nslot, free_head, used;
+	uint32_t nslot, hw, free_head, used;   /* hw: slots ever used */
 	uint32_t *qhead, *qtail;
 	uint64_t queued;                /* messages not yet wholly sent */
 
@@ -56,7 +56,7 @@ tt_replay_params_default(tt_replay_params *p)
 	p->flit_bytes = 16;
 	p->link_gbps = 10;
 	p->speed = 1;
-	p->lookahead = 65536;
+	p->lookahead = 4096;
 	p->warmup = 0;
 	p->window_end = 0;
 }
@@ -67,28 +67,32 @@ tt_replay_cycle_ns(const tt_replay_params *p)
 	return (double)p->flit_bytes * 8.0 / p->link_gbps;
 }
 
+/* A free slot: a returned one, else one never used, else a bigger pool.
+ * Slots are touched only when first used, so memory follows the most
+ * messages held at once, not the pool's capacity. */
 static uint32_t
 slot_get(tt_replay *rp)
 {
 	uint32_t i;
 
-	if (rp->free_head == NONE) {
-		uint32_t cap = rp->nslot ? rp->nslot * 2 : 1024;
-		struct rmsg *g;
+	if (rp->free_head != NONE) {
+		i = rp->free_head;
+		rp->free_head = rp->slot[i].next;
+	} else {
+		if (rp->hw == rp->nslot) {
+			uint32_t cap = rp->nslot ? rp->nslot * 2 : 1024;
+			struct rmsg *g;
 
-		if (rp->nslot >= UINT32_MAX / 2)
-			return NONE;
-		g = realloc(rp->slot, (size_t)cap * sizeof(*g));
-		if (g == NULL)
-			return NONE;
-		rp->slot = g;
-		for (i = rp->nslot; i < cap; i++)
-			g[i].next = i + 1 < cap ? i + 1 : NONE;
-		rp->free_head = rp->nslot;
-		rp->nslot = cap;
+			if (rp->nslot >= UINT32_MAX / 2)
+				return NONE;
+			g = realloc(rp->slot, (size_t)cap * sizeof(*g));
+			if (g == NULL)
+				return NONE;
+			rp->slot = g;
+			rp->nslot = cap;
+		}
+		i = rp->hw++;
 	}
-	i = rp->free_head;
-	rp->free_head = rp->slot[i].next;
 	if (++rp->used > rp->res.max_pending)
 		rp->res.max_pending = rp->used;
 	return i;

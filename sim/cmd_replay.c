@@ -39,9 +39,11 @@ replay_usage(FILE *f)
 "                  such as 16x8:plain or 4x4x8; all need as many PEs\n"
 "timing:\n"
 "  --speed X       trace time divided by X (2: twice as fast; default 1)\n"
-"  --speed max     ignore time: every PE sends its messages back to back\n"
+"  --speed max     ignore time: every PE sends its messages back to back,\n"
+"                  the PEs kept within --lookahead messages of each other\n"
+"                  in trace order (the result depends on it)\n"
 "  --link-gbps G   --flit-bytes N   (YAML network:, default 10 and 16)\n"
-"  --lookahead N   messages read ahead of the simulation (65536); memory\n"
+"  --lookahead N   messages read ahead of the simulation (4096); memory\n"
 "                  holds these and what is in flight, not the whole trace\n"
 "  --warmup N      measure from cycle N: accepted load counts packets that\n"
 "                  arrive from then until the last message is generated,\n"
@@ -193,9 +195,10 @@ print_json(const struct netrun *runs, int nrun, tt_trace_in *in,
 		printf("%g", rpp->speed);
 	else
 		printf("\"max\"");
-	printf(", \"cycle_ns\": %g, \"link_gbps\": %g, \"flit_bytes\": %d"
-	    ", \"packet_flits\": %d, \"networks\": [", cycle_ns, rpp->link_gbps,
-	    rpp->flit_bytes, rpp->packet_flits);
+	printf(", \"lookahead\": %" PRIu64 ", \"cycle_ns\": %g, \"link_gbps\": %g"
+	    ", \"flit_bytes\": %d, \"packet_flits\": %d, \"networks\": [",
+	    rpp->lookahead, cycle_ns, rpp->link_gbps, rpp->flit_bytes,
+	    rpp->packet_flits);
 	for (k = 0; k < nrun; k++) {
 		const struct netrun *r = &runs[k];
 		const tt_replay_result *rr = &r->rr;
@@ -242,9 +245,9 @@ print_json(const struct netrun *runs, int nrun, tt_trace_in *in,
 				ext += r->link[l];
 		}
 		printf(", \"internal_flit_share\": %.6f, \"deadlock\": %s"
-		    ", \"wall_s\": %.3f, \"links\": [",
+		    ", \"max_pending\": %" PRIu64 ", \"wall_s\": %.3f, \"links\": [",
 		    ext + intl ? (double)intl / (double)(ext + intl) : 0,
-		    r->res.deadlock ? "true" : "false", r->wall);
+		    r->res.deadlock ? "true" : "false", rr->max_pending, r->wall);
 		for (l = 0; l < nl; l++) {
 			if ((int)(l % (uint64_t)r->nports) == r->nports - 1)
 				continue;
@@ -272,7 +275,8 @@ print_table(const struct netrun *runs, int nrun, tt_trace_in *in,
 	if (rpp->speed > 0)
 		printf("speed %g", rpp->speed);
 	else
-		printf("full speed (time ignored)");
+		printf("full speed (time ignored; PEs kept within %" PRIu64
+		    " messages of each other)", rpp->lookahead);
 	printf(", 1 cycle = %g ns (%d-byte flits at %g Gb/s)\n\n", cycle_ns,
 	    rpp->flit_bytes, rpp->link_gbps);
 	printf("%-28s %14s %12s %10s %10s %10s %10s %9s %9s\n", "network",

@@ -12,8 +12,13 @@
  *
  * The trace is read in time order as the simulation reaches each time, plus
  * at most `lookahead` messages ahead, so memory holds what is in flight and
- * queued at the PEs, never the whole trace.  A message's latency runs from
- * its time to the arrival of its last packet.
+ * queued at the PEs, never the whole trace.  With a speed, the lookahead
+ * changes only memory and speed, never a result.  As fast as possible it
+ * is also the window in which the PEs move through the trace: no message
+ * is read while `lookahead` messages wait to be sent, so a PE whose next
+ * message lies further on in the trace waits until the others catch up,
+ * and results depend on it.  A message's latency runs from its time to the
+ * arrival of its last packet.
  */
 #ifndef TWINTORUS_REPLAY_H
 #define TWINTORUS_REPLAY_H
@@ -27,7 +32,7 @@ typedef struct tt_replay_params {
 	int flit_bytes;         /* default 16 */
 	double link_gbps;       /* default 10 */
 	double speed;           /* > 0: trace time / speed; 0: as fast as possible */
-	uint64_t lookahead;     /* messages read ahead; default 65536 */
+	uint64_t lookahead;     /* messages read ahead; default 4096 */
 	/* The measurement window [warmup, window_end) in cycles (window_end
 	 * 0: the end of the run): accepted load counts the packets that
 	 * arrive inside it and latency the messages generated inside it, as
