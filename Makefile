@@ -133,6 +133,7 @@ paper-quick: build/ttsim
 bench: all
 	bash bench/analyze.sh
 	bash bench/sim-speed.sh
+	bash bench/replay-speed.sh
 
 # The product's main job: predict, from a recorded trace, how the
 # application would run on D, on A and on the 2D torus of as many PEs.
