@@ -82,16 +82,20 @@ tt_frame_decode(tt_frame *f, const uint8_t *buf, size_t len, char *err,
 	uint8_t vt;
 
 	memset(f, 0, sizeof(*f));
-	if (len < TT_ETH_HLEN)
-		return tt_errf(err, errsz, "%zu bytes, shorter than an "
-		    "Ethernet header (14)", len);
+	if (len < TT_ETH_HLEN) {
+		tt_errf(err, errsz, "%zu bytes, shorter than an Ethernet "
+		    "header (14)", len);
+		return TT_FRAME_CUT;
+	}
 	memcpy(f->dst_mac, buf, 6);
 	memcpy(f->src_mac, buf + 6, 6);
 	f->ethertype = get16(buf + off);
 	if (f->ethertype == TT_ETHERTYPE_VLAN) {
-		if (len < TT_ETH_HLEN + TT_VLAN_HLEN)
-			return tt_errf(err, errsz, "802.1Q tag cut at %zu "
-			    "bytes", len);
+		if (len < TT_ETH_HLEN + TT_VLAN_HLEN) {
+			tt_errf(err, errsz, "802.1Q tag cut at %zu bytes",
+			    len);
+			return TT_FRAME_CUT;
+		}
 		f->tagged = 1;
 		f->tci = get16(buf + off + 2);
 		off += TT_VLAN_HLEN;
@@ -100,9 +104,11 @@ tt_frame_decode(tt_frame *f, const uint8_t *buf, size_t len, char *err,
 	off += 2;
 	if (f->ethertype != TT_ETHERTYPE)
 		return 1;
-	if (len - off < TT_FRAME_HLEN)
-		return tt_errf(err, errsz, "torus header cut at %zu of %d "
-		    "bytes", len - off, TT_FRAME_HLEN);
+	if (len - off < TT_FRAME_HLEN) {
+		tt_errf(err, errsz, "torus header cut at %zu of %d bytes",
+		    len - off, TT_FRAME_HLEN);
+		return TT_FRAME_CUT;
+	}
 	vt = buf[off];
 	f->version = vt >> 4;
 	f->type = vt & 0x0f;

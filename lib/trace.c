@@ -608,7 +608,8 @@ file_advance(tt_trace_in *in, struct tin_file *f, size_t fi, char *err,
 		    sizeof(ferr));
 		if (x < 0)
 			return tt_errf(err, errsz, "%s: record %" PRIu64 ": %s%s",
-			    f->path, rec.recno, ferr, rec.caplen < rec.wirelen ?
+			    f->path, rec.recno, ferr, x == TT_FRAME_CUT &&
+			    rec.caplen < rec.wirelen ?
 			    " (the capture kept too few bytes of it: use a "
 			    "snap length of at least 34)" : "");
 		memset(&f->head, 0, sizeof(f->head));

@@ -85,10 +85,14 @@ size_t tt_frame_encode(const tt_frame *f, uint8_t *buf, size_t bufsz);
 /*
  * Decode len bytes.  Returns 0 for a torus frame, 1 for an Ethernet frame
  * with another EtherType (f->ethertype tells which; nothing else is set
- * beyond the Ethernet header), -1 for a malformed frame with the reason in
- * err ("torus header cut at 9 of 16 bytes", "version 3, this build reads
- * 1", ...).
+ * beyond the Ethernet header), and a negative value with the reason in err
+ * otherwise: TT_FRAME_CUT when the buffer ends inside the headers ("torus
+ * header cut at 9 of 16 bytes"), so that a trace reader can blame the
+ * capture's snap length, TT_FRAME_BAD when a field is wrong ("version 3,
+ * this build reads 1", ...).
  */
+#define TT_FRAME_BAD  (-1)
+#define TT_FRAME_CUT  (-2)
 int tt_frame_decode(tt_frame *f, const uint8_t *buf, size_t len,
     char *err, size_t errsz);
 

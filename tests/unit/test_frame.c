@@ -48,9 +48,12 @@ encode_exact(const tt_frame *f, size_t *len)
 	return buf;
 }
 
-/* Decode len bytes, expecting -1 and a message holding each of the words. */
+/*
+ * Decode len bytes, expecting the code want (TT_FRAME_CUT or TT_FRAME_BAD)
+ * and a message holding each of the words.
+ */
 static void
-assert_refused(const uint8_t *buf, size_t len, const char *word1,
+assert_refused(const uint8_t *buf, size_t len, int want, const char *word1,
     const char *word2)
 {
 	tt_frame f;
@@ -58,8 +61,9 @@ assert_refused(const uint8_t *buf, size_t len, const char *word1,
 	int rc;
 
 	rc = tt_frame_decode(&f, buf, len, err, sizeof(err));
-	if (rc != -1)
-		fail_msg("%zu bytes: decode returned %d, wanted -1", len, rc);
+	if (rc != want)
+		fail_msg("%zu bytes: decode returned %d, wanted %d", len, rc,
+		    want);
 	if (strstr(err, word1) == NULL ||
 	    (word2 != NULL && strstr(err, word2) == NULL))
 		fail_msg("%zu bytes: message \"%s\" does not say \"%s\"%s%s",
@@ -298,12 +302,13 @@ test_short_ethernet_and_tag_are_refused(void **state)
 	memcpy(buf, tagged_data_bytes, sizeof(buf));
 	for (len = 0; len < TT_ETH_HLEN; len++) {
 		snprintf(words, sizeof(words), "%zu bytes", len);
-		assert_refused(buf, len, words, "shorter than an Ethernet");
+		assert_refused(buf, len, TT_FRAME_CUT, words,
+		    "shorter than an Ethernet");
 	}
 	/* EtherType 0x8100 read, the tag after it cut */
 	for (len = TT_ETH_HLEN; len < TT_ETH_HLEN + TT_VLAN_HLEN; len++) {
 		snprintf(words, sizeof(words), "cut at %zu", len);
-		assert_refused(buf, len, "802.1Q", words);
+		assert_refused(buf, len, TT_FRAME_CUT, "802.1Q", words);
 	}
 }
 
@@ -316,10 +321,10 @@ test_cut_torus_header_is_refused(void **state)
 	(void)state;
 	for (cut = 0; cut < TT_FRAME_HLEN; cut++) {
 		snprintf(words, sizeof(words), "cut at %zu of 16", cut);
-		assert_refused(hello_bytes, TT_ETH_HLEN + cut, "torus header",
-		    words);
+		assert_refused(hello_bytes, TT_ETH_HLEN + cut, TT_FRAME_CUT,
+		    "torus header", words);
 		assert_refused(tagged_data_bytes, TT_ETH_HLEN + TT_VLAN_HLEN +
-		    cut, "torus header", words);
+		    cut, TT_FRAME_CUT, "torus header", words);
 	}
 }
 
@@ -332,7 +337,7 @@ assert_header_byte_refused(size_t off, uint8_t v, const char *word1,
 
 	memcpy(buf, hello_bytes, sizeof(buf));
 	buf[TT_ETH_HLEN + off] = v;
-	assert_refused(buf, sizeof(buf), word1, word2);
+	assert_refused(buf, sizeof(buf), TT_FRAME_BAD, word1, word2);
 }
 
 static void
