@@ -377,6 +377,7 @@ cmd_replay(int argc, char **argv)
 	int nrun = 0, i, k, r, x, top = 10, flit_bytes = 0, rc = TTSIM_EXIT_USAGE;
 	double gbps = 0, cycle_ns;
 	uint64_t u, total = 0;
+	uint32_t base_pes = 0;	/* PEs of the network of --dims or the YAML */
 	char err[1024];
 
 	memset(&map, 0, sizeof(map));
@@ -499,7 +500,8 @@ cmd_replay(int argc, char **argv)
 	if (plot_path != NULL && plot_ready(cmd, plot_path) < 0)
 		goto out;
 
-	/* The networks. */
+	/* The networks.  Every one must have as many PEs as the network the
+	 * trace was given with (flags or YAML): its PE ids are that one's. */
 	runs[0].spec = no.spec;
 	nrun = 1;
 	if (compare != NULL) {
@@ -511,6 +513,7 @@ cmd_replay(int argc, char **argv)
 			nrun = 0;
 			goto out;
 		}
+		base_pes = base.ncards;
 		nrun = 0;
 		snprintf(buf, sizeof(buf), "%s", compare);
 		for (item = strtok_r(buf, ",", &save); item != NULL;
@@ -591,11 +594,13 @@ cmd_replay(int argc, char **argv)
 				    "%s plain %s", d,
 				    tt_deadlock_name(runs[k].net.deadlock));
 		}
-		if (runs[k].net.ncards != runs[0].net.ncards) {
+		if (k == 0 && base_pes == 0)
+			base_pes = runs[0].net.ncards;
+		if (runs[k].net.ncards != base_pes) {
 			fprintf(stderr, "ttsim replay: --compare: %s has %u PEs, "
-			    "%s has %u; the trace's PE ids need the same count\n",
-			    runs[k].name, runs[k].net.ncards, runs[0].name,
-			    runs[0].net.ncards);
+			    "the trace's network (--dims or the YAML file) has "
+			    "%u; compare networks of as many PEs\n",
+			    runs[k].name, runs[k].net.ncards, base_pes);
 			nrun = k + 1;
 			goto out;
 		}
