@@ -1,0 +1,467 @@
+#!/usr/bin/env bash
+# ttsim trace synth, trace stat and replay as a user runs them:
+#   - synth -> stat: every application writes the messages its definition
+#     gives (counts, bytes, pairs, computed here from the definitions in
+#     `ttsim trace synth --help` and the README), and --per-node writes one
+#     file per node holding the same messages;
+#   - every kind of damaged input is refused (exit 2) by stat and by replay
+#     with a message naming the file and the record, except a last record
+#     cut short, which is a warning: the records before it are used;
+#   - a pcapng copy reads exactly as the pcap;
+#   - replay: --compare D,A,2d, the --json keys and the link count, one CSV
+#     line per message and network, --speed 2 halves the generation cycles,
+#     --speed max, messages conserved on every network, bad flags (golden
+#     files tests/cli/flags/replay-*), and the watchdog under --deadlock none.
+# Traces are small (a few thousand messages): the script takes a few seconds.
+# Needs jq and od; editcap (wireshark-common) for the pcapng check, which is
+# skipped without it.
+# shellcheck disable=SC2015,SC2054  # "check && ok || bad": ok cannot fail; commas in flag values
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+T=${TTSIM:-build/ttsim}
+pass=0 fail=0 skipped=0
+tmp=$(mktemp -d /tmp/ttsim-trace.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+ok()   { echo "ok $1"; pass=$((pass + 1)); }
+bad()  { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
+skip() { echo "SKIP $1: $2"; skipped=$((skipped + 1)); }
+# expect NAME WANT_STATUS CMD...: run, keep stdout in $out and stderr in
+# $tmp/err, check the status
+expect() {
+	local name=$1 want=$2; shift 2
+	out=$("$@" 2>"$tmp/err"); st=$?
+	if [ "$st" -eq "$want" ]; then return 0; fi
+	bad "$name" "exit $st, wanted $want: $* :: $(head -c 2000 "$tmp/err")"
+	return 1
+}
+# refused NAME MESSAGE CMD...: exit 2, and the first line of stderr starts
+# with MESSAGE
+refused() {
+	local name=$1 want=$2 line; shift 2
+	expect "$name" 2 "$@" || return 1
+	line=$(head -1 "$tmp/err")
+	[[ $line == "$want"* ]] && ok "$name" ||
+	    bad "$name" "said:   $line"$'\n'"wanted: $want..."
+}
+# js FILTER: jq -r on $out
+js() { jq -r "$1" <<<"$out"; }
+
+# ---- writing pcap by hand (little-endian, nanosecond magic) ----
+le32() {
+	printf '\\x%02x\\x%02x\\x%02x\\x%02x' $(($1 & 255)) $(($1 >> 8 & 255)) \
+	    $(($1 >> 16 & 255)) $(($1 >> 24 & 255))
+}
+# pcap_header LINKTYPE [SNAPLEN]
+pcap_header() {
+	printf '\x4d\x3c\xb2\xa1\x02\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00'
+	printf "%b" "$(le32 "${2:-262144}")$(le32 "$1")"
+}
+# pcap_record HEX [WIRELEN]: one record at 2026-01-01T00:00:00.000000005Z
+pcap_record() {
+	local hex=$1 wire=${2:-0} n=$((${#1} / 2))
+	[ "$wire" -ge "$n" ] || wire=$n
+	printf "%b" "$(le32 1767225600)$(le32 5)$(le32 "$n")$(le32 "$wire")"
+	# shellcheck disable=SC2001  # every byte: a backreference
+	printf "%b" "$(sed 's/../\\x&/g' <<<"$hex")"
+}
+# torus_hex [VER|TYPE] [VC] [FLAGS]: a torus frame, PE 2 -> PE 1, 30 bytes
+torus_hex() {
+	echo "020000000001020000000002""88b5""${1:-10}${2:-00}00${3:-00}""00000001""00000002""00000007"
+}
+# records FILE: how many 46-byte records (synth: 16-byte record header,
+# 30-byte frame) follow the 24-byte file header
+records() { echo $((($(stat -c %s "$1") - 24) / 46)); }
+
+# ======== synth -> stat: what each application's definition gives ========
+
+# the most cubic a x b x c = n (a <= b <= c, c - a smallest): the stencil's
+# process grid
+stencil_grid() {
+	local n=$1 a b c best=-1 g=""
+	for ((a = 1; a * a * a <= n; a++)); do
+		((n % a)) && continue
+		for ((b = a; a * b * b <= n; b++)); do
+			(((n / a) % b)) && continue
+			c=$((n / a / b))
+			if ((best < 0 || c - a < best)); then best=$((c - a)); g="$a $b $c"; fi
+		done
+	done
+	echo "$g"
+}
+
+N=16         # 2x2x2 twin torus: 2 * 8 PEs
+I=3          # iterations given to every application
+if expect synth-stencil 0 "$T" trace synth --dims 2,2,2 --app stencil \
+    --iterations $I --bytes 1000 -o "$tmp/stencil.pcap" &&
+    expect stat-stencil 0 "$T" trace stat "$tmp/stencil.pcap" --dims 2,2,2 --json --top 100000; then
+	# each PE sends to both neighbours in every grid dimension longer than
+	# 1 (periodic): 2 per such dimension per iteration; in a dimension of
+	# 2 both neighbours are the same PE
+	read -r ga gb gc <<<"$(stencil_grid $N)"
+	per=0 nb=0
+	for g in $ga $gb $gc; do
+		((g > 1)) && per=$((per + 2))
+		((g == 2)) && nb=$((nb + 1))
+		((g > 2)) && nb=$((nb + 2))
+	done
+	want="$((N * per * I)) $((N * per * I * 1000)) $((N * nb)) $N true"
+	got=$(js "[.messages, .bytes, .pairs, (.pes | length),
+	    all(.pes[]; .sent_messages == $per * $I and .received_messages == $per * $I)]
+	    | map(tostring) | join(\" \")")
+	[ "$got" = "$want" ] && ok "stencil-counts (grid ${ga}x${gb}x${gc})" ||
+	    bad stencil-counts "messages bytes pairs PEs per-PE: got $got, want $want"
+fi
+
+if expect synth-alltoall 0 "$T" trace synth --dims 2,2,2 --app alltoall \
+    --iterations $I --bytes 500 -o "$tmp/alltoall.pcap" &&
+    expect stat-alltoall 0 "$T" trace stat "$tmp/alltoall.pcap" --dims 2,2,2 --json --top 100000; then
+	# every PE to every other PE, once per iteration
+	want="$((N * (N - 1) * I)) $((N * (N - 1) * I * 500)) $((N * (N - 1))) true true"
+	got=$(js "[.messages, .bytes, .pairs,
+	    all(.pes[]; .sent_messages == ($N - 1) * $I and .received_messages == ($N - 1) * $I),
+	    all(.top_pairs[]; .messages == $I and .src != .dst)] | map(tostring) | join(\" \")")
+	[ "$got" = "$want" ] && ok alltoall-counts ||
+	    bad alltoall-counts "messages bytes pairs per-PE per-pair: got $got, want $want"
+fi
+
+if expect synth-allreduce 0 "$T" trace synth --dims 2,2,2 --app allreduce \
+    --iterations $I --bytes 16000 -o "$tmp/allreduce.pcap" &&
+    expect stat-allreduce 0 "$T" trace stat "$tmp/allreduce.pcap" --dims 2,2,2 --json --top 100000; then
+	# ring allreduce: 2(N-1) steps per iteration, in each PE p sends a 1/N
+	# chunk (rounded up) to p+1
+	chunk=$(((16000 + N - 1) / N))
+	want="$((N * 2 * (N - 1) * I)) $((N * 2 * (N - 1) * I * chunk)) $N $chunk $chunk true"
+	got=$(js "[.messages, .bytes, .pairs, .message_bytes.min, .message_bytes.max,
+	    all(.top_pairs[]; .dst == (.src + 1) % $N)] | map(tostring) | join(\" \")")
+	[ "$got" = "$want" ] && ok allreduce-counts ||
+	    bad allreduce-counts "messages bytes pairs min max ring: got $got, want $want"
+fi
+
+# Bernoulli injection: in each cycle a PE sends a packet with probability
+# load / packet_flits (4), so over C cycles the count is binomial; accept
+# the mean +- 5 standard deviations (fails by chance once in ~10^6 runs).
+# Messages are one packet: 4 flits of 16 bytes.
+bernoulli_ok() {   # COUNT PES CYCLES LOAD
+	awk -v n="$1" -v pes="$2" -v c="$3" -v l="$4" 'BEGIN {
+		q = l / 4; m = pes * c * q; sd = sqrt(pes * c * q * (1 - q))
+		exit !(n >= m - 5 * sd && n <= m + 5 * sd) }'
+}
+if expect synth-uniform 0 "$T" trace synth --dims 2,2,2 --app uniform \
+    --load 0.2 --cycles 5000 -o "$tmp/uniform.pcap" &&
+    expect stat-uniform 0 "$T" trace stat "$tmp/uniform.pcap" --dims 2,2,2 --json --top 100000; then
+	n=$(js .messages)
+	got=$(js '[.message_bytes.min, .message_bytes.max, all(.top_pairs[]; .src != .dst),
+	    .pairs <= 16 * 15] | map(tostring) | join(" ")')
+	bernoulli_ok "$n" $N 5000 0.2 && [ "$got" = "64 64 true true" ] &&
+	    ok "uniform-counts ($n messages, expected 16 * 5000 * 0.05 = 4000)" ||
+	    bad uniform-counts "$n messages (expected about 4000); min max no-self pairs: $got"
+fi
+
+# tornado moves every coordinate by floor(k/2) - 1: nothing on 2x2x2 (every
+# PE maps to itself and sends nothing), +1 in x, y and z on 4x4x4
+if expect synth-tornado-2 0 "$T" trace synth --dims 2,2,2 --app tornado \
+    --load 0.2 --cycles 2000 -o "$tmp/tornado2.pcap" &&
+    expect stat-tornado-2 0 "$T" trace stat "$tmp/tornado2.pcap" --dims 2,2,2 --json; then
+	[ "$(js .messages)" = 0 ] && ok tornado-2x2x2-silent || bad tornado-2x2x2-silent "$(js .messages) messages"
+fi
+if expect synth-tornado-4 0 "$T" trace synth --dims 4,4,4 --app tornado \
+    --load 0.2 --cycles 2000 -o "$tmp/tornado4.pcap" &&
+    expect stat-tornado-4 0 "$T" trace stat "$tmp/tornado4.pcap" --dims 4,4,4 --json --top 100000; then
+	# PE = 2 * node + card, node = x + 4y + 16z; the card is kept
+	wrong=$(js '.top_pairs[] | "\(.src) \(.dst)"' | while read -r s d; do
+		node=$((s / 2)) card=$((s % 2))
+		x=$(((node % 4 + 1) % 4)) y=$(((node / 4 % 4 + 1) % 4)) z=$(((node / 16 + 1) % 4))
+		[ "$d" -eq $((2 * (x + 4 * y + 16 * z) + card)) ] || echo "$s->$d"
+	done)
+	n=$(js .messages)
+	[ "$(js .pairs)" = 128 ] && [ -z "$wrong" ] && bernoulli_ok "$n" 128 2000 0.2 &&
+	    ok "tornado-4x4x4 (128 pairs, $n messages)" ||
+	    bad tornado-4x4x4 "pairs $(js .pairs), $n messages (expected about 12800), off-pattern: $wrong"
+fi
+
+# --per-node: one file per node, each with its two PEs' messages, and
+# together the same messages as the single file
+if expect synth-per-node 0 "$T" trace synth --dims 2,2,2 --app alltoall \
+    --iterations $I --bytes 500 --per-node -o "$tmp/nodes"; then
+	got=$(cd "$tmp/nodes" && echo *)
+	want=$(for i in 0 1 2 3 4 5 6 7; do printf 'node-0000%d.pcap ' $i; done)
+	[ "$got" = "${want% }" ] && ok per-node-files || bad per-node-files "$got"
+	sum='{records, messages, bytes, first_ns, last_ns, pairs, pes}'
+	if expect stat-per-node 0 "$T" trace stat "$tmp/nodes" --dims 2,2,2 --json; then
+		a=$(jq -c "$sum" <<<"$out")
+		if expect stat-single 0 "$T" trace stat "$tmp/alltoall.pcap" --dims 2,2,2 --json; then
+			b=$(jq -c "$sum" <<<"$out")
+			[ "$a" = "$b" ] && ok per-node-same-messages ||
+			    bad per-node-same-messages "directory: $a"$'\n'"file: $b"
+		fi
+	fi
+	others=""
+	for i in 0 1 2 3 4 5 6 7; do
+		expect "stat-node-$i" 0 "$T" trace stat "$tmp/nodes/node-0000$i.pcap" --json || continue
+		senders=$(js '[.pes[] | select(.sent_messages > 0) | .pe] | map(tostring) | join(",")')
+		[ "$senders" = "$((2 * i)),$((2 * i + 1))" ] || others+="node $i: PEs $senders send; "
+	done
+	[ -z "$others" ] && ok per-node-own-pes || bad per-node-own-pes "$others"
+fi
+
+# ======== damaged input: refused with file and record, exit 2 ========
+
+small=$tmp/alltoall.pcap     # 2x2x2, synth above
+nrec=$(records "$small")
+D=(--dims 2,2,2)
+
+# a last record cut short: a warning, and the records before it are used
+for cut in data header; do
+	f=$tmp/cut-$cut.pcap
+	# 5 bytes short: inside the frame; 39 short: 7 bytes into its header
+	if [ $cut = data ]; then by=5; else by=39; fi
+	head -c $(($(stat -c %s "$small") - by)) "$small" >"$f"
+	warn="$f: record $nrec: truncated (the file ends inside it); using the $((nrec - 1)) records before it"
+	if expect "truncated-$cut-stat" 0 "$T" trace stat "$f" "${D[@]}" --json; then
+		grep -Fxq "ttsim trace stat: warning: $warn" "$tmp/err" &&
+		    [ "$(js .messages)" = $((nrec - 1)) ] && [ "$(js .files[0].truncated_record)" = "$nrec" ] &&
+		    ok "truncated-$cut-stat" ||
+		    bad "truncated-$cut-stat" "$(js .messages) messages; stderr: $(cat "$tmp/err")"
+	fi
+	if expect "truncated-$cut-replay" 0 "$T" replay "$f" "${D[@]}" --json; then
+		grep -Fxq "ttsim replay: warning: $warn" "$tmp/err" &&
+		    [ "$(js '.networks[0].messages_delivered')" = $((nrec - 1)) ] &&
+		    ok "truncated-$cut-replay" ||
+		    bad "truncated-$cut-replay" "$(js '.networks[0].messages_delivered') delivered; stderr: $(cat "$tmp/err")"
+	fi
+done
+
+# each bad file, through stat and through replay: FILE WANT (after "FILE: ")
+damaged() {
+	local name=$1 f=$2 want=$3
+	refused "$name-stat" "ttsim trace stat: $f: $want" "$T" trace stat "$f" "${D[@]}"
+	refused "$name-replay" "ttsim replay: $f: $want" "$T" replay "$f" "${D[@]}"
+}
+
+{ pcap_header 101; pcap_record 4500001c000000004001f7c80a6300010a630002; } >"$tmp/raw.pcap"
+damaged link-type-raw "$tmp/raw.pcap" "link type RAW (Raw IP), not Ethernet"
+
+# deterministic noise: 4 KiB from a fixed seed
+LC_ALL=C awk 'BEGIN { srand(7); for (i = 0; i < 4096; i++) printf "%c", int(rand() * 256) }' >"$tmp/garbage.pcap"
+damaged garbage "$tmp/garbage.pcap" "not a pcap or pcapng file"
+
+: >"$tmp/empty.pcap"
+damaged empty "$tmp/empty.pcap" "empty file (0 bytes), not a pcap or pcapng trace"
+
+printf 'src,dst,bytes\n0,1,4096\n' >"$tmp/messages.csv"
+damaged text "$tmp/messages.csv" "not a pcap or pcapng file"
+
+# a file header and no record: stat says 0 messages, replay has nothing
+pcap_header 1 >"$tmp/header-only.pcap"
+if expect header-only-stat 0 "$T" trace stat "$tmp/header-only.pcap" --json; then
+	[ "$(js .records) $(js .messages)" = "0 0" ] && ok header-only-stat || bad header-only-stat "$out"
+fi
+refused header-only-replay "ttsim replay: the trace holds no messages (0 records read)" \
+    "$T" replay "$tmp/header-only.pcap" "${D[@]}"
+
+# an IPv4 frame after a torus frame, without an address map
+{ pcap_header 1; pcap_record "$(torus_hex)" 100
+  pcap_record 0200000000010200000000020800450000540000400040010000c0a80001c0a80002 98; } >"$tmp/plain.pcap"
+damaged plain-no-map "$tmp/plain.pcap" "record 2: not a torus frame (EtherType 0x0800, IPv4); to replay a plain capture, map its addresses to PEs in the YAML file (addresses:)"
+refused plain-yaml-no-addresses "ttsim replay: $tmp/plain.pcap: record 2: not a torus frame (EtherType 0x0800, IPv4)" \
+    "$T" replay "$tmp/plain.pcap" yaml/3dt-4x4x4.yaml
+
+# PE ids of a 4x4x4 trace on 2x2x2 (16 PEs): the first record naming a PE
+# above 15, found here by reading the records' bytes
+first_outside() {   # FILE -> "RECORD source|destination PE"
+	od -An -tu1 -v -w46 -j24 "$1" | awk '{
+		dst = $35 * 16777216 + $36 * 65536 + $37 * 256 + $38
+		src = $39 * 16777216 + $40 * 65536 + $41 * 256 + $42
+		if (src >= 16) { print NR, "source", src; exit }
+		if (dst >= 16) { print NR, "destination", dst; exit } }'
+}
+if expect synth-4x4x4 0 "$T" trace synth --dims 4,4,4 --app alltoall --iterations 1 \
+    --bytes 256 -o "$tmp/a2a-4x4x4.pcap"; then
+	read -r r which pe <<<"$(first_outside "$tmp/a2a-4x4x4.pcap")"
+	damaged pe-outside-source "$tmp/a2a-4x4x4.pcap" "record $r: $which PE $pe is outside the network (16 PEs, ids 0..15)"
+fi
+if expect synth-flows 0 "$T" trace synth --dims 4,4,4 --app flows --flow 0:1 \
+    --flow 3:2 --flow 5:40 --load 0.5 --cycles 300 -o "$tmp/flows-4x4x4.pcap"; then
+	read -r r which pe <<<"$(first_outside "$tmp/flows-4x4x4.pcap")"
+	[ "$which" = destination ] || bad pe-outside-destination-setup "first outside: $r $which $pe"
+	damaged pe-outside-destination "$tmp/flows-4x4x4.pcap" "record $r: $which PE $pe is outside the network (16 PEs, ids 0..15)"
+fi
+
+# torus headers that cannot be read, in record 2 after a good one: the
+# version|type byte, the VC, the flags; and a header cut by the snap length
+bad_torus() {   # NAME HEX WANT
+	{ pcap_header 1; pcap_record "$(torus_hex)" 100; pcap_record "$2" 100; } >"$tmp/$1.pcap"
+	damaged "$1" "$tmp/$1.pcap" "record 2: $3"
+}
+bad_torus torus-version "$(torus_hex 20)" "torus frame version 2 (this build reads version 1)"
+bad_torus torus-type "$(torus_hex 15)" "unknown torus frame type 5 (0 data, 1 hello)"
+bad_torus torus-vc "$(torus_hex 10 28)" "VC 40 out of range (at most 31)"
+bad_torus torus-flags "$(torus_hex 10 00 80)" "unknown flags 0x80"
+bad_torus torus-snaplen "$(torus_hex | cut -c1-40)" \
+    "torus header cut at 6 of 16 bytes (the capture kept too few bytes of it: use a snap length of at least 34)"
+# The snap-length hint belongs only to a header the capture cut.  Records
+# are header-only by design (30 of 30 + bytes kept), so a whole header with
+# a bad field must not get it.
+"$T" trace stat "$tmp/torus-version.pcap" >/dev/null 2>"$tmp/err"
+grep -q 'snap length' "$tmp/err" && bad torus-no-snap-hint "$(cat "$tmp/err")" ||
+    ok torus-no-snap-hint
+
+# a record header whose length is past the file's snap length
+{ pcap_header 1; pcap_record "$(torus_hex)" 100
+  printf "%b" "$(le32 1767225600)$(le32 5)$(le32 4000000000)$(le32 4000000000)"; head -c 64 /dev/zero; } >"$tmp/reclen.pcap"
+damaged record-length "$tmp/reclen.pcap" "record 2: damaged (libpcap: invalid packet capture length 4000000000"
+
+# one damaged file of a cluster directory: named, with its record
+cp -r "$tmp/nodes" "$tmp/nodes-bad"
+f=$tmp/nodes-bad/node-00003.pcap
+r=$(($(records "$f") + 1))
+pcap_record "$(torus_hex 30)" 100 >>"$f"
+refused directory-member-stat "ttsim trace stat: $f: record $r: torus frame version 3 (this build reads version 1)" \
+    "$T" trace stat "$tmp/nodes-bad" "${D[@]}"
+refused directory-member-replay "ttsim replay: $f: record $r: torus frame version 3 (this build reads version 1)" \
+    "$T" replay "$tmp/nodes-bad" "${D[@]}"
+
+mkdir "$tmp/no-traces"
+printf 'traces go here\n' >"$tmp/no-traces/README"
+cp "$small" "$tmp/no-traces/node-00000.pcap.part"
+damaged empty-directory "$tmp/no-traces" "no trace files in the directory (names containing .pcap)"
+damaged missing "$tmp/no-such.pcap" "cannot open: No such file or directory"
+
+# ======== pcapng reads as pcap ========
+
+if command -v editcap >/dev/null 2>&1; then
+	editcap -F pcapng "$small" "$tmp/small.pcapng" 2>"$tmp/err" || bad editcap "$(cat "$tmp/err")"
+	if [ "$(head -c 4 "$tmp/small.pcapng" | od -An -tx1 | tr -d ' ')" != 0a0d0d0a ]; then
+		bad pcapng-written "editcap did not write pcapng"
+	fi
+	no_path='del(.files[].path)'
+	expect pcapng-stat-a 0 "$T" trace stat "$small" "${D[@]}" --json && a=$(jq -c "$no_path" <<<"$out")
+	expect pcapng-stat-b 0 "$T" trace stat "$tmp/small.pcapng" "${D[@]}" --json && b=$(jq -c "$no_path" <<<"$out")
+	[ "$a" = "$b" ] && ok pcapng-stat || bad pcapng-stat "pcap:   $a"$'\n'"pcapng: $b"
+	same='del(.trace.files) | del(.networks[].wall_s)'
+	expect pcapng-replay-a 0 "$T" replay "$small" "${D[@]}" --json && a=$(jq -c "$same" <<<"$out")
+	expect pcapng-replay-b 0 "$T" replay "$tmp/small.pcapng" "${D[@]}" --json && b=$(jq -c "$same" <<<"$out")
+	[ -n "$a" ] && [ "$a" = "$b" ] && ok pcapng-replay || bad pcapng-replay "pcap:   ${a:0:300}"$'\n'"pcapng: ${b:0:300}"
+	# a cluster directory of pcapng files
+	mkdir "$tmp/nodes-ng"
+	for f in "$tmp"/nodes/*.pcap; do
+		editcap -F pcapng "$f" "$tmp/nodes-ng/$(basename "$f" .pcap).pcapng"
+	done
+	sum='{records, messages, bytes, first_ns, last_ns, pairs, pes}'
+	expect pcapng-dir-a 0 "$T" trace stat "$tmp/nodes" "${D[@]}" --json && a=$(jq -c "$sum" <<<"$out")
+	expect pcapng-dir-b 0 "$T" trace stat "$tmp/nodes-ng" "${D[@]}" --json && b=$(jq -c "$sum" <<<"$out")
+	[ "$a" = "$b" ] && ok pcapng-directory || bad pcapng-directory "pcap:   $a"$'\n'"pcapng: $b"
+else
+	echo "SKIP: editcap not installed (wireshark-common); pcapng not checked"
+	skipped=$((skipped + 1))
+fi
+
+# ======== replay ========
+
+big=$tmp/a2a-4x4x4.pcap      # 4x4x4 alltoall of 256-byte messages
+M=$((128 * 127))             # every PE to every other, once
+# the plain 2D torus with 128 PEs, a x b, a >= b, as square as can be
+for ((b = 11; b >= 2; b--)); do ((128 % b == 0)) && break; done
+twod="$((128 / b))x$b plain vc"
+if expect compare 0 "$T" replay "$big" --dims 4,4,4 --compare D,A,2d --json; then
+	got=$(js '[.networks[].name] | join(", ")')
+	want="4x4x4 3DT D vc, 4x4x4 3DT A vc, $twod"
+	[ "$got" = "$want" ] && ok compare-networks || bad compare-networks "$got, wanted $want"
+	got=$(js '[.networks[] | [(.makespan_cycles, .makespan_s, .latency_cycles.mean,
+	    .latency_cycles.p50, .latency_cycles.p99, .latency_cycles.max,
+	    .internal_link_utilization | type), (.links | type)] | join(" ")] | unique | join("; ")')
+	[ "$got" = "number number number number number number number array" ] &&
+	    ok compare-json-keys || bad compare-json-keys "$got"
+	# 3DT: 128 cards with 3 external ports and the internal link;
+	# 2D: 128 nodes with 4 ports
+	got=$(js '[.networks[] | .links | length] | map(tostring) | join(" ")')
+	[ "$got" = "$((128 * (3 + 1))) $((128 * (3 + 1))) $((128 * 4))" ] && ok compare-links ||
+	    bad compare-links "links per network: $got"
+	got=$(js '[.networks[] | .links[] | (.link | type) == "string" and (.flits | type) == "number"
+	    and .utilization >= 0 and .utilization <= 1] | all')
+	[ "$got" = true ] && ok compare-link-entries || bad compare-link-entries "$got"
+	got=$(js '[.networks[] | .internal_link_utilization > 0] | map(tostring) | join(" ")')
+	[ "$got" = "true true false" ] && ok compare-internal-link || bad compare-internal-link "$got"
+	# each message: 256 bytes = 4 packets of 4 16-byte flits
+	got=$(js "[.trace.messages, (.networks[] | .messages_delivered, .packets_delivered, .bytes_delivered)]
+	    | map(tostring) | join(\" \")")
+	want="$M$(for n in 1 2 3; do printf ' %d %d %d' $M $((4 * M)) $((256 * M)); done)"
+	[ "$got" = "$want" ] && ok compare-conserved || bad compare-conserved "got $got, want $want"
+	got=$(js '[.networks[] | (.makespan_s - .makespan_cycles * 12.8e-9 | fabs) < 1e-9
+	    and .latency_cycles.p50 <= .latency_cycles.p99 and .latency_cycles.p99 <= .latency_cycles.max
+	    and .latency_cycles.mean <= .latency_cycles.max and .deadlock == false] | all')
+	[ "$got" = true ] && ok compare-sane || bad compare-sane "$(js '.networks[] | del(.links)')"
+fi
+
+if expect csv 0 "$T" replay "$big" --dims 4,4,4 --compare D,A,2d --csv "$tmp/msgs.csv"; then
+	head=$(head -1 "$tmp/msgs.csv")
+	[ "$head" = "network,src,dst,bytes,packets,time_ns,gen_cycle,done_cycle,latency_cycles,latency_ns,file,record" ] &&
+	    ok csv-header || bad csv-header "$head"
+	# lines per network, and any (network, file, record) seen twice
+	got=$(awk -F, 'NR > 1 { n[$1]++; if (r[$1 "," $11 "," $12]++) dup++ }
+	    END { for (k in n) print k "=" n[k]; print "twice=" dup + 0 }' "$tmp/msgs.csv" | sort | paste -sd';')
+	want=$(printf '%s\n' "4x4x4 3DT D vc=$M" "4x4x4 3DT A vc=$M" "$twod=$M" twice=0 | sort | paste -sd';')
+	[ "$got" = "$want" ] && ok csv-one-line-per-message || bad csv-one-line-per-message "got $got, want $want"
+fi
+
+# --speed 2: every message generated at half the cycle (llround of half
+# the time, so within one of the exact half)
+if expect speed-1 0 "$T" replay "$big" --dims 4,4,4 --csv "$tmp/s1.csv" &&
+    expect speed-2 0 "$T" replay "$big" --dims 4,4,4 --csv "$tmp/s2.csv" --speed 2; then
+	got=$(awk -F, 'FNR == 1 { next }
+	    NR == FNR { g[$11 "," $12] = $7; next }
+	    { n++; d = 2 * $7 - g[$11 "," $12]; if (d < -1 || d > 1) bad++ }
+	    END { printf "%d %d", n, bad }' "$tmp/s1.csv" "$tmp/s2.csv")
+	[ "$got" = "$M 0" ] && ok speed-2-halves || bad speed-2-halves "messages, off by more than one: $got"
+	# and speed 1 puts a message at its time in 12.8 ns cycles, counted
+	# from the first message (the last 12 digits of the times: awk's
+	# doubles cannot hold nanoseconds since 1970)
+	got=$(awk -F, 'FNR == 1 { next } { t = substr($6, length($6) - 11) + 0 }
+	    NR == FNR { if (t0 == "" || t < t0) t0 = t; next }
+	    { d = $7 - (t - t0) / 12.8; if (d < -1 || d > 1) bad++ } END { print bad + 0 }' \
+	    "$tmp/s1.csv" "$tmp/s1.csv")
+	[ "$got" = 0 ] && ok speed-1-cycles || bad speed-1-cycles "$got messages not at (time - first) / 12.8 ns"
+fi
+if expect speed-max 0 "$T" replay "$big" --dims 4,4,4 --speed max --json; then
+	got=$(js '[.speed, .networks[0].messages_delivered, .networks[0].deadlock] | map(tostring) | join(" ")')
+	[ "$got" = "max $M false" ] && ok speed-max || bad speed-max "$got"
+fi
+
+# bad flags: golden errors (tests/cli/flags/replay-*.args, .err), exit 2
+for args in tests/cli/flags/replay-*.args; do
+	name=flag-$(basename "$args" .args)
+	mapfile -t argv <"$args"
+	"$T" "${argv[@]}" >/dev/null 2>"$tmp/err"; st=$?
+	if [ "$st" -eq 2 ] && diff -u "${args%.args}.err" "$tmp/err" >/dev/null; then
+		ok "$name"
+	else
+		bad "$name" "exit $st; $(diff -u "${args%.args}.err" "$tmp/err")"
+	fi
+done
+# --compare naming only networks of another size than the trace's network:
+# each is checked against the network of --dims/YAML, not against the
+# first of the list.
+refused compare-other-size "ttsim replay: --compare: 8x8 plain vc has 64 PEs, the trace's network (--dims or the YAML file) has 16;" \
+    "$T" replay traces/allreduce-2x2x2.pcap --dims 2,2,2 --compare 8x8:plain
+
+# ======== the watchdog: plain DOR on one VC deadlocks under heavy load ========
+
+if expect synth-heavy 0 "$T" trace synth --dims 2,2,2 --app uniform --load 1 \
+    --cycles 20000 -o "$tmp/heavy.pcap"; then
+	if expect deadlock-none 1 "$T" replay "$tmp/heavy.pcap" --dims 2,2,2 --ports D --deadlock none; then
+		line=$(grep 'deadlock: no flit moved' "$tmp/err")
+		want=$(sed -n 's/.*in a cycle of \([0-9]*\) channels:$/\1/p' <<<"$line")
+		chans=$(grep -cE '^  \([0-9],[0-9],[0-9]\)/c[01] ([XYZ][+-]|int) vc[0-9]+$' "$tmp/err")
+		[[ $line == "ttsim replay: 2x2x2 3DT D none: deadlock: no flit moved for 5000 cycles (cycle "* ]] &&
+		    [ -n "$want" ] && [ "$want" -ge 2 ] && [ "$chans" -eq "$want" ] &&
+		    ok "deadlock-none (a cycle of $want channels)" || bad deadlock-none "$(cat "$tmp/err")"
+	fi
+	# the same trace with the VC scheme: no deadlock, every message arrives
+	if expect deadlock-vc 0 "$T" replay "$tmp/heavy.pcap" --dims 2,2,2 --ports D --json; then
+		got=$(js '[.networks[0].deadlock, .networks[0].messages_delivered == .trace.messages] | map(tostring) | join(" ")')
+		[ "$got" = "false true" ] && ok deadlock-vc || bad deadlock-vc "$got"
+	fi
+fi
+
+echo "$pass passed, $fail failed, $skipped skipped"
+[ "$fail" -eq 0 ]
