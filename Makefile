@@ -40,7 +40,7 @@ SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 
 # Debian packages: build, tests, and the components later issues use.
 DEB_PKGS = gcc make pkg-config libyaml-dev libcmocka-dev libpcap-dev libhwloc-dev jq time \
-           gnuplot-nox tcpdump iproute2 iputils-ping tshark
+           gnuplot-nox tcpdump iproute2 iputils-ping tshark iperf3
 
 LIB_SRC  = $(wildcard lib/*.c)
 LIB_OBJ  = $(LIB_SRC:lib/%.c=build/lib/%.o)
@@ -52,7 +52,8 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/tests/%)
 UNIT_ASAN = $(UNIT_SRC:tests/unit/%.c=build/tests/asan/%)
 LIB_ASAN_OBJ = $(LIB_SRC:lib/%.c=build/asan/lib/%.o)
 
-.PHONY: all check check-build demo install deps clean unit unit-asan cli examples bench paper-quick
+.PHONY: all check check-build demo install deps clean unit unit-asan cli examples bench paper-quick \
+        testbed testbed-if-possible
 
 all: build/libtwintorus.a build/libtwintorus.so build/ttsim
 
@@ -93,6 +94,12 @@ build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
 
+# The testbed's oracle: tt_route() paths, node-level next hops, trace
+# records (tests/testbed/README.md).
+build/tests/tbroute: tests/testbed/tbroute.c build/libtwintorus.a $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
+
 # Keep the ASan objects between builds of single tests.
 .SECONDARY: $(LIB_ASAN_OBJ)
 
@@ -104,7 +111,7 @@ check: deps
 	@$(MAKE) --no-print-directory check-build
 
 check-build: all $(UNIT_BIN) $(UNIT_ASAN)
-	@$(MAKE) --no-print-directory unit unit-asan cli examples paper-quick
+	@$(MAKE) --no-print-directory unit unit-asan cli examples paper-quick testbed-if-possible
 
 unit: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do echo "== $$t"; $$t || exit 1; done
@@ -129,6 +136,18 @@ examples: build/ttsim
 paper-quick: build/ttsim
 	@echo "== bench/paper/run.sh --quick"
 	@TTSIM=build/ttsim bash bench/paper/run.sh --quick --out build/paper-quick
+
+# The network-namespace testbed (tests/testbed/README.md): twin tori of
+# namespaces and veth cables, one ttd per node.  Needs root.
+testbed: all build/tests/tbroute
+	@echo "== tests/testbed/testbed.sh"
+	@bash tests/testbed/testbed.sh
+
+# make check runs it where it can and says why not where it cannot.
+testbed-if-possible: all build/tests/tbroute
+	@if why=$$(bash tests/testbed/testbed.sh --why-not); then \
+	  $(MAKE) --no-print-directory testbed; \
+	else echo "SKIP testbed: $$why"; fi
 
 bench: all
 	bash bench/analyze.sh

@@ -1,0 +1,395 @@
+#!/bin/bash
+# The testbed: twin tori of network namespaces on this machine, with one ttd
+# per node, checked against what the core library computes
+# (tests/testbed/README.md).
+#
+#   tests/testbed/testbed.sh [--kernel-only] [--keep]
+#   tests/testbed/testbed.sh --why-not    say why it cannot run here, exit 1;
+#                                         exit 0 silently if it can
+#
+# Needs root (namespaces), build/ttd, build/ttsim, build/tests/tbroute,
+# ping, iperf3, tcpdump and jq.  Prints one line per check and ends with
+# "N passed, N failed"; exit 0 only when nothing failed.
+set -u
+
+. "$(dirname "$0")/lib.sh"
+
+KERNEL_ONLY=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel-only) KERNEL_ONLY=1 ;;
+	--keep) TB_KEEP=1 ;;
+	--why-not) why=$(tb_why_not); [ -z "$why" ] && exit 0; echo "$why"; exit 1 ;;
+	*) echo "usage: testbed.sh [--kernel-only] [--keep] | --why-not" >&2; exit 64 ;;
+	esac
+	shift
+done
+
+# ---- helpers for the checks ----
+
+# Poll CMD for up to SECS seconds until it succeeds.
+tb_until() {
+	local secs=$1 i; shift
+	for ((i = 0; i < secs * 10; i++)); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# The external ports a node's status calls cabling "wrong", as "nN X+" lines.
+wrong_ports() {
+	local n
+	for ((n = 0; n < TB_NNODES; n++)); do
+		tb_status $n 2>/dev/null | jq -r --arg h "n$n" \
+		    '.ports[] | select(.cabling == "wrong") | "\($h) \(.port)"'
+	done | sort
+}
+
+# Every external port of every node reports cabling ok.
+all_cabling_ok() {
+	local n bad
+	for ((n = 0; n < TB_NNODES; n++)); do
+		bad=$(tb_status $n 2>/dev/null | jq -r '[.ports[] | select(.port != "internal" and .cabling != "ok")] | length') || return 1
+		[ "$bad" = 0 ] || return 1
+	done
+}
+
+port_link() { tb_status $1 2>/dev/null | jq -r --arg p "$2" '.ports[] | select(.port == $p) | .link'; }
+
+# PE pairs (src dst) whose routes, both ways, avoid or use the cable
+# between node A port P and node B port Q: "avoid" or "use".
+pairs_by_cable() {
+	awk -v a="$1" -v p="$2" -v b="$3" -v q="$4" -v want="$5" '
+	{
+		use = 0
+		for (i = 3; i <= NF; i++) {
+			split($i, h, ".")
+			if ((h[1] == a && h[3] == p) || (h[1] == b && h[3] == q)) use = 1
+		}
+		u[$1 " " $2] = use
+	}
+	END {
+		for (k in u) {
+			split(k, s, " ")
+			both = u[k] || u[s[2] " " s[1]]
+			if ((want == "use") == both) print k
+		}
+	}' "$TB_TMP/paths" | sort -n
+}
+
+# ---- the checks on traces ----
+
+# One line per record of every per-port trace: "SRC DST SEQ HOPS VC NODE.SIDE.PORT".
+port_records() {
+	local f b node side port
+	for f in "$1"/n*-c*-*.pcap*; do
+		b=$(basename "$f"); b=${b%%.pcap*}
+		node=${b%%-*}; node=${node#n}
+		side=${b#*-c}; side=${side%%-*}
+		port=${b##*-}
+		"$TBROUTE" frames "$f" | awk -v at="$node.$side.$port" '$3 == "data" {print $4, $5, $6, $8, $7, at}'
+	done
+}
+
+# (b): every recorded hop is the hop tt_route() gives at that point of the
+# packet's path, VC included; a packet delivered to its PE was seen on
+# every hop of its path.
+check_hops() {
+	local dir=$1 label=$2 out
+	port_records "$dir" > "$TB_TMP/hops.rec" || { tb_fail "$label: read port traces"; return; }
+	for f in "$dir"/n*-pe.pcap*; do
+		"$TBROUTE" frames "$f" | awk '$3 == "data" && $9 == 1 {print $4, $5, $6}'
+	done > "$TB_TMP/hops.delivered"
+	out=$(awk '
+	FILENAME == ARGV[1] { n = NF - 2; len[$1 " " $2] = n
+		for (i = 3; i <= NF; i++) path[$1 " " $2, i - 3] = $i; next }
+	FILENAME == ARGV[2] { dlv[$1 " " $2 " " $3] = 1; next }
+	{
+		k = $1 " " $2 " " $3; cnt[k]++; rec[k, $4] = $5 " " $6
+		if (!(k in lo) || $4 < lo[k]) lo[k] = $4
+		if (!(k in hi) || $4 > hi[k]) hi[k] = $4
+		pair[k] = $1 " " $2
+	}
+	END {
+		bad = 0; frames = 0; full = 0; base = -1
+		for (k in cnt) {
+			frames++
+			p = pair[k]
+			if (!(p in len)) { if (bad++ < 5) print "frame " k ": no path for that pair"; continue }
+			if (hi[k] - lo[k] + 1 != cnt[k]) { if (bad++ < 5) print "frame " k ": hop counts not consecutive (" cnt[k] " records, hops " lo[k] ".." hi[k] ")"; continue }
+			# hop count of the first hop: 0 or 1, one convention for all frames
+			if (base < 0 && lo[k] <= 1 && (k in dlv)) base = lo[k]
+			for (h = lo[k]; h <= hi[k]; h++) {
+				i = h - (base < 0 ? lo[k] : base)
+				split(rec[k, h], r, " ")
+				if (i < 0 || i >= len[p]) { if (bad++ < 5) print "frame " k ": hop count " h " beyond its path of " len[p] " hops"; break }
+				split(path[p, i], e, ".")
+				want = e[1] "." e[2] "." e[3]
+				if (r[2] != want || r[1] != e[4]) {
+					if (bad++ < 5) print "frame " k " hop " i ": recorded " r[2] " vc " r[1] ", route says " want " vc " e[4]
+					break
+				}
+			}
+			if (k in dlv) {
+				if (cnt[k] != len[p] && bad++ < 5) print "frame " k ": delivered but " cnt[k] " of " len[p] " hops recorded"
+				else full++
+			}
+		}
+		printf "SUMMARY %d %d %d\n", frames, full, bad
+	}' "$TB_TMP/paths" "$TB_TMP/hops.delivered" "$TB_TMP/hops.rec")
+	local summary frames full bad
+	summary=$(echo "$out" | grep '^SUMMARY'); read -r _ frames full bad <<< "$summary"
+	if [ "${bad:-1}" = 0 ] && [ "${full:-0}" -gt 0 ]; then
+		tb_ok "$label: $frames frames, every recorded hop is tt_route()'s port and VC; $full delivered frames seen on every hop"
+	else
+		tb_fail "$label: recorded hops against tt_route()" "$(echo "$out" | grep -v '^SUMMARY' | head -5)" "frames $frames, complete $full, wrong $bad"
+	fi
+}
+
+# (c): every trace file reads back whole; its records are what the daemon
+# counted.  $2 holds "path records" from the status taken just before
+# SIGTERM (traffic paused); records written after it may only be hellos.
+check_traces() {
+	local dir=$1 counts=$2 label=$3 f b want got extra bad=0 msgs=() nfiles=0
+	for f in "$dir"/*.pcap*; do
+		nfiles=$((nfiles + 1))
+		b=$(basename "$f")
+		if ! tcpdump -nr "$f" >/dev/null 2>"$TB_TMP/tcpdump.err" || grep -qi 'truncated\|error' "$TB_TMP/tcpdump.err"; then
+			bad=1; msgs+=("$b: tcpdump -r: $(head -1 "$TB_TMP/tcpdump.err")")
+			continue
+		fi
+		if ! "$TBROUTE" frames "$f" > "$TB_TMP/frames" 2>"$TB_TMP/frames.err"; then
+			bad=1; msgs+=("$(head -1 "$TB_TMP/frames.err")"); continue
+		fi
+		got=$(wc -l < "$TB_TMP/frames")
+		want=$(awk -v b="$b" '{n = split($1, a, "/"); if (a[n] == b) print $2}' "$counts")
+		if [ -z "$want" ]; then
+			bad=1; msgs+=("$b: $got records, not in any daemon's status"); continue
+		fi
+		if [ "$got" -lt "$want" ]; then
+			bad=1; msgs+=("$b: $got records, the daemon had counted $want"); continue
+		fi
+		extra=$(awk -v w="$want" 'NR > w && $3 != "hello"' "$TB_TMP/frames" | wc -l)
+		if [ "$extra" -ne 0 ]; then
+			bad=1; msgs+=("$b: $got records, the daemon had counted $want (and traffic was paused)")
+		fi
+	done
+	if [ $bad = 0 ] && [ $nfiles -gt 0 ]; then
+		tb_ok "$label: $nfiles trace files read back whole; record counts equal the daemons' counts"
+	else
+		tb_fail "$label: trace files after SIGTERM" "${msgs[@]:0:6}"
+	fi
+}
+
+# ---- scenarios ----
+
+# Linux kernel IP forwarding on the same namespaces and cables.
+scenario_kernel() {
+	local dims=$1 fails
+	tb_layout "$dims" D && tb_build && tb_kernel_routes || { tb_fail "kernel $dims: build the torus"; tb_stop_all; return; }
+	tb_yaml "$TB_TMP/kernel.yaml"
+	if out=$("$TTSIM" analyze "$TB_TMP/kernel.yaml" 2>&1); then
+		tb_ok "kernel $dims: generated YAML loads (ttsim analyze)"
+	else
+		tb_fail "kernel $dims: generated YAML loads (ttsim analyze)" "$out"
+	fi
+	fails=$(tb_ping_all)
+	if [ -z "$fails" ]; then
+		tb_ok "kernel $dims: all $((TB_NPES * (TB_NPES - 1))) PE pairs ping over Linux forwarding"
+	else
+		tb_fail "kernel $dims: all-pairs ping over Linux forwarding" "unreachable: $(echo $fails | head -c 300)"
+	fi
+	tb_stop_all
+}
+
+# ttd on the correct wiring.  $2 = full: also bulk, cable pull, cabling.
+scenario_ttd() {
+	local dims=$1 full=${2:-} label="ttd $1" yaml=$TB_TMP/ttd.yaml tr=$TB_TMP/traces out fails n
+	tb_layout "$dims" D && tb_build || { tb_fail "$label: build the torus"; tb_stop_all; return; }
+	rm -rf "$tr"
+	tb_yaml "$yaml" "  ports: true
+"
+	if out=$("$TTD" check -c "$yaml" 2>&1); then
+		tb_ok "$label: ttd check accepts the generated YAML"
+	else
+		tb_fail "$label: ttd check accepts the generated YAML" "$out"; tb_stop_all; return
+	fi
+	"$TBROUTE" paths "$TB_TMP/torus.yaml" > "$TB_TMP/paths"
+	if ! tb_ttd_start "$yaml" "$tr"; then
+		tb_fail "$label: $TB_NNODES daemons start, TAPs move to the PE namespaces"; tb_stop_all; return
+	fi
+	tb_ok "$label: $TB_NNODES daemons start, TAPs move to the PE namespaces"
+
+	# (a) every PE reaches every other
+	fails=$(tb_ping_all)
+	if [ -z "$fails" ]; then
+		tb_ok "$label: all $((TB_NPES * (TB_NPES - 1))) PE pairs ping through ttd"
+	else
+		tb_fail "$label: all-pairs ping through ttd" "unreachable ($(echo "$fails" | wc -l)): $(echo $fails | head -c 300)"
+	fi
+
+	if [ -n "$full" ]; then
+		if tb_until 5 all_cabling_ok; then
+			tb_ok "$label: cabling ok on every port of the correct wiring"
+		else
+			tb_fail "$label: cabling ok on every port of the correct wiring" "$(wrong_ports | head -5)"
+		fi
+		check_bulk "$label"
+		check_pull "$label"
+	fi
+
+	# (c) SIGTERM with the traffic paused: complete files, exact counts
+	local gens=() s d
+	for s in 0 3 $((TB_NPES - 1)); do
+		d=$(( (s + TB_NPES / 2 + 1) % TB_NPES ))
+		ip netns exec "$(tb_pe_ns $s)" ping -n -q -i 0.01 "$(tb_pe_addr $d)" >/dev/null 2>&1 &
+		gens+=($!)
+	done
+	sleep 1
+	kill -STOP "${gens[@]}"
+	sleep 0.3
+	: > "$TB_TMP/counts"; : > "$TB_TMP/injected"
+	for ((n = 0; n < TB_NNODES; n++)); do
+		tb_status $n > "$TB_TMP/status.$n" 2>/dev/null
+		jq -r '.traces[] | "\(.path) \(.records)"' "$TB_TMP/status.$n" >> "$TB_TMP/counts"
+		jq -r '.counters.injected' "$TB_TMP/status.$n" >> "$TB_TMP/injected"
+	done
+	if tb_ttd_stop; then
+		tb_ok "$label: SIGTERM during traffic: every ttd exits 0"
+	else
+		tb_fail "$label: SIGTERM during traffic: every ttd exits 0"
+	fi
+	kill -9 "${gens[@]}" 2>/dev/null; kill -CONT "${gens[@]}" 2>/dev/null; wait "${gens[@]}" 2>/dev/null
+	check_traces "$tr" "$TB_TMP/counts" "$label"
+
+	# (b) hop for hop, VC for VC
+	check_hops "$tr" "$label"
+
+	# (d) the application trace replays
+	[ -n "$full" ] && check_replay "$label" "$yaml" "$tr"
+	tb_stop_all
+}
+
+check_bulk() {
+	local label=$1 far src dst bytes=4194304 got
+	far=$(awk '{print NF - 2, $1, $2}' "$TB_TMP/paths" | sort -k1,1nr | head -1)
+	read -r _ src dst <<< "$far"
+	ip netns exec "$(tb_pe_ns $dst)" iperf3 -s -1 -B "$(tb_pe_addr $dst)" >/dev/null 2>&1 &
+	local srv=$!
+	sleep 0.3
+	got=$(ip netns exec "$(tb_pe_ns $src)" timeout 60 iperf3 -c "$(tb_pe_addr $dst)" -n $bytes -J 2>/dev/null |
+	    jq -r '.end.sum_received.bytes // 0' 2>/dev/null)
+	kill $srv 2>/dev/null; wait $srv 2>/dev/null
+	if [ "${got:-0}" -ge $bytes ] 2>/dev/null; then
+		tb_ok "$label: bulk TCP (iperf3) PE $src -> PE $dst over ${far%% *} hops: $got bytes"
+	else
+		tb_fail "$label: bulk TCP (iperf3) PE $src -> PE $dst" "received ${got:-nothing} of $bytes bytes"
+	fi
+}
+
+# (c) a pulled cable: the first cable of the layout, its + end set down.
+check_pull() {
+	local label=$1 c a p b q side ns before fails use avoid bad=0
+	c=(${TB_CABLES[0]}); a=${c[0]}; p=${c[1]}; b=${c[2]}; q=${c[3]}
+	side=${TB_SIDE[$p]}; ns=$(tb_node_ns $a)
+	local tname; tname=$(awk -v p="$p" '$1 == "port" && $3 == p {print $4}' "$TB_TMP/layout")
+	before=$(wc -l < "$TB_TMP/n$a.log")
+	ip -n "$ns" link set "c$side$p" down
+	if tb_until 5 test "$(port_link $a "$tname")" = down &&
+	    tb_until 3 sh -c "tail -n +$((before + 1)) '$TB_TMP/n$a.log' | grep -i 'down' | grep -q -e 'c$side$p' -e '$tname'"; then
+		tb_ok "$label: cable n$a $tname pulled: logged and status link down"
+	else
+		tb_fail "$label: cable n$a $tname pulled: logged and status link down" \
+		    "status link: $(port_link $a "$tname"); log since: $(tail -n +$((before + 1)) "$TB_TMP/n$a.log" | head -3)"
+	fi
+	avoid=$(pairs_by_cable $a $p $b $q avoid)
+	use=$(pairs_by_cable $a $p $b $q use)
+	fails=$(echo "$avoid" | while read -r s d; do tb_ping $s $d || echo "$s->$d"; done)
+	if [ -n "$avoid" ] && [ -z "$fails" ]; then
+		tb_ok "$label: with it pulled, the $(echo "$avoid" | wc -l) pairs whose routes avoid it still ping"
+	else
+		tb_fail "$label: pairs whose routes avoid the pulled cable still ping" "failed: $(echo $fails | head -c 300)"
+	fi
+	# and the cable matters: pairs routed over it do not get through
+	local reached
+	reached=$(echo "$use" | head -6 | while read -r s d; do tb_ping $s $d && echo "$s->$d"; done)
+	if [ -n "$use" ] && [ -z "$reached" ]; then
+		tb_ok "$label: pairs routed over the pulled cable do not get through"
+	else
+		tb_fail "$label: pairs routed over the pulled cable do not get through" "reached: $reached"
+	fi
+	ip -n "$ns" link set "c$side$p" up
+	if tb_until 5 test "$(port_link $a "$tname")" = up; then
+		tb_ok "$label: cable plugged back: status link up"
+	else
+		tb_fail "$label: cable plugged back: status link up"
+	fi
+}
+
+# (d) ttsim replay of the PE traces of all nodes, in one directory.
+check_replay() {
+	local label=$1 yaml=$2 tr=$3 dir=$TB_TMP/pe-traces injected out msgs dlv
+	mkdir -p "$dir"; cp "$tr"/*-pe.pcap* "$dir"/
+	injected=$(awk '{s += $1} END {print s + 0}' "$TB_TMP/injected")
+	if out=$("$TTSIM" replay "$dir" "$yaml" --json 2>"$TB_TMP/replay.err"); then
+		msgs=$(echo "$out" | jq -r '.trace.messages // .messages // empty' 2>/dev/null)
+		dlv=$(echo "$out" | jq -r '[.. | objects | select(has("messages_delivered")) | .messages_delivered][0] // empty' 2>/dev/null)
+		if [ -n "$msgs" ] && [ "$msgs" = "$injected" ] && [ "$dlv" = "$injected" ]; then
+			tb_ok "$label: ttsim replay of the PE traces: $msgs messages, as many as the PEs injected"
+		else
+			tb_fail "$label: ttsim replay message count" "replay: messages ${msgs:-?}, delivered ${dlv:-?}; daemons counted $injected injected"
+		fi
+	else
+		tb_fail "$label: ttsim replay of the PE traces exits 0" "$(head -3 "$TB_TMP/replay.err")"
+	fi
+}
+
+# A wrongly wired torus: the far ends of two cables exchanged.
+scenario_swap() {
+	local dims=$1 label="ttd $1 swapped cables" yaml=$TB_TMP/swap.yaml a b want got n port bad=0
+	tb_layout "$dims" D || { tb_fail "$label: layout"; return; }
+	a=(${TB_CABLES[0]}); b=(${TB_CABLES[1]})
+	tb_swap_cables 0 1
+	tb_build || { tb_fail "$label: build the torus"; tb_stop_all; return; }
+	tb_yaml "$yaml"
+	if ! tb_ttd_start "$yaml" "$TB_TMP/swap-traces"; then
+		tb_fail "$label: daemons start"; tb_stop_all; return
+	fi
+	tname() { awk -v p="$1" '$1 == "port" && $3 == p {print $4}' "$TB_TMP/layout"; }
+	want=$(printf 'n%s %s\n' ${a[0]} "$(tname ${a[1]})" ${a[2]} "$(tname ${a[3]})" \
+	    ${b[0]} "$(tname ${b[1]})" ${b[2]} "$(tname ${b[3]})" | sort)
+	tb_until 8 test "$(wrong_ports)" = "$want"
+	got=$(wrong_ports)
+	if [ "$got" = "$want" ]; then
+		tb_ok "$label: status says cabling wrong on exactly $(echo $want | tr '\n' ' ')"
+	else
+		tb_fail "$label: status cabling wrong on exactly the swapped ports" "want: $(echo $want)" "got:  $(echo $got)"
+	fi
+	while read -r n port; do
+		grep -i 'cabling' "$TB_TMP/$n.log" | grep -qF -- "$port" || { bad=1; echo "     no cabling log line for $n $port" ; }
+	done <<< "$want"
+	if [ $bad = 0 ]; then tb_ok "$label: each wrong cable logged by the cabling check"; else tb_fail "$label: each wrong cable logged"; fi
+	tb_stop_all
+}
+
+# ---- main ----
+
+why=$(tb_why_not)
+[ -z "$why" ] || { echo "testbed: cannot run: $why" >&2; exit 69; }
+[ -x "$TBROUTE" ] || { echo "testbed: $TBROUTE is missing (make build/tests/tbroute)" >&2; exit 69; }
+tb_init
+start=$(date +%s)
+
+scenario_kernel 2,2,2
+if [ -n "$KERNEL_ONLY" ]; then
+	:
+elif [ ! -x "$TTD" ]; then
+	echo "SKIP ttd scenarios: $TTD is not built"
+else
+	scenario_ttd 2,2,2 full
+	scenario_swap 2,2,2
+	scenario_ttd 3,3,2
+fi
+echo "testbed: $(( $(date +%s) - start )) s"
+tb_summary
