@@ -100,6 +100,11 @@ build/tests/tbroute: tests/testbed/tbroute.c build/libtwintorus.a $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
 
+# bench/forward-speed.sh's traffic source and latency probe.
+build/bench/fwdprobe: bench/fwdprobe.c build/libtwintorus.a $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
+
 # Keep the ASan objects between builds of single tests.
 .SECONDARY: $(LIB_ASAN_OBJ)
 

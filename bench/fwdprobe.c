@@ -1,0 +1,344 @@
+/*
+ * fwdprobe: the traffic source and the latency probe of
+ * bench/forward-speed.sh.
+ *
+ *   fwdprobe flood NS IF DMAC SPEC SECONDS
+ *       send SPEC frames out of IF in network namespace NS, as fast as
+ *       sendmmsg() goes, for SECONDS; print the number sent
+ *   fwdprobe latency TXNS TXIF RXNS RXIF DMAC SPEC COUNT
+ *       send COUNT frames one at a time out of TXIF (in TXNS) and wait for
+ *       each on RXIF (in RXNS); print min, median, p99 and mean one-way
+ *       latency in microseconds.  Both sockets live in this one process,
+ *       so both ends read the same clock.
+ *
+ * SPEC is "udp" (IPv4/UDP 10.90.1.2 -> 10.90.2.2, what a kernel router
+ * forwards) or "torus:SRC:DST:VC:HOPS" (a torus data frame, what ttd
+ * forwards, built with tt_frame_encode()).  Every frame is FRAME_LEN bytes
+ * on the wire (without FCS), whatever it carries, so that both forwarders
+ * move frames of the same size.  The payload holds a magic word and a
+ * sequence number the latency probe looks for.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <net/if.h>
+#include <linux/if_packet.h>
+#include <linux/if_ether.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "twintorus/frame.h"
+
+#define FRAME_LEN   128
+#define BATCH       64
+#define PROBE_MAGIC 0x74746670u   /* "ttfp" */
+
+struct spec {
+	int torus;
+	uint32_t src, dst, vc, hops;
+};
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int
+parse_mac(const char *s, uint8_t mac[6])
+{
+	unsigned m[6];
+	int i;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x", &m[0], &m[1], &m[2], &m[3], &m[4],
+	    &m[5]) != 6)
+		return -1;
+	for (i = 0; i < 6; i++)
+		mac[i] = (uint8_t)m[i];
+	return 0;
+}
+
+static int
+parse_spec(const char *s, struct spec *sp)
+{
+	memset(sp, 0, sizeof(*sp));
+	if (strcmp(s, "udp") == 0)
+		return 0;
+	sp->torus = 1;
+	if (sscanf(s, "torus:%" SCNu32 ":%" SCNu32 ":%" SCNu32 ":%" SCNu32,
+	    &sp->src, &sp->dst, &sp->vc, &sp->hops) != 4 || sp->vc >= 32 ||
+	    sp->hops > 255)
+		return -1;
+	return 0;
+}
+
+static uint16_t
+ip_checksum(const uint8_t *p, size_t len)
+{
+	uint32_t sum = 0;
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+static void
+put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+
+static uint32_t
+get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3];
+}
+
+/*
+ * Build one frame; *mark is set to the offset of the probe's magic and
+ * sequence (8 bytes) inside it.
+ */
+static size_t
+build_frame(uint8_t *buf, const struct spec *sp, const uint8_t dmac[6],
+    const uint8_t smac[6], size_t *mark)
+{
+	memset(buf, 0, FRAME_LEN);
+	if (sp->torus) {
+		uint8_t inner[FRAME_LEN];
+		tt_frame f;
+		size_t n;
+
+		memset(&f, 0, sizeof(f));
+		memcpy(f.dst_mac, dmac, 6);
+		memcpy(f.src_mac, smac, 6);
+		f.ethertype = TT_ETHERTYPE;
+		f.version = TT_FRAME_VERSION;
+		f.type = TT_FRAME_DATA;
+		f.vc = (uint8_t)sp->vc;
+		f.hops = (uint8_t)sp->hops;
+		f.dst = sp->dst;
+		f.src = sp->src;
+		/* the carried frame: an Ethernet header and the probe mark */
+		memset(inner, 0, sizeof(inner));
+		f.payload = inner;
+		f.payload_len = FRAME_LEN - TT_ETH_HLEN - TT_FRAME_HLEN;
+		n = tt_frame_encode(&f, buf, FRAME_LEN);
+		if (n != FRAME_LEN)
+			return 0;
+		*mark = TT_ETH_HLEN + TT_FRAME_HLEN + TT_ETH_HLEN;
+		return n;
+	}
+	memcpy(buf, dmac, 6);
+	memcpy(buf + 6, smac, 6);
+	buf[12] = 0x08; buf[13] = 0x00;
+	{
+		uint8_t *ip = buf + 14, *udp = ip + 20;
+		size_t iplen = FRAME_LEN - 14;
+
+		ip[0] = 0x45;
+		ip[2] = (uint8_t)(iplen >> 8); ip[3] = (uint8_t)iplen;
+		ip[8] = 64;             /* TTL */
+		ip[9] = 17;             /* UDP */
+		ip[12] = 10; ip[13] = 90; ip[14] = 1; ip[15] = 2;
+		ip[16] = 10; ip[17] = 90; ip[18] = 2; ip[19] = 2;
+		{
+			uint16_t c = ip_checksum(ip, 20);
+
+			ip[10] = (uint8_t)(c >> 8); ip[11] = (uint8_t)c;
+		}
+		udp[0] = 0x9c; udp[1] = 0x40;    /* 40000 -> 40001 */
+		udp[2] = 0x9c; udp[3] = 0x41;
+		udp[4] = (uint8_t)((iplen - 20) >> 8); udp[5] = (uint8_t)(iplen - 20);
+		*mark = 14 + 20 + 8;
+	}
+	return FRAME_LEN;
+}
+
+/* A packet socket on IF inside namespace NS (the socket stays there). */
+static int
+open_in_ns(const char *ns, const char *ifname, uint8_t mac[6])
+{
+	char path[256];
+	struct sockaddr_ll sll;
+	struct ifreq ifr;
+	int self, nsfd, fd;
+
+	self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "/run/netns/%s", ns);
+	nsfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (self < 0 || nsfd < 0 || setns(nsfd, CLONE_NEWNET) != 0) {
+		fprintf(stderr, "fwdprobe: namespace %s: %s\n", ns, strerror(errno));
+		exit(1);
+	}
+	fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+	if (fd < 0) {
+		fprintf(stderr, "fwdprobe: packet socket: %s\n", strerror(errno));
+		exit(1);
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr) != 0) {
+		fprintf(stderr, "fwdprobe: %s in %s: %s\n", ifname, ns,
+		    strerror(errno));
+		exit(1);
+	}
+	memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	memset(&sll, 0, sizeof(sll));
+	sll.sll_family = AF_PACKET;
+	sll.sll_protocol = htons(ETH_P_ALL);
+	sll.sll_ifindex = (int)if_nametoindex(ifname);
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) != 0) {
+		fprintf(stderr, "fwdprobe: bind %s: %s\n", ifname, strerror(errno));
+		exit(1);
+	}
+	if (setns(self, CLONE_NEWNET) != 0) {
+		fprintf(stderr, "fwdprobe: back to own namespace: %s\n",
+		    strerror(errno));
+		exit(1);
+	}
+	close(self);
+	close(nsfd);
+	return fd;
+}
+
+static int
+cmd_flood(char **av)
+{
+	uint8_t dmac[6], smac[6], buf[FRAME_LEN];
+	struct mmsghdr msgs[BATCH];
+	struct iovec iov;
+	struct spec sp;
+	size_t mark, len;
+	uint64_t sent = 0, end;
+	double secs = atof(av[4]);
+	int fd, i;
+
+	if (parse_mac(av[2], dmac) != 0 || parse_spec(av[3], &sp) != 0 ||
+	    secs <= 0) {
+		fprintf(stderr, "fwdprobe flood: bad MAC, SPEC or SECONDS\n");
+		return 64;
+	}
+	fd = open_in_ns(av[0], av[1], smac);
+	len = build_frame(buf, &sp, dmac, smac, &mark);
+	if (len == 0)
+		return 1;
+	put32(buf + mark, PROBE_MAGIC ^ 1);   /* not a latency probe */
+	iov.iov_base = buf;
+	iov.iov_len = len;
+	memset(msgs, 0, sizeof(msgs));
+	for (i = 0; i < BATCH; i++) {
+		msgs[i].msg_hdr.msg_iov = &iov;
+		msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+	end = now_ns() + (uint64_t)(secs * 1e9);
+	while (now_ns() < end) {
+		int n = sendmmsg(fd, msgs, BATCH, 0);
+
+		if (n < 0) {
+			if (errno == ENOBUFS || errno == EAGAIN || errno == EINTR)
+				continue;
+			fprintf(stderr, "fwdprobe: send: %s\n", strerror(errno));
+			return 1;
+		}
+		sent += (uint64_t)n;
+	}
+	printf("%" PRIu64 "\n", sent);
+	return 0;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+cmd_latency(char **av)
+{
+	uint8_t dmac[6], smac[6], rmac[6], buf[FRAME_LEN], rbuf[2048];
+	struct spec sp;
+	size_t mark, len;
+	uint64_t *lat, sum = 0;
+	long count = atol(av[6]), got = 0, i;
+	int tx, rx;
+
+	if (parse_mac(av[4], dmac) != 0 || parse_spec(av[5], &sp) != 0 ||
+	    count <= 0) {
+		fprintf(stderr, "fwdprobe latency: bad MAC, SPEC or COUNT\n");
+		return 64;
+	}
+	tx = open_in_ns(av[0], av[1], smac);
+	rx = open_in_ns(av[2], av[3], rmac);
+	len = build_frame(buf, &sp, dmac, smac, &mark);
+	if (len == 0)
+		return 1;
+	lat = calloc((size_t)count, sizeof(*lat));
+	if (lat == NULL)
+		return 1;
+	for (i = 0; i < count; i++) {
+		uint64_t t0, deadline;
+
+		put32(buf + mark, PROBE_MAGIC);
+		put32(buf + mark + 4, (uint32_t)i);
+		t0 = now_ns();
+		if (send(tx, buf, len, 0) != (ssize_t)len) {
+			fprintf(stderr, "fwdprobe: send: %s\n", strerror(errno));
+			return 1;
+		}
+		deadline = t0 + 200000000u;   /* 200 ms: then it was lost */
+		/* spin on the receive side: a poll() wake-up would add the
+		 * scheduler's latency to every sample */
+		while (now_ns() < deadline) {
+			ssize_t n = recv(rx, rbuf, sizeof(rbuf), MSG_DONTWAIT);
+
+			if (n >= (ssize_t)(mark + 8) &&
+			    get32(rbuf + mark) == PROBE_MAGIC &&
+			    get32(rbuf + mark + 4) == (uint32_t)i) {
+				lat[got++] = now_ns() - t0;
+				break;
+			}
+		}
+		usleep(2000);
+	}
+	if (got == 0) {
+		fprintf(stderr, "fwdprobe: no probe came through\n");
+		return 1;
+	}
+	qsort(lat, (size_t)got, sizeof(*lat), cmp_u64);
+	for (i = 0; i < got; i++)
+		sum += lat[i];
+	printf("received %ld of %ld; one-way us: min %.1f median %.1f p99 %.1f "
+	    "mean %.1f\n", got, count, lat[0] / 1e3, lat[got / 2] / 1e3,
+	    lat[(got * 99) / 100] / 1e3, (double)sum / (double)got / 1e3);
+	free(lat);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc == 7 && strcmp(argv[1], "flood") == 0)
+		return cmd_flood(argv + 2);
+	if (argc == 9 && strcmp(argv[1], "latency") == 0)
+		return cmd_latency(argv + 2);
+	fprintf(stderr, "usage: fwdprobe flood NS IF DMAC SPEC SECONDS\n"
+	    "       fwdprobe latency TXNS TXIF RXNS RXIF DMAC SPEC COUNT\n");
+	return 64;
+}
