@@ -185,9 +185,12 @@ tb_yaml() {
 
 # ---- Linux kernel forwarding instead of ttd ----
 
+tb_mac() { ip -n "$1" -o link show "$2" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p'; }
+
 # Each node is one IP router (ip_forward) with static /32 routes to every
 # PE, on the node-level DOR next hop of the core library; a PE hangs off
-# its node on a veth (pe0/pe1 there, eth0 in the PE) with proxy ARP.
+# its node on a veth (pe0/pe1 there, eth0 in the PE) and routes the PE
+# subnet through it.
 tb_kernel_routes() {
 	local n ns t pns line dst port peer
 	mkdir -p "$TB_TMP"
@@ -207,13 +210,31 @@ tb_kernel_routes() {
 			t=$((n * 2 + side))
 			pns=$(tb_pe_ns $t)
 			ip -n "$ns" link add "pe$side" type veth peer name eth0 netns "$pns" || return 1
-			ip netns exec "$ns" sysctl -qw "net.ipv4.conf.pe$side.proxy_arp=1" "net.ipv4.conf.pe$side.rp_filter=0" \
-			    "net.ipv4.neigh.pe$side.proxy_delay=0"
+			ip netns exec "$ns" sysctl -qw "net.ipv4.conf.pe$side.rp_filter=0"
 			ip -n "$ns" link set "pe$side" up
 			ip netns exec "$pns" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
-			ip -n "$pns" addr add "$(tb_pe_addr $t)/16" dev eth0
+			# the PE's way out is its node, resolved statically: no
+			# ARP anywhere, so a burst of first pings cannot time out
+			# on neighbour resolution
+			ip -n "$pns" addr add "$(tb_pe_addr $t)/32" dev eth0
 			ip -n "$pns" link set eth0 up
+			ip -n "$pns" neigh replace "$(tb_rtr_addr $n)" dev eth0 nud permanent \
+			    lladdr "$(tb_mac "$ns" "pe$side")"
+			ip -n "$pns" route add 10.88.0.0/16 via "$(tb_rtr_addr $n)" dev eth0 onlink
 		done
+	done
+	# Static neighbours: no ARP between routers or towards the PEs, so
+	# that hundreds of first pings at once do not wait on resolution.
+	for line in "${TB_CABLES[@]}"; do
+		set -- $line
+		ip -n "$(tb_node_ns $1)" neigh replace "$(tb_rtr_addr $3)" dev "c${TB_SIDE[$2]}$2" nud permanent \
+		    lladdr "$(tb_mac "$(tb_node_ns $3)" "c${TB_SIDE[$4]}$4")"
+		ip -n "$(tb_node_ns $3)" neigh replace "$(tb_rtr_addr $1)" dev "c${TB_SIDE[$4]}$4" nud permanent \
+		    lladdr "$(tb_mac "$(tb_node_ns $1)" "c${TB_SIDE[$2]}$2")"
+	done
+	for ((t = 0; t < TB_NPES; t++)); do
+		ip -n "$(tb_node_ns $((t / 2)))" neigh replace "$(tb_pe_addr $t)" dev "pe$((t % 2))" nud permanent \
+		    lladdr "$(tb_mac "$(tb_pe_ns $t)" eth0)"
 	done
 	while read -r n dst port; do
 		ns=$(tb_node_ns $n)
