@@ -40,7 +40,7 @@ SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 
 # Debian packages: build, tests, and the components later issues use.
 DEB_PKGS = gcc make pkg-config libyaml-dev libcmocka-dev libpcap-dev libhwloc-dev jq time \
-           gnuplot-nox tcpdump iproute2 iputils-ping tshark iperf3
+           gnuplot-nox tcpdump iproute2 iputils-ping tshark
 
 LIB_SRC  = $(wildcard lib/*.c)
 LIB_OBJ  = $(LIB_SRC:lib/%.c=build/lib/%.o)
@@ -94,9 +94,10 @@ build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
 
-# The testbed's oracle: tt_route() paths, node-level next hops, trace
-# records (tests/testbed/README.md).
-build/tests/tbroute: tests/testbed/tbroute.c build/libtwintorus.a $(HDRS)
+# The testbed's oracle (tt_route() paths, node-level next hops, trace
+# records) and its checked bulk transfer (tests/testbed/README.md).
+TESTBED_BIN = build/tests/tbroute build/tests/tbstream
+build/tests/tb%: tests/testbed/tb%.c build/libtwintorus.a $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
 
@@ -145,12 +146,12 @@ paper-quick: build/ttsim
 
 # The network-namespace testbed (tests/testbed/README.md): twin tori of
 # namespaces and veth cables, one ttd per node.  Needs root.
-testbed: all build/tests/tbroute
+testbed: all $(TESTBED_BIN)
 	@echo "== tests/testbed/testbed.sh"
 	@bash tests/testbed/testbed.sh
 
 # make check runs it where it can and says why not where it cannot.
-testbed-if-possible: all build/tests/tbroute
+testbed-if-possible: all $(TESTBED_BIN)
 	@if why=$$(bash tests/testbed/testbed.sh --why-not); then \
 	  $(MAKE) --no-print-directory testbed; \
 	else echo "SKIP testbed: $$why"; fi

@@ -17,6 +17,7 @@ TB_PASS=0
 TB_FAIL=0
 TB_ROOT=${TB_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 TBROUTE=${TBROUTE:-$TB_ROOT/build/tests/tbroute}
+TBSTREAM=${TBSTREAM:-$TB_ROOT/build/tests/tbstream}
 TTD=${TTD:-$TB_ROOT/build/ttd}
 TTSIM=${TTSIM:-$TB_ROOT/build/ttsim}
 
@@ -43,7 +44,7 @@ tb_ifname()  { echo "c$1$2"; }          # card side, port name (Xp, int, ...)
 tb_why_not() {
 	local cmd probe=${TB_PREFIX}probe$$
 	[ "$(id -u)" -eq 0 ] || { echo "not root (network namespaces need CAP_SYS_ADMIN)"; return; }
-	for cmd in ip ping jq tcpdump iperf3; do
+	for cmd in ip ping jq tcpdump; do
 		command -v $cmd >/dev/null || { echo "$cmd is missing (make deps installs it)"; return; }
 	done
 	[ -c /dev/net/tun ] || { echo "/dev/net/tun is missing (ttd needs TAP interfaces)"; return; }
@@ -315,19 +316,29 @@ tb_ping() {
 }
 
 # Every ordered pair of distinct PEs, one process per source in parallel;
-# prints the pairs that failed, one per line.
+# prints the pairs that failed, one per line.  The kernel's ARP table is
+# one for all namespaces (gc_thresh3, 1024 entries by default, on the
+# machine), so the sources go in batches that keep at most about 600
+# entries at once, and each batch's entries are flushed after it.
 tb_ping_all() {
-	local s d out=$TB_TMP/pingall pids=()
+	local s d b out=$TB_TMP/pingall pids batch
+	batch=$((600 / (TB_NPES - 1))); [ $batch -ge 1 ] || batch=1
 	rm -rf "$out"; mkdir -p "$out"
-	for ((s = 0; s < TB_NPES; s++)); do
-		(
-			for ((d = 0; d < TB_NPES; d++)); do
-				[ $s = $d ] && continue
-				tb_ping $s $d || echo "$s->$d"
-			done > "$out/$s"
-		) &
-		pids+=($!)
+	for ((b = 0; b < TB_NPES; b += batch)); do
+		pids=()
+		for ((s = b; s < b + batch && s < TB_NPES; s++)); do
+			(
+				for ((d = 0; d < TB_NPES; d++)); do
+					[ $s = $d ] && continue
+					tb_ping $s $d || echo "$s->$d"
+				done > "$out/$s"
+			) &
+			pids+=($!)
+		done
+		wait "${pids[@]}"
+		for ((s = b; s < b + batch && s < TB_NPES; s++)); do
+			ip -n "$(tb_pe_ns $s)" neigh flush all 2>/dev/null
+		done
 	done
-	wait "${pids[@]}"
 	cat "$out"/*
 }
