@@ -294,12 +294,18 @@ tb_ttd_pid() { eval "echo \${TB_TTD_PID_$1}"; }
 
 tb_status() { "$TTD" status --control "$(tb_sock $1)" --json; }
 
-# SIGTERM every ttd and wait; 0 if all exited with status 0.
+# SIGTERM every ttd and wait (10 s at most, then SIGKILL); 0 if all
+# exited with status 0.
 tb_ttd_stop() {
-	local n p rc=0 st
+	local n p i rc=0 st
 	for ((n = 0; n < TB_NNODES; n++)); do kill -TERM "$(tb_ttd_pid $n)" 2>/dev/null || true; done
 	for ((n = 0; n < TB_NNODES; n++)); do
 		p=$(tb_ttd_pid $n)
+		for ((i = 0; i < 100; i++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+		if [ $i = 100 ]; then
+			tb_log "testbed: ttd of n$n still running 10 s after SIGTERM; killed"
+			kill -9 "$p" 2>/dev/null
+		fi
 		wait "$p"; st=$?
 		[ $st -eq 0 ] || { tb_log "testbed: ttd of n$n exited with $st"; rc=1; }
 	done
