@@ -114,7 +114,6 @@ if [ ! -x "$TTD" ]; then
 	echo "ttd      not built ($TTD): kernel baseline only"
 	exit 0
 fi
-TB_NNODES=1    # only node n1 runs; its YAML still describes the whole torus
 tb_yaml "$TB_TMP/ttd.yaml"
 vc=$("$TBROUTE" paths "$TB_TMP/torus.yaml" | awk '$1 == 0 && $2 == 4 {split($3, h, "."); print h[4]}')
 ip netns exec "$NODE" "$TTD" run -c "$TB_TMP/ttd.yaml" --node n$N --control "$TB_TMP/ttd.sock" \

@@ -173,7 +173,7 @@ check_traces() {
 		nfiles=$((nfiles + 1))
 		b=$(basename "$f")
 		if ! tcpdump -nr "$f" >/dev/null 2>"$TB_TMP/tcpdump.err" || grep -qi 'truncated\|error' "$TB_TMP/tcpdump.err"; then
-			bad=1; msgs+=("$b: tcpdump -r: $(head -1 "$TB_TMP/tcpdump.err")")
+			bad=1; msgs+=("$b: tcpdump -r: $(grep -i -m1 'truncated\|error' "$TB_TMP/tcpdump.err" || tail -1 "$TB_TMP/tcpdump.err")")
 			continue
 		fi
 		if ! "$TBROUTE" frames "$f" > "$TB_TMP/frames" 2>"$TB_TMP/frames.err"; then
