@@ -7,7 +7,8 @@
 # One node namespace built as the testbed builds it (node n1 of a 4x4x4
 # torus, configuration D: its eight ports as veths, the internal link
 # inside), its X- port cabled to a sender namespace, its X+ port to a
-# receiver namespace, its other ports to a sink namespace.  The sender
+# receiver namespace, its Z+ port to a second receiver, its other ports
+# to a sink namespace.  The sender
 # (bench/fwdprobe.c, sendmmsg on a packet socket) floods 128-byte frames as
 # fast as it can for SECONDS (5); the figure is the receiver's rx_packets
 # per second, i.e. what the node forwarded.  Kernel: IPv4/UDP frames,
