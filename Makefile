@@ -44,9 +44,13 @@ DEB_PKGS = gcc make pkg-config libyaml-dev libcmocka-dev libpcap-dev libhwloc-de
 
 LIB_SRC  = $(wildcard lib/*.c)
 LIB_OBJ  = $(LIB_SRC:lib/%.c=build/lib/%.o)
+# ttd: daemon modules (also linked by its unit tests) and main.c
+TTD_SRC  = $(filter-out daemon/main.c,$(wildcard daemon/*.c))
+TTD_OBJ  = $(TTD_SRC:daemon/%.c=build/daemon/%.o)
 SIM_SRC  = $(wildcard sim/*.c)
 SIM_OBJ  = $(SIM_SRC:sim/%.c=build/sim/%.o)
-HDRS     = $(wildcard include/twintorus/*.h) $(wildcard lib/*.h) $(wildcard sim/*.h)
+HDRS     = $(wildcard include/twintorus/*.h) $(wildcard lib/*.h) $(wildcard sim/*.h) \
+           $(wildcard daemon/*.h)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/tests/%)
 UNIT_ASAN = $(UNIT_SRC:tests/unit/%.c=build/tests/asan/%)
@@ -55,7 +59,7 @@ LIB_ASAN_OBJ = $(LIB_SRC:lib/%.c=build/asan/lib/%.o)
 .PHONY: all check check-build demo install deps clean unit unit-asan cli examples bench paper-quick \
         testbed testbed-if-possible
 
-all: build/libtwintorus.a build/libtwintorus.so build/ttsim
+all: build/libtwintorus.a build/libtwintorus.so build/ttsim build/ttd
 
 build/lib/%.o: lib/%.c $(HDRS)
 	@mkdir -p $(@D)
@@ -64,6 +68,13 @@ build/lib/%.o: lib/%.c $(HDRS)
 build/sim/%.o: sim/%.c $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+build/daemon/%.o: daemon/%.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+build/ttd: $(TTD_OBJ) build/daemon/main.o build/libtwintorus.a
+	$(CC) $(CFLAGS) -o $@ $(TTD_OBJ) build/daemon/main.o build/libtwintorus.a $(LIB_LIBS)
 
 build/libtwintorus.a: $(LIB_OBJ)
 	@mkdir -p $(@D)

@@ -804,15 +804,16 @@ cfg_network(struct cfg_ctx *cx, const struct cfg_val *v, tt_netparams *np)
 static void
 cfg_trace(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 {
-	static const char *const names[] = {"dir", "rotate_mb", "keep"};
-	enum { K_DIR, K_ROTATE, K_KEEP, K_N };
+	static const char *const names[] = {"dir", "rotate_mb", "keep",
+	    "ports"};
+	enum { K_DIR, K_ROTATE, K_KEEP, K_PORTS, K_N };
 	struct cfg_key keys[K_N];
 	char qb[64];
 	int x;
 
 	if (v->node->type != YAML_MAPPING_NODE) {
 		cfg_err(cx, &v->mark, "trace: expected a mapping with keys dir, "
-		    "rotate_mb, keep; got %s",
+		    "rotate_mb, keep, ports; got %s",
 		    cfg_describe(v->node, qb, sizeof(qb)));
 		return;
 	}
@@ -839,6 +840,295 @@ cfg_trace(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 	if (keys[K_KEEP].key != NULL &&
 	    cfg_int(cx, &keys[K_KEEP].val, 1, INT_MAX, &x) == 0)
 		cfg->trace_keep = x;
+	if (keys[K_PORTS].key != NULL &&
+	    cfg_bool(cx, &keys[K_PORTS].val, &x) == 0)
+		cfg->trace_ports = x;
+}
+
+/* A string value of at most bufsz - 1 bytes into buf; 0, or -1 reported. */
+static int
+cfg_string(struct cfg_ctx *cx, const struct cfg_val *v, const char *what,
+    char *buf, size_t bufsz)
+{
+	char qb[64];
+
+	if (!cfg_is_text(v->node) || cfg_is_null(v->node) ||
+	    *cfg_text(v->node) == '\0') {
+		cfg_err(cx, &v->mark, "%s: expected %s, got %s", v->path, what,
+		    cfg_describe(v->node, qb, sizeof(qb)));
+		return -1;
+	}
+	if (strlen(cfg_text(v->node)) >= bufsz) {
+		cfg_err(cx, &v->mark, "%s: longer than %zu characters",
+		    v->path, bufsz - 1);
+		return -1;
+	}
+	snprintf(buf, bufsz, "%s", cfg_text(v->node));
+	return 0;
+}
+
+/* nodes[i].cards[j]: {pci: ..., ports: {IFACE: PORT, ...}} */
+static void
+cfg_card(struct cfg_ctx *cx, const struct cfg_val *v, int n, tt_cfg_card *c)
+{
+	static const char *const names[] = {"pci", "ports"};
+	enum { K_PCI, K_PORTS, K_N };
+	struct cfg_key keys[K_N];
+	yaml_node_pair_t *pair;
+	char qb[64], pb[160];
+
+	c->line = (unsigned long)v->mark.line + 1;
+	c->col = (unsigned long)v->mark.column + 1;
+	if (v->node->type != YAML_MAPPING_NODE) {
+		cfg_err(cx, &v->mark, "%s: expected a card {pci: ..., ports: "
+		    "{IFACE: PORT, ...}}, got %s", v->path,
+		    cfg_describe(v->node, qb, sizeof(qb)));
+		return;
+	}
+	cfg_keys_init(keys, K_N, names);
+	cfg_map_keys(cx, v->node, v->path, keys, K_N);
+	if (keys[K_PCI].key != NULL)
+		(void)cfg_string(cx, &keys[K_PCI].val, "a PCI address such as "
+		    "\"0000:03:00.0\"", c->pci, sizeof(c->pci));
+	if (keys[K_PORTS].key == NULL) {
+		cfg_err(cx, &v->mark, "%s: missing ports (e.g. ports: {ens1f0: "
+		    "X+, ..., ens1f3: internal})", v->path);
+		return;
+	}
+	if (keys[K_PORTS].val.node->type != YAML_MAPPING_NODE) {
+		cfg_err(cx, &keys[K_PORTS].val.mark, "%s: expected a mapping "
+		    "of interfaces to torus ports, got %s",
+		    keys[K_PORTS].val.path, cfg_describe(keys[K_PORTS].val.node,
+		    qb, sizeof(qb)));
+		return;
+	}
+	for (pair = keys[K_PORTS].val.node->data.mapping.pairs.start;
+	    pair < keys[K_PORTS].val.node->data.mapping.pairs.top; pair++) {
+		yaml_node_t *k = cfg_node(cx, pair->key);
+		yaml_node_t *val = cfg_node(cx, pair->value);
+		tt_cfg_port *pt;
+		int port;
+
+		if (!cfg_is_text(k) || cfg_is_null(k) ||
+		    strlen(cfg_text(k)) >= sizeof(pt->key)) {
+			cfg_err(cx, &k->start_mark, "%s: %s is not an interface "
+			    "name, PCI function or MAC address",
+			    keys[K_PORTS].val.path, cfg_describe(k, qb,
+			    sizeof(qb)));
+			continue;
+		}
+		if (!cfg_is_text(val) || cfg_is_null(val))
+			port = -1;
+		else if (strcmp(cfg_text(val), "internal") == 0)
+			port = TT_PORT_INT;
+		else
+			port = tt_port_parse(cfg_text(val), n);
+		if (port < 0) {
+			cfg_err(cx, &val->start_mark, "%s.%s: expected a torus "
+			    "port (%s) or internal, got %s",
+			    keys[K_PORTS].val.path, cfg_text(k),
+			    cfg_port_names(n, pb, sizeof(pb)),
+			    cfg_describe(val, qb, sizeof(qb)));
+			continue;
+		}
+		if (c->nports == TT_MAX_EXT + 1) {
+			cfg_err(cx, &k->start_mark, "%s: more than %d ports",
+			    keys[K_PORTS].val.path, TT_MAX_EXT + 1);
+			break;
+		}
+		pt = &c->ports[c->nports++];
+		snprintf(pt->key, sizeof(pt->key), "%s", cfg_text(k));
+		pt->port = port;
+		pt->line = (unsigned long)k->start_mark.line + 1;
+		pt->col = (unsigned long)k->start_mark.column + 1;
+	}
+}
+
+/* nodes[i]: {host: NAME, coord: [..], cards: [card0, card1]} */
+static void
+cfg_one_node(struct cfg_ctx *cx, const struct cfg_val *v,
+    const tt_netspec *spec, tt_cfg_node *nd)
+{
+	static const char *const names[] = {"host", "coord", "cards"};
+	enum { K_HOST, K_COORD, K_CARDS, K_N };
+	struct cfg_key keys[K_N];
+	yaml_node_item_t *it;
+	char qb[64];
+	int i;
+
+	nd->line = (unsigned long)v->mark.line + 1;
+	nd->col = (unsigned long)v->mark.column + 1;
+	if (v->node->type != YAML_MAPPING_NODE) {
+		cfg_err(cx, &v->mark, "%s: expected a node {host: ..., coord: "
+		    "[...], cards: [...]}, got %s", v->path,
+		    cfg_describe(v->node, qb, sizeof(qb)));
+		return;
+	}
+	cfg_keys_init(keys, K_N, names);
+	cfg_map_keys(cx, v->node, v->path, keys, K_N);
+	if (keys[K_HOST].key == NULL)
+		cfg_err(cx, &v->mark, "%s: missing host (the node's host name)",
+		    v->path);
+	else
+		(void)cfg_string(cx, &keys[K_HOST].val, "a host name",
+		    nd->host, sizeof(nd->host));
+	if (keys[K_COORD].key == NULL) {
+		cfg_err(cx, &v->mark, "%s: missing coord (e.g. coord: [0, 0, "
+		    "0])", v->path);
+	} else if (keys[K_COORD].val.node->type != YAML_SEQUENCE_NODE) {
+		cfg_err(cx, &keys[K_COORD].val.mark, "%s: expected a list of "
+		    "%d coordinates, got %s", keys[K_COORD].val.path, spec->n,
+		    cfg_describe(keys[K_COORD].val.node, qb, sizeof(qb)));
+	} else {
+		const yaml_node_t *cn = keys[K_COORD].val.node;
+		int bad = 0;
+
+		i = 0;
+		for (it = cn->data.sequence.items.start;
+		    it < cn->data.sequence.items.top; it++, i++) {
+			struct cfg_val e;
+			int x;
+
+			if (i >= spec->n)
+				continue;
+			cfg_val_set(&e, cfg_node(cx, *it), NULL, "%s[%d]",
+			    keys[K_COORD].val.path, i);
+			if (cfg_int(cx, &e, 0, spec->k[i] - 1, &x) == 0)
+				nd->coord[i] = x;
+			else
+				bad = 1;
+		}
+		if (i != spec->n)
+			cfg_err(cx, &keys[K_COORD].val.mark, "%s: %d "
+			    "coordinates for a torus of %d dimensions",
+			    keys[K_COORD].val.path, i, spec->n);
+		nd->coord_ok = !bad && i == spec->n;
+	}
+	if (keys[K_CARDS].key == NULL)
+		return;		/* automatic port map */
+	if (keys[K_CARDS].val.node->type != YAML_SEQUENCE_NODE) {
+		cfg_err(cx, &keys[K_CARDS].val.mark, "%s: expected a list of "
+		    "cards, got %s", keys[K_CARDS].val.path,
+		    cfg_describe(keys[K_CARDS].val.node, qb, sizeof(qb)));
+		return;
+	}
+	i = 0;
+	for (it = keys[K_CARDS].val.node->data.sequence.items.start;
+	    it < keys[K_CARDS].val.node->data.sequence.items.top; it++, i++) {
+		struct cfg_val e;
+		int want = spec->twin ? 2 : 1;
+
+		cfg_val_set(&e, cfg_node(cx, *it), NULL, "%s[%d]",
+		    keys[K_CARDS].val.path, i);
+		if (i >= want) {
+			cfg_err(cx, &e.mark, "%s: a %s node has %d card%s",
+			    e.path, spec->twin ? "twin" : "plain", want,
+			    want == 1 ? "" : "s");
+			continue;
+		}
+		cfg_card(cx, &e, spec->n, &nd->cards[i]);
+	}
+	nd->ncards = i > 2 ? 2 : i;
+}
+
+/* nodes: a list; hosts and coordinates must be unique. */
+static void
+cfg_nodes(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
+{
+	yaml_node_item_t *it;
+	size_t n = 0, i, j;
+	char qb[64];
+
+	if (v->node->type != YAML_SEQUENCE_NODE) {
+		cfg_err(cx, &v->mark, "nodes: expected a list of nodes "
+		    "(- host: ...), got %s", cfg_describe(v->node, qb,
+		    sizeof(qb)));
+		return;
+	}
+	for (it = v->node->data.sequence.items.start;
+	    it < v->node->data.sequence.items.top; it++)
+		n++;
+	cfg->nodes = calloc(n ? n : 1, sizeof(*cfg->nodes));
+	if (cfg->nodes == NULL) {
+		cfg_err(cx, &v->mark, "nodes: out of memory");
+		return;
+	}
+	for (it = v->node->data.sequence.items.start;
+	    it < v->node->data.sequence.items.top; it++) {
+		struct cfg_val e;
+		tt_cfg_node *nd = &cfg->nodes[cfg->nnodes];
+
+		cfg_val_set(&e, cfg_node(cx, *it), NULL, "nodes[%zu]",
+		    cfg->nnodes);
+		cfg_one_node(cx, &e, &cfg->spec, nd);
+		cfg->nnodes++;
+		for (j = 0; j + 1 < cfg->nnodes; j++) {
+			const tt_cfg_node *o = &cfg->nodes[j];
+
+			if (nd->host[0] && strcmp(o->host, nd->host) == 0)
+				cfg_err(cx, &e.mark, "%s: host %s is listed "
+				    "twice (first on line %lu)", e.path,
+				    nd->host, o->line);
+			if (!nd->coord_ok || !o->coord_ok)
+				continue;
+			for (i = 0; i < (size_t)cfg->spec.n; i++)
+				if (o->coord[i] != nd->coord[i])
+					break;
+			if (i == (size_t)cfg->spec.n)
+				cfg_err(cx, &e.mark, "%s: the coordinate repeats "
+				    "that of nodes[%zu] (line %lu)", e.path, j,
+				    o->line);
+		}
+	}
+}
+
+/* pes: {tap: "tt%u", subnet: 10.88.0.0/16} */
+static void
+cfg_pes(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
+{
+	static const char *const names[] = {"tap", "subnet"};
+	enum { K_TAP, K_SUBNET, K_N };
+	struct cfg_key keys[K_N];
+	char qb[64], buf[64], tap[16], *slash;
+	const char *pct;
+	struct in_addr a;
+	long pl;
+
+	if (v->node->type != YAML_MAPPING_NODE) {
+		cfg_err(cx, &v->mark, "pes: expected a mapping with keys tap, "
+		    "subnet; got %s", cfg_describe(v->node, qb, sizeof(qb)));
+		return;
+	}
+	cfg_keys_init(keys, K_N, names);
+	cfg_map_keys(cx, v->node, "pes", keys, K_N);
+	if (keys[K_TAP].key != NULL && cfg_string(cx, &keys[K_TAP].val,
+	    "a TAP name pattern such as \"tt%u\"", tap, sizeof(tap)) == 0) {
+		pct = strchr(tap, '%');
+		if (pct == NULL || pct[1] != 'u' || strchr(pct + 1, '%'))
+			cfg_err(cx, &keys[K_TAP].val.mark, "pes.tap: the "
+			    "pattern needs exactly one %%u (the PE id), got "
+			    "\"%s\"", tap);
+		else
+			snprintf(cfg->pe_tap, sizeof(cfg->pe_tap), "%s", tap);
+	}
+	if (keys[K_SUBNET].key != NULL && cfg_string(cx,
+	    &keys[K_SUBNET].val, "an IPv4 subnet such as 10.88.0.0/16", buf,
+	    sizeof(buf)) == 0) {
+		slash = strchr(buf, '/');
+		pl = slash ? strtol(slash + 1, NULL, 10) : -1;
+		if (slash != NULL)
+			*slash = '\0';
+		if (slash == NULL || inet_pton(AF_INET, buf, &a) != 1 ||
+		    pl < 8 || pl > 30)
+			cfg_err(cx, &keys[K_SUBNET].val.mark, "pes.subnet: "
+			    "expected an IPv4 subnet with a prefix of 8 to 30 "
+			    "bits, such as 10.88.0.0/16");
+		else {
+			cfg->pe_subnet = ntohl(a.s_addr) &
+			    ~((1u << (32 - pl)) - 1);
+			cfg->pe_prefix = (int)pl;
+		}
+	}
 }
 
 int
@@ -939,14 +1229,14 @@ static void
 cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 {
 	static const char *const names[] = {"torus", "network", "nodes",
-	    "trace", "addresses"};
-	enum { K_TORUS, K_NETWORK, K_NODES, K_TRACE, K_ADDRS, K_N };
+	    "trace", "addresses", "pes"};
+	enum { K_TORUS, K_NETWORK, K_NODES, K_TRACE, K_ADDRS, K_PES, K_N };
 	struct cfg_key keys[K_N];
 	char qb[64];
 
 	if (root->type != YAML_MAPPING_NODE) {
 		cfg_err(cx, &root->start_mark, "the top level must be a mapping "
-		    "of sections (torus, network, nodes, trace, addresses), got %s",
+		    "of sections (torus, network, nodes, trace, addresses, pes), got %s",
 		    cfg_describe(root, qb, sizeof(qb)));
 		return;
 	}
@@ -960,16 +1250,14 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 		cfg_torus(cx, keys[K_TORUS].key, &keys[K_TORUS].val, cfg);
 	if (keys[K_NETWORK].key != NULL)
 		cfg_network(cx, &keys[K_NETWORK].val, &cfg->params);
-	/* nodes: belongs to ttd; only its shape is checked here. */
+	/* nodes: belongs to ttd (ttsim ignores it); its coordinates need
+	 * the torus: section read above. */
 	if (keys[K_NODES].key != NULL) {
-		const struct cfg_val *nv = &keys[K_NODES].val;
-
-		if (nv->node->type != YAML_SEQUENCE_NODE)
-			cfg_err(cx, &nv->mark, "nodes: expected a list of nodes "
-			    "(- host: ...), got %s",
-			    cfg_describe(nv->node, qb, sizeof(qb)));
+		cfg_nodes(cx, &keys[K_NODES].val, cfg);
 		cfg->has_nodes = 1;
 	}
+	if (keys[K_PES].key != NULL)
+		cfg_pes(cx, &keys[K_PES].val, cfg);
 	if (keys[K_TRACE].key != NULL) {
 		cfg_trace(cx, &keys[K_TRACE].val, cfg);
 		cfg->has_trace = 1;
@@ -1100,6 +1388,9 @@ tt_config_default(tt_config *cfg)
 	cfg->params.buffer_flits = 128;
 	cfg->params.flit_bytes = 16;
 	cfg->params.link_gbps = 10;
+	snprintf(cfg->pe_tap, sizeof(cfg->pe_tap), "tt%%u");
+	cfg->pe_subnet = 0x0a580000;	/* 10.88.0.0/16 */
+	cfg->pe_prefix = 16;
 }
 
 void
@@ -1108,6 +1399,9 @@ tt_config_free(tt_config *cfg)
 	free(cfg->addrs);
 	cfg->addrs = NULL;
 	cfg->naddrs = 0;
+	free(cfg->nodes);
+	cfg->nodes = NULL;
+	cfg->nnodes = 0;
 }
 
 int

@@ -25,11 +25,12 @@ struct tt_trace_writer {
 };
 
 int
-tt_trace_create(tt_trace_writer **wp, const char *path, int atomic,
+tt_trace_create(tt_trace_writer **wp, const char *path, int mode,
     char *err, size_t errsz)
 {
 	tt_trace_writer *w;
 	size_t len = strlen(path);
+	int atomic = mode == TT_TRACE_ATOMIC;
 
 	*wp = NULL;
 	w = calloc(1, sizeof(*w));
@@ -47,7 +48,10 @@ tt_trace_create(tt_trace_writer **wp, const char *path, int atomic,
 	    TT_TRACE_SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
 	if (w->dead == NULL)
 		goto nomem;
-	w->dump = pcap_dump_open(w->dead, atomic ? w->part : path);
+	/* append: an existing nanosecond Ethernet trace goes on, a missing
+	 * one is created (libpcap checks the header it appends to) */
+	w->dump = mode == TT_TRACE_APPEND ? pcap_dump_open_append(w->dead,
+	    path) : pcap_dump_open(w->dead, atomic ? w->part : path);
 	if (w->dump == NULL) {
 		tt_errf(err, errsz, "%s: cannot create: %s", path,
 		    pcap_geterr(w->dead));

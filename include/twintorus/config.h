@@ -39,6 +39,35 @@ typedef struct tt_addr {
 /* Parse an IPv4, IPv6 or MAC (aa:bb:cc:dd:ee:ff) address; 0 or -1. */
 int tt_addr_parse(const char *s, tt_addr *a);
 
+/*
+ * nodes: the deployment map ttd reads (ttsim ignores it).  Each card lists
+ * its interfaces (a name, a PCI function "0000:03:00.1" or a MAC) and the
+ * torus port each one is.  Whether the map fits the port configuration is
+ * ttd's check (daemon/node.c): it needs the resolved network.
+ */
+#define TT_CFG_KEY_MAX 64
+typedef struct tt_cfg_port {
+	char key[TT_CFG_KEY_MAX]; /* interface name, PCI function or MAC */
+	int port;                 /* external port id, or TT_PORT_INT */
+	unsigned long line, col;  /* of the key */
+} tt_cfg_port;
+
+typedef struct tt_cfg_card {
+	char pci[TT_CFG_KEY_MAX]; /* "" if not given */
+	int nports;
+	tt_cfg_port ports[TT_MAX_EXT + 1];
+	unsigned long line, col;
+} tt_cfg_card;
+
+typedef struct tt_cfg_node {
+	char host[256];
+	int coord[TT_MAX_DIMS];
+	int coord_ok;             /* coord given, n values, each in range */
+	int ncards;               /* 0: automatic map from discovery */
+	tt_cfg_card cards[2];
+	unsigned long line, col;
+} tt_cfg_node;
+
 /* Which torus: keys the file set, so that command-line flags can override. */
 enum {
 	TT_CFG_DIMS     = 1u << 0,
@@ -57,6 +86,12 @@ typedef struct tt_config {
 	char trace_dir[4096]; /* trace.dir ("" if unset) */
 	int trace_rotate_mb;  /* trace.rotate_mb (0 if unset) */
 	int trace_keep;       /* trace.keep (0 if unset) */
+	int trace_ports;      /* trace.ports: also record every port */
+	tt_cfg_node *nodes;   /* nodes:, in file order */
+	size_t nnodes;
+	char pe_tap[32];      /* pes.tap: TAP name pattern, %u = PE id */
+	uint32_t pe_subnet;   /* pes.subnet, host byte order */
+	int pe_prefix;        /* its prefix length */
 	tt_addr *addrs;       /* addresses:, in file order */
 	size_t naddrs;
 } tt_config;

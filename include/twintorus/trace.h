@@ -32,11 +32,14 @@
 typedef struct tt_trace_writer tt_trace_writer;
 
 /*
- * Create a trace.  With `atomic`, records go to "path.part", which close
- * renames to path: the trace is then either complete or absent.  0, or -1
+ * Create a trace.  TT_TRACE_INPLACE writes path; TT_TRACE_ATOMIC writes
+ * "path.part", which close renames to path: the trace is then either
+ * complete or absent; TT_TRACE_APPEND goes on at the end of an existing
+ * trace at path (same link type and precision) or creates it.  0, or -1
  * with err set.
  */
-int tt_trace_create(tt_trace_writer **wp, const char *path, int atomic,
+enum { TT_TRACE_INPLACE = 0, TT_TRACE_ATOMIC = 1, TT_TRACE_APPEND = 2 };
+int tt_trace_create(tt_trace_writer **wp, const char *path, int mode,
     char *err, size_t errsz);
 /* One record: caplen bytes of data kept, wirelen on the wire. */
 int tt_trace_write(tt_trace_writer *w, uint64_t t_ns, const uint8_t *data,

@@ -264,20 +264,44 @@ test_custom_map_before_dims(void **state)
 	load_free(l);
 }
 
-/* nodes: belongs to ttd; the loader must not reject what it does not know. */
+/* nodes: is stored for ttd, with where each port map entry stands. */
 static void
-test_nodes_contents_are_not_judged(void **state)
+test_nodes_are_stored(void **state)
 {
 	struct load *l = load_text(
-	    "torus: {dims: [2, 2]}\n"
+	    "torus: {dims: [2, 3]}\n"
 	    "nodes:\n"
 	    "  - host: a\n"
-	    "    anything: [1, {b: c}]\n"
-	    "  - 42\n");
+	    "    coord: [1, 2]\n"
+	    "    cards:\n"
+	    "      - { pci: \"0000:03:00.0\", ports: { e0: X+, e1: Y-, e2: internal } }\n"
+	    "      - { ports: { f0: X-, f1: Y+, f2: internal } }\n"
+	    "  - host: b\n"
+	    "    coord: [0, 0]\n"
+	    "pes: {tap: \"pe%u\", subnet: 10.9.0.0/20}\n");
+	const tt_cfg_node *a, *b;
 
 	(void)state;
 	assert_int_equal(l->nerr, 0);
-	assert_int_equal(l->cfg.has_nodes, 1);
+	assert_int_equal(l->cfg.nnodes, 2);
+	a = &l->cfg.nodes[0];
+	b = &l->cfg.nodes[1];
+	assert_string_equal(a->host, "a");
+	assert_int_equal(a->coord[0], 1);
+	assert_int_equal(a->coord[1], 2);
+	assert_int_equal(a->ncards, 2);
+	assert_string_equal(a->cards[0].pci, "0000:03:00.0");
+	assert_int_equal(a->cards[0].nports, 3);
+	assert_string_equal(a->cards[0].ports[1].key, "e1");
+	assert_int_equal(a->cards[0].ports[1].port, tt_port_of(1, 1));
+	assert_int_equal(a->cards[0].ports[1].line, 6);
+	assert_int_equal(a->cards[0].ports[2].port, TT_PORT_INT);
+	assert_string_equal(a->cards[1].pci, "");
+	assert_int_equal(a->cards[1].ports[0].port, tt_port_of(0, 1));
+	assert_int_equal(b->ncards, 0);		/* automatic map */
+	assert_string_equal(l->cfg.pe_tap, "pe%u");
+	assert_int_equal(l->cfg.pe_subnet, 0x0a090000);
+	assert_int_equal(l->cfg.pe_prefix, 20);
 	load_free(l);
 }
 
@@ -461,8 +485,8 @@ test_unknown_and_duplicate_keys(void **state)
 	assert_one_error("torus:\n  dims: [4, 4]\n  dim: [4, 4]\n", 3, 3,
 	    "unknown key torus.dim (expected dims, twin, ports or deadlock)");
 	assert_one_error("torus:\n  dims: [4, 4]\nrouting: dor\n", 3, 1,
-	    "unknown section routing (expected torus, network, nodes, trace "
-	    "or addresses)");
+	    "unknown section routing (expected torus, network, nodes, trace, "
+	    "addresses or pes)");
 	assert_one_error("torus:\n  dims: [4, 4]\nnetwork: {mtu: 9000}\n", 3, 11,
 	    "unknown key network.mtu");
 	assert_one_error("torus:\n  dims: [4, 4]\n  dims: [8, 8]\n", 3, 3,
@@ -481,7 +505,7 @@ test_section_types(void **state)
 	assert_one_error("torus: {dims: [4, 4]}\nnodes: {a: b}\n", 2, 8,
 	    "nodes: expected a list");
 	assert_one_error("torus: {dims: [4, 4]}\ntrace:\n", 2, 1,
-	    "trace: expected a mapping with keys dir, rotate_mb, keep; got an "
+	    "trace: expected a mapping with keys dir, rotate_mb, keep, ports; got an "
 	    "empty value");
 }
 
@@ -625,7 +649,7 @@ main(void)
 		cmocka_unit_test(test_plain_torus),
 		cmocka_unit_test(test_custom_map_fills_card_ports),
 		cmocka_unit_test(test_custom_map_before_dims),
-		cmocka_unit_test(test_nodes_contents_are_not_judged),
+		cmocka_unit_test(test_nodes_are_stored),
 		cmocka_unit_test(test_example_configs_load),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_directory_is_not_a_file),

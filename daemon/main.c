@@ -1,0 +1,389 @@
+/*
+ * ttd: the subcommands.  `run` (the default) is the daemon (loop.c);
+ * `check`, `routes` and `status` are small programs around the same
+ * modules.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "ttd.h"
+
+#define TTD_VERSION "0.1.0"
+
+static const char usage_text[] =
+"usage: ttd [run] [-c FILE] [--node HOST|x,y,z] [--control PATH]\n"
+"               [--trace-dir DIR] [--pcp] [--log-level LEVEL]\n"
+"       ttd check [-c FILE] [-v]\n"
+"       ttd routes [-c FILE] --node HOST|x,y,z [--json]\n"
+"       ttd status [--control PATH] [--json]\n"
+"       ttd --help | --version\n"
+"\n"
+"ttd turns a node's two 4-port NICs into a twin-torus switch: it forwards\n"
+"torus frames between the ports with the core's DOR/VC routing table,\n"
+"gives each PE a TAP interface, checks the cabling with hello frames and\n"
+"records pcap traces.  See ttd(8).\n"
+"\n"
+"  -c FILE           the cluster file (default " TTD_DEFAULT_CONFIG ")\n"
+"  --node N          this node: a host or coordinate listed in nodes:\n"
+"                    (default: this machine's host name)\n"
+"  --control PATH    the control socket (default " TTD_DEFAULT_CONTROL ")\n"
+"  --trace-dir DIR   where traces go (default: trace.dir of the file)\n"
+"  --pcp             tag frames on the wire with 802.1Q, PCP = VC\n"
+"  --log-level L     err, warning, notice (default), info or debug\n"
+"  -v                check: print the normalised config\n"
+"  --json            routes, status: one JSON object\n"
+"\n"
+"exit status: 0 ok, 64 bad flags, 69 an interface or device is missing,\n"
+"78 bad config, 1 other failure\n";
+
+static int
+usage_err(const char *what, const char *arg)
+{
+	fprintf(stderr, "ttd: %s %s (see ttd --help)\n", what, arg);
+	return TTD_EX_USAGE;
+}
+
+struct opts {
+	struct ttd_run_opts run;
+	int verbose, json;
+};
+
+/* Flags common to every subcommand; `allowed` lists the ones it takes. */
+static int
+parse_flags(int argc, char **argv, const char *cmd, const char *allowed,
+    struct opts *o)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		const char *key = strcmp(a, "-c") == 0 ? "c" :
+		    strcmp(a, "--node") == 0 ? "node" :
+		    strcmp(a, "--control") == 0 ? "control" :
+		    strcmp(a, "--trace-dir") == 0 ? "trace-dir" :
+		    strcmp(a, "--log-level") == 0 ? "log-level" :
+		    strcmp(a, "--pcp") == 0 ? "pcp" :
+		    strcmp(a, "-v") == 0 ? "v" :
+		    strcmp(a, "--json") == 0 ? "json" : NULL;
+		char want[32];
+
+		if (key == NULL)
+			return usage_err(a[0] == '-' ? "unknown option" :
+			    "unexpected argument", a);
+		snprintf(want, sizeof(want), " %s ", key);
+		if (strstr(allowed, want) == NULL) {
+			fprintf(stderr, "ttd %s: %s does not apply here (see "
+			    "ttd --help)\n", cmd, a);
+			return TTD_EX_USAGE;
+		}
+		if (strcmp(key, "pcp") == 0) {
+			o->run.pcp = 1;
+			continue;
+		}
+		if (strcmp(key, "v") == 0) {
+			o->verbose = 1;
+			continue;
+		}
+		if (strcmp(key, "json") == 0) {
+			o->json = 1;
+			continue;
+		}
+		if (v == NULL || v[0] == '\0') {
+			fprintf(stderr, "ttd %s: %s needs a value\n", cmd, a);
+			return TTD_EX_USAGE;
+		}
+		i++;
+		if (strcmp(key, "c") == 0)
+			o->run.config = v;
+		else if (strcmp(key, "node") == 0)
+			o->run.node = v;
+		else if (strcmp(key, "control") == 0)
+			o->run.control = v;
+		else if (strcmp(key, "trace-dir") == 0)
+			o->run.trace_dir = v;
+		else if ((ttd_log_level = ttd_log_parse_level(v)) < 0) {
+			fprintf(stderr, "ttd %s: --log-level %s: expected err, "
+			    "warning, notice, info or debug\n", cmd, v);
+			return TTD_EX_USAGE;
+		}
+	}
+	if (o->run.config == NULL)
+		o->run.config = TTD_DEFAULT_CONFIG;
+	return 0;
+}
+
+/* Load the config and the network; errors printed; 0 or TTD_EX_CONFIG. */
+static int
+load(const char *path, tt_config *cfg, tt_net *net)
+{
+	char err[512];
+
+	if (tt_config_load(cfg, path, stderr) != 0)
+		return TTD_EX_CONFIG;
+	if (tt_net_init(net, &cfg->spec, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", path, err);
+		return TTD_EX_CONFIG;
+	}
+	return 0;
+}
+
+static void
+print_normalised(const tt_config *cfg, const tt_net *net,
+    const struct ttd_node *nds)
+{
+	char pn[16];
+	size_t i;
+	int d, s, p;
+
+	printf("torus:\n  dims: [");
+	for (d = 0; d < net->n; d++)
+		printf("%s%d", d ? ", " : "", net->k[d]);
+	printf("]\n  twin: %s\n  ports: %s\n  deadlock: %s\n",
+	    net->twin ? "true" : "false", net->ports_name,
+	    tt_deadlock_name(net->deadlock));
+	printf("network:\n  packet_flits: %d\n  buffer_flits: %d\n"
+	    "  flit_bytes: %d\n  link_gbps: %g\n", cfg->params.packet_flits,
+	    cfg->params.buffer_flits, cfg->params.flit_bytes,
+	    cfg->params.link_gbps);
+	printf("pes:\n  tap: \"%s\"\n  subnet: %u.%u.%u.%u/%d\n", cfg->pe_tap,
+	    cfg->pe_subnet >> 24, cfg->pe_subnet >> 16 & 255,
+	    cfg->pe_subnet >> 8 & 255, cfg->pe_subnet & 255, cfg->pe_prefix);
+	printf("nodes:\n");
+	for (i = 0; i < cfg->nnodes; i++) {
+		const struct ttd_node *nd = &nds[i];
+
+		printf("  - host: %s\n    coord: [", nd->host);
+		for (d = 0; d < net->n; d++)
+			printf("%s%d", d ? ", " : "",
+			    cfg->nodes[i].coord[d]);
+		printf("]\n    cards:\n");
+		for (s = 0; s < nd->ncards; s++) {
+			printf("      - { card: %d, pe: %u, ports: { ", s,
+			    nd->card[s].card);
+			for (p = 0; p < nd->card[s].nports; p++) {
+				const struct ttd_port *pt = &nd->card[s].port[p];
+
+				if (pt->port == TT_PORT_INT)
+					snprintf(pn, sizeof(pn), "internal");
+				else
+					tt_port_name(pt->port, net->n, pn,
+					    sizeof(pn));
+				printf("%s%s: %s", p ? ", " : "", pt->key, pn);
+			}
+			printf(" } }\n");
+		}
+	}
+	if (cfg->has_trace || cfg->trace_dir[0])
+		printf("trace:\n  dir: %s\n  rotate_mb: %d\n  keep: %d\n"
+		    "  ports: %s\n", cfg->trace_dir[0] ? cfg->trace_dir :
+		    "/var/lib/twintorus/traces", cfg->trace_rotate_mb,
+		    cfg->trace_keep ? cfg->trace_keep : 1,
+		    cfg->trace_ports ? "true" : "false");
+}
+
+static int
+cmd_check(int argc, char **argv)
+{
+	struct opts o = {0};
+	struct ttd_node *nds;
+	tt_config cfg;
+	tt_net net;
+	int rc, nerr = 0;
+	size_t i;
+
+	if ((rc = parse_flags(argc, argv, "check", " c v ", &o)) != 0)
+		return rc;
+	memset(&net, 0, sizeof(net));
+	if ((rc = load(o.run.config, &cfg, &net)) != 0) {
+		tt_config_free(&cfg);
+		return rc;
+	}
+	if (cfg.nnodes == 0) {
+		fprintf(stderr, "%s: no nodes: section; ttd needs one entry "
+		    "per node (host, coord, cards)\n", o.run.config);
+		nerr++;
+	}
+	nds = calloc(cfg.nnodes ? cfg.nnodes : 1, sizeof(*nds));
+	if (nds == NULL) {
+		fprintf(stderr, "ttd check: out of memory\n");
+		rc = 1;
+		goto out;
+	}
+	for (i = 0; i < cfg.nnodes; i++)
+		nerr += ttd_node_map(&nds[i], &cfg, &net, i, 0, stderr);
+	if (nerr == 0 && o.verbose)
+		print_normalised(&cfg, &net, nds);
+	rc = nerr ? TTD_EX_CONFIG : 0;
+	free(nds);
+out:
+	tt_net_free(&net);
+	tt_config_free(&cfg);
+	return rc;
+}
+
+static const char *const hop_types[] = {"ext", "t1", "t2", "t3", "eject"};
+
+static int
+cmd_routes(int argc, char **argv)
+{
+	struct opts o = {0};
+	struct ttd_node nd;
+	tt_config cfg;
+	tt_net net;
+	char err[512], pn[16], cn[64];
+	size_t index;
+	uint32_t dst;
+	int rc, s;
+
+	if ((rc = parse_flags(argc, argv, "routes", " c node json ", &o)) != 0)
+		return rc;
+	if (o.run.node == NULL) {
+		fprintf(stderr, "ttd routes: give --node HOST or x,y,z\n");
+		return TTD_EX_USAGE;
+	}
+	memset(&net, 0, sizeof(net));
+	if ((rc = load(o.run.config, &cfg, &net)) != 0)
+		goto out;
+	if (ttd_node_find(&cfg, &net, o.run.node, &index, err,
+	    sizeof(err)) < 0) {
+		fprintf(stderr, "ttd routes: %s\n", err);
+		rc = TTD_EX_CONFIG;
+		goto out;
+	}
+	if (ttd_node_map(&nd, &cfg, &net, index, 0, stderr) > 0) {
+		rc = TTD_EX_CONFIG;
+		goto out;
+	}
+	if (o.json)
+		printf("{\"node\": %u, \"host\": \"%s\", \"cards\": [", nd.node,
+		    nd.host);
+	else
+		printf("node %s: where each card sends a frame for each PE "
+		    "(tt_route, as ttsim)\n", nd.host);
+	for (s = 0; s < nd.ncards; s++) {
+		uint32_t card = nd.card[s].card;
+
+		if (o.json)
+			printf("%s\n {\"card\": %d, \"pe\": %u, \"routes\": [",
+			    s ? "," : "", s, card);
+		else
+			printf("card %d (%s), PE %u:\n", s, tt_card_name(&net,
+			    card, cn, sizeof(cn)), card);
+		for (dst = 0; dst < net.ncards; dst++) {
+			tt_hop h = tt_route(&net, card, dst, TT_PORT_NIC);
+
+			if (h.port == TT_PORT_NIC)
+				snprintf(pn, sizeof(pn), "pe");
+			else if (h.port == TT_PORT_INT)
+				snprintf(pn, sizeof(pn), "internal");
+			else
+				tt_port_name(h.port, net.n, pn, sizeof(pn));
+			if (o.json)
+				printf("%s{\"dst\": %u, \"port\": \"%s\", "
+				    "\"vc\": %u, \"type\": \"%s\"}", dst ?
+				    ", " : "", dst, pn, h.vc,
+				    hop_types[h.type]);
+			else
+				printf("  PE %-6u %-14s -> %-8s VC %u (%s)\n",
+				    dst, tt_card_name(&net, dst, cn,
+				    sizeof(cn)), pn, h.vc, hop_types[h.type]);
+		}
+		if (o.json)
+			printf("]}");
+	}
+	if (o.json)
+		printf("]}\n");
+out:
+	if (net.coord != NULL)
+		tt_net_free(&net);
+	tt_config_free(&cfg);
+	return rc;
+}
+
+static int
+cmd_status(int argc, char **argv)
+{
+	struct opts o = {0};
+	struct sockaddr_un sa;
+	const char *path;
+	char buf[4096];
+	ssize_t n;
+	int rc, s;
+
+	if ((rc = parse_flags(argc, argv, "status", " control json ", &o)) != 0)
+		return rc;
+	path = o.run.control ? o.run.control : TTD_DEFAULT_CONTROL;
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		fprintf(stderr, "ttd status: %s: path too long\n", path);
+		return TTD_EX_USAGE;
+	}
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0 || connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		fprintf(stderr, "ttd status: cannot reach ttd at %s: %s (is "
+		    "it running? give --control)\n", path, strerror(errno));
+		if (s >= 0)
+			close(s);
+		return 1;
+	}
+	snprintf(buf, sizeof(buf), "%s\n", o.json ? "status json" : "status");
+	if (write(s, buf, strlen(buf)) < 0) {
+		fprintf(stderr, "ttd status: %s: %s\n", path, strerror(errno));
+		close(s);
+		return 1;
+	}
+	while ((n = read(s, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, (size_t)n, stdout);
+	close(s);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "run";
+	struct opts o = {0};
+	int rc;
+
+	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 ||
+	    strcmp(cmd, "help") == 0) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (strcmp(cmd, "--version") == 0) {
+		printf("ttd %s\n", TTD_VERSION);
+		return 0;
+	}
+	if (argc > 2 && (strcmp(argv[2], "--help") == 0 ||
+	    strcmp(argv[2], "-h") == 0)) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (strcmp(cmd, "check") == 0)
+		return cmd_check(argc - 2, argv + 2);
+	if (strcmp(cmd, "routes") == 0)
+		return cmd_routes(argc - 2, argv + 2);
+	if (strcmp(cmd, "status") == 0)
+		return cmd_status(argc - 2, argv + 2);
+	if (strcmp(cmd, "run") == 0) {
+		argc -= 2;
+		argv += 2;
+	} else if (cmd[0] == '-') {
+		argc -= 1;
+		argv += 1;
+	} else {
+		return usage_err("unknown command (run, check, routes, "
+		    "status):", cmd);
+	}
+	if ((rc = parse_flags(argc, argv, "run",
+	    " c node control trace-dir log-level pcp ", &o)) != 0)
+		return rc;
+	return ttd_run(&o.run);
+}

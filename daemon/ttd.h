@@ -1,0 +1,225 @@
+/*
+ * ttd: the twin-torus node daemon (DESIGN.md §1, issue "Daemon").
+ *
+ * ttd is a set of modules and a small main.c, so that unit tests link the
+ * same code the daemon runs (as lldpd does):
+ *   log.c      levelled logging with a subsystem tag
+ *   node.c     who this node is (nodes: of the YAML) and which interface
+ *              is which torus port of which card
+ *   fwd.c      the forwarding plane's logic: frames from ports and TAPs,
+ *              the core's routing table, per-VC output queues, ARP for PEs,
+ *              hello frames and the cabling verdict.  It touches no device:
+ *              sending goes through struct ttd_io, which tests replace.
+ *   capture.c  pcap trace files with size rotation
+ *   loop.c     `ttd run`: libpcap handles, TAPs, signals, the control
+ *              socket, timers, around fwd.c
+ *   main.c     the subcommands
+ */
+#ifndef TTD_H
+#define TTD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <net/if.h>
+
+#include "twintorus/config.h"
+#include "twintorus/frame.h"
+#include "twintorus/topo.h"
+
+#define TTD_EX_USAGE        64   /* sysexits.h */
+#define TTD_EX_UNAVAILABLE  69
+#define TTD_EX_CONFIG       78
+
+#define TTD_DEFAULT_CONFIG  "/etc/twintorus/ttd.yaml"
+#define TTD_DEFAULT_CONTROL "/run/twintorus/ttd.sock"
+#define TTD_FRAME_MAX       9216 /* largest frame on a port or a TAP */
+#define TTD_HOP_LIMIT       64   /* a DOR path is far shorter: a loop */
+
+/* ---- log.c ---- */
+
+enum { TTD_LOG_ERR = 3, TTD_LOG_WARNING = 4, TTD_LOG_NOTICE = 5,
+       TTD_LOG_INFO = 6, TTD_LOG_DEBUG = 7 };
+extern int ttd_log_level;
+void ttd_log(int level, const char *tag, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int ttd_log_parse_level(const char *s);
+
+/* ---- node.c ---- */
+
+/* One interface of a card and the torus port it is. */
+struct ttd_port {
+	int port;                 /* external port id or TT_PORT_INT */
+	char ifname[IF_NAMESIZE];
+	char key[TT_CFG_KEY_MAX]; /* as the YAML named it */
+};
+
+struct ttd_card {
+	uint32_t card;            /* global card id == PE id */
+	int nports;               /* external ports of the card + internal */
+	struct ttd_port port[TT_MAX_EXT + 1];
+};
+
+/* This node: its place in the torus and its port map. */
+struct ttd_node {
+	const tt_config *cfg;
+	const tt_net *net;
+	size_t index;             /* in cfg->nodes */
+	uint32_t node;            /* node id in the torus */
+	char host[256];
+	int ncards;               /* 2 twin, 1 plain */
+	struct ttd_card card[2];  /* by side */
+};
+
+/* Find `want` (host name or x,y,z) in nodes:; NULL: this host's name. */
+int ttd_node_find(const tt_config *cfg, const tt_net *net, const char *want,
+    size_t *index, char *err, size_t errsz);
+/*
+ * Resolve node `index`'s port map against the port configuration: each
+ * card's external ports must be exactly one side's, the two cards on
+ * different sides, one internal port each (twin), no interface twice.
+ * Every problem goes to errs as "file:line:col: message"; returns how many.
+ * Interface keys that are not names (PCI functions, MACs) are resolved
+ * against the machine's interfaces when `live` is set.
+ */
+int ttd_node_map(struct ttd_node *nd, const tt_config *cfg,
+    const tt_net *net, size_t index, int live, FILE *errs);
+/* "Xp", "Xm", "d3p", "int": the port in trace file names. */
+const char *ttd_port_fname(int port, int n, char *buf, size_t bufsz);
+/* PE p's MAC: 02:74:74 and p in 24 bits. */
+void ttd_pe_mac(uint32_t pe, uint8_t mac[6]);
+/* PE of a MAC of that form, or -1. */
+int64_t ttd_mac_pe(const uint8_t mac[6]);
+
+/* ---- capture.c ---- */
+
+/*
+ * A trace file with tcpdump -C/-W rotation: past rotate_bytes a new file
+ * is started; the files are base, base1, ..., base{keep-1}, reused in a
+ * cycle.  Records are flushed to the file as they are written, so a file
+ * is readable at any moment and complete after ttd_capture_close().
+ */
+struct ttd_capture {
+	char base[4096];
+	uint64_t rotate_bytes;    /* 0: never rotate */
+	int keep;                 /* files in the cycle (>= 1) */
+	int cur;                  /* index of the open file */
+	uint64_t bytes;           /* written to the open file */
+	uint64_t records;         /* written in all, since start */
+	void *w;                  /* tt_trace_writer of the open file */
+};
+
+int ttd_capture_open(struct ttd_capture *c, const char *base,
+    uint64_t rotate_bytes, int keep, char *err, size_t errsz);
+int ttd_capture_write(struct ttd_capture *c, uint64_t t_ns,
+    const uint8_t *buf, size_t len, char *err, size_t errsz);
+/* Close and open the current file again (SIGHUP): appends, or creates it
+ * if it was moved away. */
+int ttd_capture_reopen(struct ttd_capture *c, char *err, size_t errsz);
+int ttd_capture_close(struct ttd_capture *c, char *err, size_t errsz);
+int ttd_capture_flush(struct ttd_capture *c);
+/* Name of rotation file i. */
+void ttd_capture_name(const struct ttd_capture *c, int i, char *buf,
+    size_t bufsz);
+
+/* ---- fwd.c ---- */
+
+/* What the forwarding logic asks of the outside world. */
+struct ttd_io {
+	void *ctx;
+	/* send a frame on card side's local port index: 0 sent, -1 busy
+	 * (try again later), 1 lost (the port failed; counted as link_down) */
+	int (*port_send)(void *ctx, int side, int lport, const uint8_t *buf,
+	    size_t len);
+	/* hand a frame to the PE of card side (its TAP) */
+	void (*pe_deliver)(void *ctx, int side, const uint8_t *buf,
+	    size_t len);
+	/* record a PE's frame (injected or delivered) and a sent frame */
+	void (*trace_pe)(void *ctx, const uint8_t *buf, size_t len);
+	void (*trace_port)(void *ctx, int side, int lport, const uint8_t *buf,
+	    size_t len);
+	uint64_t (*now_ns)(void *ctx);
+};
+
+enum ttd_drop {
+	TTD_DROP_NO_ROUTE = 0,    /* destination outside the torus */
+	TTD_DROP_HOP_LIMIT,
+	TTD_DROP_QUEUE_FULL,
+	TTD_DROP_BAD_FRAME,       /* malformed torus frame from a port */
+	TTD_DROP_LINK_DOWN,
+	TTD_DROP_NOT_FOR_PE,      /* from a TAP: not unicast to a PE */
+	TTD_DROP_N
+};
+extern const char *const ttd_drop_names[TTD_DROP_N];
+
+struct ttd_counters {
+	uint64_t injected, forwarded, delivered, hellos_rx, hellos_tx;
+	uint64_t arp_replies;
+	uint64_t dropped[TTD_DROP_N];
+};
+
+enum ttd_cabling { TTD_CABLING_UNKNOWN = 0, TTD_CABLING_OK, TTD_CABLING_WRONG };
+
+/* Per local port of a card: its queues and what it has heard. */
+struct ttd_fport {
+	int port;                 /* port id */
+	int nvcs;
+	int link;                 /* 1 up, 0 down, -1 unknown */
+	int cabling;              /* enum ttd_cabling */
+	tt_hello heard;           /* last hello heard */
+	uint64_t tx, rx;
+	int rr;                   /* next VC to serve */
+	struct ttd_ring *q;       /* nvcs rings */
+};
+
+struct ttd_ring {
+	uint8_t *buf;             /* slots * TTD_FRAME_MAX */
+	uint16_t *len;
+	unsigned head, count, slots;
+};
+
+struct ttd_fwd {
+	const struct ttd_node *nd;
+	const tt_net *net;
+	struct ttd_io io;
+	tt_rtable rt[2];
+	int nports[2];
+	struct ttd_fport fp[2][TT_MAX_EXT + 1];
+	uint8_t port_mac[2][TT_MAX_EXT + 1][6];
+	uint32_t seq[2];          /* next sequence number of each local PE */
+	uint32_t pe_ip[2];        /* host order */
+	uint32_t subnet, mask;
+	int vlan;                 /* tag egress frames, PCP = VC */
+	struct ttd_counters cnt;
+	uint8_t scratch[TTD_FRAME_MAX];   /* a PE's frame, wrapped */
+	uint8_t record[TTD_FRAME_MAX];    /* the delivery record */
+};
+
+int ttd_fwd_init(struct ttd_fwd *f, const struct ttd_node *nd,
+    const struct ttd_io *io, unsigned queue_slots, char *err, size_t errsz);
+void ttd_fwd_free(struct ttd_fwd *f);
+/* A frame received on card side's local port lport. */
+void ttd_fwd_port_rx(struct ttd_fwd *f, int side, int lport,
+    const uint8_t *buf, size_t len);
+/* A frame the PE of card side sent on its TAP. */
+void ttd_fwd_pe_rx(struct ttd_fwd *f, int side, const uint8_t *buf,
+    size_t len);
+/* Send what the queues hold, VCs served round-robin per port. */
+void ttd_fwd_drain(struct ttd_fwd *f);
+/* Queue a hello on every external port. */
+void ttd_fwd_hello(struct ttd_fwd *f);
+/* A port's link went up or down (logged by the caller). */
+void ttd_fwd_link(struct ttd_fwd *f, int side, int lport, int up);
+/* "(1,0,1)/c0 X+" */
+const char *ttd_fwd_port_name(const struct ttd_fwd *f, int side, int lport,
+    char *buf, size_t bufsz);
+
+/* ---- loop.c ---- */
+
+struct ttd_run_opts {
+	const char *config, *node, *control, *trace_dir;
+	int pcp;                  /* 802.1Q tag on egress, PCP = VC */
+};
+int ttd_run(const struct ttd_run_opts *o);
+
+#endif
