@@ -27,6 +27,12 @@ done
 
 # ---- helpers for the checks ----
 
+# After tb_ping_all: how many pairs needed their second try.
+retried() {
+	local n; n=$(wc -l < "$TB_TMP/pingall.first" 2>/dev/null || echo 0)
+	[ "$n" -gt 0 ] && echo " ($n needed a second try)"
+}
+
 # Poll CMD for up to SECS seconds until it succeeds.
 tb_until() {
 	local secs=$1 i; shift
@@ -252,7 +258,7 @@ scenario_kernel() {
 	fi
 	fails=$(tb_ping_all)
 	if [ -z "$fails" ]; then
-		tb_ok "kernel $dims: all $((TB_NPES * (TB_NPES - 1))) PE pairs ping over Linux forwarding"
+		tb_ok "kernel $dims: all $((TB_NPES * (TB_NPES - 1))) PE pairs ping over Linux forwarding$(retried)"
 	else
 		tb_fail "kernel $dims: all-pairs ping over Linux forwarding" "unreachable: $(echo $fails | head -c 300)"
 	fi
@@ -281,7 +287,7 @@ scenario_ttd() {
 	# (a) every PE reaches every other
 	fails=$(tb_ping_all)
 	if [ -z "$fails" ]; then
-		tb_ok "$label: all $((TB_NPES * (TB_NPES - 1))) PE pairs ping through ttd"
+		tb_ok "$label: all $((TB_NPES * (TB_NPES - 1))) PE pairs ping through ttd$(retried)"
 	else
 		tb_fail "$label: all-pairs ping through ttd" "unreachable ($(echo "$fails" | wc -l)): $(echo $fails | head -c 300)"
 	fi
