@@ -55,6 +55,7 @@ UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/tests/%)
 UNIT_ASAN = $(UNIT_SRC:tests/unit/%.c=build/tests/asan/%)
 LIB_ASAN_OBJ = $(LIB_SRC:lib/%.c=build/asan/lib/%.o)
+TTD_ASAN_OBJ = $(TTD_SRC:daemon/%.c=build/asan/daemon/%.o)
 
 .PHONY: all check check-build demo install deps clean unit unit-asan cli examples bench paper-quick \
         testbed testbed-if-possible
@@ -87,18 +88,22 @@ build/libtwintorus.so: $(LIB_OBJ)
 build/ttsim: $(SIM_OBJ) build/libtwintorus.a
 	$(CC) $(CFLAGS) -o $@ $(SIM_OBJ) build/libtwintorus.a $(LIB_LIBS)
 
-# Unit tests link the library objects they need (all of lib/ is small).
-build/tests/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_OBJ) $(HDRS)
+# Unit tests link the library objects and ttd's modules (all small).
+build/tests/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_OBJ) $(TTD_OBJ) $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LIB_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(TTD_OBJ) $(LIB_LIBS) $(CMOCKA_LIBS)
 
 build/asan/lib/%.o: lib/%.c $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -c $< -o $@
 
-build/tests/asan/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_ASAN_OBJ) $(HDRS)
+build/asan/daemon/%.o: daemon/%.c $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -o $@ $< $(LIB_ASAN_OBJ) $(LIB_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -c $< -o $@
+
+build/tests/asan/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -o $@ $< $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(LIB_LIBS) $(CMOCKA_LIBS)
 
 # The Wireshark test's sample generator (tests/traces/README.md).
 build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a $(HDRS)
@@ -118,7 +123,7 @@ build/bench/fwdprobe: bench/fwdprobe.c build/libtwintorus.a $(HDRS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
 
 # Keep the ASan objects between builds of single tests.
-.SECONDARY: $(LIB_ASAN_OBJ)
+.SECONDARY: $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ)
 
 # ---- tests ----
 

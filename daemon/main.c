@@ -163,8 +163,13 @@ print_normalised(const tt_config *cfg, const tt_net *net,
 			    cfg->nodes[i].coord[d]);
 		printf("]\n    cards:\n");
 		for (s = 0; s < nd->ncards; s++) {
-			printf("      - { card: %d, pe: %u, ports: { ", s,
-			    nd->card[s].card);
+			const tt_cfg_card *cc =
+			    &cfg->nodes[i].cards[nd->card[s].entry];
+
+			printf("      - { ");
+			if (cc->pci[0] != '\0')
+				printf("pci: \"%s\", ", cc->pci);
+			printf("ports: { ");
 			for (p = 0; p < nd->card[s].nports; p++) {
 				const struct ttd_port *pt = &nd->card[s].port[p];
 
@@ -175,7 +180,8 @@ print_normalised(const tt_config *cfg, const tt_net *net,
 					    sizeof(pn));
 				printf("%s%s: %s", p ? ", " : "", pt->key, pn);
 			}
-			printf(" } }\n");
+			printf(" } }    # card%d, PE %u\n", s,
+			    nd->card[s].card);
 		}
 	}
 	if (cfg->has_trace || cfg->trace_dir[0])

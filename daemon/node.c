@@ -259,6 +259,7 @@ ttd_node_map(struct ttd_node *nd, const tt_config *cfg, const tt_net *net,
 			continue;
 		}
 		card->card = tt_card_of(net, nd->node, side);
+		card->entry = j;
 		for (i = 0; i < cc->nports; i++) {
 			const tt_cfg_port *cp = &cc->ports[i];
 			struct ttd_port *p;

@@ -56,6 +56,7 @@ struct ttd_port {
 
 struct ttd_card {
 	uint32_t card;            /* global card id == PE id */
+	int entry;                /* index in the node's cards: of the file */
 	int nports;               /* external ports of the card + internal */
 	struct ttd_port port[TT_MAX_EXT + 1];
 };

@@ -50,6 +50,7 @@ static struct load *pending;
 static void
 load_free(struct load *l)
 {
+	tt_config_free(&l->cfg);
 	free(l->errs);
 	free(l);
 	pending = NULL;
@@ -322,16 +323,19 @@ test_example_configs_load(void **state)
 		snprintf(path, sizeof(path), "%s/%s", TT_SRCDIR, files[i]);
 		if (tt_config_load(&cfg, path, stderr) != 0)
 			fail_msg("%s does not load", path);
+		tt_config_free(&cfg);
 	}
 	snprintf(path, sizeof(path), "%s/yaml/3dt-4x4x4.yaml", TT_SRCDIR);
 	assert_int_equal(tt_config_load(&cfg, path, NULL), 0);
 	assert_int_equal(cfg.spec.letter, 'D');
 	assert_int_equal(cfg.has_nodes, 1);
 	assert_int_equal(cfg.has_trace, 1);
+	tt_config_free(&cfg);
 	snprintf(path, sizeof(path), "%s/yaml/ndt-5x5x5x5.yaml", TT_SRCDIR);
 	assert_int_equal(tt_config_load(&cfg, path, NULL), 0);
 	assert_int_equal(cfg.spec.n, 4);
 	assert_int_equal(cfg.spec.ports_kind, TT_PORTS_BEST);
+	tt_config_free(&cfg);
 }
 
 /* ---- files that cannot be read ---- */
