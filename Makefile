@@ -143,7 +143,7 @@ unit-asan: $(UNIT_ASAN)
 	@for t in $(UNIT_ASAN); do echo "== $$t (ASan+UBSan)"; \
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t || exit 1; done
 
-cli: build/ttsim build/tests/make-frames
+cli: build/ttsim build/ttd build/tests/make-frames build/tests/tbroute
 	@for s in tests/cli/*.sh; do echo "== $$s"; TTSIM=build/ttsim bash $$s || exit 1; done
 
 # Every shipped example config is itself a test: it must load and verify.
