@@ -13,6 +13,8 @@ VERSION  = 0.1.0
 PREFIX  ?= /usr/local
 DESTDIR ?=
 BINDIR   = $(PREFIX)/bin
+SBINDIR  = $(PREFIX)/sbin
+UNITDIR ?= $(PREFIX)/lib/systemd/system
 LIBDIR   = $(PREFIX)/lib
 INCDIR   = $(PREFIX)/include
 MANDIR   = $(PREFIX)/share/man
@@ -40,7 +42,7 @@ SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 
 # Debian packages: build, tests, and the components later issues use.
 DEB_PKGS = gcc make pkg-config libyaml-dev libcmocka-dev libpcap-dev libhwloc-dev jq time \
-           gnuplot-nox tcpdump iproute2 iputils-ping tshark
+           gnuplot-nox tcpdump iproute2 iputils-ping tshark systemd man-db
 
 LIB_SRC  = $(wildcard lib/*.c)
 LIB_OBJ  = $(LIB_SRC:lib/%.c=build/lib/%.o)
@@ -203,6 +205,12 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 	  $(DESTDIR)$(INCDIR)/twintorus $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/yaml
 	install -m 755 build/ttsim $(DESTDIR)$(BINDIR)/ttsim
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR)/man8
+	install -m 755 build/ttd $(DESTDIR)$(SBINDIR)/ttd
+	sed -e 's|@SBINDIR@|$(SBINDIR)|g' systemd/ttd.service.in > $(DESTDIR)$(UNITDIR)/ttd.service
+	chmod 644 $(DESTDIR)$(UNITDIR)/ttd.service
+	install -m 644 man/ttd.8 $(DESTDIR)$(MANDIR)/man8/ttd.8
+	install -m 644 yaml/3dt-4x4x4.yaml $(DESTDIR)$(DATADIR)/ttd.yaml.example
 	install -m 644 build/libtwintorus.a $(DESTDIR)$(LIBDIR)/libtwintorus.a
 	install -m 755 build/libtwintorus.so $(DESTDIR)$(LIBDIR)/libtwintorus.so.$(VERSION)
 	ln -sf libtwintorus.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libtwintorus.so.0
