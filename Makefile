@@ -35,6 +35,7 @@ YAML_CFLAGS := $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
 YAML_LIBS   := $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 PCAP_LIBS   := $(shell pkg-config --libs libpcap 2>/dev/null || echo -lpcap)
+HWLOC_LIBS  := $(shell pkg-config --libs hwloc 2>/dev/null || echo -lhwloc)
 # what a program linking libtwintorus.a needs
 LIB_LIBS     = $(YAML_LIBS) $(PCAP_LIBS) -lm
 ALL_CFLAGS = $(STD) $(WARN) $(CPPFLAGS) $(YAML_CFLAGS) $(CFLAGS)
@@ -77,7 +78,7 @@ build/daemon/%.o: daemon/%.c $(HDRS)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 build/ttd: $(TTD_OBJ) build/daemon/main.o build/libtwintorus.a
-	$(CC) $(CFLAGS) -o $@ $(TTD_OBJ) build/daemon/main.o build/libtwintorus.a $(LIB_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(TTD_OBJ) build/daemon/main.o build/libtwintorus.a $(LIB_LIBS) $(HWLOC_LIBS)
 
 build/libtwintorus.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -93,7 +94,7 @@ build/ttsim: $(SIM_OBJ) build/libtwintorus.a
 # Unit tests link the library objects and ttd's modules (all small).
 build/tests/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_OBJ) $(TTD_OBJ) $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(TTD_OBJ) $(LIB_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(TTD_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(CMOCKA_LIBS)
 
 build/asan/lib/%.o: lib/%.c $(HDRS)
 	@mkdir -p $(@D)
@@ -105,7 +106,7 @@ build/asan/daemon/%.o: daemon/%.c $(HDRS)
 
 build/tests/asan/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -o $@ $< $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(LIB_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -o $@ $< $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(CMOCKA_LIBS)
 
 # The Wireshark test's sample generator (tests/traces/README.md).
 build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a $(HDRS)

@@ -647,7 +647,8 @@ loop_setup(struct loop *l, char *err, size_t errsz)
 	if (ttd_node_find(&l->cfg, &l->net, l->o->node, &index, err,
 	    errsz) < 0)
 		return TTD_EX_CONFIG;
-	if (ttd_node_map(&l->nd, &l->cfg, &l->net, index, 1, stderr) > 0) {
+	if (ttd_node_map(&l->nd, &l->cfg, &l->net, index, 1, l->o->hwloc_xml,
+	    stderr) > 0) {
 		snprintf(err, errsz, "%s: the port map of %s does not fit this "
 		    "machine or the configuration (above)", l->o->config,
 		    l->cfg.nodes[index].host);

@@ -72,6 +72,34 @@ else
 	echo "SKIP routes: $TB not built"
 fi
 
+# ---- discover: the ports hwloc's XML holds, grouped into cards ----
+for x in tests/data/hwloc/*.xml; do
+	name=$(basename "$x" .xml)
+	if ! "$D" discover --hwloc-xml "$x" --json >"$tmp/d.json" 2>"$tmp/err"; then
+		bad "discover $name" "$(cat "$tmp/err")"
+		continue
+	fi
+	# the XML read directly: each network OS device under its PCI function
+	awk '/type="PCIDev"/ { match($0, /pci_busid="[^"]*"/); f = substr($0, RSTART + 11, RLENGTH - 12) }
+	     /type="OSDev"/ && /osdev_type="2"/ { match($0, /name="[^"]*"/); print f, substr($0, RSTART + 6, RLENGTH - 7) }' \
+	    "$x" | sort >"$tmp/want"
+	jq -r '.cards[] | .pci as $c | .ports[] | select(.pci | startswith($c)) | "\(.pci) \(.name)"' \
+	    "$tmp/d.json" | sort >"$tmp/got"
+	diff -u "$tmp/want" "$tmp/got" >"$tmp/diff" && [ -s "$tmp/want" ] &&
+	    ok "discover $name: $(wc -l <"$tmp/want") ports on their cards" ||
+	    bad "discover $name" "$(cat "$tmp/diff")"
+done
+out=$("$D" discover --hwloc-xml tests/data/hwloc/twin-nic-2numa.xml --json)
+[ "$(jq -r '.use | join(" ")' <<<"$out")" = "0000:03:00 0000:81:00" ] &&
+    [ "$(jq -r '[.cards[].numa] | map(tostring) | join(" ")' <<<"$out")" = "0 0 1" ] &&
+    ok "discover picks the two 4-port cards" || bad discover-pick "$out"
+out=$("$D" discover --hwloc-xml tests/data/hwloc/32em64t-2n8c2t-pci-wholeio.xml --json)
+[ "$(jq -r .use <<<"$out")" = null ] && jq -r .why <<<"$out" | grep -q "would use none" &&
+    ok "discover says why it would use no card" || bad discover-none "$out"
+"$D" discover --hwloc-xml "$tmp/none.xml" 2>"$tmp/err"; st=$?
+[ "$st" -eq 69 ] && grep -qF "$tmp/none.xml: hwloc cannot read this file" "$tmp/err" &&
+    ok discover-missing-file || bad discover-missing-file "exit $st: $(cat "$tmp/err")"
+
 # ---- flags and status ----
 "$D" check --bogus 2>"$tmp/err"; st=$?
 [ "$st" -eq 64 ] && grep -q "unknown option --bogus" "$tmp/err" && ok flag-unknown ||

@@ -15,6 +15,11 @@
 #include <cmocka.h>
 
 #include "twintorus/trace.h"
+#ifndef TT_SRCDIR
+#define TT_SRCDIR "."	/* tests run from the top of the tree */
+#endif
+
+#include "../../daemon/discover.h"
 #include "../../daemon/ttd.h"
 
 /* ---- a config from text ---- */
@@ -61,7 +66,7 @@ map_errors(struct cfgfile *c, struct ttd_node *nd, int live, char *out,
 	int n;
 
 	assert_non_null(fp);
-	n = ttd_node_map(nd, &c->cfg, &c->net, 0, live, fp);
+	n = ttd_node_map(nd, &c->cfg, &c->net, 0, live, NULL, fp);
 	fclose(fp);
 	return n;
 }
@@ -140,6 +145,96 @@ test_map_refusals(void **state)
 	    "      - { ports: { no-such-if0: X+, e1: X-, e2: Y+, e3: internal } }\n"
 	    "      - { ports: { e4: Y-, e5: Z+, e6: Z-, e7: internal } }\n",
 	    1, "no-such-if0: no such interface");
+}
+
+/* ---- discovery (hwloc XML files in tests/data/hwloc, see README) ---- */
+
+#define HWLOC_DIR TT_SRCDIR "/tests/data/hwloc/"
+
+static void
+test_discover_real_machine(void **state)
+{
+	ttd_nic *nics;
+	size_t n;
+	int pick[2];
+	char err[256];
+
+	(void)state;
+	assert_int_equal(ttd_discover(HWLOC_DIR "32em64t-2n8c2t-pci-wholeio.xml",
+	    &nics, &n, err, sizeof(err)), 0);
+	/* the I350 at 0000:81:00 (eth0, eth1) and the ConnectX-4's ib0,
+	 * both below package 1's host bridge: NUMA node 1, CPUs 8-15,24-31 */
+	assert_int_equal(n, 2);
+	assert_string_equal(nics[1].pci, "0000:81:00");
+	assert_int_equal(nics[1].nports, 2);
+	assert_string_equal(nics[1].port[0].name, "eth0");
+	assert_string_equal(nics[1].port[0].pci, "0000:81:00.0");
+	assert_string_equal(nics[1].port[0].mac, "00:25:90:95:71:12");
+	assert_string_equal(nics[1].port[1].name, "eth1");
+	assert_int_equal(nics[1].port[1].link, -1);	/* unknown in XML */
+	assert_int_equal(nics[1].numa, 1);
+	assert_string_equal(nics[1].cpuset, "8-15,24-31");
+	assert_string_equal(nics[0].port[0].name, "ib0");
+	assert_string_equal(nics[0].port[0].mac, "");	/* not Ethernet */
+	assert_int_equal(ttd_discover_pick(nics, n, pick, err, sizeof(err)),
+	    -1);
+	assert_non_null(strstr(err, "would use none"));
+	ttd_discover_free(nics);
+	assert_int_equal(ttd_discover("/nonexistent.xml", &nics, &n, err,
+	    sizeof(err)), -1);
+	assert_non_null(strstr(err, "/nonexistent.xml"));
+}
+
+static void
+test_discover_twin_and_auto_map(void **state)
+{
+	struct cfgfile c;
+	struct ttd_node nd;
+	ttd_nic *nics;
+	size_t n;
+	int pick[2];
+	char err[256];
+
+	(void)state;
+	assert_int_equal(ttd_discover(HWLOC_DIR "twin-nic-2numa.xml", &nics,
+	    &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(ttd_discover_pick(nics, n, pick, err, sizeof(err)),
+	    0);
+	assert_string_equal(nics[pick[0]].pci, "0000:03:00");
+	assert_string_equal(nics[pick[1]].pci, "0000:81:00");
+	assert_int_equal(nics[pick[0]].numa, 0);
+	assert_int_equal(nics[pick[1]].numa, 1);
+	assert_string_equal(nics[pick[1]].cpuset, "4-7");
+	ttd_discover_free(nics);
+
+	/* no cards: in the file: ports in function order, D applied */
+	cfg_from_text(&c, TORUS_D "nodes:\n  - host: a\n    coord: [0, 0, 0]\n");
+	assert_int_equal(ttd_node_map(&nd, &c.cfg, &c.net, 0, 0, NULL, stderr),
+	    0);		/* check: left for the node itself */
+	assert_int_equal(ttd_node_map(&nd, &c.cfg, &c.net, 0, 1, HWLOC_DIR
+	    "twin-nic-2numa.xml", stderr), 0);
+	assert_int_equal(nd.card[0].nports, 4);
+	assert_string_equal(nd.card[0].port[0].ifname, "ens1f0");
+	assert_int_equal(nd.card[0].port[0].port, tt_port_of(0, 0));	/* X+ */
+	assert_int_equal(nd.card[0].port[1].port, tt_port_of(0, 1));	/* X- */
+	assert_int_equal(nd.card[0].port[2].port, tt_port_of(1, 0));	/* Y+ */
+	assert_string_equal(nd.card[0].port[3].ifname, "ens1f3");
+	assert_int_equal(nd.card[0].port[3].port, TT_PORT_INT);
+	assert_string_equal(nd.card[1].port[0].ifname, "ens2f0");
+	assert_int_equal(nd.card[1].port[0].port, tt_port_of(1, 1));	/* Y- */
+	assert_int_equal(nd.card[1].port[3].port, TT_PORT_INT);
+	/* a machine without two 4-port cards: refused, saying why */
+	{
+		char msgs[1024] = "";
+		FILE *fp = fmemopen(msgs, sizeof(msgs), "w");
+
+		assert_true(ttd_node_map(&nd, &c.cfg, &c.net, 0, 1, HWLOC_DIR
+		    "32em64t-2n8c2t-pci-wholeio.xml", fp) > 0);
+		fclose(fp);
+		assert_non_null(strstr(msgs, "would use none"));
+	}
+	cfg_free(&c);
 }
 
 static void
@@ -258,7 +353,7 @@ fixture_init(struct fixture *x, const char *ports, const char *deadlock)
 	    "      - { ports: { %si1: internal } }\n", ports, deadlock,
 	    card[0], card[1]);
 	cfg_from_text(&x->c, text);
-	if (ttd_node_map(&x->nd, &x->c.cfg, &x->c.net, 0, 0, stderr) != 0)
+	if (ttd_node_map(&x->nd, &x->c.cfg, &x->c.net, 0, 0, NULL, stderr) != 0)
 		fail_msg("port map refused");
 	if (ttd_fwd_init(&x->f, &x->nd, &rec_io, 4, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
@@ -638,6 +733,8 @@ main(void)
 		cmocka_unit_test(test_map_by_configuration),
 		cmocka_unit_test(test_map_refusals),
 		cmocka_unit_test(test_node_find),
+		cmocka_unit_test(test_discover_real_machine),
+		cmocka_unit_test(test_discover_twin_and_auto_map),
 		cmocka_unit_test(test_routes_equal_tt_route),
 		cmocka_unit_test(test_injection_traced_and_delivery_flagged),
 		cmocka_unit_test(test_drops),
