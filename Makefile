@@ -43,7 +43,8 @@ SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 
 # Debian packages: build, tests, and the components later issues use.
 DEB_PKGS = gcc make pkg-config libyaml-dev libcmocka-dev libpcap-dev libhwloc-dev jq time \
-           gnuplot-nox tcpdump iproute2 iputils-ping tshark systemd man-db
+           gnuplot-nox tcpdump iproute2 iputils-ping tshark systemd man-db \
+           clang libclang-rt-dev
 
 LIB_SRC  = $(wildcard lib/*.c)
 LIB_OBJ  = $(LIB_SRC:lib/%.c=build/lib/%.o)
@@ -60,6 +61,7 @@ UNIT_ASAN = $(UNIT_SRC:tests/unit/%.c=build/tests/asan/%)
 LIB_ASAN_OBJ = $(LIB_SRC:lib/%.c=build/asan/lib/%.o)
 TTD_ASAN_OBJ = $(TTD_SRC:daemon/%.c=build/asan/daemon/%.o)
 
+.PHONY: fuzz fuzz-quick
 .PHONY: all check check-build demo install deps clean unit unit-asan cli examples bench paper-quick \
         testbed testbed-if-possible
 
@@ -125,6 +127,30 @@ build/bench/fwdprobe: bench/fwdprobe.c build/libtwintorus.a $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
 
+# libFuzzer targets (tests/fuzz/README.md), built with clang against the
+# library sources.
+FUZZ_CC     ?= clang
+FUZZ_FLAGS   = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_BIN     = build/fuzz/fuzz_frame build/fuzz/fuzz_config
+FUZZ_SECONDS ?= 60
+
+build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(STD) $(CPPFLAGS) $(YAML_CFLAGS) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(LIB_LIBS)
+
+# Each target for FUZZ_SECONDS; new inputs go to build/fuzz/work-*.
+fuzz: $(FUZZ_BIN)
+	@for t in frame config; do \
+	  echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; mkdir -p build/fuzz/work-$$t; \
+	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	    -artifact_prefix=build/fuzz/crash-$$t- build/fuzz/work-$$t tests/fuzz/corpus/$$t \
+	    2>build/fuzz/fuzz_$$t.log || { tail -40 build/fuzz/fuzz_$$t.log; exit 1; }; \
+	  grep -E "stat::number_of_executed_units|Done" build/fuzz/fuzz_$$t.log; \
+	done
+
+fuzz-quick:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=5
+
 # Keep the ASan objects between builds of single tests.
 .SECONDARY: $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ)
 
@@ -136,7 +162,7 @@ check: deps
 	@$(MAKE) --no-print-directory check-build
 
 check-build: all $(UNIT_BIN) $(UNIT_ASAN)
-	@$(MAKE) --no-print-directory unit unit-asan cli examples paper-quick
+	@$(MAKE) --no-print-directory unit unit-asan cli examples paper-quick fuzz-quick
 	@$(MAKE) --no-print-directory testbed-if-possible
 
 unit: $(UNIT_BIN)
