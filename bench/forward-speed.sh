@@ -7,12 +7,15 @@
 # One node namespace built as the testbed builds it (node n1 of a 4x4x4
 # torus, configuration D: its eight ports as veths, the internal link
 # inside), its X- port cabled to a sender namespace, its X+ port to a
-# receiver namespace, its other ports to a sink namespace.  The sender
+# receiver namespace, its Z+ port to a second receiver, its other ports
+# to a sink namespace.  The sender
 # (bench/fwdprobe.c, sendmmsg on a packet socket) floods 128-byte frames as
 # fast as it can for SECONDS (5); the figure is the receiver's rx_packets
 # per second, i.e. what the node forwarded.  Kernel: IPv4/UDP frames,
 # ip_forward, a static neighbour entry.  ttd: torus data frames from PE 0
-# to PE 4, which DOR sends from X- straight out of X+ at node (1,0,0).
+# to PE 4, which DOR sends from X- straight out of X+ at node (1,0,0);
+# then, ttd only, PE 0 to PE 34, which crosses the node's internal link
+# (X- on card 0 in, Z+ on card 1 out: both forwarding planes).
 # Latency: fwdprobe sends one frame every 2 ms and times it to the
 # receiver in one process (one clock); "added" subtracts the same probe
 # over a bare veth pair.  Both forwarders share the 2 cores with the
@@ -27,7 +30,7 @@ PROBE=$ROOT/build/bench/fwdprobe
 why=$(tb_why_not); [ -z "$why" ] || { echo "forward-speed: cannot run: $why" >&2; exit 69; }
 tb_init
 
-SND=$TB_ID-snd RCV=$TB_ID-rcv SINK=$TB_ID-sink NODE=$TB_ID-node DSND=$TB_ID-dsnd DRCV=$TB_ID-drcv
+SND=$TB_ID-snd RCV=$TB_ID-rcv RCV2=$TB_ID-rcv2 SINK=$TB_ID-sink NODE=$TB_ID-node DSND=$TB_ID-dsnd DRCV=$TB_ID-drcv
 N=1         # node (1,0,0)
 
 mac_of() { ip -n "$1" -o link show "$2" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p'; }
@@ -36,7 +39,7 @@ rx_of()  { ip netns exec "$1" cat "/sys/class/net/$2/statistics/rx_packets"; }
 build_node() {
 	local e side name t
 	tb_layout 4,4,4 D || exit 1
-	for ns in "$SND" "$RCV" "$SINK" "$NODE" "$DSND" "$DRCV"; do
+	for ns in "$SND" "$RCV" "$RCV2" "$SINK" "$NODE" "$DSND" "$DRCV"; do
 		ip netns add "$ns" || exit 1
 		ip -n "$ns" link set lo up
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
@@ -48,6 +51,7 @@ build_node() {
 		case $name in
 		Xm) t=$SND ;;
 		Xp) t=$RCV ;;
+		Zp) t=$RCV2 ;;
 		*)  t=$SINK ;;
 		esac
 		local peer=eth0; [ "$t" = "$SINK" ] && peer=s$name
@@ -62,22 +66,23 @@ build_node() {
 	ip -n "$DSND" link set eth0 up; ip -n "$DRCV" link set eth0 up
 }
 
-# rate KIND SPEC: REPS floods; prints the received frames/s of each
+# rate SPEC [RECEIVER]: REPS floods; prints the received and offered
+# frames/s of each
 rate() {
-	local spec=$1 dmac r0 r1 t0 t1 sent i
+	local spec=$1 rcv=${2:-$RCV} dmac r0 r1 sent i
 	dmac=$(mac_of "$NODE" c0Xm)
 	for ((i = 0; i < REPS; i++)); do
-		r0=$(rx_of "$RCV" eth0); t0=$(date +%s.%N)
+		r0=$(rx_of "$rcv" eth0)
 		sent=$("$PROBE" flood "$SND" eth0 "$dmac" "$spec" "$SECS") || return 1
 		sleep 0.2
-		r1=$(rx_of "$RCV" eth0); t1=$(date +%s.%N)
+		r1=$(rx_of "$rcv" eth0)
 		awk -v r=$((r1 - r0)) -v s="$sent" -v d="$SECS" \
 		    'BEGIN {printf "%.0f %.0f\n", r / d, s / d}'
 	done
 }
 
 latency() {
-	"$PROBE" latency "$SND" eth0 "$RCV" eth0 "$(mac_of "$NODE" c0Xm)" "$1" 2000
+	"$PROBE" latency "$SND" eth0 "${2:-$RCV}" eth0 "$(mac_of "$NODE" c0Xm)" "$1" 2000
 }
 
 median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
@@ -116,6 +121,9 @@ if [ ! -x "$TTD" ]; then
 fi
 tb_yaml "$TB_TMP/ttd.yaml"
 vc=$("$TBROUTE" paths "$TB_TMP/torus.yaml" | awk '$1 == 0 && $2 == 4 {split($3, h, "."); print h[4]}')
+# PE 0 -> PE 34 (node (1,0,1)): in on X- of card 0, over the internal
+# link, out of Z+ on card 1 -- both forwarding planes of the node
+vc2=$("$TBROUTE" paths "$TB_TMP/torus.yaml" | awk '$1 == 0 && $2 == 34 {split($3, h, "."); print h[4]}')
 ip netns exec "$NODE" "$TTD" run -c "$TB_TMP/ttd.yaml" --node n$N --control "$TB_TMP/ttd.sock" \
     --trace-dir "$TB_TMP/traces" --log-level notice 2> "$TB_TMP/ttd.log" &
 TB_PIDS+=($!)
@@ -128,6 +136,10 @@ rate "torus:0:4:$vc:1" > "$TB_TMP/ttd.rate" || exit 1
 report ttd "$TB_TMP/ttd.rate"
 lat=$(latency "torus:0:4:$vc:1"); echo "ttd      latency: $lat"
 echo "ttd      added latency (median): $(added "$lat") us"
+rate "torus:0:34:$vc2:1" "$RCV2" > "$TB_TMP/ttd-int.rate" || exit 1
+report "ttd X- -> internal link -> Z+" "$TB_TMP/ttd-int.rate"
+lat=$(latency "torus:0:34:$vc2:1" "$RCV2"); echo "ttd X- -> internal link -> Z+ latency: $lat"
+echo "ttd X- -> internal link -> Z+ added latency (median): $(added "$lat") us"
 "$TTD" status --control "$TB_TMP/ttd.sock" --json | jq -c '.counters' 2>/dev/null | sed 's/^/ttd      counters: /'
 k=$(awk '{print $1}' "$TB_TMP/kernel.rate" | median)
 t=$(awk '{print $1}' "$TB_TMP/ttd.rate" | median)
