@@ -429,6 +429,7 @@ ttd_fwd_hello(struct ttd_fwd *f)
 			fr.src = f->nd->card[s].card;
 			fr.payload = body;
 			fr.payload_len = sizeof(body);
+			fr.tagged = f->vlan;	/* VC 0, PCP 0 */
 			len = tt_frame_encode(&fr, buf, sizeof(buf));
 			if (len > 0 && f->io.port_send(f->io.ctx, s, i, buf,
 			    len) == 0)
