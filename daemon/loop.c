@@ -29,6 +29,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include "discover.h"
 #include "ttd.h"
 
 #define LOOP_BATCH	64	/* frames read from one handle per wake-up */
@@ -686,6 +687,45 @@ loop_setup(struct loop *l, char *err, size_t errsz)
 	return l->ctl < 0 ? 1 : 0;
 }
 
+/*
+ * One poll loop serves both cards.  When hwloc places both cards on the
+ * same CPUs (one NUMA node), the loop is pinned there, next to the cards'
+ * DMA; when they sit on different nodes, or hwloc cannot place them
+ * (veth, virtual NICs), the kernel schedules it.
+ */
+static void
+loop_pin(struct loop *l)
+{
+	const ttd_nic *at[2] = {NULL, NULL};
+	ttd_nic *nics;
+	size_t n, i;
+	int s, j;
+	char err[512];
+
+	if (ttd_discover(l->o->hwloc_xml, &nics, &n, err, sizeof(err)) < 0) {
+		ttd_log(TTD_LOG_INFO, "numa", "not pinned: %s", err);
+		return;
+	}
+	for (s = 0; s < l->nd.ncards; s++)
+		for (i = 0; i < n; i++)
+			for (j = 0; j < nics[i].nports; j++)
+				if (strcmp(nics[i].port[j].name,
+				    l->nd.card[s].port[0].ifname) == 0)
+					at[s] = &nics[i];
+	if (at[0] == NULL || (l->nd.ncards > 1 && at[1] == NULL))
+		ttd_log(TTD_LOG_INFO, "numa", "not pinned: hwloc does not "
+		    "place the cards (no PCI device)");
+	else if (l->nd.ncards > 1 && strcmp(at[0]->cpuset, at[1]->cpuset))
+		ttd_log(TTD_LOG_INFO, "numa", "not pinned: the cards sit on "
+		    "NUMA nodes %d and %d", at[0]->numa, at[1]->numa);
+	else if (ttd_discover_bind(at[0], err, sizeof(err)) < 0)
+		ttd_log(TTD_LOG_WARNING, "numa", "%s", err);
+	else
+		ttd_log(TTD_LOG_INFO, "numa", "pinned to CPUs %s (NUMA node "
+		    "%d, the cards' own)", at[0]->cpuset, at[0]->numa);
+	ttd_discover_free(nics);
+}
+
 static void
 loop_teardown(struct loop *l)
 {
@@ -731,6 +771,7 @@ ttd_run(const struct ttd_run_opts *o)
 		loop_teardown(&l);
 		return rc;
 	}
+	loop_pin(&l);
 	loop_links(&l);
 	ttd_log(TTD_LOG_NOTICE, "start", "node %s (%u), PEs %u%s%u, %d ports, "
 	    "traces in %s", l.nd.host, l.nd.node, l.nd.card[0].card,
