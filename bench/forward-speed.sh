@@ -124,6 +124,7 @@ vc=$("$TBROUTE" paths "$TB_TMP/torus.yaml" | awk '$1 == 0 && $2 == 4 {split($3, 
 # PE 0 -> PE 34 (node (1,0,1)): in on X- of card 0, over the internal
 # link, out of Z+ on card 1 -- both forwarding planes of the node
 vc2=$("$TBROUTE" paths "$TB_TMP/torus.yaml" | awk '$1 == 0 && $2 == 34 {split($3, h, "."); print h[4]}')
+mkdir -p "$TB_TMP/traces"
 ip netns exec "$NODE" "$TTD" run -c "$TB_TMP/ttd.yaml" --node n$N --control "$TB_TMP/ttd.sock" \
     --trace-dir "$TB_TMP/traces" --log-level notice 2> "$TB_TMP/ttd.log" &
 TB_PIDS+=($!)
