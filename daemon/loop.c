@@ -26,6 +26,7 @@
 #include <pcap/pcap.h>
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -305,6 +306,12 @@ loop_open_traces(struct loop *l, char *err, size_t errsz)
 	int keep = l->cfg.trace_keep, s, i;
 	char base[4300], pn[16];
 
+	/* the unit's StateDirectory= makes it; a hand-started ttd may not */
+	if (mkdir(l->trace_dir, 0750) < 0 && errno != EEXIST) {
+		snprintf(err, errsz, "trace directory %.400s: %s", l->trace_dir,
+		    strerror(errno));
+		return -1;
+	}
 	if (snprintf(base, sizeof(base), "%s/%s-pe.pcap", l->trace_dir,
 	    l->nd.host) >= (int)sizeof(base))
 		return loop_path_too_long(err, errsz, l->trace_dir);
