@@ -81,6 +81,42 @@ pairs_by_cable() {
 	}' "$TB_TMP/paths" | sort -n
 }
 
+# `ttd routes` of every node against tt_route() at every card: the table
+# the daemon loaded is the routing function's, port and VC.
+check_routes() {
+	local yaml=$1 label=$2 n out
+	for ((n = 0; n < TB_NNODES; n++)); do
+		"$TTD" routes -c "$yaml" --node "n$n" --json |
+		    jq -r --arg n $n '.cards[] | .card as $c | .routes[] | "\($n) \($c) \(.dst) \(.port) \(.vc)"' || return 1
+	done > "$TB_TMP/routes.ttd" 2>"$TB_TMP/routes.err"
+	out=$(awk '
+	FILENAME == ARGV[1] { if ($1 == "port") name[$3] = ($4 == "internal" ? "internal" : $4); next }
+	FILENAME == ARGV[2] {
+		for (i = 3; i <= NF; i++) { split($i, h, "."); want[h[1] " " h[2] " " $2] = name[h[3]] " " h[4] }
+		next
+	}
+	{
+		k = $1 " " $2 " " $3; n++
+		if ($4 == "pe") {
+			if ((k in want) && bad++ < 5) print "node " $1 " card " $2 " dst " $3 ": ttd ejects, tt_route says " want[k]
+		} else if (!(k in want)) {
+			if (bad++ < 5) print "node " $1 " card " $2 " dst " $3 ": ttd says " $4 " vc " $5 ", tt_route never goes there"
+		} else {
+			if (want[k] != $4 " " $5 && bad++ < 5) print "node " $1 " card " $2 " dst " $3 ": ttd says " $4 " vc " $5 ", tt_route says " want[k]
+			seen[k] = 1
+		}
+	}
+	END { for (k in want) if (!(k in seen)) { if (bad++ < 5) print "missing in ttd routes: node.card.dst " k }
+	      printf "SUMMARY %d %d\n", n, bad }' "$TB_TMP/layout" "$TB_TMP/paths" "$TB_TMP/routes.ttd")
+	local summary entries bad
+	summary=$(echo "$out" | grep '^SUMMARY'); read -r _ entries bad <<< "$summary"
+	if [ -s "$TB_TMP/routes.ttd" ] && [ "${bad:-1}" = 0 ]; then
+		tb_ok "$label: ttd routes of every node: $entries entries, each tt_route()'s port and VC"
+	else
+		tb_fail "$label: ttd routes against tt_route()" "$(echo "$out" | grep -v '^SUMMARY' | head -5) $(head -2 "$TB_TMP/routes.err")"
+	fi
+}
+
 # ---- the checks on traces ----
 
 # One line per record of every per-port trace: "SRC DST SEQ HOPS VC NODE.SIDE.PORT".
@@ -236,6 +272,7 @@ scenario_ttd() {
 		tb_fail "$label: ttd check accepts the generated YAML" "$out"; tb_stop_all; return
 	fi
 	"$TBROUTE" paths "$TB_TMP/torus.yaml" > "$TB_TMP/paths"
+	check_routes "$yaml" "$label"
 	if ! tb_ttd_start "$yaml" "$tr"; then
 		tb_fail "$label: $TB_NNODES daemons start, TAPs move to the PE namespaces"; tb_stop_all; return
 	fi
