@@ -163,9 +163,13 @@ loop_open_port(struct loop *l, int side, int lport, char *err, size_t errsz)
 		return -1;
 	}
 	/* our own frames must not come back to us */
-	if (pcap_setdirection(p, PCAP_D_IN) < 0 ||
-	    pcap_setnonblock(p, 1, perr) < 0) {
+	if (pcap_setdirection(p, PCAP_D_IN) < 0) {
 		snprintf(err, errsz, "%s: %s", ifname, pcap_geterr(p));
+		pcap_close(p);
+		return -1;
+	}
+	if (pcap_setnonblock(p, 1, perr) < 0) {
+		snprintf(err, errsz, "%s: %s", ifname, perr);
 		pcap_close(p);
 		return -1;
 	}
@@ -367,6 +371,21 @@ loop_link_name(int link)
 
 static const char *const cabling_names[] = {"unknown", "ok", "wrong"};
 
+/* A string from the config (host, interface) as a JSON string. */
+static void
+loop_json_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\')
+			fprintf(fp, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(fp, "\\u%04x", *s);
+		else
+			fputc(*s, fp);
+	fputc('"', fp);
+}
+
 static void
 loop_status_json(struct loop *l, FILE *fp)
 {
@@ -374,8 +393,9 @@ loop_status_json(struct loop *l, FILE *fp)
 	char pn[16], path[4300];
 	int s, i, d, first = 1;
 
-	fprintf(fp, "{\"node\": %u, \"host\": \"%s\", \"coord\": [",
-	    l->nd.node, l->nd.host);
+	fprintf(fp, "{\"node\": %u, \"host\": ", l->nd.node);
+	loop_json_str(fp, l->nd.host);
+	fprintf(fp, ", \"coord\": [");
 	for (d = 0; d < l->net.n; d++)
 		fprintf(fp, "%s%d", d ? ", " : "",
 		    tt_node_digit(&l->net, l->nd.node, d));
@@ -393,10 +413,11 @@ loop_status_json(struct loop *l, FILE *fp)
 			else
 				tt_port_name(p->port, l->net.n, pn, sizeof(pn));
 			fprintf(fp, "%s\n  {\"card\": %d, \"port\": \"%s\", "
-			    "\"ifname\": \"%s\", \"link\": \"%s\", "
-			    "\"cabling\": \"%s\", \"heard\": ", first ? "" :
-			    ",", s, pn, l->nd.card[s].port[i].ifname,
-			    loop_link_name(p->link), p->port == TT_PORT_INT ?
+			    "\"ifname\": ", first ? "" : ",", s, pn);
+			loop_json_str(fp, l->nd.card[s].port[i].ifname);
+			fprintf(fp, ", \"link\": \"%s\", \"cabling\": \"%s\", "
+			    "\"heard\": ", loop_link_name(p->link),
+			    p->port == TT_PORT_INT ?
 			    "unknown" : cabling_names[p->cabling]);
 			first = 0;
 			if (p->cabling == TTD_CABLING_UNKNOWN)
@@ -421,15 +442,19 @@ loop_status_json(struct loop *l, FILE *fp)
 		fprintf(fp, "%s\"%s\": %llu", d ? ", " : "", ttd_drop_names[d],
 		    (unsigned long long)c->dropped[d]);
 	ttd_capture_name(&l->pe_cap, l->pe_cap.cur, path, sizeof(path));
-	fprintf(fp, "}},\n \"traces\": [{\"path\": \"%s\", \"records\": "
-	    "%llu}", path, (unsigned long long)l->pe_cap.records);
+	fprintf(fp, "}},\n \"traces\": [{\"path\": ");
+	loop_json_str(fp, path);
+	fprintf(fp, ", \"records\": %llu}",
+	    (unsigned long long)l->pe_cap.records);
 	for (s = 0; l->port_tracing && s < l->nd.ncards; s++)
 		for (i = 0; i < l->nd.card[s].nports; i++) {
 			const struct ttd_capture *pc = &l->port_cap[s][i];
 
 			ttd_capture_name(pc, pc->cur, path, sizeof(path));
-			fprintf(fp, ", {\"path\": \"%s\", \"records\": %llu}",
-			    path, (unsigned long long)pc->records);
+			fprintf(fp, ", {\"path\": ");
+			loop_json_str(fp, path);
+			fprintf(fp, ", \"records\": %llu}",
+			    (unsigned long long)pc->records);
 		}
 	fprintf(fp, "]}\n");
 }
