@@ -13,6 +13,8 @@ VERSION  = 0.1.0
 PREFIX  ?= /usr/local
 DESTDIR ?=
 BINDIR   = $(PREFIX)/bin
+SBINDIR  = $(PREFIX)/sbin
+UNITDIR ?= $(PREFIX)/lib/systemd/system
 LIBDIR   = $(PREFIX)/lib
 INCDIR   = $(PREFIX)/include
 MANDIR   = $(PREFIX)/share/man
@@ -33,6 +35,7 @@ YAML_CFLAGS := $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
 YAML_LIBS   := $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 PCAP_LIBS   := $(shell pkg-config --libs libpcap 2>/dev/null || echo -lpcap)
+HWLOC_LIBS  := $(shell pkg-config --libs hwloc 2>/dev/null || echo -lhwloc)
 # what a program linking libtwintorus.a needs
 LIB_LIBS     = $(YAML_LIBS) $(PCAP_LIBS) -lm
 ALL_CFLAGS = $(STD) $(WARN) $(CPPFLAGS) $(YAML_CFLAGS) $(CFLAGS)
@@ -40,7 +43,8 @@ SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 
 # Debian packages: build, tests, and the components later issues use.
 DEB_PKGS = gcc make pkg-config libyaml-dev libcmocka-dev libpcap-dev libhwloc-dev jq time \
-           gnuplot-nox tcpdump iproute2 iputils-ping tshark
+           gnuplot-nox tcpdump iproute2 iputils-ping tshark systemd man-db \
+           clang libclang-rt-dev
 
 LIB_SRC  = $(wildcard lib/*.c)
 LIB_OBJ  = $(LIB_SRC:lib/%.c=build/lib/%.o)
@@ -55,7 +59,9 @@ UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/tests/%)
 UNIT_ASAN = $(UNIT_SRC:tests/unit/%.c=build/tests/asan/%)
 LIB_ASAN_OBJ = $(LIB_SRC:lib/%.c=build/asan/lib/%.o)
+TTD_ASAN_OBJ = $(TTD_SRC:daemon/%.c=build/asan/daemon/%.o)
 
+.PHONY: fuzz fuzz-quick
 .PHONY: all check check-build demo install deps clean unit unit-asan cli examples bench paper-quick \
         testbed testbed-if-possible
 
@@ -74,7 +80,7 @@ build/daemon/%.o: daemon/%.c $(HDRS)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 build/ttd: $(TTD_OBJ) build/daemon/main.o build/libtwintorus.a
-	$(CC) $(CFLAGS) -o $@ $(TTD_OBJ) build/daemon/main.o build/libtwintorus.a $(LIB_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(TTD_OBJ) build/daemon/main.o build/libtwintorus.a $(LIB_LIBS) $(HWLOC_LIBS)
 
 build/libtwintorus.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -87,18 +93,22 @@ build/libtwintorus.so: $(LIB_OBJ)
 build/ttsim: $(SIM_OBJ) build/libtwintorus.a
 	$(CC) $(CFLAGS) -o $@ $(SIM_OBJ) build/libtwintorus.a $(LIB_LIBS)
 
-# Unit tests link the library objects they need (all of lib/ is small).
-build/tests/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_OBJ) $(HDRS)
+# Unit tests link the library objects and ttd's modules (all small).
+build/tests/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_OBJ) $(TTD_OBJ) $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LIB_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(TTD_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(CMOCKA_LIBS)
 
 build/asan/lib/%.o: lib/%.c $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -c $< -o $@
 
-build/tests/asan/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_ASAN_OBJ) $(HDRS)
+build/asan/daemon/%.o: daemon/%.c $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -o $@ $< $(LIB_ASAN_OBJ) $(LIB_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -c $< -o $@
+
+build/tests/asan/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -o $@ $< $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(CMOCKA_LIBS)
 
 # The Wireshark test's sample generator (tests/traces/README.md).
 build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a $(HDRS)
@@ -117,8 +127,32 @@ build/bench/fwdprobe: bench/fwdprobe.c build/libtwintorus.a $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
 
+# libFuzzer targets (tests/fuzz/README.md), built with clang against the
+# library sources.
+FUZZ_CC     ?= clang
+FUZZ_FLAGS   = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_BIN     = build/fuzz/fuzz_frame build/fuzz/fuzz_config
+FUZZ_SECONDS ?= 60
+
+build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(STD) $(CPPFLAGS) $(YAML_CFLAGS) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(LIB_LIBS)
+
+# Each target for FUZZ_SECONDS; new inputs go to build/fuzz/work-*.
+fuzz: $(FUZZ_BIN)
+	@for t in frame config; do \
+	  echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; mkdir -p build/fuzz/work-$$t; \
+	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	    -artifact_prefix=build/fuzz/crash-$$t- build/fuzz/work-$$t tests/fuzz/corpus/$$t \
+	    2>build/fuzz/fuzz_$$t.log || { tail -40 build/fuzz/fuzz_$$t.log; exit 1; }; \
+	  grep -E "stat::number_of_executed_units|Done" build/fuzz/fuzz_$$t.log; \
+	done
+
+fuzz-quick:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=5
+
 # Keep the ASan objects between builds of single tests.
-.SECONDARY: $(LIB_ASAN_OBJ)
+.SECONDARY: $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ)
 
 # ---- tests ----
 
@@ -128,7 +162,7 @@ check: deps
 	@$(MAKE) --no-print-directory check-build
 
 check-build: all $(UNIT_BIN) $(UNIT_ASAN)
-	@$(MAKE) --no-print-directory unit unit-asan cli examples paper-quick
+	@$(MAKE) --no-print-directory unit unit-asan cli examples paper-quick fuzz-quick
 	@$(MAKE) --no-print-directory testbed-if-possible
 
 unit: $(UNIT_BIN)
@@ -138,7 +172,7 @@ unit-asan: $(UNIT_ASAN)
 	@for t in $(UNIT_ASAN); do echo "== $$t (ASan+UBSan)"; \
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t || exit 1; done
 
-cli: build/ttsim build/tests/make-frames
+cli: build/ttsim build/ttd build/tests/make-frames build/tests/tbroute
 	@for s in tests/cli/*.sh; do echo "== $$s"; TTSIM=build/ttsim bash $$s || exit 1; done
 
 # Every shipped example config is itself a test: it must load and verify.
@@ -198,6 +232,12 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 	  $(DESTDIR)$(INCDIR)/twintorus $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/yaml
 	install -m 755 build/ttsim $(DESTDIR)$(BINDIR)/ttsim
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR)/man8
+	install -m 755 build/ttd $(DESTDIR)$(SBINDIR)/ttd
+	sed -e 's|@SBINDIR@|$(SBINDIR)|g' systemd/ttd.service.in > $(DESTDIR)$(UNITDIR)/ttd.service
+	chmod 644 $(DESTDIR)$(UNITDIR)/ttd.service
+	install -m 644 man/ttd.8 $(DESTDIR)$(MANDIR)/man8/ttd.8
+	install -m 644 yaml/3dt-4x4x4.yaml $(DESTDIR)$(DATADIR)/ttd.yaml.example
 	install -m 644 build/libtwintorus.a $(DESTDIR)$(LIBDIR)/libtwintorus.a
 	install -m 755 build/libtwintorus.so $(DESTDIR)$(LIBDIR)/libtwintorus.so.$(VERSION)
 	ln -sf libtwintorus.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libtwintorus.so.0

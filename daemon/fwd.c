@@ -133,6 +133,8 @@ ttd_fwd_free(struct ttd_fwd *f)
 	}
 }
 
+static void fwd_drain_port(struct ttd_fwd *f, int side, int lport);
+
 /*
  * Route frame fr (decoded; its payload is the carried frame) at card
  * side, arrived on in_port: deliver it to the PE, or queue it on the
@@ -199,6 +201,9 @@ fwd_route(struct ttd_fwd *f, int side, const tt_frame *fr, int in_port)
 	r->len[(r->head + r->count) % r->slots] = (uint16_t)len;
 	r->count++;
 	f->cnt.forwarded++;
+	/* a frame waits only while its port is busy: an idle port sends at
+	 * once, and a busy one is served round-robin as it frees up */
+	fwd_drain_port(f, side, lport);
 }
 
 /* Hello from a neighbour: is the cable the one the torus needs here? */
@@ -354,50 +359,55 @@ ttd_fwd_pe_rx(struct ttd_fwd *f, int side, const uint8_t *buf, size_t len)
 		fwd_route(f, side, &fr, TT_PORT_NIC);
 }
 
+/* Send what port lport of card side holds, its VCs served round-robin,
+ * until the queues are empty or the port is busy. */
+static void
+fwd_drain_port(struct ttd_fwd *f, int side, int lport)
+{
+	struct ttd_fport *fp = &f->fp[side][lport];
+	int k, v, any, x;
+
+	do {
+		any = 0;
+		for (k = 0; k < fp->nvcs; k++) {
+			struct ttd_ring *r;
+			const uint8_t *frame;
+
+			v = (fp->rr + k) % fp->nvcs;
+			r = &fp->q[v];
+			if (r->count == 0)
+				continue;
+			frame = r->buf + (size_t)r->head * TTD_FRAME_MAX;
+			x = f->io.port_send(f->io.ctx, side, lport, frame,
+			    r->len[r->head]);
+			if (x < 0) {
+				fp->rr = v;
+				return;		/* the port is busy */
+			}
+			if (x > 0) {
+				f->cnt.dropped[TTD_DROP_LINK_DOWN]++;
+			} else {
+				if (f->io.trace_port != NULL)
+					f->io.trace_port(f->io.ctx, side, lport,
+					    frame, r->len[r->head]);
+				fp->tx++;
+			}
+			r->head = (r->head + 1) % r->slots;
+			r->count--;
+			fp->rr = (v + 1) % fp->nvcs;
+			any = 1;
+		}
+	} while (any);
+}
+
 void
 ttd_fwd_drain(struct ttd_fwd *f)
 {
-	int s, i, k, v, any, x;
+	int s, i;
 
 	for (s = 0; s < f->nd->ncards; s++)
-		for (i = 0; i < f->nports[s]; i++) {
-			struct ttd_fport *fp = &f->fp[s][i];
-
-			do {
-				any = 0;
-				for (k = 0; k < fp->nvcs; k++) {
-					struct ttd_ring *r;
-					const uint8_t *frame;
-
-					v = (fp->rr + k) % fp->nvcs;
-					r = &fp->q[v];
-					if (r->count == 0)
-						continue;
-					frame = r->buf + (size_t)r->head *
-					    TTD_FRAME_MAX;
-					x = f->io.port_send(f->io.ctx, s, i,
-					    frame, r->len[r->head]);
-					if (x < 0) {
-						fp->rr = v;
-						any = 0;
-						break;	/* the port is busy */
-					}
-					if (x > 0) {
-						f->cnt.dropped[TTD_DROP_LINK_DOWN]++;
-					} else {
-						if (f->io.trace_port != NULL)
-							f->io.trace_port(f->io.ctx,
-							    s, i, frame,
-							    r->len[r->head]);
-						fp->tx++;
-					}
-					r->head = (r->head + 1) % r->slots;
-					r->count--;
-					fp->rr = (v + 1) % fp->nvcs;
-					any = 1;
-				}
-			} while (any);
-		}
+		for (i = 0; i < f->nports[s]; i++)
+			fwd_drain_port(f, s, i);
 }
 
 void
@@ -429,6 +439,7 @@ ttd_fwd_hello(struct ttd_fwd *f)
 			fr.src = f->nd->card[s].card;
 			fr.payload = body;
 			fr.payload_len = sizeof(body);
+			fr.tagged = f->vlan;	/* VC 0, PCP 0 */
 			len = tt_frame_encode(&fr, buf, sizeof(buf));
 			if (len > 0 && f->io.port_send(f->io.ctx, s, i, buf,
 			    len) == 0)

@@ -26,9 +26,11 @@
 #include <pcap/pcap.h>
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include "discover.h"
 #include "ttd.h"
 
 #define LOOP_BATCH	64	/* frames read from one handle per wake-up */
@@ -161,9 +163,13 @@ loop_open_port(struct loop *l, int side, int lport, char *err, size_t errsz)
 		return -1;
 	}
 	/* our own frames must not come back to us */
-	if (pcap_setdirection(p, PCAP_D_IN) < 0 ||
-	    pcap_setnonblock(p, 1, perr) < 0) {
+	if (pcap_setdirection(p, PCAP_D_IN) < 0) {
 		snprintf(err, errsz, "%s: %s", ifname, pcap_geterr(p));
+		pcap_close(p);
+		return -1;
+	}
+	if (pcap_setnonblock(p, 1, perr) < 0) {
+		snprintf(err, errsz, "%s: %s", ifname, perr);
 		pcap_close(p);
 		return -1;
 	}
@@ -304,6 +310,12 @@ loop_open_traces(struct loop *l, char *err, size_t errsz)
 	int keep = l->cfg.trace_keep, s, i;
 	char base[4300], pn[16];
 
+	/* the unit's StateDirectory= makes it; a hand-started ttd may not */
+	if (mkdir(l->trace_dir, 0750) < 0 && errno != EEXIST) {
+		snprintf(err, errsz, "trace directory %.400s: %s", l->trace_dir,
+		    strerror(errno));
+		return -1;
+	}
 	if (snprintf(base, sizeof(base), "%s/%s-pe.pcap", l->trace_dir,
 	    l->nd.host) >= (int)sizeof(base))
 		return loop_path_too_long(err, errsz, l->trace_dir);
@@ -359,6 +371,21 @@ loop_link_name(int link)
 
 static const char *const cabling_names[] = {"unknown", "ok", "wrong"};
 
+/* A string from the config (host, interface) as a JSON string. */
+static void
+loop_json_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\')
+			fprintf(fp, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(fp, "\\u%04x", *s);
+		else
+			fputc(*s, fp);
+	fputc('"', fp);
+}
+
 static void
 loop_status_json(struct loop *l, FILE *fp)
 {
@@ -366,8 +393,9 @@ loop_status_json(struct loop *l, FILE *fp)
 	char pn[16], path[4300];
 	int s, i, d, first = 1;
 
-	fprintf(fp, "{\"node\": %u, \"host\": \"%s\", \"coord\": [",
-	    l->nd.node, l->nd.host);
+	fprintf(fp, "{\"node\": %u, \"host\": ", l->nd.node);
+	loop_json_str(fp, l->nd.host);
+	fprintf(fp, ", \"coord\": [");
 	for (d = 0; d < l->net.n; d++)
 		fprintf(fp, "%s%d", d ? ", " : "",
 		    tt_node_digit(&l->net, l->nd.node, d));
@@ -385,10 +413,11 @@ loop_status_json(struct loop *l, FILE *fp)
 			else
 				tt_port_name(p->port, l->net.n, pn, sizeof(pn));
 			fprintf(fp, "%s\n  {\"card\": %d, \"port\": \"%s\", "
-			    "\"ifname\": \"%s\", \"link\": \"%s\", "
-			    "\"cabling\": \"%s\", \"heard\": ", first ? "" :
-			    ",", s, pn, l->nd.card[s].port[i].ifname,
-			    loop_link_name(p->link), p->port == TT_PORT_INT ?
+			    "\"ifname\": ", first ? "" : ",", s, pn);
+			loop_json_str(fp, l->nd.card[s].port[i].ifname);
+			fprintf(fp, ", \"link\": \"%s\", \"cabling\": \"%s\", "
+			    "\"heard\": ", loop_link_name(p->link),
+			    p->port == TT_PORT_INT ?
 			    "unknown" : cabling_names[p->cabling]);
 			first = 0;
 			if (p->cabling == TTD_CABLING_UNKNOWN)
@@ -413,15 +442,19 @@ loop_status_json(struct loop *l, FILE *fp)
 		fprintf(fp, "%s\"%s\": %llu", d ? ", " : "", ttd_drop_names[d],
 		    (unsigned long long)c->dropped[d]);
 	ttd_capture_name(&l->pe_cap, l->pe_cap.cur, path, sizeof(path));
-	fprintf(fp, "}},\n \"traces\": [{\"path\": \"%s\", \"records\": "
-	    "%llu}", path, (unsigned long long)l->pe_cap.records);
+	fprintf(fp, "}},\n \"traces\": [{\"path\": ");
+	loop_json_str(fp, path);
+	fprintf(fp, ", \"records\": %llu}",
+	    (unsigned long long)l->pe_cap.records);
 	for (s = 0; l->port_tracing && s < l->nd.ncards; s++)
 		for (i = 0; i < l->nd.card[s].nports; i++) {
 			const struct ttd_capture *pc = &l->port_cap[s][i];
 
 			ttd_capture_name(pc, pc->cur, path, sizeof(path));
-			fprintf(fp, ", {\"path\": \"%s\", \"records\": %llu}",
-			    path, (unsigned long long)pc->records);
+			fprintf(fp, ", {\"path\": ");
+			loop_json_str(fp, path);
+			fprintf(fp, ", \"records\": %llu}",
+			    (unsigned long long)pc->records);
 		}
 	fprintf(fp, "]}\n");
 }
@@ -647,7 +680,8 @@ loop_setup(struct loop *l, char *err, size_t errsz)
 	if (ttd_node_find(&l->cfg, &l->net, l->o->node, &index, err,
 	    errsz) < 0)
 		return TTD_EX_CONFIG;
-	if (ttd_node_map(&l->nd, &l->cfg, &l->net, index, 1, stderr) > 0) {
+	if (ttd_node_map(&l->nd, &l->cfg, &l->net, index, 1, l->o->hwloc_xml,
+	    stderr) > 0) {
 		snprintf(err, errsz, "%s: the port map of %s does not fit this "
 		    "machine or the configuration (above)", l->o->config,
 		    l->cfg.nodes[index].host);
@@ -683,6 +717,45 @@ loop_setup(struct loop *l, char *err, size_t errsz)
 	l->ctl = loop_listen(l->o->control ? l->o->control :
 	    TTD_DEFAULT_CONTROL, err, errsz);
 	return l->ctl < 0 ? 1 : 0;
+}
+
+/*
+ * One poll loop serves both cards.  When hwloc places both cards on the
+ * same CPUs (one NUMA node), the loop is pinned there, next to the cards'
+ * DMA; when they sit on different nodes, or hwloc cannot place them
+ * (veth, virtual NICs), the kernel schedules it.
+ */
+static void
+loop_pin(struct loop *l)
+{
+	const ttd_nic *at[2] = {NULL, NULL};
+	ttd_nic *nics;
+	size_t n, i;
+	int s, j;
+	char err[512];
+
+	if (ttd_discover(l->o->hwloc_xml, &nics, &n, err, sizeof(err)) < 0) {
+		ttd_log(TTD_LOG_INFO, "numa", "not pinned: %s", err);
+		return;
+	}
+	for (s = 0; s < l->nd.ncards; s++)
+		for (i = 0; i < n; i++)
+			for (j = 0; j < nics[i].nports; j++)
+				if (strcmp(nics[i].port[j].name,
+				    l->nd.card[s].port[0].ifname) == 0)
+					at[s] = &nics[i];
+	if (at[0] == NULL || (l->nd.ncards > 1 && at[1] == NULL))
+		ttd_log(TTD_LOG_INFO, "numa", "not pinned: hwloc does not "
+		    "place the cards (no PCI device)");
+	else if (l->nd.ncards > 1 && strcmp(at[0]->cpuset, at[1]->cpuset))
+		ttd_log(TTD_LOG_INFO, "numa", "not pinned: the cards sit on "
+		    "NUMA nodes %d and %d", at[0]->numa, at[1]->numa);
+	else if (ttd_discover_bind(at[0], err, sizeof(err)) < 0)
+		ttd_log(TTD_LOG_WARNING, "numa", "%s", err);
+	else
+		ttd_log(TTD_LOG_INFO, "numa", "pinned to CPUs %s (NUMA node "
+		    "%d, the cards' own)", at[0]->cpuset, at[0]->numa);
+	ttd_discover_free(nics);
 }
 
 static void
@@ -730,6 +803,7 @@ ttd_run(const struct ttd_run_opts *o)
 		loop_teardown(&l);
 		return rc;
 	}
+	loop_pin(&l);
 	loop_links(&l);
 	ttd_log(TTD_LOG_NOTICE, "start", "node %s (%u), PEs %u%s%u, %d ports, "
 	    "traces in %s", l.nd.host, l.nd.node, l.nd.card[0].card,

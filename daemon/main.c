@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include "discover.h"
 #include "ttd.h"
 
 #define TTD_VERSION "0.1.0"
@@ -18,9 +19,11 @@
 static const char usage_text[] =
 "usage: ttd [run] [-c FILE] [--node HOST|x,y,z] [--control PATH]\n"
 "               [--trace-dir DIR] [--pcp] [--log-level LEVEL]\n"
+"               [--hwloc-xml FILE]\n"
 "       ttd check [-c FILE] [-v]\n"
 "       ttd routes [-c FILE] --node HOST|x,y,z [--json]\n"
 "       ttd status [--control PATH] [--json]\n"
+"       ttd discover [--hwloc-xml FILE] [--json]\n"
 "       ttd --help | --version\n"
 "\n"
 "ttd turns a node's two 4-port NICs into a twin-torus switch: it forwards\n"
@@ -36,7 +39,9 @@ static const char usage_text[] =
 "  --pcp             tag frames on the wire with 802.1Q, PCP = VC\n"
 "  --log-level L     err, warning, notice (default), info or debug\n"
 "  -v                check: print the normalised config\n"
-"  --json            routes, status: one JSON object\n"
+"  --json            routes, status, discover: one JSON object\n"
+"  --hwloc-xml FILE  discover, run: read this hwloc topology, not this\n"
+"                    machine's (a node without cards: maps the cards found)\n"
 "\n"
 "exit status: 0 ok, 64 bad flags, 69 an interface or device is missing,\n"
 "78 bad config, 1 other failure\n";
@@ -66,6 +71,7 @@ parse_flags(int argc, char **argv, const char *cmd, const char *allowed,
 		    strcmp(a, "--node") == 0 ? "node" :
 		    strcmp(a, "--control") == 0 ? "control" :
 		    strcmp(a, "--trace-dir") == 0 ? "trace-dir" :
+		    strcmp(a, "--hwloc-xml") == 0 ? "hwloc-xml" :
 		    strcmp(a, "--log-level") == 0 ? "log-level" :
 		    strcmp(a, "--pcp") == 0 ? "pcp" :
 		    strcmp(a, "-v") == 0 ? "v" :
@@ -106,6 +112,8 @@ parse_flags(int argc, char **argv, const char *cmd, const char *allowed,
 			o->run.control = v;
 		else if (strcmp(key, "trace-dir") == 0)
 			o->run.trace_dir = v;
+		else if (strcmp(key, "hwloc-xml") == 0)
+			o->run.hwloc_xml = v;
 		else if ((ttd_log_level = ttd_log_parse_level(v)) < 0) {
 			fprintf(stderr, "ttd %s: --log-level %s: expected err, "
 			    "warning, notice, info or debug\n", cmd, v);
@@ -161,10 +169,18 @@ print_normalised(const tt_config *cfg, const tt_net *net,
 		for (d = 0; d < net->n; d++)
 			printf("%s%d", d ? ", " : "",
 			    cfg->nodes[i].coord[d]);
-		printf("]\n    cards:\n");
+		printf("]\n");
+		if (cfg->nodes[i].ncards == 0)
+			continue;	/* automatic: mapped when ttd starts */
+		printf("    cards:\n");
 		for (s = 0; s < nd->ncards; s++) {
-			printf("      - { card: %d, pe: %u, ports: { ", s,
-			    nd->card[s].card);
+			const tt_cfg_card *cc = nd->card[s].entry < 0 ? NULL :
+			    &cfg->nodes[i].cards[nd->card[s].entry];
+
+			printf("      - { ");
+			if (cc != NULL && cc->pci[0] != '\0')
+				printf("pci: \"%s\", ", cc->pci);
+			printf("ports: { ");
 			for (p = 0; p < nd->card[s].nports; p++) {
 				const struct ttd_port *pt = &nd->card[s].port[p];
 
@@ -175,7 +191,8 @@ print_normalised(const tt_config *cfg, const tt_net *net,
 					    sizeof(pn));
 				printf("%s%s: %s", p ? ", " : "", pt->key, pn);
 			}
-			printf(" } }\n");
+			printf(" } }    # card%d, PE %u\n", s,
+			    nd->card[s].card);
 		}
 	}
 	if (cfg->has_trace || cfg->trace_dir[0])
@@ -215,7 +232,7 @@ cmd_check(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < cfg.nnodes; i++)
-		nerr += ttd_node_map(&nds[i], &cfg, &net, i, 0, stderr);
+		nerr += ttd_node_map(&nds[i], &cfg, &net, i, 0, NULL, stderr);
 	if (nerr == 0 && o.verbose)
 		print_normalised(&cfg, &net, nds);
 	rc = nerr ? TTD_EX_CONFIG : 0;
@@ -255,7 +272,7 @@ cmd_routes(int argc, char **argv)
 		rc = TTD_EX_CONFIG;
 		goto out;
 	}
-	if (ttd_node_map(&nd, &cfg, &net, index, 0, stderr) > 0) {
+	if (ttd_node_map(&nd, &cfg, &net, index, 0, NULL, stderr) > 0) {
 		rc = TTD_EX_CONFIG;
 		goto out;
 	}
@@ -372,6 +389,8 @@ main(int argc, char **argv)
 		return cmd_routes(argc - 2, argv + 2);
 	if (strcmp(cmd, "status") == 0)
 		return cmd_status(argc - 2, argv + 2);
+	if (strcmp(cmd, "discover") == 0)
+		return ttd_cmd_discover(argc - 1, argv + 1);
 	if (strcmp(cmd, "run") == 0) {
 		argc -= 2;
 		argv += 2;
@@ -380,10 +399,10 @@ main(int argc, char **argv)
 		argv += 1;
 	} else {
 		return usage_err("unknown command (run, check, routes, "
-		    "status):", cmd);
+		    "status, discover):", cmd);
 	}
 	if ((rc = parse_flags(argc, argv, "run",
-	    " c node control trace-dir log-level pcp ", &o)) != 0)
+	    " c node control trace-dir log-level pcp hwloc-xml ", &o)) != 0)
 		return rc;
 	return ttd_run(&o.run);
 }

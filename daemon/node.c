@@ -18,6 +18,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "discover.h"
 #include "ttd.h"
 
 static int
@@ -204,9 +205,65 @@ node_key_before(const tt_cfg_node *cn, int j, int i)
 	return 0;
 }
 
+/*
+ * No cards: in the file: the two cards discovery picks (the first two of
+ * at least n + 1 ports, in PCI order) are card0 and card1; on each, the
+ * ports in PCI-function order are the card's external ports in port order
+ * (X+ before X-, X before Y) and then the internal link.
+ */
+static int
+node_map_auto(struct ttd_node *nd, const tt_config *cfg, const tt_net *net,
+    const tt_cfg_node *cn, const char *hwloc_xml, FILE *errs)
+{
+	ttd_nic *nics;
+	size_t n;
+	int pick[2], side, i, nerr = 0;
+	char err[512];
+
+	if (!net->twin)
+		return node_err(errs, cfg, cn->line, cn->col, "%s: a plain "
+		    "torus node needs its ports listed (cards:)", cn->host);
+	if (ttd_discover(hwloc_xml, &nics, &n, err, sizeof(err)) < 0)
+		return node_err(errs, cfg, cn->line, cn->col, "%s: no cards: "
+		    "listed and discovery failed: %s", cn->host, err);
+	if (ttd_discover_pick(nics, n, pick, err, sizeof(err)) < 0) {
+		ttd_discover_free(nics);
+		return node_err(errs, cfg, cn->line, cn->col, "%s: no cards: "
+		    "listed and discovery %s; list each card's ports",
+		    cn->host, err);
+	}
+	for (side = 0; side < 2; side++) {
+		const ttd_nic *nic = &nics[pick[side]];
+		struct ttd_card *card = &nd->card[side];
+
+		if (nic->nports < net->card_nports) {
+			nerr += node_err(errs, cfg, cn->line, cn->col, "%s: card "
+			    "%s has %d ports, card%d needs %d", cn->host,
+			    nic->pci, nic->nports, side, net->card_nports);
+			continue;
+		}
+		card->card = tt_card_of(net, nd->node, side);
+		card->entry = -1;
+		/* card_port lists a side's external ports in port order and
+		 * then the internal link (lib/topo.c) */
+		for (i = 0; i < net->card_nports; i++) {
+			struct ttd_port *p = &card->port[card->nports++];
+
+			p->port = net->card_port[side][i];
+			snprintf(p->ifname, sizeof(p->ifname), "%s",
+			    nic->port[i].name);
+			snprintf(p->key, sizeof(p->key), "%s", nic->port[i].pci);
+		}
+		ttd_log(TTD_LOG_INFO, "node", "card%d is %s (NUMA %d), ports "
+		    "in PCI-function order", side, nic->pci, nic->numa);
+	}
+	ttd_discover_free(nics);
+	return nerr;
+}
+
 int
 ttd_node_map(struct ttd_node *nd, const tt_config *cfg, const tt_net *net,
-    size_t index, int live, FILE *errs)
+    size_t index, int live, const char *hwloc_xml, FILE *errs)
 {
 	const tt_cfg_node *cn = &cfg->nodes[index];
 	int want = net->twin ? 2 : 1, j, i, nerr = 0, side, seen[TT_NPORTS];
@@ -220,10 +277,8 @@ ttd_node_map(struct ttd_node *nd, const tt_config *cfg, const tt_net *net,
 	nd->node = tt_node_index(net, cn->coord);
 	nd->ncards = want;
 	if (cn->ncards == 0)
-		return node_err(errs, cfg, cn->line, cn->col, "nodes[%zu] (%s): "
-		    "no cards: listed; this ttd needs each card's interfaces "
-		    "listed (cards: [{ports: {IFACE: X+, ...}}, ...])", index,
-		    cn->host);
+		return live ? node_map_auto(nd, cfg, net, cn, hwloc_xml, errs) :
+		    0;	/* resolved when ttd starts on the node */
 	if (cn->ncards != want)
 		return node_err(errs, cfg, cn->line, cn->col, "nodes[%zu] (%s): "
 		    "%d card%s listed, a %s node has %d", index, cn->host,
@@ -259,6 +314,7 @@ ttd_node_map(struct ttd_node *nd, const tt_config *cfg, const tt_net *net,
 			continue;
 		}
 		card->card = tt_card_of(net, nd->node, side);
+		card->entry = j;
 		for (i = 0; i < cc->nports; i++) {
 			const tt_cfg_port *cp = &cc->ports[i];
 			struct ttd_port *p;

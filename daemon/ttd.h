@@ -56,6 +56,7 @@ struct ttd_port {
 
 struct ttd_card {
 	uint32_t card;            /* global card id == PE id */
+	int entry;                /* index in the node's cards: of the file */
 	int nports;               /* external ports of the card + internal */
 	struct ttd_port port[TT_MAX_EXT + 1];
 };
@@ -80,10 +81,13 @@ int ttd_node_find(const tt_config *cfg, const tt_net *net, const char *want,
  * different sides, one internal port each (twin), no interface twice.
  * Every problem goes to errs as "file:line:col: message"; returns how many.
  * Interface keys that are not names (PCI functions, MACs) are resolved
- * against the machine's interfaces when `live` is set.
+ * against the machine's interfaces when `live` is set.  A node without
+ * cards: is mapped automatically when `live` is set, from hwloc discovery
+ * of this machine (or of hwloc_xml): see node_map_auto().
  */
 int ttd_node_map(struct ttd_node *nd, const tt_config *cfg,
-    const tt_net *net, size_t index, int live, FILE *errs);
+    const tt_net *net, size_t index, int live, const char *hwloc_xml,
+    FILE *errs);
 /* "Xp", "Xm", "d3p", "int": the port in trace file names. */
 const char *ttd_port_fname(int port, int n, char *buf, size_t bufsz);
 /* PE p's MAC: 02:74:74 and p in 24 bits. */
@@ -217,7 +221,7 @@ const char *ttd_fwd_port_name(const struct ttd_fwd *f, int side, int lport,
 /* ---- loop.c ---- */
 
 struct ttd_run_opts {
-	const char *config, *node, *control, *trace_dir;
+	const char *config, *node, *control, *trace_dir, *hwloc_xml;
 	int pcp;                  /* 802.1Q tag on egress, PCP = VC */
 };
 int ttd_run(const struct ttd_run_opts *o);

@@ -1,0 +1,748 @@
+/*
+ * ttd's logic without devices: the port map and its refusals (node.c),
+ * forwarding through a recording io table (fwd.c: every routing decision
+ * equals tt_route(), hop limit, queues, delivery, ARP, hellos and the
+ * cabling verdict) and trace rotation (capture.c).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "twintorus/trace.h"
+#ifndef TT_SRCDIR
+#define TT_SRCDIR "."	/* tests run from the top of the tree */
+#endif
+
+#include "../../daemon/discover.h"
+#include "../../daemon/ttd.h"
+
+/* ---- a config from text ---- */
+
+struct cfgfile {
+	char path[64];
+	tt_config cfg;
+	tt_net net;
+};
+
+static void
+cfg_from_text(struct cfgfile *c, const char *text)
+{
+	char err[256];
+	FILE *fp;
+	int fd;
+
+	snprintf(c->path, sizeof(c->path), "/tmp/test-ttd-XXXXXX");
+	fd = mkstemp(c->path);
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "w");
+	fputs(text, fp);
+	fclose(fp);
+	if (tt_config_load(&c->cfg, c->path, stderr) != 0)
+		fail_msg("config did not load");
+	if (tt_net_init(&c->net, &c->cfg.spec, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+}
+
+static void
+cfg_free(struct cfgfile *c)
+{
+	unlink(c->path);
+	tt_net_free(&c->net);
+	tt_config_free(&c->cfg);
+}
+
+/* ttd_node_map's messages for node 0, as one string; returns the count. */
+static int
+map_errors(struct cfgfile *c, struct ttd_node *nd, int live, char *out,
+    size_t outsz)
+{
+	FILE *fp = fmemopen(out, outsz, "w");
+	int n;
+
+	assert_non_null(fp);
+	n = ttd_node_map(nd, &c->cfg, &c->net, 0, live, NULL, fp);
+	fclose(fp);
+	return n;
+}
+
+#define TORUS_D "torus: {dims: [2, 2, 2], ports: D}\n"
+
+static void
+test_map_by_configuration(void **state)
+{
+	struct cfgfile c;
+	struct ttd_node nd;
+	char msgs[2048] = "";
+
+	(void)state;
+	/* card1's ports listed first: the configuration says which is which */
+	cfg_from_text(&c, TORUS_D "nodes:\n  - host: a\n    coord: [1, 0, 1]\n"
+	    "    cards:\n"
+	    "      - { ports: { e4: Y-, e5: Z+, e6: Z-, e7: internal } }\n"
+	    "      - { ports: { e0: X+, e1: X-, e2: Y+, e3: internal } }\n");
+	assert_int_equal(map_errors(&c, &nd, 0, msgs, sizeof(msgs)), 0);
+	assert_int_equal(nd.node, 1 + 2 * 2 * 1);
+	assert_int_equal(nd.card[0].card, nd.node * 2);
+	assert_int_equal(nd.card[1].card, nd.node * 2 + 1);
+	assert_string_equal(nd.card[0].port[0].ifname, "e0");
+	assert_int_equal(nd.card[0].port[0].port, tt_port_of(0, 0));
+	assert_int_equal(nd.card[1].port[3].port, TT_PORT_INT);
+	cfg_free(&c);
+}
+
+static void
+assert_refused(const char *cards, int live, const char *word)
+{
+	struct cfgfile c;
+	struct ttd_node nd;
+	char text[1024], msgs[2048] = "";
+
+	snprintf(text, sizeof(text), TORUS_D "nodes:\n  - host: a\n"
+	    "    coord: [0, 0, 0]\n    cards:\n%s", cards);
+	cfg_from_text(&c, text);
+	if (map_errors(&c, &nd, live, msgs, sizeof(msgs)) == 0)
+		fail_msg("accepted, wanted \"%s\"", word);
+	if (strstr(msgs, word) == NULL || strstr(msgs, c.path) == NULL)
+		fail_msg("said \"%s\", wanted \"%s\" and the file", msgs, word);
+	cfg_free(&c);
+}
+
+static void
+test_map_refusals(void **state)
+{
+	(void)state;
+	assert_refused(
+	    "      - { ports: { e0: X+, e1: X-, e2: Y+, e3: internal } }\n"
+	    "      - { ports: { e4: Y-, e5: Z+, e6: X+, e7: internal } }\n",
+	    0, "port X+ is mapped twice");
+	assert_refused(
+	    "      - { ports: { e0: X+, e1: X-, e2: Y+ } }\n"
+	    "      - { ports: { e4: Y-, e5: Z+, e6: Z-, e7: internal } }\n",
+	    0, "no internal port");
+	assert_refused(
+	    "      - { ports: { e0: X+, e1: X-, e2: Y+, e3: internal } }\n"
+	    "      - { ports: { e0: Y-, e5: Z+, e6: Z-, e7: internal } }\n",
+	    0, "e0: interface listed twice");
+	assert_refused(
+	    "      - { ports: { e0: X+, e1: X-, e2: Z+, e3: internal } }\n"
+	    "      - { ports: { e4: Y-, e5: Y+, e6: Z-, e7: internal } }\n",
+	    0, "port Z+ belongs to card1 under configuration D");
+	assert_refused(
+	    "      - { ports: { e0: X+, e1: X-, e3: internal } }\n"
+	    "      - { ports: { e4: Y-, e5: Z+, e6: Z-, e7: internal } }\n",
+	    0, "missing Y+");
+	assert_refused(
+	    "      - { ports: { e0: X+, e1: X-, e2: Y+, e3: internal } }\n",
+	    0, "1 card listed, a twin node has 2");
+	/* live: an interface this machine does not have */
+	assert_refused(
+	    "      - { ports: { no-such-if0: X+, e1: X-, e2: Y+, e3: internal } }\n"
+	    "      - { ports: { e4: Y-, e5: Z+, e6: Z-, e7: internal } }\n",
+	    1, "no-such-if0: no such interface");
+}
+
+/* ---- discovery (hwloc XML files in tests/data/hwloc, see README) ---- */
+
+#define HWLOC_DIR TT_SRCDIR "/tests/data/hwloc/"
+
+static void
+test_discover_real_machine(void **state)
+{
+	ttd_nic *nics;
+	size_t n;
+	int pick[2];
+	char err[256];
+
+	(void)state;
+	assert_int_equal(ttd_discover(HWLOC_DIR "32em64t-2n8c2t-pci-wholeio.xml",
+	    &nics, &n, err, sizeof(err)), 0);
+	/* the I350 at 0000:81:00 (eth0, eth1) and the ConnectX-4's ib0,
+	 * both below package 1's host bridge: NUMA node 1, CPUs 8-15,24-31 */
+	assert_int_equal(n, 2);
+	assert_string_equal(nics[1].pci, "0000:81:00");
+	assert_int_equal(nics[1].nports, 2);
+	assert_string_equal(nics[1].port[0].name, "eth0");
+	assert_string_equal(nics[1].port[0].pci, "0000:81:00.0");
+	assert_string_equal(nics[1].port[0].mac, "00:25:90:95:71:12");
+	assert_string_equal(nics[1].port[1].name, "eth1");
+	assert_int_equal(nics[1].port[1].link, -1);	/* unknown in XML */
+	assert_int_equal(nics[1].numa, 1);
+	assert_string_equal(nics[1].cpuset, "8-15,24-31");
+	assert_string_equal(nics[0].port[0].name, "ib0");
+	assert_string_equal(nics[0].port[0].mac, "");	/* not Ethernet */
+	assert_int_equal(ttd_discover_pick(nics, n, pick, err, sizeof(err)),
+	    -1);
+	assert_non_null(strstr(err, "would use none"));
+	ttd_discover_free(nics);
+	assert_int_equal(ttd_discover("/nonexistent.xml", &nics, &n, err,
+	    sizeof(err)), -1);
+	assert_non_null(strstr(err, "/nonexistent.xml"));
+}
+
+static void
+test_discover_twin_and_auto_map(void **state)
+{
+	struct cfgfile c;
+	struct ttd_node nd;
+	ttd_nic *nics;
+	size_t n;
+	int pick[2];
+	char err[256];
+
+	(void)state;
+	assert_int_equal(ttd_discover(HWLOC_DIR "twin-nic-2numa.xml", &nics,
+	    &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(ttd_discover_pick(nics, n, pick, err, sizeof(err)),
+	    0);
+	assert_string_equal(nics[pick[0]].pci, "0000:03:00");
+	assert_string_equal(nics[pick[1]].pci, "0000:81:00");
+	assert_int_equal(nics[pick[0]].numa, 0);
+	assert_int_equal(nics[pick[1]].numa, 1);
+	assert_string_equal(nics[pick[1]].cpuset, "4-7");
+	ttd_discover_free(nics);
+
+	/* no cards: in the file: ports in function order, D applied */
+	cfg_from_text(&c, TORUS_D "nodes:\n  - host: a\n    coord: [0, 0, 0]\n");
+	assert_int_equal(ttd_node_map(&nd, &c.cfg, &c.net, 0, 0, NULL, stderr),
+	    0);		/* check: left for the node itself */
+	assert_int_equal(ttd_node_map(&nd, &c.cfg, &c.net, 0, 1, HWLOC_DIR
+	    "twin-nic-2numa.xml", stderr), 0);
+	assert_int_equal(nd.card[0].nports, 4);
+	assert_string_equal(nd.card[0].port[0].ifname, "ens1f0");
+	assert_int_equal(nd.card[0].port[0].port, tt_port_of(0, 0));	/* X+ */
+	assert_int_equal(nd.card[0].port[1].port, tt_port_of(0, 1));	/* X- */
+	assert_int_equal(nd.card[0].port[2].port, tt_port_of(1, 0));	/* Y+ */
+	assert_string_equal(nd.card[0].port[3].ifname, "ens1f3");
+	assert_int_equal(nd.card[0].port[3].port, TT_PORT_INT);
+	assert_string_equal(nd.card[1].port[0].ifname, "ens2f0");
+	assert_int_equal(nd.card[1].port[0].port, tt_port_of(1, 1));	/* Y- */
+	assert_int_equal(nd.card[1].port[3].port, TT_PORT_INT);
+	/* a machine without two 4-port cards: refused, saying why */
+	{
+		char msgs[1024] = "";
+		FILE *fp = fmemopen(msgs, sizeof(msgs), "w");
+
+		assert_true(ttd_node_map(&nd, &c.cfg, &c.net, 0, 1, HWLOC_DIR
+		    "32em64t-2n8c2t-pci-wholeio.xml", fp) > 0);
+		fclose(fp);
+		assert_non_null(strstr(msgs, "would use none"));
+	}
+	cfg_free(&c);
+}
+
+static void
+test_node_find(void **state)
+{
+	struct cfgfile c;
+	char err[256];
+	size_t i = 99;
+
+	(void)state;
+	cfg_from_text(&c, TORUS_D "nodes:\n  - host: a\n    coord: [0, 0, 0]\n"
+	    "  - host: b\n    coord: [1, 1, 0]\n");
+	assert_int_equal(ttd_node_find(&c.cfg, &c.net, "b", &i, err,
+	    sizeof(err)), 0);
+	assert_int_equal(i, 1);
+	assert_int_equal(ttd_node_find(&c.cfg, &c.net, "1,1,0", &i, err,
+	    sizeof(err)), 0);
+	assert_int_equal(i, 1);
+	assert_int_equal(ttd_node_find(&c.cfg, &c.net, "1,1,1", &i, err,
+	    sizeof(err)), -1);
+	assert_non_null(strstr(err, "node 1,1,1 is not in nodes:"));
+	cfg_free(&c);
+}
+
+/* ---- forwarding through a recorder ---- */
+
+struct sent {
+	int side, lport;
+	uint8_t buf[TTD_FRAME_MAX];
+	size_t len;
+};
+
+static struct rec {
+	struct sent sent[64];
+	int nsent;
+	int busy;                 /* port_send says busy */
+	uint8_t pe[2][TTD_FRAME_MAX];
+	size_t pe_len[2];
+	int delivered[2];
+	uint8_t trace[TTD_FRAME_MAX];
+	size_t trace_len;
+	int traced;
+} rec;
+
+static int
+rec_send(void *ctx, int side, int lport, const uint8_t *buf, size_t len)
+{
+	(void)ctx;
+	if (rec.busy)
+		return -1;
+	assert_true(rec.nsent < 64);
+	rec.sent[rec.nsent].side = side;
+	rec.sent[rec.nsent].lport = lport;
+	memcpy(rec.sent[rec.nsent].buf, buf, len);
+	rec.sent[rec.nsent++].len = len;
+	return 0;
+}
+
+static void
+rec_deliver(void *ctx, int side, const uint8_t *buf, size_t len)
+{
+	(void)ctx;
+	memcpy(rec.pe[side], buf, len);
+	rec.pe_len[side] = len;
+	rec.delivered[side]++;
+}
+
+static void
+rec_trace(void *ctx, const uint8_t *buf, size_t len)
+{
+	(void)ctx;
+	memcpy(rec.trace, buf, len);
+	rec.trace_len = len;
+	rec.traced++;
+}
+
+static const struct ttd_io rec_io = {
+	.port_send = rec_send, .pe_deliver = rec_deliver,
+	.trace_pe = rec_trace
+};
+
+/* A 4x4x4 D (vc) network and node (1,2,3) mapped port by port. */
+struct fixture {
+	struct cfgfile c;
+	struct ttd_node nd;
+	struct ttd_fwd f;
+};
+
+static void
+fixture_init(struct fixture *x, const char *ports, const char *deadlock)
+{
+	char text[1024], err[256], pn[16], card[2][256];
+	size_t o[2] = {0, 0};
+	int p, side;
+	tt_net tmp;
+	tt_netspec spec;
+
+	/* each card's interfaces named after its ports */
+	tt_netspec_default(&spec);
+	spec.n = 3;
+	spec.k[0] = spec.k[1] = spec.k[2] = 4;
+	if (tt_netspec_set_ports(&spec, ports, err, sizeof(err)) < 0 ||
+	    tt_net_init(&tmp, &spec, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	for (p = 0; p < 6; p++) {
+		side = tmp.port_card[p];
+		ttd_port_fname(p, 3, pn, sizeof(pn));
+		o[side] += (size_t)snprintf(card[side] + o[side],
+		    sizeof(card[side]) - o[side], "e%s: %s, ", pn,
+		    tt_port_name(p, 3, err, sizeof(err)));
+	}
+	tt_net_free(&tmp);
+	snprintf(text, sizeof(text), "torus: {dims: [4, 4, 4], ports: %s, "
+	    "deadlock: %s}\nnodes:\n  - host: a\n    coord: [1, 2, 3]\n"
+	    "    cards:\n      - { ports: { %si0: internal } }\n"
+	    "      - { ports: { %si1: internal } }\n", ports, deadlock,
+	    card[0], card[1]);
+	cfg_from_text(&x->c, text);
+	if (ttd_node_map(&x->nd, &x->c.cfg, &x->c.net, 0, 0, NULL, stderr) != 0)
+		fail_msg("port map refused");
+	if (ttd_fwd_init(&x->f, &x->nd, &rec_io, 4, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	for (side = 0; side < 2; side++)
+		for (p = 0; p < x->f.nports[side]; p++)
+			x->f.fp[side][p].link = 1;
+	memset(&rec, 0, sizeof(rec));
+}
+
+static void
+fixture_free(struct fixture *x)
+{
+	ttd_fwd_free(&x->f);
+	cfg_free(&x->c);
+}
+
+/* A PE's Ethernet frame to PE dst (IPv4 EtherType, 46-byte body). */
+static size_t
+pe_frame(uint8_t *buf, uint32_t src, uint32_t dst)
+{
+	memset(buf, 0xab, 60);
+	ttd_pe_mac(dst, buf);
+	ttd_pe_mac(src, buf + 6);
+	buf[12] = 0x08;
+	buf[13] = 0x00;
+	return 60;
+}
+
+/* A torus data frame as a neighbour would send it. */
+static size_t
+torus_frame(uint8_t *buf, uint32_t src, uint32_t dst, int hops)
+{
+	uint8_t inner[60];
+	tt_frame f;
+
+	memset(&f, 0, sizeof(f));
+	f.version = TT_FRAME_VERSION;
+	f.src = src;
+	f.dst = dst;
+	f.hops = (uint8_t)hops;
+	f.seq = 7;
+	f.payload = inner;
+	f.payload_len = pe_frame(inner, src, dst);
+	return tt_frame_encode(&f, buf, TTD_FRAME_MAX);
+}
+
+/*
+ * For every destination PE, a frame from each local PE's TAP and a frame
+ * arriving on each port leave on the port and VC tt_route() gives, with
+ * the hop count raised by one; frames for a local PE are delivered.
+ */
+static void
+check_every_route(const char *ports, const char *deadlock)
+{
+	struct fixture x;
+	uint8_t buf[TTD_FRAME_MAX];
+	uint32_t dst;
+	int side, lp, in;
+
+	fixture_init(&x, ports, deadlock);
+	for (side = 0; side < 2; side++) {
+		uint32_t card = x.nd.card[side].card;
+
+		for (in = -1; in < x.f.nports[side]; in++)
+			for (dst = 0; dst < x.c.net.ncards; dst++) {
+				int in_port = in < 0 ? TT_PORT_NIC :
+				    x.f.fp[side][in].port;
+				tt_hop h = tt_route(&x.c.net, card, dst,
+				    in_port);
+				tt_frame got;
+				char err[128];
+
+				memset(&rec, 0, sizeof(rec));
+				if (in < 0)
+					ttd_fwd_pe_rx(&x.f, side, buf,
+					    pe_frame(buf, card, dst));
+				else
+					ttd_fwd_port_rx(&x.f, side, in, buf,
+					    torus_frame(buf, 9, dst, 2));
+				ttd_fwd_drain(&x.f);
+				if (h.port == TT_PORT_NIC) {
+					assert_int_equal(rec.nsent, 0);
+					assert_int_equal(rec.delivered[side], 1);
+					continue;
+				}
+				assert_int_equal(rec.nsent, 1);
+				assert_int_equal(rec.sent[0].side, side);
+				lp = rec.sent[0].lport;
+				assert_int_equal(x.f.fp[side][lp].port, h.port);
+				assert_int_equal(tt_frame_decode(&got,
+				    rec.sent[0].buf, rec.sent[0].len, err,
+				    sizeof(err)), 0);
+				assert_int_equal(got.vc, h.vc);
+				assert_int_equal(got.dst, dst);
+				assert_int_equal(got.hops, in < 0 ? 1 : 3);
+			}
+	}
+	fixture_free(&x);
+}
+
+static void
+test_routes_equal_tt_route(void **state)
+{
+	(void)state;
+	check_every_route("D", "vc");
+	check_every_route("A", "vc");
+	check_every_route("G", "bubble");
+}
+
+static void
+test_injection_traced_and_delivery_flagged(void **state)
+{
+	struct fixture x;
+	uint8_t buf[TTD_FRAME_MAX];
+	uint32_t pe0, pe1;
+	tt_frame got;
+	char err[128];
+
+	(void)state;
+	fixture_init(&x, "D", "vc");
+	pe0 = x.nd.card[0].card;
+	pe1 = x.nd.card[1].card;
+	/* PE0 to PE1: traced at injection (hops 0, seq 0), then out on the
+	 * internal link */
+	ttd_fwd_pe_rx(&x.f, 0, buf, pe_frame(buf, pe0, pe1));
+	assert_int_equal(rec.traced, 1);
+	assert_int_equal(tt_frame_decode(&got, rec.trace, rec.trace_len, err,
+	    sizeof(err)), 0);
+	assert_int_equal(got.src, pe0);
+	assert_int_equal(got.dst, pe1);
+	assert_int_equal(got.hops, 0);
+	assert_int_equal(got.seq, 0);
+	assert_int_equal(got.flags, 0);
+	assert_int_equal(got.payload_len, 60);
+	ttd_fwd_drain(&x.f);
+	assert_int_equal(rec.nsent, 1);
+	assert_int_equal(x.f.fp[0][rec.sent[0].lport].port, TT_PORT_INT);
+	/* card1 receives it on its internal port: delivered to PE1 as the
+	 * PE sent it, and recorded with the delivered flag */
+	ttd_fwd_port_rx(&x.f, 1, x.f.nports[1] - 1, rec.sent[0].buf,
+	    rec.sent[0].len);
+	assert_int_equal(rec.delivered[1], 1);
+	assert_int_equal(rec.pe_len[1], 60);
+	assert_memory_equal(rec.pe[1], buf, 60);
+	assert_int_equal(rec.traced, 2);
+	assert_int_equal(tt_frame_decode(&got, rec.trace, rec.trace_len, err,
+	    sizeof(err)), 0);
+	assert_int_equal(got.flags, TT_FRAME_F_DELIVERED);
+	assert_int_equal(got.hops, 1);
+	assert_int_equal(x.f.cnt.injected, 1);
+	assert_int_equal(x.f.cnt.forwarded, 1);
+	assert_int_equal(x.f.cnt.delivered, 1);
+	/* the next message of PE0 has the next sequence number */
+	ttd_fwd_pe_rx(&x.f, 0, buf, pe_frame(buf, pe0, pe1));
+	tt_frame_decode(&got, rec.trace, rec.trace_len, err, sizeof(err));
+	assert_int_equal(got.seq, 1);
+	fixture_free(&x);
+}
+
+static void
+test_drops(void **state)
+{
+	struct fixture x;
+	uint8_t buf[TTD_FRAME_MAX];
+	uint32_t far = 0, pe0;
+	int i;
+
+	(void)state;
+	fixture_init(&x, "D", "vc");
+	pe0 = x.nd.card[0].card;
+	/* a loop: the hop limit */
+	ttd_fwd_port_rx(&x.f, 0, 0, buf, torus_frame(buf, 3, far,
+	    TTD_HOP_LIMIT));
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_HOP_LIMIT], 1);
+	/* a PE id outside the torus */
+	ttd_fwd_port_rx(&x.f, 0, 0, buf, torus_frame(buf, 3, 128, 1));
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_NO_ROUTE], 1);
+	/* garbage with the torus EtherType */
+	memset(buf, 0, 20);
+	buf[12] = 0x88;
+	buf[13] = 0xb5;
+	ttd_fwd_port_rx(&x.f, 0, 0, buf, 20);
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_BAD_FRAME], 1);
+	/* from a TAP, a broadcast that is not ARP */
+	pe_frame(buf, pe0, 5);
+	memset(buf, 0xff, 6);
+	ttd_fwd_pe_rx(&x.f, 0, buf, 60);
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_NOT_FOR_PE], 1);
+	/* a busy port: 4 slots per VC fill, the fifth frame is dropped,
+	 * and the queue drains once the port takes frames again */
+	rec.busy = 1;
+	for (i = 0; i < 5; i++) {
+		ttd_fwd_pe_rx(&x.f, 0, buf, pe_frame(buf, pe0, 0));
+		ttd_fwd_drain(&x.f);
+	}
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_QUEUE_FULL], 1);
+	rec.busy = 0;
+	ttd_fwd_drain(&x.f);
+	assert_int_equal(rec.nsent, 4);
+	/* a port whose link is down */
+	ttd_fwd_link(&x.f, 0, rec.sent[0].lport, 0);
+	ttd_fwd_pe_rx(&x.f, 0, buf, pe_frame(buf, pe0, 0));
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_LINK_DOWN], 1);
+	fixture_free(&x);
+}
+
+static void
+test_arp_answered_for_pes(void **state)
+{
+	static const uint8_t asker[6] = {0x02, 0x74, 0x74, 0, 0, 0x33};
+	struct fixture x;
+	uint8_t req[42], want[6];
+
+	(void)state;
+	fixture_init(&x, "D", "vc");
+	memset(req, 0xff, 6);
+	memcpy(req + 6, asker, 6);
+	req[12] = 0x08, req[13] = 0x06;
+	memcpy(req + 14, "\x00\x01\x08\x00\x06\x04\x00\x01", 8);
+	memcpy(req + 22, asker, 6);
+	memcpy(req + 28, "\x0a\x58\x00\x34", 4);	/* 10.88.0.52 */
+	memset(req + 32, 0, 6);
+	memcpy(req + 38, "\x0a\x58\x00\x06", 4);	/* 10.88.0.6: PE 5 */
+	ttd_fwd_pe_rx(&x.f, 0, req, sizeof(req));
+	assert_int_equal(x.f.cnt.arp_replies, 1);
+	assert_int_equal(rec.pe_len[0], 42);
+	ttd_pe_mac(5, want);
+	assert_memory_equal(rec.pe[0], asker, 6);
+	assert_memory_equal(rec.pe[0] + 6, want, 6);
+	assert_int_equal(rec.pe[0][21], 2);			/* reply */
+	assert_memory_equal(rec.pe[0] + 22, want, 6);		/* sha */
+	assert_memory_equal(rec.pe[0] + 28, "\x0a\x58\x00\x06", 4);
+	assert_memory_equal(rec.pe[0] + 32, asker, 6);		/* tha */
+	assert_memory_equal(rec.pe[0] + 38, "\x0a\x58\x00\x34", 4);
+	assert_int_equal(rec.nsent, 0);		/* nothing crossed the torus */
+	/* outside the PEs: no answer */
+	memcpy(req + 38, "\x0a\x58\x01\x00", 4);	/* 10.88.1.0: PE 255 */
+	ttd_fwd_pe_rx(&x.f, 0, req, sizeof(req));
+	assert_int_equal(x.f.cnt.arp_replies, 1);
+	fixture_free(&x);
+}
+
+/* A hello as sent by card `card` of node `node` on port `port`. */
+static size_t
+hello_frame(uint8_t *buf, uint32_t node, int card, int port)
+{
+	uint8_t body[TT_HELLO_LEN];
+	tt_hello h = {node, (uint8_t)card, (uint8_t)port, 0};
+	tt_frame f;
+
+	tt_hello_encode(&h, body);
+	memset(&f, 0, sizeof(f));
+	f.version = TT_FRAME_VERSION;
+	f.type = TT_FRAME_HELLO;
+	f.dst = TT_PE_BROADCAST;
+	f.payload = body;
+	f.payload_len = sizeof(body);
+	return tt_frame_encode(&f, buf, 64);
+}
+
+static void
+test_hello_and_cabling(void **state)
+{
+	struct fixture x;
+	uint8_t buf[64];
+	uint32_t peer;
+	int lp, peer_port, s;
+	tt_hello h;
+	tt_frame f;
+	char err[64];
+
+	(void)state;
+	fixture_init(&x, "D", "vc");
+	/* our hellos: one per external port, saying who sends them */
+	ttd_fwd_hello(&x.f);
+	assert_int_equal(rec.nsent, 6);
+	for (lp = 0; lp < rec.nsent; lp++) {
+		s = rec.sent[lp].side;
+		assert_int_equal(tt_frame_decode(&f, rec.sent[lp].buf,
+		    rec.sent[lp].len, err, sizeof(err)), 0);
+		assert_int_equal(f.type, TT_FRAME_HELLO);
+		assert_int_equal(tt_hello_decode(&h, f.payload, f.payload_len,
+		    err, sizeof(err)), 0);
+		assert_int_equal(h.node, x.nd.node);
+		assert_int_equal(h.card, s);
+		assert_int_equal(h.port, x.f.fp[s][rec.sent[lp].lport].port);
+	}
+	/* card0's X+ (local port 0) hears its +X neighbour's X-: ok */
+	assert_int_equal(x.f.fp[0][0].port, tt_port_of(0, 0));
+	peer = tt_link_peer(&x.c.net, x.nd.card[0].card, tt_port_of(0, 0),
+	    &peer_port);
+	ttd_fwd_port_rx(&x.f, 0, 0, buf, hello_frame(buf, tt_card_node(
+	    &x.c.net, peer), tt_card_side(&x.c.net, peer), peer_port));
+	assert_int_equal(x.f.fp[0][0].cabling, TTD_CABLING_OK);
+	/* the right node and card, but its Y+ port: a wrong cable */
+	ttd_fwd_port_rx(&x.f, 0, 0, buf, hello_frame(buf, tt_card_node(
+	    &x.c.net, peer), tt_card_side(&x.c.net, peer), tt_port_of(1, 0)));
+	assert_int_equal(x.f.fp[0][0].cabling, TTD_CABLING_WRONG);
+	/* the same neighbour's Y- instead: a wrong cable */
+	ttd_fwd_port_rx(&x.f, 0, 0, buf, hello_frame(buf, tt_card_node(
+	    &x.c.net, peer), 1, tt_port_of(1, 1)));
+	assert_int_equal(x.f.fp[0][0].cabling, TTD_CABLING_WRONG);
+	/* another node altogether: wrong */
+	ttd_fwd_port_rx(&x.f, 0, 0, buf, hello_frame(buf, 0, 1, peer_port));
+	assert_int_equal(x.f.fp[0][0].cabling, TTD_CABLING_WRONG);
+	/* a link that goes down forgets what it heard */
+	ttd_fwd_link(&x.f, 0, 0, 0);
+	assert_int_equal(x.f.fp[0][0].cabling, TTD_CABLING_UNKNOWN);
+	fixture_free(&x);
+}
+
+/* ---- capture rotation ---- */
+
+static uint64_t
+count_records(const char *path)
+{
+	tt_trace_reader *r;
+	tt_trace_rec rec1;
+	char err[256];
+	uint64_t n = 0;
+
+	if (tt_trace_open(&r, path, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	while (tt_trace_read(r, &rec1, err, sizeof(err)) > 0)
+		n++;
+	tt_trace_close_reader(r);
+	return n;
+}
+
+static void
+test_capture_rotation(void **state)
+{
+	struct ttd_capture c;
+	uint8_t frame[100];
+	char dir[] = "/tmp/test-ttd-cap-XXXXXX", base[128], name[160], err[256];
+	int i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(base, sizeof(base), "%s/n0-pe.pcap", dir);
+	memset(frame, 1, sizeof(frame));
+	/* 24-byte header + records of 116 bytes: 3 records per 400 bytes */
+	assert_int_equal(ttd_capture_open(&c, base, 400, 3, err, sizeof(err)),
+	    0);
+	for (i = 0; i < 10; i++)
+		assert_int_equal(ttd_capture_write(&c, 1000 + (uint64_t)i,
+		    frame, sizeof(frame), err, sizeof(err)), 0);
+	/* files 0, 1, 2 hold 3 records each; the tenth went to file 0 anew */
+	assert_int_equal(c.cur, 0);
+	assert_int_equal(c.records, 10);
+	assert_int_equal(ttd_capture_close(&c, err, sizeof(err)), 0);
+	assert_int_equal(count_records(base), 1);
+	ttd_capture_name(&c, 1, name, sizeof(name));
+	assert_int_equal(strcmp(name + strlen(base), "1"), 0);
+	assert_int_equal(count_records(name), 3);
+	ttd_capture_name(&c, 2, name, sizeof(name));
+	assert_int_equal(count_records(name), 3);
+	/* reopening (SIGHUP) appends to a file still there */
+	assert_int_equal(ttd_capture_open(&c, base, 0, 1, err, sizeof(err)),
+	    0);
+	ttd_capture_write(&c, 5, frame, sizeof(frame), err, sizeof(err));
+	assert_int_equal(ttd_capture_reopen(&c, err, sizeof(err)), 0);
+	ttd_capture_write(&c, 6, frame, sizeof(frame), err, sizeof(err));
+	assert_int_equal(ttd_capture_close(&c, err, sizeof(err)), 0);
+	assert_int_equal(count_records(base), 2);
+	unlink(base);
+	unlink(name);
+	ttd_capture_name(&c, 1, name, sizeof(name));
+	unlink(name);
+	rmdir(dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_map_by_configuration),
+		cmocka_unit_test(test_map_refusals),
+		cmocka_unit_test(test_node_find),
+		cmocka_unit_test(test_discover_real_machine),
+		cmocka_unit_test(test_discover_twin_and_auto_map),
+		cmocka_unit_test(test_routes_equal_tt_route),
+		cmocka_unit_test(test_injection_traced_and_delivery_flagged),
+		cmocka_unit_test(test_drops),
+		cmocka_unit_test(test_arp_answered_for_pes),
+		cmocka_unit_test(test_hello_and_cabling),
+		cmocka_unit_test(test_capture_rotation),
+	};
+
+	ttd_log_level = TTD_LOG_ERR;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
