@@ -513,6 +513,40 @@ test_injection_traced_and_delivery_flagged(void **state)
 	fixture_free(&x);
 }
 
+/* --pcp: data frames leave 802.1Q-tagged, priority = the hop's VC. */
+static void
+test_pcp_tags_data_frames(void **state)
+{
+	struct fixture x;
+	uint8_t buf[TTD_FRAME_MAX];
+	uint32_t dst, card;
+	tt_frame got;
+	char err[128];
+	int tagged = 0;
+
+	(void)state;
+	fixture_init(&x, "D", "vc");
+	x.f.vlan = 1;
+	card = x.nd.card[0].card;
+	for (dst = 0; dst < x.c.net.ncards; dst++) {
+		tt_hop h = tt_route(&x.c.net, card, dst, TT_PORT_NIC);
+
+		if (h.port == TT_PORT_NIC)
+			continue;
+		memset(&rec, 0, sizeof(rec));
+		ttd_fwd_pe_rx(&x.f, 0, buf, pe_frame(buf, card, dst));
+		assert_int_equal(rec.nsent, 1);
+		assert_int_equal(tt_frame_decode(&got, rec.sent[0].buf,
+		    rec.sent[0].len, err, sizeof(err)), 0);
+		assert_true(got.tagged);
+		assert_int_equal(got.tci >> 13, h.vc & 7);
+		assert_int_equal(got.vc, h.vc);
+		tagged++;
+	}
+	assert_true(tagged > 100);
+	fixture_free(&x);
+}
+
 static void
 test_drops(void **state)
 {
@@ -737,6 +771,7 @@ main(void)
 		cmocka_unit_test(test_discover_twin_and_auto_map),
 		cmocka_unit_test(test_routes_equal_tt_route),
 		cmocka_unit_test(test_injection_traced_and_delivery_flagged),
+		cmocka_unit_test(test_pcp_tags_data_frames),
 		cmocka_unit_test(test_drops),
 		cmocka_unit_test(test_arp_answered_for_pes),
 		cmocka_unit_test(test_hello_and_cabling),
