@@ -302,7 +302,8 @@ if expect plot-quotes 0 "$T" plot "$tmp/sweep.csv" -o "$tmp/it's.png" --title "i
 fi
 
 # --- bad flags: golden expected errors, exit 2 (tests/cli/flags/NAME.args, .err) ---
-for args in tests/cli/flags/run-*.args tests/cli/flags/sweep-*.args tests/cli/flags/plot-*.args; do
+for args in tests/cli/flags/run-*.args tests/cli/flags/sweep-*.args tests/cli/flags/plot-*.args \
+    tests/cli/flags/replay-*.args; do
 	name=flag-$(basename "$args" .args)
 	mapfile -t argv < "$args"
 	"$T" "${argv[@]}" >/dev/null 2>"$tmp/err"; st=$?

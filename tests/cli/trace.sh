@@ -10,8 +10,9 @@
 #   - a pcapng copy reads exactly as the pcap;
 #   - replay: --compare D,A,2d, the --json keys and the link count, one CSV
 #     line per message and network, --speed 2 halves the generation cycles,
-#     --speed max, messages conserved on every network, bad flags (golden
-#     files tests/cli/flags/replay-*), and the watchdog under --deadlock none.
+#     --speed max, messages conserved on every network, and the watchdog
+#     under --deadlock none (replay's golden flag errors, tests/cli/flags/
+#     replay-*, run with the others in sim.sh).
 # Traces are small (a few thousand messages): the script takes a few seconds.
 # Needs jq and od; editcap (wireshark-common) for the pcapng check, which is
 # skipped without it.
@@ -427,17 +428,8 @@ if expect speed-max 0 "$T" replay "$big" --dims 4,4,4 --speed max --json; then
 	[ "$got" = "max $M false" ] && ok speed-max || bad speed-max "$got"
 fi
 
-# bad flags: golden errors (tests/cli/flags/replay-*.args, .err), exit 2
-for args in tests/cli/flags/replay-*.args; do
-	name=flag-$(basename "$args" .args)
-	mapfile -t argv <"$args"
-	"$T" "${argv[@]}" >/dev/null 2>"$tmp/err"; st=$?
-	if [ "$st" -eq 2 ] && diff -u "${args%.args}.err" "$tmp/err" >/dev/null; then
-		ok "$name"
-	else
-		bad "$name" "exit $st; $(diff -u "${args%.args}.err" "$tmp/err")"
-	fi
-done
+# bad flags: the golden errors tests/cli/flags/replay-*.args run with the
+# others in tests/cli/sim.sh
 # --compare naming only networks of another size than the trace's network:
 # each is checked against the network of --dims/YAML, not against the
 # first of the list.
