@@ -44,7 +44,8 @@ SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 # Debian packages: build, tests, and the components later issues use.
 DEB_PKGS = gcc make pkg-config libyaml-dev libcmocka-dev libpcap-dev libhwloc-dev jq time \
            gnuplot-nox tcpdump iproute2 iputils-ping tshark systemd man-db \
-           clang libclang-rt-dev
+           clang libclang-rt-dev \
+           libopenmpi-dev openmpi-bin
 
 LIB_SRC  = $(wildcard lib/*.c)
 LIB_OBJ  = $(LIB_SRC:lib/%.c=build/lib/%.o)

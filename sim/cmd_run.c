@@ -39,9 +39,68 @@ run_usage(FILE *f)
 "  --warmup N (2000)  --measure N (10000)  --drain N (20000 at most)\n"
 "  --watchdog N    cycles without a flit moving that count as deadlock (5000)\n"
 "output:          a table; --json (one object) or --csv\n"
+"planning:        --dry-run [--ranks N]: simulate nothing; print the bytes\n"
+"                  the engine allocates for this network, and the share of\n"
+"                  the largest of N slabs along the largest dimension\n"
 "\n"
 "Exit status: 0 ran, 1 the deadlock watchdog fired (the channels are\n"
 "printed), 2 bad usage or input.\n");
+}
+
+/*
+ * --dry-run: the engine's allocation for net (tt_sim_memory(), the sizes
+ * tt_sim_create() allocates), and the switch share of the largest slab when
+ * the largest dimension is cut into `ranks` slabs of whole planes.  Every
+ * array of the engine is per switch, so a slab's share is exact for the
+ * switch state; the boundary exchange of a partitioned run is not counted.
+ */
+static int
+dry_run(const simopts *so, const netopts *no, long ranks)
+{
+	tt_net net;
+	char err[512];
+	uint64_t total, per_rank, planes, sw;
+	int d, dmax = 0;
+
+	if (tt_net_init(&net, &no->spec, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim run: %s\n", err);
+		return TTSIM_EXIT_USAGE;
+	}
+	if (tt_sim_check(&net, &so->p, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim run: %s\n", err);
+		tt_net_free(&net);
+		return TTSIM_EXIT_USAGE;
+	}
+	for (d = 1; d < net.n; d++)
+		if (net.k[d] > net.k[dmax])
+			dmax = d;
+	if (ranks > net.k[dmax]) {
+		fprintf(stderr, "ttsim run: --ranks %ld: the largest dimension "
+		    "has %d planes; use at most %d ranks\n", ranks,
+		    net.k[dmax], net.k[dmax]);
+		tt_net_free(&net);
+		return TTSIM_EXIT_USAGE;
+	}
+	total = tt_sim_memory(&net, &so->p);
+	planes = ((uint64_t)net.k[dmax] + (uint64_t)ranks - 1) / (uint64_t)ranks;
+	sw = (uint64_t)net.ncards / (uint64_t)net.k[dmax] * planes;
+	per_rank = total / net.ncards * sw +
+	    total % net.ncards * sw / net.ncards;
+	if (no->json)
+		printf("{\"pes\":%u,\"ranks\":%ld,\"slab_dim\":%d,"
+		    "\"slab_planes\":%llu,\"slab_switches\":%llu,"
+		    "\"bytes_total\":%llu,\"bytes_per_rank\":%llu}\n",
+		    net.ncards, ranks, dmax, (unsigned long long)planes,
+		    (unsigned long long)sw, (unsigned long long)total,
+		    (unsigned long long)per_rank);
+	else
+		printf("%u PEs: %.1f MiB for the engine; %ld rank%s: slabs of "
+		    "at most %llu plane%s of dimension %d (%llu switches), "
+		    "%.1f MiB per rank\n", net.ncards, total / 1048576.0,
+		    ranks, ranks > 1 ? "s" : "", (unsigned long long)planes,
+		    planes > 1 ? "s" : "", dmax, (unsigned long long)sw, per_rank / 1048576.0);
+	tt_net_free(&net);
+	return TTSIM_EXIT_OK;
 }
 
 static void
@@ -57,7 +116,9 @@ cmd_run(int argc, char **argv)
 	simopts so;
 	simpoint pt;
 	char label[] = "ttsim run";
-	int i, r;
+	int i, r, dry = 0;
+	long ranks = 1;
+	char *end;
 	size_t c;
 
 	netopts_init(&no);
@@ -67,6 +128,20 @@ cmd_run(int argc, char **argv)
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			run_usage(stdout);
 			return TTSIM_EXIT_OK;
+		}
+		if (strcmp(argv[i], "--dry-run") == 0) {
+			dry = 1;
+			continue;
+		}
+		if (strcmp(argv[i], "--ranks") == 0) {
+			if (i + 1 >= argc || (ranks = strtol(argv[i + 1], &end,
+			    10), *end != '\0') || ranks < 1 || ranks > 1000000) {
+				fprintf(stderr, "ttsim run: --ranks needs a "
+				    "number of ranks from 1 to 1000000\n");
+				return TTSIM_EXIT_USAGE;
+			}
+			i++;
+			continue;
 		}
 		if ((r = simopts_take(&so, argc, argv, &i, "run")) < 0)
 			return TTSIM_EXIT_USAGE;
@@ -92,6 +167,12 @@ cmd_run(int argc, char **argv)
 		return TTSIM_EXIT_USAGE;
 	}
 	simopts_apply_config(&so, &no.cfg);
+	if (dry)
+		return dry_run(&so, &no, ranks);
+	if (ranks != 1) {
+		fprintf(stderr, "ttsim run: --ranks goes with --dry-run\n");
+		return TTSIM_EXIT_USAGE;
+	}
 	if (simpoint_check(&so, &no.spec, so.load) < 0)
 		return TTSIM_EXIT_USAGE;
 	if (simpoint_run(&so, &no.spec, so.load, &pt, show_progress, label,

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <malloc.h>
 
 #include "twintorus/analyze.h"
 #include "twintorus/sim.h"
@@ -702,6 +703,67 @@ test_histogram(void **state)
 	assert_true(v <= 1000000 && v > 1000000 - 1000000 / 128);
 }
 
+/*
+ * tt_sim_memory(), which ttsim run --dry-run reports, is what tt_sim_create()
+ * takes from the heap: within 2% plus the fixed part (the simulator's own
+ * struct and the NIC wheel), for a twin torus under vc and under bubble and
+ * a plain torus.  glibc's mallinfo2() counts the heap; ASan replaces the
+ * allocator, so under ASan the test has nothing to measure.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define TT_HEAP_MEASURABLE 0
+#else
+#define TT_HEAP_MEASURABLE 1
+#endif
+
+static size_t
+heap_used(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+}
+
+static void
+memory_case(int n, const int *k, int twin, const char *ports,
+    enum tt_deadlock dl)
+{
+	tt_net net;
+	tt_simparams p;
+	tt_sim *sim;
+	char err[256];
+	size_t before, used;
+	uint64_t model;
+
+	tt_test_net(&net, n, k, twin, ports, dl);
+	tt_simparams_default(&p);
+	model = tt_sim_memory(&net, &p);
+	before = heap_used();
+	if (tt_sim_create(&sim, &net, &p, err, sizeof(err)) != 0)
+		fail_msg("tt_sim_create: %s", err);
+	used = heap_used() - before;
+	print_message("%u PEs: model %llu bytes, heap %zu bytes\n", net.ncards,
+	    (unsigned long long)model, used);
+	assert_true(used + used / 50 + 65536 >= model);
+	assert_true(model + model / 50 + 65536 >= used);
+	tt_sim_free(sim);
+	tt_net_free(&net);
+}
+
+static void
+test_memory_model(void **state)
+{
+	static const int k888[3] = {8, 8, 8}, k534[3] = {5, 3, 4};
+	static const int k1616[2] = {16, 16};
+
+	(void)state;
+	if (!TT_HEAP_MEASURABLE)
+		skip();
+	memory_case(3, k888, 1, "D", TT_DL_VC);
+	memory_case(3, k534, 1, "G", TT_DL_BUBBLE);
+	memory_case(2, k1616, 0, NULL, TT_DL_VC);
+}
+
 int
 main(void)
 {
@@ -716,6 +778,7 @@ main(void)
 		cmocka_unit_test(test_patterns),
 		cmocka_unit_test(test_source_rate),
 		cmocka_unit_test(test_histogram),
+		cmocka_unit_test(test_memory_model),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
