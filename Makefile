@@ -36,6 +36,19 @@ YAML_LIBS   := $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 PCAP_LIBS   := $(shell pkg-config --libs libpcap 2>/dev/null || echo -lpcap)
 HWLOC_LIBS  := $(shell pkg-config --libs hwloc 2>/dev/null || echo -lhwloc)
+# Open MPI for ttsim, when present (make deps installs it); MPI=no builds
+# the serial ttsim.  Only sim/mpi.c sees mpi.h.
+MPI ?= auto
+ifneq ($(MPI),no)
+MPI_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags ompi-c 2>/dev/null))
+MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null)
+endif
+ifneq ($(MPI_LIBS),)
+MPI_KIND = mpi
+MPI_DEF  = -DTTSIM_MPI
+else
+MPI_KIND = serial
+endif
 # what a program linking libtwintorus.a needs
 LIB_LIBS     = $(YAML_LIBS) $(PCAP_LIBS) -lm
 ALL_CFLAGS = $(STD) $(WARN) $(CPPFLAGS) $(YAML_CFLAGS) $(CFLAGS)
@@ -52,8 +65,8 @@ LIB_OBJ  = $(LIB_SRC:lib/%.c=build/lib/%.o)
 # ttd: daemon modules (also linked by its unit tests) and main.c
 TTD_SRC  = $(filter-out daemon/main.c,$(wildcard daemon/*.c))
 TTD_OBJ  = $(TTD_SRC:daemon/%.c=build/daemon/%.o)
-SIM_SRC  = $(wildcard sim/*.c)
-SIM_OBJ  = $(SIM_SRC:sim/%.c=build/sim/%.o)
+SIM_SRC  = $(filter-out sim/mpi.c,$(wildcard sim/*.c))
+SIM_OBJ  = $(SIM_SRC:sim/%.c=build/sim/%.o) build/sim/mpi-$(MPI_KIND).o
 HDRS     = $(wildcard include/twintorus/*.h) $(wildcard lib/*.h) $(wildcard sim/*.h) \
            $(wildcard daemon/*.h)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
@@ -76,6 +89,10 @@ build/sim/%.o: sim/%.c $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+build/sim/mpi-$(MPI_KIND).o: sim/mpi.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) $(MPI_DEF) -c $< -o $@
+
 build/daemon/%.o: daemon/%.c $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
@@ -92,7 +109,7 @@ build/libtwintorus.so: $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libtwintorus.so.0 -o $@ $^ $(YAML_LIBS) $(PCAP_LIBS) -lm
 
 build/ttsim: $(SIM_OBJ) build/libtwintorus.a
-	$(CC) $(CFLAGS) -o $@ $(SIM_OBJ) build/libtwintorus.a $(LIB_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(SIM_OBJ) build/libtwintorus.a $(LIB_LIBS) $(MPI_LIBS)
 
 # Unit tests link the library objects and ttd's modules (all small).
 build/tests/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_OBJ) $(TTD_OBJ) $(HDRS)

@@ -85,7 +85,6 @@ struct tt_sim {
 	uint32_t *oreq;         /* ns: outputs with a nonzero req */
 	uint8_t *rr_out;        /* ns*np: next input port to favour */
 	uint8_t *rr_vc;         /* ns*np: next VC to favour */
-	uint32_t *npk;          /* ns: packets buffered in a switch */
 	uint32_t *down_sw;      /* ns*np: switch at the far end of output o */
 	uint8_t *down_in;       /* ns*np: its input port */
 	uint32_t *up_cred;      /* ns*np: cred[] index (vc 0) feeding input in */
@@ -121,6 +120,49 @@ struct tt_sim {
 	uint64_t t, wstart, wend, last_move, inflight, traversals;
 	uint64_t early_pending;     /* NICs holding a packet generated < wend */
 	tt_simresult *res;
+
+	/*
+	 * A partitioned run (tt_sim_create_part()): this process holds
+	 * switches [s0, s0 + ns) of ns_all, and every array above is indexed
+	 * by the local id s - s0.  A link to another part has down_sw (or
+	 * up_cred) REMOTE, and its far end's global id in down_g (up_g).
+	 */
+	uint32_t s0, ns_all;
+	int dist;
+	tt_sim_comm comm;
+	uint32_t *part;         /* nranks + 1: first switch of each rank */
+	uint32_t *down_g;       /* ns*np */
+	uint32_t *up_g;         /* ns*np: global cred[] index (vc 0) */
+	struct obuf *ob;        /* nranks: what goes to each rank this epoch */
+	uint64_t *scount, *rcount;
+	uint8_t *rbuf;
+	size_t rbuf_cap;
+	uint64_t *sync_all;     /* nranks * SYNC_N */
+	int gather_links;
+	uint64_t *link_all;     /* ns_all*np, when gathered */
+};
+
+#define REMOTE UINT32_MAX
+
+struct obuf {
+	uint8_t *b;
+	size_t n, cap;
+};
+
+/* What crosses a boundary; every record is a multiple of 8 bytes. */
+enum { MSG_PKT = 1, MSG_CRED, MSG_DLV };
+struct msg_pkt {
+	uint32_t kind, ds;      /* ds: the far switch, global */
+	uint8_t din, pv, pad[6];
+	struct pkt pk;
+};
+struct msg_cred {
+	uint32_t kind, idx;     /* idx: cred[] index, global */
+	uint64_t when;
+};
+struct msg_dlv {
+	uint32_t kind, pad;
+	tt_delivery d;
 };
 
 
@@ -427,7 +469,18 @@ tt_sim_free(tt_sim *sim)
 	free(sim->oreq);
 	free(sim->rr_out);
 	free(sim->rr_vc);
-	free(sim->npk);
+	free(sim->part);
+	free(sim->down_g);
+	free(sim->up_g);
+	if (sim->ob != NULL)
+		for (i = 0; i < (uint32_t)sim->comm.nranks; i++)
+			free(sim->ob[i].b);
+	free(sim->ob);
+	free(sim->scount);
+	free(sim->rcount);
+	free(sim->rbuf);
+	free(sim->sync_all);
+	free(sim->link_all);
 	free(sim->down_sw);
 	free(sim->down_in);
 	free(sim->up_cred);
@@ -473,23 +526,119 @@ tt_sim_check_routes(const tt_sim *sim)
 }
 
 int
+tt_sim_part(const tt_net *net, int nranks, int rank, uint32_t *first,
+    uint32_t *end)
+{
+	uint64_t cpn = net->twin ? 2 : 1, nodes = net->ncards / cpn;
+
+	if (nranks < 1 || rank < 0 || rank >= nranks || (uint64_t)nranks > nodes)
+		return -1;
+	*first = (uint32_t)(nodes * (uint64_t)rank / (uint64_t)nranks * cpn);
+	*end = (uint32_t)(nodes * (uint64_t)(rank + 1) / (uint64_t)nranks * cpn);
+	return 0;
+}
+
+/* The rank holding global switch g. */
+static int
+owner(const tt_sim *sim, uint32_t g)
+{
+	int lo = 0, hi = sim->comm.nranks - 1;
+
+	while (lo < hi) {
+		int mid = (lo + hi + 1) / 2;
+
+		if (sim->part[mid] <= g)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+/* The far end of output o of global switch g: its switch and input port,
+ * and the cred[] index (vc 0, global) of the output feeding input o. */
+static void
+wire(const tt_sim *sim, uint32_t g, int o, uint32_t *down, uint8_t *din,
+    uint32_t *up)
+{
+	const tt_net *net = sim->net;
+	uint64_t so = (uint64_t)g * (uint64_t)sim->np + (uint64_t)o;
+	uint32_t peer;
+	int po;
+
+	if (o == sim->np - 1) {
+		/* the PE: injection credits live at its own port's cred[] */
+		*down = g;
+		*din = (uint8_t)o;
+		*up = (uint32_t)(so * (uint64_t)sim->V);
+		return;
+	}
+	peer = tt_link_peer(net, g, sim->port_id[side_of(sim, g)][o], &po);
+	*down = peer;
+	*din = (uint8_t)net->local_port[side_of(sim, peer)][po];
+	/* input o of g is fed by output po of the peer */
+	*up = (uint32_t)(((uint64_t)peer * (uint64_t)sim->np +
+	    (uint64_t)net->local_port[side_of(sim, peer)][po]) * (uint64_t)sim->V);
+}
+
+/* Every rank learns whether every rank got this far; -1 if one did not. */
+static int
+all_ok(tt_sim *sim, int ok, int *bad_rank)
+{
+	uint64_t mine = (uint64_t)ok, *all;
+	int r;
+
+	*bad_rank = -1;
+	if (!sim->dist)
+		return ok ? 0 : -1;
+	all = calloc((size_t)sim->comm.nranks, sizeof(uint64_t));
+	if (all == NULL)
+		abort();  /* cannot tell the others: the transport aborts all */
+	sim->comm.allgather(sim->comm.ctx, &mine, 1, all);
+	for (r = 0; r < sim->comm.nranks; r++)
+		if (!all[r] && *bad_rank < 0)
+			*bad_rank = r;
+	free(all);
+	return *bad_rank < 0 ? 0 : -1;
+}
+
+int
 tt_sim_create(tt_sim **simp, const tt_net *net, const tt_simparams *p,
     char *err, size_t errsz)
 {
+	return tt_sim_create_part(simp, net, p, NULL, err, errsz);
+}
+
+int
+tt_sim_create_part(tt_sim **simp, const tt_net *net, const tt_simparams *p,
+    const tt_sim_comm *comm, char *err, size_t errsz)
+{
 	tt_sim *sim;
 	uint64_t npo, npv, nslots, off = 0;
-	uint32_t s, i, peer;
-	int o, v, side, pport, po;
+	uint32_t s, i, first = 0, end = net->ncards;
+	int o, v, side, r, bad;
 
 	*simp = NULL;
 	if (check_params(net, p, err, errsz) < 0)
 		return -1;
+	if (comm != NULL && comm->nranks > 1 &&
+	    tt_sim_part(net, comm->nranks, comm->rank, &first, &end) < 0)
+		return tt_errf(err, errsz, "%d ranks for a network of %u "
+		    "nodes: use at most one rank per node", comm->nranks,
+		    net->twin ? net->ncards / 2 : net->ncards);
 	sim = calloc(1, sizeof(*sim));
 	if (sim == NULL)
 		return tt_errf(err, errsz, "out of memory");
 	sim->net = net;
 	sim->p = *p;
-	sim->ns = net->ncards;
+	sim->ns_all = net->ncards;
+	sim->s0 = first;
+	sim->ns = end - first;
+	sim->comm.nranks = 1;
+	if (comm != NULL) {
+		sim->comm = *comm;
+		sim->dist = 1;
+	}
 	sim->side_mask = net->twin ? 1 : 0;
 	sim->np = net->card_nports + 1;
 	sim->P = p->packet_flits;
@@ -514,7 +663,6 @@ tt_sim_create(tt_sim **simp, const tt_net *net, const tt_simparams *p,
 	sim->oreq = calloc(sim->ns, sizeof(uint32_t));
 	sim->rr_out = calloc(npo, 1);
 	sim->rr_vc = calloc(npo, 1);
-	sim->npk = calloc(sim->ns, sizeof(uint32_t));
 	sim->down_sw = calloc(npo, sizeof(uint32_t));
 	sim->down_in = calloc(npo, 1);
 	sim->up_cred = calloc(npo, sizeof(uint32_t));
@@ -543,7 +691,7 @@ tt_sim_create(tt_sim **simp, const tt_net *net, const tt_simparams *p,
 	sim->wheel_n = calloc(sim->W, sizeof(uint32_t));
 	if (!sim->vcq || !sim->slot || !sim->cred || !sim->out_busy || !sim->out_next || !sim->cwait ||
 	    !sim->in_busy || !sim->req || !sim->want || !sim->oreq || !sim->rr_out ||
-	    !sim->rr_vc || !sim->npk || !sim->down_sw || !sim->down_in ||
+	    !sim->rr_vc || !sim->down_sw || !sim->down_in ||
 	    !sim->up_cred || !sim->link_flits || !sim->rt || !sim->nic ||
 	    !sim->active || !sim->nic_bucket || !sim->nic_link || !sim->nic_far || !sim->wheel || !sim->wheel_n)
 		goto nomem;
@@ -552,13 +700,31 @@ tt_sim_create(tt_sim **simp, const tt_net *net, const tt_simparams *p,
 	for (i = 0; i < sim->W; i++)
 		if ((sim->wheel[i] = calloc(npo, sizeof(uint32_t))) == NULL)
 			goto nomem;
+	if (sim->dist) {
+		r = sim->comm.nranks;
+		sim->part = calloc((size_t)r + 1, sizeof(uint32_t));
+		sim->down_g = calloc(npo, sizeof(uint32_t));
+		sim->up_g = calloc(npo, sizeof(uint32_t));
+		sim->ob = calloc((size_t)r, sizeof(struct obuf));
+		sim->scount = calloc((size_t)r, sizeof(uint64_t));
+		sim->rcount = calloc((size_t)r, sizeof(uint64_t));
+		if (!sim->part || !sim->down_g || !sim->up_g || !sim->ob ||
+		    !sim->scount || !sim->rcount)
+			goto nomem;
+		for (v = 0; v < r; v++)
+			tt_sim_part(net, r, v, &sim->part[v], &sim->part[v + 1]);
+		sim->part[r] = net->ncards;
+	}
 	for (s = 0; s < sim->ns; s++) {
+		uint32_t g = s + sim->s0;
+
 		side = side_of(sim, s);
-		if (tt_rtable_build(net, s, &sim->rt[s]) < 0)
+		if (tt_rtable_build(net, g, &sim->rt[s]) < 0)
 			goto nomem;
 		for (o = 0; o < sim->np; o++) {
 			uint64_t so = (uint64_t)s * (uint64_t)sim->np + (uint64_t)o;
 			int cap = slots_per_vc(sim, side, o);
+			uint32_t down, up;
 
 			for (v = 0; v < sim->nvc[side][o]; v++) {
 				sim->vcq[so * (uint64_t)sim->V + (uint64_t)v].base = (uint32_t)off;
@@ -568,36 +734,56 @@ tt_sim_create(tt_sim **simp, const tt_net *net, const tt_simparams *p,
 				 * far end of output o has the same VCs */
 				sim->cred[so * (uint64_t)sim->V + (uint64_t)v] = (uint16_t)cap;
 			}
-			if (o == sim->np - 1) {
-				/* the PE: injection credits live at its own
-				 * port's cred[] entries */
-				sim->down_sw[so] = s;
-				sim->down_in[so] = (uint8_t)o;
-				sim->up_cred[so] = (uint32_t)(so * (uint64_t)sim->V);
-				continue;
+			wire(sim, g, o, &down, &sim->down_in[so], &up);
+			/* local ids here, REMOTE for another part's */
+			sim->down_sw[so] = down - sim->s0 < sim->ns ?
+			    down - sim->s0 : REMOTE;
+			sim->up_cred[so] = up / (uint32_t)(sim->np * sim->V) -
+			    sim->s0 < sim->ns ? up - sim->s0 *
+			    (uint32_t)(sim->np * sim->V) : REMOTE;
+			if (sim->dist) {
+				sim->down_g[so] = down;
+				sim->up_g[so] = up;
 			}
-			pport = sim->port_id[side][o];
-			peer = tt_link_peer(net, s, pport, &po);
-			sim->down_sw[so] = peer;
-			sim->down_in[so] = (uint8_t)net->local_port[side_of(sim, peer)][po];
-			/* input o of s is fed by output po of the peer */
-			sim->up_cred[so] = (uint32_t)(((uint64_t)peer *
-			    (uint64_t)sim->np + (uint64_t)net->local_port[
-			    side_of(sim, peer)][po]) * (uint64_t)sim->V);
 		}
 	}
+	if (all_ok(sim, 1, &bad) < 0)
+		goto fail;
 	*simp = sim;
 	return 0;
 nomem:
+	if (sim->dist) {
+		all_ok(sim, 0, &bad);
+		goto fail;
+	}
 	tt_sim_free(sim);
 	return tt_errf(err, errsz, "out of memory building the switches of "
 	    "%u cards", (unsigned)net->ncards);
+fail:
+	tt_sim_free(sim);
+	return tt_errf(err, errsz, "rank %d of %d ran out of memory building "
+	    "its part of the switches of %u cards; use more ranks (ttsim run "
+	    "--dry-run --ranks N tells how much each needs)", bad, comm->nranks,
+	    (unsigned)net->ncards);
+}
+
+void
+tt_sim_local(const tt_sim *sim, uint32_t *first, uint32_t *end)
+{
+	*first = sim->s0;
+	*end = sim->s0 + sim->ns;
+}
+
+void
+tt_sim_gather_links(tt_sim *sim, int on)
+{
+	sim->gather_links = on;
 }
 
 uint32_t
 tt_sim_pes(const tt_sim *sim)
 {
-	return sim->ns;
+	return sim->ns_all;
 }
 
 void
@@ -611,7 +797,7 @@ const uint64_t *
 tt_sim_link_flits(const tt_sim *sim, int *nports)
 {
 	*nports = sim->np;
-	return sim->link_flits;
+	return sim->link_all != NULL ? sim->link_all : sim->link_flits;
 }
 
 void
@@ -754,7 +940,6 @@ static inline __attribute__((always_inline)) void
 tail_added(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q)
 {
 	q->cnt++;
-	sim->npk[s]++;
 	if (q->cnt == 1)
 		head_route(sim, s, in, v, q);
 }
@@ -767,8 +952,69 @@ credit_later(tt_sim *sim, uint64_t when, uint32_t idx)
 	sim->wheel[b][sim->wheel_n[b]++] = idx;
 }
 
-static void
-deliver(tt_sim *sim, const struct pkt *pk, uint64_t at)
+/* Room for n more bytes to rank r; the run cannot go on without it. */
+static void *
+obuf_add(tt_sim *sim, uint32_t g, size_t n)
+{
+	struct obuf *b = &sim->ob[owner(sim, g)];
+	void *at;
+
+	if (b->n + n > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 4096;
+		uint8_t *nb;
+
+		while (cap < b->n + n)
+			cap *= 2;
+		if ((nb = realloc(b->b, cap)) == NULL) {
+			fprintf(stderr, "tt_sim: out of memory for a boundary "
+			    "buffer of %zu bytes\n", cap);
+			abort();
+		}
+		b->b = nb;
+		b->cap = cap;
+	}
+	at = b->b + b->n;
+	b->n += n;
+	return at;
+}
+
+static __attribute__((noinline)) void
+send_credit(tt_sim *sim, uint32_t idx, uint64_t when)
+{
+	struct msg_cred m = {MSG_CRED, idx, when};
+
+	memcpy(obuf_add(sim, idx / (uint32_t)(sim->np * sim->V), sizeof(m)),
+	    &m, sizeof(m));
+}
+
+static __attribute__((noinline)) void
+send_packet(tt_sim *sim, uint64_t so, int pv, const struct pkt *pk)
+{
+	struct msg_pkt m;
+
+	memset(&m, 0, sizeof(m));
+	m.kind = MSG_PKT;
+	m.ds = sim->down_g[so];
+	m.din = sim->down_in[so];
+	m.pv = (uint8_t)pv;
+	m.pk = *pk;
+	memcpy(obuf_add(sim, m.ds, sizeof(m)), &m, sizeof(m));
+}
+
+static __attribute__((noinline)) void
+send_delivery(tt_sim *sim, const tt_delivery *d)
+{
+	struct msg_dlv m;
+
+	memset(&m, 0, sizeof(m));
+	m.kind = MSG_DLV;
+	m.d = *d;
+	memcpy(obuf_add(sim, d->src, sizeof(m)), &m, sizeof(m));
+}
+
+/* The delivery goes to the source's rank: the tag is the source's. */
+static inline __attribute__((always_inline)) void
+deliver(tt_sim *sim, const struct pkt *pk, uint64_t at, const int dist)
 {
 	tt_simresult *r = sim->res;
 
@@ -794,7 +1040,10 @@ deliver(tt_sim *sim, const struct pkt *pk, uint64_t at)
 		d.gen = pk->gen;
 		d.inject = pk->inj;
 		d.deliver = at;
-		sim->on_deliver(sim->deliver_ctx, &d);
+		if (dist && pk->src - sim->s0 >= sim->ns)
+			send_delivery(sim, &d);
+		else
+			sim->on_deliver(sim->deliver_ctx, &d);
 	}
 }
 
@@ -812,7 +1061,7 @@ window_flits(const tt_sim *sim, uint64_t t)
  * VC pv, starting in cycle t. */
 static inline __attribute__((always_inline)) void
 grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
-    struct vcq *q, uint64_t t)
+    struct vcq *q, uint64_t t, const int dist)
 {
 	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
 	const uint64_t so = (uint64_t)s * np + (uint64_t)o;
@@ -839,9 +1088,21 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 		sim->link_flits[so] += window_flits(sim, t);
 	/* the slot frees when the tail leaves, in t + P - 1; upstream hears
 	 * of it L cycles later */
-	credit_later(sim, done - 1 + (uint64_t)sim->L, sim->up_cred[si] + (uint32_t)v);
+	if (dist && sim->up_cred[si] == REMOTE)
+		send_credit(sim, sim->up_g[si] + (uint32_t)v, done - 1 + (uint64_t)sim->L);
+	else
+		credit_later(sim, done - 1 + (uint64_t)sim->L, sim->up_cred[si] + (uint32_t)v);
 	if (o == sim->np - 1) {
-		deliver(sim, pk, done - 1 + (uint64_t)sim->L);
+		deliver(sim, pk, done - 1 + (uint64_t)sim->L, dist);
+	} else if (dist && sim->down_sw[so] == REMOTE) {
+		/* the far switch is another rank's: it adds the packet before
+		 * cycle t + L, ahead of its ready time t + L + R */
+		struct pkt to = *pk;
+
+		sim->cred[so * V + (uint64_t)pv]--;
+		to.hops++;
+		to.ready = t + (uint64_t)sim->L + (uint64_t)sim->R;
+		send_packet(sim, so, pv, &to);
 	} else {
 		uint32_t ds = sim->down_sw[so];
 		int din = sim->down_in[so];
@@ -857,7 +1118,6 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 	}
 	q->head = (uint16_t)(q->head + 1 == q->cap ? 0 : q->head + 1);
 	q->cnt--;
-	sim->npk[s]--;
 	if (q->cnt > 0)
 		head_route(sim, s, in, v, q);
 }
@@ -870,8 +1130,8 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
  * class has room: one packet, or two when it enters a ring under bubble);
  * stage two takes that port's VCs in round-robin order from rr_vc.
  */
-static void
-arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t)
+static inline __attribute__((always_inline)) void
+arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist)
 {
 	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
 	const uint64_t so = (uint64_t)s * np + (uint64_t)o, cb = so * V;
@@ -944,7 +1204,7 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t)
 					continue;
 				}
 			}
-			grant(sim, s, in, v, o, pv, nvi, q, t);
+			grant(sim, s, in, v, o, pv, nvi, q, t, dist);
 			return;
 		}
 	}
@@ -963,8 +1223,8 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t)
  * result does not depend on how switches were scheduled), then schedule the
  * switch again for its earliest output.
  */
-static inline void
-switch_step(tt_sim *sim, uint32_t s, uint64_t t)
+static inline __attribute__((always_inline)) void
+switch_step(tt_sim *sim, uint32_t s, uint64_t t, const int dist)
 {
 	const uint64_t *next = sim->out_next + (uint64_t)s * (uint64_t)sim->np;
 	uint32_t m = sim->oreq[s];
@@ -976,7 +1236,7 @@ switch_step(tt_sim *sim, uint32_t s, uint64_t t)
 
 		m &= m - 1;
 		if (next[o] <= t)
-			arbitrate(sim, s, o, t);
+			arbitrate(sim, s, o, t, dist);
 	}
 	for (m = sim->oreq[s]; m; m &= m - 1)
 		if (next[__builtin_ctz(m)] < first)
@@ -987,8 +1247,8 @@ switch_step(tt_sim *sim, uint32_t s, uint64_t t)
 
 /* The switches due in cycle t; entries left from an earlier schedule are
  * skipped. */
-static void
-switches_step(tt_sim *sim, uint64_t t)
+static inline __attribute__((always_inline)) void
+switches_step(tt_sim *sim, uint64_t t, const int dist)
 {
 	uint32_t b = (uint32_t)(t & (sim->W2 - 1)), i;
 
@@ -996,7 +1256,7 @@ switches_step(tt_sim *sim, uint64_t t)
 		uint32_t s = sim->sw_wheel[b][i];
 
 		if (sim->swake[s] == t)
-			switch_step(sim, s, t);
+			switch_step(sim, s, t, dist);
 	}
 	sim->sw_wheel_n[b] = 0;
 }
@@ -1021,7 +1281,7 @@ nic_fetch(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t now,
 	if (n->done)
 		return 0;
 	n->sp.tag = 0;
-	r = src->next(src->ctx, pe, now, &n->sp);
+	r = src->next(src->ctx, pe + sim->s0, now, &n->sp);
 	gen = n->sp.gen;
 	if (r != TT_SRC_PACKET) {
 		if (r == TT_SRC_LATER)
@@ -1064,7 +1324,7 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t)
 	pk->gen = n->sp.gen;
 	pk->inj = t;
 	pk->ready = t + (uint64_t)sim->L + (uint64_t)sim->R;
-	pk->src = pe;
+	pk->src = pe + sim->s0;
 	pk->dst = n->sp.dst;
 	pk->tag = n->sp.tag;
 	pk->hops = pk->out = pk->cls = 0;
@@ -1093,12 +1353,16 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t)
  * downstream buffer of its class, which must be full.  Walking those waits
  * from every blocked buffer finds a cycle of full buffers if there is one;
  * it is reported as the channels (card, port, core VC) entering them.
+ * st[] has, for every VC of the ns switches (global ids), 0 if it is empty
+ * and else 1 << 16 | its head's output << 8 | class; down_sw, down_in and
+ * up_cred are wire()'s, with global ids.
  */
 static void
-find_deadlock(tt_sim *sim)
+deadlock_walk(tt_sim *sim, uint64_t ns, const uint32_t *st,
+    const uint32_t *down_sw, const uint8_t *down_in, const uint32_t *up_cred)
 {
 	const tt_net *net = sim->net;
-	uint64_t npv = (uint64_t)sim->ns * (uint64_t)sim->np * (uint64_t)sim->V;
+	uint64_t npv = ns * (uint64_t)sim->np * (uint64_t)sim->V;
 	uint32_t *mark = calloc(npv, sizeof(uint32_t));
 	uint64_t *path = calloc(npv, sizeof(uint64_t)), *chan = NULL;
 	uint64_t start, cur, len;
@@ -1115,8 +1379,7 @@ find_deadlock(tt_sim *sim)
 		for (;;) {
 			uint64_t si = cur / (uint64_t)sim->V, next = UINT64_MAX;
 			uint32_t s = (uint32_t)(si / (uint64_t)sim->np);
-			int side = side_of(sim, s);
-			const struct vcq *q = &sim->vcq[cur];
+			int side = side_of(sim, s), out, cls;
 			uint64_t so, ds;
 			int c;
 
@@ -1132,7 +1395,7 @@ find_deadlock(tt_sim *sim)
 				for (j = i; j < len; j++) {
 					uint64_t b = path[j], bsi = b / (uint64_t)sim->V;
 					int bv = (int)(b % (uint64_t)sim->V);
-					uint64_t up = sim->up_cred[bsi] / (uint64_t)sim->V;
+					uint64_t up = up_cred[bsi] / (uint64_t)sim->V;
 					uint32_t us = (uint32_t)(up / (uint64_t)sim->np);
 					int uo = (int)(up % (uint64_t)sim->np), us_side = side_of(sim, us);
 
@@ -1144,17 +1407,18 @@ find_deadlock(tt_sim *sim)
 				sim->res->cycle_len = len - i;
 				goto out;
 			}
-			if (mark[cur] != 0 || q->cnt == 0)
+			if (mark[cur] != 0 || st[cur] == 0)
 				break;
 			mark[cur] = walk;
 			path[len++] = cur;
-			if (q->out == sim->np - 1)
+			out = (int)(st[cur] >> 8 & 0xff);
+			cls = (int)(st[cur] & 0xff);
+			if (out == sim->np - 1)
 				break;
-			so = (uint64_t)s * (uint64_t)sim->np + q->out;
-			ds = (uint64_t)sim->down_sw[so] * (uint64_t)sim->np +
-			    sim->down_in[so];
-			for (c = q->cls; c < sim->nvc[side][q->out]; c += sim->ncls[side][q->out])
-				if (sim->vcq[ds * (uint64_t)sim->V + (uint64_t)c].cnt > 0) {
+			so = (uint64_t)s * (uint64_t)sim->np + (uint64_t)out;
+			ds = (uint64_t)down_sw[so] * (uint64_t)sim->np + down_in[so];
+			for (c = cls; c < sim->nvc[side][out]; c += sim->ncls[side][out])
+				if (st[ds * (uint64_t)sim->V + (uint64_t)c] != 0) {
 					next = ds * (uint64_t)sim->V + (uint64_t)c;
 					break;
 				}
@@ -1168,6 +1432,76 @@ out:
 	free(path);
 }
 
+/* This part's VCs for deadlock_walk(); NULL if out of memory. */
+static uint32_t *
+vc_states(const tt_sim *sim)
+{
+	uint64_t npv = (uint64_t)sim->ns * (uint64_t)sim->np * (uint64_t)sim->V, i;
+	uint32_t *st = calloc(npv ? npv : 1, sizeof(uint32_t));
+
+	if (st == NULL)
+		return NULL;
+	for (i = 0; i < npv; i++)
+		if (sim->vcq[i].cnt > 0)
+			st[i] = 1u << 16 | (uint32_t)sim->vcq[i].out << 8 |
+			    sim->vcq[i].cls;
+	return st;
+}
+
+/* The deadlock's channels, into sim->res (on rank 0 of a partitioned
+ * run, which gathers every part's VCs; collective). */
+static void
+find_deadlock(tt_sim *sim)
+{
+	uint64_t npo = (uint64_t)sim->ns_all * (uint64_t)sim->np;
+	uint64_t pv = (uint64_t)sim->np * (uint64_t)sim->V * sizeof(uint32_t);
+	uint32_t *st = vc_states(sim), *all = NULL, *down = NULL, *up = NULL;
+	uint8_t *din = NULL;
+	uint64_t so;
+	int r;
+
+	if (st == NULL && !sim->dist)
+		return;         /* no report; the deadlock itself stands */
+	if (st == NULL) {
+		fprintf(stderr, "tt_sim: out of memory looking for the deadlock\n");
+		abort();
+	}
+	if (!sim->dist) {
+		deadlock_walk(sim, sim->ns, st, sim->down_sw, sim->down_in,
+		    sim->up_cred);
+		free(st);
+		return;
+	}
+	memset(sim->scount, 0, sizeof(uint64_t) * (size_t)sim->comm.nranks);
+	memset(sim->rcount, 0, sizeof(uint64_t) * (size_t)sim->comm.nranks);
+	sim->scount[0] = (uint64_t)sim->ns * pv;
+	if (sim->comm.rank == 0) {
+		for (r = 0; r < sim->comm.nranks; r++)
+			sim->rcount[r] = (uint64_t)(sim->part[r + 1] - sim->part[r]) * pv;
+		all = malloc(npo * (uint64_t)sim->V * sizeof(uint32_t));
+		down = malloc(npo * sizeof(uint32_t));
+		up = malloc(npo * sizeof(uint32_t));
+		din = malloc(npo);
+		if (all == NULL || down == NULL || up == NULL || din == NULL) {
+			fprintf(stderr, "tt_sim: out of memory gathering the "
+			    "deadlock's buffers\n");
+			abort();
+		}
+	}
+	sim->comm.alltoallv(sim->comm.ctx, st, sim->scount, all, sim->rcount);
+	if (sim->comm.rank == 0) {
+		for (so = 0; so < npo; so++)
+			wire(sim, (uint32_t)(so / (uint64_t)sim->np),
+			    (int)(so % (uint64_t)sim->np), &down[so], &din[so], &up[so]);
+		deadlock_walk(sim, sim->ns_all, all, down, din, up);
+	}
+	free(st);
+	free(all);
+	free(down);
+	free(up);
+	free(din);
+}
+
 /* ---- the run ---- */
 
 static void
@@ -1179,7 +1513,6 @@ reset_state(tt_sim *sim)
 
 	for (s = 0; s < sim->ns; s++) {
 		side = side_of(sim, s);
-		sim->npk[s] = 0;
 		for (o = 0; o < sim->np; o++) {
 			uint64_t so = (uint64_t)s * (uint64_t)sim->np + (uint64_t)o;
 
@@ -1237,7 +1570,7 @@ backlog_in_window(tt_sim *sim, const tt_source *src)
 		while (gen < sim->wend) {
 			if (gen >= sim->wstart)
 				count++;
-			if (src->next(src->ctx, pe, sim->wend, &sp) != TT_SRC_PACKET)
+			if (src->next(src->ctx, pe + sim->s0, sim->wend, &sp) != TT_SRC_PACKET)
 				break;
 			gen = sp.gen;
 		}
@@ -1267,11 +1600,445 @@ apply_credits(tt_sim *sim, uint64_t t)
 	sim->wheel_n[b] = 0;
 }
 
+/* What decides whether a run stops or jumps: this rank's own counts in a
+ * partitioned run until sync() sums them (inflight may wrap: it is
+ * injected here minus delivered here, and only the sum means anything). */
+struct gstate {
+	uint64_t inflight, nactive, nsleep, early_pending, measured,
+	    measured_delivered, last_move;
+};
+#define SYNC_N 7
+
+static void
+gstate_local(const tt_sim *sim, struct gstate *g)
+{
+	g->inflight = sim->inflight;
+	g->nactive = sim->nactive;
+	g->nsleep = sim->nsleep;
+	g->early_pending = sim->early_pending;
+	g->measured = sim->res->measured;
+	g->measured_delivered = sim->res->measured_delivered;
+	g->last_move = sim->last_move;
+}
+
+/* 0: go on; 1: stop; 2: the watchdog fired.  Seed 000 §7.1's phases. */
+static int
+stop_now(tt_sim *sim, const struct gstate *g, uint64_t t, int until_empty)
+{
+	if (until_empty) {
+		if (g->inflight == 0 && g->nactive == 0 && g->nsleep == 0)
+			return 1;
+	} else if (t >= sim->wend) {
+		if (g->early_pending == 0 &&
+		    g->measured_delivered == g->measured) {
+			sim->res->drained = 1;
+			return 1;
+		}
+		if (t >= sim->wend + sim->p.drain)
+			return 1;
+	}
+	if (g->inflight > 0 && t - g->last_move >= sim->p.watchdog)
+		return 2;
+	return 0;
+}
+
+/* Nothing in the network and nothing due until `wake`: skip to it.
+ * Skipping changes no result (every credit due is applied, every listed
+ * switch has nothing to do); it only saves the empty cycles. */
+static uint64_t
+jump(tt_sim *sim, uint64_t t, uint64_t wake, int until_empty)
+{
+	uint64_t i;
+
+	for (i = 0; i < sim->W; i++)
+		apply_credits(sim, t + i);
+	/* nothing is buffered, so every listed switch is a leftover */
+	for (i = 0; i < sim->W2; i++) {
+		uint32_t j;
+
+		for (j = 0; j < sim->sw_wheel_n[i]; j++)
+			sim->swake[sim->sw_wheel[i][j]] = UINT64_MAX;
+		sim->sw_wheel_n[i] = 0;
+	}
+	if (!until_empty && t < sim->wend && wake > sim->wend)
+		wake = sim->wend;
+	t = wake;
+	sim->t = t;
+	nic_far_scan(sim);
+	sim->last_move = t;
+	return t;
+}
+
+/* One cycle of every NIC and switch of this part. */
+static inline __attribute__((always_inline)) void
+cycle(tt_sim *sim, const tt_source *src, uint64_t t, const int dist)
+{
+	uint32_t i, pe;
+
+	sim->t = t;
+	if ((t & (NIC_WHEEL - 1)) == 0)
+		nic_far_scan(sim);
+	apply_credits(sim, t);
+	nic_wake(sim, t);
+	for (i = 0; i < sim->nactive; ) {
+		pe = sim->active[i];
+		/* woken to ask the source again */
+		if (!sim->nic[pe].pending &&
+		    !nic_fetch(sim, src, pe, t, 1))
+			sim->active[i] = sim->active[--sim->nactive];
+		else if (nic_inject(sim, src, pe, t))
+			sim->active[i] = sim->active[--sim->nactive];
+		else
+			i++;
+	}
+	switches_step(sim, t, dist);
+}
+
+static uint64_t
+run_serial(tt_sim *sim, const tt_source *src, int until_empty,
+    tt_sim_progress progress, void *pctx, uint64_t planned)
+{
+	struct gstate g;
+	uint64_t t = 0;
+	int r;
+
+	for (;;) {
+		gstate_local(sim, &g);
+		if ((r = stop_now(sim, &g, t, until_empty)) != 0) {
+			if (r == 2) {
+				sim->res->deadlock = 1;
+				find_deadlock(sim);
+			}
+			break;
+		}
+		if (sim->inflight == 0 && sim->nactive == 0 && sim->nsleep > 0) {
+			uint64_t wake;
+
+			sim->t = t;
+			wake = nic_first_wake(sim);
+			if (wake > t + sim->W && wake > t + sim->W2) {
+				t = jump(sim, t, wake, until_empty);
+				continue;
+			}
+		}
+		cycle(sim, src, t, 0);
+		t++;
+		if (progress != NULL && (t & 4095) == 0)
+			progress(pctx, planned ? (double)t / (double)planned : -1.0);
+	}
+	return t;
+}
+
+/* Sum (and for last_move, the latest of) every rank's n-value rows. */
+static void
+sum_rows(const tt_sim *sim, const uint64_t *all, size_t n, size_t stride,
+    uint64_t *out, int max_col)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < n; i++) {
+		out[i] = 0;
+		for (r = 0; r < sim->comm.nranks; r++) {
+			uint64_t v = all[(size_t)r * stride + i];
+
+			if ((int)i == max_col)
+				out[i] = v > out[i] ? v : out[i];
+			else
+				out[i] += v;
+		}
+	}
+}
+
+static void
+grow_rbuf(tt_sim *sim, size_t n)
+{
+	if (n <= sim->rbuf_cap)
+		return;
+	free(sim->rbuf);
+	sim->rbuf_cap = n > 2 * sim->rbuf_cap ? n : 2 * sim->rbuf_cap;
+	if ((sim->rbuf = malloc(sim->rbuf_cap)) == NULL) {
+		fprintf(stderr, "tt_sim: out of memory for %zu bytes from the "
+		    "other ranks\n", sim->rbuf_cap);
+		abort();
+	}
+}
+
+/*
+ * End of an epoch: every rank learns the others' state (g, summed) and how
+ * much each sends it, then gets what crossed into its part: packets into
+ * their input VCs (in their sender's order, which is the order the one
+ * upstream output granted them), credits onto the wheel, deliveries to the
+ * source.  Everything received is due at or after the next cycle.
+ */
+static void
+sync_epoch(tt_sim *sim, struct gstate *g)
+{
+	const int R = sim->comm.nranks;
+	const size_t stride = SYNC_N + (size_t)R;
+	uint64_t mine[SYNC_N + 64], *row = mine, sum[SYNC_N], total = 0, sbytes = 0;
+	uint64_t moved = 0;
+	uint8_t *sb, *p, *end;
+	int r;
+
+	if (stride > sizeof(mine) / sizeof(mine[0]) &&
+	    (row = malloc(stride * sizeof(uint64_t))) == NULL)
+		abort();
+	gstate_local(sim, g);
+	memcpy(row, g, sizeof(*g));
+	for (r = 0; r < R; r++) {
+		row[SYNC_N + r] = sim->ob[r].n;
+		sbytes += sim->ob[r].n;
+	}
+	if (sim->sync_all == NULL &&
+	    (sim->sync_all = malloc((size_t)R * stride * sizeof(uint64_t))) == NULL)
+		abort();
+	sim->comm.allgather(sim->comm.ctx, row, stride, sim->sync_all);
+	if (row != mine)
+		free(row);
+	sum_rows(sim, sim->sync_all, SYNC_N, stride, sum, 6);
+	memcpy(g, sum, sizeof(*g));
+	for (r = 0; r < R; r++) {
+		sim->rcount[r] = sim->sync_all[(size_t)r * stride + SYNC_N +
+		    (size_t)sim->comm.rank];
+		sim->scount[r] = sim->ob[r].n;
+		total += sim->rcount[r];
+	}
+	/* collective: skipped only if no rank sends anything */
+	for (r = 0; r < R * R; r++)
+		moved += sim->sync_all[(size_t)(r / R) * stride + SYNC_N + (size_t)(r % R)];
+	if (moved == 0)
+		return;
+	/* the sends, packed in rank order */
+	grow_rbuf(sim, (size_t)(total + sbytes));
+	sb = sim->rbuf + total;
+	for (r = 0, p = sb; r < R; r++) {
+		if (sim->ob[r].n > 0)
+			memcpy(p, sim->ob[r].b, sim->ob[r].n);
+		p += sim->ob[r].n;
+		sim->ob[r].n = 0;
+	}
+	sim->comm.alltoallv(sim->comm.ctx, sb, sim->scount, sim->rbuf, sim->rcount);
+	for (p = sim->rbuf, end = sim->rbuf + total; p < end; ) {
+		uint32_t kind;
+
+		memcpy(&kind, p, sizeof(kind));
+		if (kind == MSG_PKT) {
+			struct msg_pkt m;
+			uint32_t ds;
+			struct vcq *dq;
+
+			memcpy(&m, p, sizeof(m));
+			p += sizeof(m);
+			ds = m.ds - sim->s0;
+			dq = &sim->vcq[((uint64_t)ds * (uint64_t)sim->np +
+			    m.din) * (uint64_t)sim->V + m.pv];
+			*tail_slot(sim, dq) = m.pk;
+			tail_added(sim, ds, m.din, m.pv, dq);
+		} else if (kind == MSG_CRED) {
+			struct msg_cred m;
+
+			memcpy(&m, p, sizeof(m));
+			p += sizeof(m);
+			credit_later(sim, m.when, m.idx - sim->s0 *
+			    (uint32_t)(sim->np * sim->V));
+		} else {
+			struct msg_dlv m;
+
+			memcpy(&m, p, sizeof(m));
+			p += sizeof(m);
+			sim->on_deliver(sim->deliver_ctx, &m.d);
+		}
+	}
+}
+
+/* The earliest wake-up of a sleeping NIC on any rank. */
+static uint64_t
+first_wake_all(tt_sim *sim, uint64_t t)
+{
+	uint64_t mine, best = UINT64_MAX;
+	int r;
+
+	sim->t = t;
+	mine = sim->nsleep > 0 ? nic_first_wake(sim) : UINT64_MAX;
+	sim->comm.allgather(sim->comm.ctx, &mine, 1, sim->sync_all);
+	for (r = 0; r < sim->comm.nranks; r++)
+		if (sim->sync_all[r] < best)
+			best = sim->sync_all[r];
+	return best;
+}
+
+/*
+ * A partitioned run: epochs of cycles between syncs.  Whatever a cycle t
+ * does to another part lands at t + L or later (a packet's head is ready
+ * at t + L + R, a credit arrives at t + P - 1 + L), so an epoch of up to L
+ * cycles (the lookahead) needs nothing from the others until it ends.  The
+ * stop rules are checked at every epoch's start on the summed state, and
+ * epochs end where the serial run could stop: no later than the
+ * watchdog's first chance, one cycle at a time from the window's end, and
+ * one at a time for runs until empty.
+ */
+static uint64_t
+run_dist(tt_sim *sim, const tt_source *src, int until_empty,
+    tt_sim_progress progress, void *pctx, uint64_t planned)
+{
+	struct gstate g;
+	uint64_t t = 0, e, n, fire;
+	int r;
+
+	for (;;) {
+		sync_epoch(sim, &g);
+		if ((r = stop_now(sim, &g, t, until_empty)) != 0) {
+			if (r == 2) {
+				sim->res->deadlock = 1;
+				find_deadlock(sim);
+			}
+			break;
+		}
+		if (g.inflight == 0 && g.nactive == 0 && g.nsleep > 0) {
+			uint64_t wake = first_wake_all(sim, t);
+
+			if (wake > t + sim->W && wake > t + sim->W2) {
+				t = jump(sim, t, wake, until_empty);
+				continue;
+			}
+		}
+		n = (uint64_t)sim->L;
+		if (until_empty || t >= sim->wend)
+			n = 1;
+		else if (sim->wend - t < n)
+			n = sim->wend - t;
+		/* the watchdog cannot fire before `fire` */
+		fire = g.inflight > 0 ? g.last_move + sim->p.watchdog :
+		    t + sim->p.watchdog;
+		if (fire - t < n)
+			n = fire - t;
+		for (e = 0; e < n; e++) {
+			cycle(sim, src, t, 1);
+			t++;
+			if (progress != NULL && (t & 4095) == 0)
+				progress(pctx, planned ? (double)t / (double)planned : -1.0);
+		}
+	}
+	return t;
+}
+
+/* The run's counters, as every rank's sums (a partitioned run). */
+static void
+reduce_result(tt_sim *sim, tt_simresult *res, uint64_t *backlog,
+    uint64_t *internal, uint64_t *nint)
+{
+	const size_t nh = 3 + TT_HIST_BINS, nfix = 12, n = nfix + 2 * nh;
+	uint64_t *v = calloc(n, sizeof(uint64_t));
+	uint64_t *all = calloc(n * (size_t)sim->comm.nranks, sizeof(uint64_t));
+	uint64_t *sum = calloc(n, sizeof(uint64_t));
+	tt_hist *h[2] = {&res->net_lat, &res->e2e_lat};
+	size_t i, k;
+	int r;
+
+	if (v == NULL || all == NULL || sum == NULL) {
+		fprintf(stderr, "tt_sim: out of memory gathering the results\n");
+		abort();
+	}
+	v[0] = res->generated;
+	v[1] = res->injected;
+	v[2] = res->delivered;
+	v[3] = res->flits_window;
+	v[4] = res->packets_window;
+	v[5] = res->measured;
+	v[6] = res->measured_delivered;
+	v[7] = res->hops_sum;
+	v[8] = sim->traversals;
+	v[9] = *backlog;
+	v[10] = *internal;
+	v[11] = *nint;
+	for (k = 0; k < 2; k++) {
+		uint64_t *hv = v + nfix + k * nh;
+
+		/* a sum of whole latencies: exact in a double, so summing
+		 * the ranks' sums gives the serial run's */
+		hv[0] = h[k]->count;
+		hv[1] = (uint64_t)h[k]->sum;
+		hv[2] = h[k]->max;
+		for (i = 0; i < TT_HIST_BINS; i++)
+			hv[3 + i] = h[k]->bin[i];
+	}
+	sim->comm.allgather(sim->comm.ctx, v, n, all);
+	for (i = 0; i < n; i++)
+		for (r = 0; r < sim->comm.nranks; r++) {
+			uint64_t x = all[(size_t)r * n + i];
+
+			if (i >= nfix && (i - nfix) % nh == 2)
+				sum[i] = x > sum[i] ? x : sum[i];
+			else
+				sum[i] += x;
+		}
+	res->generated = sum[0];
+	res->injected = sum[1];
+	res->delivered = sum[2];
+	res->flits_window = sum[3];
+	res->packets_window = sum[4];
+	res->measured = sum[5];
+	res->measured_delivered = sum[6];
+	res->hops_sum = sum[7];
+	sim->traversals = sum[8];
+	*backlog = sum[9];
+	*internal = sum[10];
+	*nint = sum[11];
+	for (k = 0; k < 2; k++) {
+		const uint64_t *hv = sum + nfix + k * nh;
+
+		h[k]->count = hv[0];
+		h[k]->sum = (double)hv[1];
+		h[k]->max = hv[2];
+		for (i = 0; i < TT_HIST_BINS; i++)
+			h[k]->bin[i] = (uint32_t)hv[3 + i];
+	}
+	free(v);
+	free(all);
+	free(sum);
+}
+
+/* Every output's window flits from every rank, into link_all. */
+static void
+gather_links(tt_sim *sim)
+{
+	const int R = sim->comm.nranks;
+	uint64_t most = 0, *all;
+	size_t np = (size_t)sim->np, i;
+	int r;
+
+	for (r = 0; r < R; r++)
+		if (sim->part[r + 1] - sim->part[r] > most)
+			most = sim->part[r + 1] - sim->part[r];
+	free(sim->link_all);
+	sim->link_all = calloc((size_t)sim->ns_all * np, sizeof(uint64_t));
+	all = calloc((size_t)R * most * np, sizeof(uint64_t));
+	if (sim->link_all == NULL || all == NULL) {
+		fprintf(stderr, "tt_sim: out of memory gathering link counts\n");
+		abort();
+	}
+	{
+		uint64_t *mine = calloc(most * np > 0 ? most * np : 1, sizeof(uint64_t));
+
+		if (mine == NULL)
+			abort();
+		memcpy(mine, sim->link_flits, (size_t)sim->ns * np * sizeof(uint64_t));
+		sim->comm.allgather(sim->comm.ctx, mine, most * np, all);
+		free(mine);
+	}
+	for (r = 0; r < R; r++)
+		for (i = 0; i < (size_t)(sim->part[r + 1] - sim->part[r]) * np; i++)
+			sim->link_all[(size_t)sim->part[r] * np + i] =
+			    all[(size_t)r * most * np + i];
+	free(all);
+}
+
 int
 tt_sim_run(tt_sim *sim, const tt_source *src, int until_empty,
     tt_simresult *res, tt_sim_progress progress, void *pctx)
 {
-	uint64_t t = 0, planned, i, internal = 0, nint = 0;
+	uint64_t t, planned, internal = 0, nint = 0, backlog = 0;
 	uint32_t s, pe;
 
 	memset(res, 0, sizeof(*res));
@@ -1287,76 +2054,11 @@ tt_sim_run(tt_sim *sim, const tt_source *src, int until_empty,
 	planned = until_empty ? 0 : sim->wend;
 	for (pe = 0; pe < sim->ns; pe++)
 		nic_fetch(sim, src, pe, 0, 0);
-	for (;;) {
-		/* Stop? */
-		if (until_empty) {
-			if (sim->inflight == 0 && sim->nactive == 0 &&
-			    sim->nsleep == 0)
-				break;
-		} else if (t >= sim->wend) {
-			if (sim->early_pending == 0 &&
-			    res->measured_delivered == res->measured) {
-				res->drained = 1;
-				break;
-			}
-			if (t >= sim->wend + sim->p.drain)
-				break;
-		}
-		if (sim->inflight > 0 && t - sim->last_move >= sim->p.watchdog) {
-			res->deadlock = 1;
-			find_deadlock(sim);
-			break;
-		}
-		/* Nothing in the network and nothing due: jump ahead. */
-		if (sim->inflight == 0 && sim->nactive == 0 && sim->nsleep > 0) {
-			uint64_t wake;
-
-			sim->t = t;
-			wake = nic_first_wake(sim);
-			if (wake > t + sim->W && wake > t + sim->W2) {
-				for (i = 0; i < sim->W; i++)
-					apply_credits(sim, t + i);
-				/* nothing is buffered, so every listed switch
-				 * is a leftover */
-				for (i = 0; i < sim->W2; i++) {
-					uint32_t j;
-
-					for (j = 0; j < sim->sw_wheel_n[i]; j++)
-						sim->swake[sim->sw_wheel[i][j]] = UINT64_MAX;
-					sim->sw_wheel_n[i] = 0;
-				}
-				if (!until_empty && t < sim->wend && wake > sim->wend)
-					wake = sim->wend;
-				t = wake;
-				sim->t = t;
-				nic_far_scan(sim);
-				sim->last_move = t;
-				continue;
-			}
-		}
-		sim->t = t;
-		if ((t & (NIC_WHEEL - 1)) == 0)
-			nic_far_scan(sim);
-		apply_credits(sim, t);
-		nic_wake(sim, t);
-		for (i = 0; i < sim->nactive; ) {
-			pe = sim->active[i];
-			/* woken to ask the source again */
-			if (!sim->nic[pe].pending &&
-			    !nic_fetch(sim, src, pe, t, 1))
-				sim->active[i] = sim->active[--sim->nactive];
-			else if (nic_inject(sim, src, pe, t))
-				sim->active[i] = sim->active[--sim->nactive];
-			else
-				i++;
-		}
-		switches_step(sim, t);
-		t++;
-		if (progress != NULL && (t & 4095) == 0)
-			progress(pctx, planned ? (double)t / (double)planned : -1.0);
-	}
+	if (sim->dist)
+		t = run_dist(sim, src, until_empty, progress, pctx, planned);
+	else
+		t = run_serial(sim, src, until_empty, progress, pctx, planned);
 	res->cycles = t;
-	res->traversals = sim->traversals;
 	if (until_empty) {
 		res->measure_cycles = t;
 		sim->wend = t;
@@ -1367,13 +2069,28 @@ tt_sim_run(tt_sim *sim, const tt_source *src, int until_empty,
 	} else {
 		res->measure_cycles = sim->p.measure;
 	}
+	if (!until_empty)
+		backlog = backlog_in_window(sim, src);
+	if (sim->net->twin) {
+		for (s = 0; s < sim->ns; s++) {
+			int o = sim->net->local_port[side_of(sim, s)][TT_PORT_INT];
+
+			internal += sim->link_flits[(uint64_t)s * (uint64_t)sim->np + (uint64_t)o];
+			nint++;
+		}
+	}
+	if (sim->dist) {
+		reduce_result(sim, res, &backlog, &internal, &nint);
+		if (sim->gather_links)
+			gather_links(sim);
+	}
+	res->traversals = sim->traversals;
 	{
-		double n = (double)sim->ns, w = (double)res->measure_cycles;
+		double n = (double)sim->ns_all, w = (double)res->measure_cycles;
 
 		if (w < 1)
 			w = 1;
-		res->measured_generated = res->measured +
-		    (until_empty ? 0 : backlog_in_window(sim, src));
+		res->measured_generated = res->measured + backlog;
 		res->offered_load = (double)res->measured_generated *
 		    sim->P / (w * n);
 		res->accepted_load = (double)res->flits_window / (w * n);
@@ -1385,16 +2102,9 @@ tt_sim_run(tt_sim *sim, const tt_source *src, int until_empty,
 		res->p99_e2e_latency = (double)tt_hist_quantile(&res->e2e_lat, 0.99);
 		res->avg_hops = res->measured_delivered ?
 		    (double)res->hops_sum / (double)res->measured_delivered : 0;
-		if (sim->net->twin) {
-			for (s = 0; s < sim->ns; s++) {
-				int o = sim->net->local_port[side_of(sim, s)][TT_PORT_INT];
-
-				internal += sim->link_flits[(uint64_t)s * (uint64_t)sim->np + (uint64_t)o];
-				nint++;
-			}
+		if (sim->net->twin)
 			res->internal_link_utilization = (double)internal /
 			    ((double)nint * w);
-		}
 	}
 	sim->res = NULL;
 	return res->deadlock ? 1 : 0;

@@ -43,8 +43,8 @@ usage(FILE *f)
 "1 verify found a possible deadlock, 2 bad usage or input.\n");
 }
 
-int
-main(int argc, char **argv)
+static int
+dispatch(int argc, char **argv)
 {
 	const char *cmd;
 
@@ -79,4 +79,15 @@ main(int argc, char **argv)
 	fprintf(stderr, "ttsim: unknown command '%s' (commands: analyze, "
 	    "verify, run, sweep, plot, trace, replay; see ttsim --help)\n", cmd);
 	return TTSIM_EXIT_USAGE;
+}
+
+int
+main(int argc, char **argv)
+{
+	int rc;
+
+	ttsim_mpi_start(&argc, &argv);
+	rc = dispatch(argc, argv);
+	ttsim_mpi_finish();
+	return rc;
 }

@@ -393,7 +393,8 @@ simpoint_run(const simopts *o, const tt_netspec *spec, double load,
 	pt->seeds = n;
 	pt->seed = o->seed;
 	pt->p = o->p;
-	if (tt_sim_create(&sim, &net, &o->p, err, sizeof(err)) < 0) {
+	if (tt_sim_create_part(&sim, &net, &o->p, ttsim_comm(), err,
+	    sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
 		goto out;
 	}

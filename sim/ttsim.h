@@ -61,6 +61,15 @@ void json_dims(FILE *f, const tt_net *net);
 void json_net_fields(FILE *f, const tt_net *net, const char *scheme_key);
 void json_string(FILE *f, const char *s);
 
+/* sim/mpi.c: under mpirun or srun (and built with Open MPI) the ranks
+ * share each simulation; rank 0 alone prints.  ttsim_comm() is NULL for a
+ * serial run. */
+void ttsim_mpi_start(int *argc, char ***argv);
+void ttsim_mpi_finish(void);
+const tt_sim_comm *ttsim_comm(void);
+int ttsim_rank(void);
+void ttsim_combine(uint64_t *v, size_t n, const unsigned char *max);
+
 /* sim/progress.c: a one-line progress report on a terminal, none when
  * stderr is not a terminal */
 void progress_show(void *label, double done);

@@ -181,4 +181,56 @@ void tt_sim_on_deliver(tt_sim *sim, tt_sim_deliver_fn fn, void *ctx);
  */
 const uint64_t *tt_sim_link_flits(const tt_sim *sim, int *nports);
 
+/*
+ * Partitioned runs: each of nranks processes builds one part of the
+ * switches and they run the same cycles together, exchanging what crosses
+ * a part's boundary (the flits of a granted packet, the credit that comes
+ * back, and a delivery for a source on another part).  The transport is
+ * the caller's (ttsim's is MPI); the engine needs two collective calls,
+ * made by every rank in the same order:
+ *   allgather   every rank's n values into all[rank * n + i]
+ *   alltoallv   scount[r] bytes of send (packed in rank order) to rank r,
+ *               rcount[r] bytes from rank r into recv (in rank order)
+ * Results are the serial run's, bit for bit: every rank gets the totals.
+ */
+typedef struct tt_sim_comm {
+	int rank, nranks;
+	void *ctx;
+	void (*allgather)(void *ctx, const uint64_t *mine, size_t n,
+	    uint64_t *all);
+	void (*alltoallv)(void *ctx, const void *send, const uint64_t *scount,
+	    void *recv, const uint64_t *rcount);
+} tt_sim_comm;
+
+/*
+ * The switches of rank `rank` of `nranks`: cards [*first, *end).  Nodes are
+ * split into nranks runs of consecutive node ids (whole nodes, so a twin
+ * node's internal link never crosses ranks); node ids count the first
+ * dimension fastest, so the runs are slabs of the last dimension, cut
+ * inside a plane only where the ranks do not divide the planes.
+ * -1 if there are more ranks than nodes.
+ */
+int tt_sim_part(const tt_net *net, int nranks, int rank, uint32_t *first,
+    uint32_t *end);
+
+/* tt_sim_create() for one part; comm NULL (or one rank) is a serial run.
+ * Collective: every rank calls it, and every rank fails if one does. */
+int tt_sim_create_part(tt_sim **simp, const tt_net *net, const tt_simparams *p,
+    const tt_sim_comm *comm, char *err, size_t errsz);
+
+/* The PEs this process simulates: [*first, *end); all of them unless the
+ * run is partitioned.  A source is asked only about these. */
+void tt_sim_local(const tt_sim *sim, uint32_t *first, uint32_t *end);
+
+/* Bytes the largest part of an nranks-way partition allocates, and the
+ * boundary it exchanges (for planning; tt_sim_memory() is nranks = 1). */
+uint64_t tt_sim_memory_part(const tt_net *net, const tt_simparams *p,
+    int nranks);
+
+/* Have the next partitioned tt_sim_run() gather every output's window
+ * flits to every rank, for tt_sim_link_flits() (costs a whole network's
+ * counters per rank). */
+void tt_sim_gather_links(tt_sim *sim, int on);
+
+
 #endif
