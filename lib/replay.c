@@ -29,6 +29,7 @@ struct tt_replay {
 	tt_replay_params p;
 	tt_trace_in *in;
 	uint32_t npes;
+	uint32_t pe0, pe1;              /* the PEs simulated here */
 	double cycle_ns, scale;         /* cycles per trace ns */
 	uint64_t pkt_bytes;
 
@@ -173,6 +174,11 @@ replay_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 
 	/* Read what is due by now, and up to lookahead messages more. */
 	while (peek_next(rp)) {
+		/* another rank's PE: that rank reads it too */
+		if (rp->peek.src - rp->pe0 >= rp->pe1 - rp->pe0) {
+			rp->have_peek = 0;
+			continue;
+		}
 		if (rp->p.speed > 0 && rp->peek_gen > now &&
 		    rp->queued >= rp->p.lookahead)
 			break;
@@ -259,6 +265,7 @@ tt_replay_create(tt_replay **rpp, tt_trace_in *in, const tt_replay_params *p,
 	rp->p = *p;
 	rp->in = in;
 	rp->npes = npes;
+	tt_sim_local(sim, &rp->pe0, &rp->pe1);
 	rp->cycle_ns = tt_replay_cycle_ns(p);
 	rp->scale = p->speed > 0 ? 1.0 / (rp->cycle_ns * p->speed) : 0;
 	rp->pkt_bytes = (uint64_t)p->packet_flits * (uint64_t)p->flit_bytes;

@@ -360,6 +360,55 @@ is_yaml(const char *a)
 	    (len > 4 && strcmp(a + len - 4, ".yml") == 0);
 }
 
+/*
+ * A partitioned replay: each rank completed its own PEs' messages, so the
+ * counts are summed and the latest cycles taken.  max_pending is the most
+ * messages one process held, the largest on any rank: it describes the
+ * process's memory, not the network, and shrinks with more ranks.
+ */
+static void
+combine_replay(tt_replay_result *rr)
+{
+	enum { NF = 7, NH = 3 + TT_HIST_BINS };
+	static unsigned char max[NF + NH];
+	uint64_t *v;
+	size_t i;
+
+	if (ttsim_comm() == NULL)
+		return;
+	if ((v = calloc(NF + NH, sizeof(uint64_t))) == NULL) {
+		fprintf(stderr, "ttsim replay: out of memory\n");
+		exit(TTSIM_EXIT_USAGE);
+	}
+	max[3] = max[4] = max[5] = max[NF + 2] = 1;
+	v[0] = rr->messages;
+	v[1] = rr->packets;
+	v[2] = rr->bytes;
+	v[3] = rr->last_done;
+	v[4] = rr->last_gen;
+	v[5] = rr->max_pending;
+	v[6] = rr->packets_window;
+	v[NF] = rr->latency.count;
+	v[NF + 1] = (uint64_t)rr->latency.sum;   /* whole cycles: exact */
+	v[NF + 2] = rr->latency.max;
+	for (i = 0; i < TT_HIST_BINS; i++)
+		v[NF + 3 + i] = rr->latency.bin[i];
+	ttsim_combine(v, NF + NH, max);
+	rr->messages = v[0];
+	rr->packets = v[1];
+	rr->bytes = v[2];
+	rr->last_done = v[3];
+	rr->last_gen = v[4];
+	rr->max_pending = v[5];
+	rr->packets_window = v[6];
+	rr->latency.count = v[NF];
+	rr->latency.sum = (double)v[NF + 1];
+	rr->latency.max = v[NF + 2];
+	for (i = 0; i < TT_HIST_BINS; i++)
+		rr->latency.bin[i] = (uint32_t)v[NF + 3 + i];
+	free(v);
+}
+
 int
 cmd_replay(int argc, char **argv)
 {
@@ -478,6 +527,19 @@ cmd_replay(int argc, char **argv)
 	if (np == 0) {
 		fprintf(stderr, "ttsim replay: give one or more trace files or "
 		    "directories (see ttsim replay --help)\n");
+		goto out;
+	}
+	if (ttsim_comm() != NULL && rpp.speed == 0) {
+		fprintf(stderr, "ttsim replay: --speed max is for serial runs: "
+		    "when the next message is read depends on every PE at "
+		    "once, so ranks would not agree; give a speed-up (e.g. "
+		    "--speed 100) or run without mpirun\n");
+		goto out;
+	}
+	if (ttsim_comm() != NULL && csv_path != NULL) {
+		fprintf(stderr, "ttsim replay: --csv is for serial runs: each "
+		    "rank completes its own PEs' messages; run without mpirun "
+		    "for per-message output\n");
 		goto out;
 	}
 	if (no.json && csv_path != NULL && strcmp(csv_path, "-") == 0) {
@@ -667,7 +729,8 @@ cmd_replay(int argc, char **argv)
 		const uint64_t *lf;
 		struct timespec t0, t1;
 
-		if (tt_sim_create(&sim, &rn->net, &so.p, err, sizeof(err)) < 0 ||
+		if (tt_sim_create_part(&sim, &rn->net, &so.p, ttsim_comm(), err,
+		    sizeof(err)) < 0 ||
 		    tt_trace_in_open(&rin, paths, np, &map, rn->net.ncards, err,
 		    sizeof(err)) < 0 ||
 		    tt_replay_create(&rp, rin, &rpp, sim, err, sizeof(err)) < 0) {
@@ -683,12 +746,14 @@ cmd_replay(int argc, char **argv)
 		if (job.csv != NULL)
 			tt_replay_on_message(rp, on_message, &job);
 		src = tt_replay_source(rp);
+		tt_sim_gather_links(sim, 1);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		tt_sim_run(sim, &src, 1, &rn->res, on_progress, &job);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		rn->wall = (double)(t1.tv_sec - t0.tv_sec) +
 		    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 		rn->rr = *tt_replay_result_get(rp);
+		combine_replay(&rn->rr);
 		lf = tt_sim_link_flits(sim, &rn->nports);
 		rn->link = malloc(sizeof(uint64_t) * rn->net.ncards *
 		    (size_t)rn->nports);
