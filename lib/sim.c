@@ -143,6 +143,7 @@ struct tt_sim {
 };
 
 #define REMOTE UINT32_MAX
+#define SYNC_N 7        /* the values of struct gstate */
 
 struct obuf {
 	uint8_t *b;
@@ -406,11 +407,13 @@ switch_wheel_size(const tt_simparams *p)
 	return w;
 }
 
-uint64_t
-tt_sim_memory(const tt_net *net, const tt_simparams *p)
+/* Bytes tt_sim_create_part() allocates for ns switches (even, for a
+ * twin torus: whole nodes), apart from the boundary buffers. */
+static uint64_t
+memory_for(const tt_net *net, const tt_simparams *p, uint64_t ns, int dist)
 {
 	tt_sim tmp;
-	uint64_t ns = net->ncards, npv, slots, per_port, total;
+	uint64_t npv, slots, per_port, total;
 	uint64_t rtab = 0;
 	int d;
 
@@ -423,16 +426,64 @@ tt_sim_memory(const tt_net *net, const tt_simparams *p)
 	npv = ns * (uint64_t)tmp.np * (uint64_t)tmp.V;
 	slots = net->twin ? (switch_slots(&tmp, 0) + switch_slots(&tmp, 1)) *
 	    (ns / 2) : switch_slots(&tmp, 0) * ns;
-	per_port = 8 + 8 + 8 + 1 + 4 + 4 + 1 + 1 + 4 + 1 + 4 + 8 +
-	    4 * (uint64_t)tmp.np + (uint64_t)wheel_size(p) * 4;
+	per_port = 8 + 8 + 8 + 1 + 4 + 4 + 1 + 1 + 4 + 1 + 8 +
+	    4 * (uint64_t)tmp.np + (uint64_t)wheel_size(p) * 4 +
+	    (dist ? 4 + 4 : 0);
 	for (d = 0; d < net->n; d++)
 		rtab += (uint64_t)net->k[d];
 	total = npv * (sizeof(struct vcq) + sizeof(uint16_t)) +
 	    slots * sizeof(struct pkt) + ns * (uint64_t)tmp.np * per_port +
 	    ns * (4 + sizeof(tt_rtable) + rtab * sizeof(tt_hop) +
-	    sizeof(struct nic) + 4 + 8 + 4 + 8 +
+	    sizeof(struct nic) + 4 + 4 + 4 + 8 +
 	    (uint64_t)switch_wheel_size(p) * switch_wheel_size(p) * 4);
 	return total;
+}
+
+uint64_t
+tt_sim_memory(const tt_net *net, const tt_simparams *p)
+{
+	return memory_for(net, p, net->ncards, 0);
+}
+
+uint64_t
+tt_sim_memory_part(const tt_net *net, const tt_simparams *p, int nranks)
+{
+	tt_sim tmp;
+	uint32_t first, end, f, e, s, peer;
+	uint64_t boundary = 0, epoch;
+	int r, o, po;
+
+	if (nranks <= 1)
+		return tt_sim_memory(net, p);
+	if (tt_sim_part(net, nranks, 0, &first, &end) < 0)
+		return 0;
+	for (r = 1; r < nranks; r++) {
+		tt_sim_part(net, nranks, r, &f, &e);
+		if (e - f > end - first) {
+			first = f;
+			end = e;
+		}
+	}
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.net = net;
+	tmp.p = *p;
+	tmp.np = net->card_nports + 1;
+	tmp.side_mask = net->twin ? 1 : 0;
+	layout(&tmp);
+	for (s = first; s < end; s++)
+		for (o = 0; o < tmp.np - 1; o++) {
+			peer = tt_link_peer(net, s, tmp.port_id[s & tmp.side_mask][o], &po);
+			if (peer < first || peer >= end)
+				boundary++;
+		}
+	/* an epoch of L cycles sends at most a packet per P cycles and a
+	 * credit per cycle over each boundary link, each way; the buffers
+	 * double as they grow, and the receive buffer holds both */
+	epoch = boundary * ((uint64_t)(p->link_latency + p->packet_flits - 1) /
+	    (uint64_t)p->packet_flits * sizeof(struct msg_pkt) +
+	    (uint64_t)p->link_latency * sizeof(struct msg_cred));
+	return memory_for(net, p, end - first, 1) + 4 * epoch +
+	    (uint64_t)nranks * (SYNC_N + (uint64_t)nranks) * 8;
 }
 
 void
@@ -1607,7 +1658,6 @@ struct gstate {
 	uint64_t inflight, nactive, nsleep, early_pending, measured,
 	    measured_delivered, last_move;
 };
-#define SYNC_N 7
 
 static void
 gstate_local(const tt_sim *sim, struct gstate *g)

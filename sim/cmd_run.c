@@ -40,27 +40,31 @@ run_usage(FILE *f)
 "  --watchdog N    cycles without a flit moving that count as deadlock (5000)\n"
 "output:          a table; --json (one object) or --csv\n"
 "planning:        --dry-run [--ranks N]: simulate nothing; print the bytes\n"
-"                  the engine allocates for this network, and the share of\n"
-"                  the largest of N slabs along the largest dimension\n"
+"                  the engine allocates for this network, and per rank\n"
+"                  when mpirun -np N shares it (slabs of the last dimension)\n"
+"\n"
+"Under mpirun -np N (ttsim built with Open MPI) the ranks share the run and\n"
+"its results are the serial run's, bit for bit; rank 0 prints.\n"
 "\n"
 "Exit status: 0 ran, 1 the deadlock watchdog fired (the channels are\n"
 "printed), 2 bad usage or input.\n");
 }
 
 /*
- * --dry-run: the engine's allocation for net (tt_sim_memory(), the sizes
- * tt_sim_create() allocates), and the switch share of the largest slab when
- * the largest dimension is cut into `ranks` slabs of whole planes.  Every
- * array of the engine is per switch, so a slab's share is exact for the
- * switch state; the boundary exchange of a partitioned run is not counted.
+ * --dry-run: the bytes the engine allocates (tt_sim_memory(), the sizes
+ * tt_sim_create() allocates) for the whole network, and for the largest
+ * part when `ranks` ranks share it (tt_sim_memory_part(): the parts
+ * mpirun -np N would build, runs of whole nodes in id order, i.e. slabs of
+ * the last dimension, with their boundary buffers).
  */
 static int
 dry_run(const simopts *so, const netopts *no, long ranks)
 {
 	tt_net net;
 	char err[512];
-	uint64_t total, per_rank, planes, sw;
-	int d, dmax = 0;
+	uint64_t total, per_rank, most = 0;
+	uint32_t f, e;
+	long r;
 
 	if (tt_net_init(&net, &no->spec, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim run: %s\n", err);
@@ -71,34 +75,32 @@ dry_run(const simopts *so, const netopts *no, long ranks)
 		tt_net_free(&net);
 		return TTSIM_EXIT_USAGE;
 	}
-	for (d = 1; d < net.n; d++)
-		if (net.k[d] > net.k[dmax])
-			dmax = d;
-	if (ranks > net.k[dmax]) {
-		fprintf(stderr, "ttsim run: --ranks %ld: the largest dimension "
-		    "has %d planes; use at most %d ranks\n", ranks,
-		    net.k[dmax], net.k[dmax]);
+	if (tt_sim_part(&net, (int)ranks, 0, &f, &e) < 0) {
+		fprintf(stderr, "ttsim run: --ranks %ld: the network has %u "
+		    "nodes; use at most one rank per node\n", ranks,
+		    net.twin ? net.ncards / 2 : net.ncards);
 		tt_net_free(&net);
 		return TTSIM_EXIT_USAGE;
 	}
+	for (r = 0; r < ranks; r++) {
+		tt_sim_part(&net, (int)ranks, (int)r, &f, &e);
+		if (e - f > most)
+			most = e - f;
+	}
 	total = tt_sim_memory(&net, &so->p);
-	planes = ((uint64_t)net.k[dmax] + (uint64_t)ranks - 1) / (uint64_t)ranks;
-	sw = (uint64_t)net.ncards / (uint64_t)net.k[dmax] * planes;
-	per_rank = total / net.ncards * sw +
-	    total % net.ncards * sw / net.ncards;
+	per_rank = tt_sim_memory_part(&net, &so->p, (int)ranks);
 	if (no->json)
 		printf("{\"pes\":%u,\"ranks\":%ld,\"slab_dim\":%d,"
-		    "\"slab_planes\":%llu,\"slab_switches\":%llu,"
-		    "\"bytes_total\":%llu,\"bytes_per_rank\":%llu}\n",
-		    net.ncards, ranks, dmax, (unsigned long long)planes,
-		    (unsigned long long)sw, (unsigned long long)total,
+		    "\"switches_per_rank\":%llu,\"bytes_total\":%llu,"
+		    "\"bytes_per_rank\":%llu}\n", net.ncards, ranks, net.n - 1,
+		    (unsigned long long)most, (unsigned long long)total,
 		    (unsigned long long)per_rank);
 	else
-		printf("%u PEs: %.1f MiB for the engine; %ld rank%s: slabs of "
-		    "at most %llu plane%s of dimension %d (%llu switches), "
-		    "%.1f MiB per rank\n", net.ncards, total / 1048576.0,
-		    ranks, ranks > 1 ? "s" : "", (unsigned long long)planes,
-		    planes > 1 ? "s" : "", dmax, (unsigned long long)sw, per_rank / 1048576.0);
+		printf("%u PEs: %.1f MiB for the engine; %ld rank%s: at most "
+		    "%llu switches (slabs of dimension %d), %.1f MiB per "
+		    "rank\n", net.ncards, total / 1048576.0, ranks,
+		    ranks > 1 ? "s" : "", (unsigned long long)most, net.n - 1,
+		    per_rank / 1048576.0);
 	tt_net_free(&net);
 	return TTSIM_EXIT_OK;
 }
@@ -170,7 +172,8 @@ cmd_run(int argc, char **argv)
 	if (dry)
 		return dry_run(&so, &no, ranks);
 	if (ranks != 1) {
-		fprintf(stderr, "ttsim run: --ranks goes with --dry-run\n");
+		fprintf(stderr, "ttsim run: --ranks goes with --dry-run; to "
+		    "run on N ranks, use mpirun -np N ttsim run ...\n");
 		return TTSIM_EXIT_USAGE;
 	}
 	if (simpoint_check(&so, &no.spec, so.load) < 0)

@@ -764,6 +764,107 @@ test_memory_model(void **state)
 	memory_case(2, k1616, 0, NULL, TT_DL_VC);
 }
 
+/*
+ * tt_sim_part(): the ranks' parts are runs of whole nodes that cover the
+ * network once, in order, within one node of each other in size; more
+ * ranks than nodes is refused.
+ */
+static void
+test_partition(void **state)
+{
+	static const int k534[3] = {5, 3, 4}, k88[2] = {8, 8};
+	tt_net net;
+	uint32_t f, e, next;
+	int twin, R, r;
+
+	(void)state;
+	for (twin = 0; twin < 2; twin++) {
+		if (twin)
+			tt_test_net(&net, 3, k534, 1, "G", TT_DL_BUBBLE);
+		else
+			tt_test_net(&net, 2, k88, 0, NULL, TT_DL_VC);
+		for (R = 1; R <= 64; R++) {
+			uint32_t nodes = net.twin ? net.ncards / 2 : net.ncards;
+			uint32_t lo = UINT32_MAX, hi = 0;
+
+			if ((uint32_t)R > nodes) {
+				assert_int_equal(tt_sim_part(&net, R, 0, &f, &e), -1);
+				continue;
+			}
+			next = 0;
+			for (r = 0; r < R; r++) {
+				assert_int_equal(tt_sim_part(&net, R, r, &f, &e), 0);
+				assert_int_equal(f, next);
+				assert_true(e > f);
+				if (net.twin)
+					assert_int_equal(f % 2, 0);
+				if (e - f < lo)
+					lo = e - f;
+				if (e - f > hi)
+					hi = e - f;
+				next = e;
+			}
+			assert_int_equal(next, net.ncards);
+			assert_true(hi - lo <= (net.twin ? 2u : 1u));
+		}
+		tt_net_free(&net);
+	}
+}
+
+/* A transport for one process that plays rank 0 of two: enough to build
+ * a part (tt_sim_create_part() only gathers an "ok" from every rank). */
+static void
+fake_allgather(void *ctx, const uint64_t *mine, size_t n, uint64_t *all)
+{
+	(void)ctx;
+	memcpy(all, mine, n * sizeof(uint64_t));
+	memcpy(all + n, mine, n * sizeof(uint64_t));
+}
+
+/*
+ * tt_sim_memory_part(), which --dry-run --ranks N reports, is what
+ * tt_sim_create_part() takes from the heap for its part (the boundary
+ * buffers, which grow only as boundary traffic needs them, are the model's
+ * margin), and is about half the whole for two ranks.
+ */
+static void
+test_memory_part(void **state)
+{
+	static const int k888[3] = {8, 8, 8};
+	tt_sim_comm comm = {0, 2, NULL, fake_allgather, NULL};
+	tt_net net;
+	tt_simparams p;
+	tt_sim *sim;
+	char err[256];
+	size_t before, used;
+	uint64_t model, whole;
+	uint32_t f, e;
+
+	(void)state;
+	if (!TT_HEAP_MEASURABLE)
+		skip();
+	tt_test_net(&net, 3, k888, 1, "D", TT_DL_VC);
+	tt_simparams_default(&p);
+	model = tt_sim_memory_part(&net, &p, 2);
+	whole = tt_sim_memory(&net, &p);
+	before = heap_used();
+	if (tt_sim_create_part(&sim, &net, &p, &comm, err, sizeof(err)) != 0)
+		fail_msg("tt_sim_create_part: %s", err);
+	used = heap_used() - before;
+	tt_sim_local(sim, &f, &e);
+	print_message("rank 0 of 2: switches %u..%u, model %llu bytes, heap "
+	    "%zu bytes, whole network %llu\n", f, e, (unsigned long long)model,
+	    used, (unsigned long long)whole);
+	assert_int_equal(f, 0);
+	assert_int_equal(e, net.ncards / 2);
+	assert_int_equal(tt_sim_pes(sim), net.ncards);
+	assert_true(used + used / 50 + 65536 >= model);
+	assert_true(model + model / 50 + 65536 >= used);
+	assert_true(model > whole / 2 && model < whole / 2 + whole / 20);
+	tt_sim_free(sim);
+	tt_net_free(&net);
+}
+
 int
 main(void)
 {
@@ -779,6 +880,8 @@ main(void)
 		cmocka_unit_test(test_source_rate),
 		cmocka_unit_test(test_histogram),
 		cmocka_unit_test(test_memory_model),
+		cmocka_unit_test(test_partition),
+		cmocka_unit_test(test_memory_part),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
