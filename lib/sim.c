@@ -1353,7 +1353,7 @@ nic_fetch(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t now,
 }
 
 /* Try to inject NIC pe's pending packet in cycle t; 1 if it went. */
-static int
+static inline __attribute__((always_inline)) int
 nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t)
 {
 	struct nic *n = &sim->nic[pe];
