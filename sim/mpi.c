@@ -127,14 +127,6 @@ ttsim_comm(void)
 
 #endif
 
-int
-ttsim_rank(void)
-{
-	const tt_sim_comm *c = ttsim_comm();
-
-	return c != NULL ? c->rank : 0;
-}
-
 /* Every rank's n values, combined: summed, or the largest where max[i]. */
 void
 ttsim_combine(uint64_t *v, size_t n, const unsigned char *max)
