@@ -1744,6 +1744,18 @@ cycle(tt_sim *sim, const tt_source *src, uint64_t t, const int dist)
 	switches_step(sim, t, dist);
 }
 
+/* Cycle t, then the progress report every 4096 cycles; the next cycle. */
+static inline __attribute__((always_inline)) uint64_t
+step(tt_sim *sim, const tt_source *src, uint64_t t, tt_sim_progress progress,
+    void *pctx, uint64_t planned, const int dist)
+{
+	cycle(sim, src, t, dist);
+	t++;
+	if (progress != NULL && (t & 4095) == 0)
+		progress(pctx, planned ? (double)t / (double)planned : -1.0);
+	return t;
+}
+
 static uint64_t
 run_serial(tt_sim *sim, const tt_source *src, int until_empty,
     tt_sim_progress progress, void *pctx, uint64_t planned)
@@ -1771,33 +1783,74 @@ run_serial(tt_sim *sim, const tt_source *src, int until_empty,
 				continue;
 			}
 		}
-		cycle(sim, src, t, 0);
-		t++;
-		if (progress != NULL && (t & 4095) == 0)
-			progress(pctx, planned ? (double)t / (double)planned : -1.0);
+		t = step(sim, src, t, progress, pctx, planned, 0);
 	}
 	return t;
 }
 
-/* Sum (and for last_move, the latest of) every rank's n-value rows. */
+/* Combine nranks rows of n values (row r at all[r * stride]) into out:
+ * the sum, or the largest where max[i]. */
 static void
-sum_rows(const tt_sim *sim, const uint64_t *all, size_t n, size_t stride,
-    uint64_t *out, int max_col)
+combine_rows(const uint64_t *all, int nranks, size_t n, size_t stride,
+    uint64_t *out, const unsigned char *max)
 {
 	size_t i;
 	int r;
 
 	for (i = 0; i < n; i++) {
 		out[i] = 0;
-		for (r = 0; r < sim->comm.nranks; r++) {
+		for (r = 0; r < nranks; r++) {
 			uint64_t v = all[(size_t)r * stride + i];
 
-			if ((int)i == max_col)
+			if (max != NULL && max[i])
 				out[i] = v > out[i] ? v : out[i];
 			else
 				out[i] += v;
 		}
 	}
+}
+
+void
+tt_sim_combine(const tt_sim_comm *comm, uint64_t *v, size_t n,
+    const unsigned char *max)
+{
+	uint64_t *all;
+
+	if (comm == NULL || comm->nranks == 1)
+		return;
+	all = malloc(sizeof(uint64_t) * n * (size_t)comm->nranks);
+	if (all == NULL) {
+		fprintf(stderr, "tt_sim: out of memory combining results\n");
+		abort();
+	}
+	comm->allgather(comm->ctx, v, n, all);
+	combine_rows(all, comm->nranks, n, n, v, max);
+	free(all);
+}
+
+void
+tt_hist_pack(const tt_hist *h, uint64_t *w)
+{
+	size_t i;
+
+	w[0] = h->count;
+	/* a sum of whole cycles: exact in a double and in a uint64_t */
+	w[1] = (uint64_t)h->sum;
+	w[2] = h->max;
+	for (i = 0; i < TT_HIST_BINS; i++)
+		w[3 + i] = h->bin[i];
+}
+
+void
+tt_hist_unpack(tt_hist *h, const uint64_t *w)
+{
+	size_t i;
+
+	h->count = w[0];
+	h->sum = (double)w[1];
+	h->max = w[2];
+	for (i = 0; i < TT_HIST_BINS; i++)
+		h->bin[i] = (uint32_t)w[3 + i];
 }
 
 static void
@@ -1826,6 +1879,7 @@ sync_epoch(tt_sim *sim, struct gstate *g)
 {
 	const int R = sim->comm.nranks;
 	const size_t stride = SYNC_N + (size_t)R;
+	static const unsigned char latest[SYNC_N] = {[6] = 1};  /* last_move */
 	uint64_t mine[SYNC_N + 64], *row = mine, sum[SYNC_N], total = 0, sbytes = 0;
 	uint64_t moved = 0;
 	uint8_t *sb, *p, *end;
@@ -1846,7 +1900,7 @@ sync_epoch(tt_sim *sim, struct gstate *g)
 	sim->comm.allgather(sim->comm.ctx, row, stride, sim->sync_all);
 	if (row != mine)
 		free(row);
-	sum_rows(sim, sim->sync_all, SYNC_N, stride, sum, 6);
+	combine_rows(sim->sync_all, R, SYNC_N, stride, sum, latest);
 	memcpy(g, sum, sizeof(*g));
 	for (r = 0; r < R; r++) {
 		sim->rcount[r] = sim->sync_all[(size_t)r * stride + SYNC_N +
@@ -1963,12 +2017,8 @@ run_dist(tt_sim *sim, const tt_source *src, int until_empty,
 		    t + sim->p.watchdog;
 		if (fire - t < n)
 			n = fire - t;
-		for (e = 0; e < n; e++) {
-			cycle(sim, src, t, 1);
-			t++;
-			if (progress != NULL && (t & 4095) == 0)
-				progress(pctx, planned ? (double)t / (double)planned : -1.0);
-		}
+		for (e = 0; e < n; e++)
+			t = step(sim, src, t, progress, pctx, planned, 1);
 	}
 	return t;
 }
@@ -1978,18 +2028,15 @@ static void
 reduce_result(tt_sim *sim, tt_simresult *res, uint64_t *backlog,
     uint64_t *internal, uint64_t *nint)
 {
-	const size_t nh = 3 + TT_HIST_BINS, nfix = 12, n = nfix + 2 * nh;
-	uint64_t *v = calloc(n, sizeof(uint64_t));
-	uint64_t *all = calloc(n * (size_t)sim->comm.nranks, sizeof(uint64_t));
-	uint64_t *sum = calloc(n, sizeof(uint64_t));
-	tt_hist *h[2] = {&res->net_lat, &res->e2e_lat};
-	size_t i, k;
-	int r;
+	enum { NFIX = 12, N = NFIX + 2 * TT_HIST_WORDS };
+	static unsigned char max[N];
+	uint64_t *v = calloc(N, sizeof(uint64_t));
 
-	if (v == NULL || all == NULL || sum == NULL) {
+	if (v == NULL) {
 		fprintf(stderr, "tt_sim: out of memory gathering the results\n");
 		abort();
 	}
+	max[NFIX + 2] = max[NFIX + TT_HIST_WORDS + 2] = 1;     /* hist max */
 	v[0] = res->generated;
 	v[1] = res->injected;
 	v[2] = res->delivered;
@@ -2002,51 +2049,24 @@ reduce_result(tt_sim *sim, tt_simresult *res, uint64_t *backlog,
 	v[9] = *backlog;
 	v[10] = *internal;
 	v[11] = *nint;
-	for (k = 0; k < 2; k++) {
-		uint64_t *hv = v + nfix + k * nh;
-
-		/* a sum of whole latencies: exact in a double, so summing
-		 * the ranks' sums gives the serial run's */
-		hv[0] = h[k]->count;
-		hv[1] = (uint64_t)h[k]->sum;
-		hv[2] = h[k]->max;
-		for (i = 0; i < TT_HIST_BINS; i++)
-			hv[3 + i] = h[k]->bin[i];
-	}
-	sim->comm.allgather(sim->comm.ctx, v, n, all);
-	for (i = 0; i < n; i++)
-		for (r = 0; r < sim->comm.nranks; r++) {
-			uint64_t x = all[(size_t)r * n + i];
-
-			if (i >= nfix && (i - nfix) % nh == 2)
-				sum[i] = x > sum[i] ? x : sum[i];
-			else
-				sum[i] += x;
-		}
-	res->generated = sum[0];
-	res->injected = sum[1];
-	res->delivered = sum[2];
-	res->flits_window = sum[3];
-	res->packets_window = sum[4];
-	res->measured = sum[5];
-	res->measured_delivered = sum[6];
-	res->hops_sum = sum[7];
-	sim->traversals = sum[8];
-	*backlog = sum[9];
-	*internal = sum[10];
-	*nint = sum[11];
-	for (k = 0; k < 2; k++) {
-		const uint64_t *hv = sum + nfix + k * nh;
-
-		h[k]->count = hv[0];
-		h[k]->sum = (double)hv[1];
-		h[k]->max = hv[2];
-		for (i = 0; i < TT_HIST_BINS; i++)
-			h[k]->bin[i] = (uint32_t)hv[3 + i];
-	}
+	tt_hist_pack(&res->net_lat, v + NFIX);
+	tt_hist_pack(&res->e2e_lat, v + NFIX + TT_HIST_WORDS);
+	tt_sim_combine(&sim->comm, v, N, max);
+	res->generated = v[0];
+	res->injected = v[1];
+	res->delivered = v[2];
+	res->flits_window = v[3];
+	res->packets_window = v[4];
+	res->measured = v[5];
+	res->measured_delivered = v[6];
+	res->hops_sum = v[7];
+	sim->traversals = v[8];
+	*backlog = v[9];
+	*internal = v[10];
+	*nint = v[11];
+	tt_hist_unpack(&res->net_lat, v + NFIX);
+	tt_hist_unpack(&res->e2e_lat, v + NFIX + TT_HIST_WORDS);
 	free(v);
-	free(all);
-	free(sum);
 }
 
 /* Every output's window flits from every rank, into link_all. */

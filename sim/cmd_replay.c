@@ -369,17 +369,12 @@ is_yaml(const char *a)
 static void
 combine_replay(tt_replay_result *rr)
 {
-	enum { NF = 7, NH = 3 + TT_HIST_BINS };
-	static unsigned char max[NF + NH];
-	uint64_t *v;
-	size_t i;
+	enum { NF = 7, N = NF + TT_HIST_WORDS };
+	static unsigned char max[N];
+	uint64_t v[N];
 
 	if (ttsim_comm() == NULL)
 		return;
-	if ((v = calloc(NF + NH, sizeof(uint64_t))) == NULL) {
-		fprintf(stderr, "ttsim replay: out of memory\n");
-		exit(TTSIM_EXIT_USAGE);
-	}
 	max[3] = max[4] = max[5] = max[NF + 2] = 1;
 	v[0] = rr->messages;
 	v[1] = rr->packets;
@@ -388,12 +383,8 @@ combine_replay(tt_replay_result *rr)
 	v[4] = rr->last_gen;
 	v[5] = rr->max_pending;
 	v[6] = rr->packets_window;
-	v[NF] = rr->latency.count;
-	v[NF + 1] = (uint64_t)rr->latency.sum;   /* whole cycles: exact */
-	v[NF + 2] = rr->latency.max;
-	for (i = 0; i < TT_HIST_BINS; i++)
-		v[NF + 3 + i] = rr->latency.bin[i];
-	ttsim_combine(v, NF + NH, max);
+	tt_hist_pack(&rr->latency, v + NF);
+	tt_sim_combine(ttsim_comm(), v, N, max);
 	rr->messages = v[0];
 	rr->packets = v[1];
 	rr->bytes = v[2];
@@ -401,12 +392,7 @@ combine_replay(tt_replay_result *rr)
 	rr->last_gen = v[4];
 	rr->max_pending = v[5];
 	rr->packets_window = v[6];
-	rr->latency.count = v[NF];
-	rr->latency.sum = (double)v[NF + 1];
-	rr->latency.max = v[NF + 2];
-	for (i = 0; i < TT_HIST_BINS; i++)
-		rr->latency.bin[i] = (uint32_t)v[NF + 3 + i];
-	free(v);
+	tt_hist_unpack(&rr->latency, v + NF);
 }
 
 int

@@ -126,34 +126,3 @@ ttsim_comm(void)
 }
 
 #endif
-
-/* Every rank's n values, combined: summed, or the largest where max[i]. */
-void
-ttsim_combine(uint64_t *v, size_t n, const unsigned char *max)
-{
-	const tt_sim_comm *c = ttsim_comm();
-	uint64_t *all;
-	size_t i;
-	int r;
-
-	if (c == NULL || c->nranks == 1)
-		return;
-	all = malloc(sizeof(uint64_t) * n * (size_t)c->nranks);
-	if (all == NULL) {
-		fprintf(stderr, "ttsim: out of memory combining results\n");
-		exit(TTSIM_EXIT_USAGE);
-	}
-	c->allgather(c->ctx, v, n, all);
-	for (i = 0; i < n; i++) {
-		v[i] = 0;
-		for (r = 0; r < c->nranks; r++) {
-			uint64_t x = all[(size_t)r * n + i];
-
-			if (max != NULL && max[i])
-				v[i] = x > v[i] ? x : v[i];
-			else
-				v[i] += x;
-		}
-	}
-	free(all);
-}

@@ -67,7 +67,6 @@ void json_string(FILE *f, const char *s);
 void ttsim_mpi_start(int *argc, char ***argv);
 void ttsim_mpi_finish(void);
 const tt_sim_comm *ttsim_comm(void);
-void ttsim_combine(uint64_t *v, size_t n, const unsigned char *max);
 
 /* sim/progress.c: a one-line progress report on a terminal, none when
  * stderr is not a terminal */

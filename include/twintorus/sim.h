@@ -94,6 +94,12 @@ void tt_hist_add(tt_hist *h, uint64_t v);
 /* The q-quantile (0 < q <= 1); bins above the linear range give their
  * lower edge. */
 uint64_t tt_hist_quantile(const tt_hist *h, double q);
+/* A histogram as TT_HIST_WORDS integers (count, sum, max, bins), for
+ * combining ranks' histograms: word 2 (max) takes the largest, the rest
+ * add up. */
+#define TT_HIST_WORDS (3 + TT_HIST_BINS)
+void tt_hist_pack(const tt_hist *h, uint64_t *w);
+void tt_hist_unpack(tt_hist *h, const uint64_t *w);
 
 typedef struct tt_simresult {
 	uint64_t cycles;              /* simulated, all phases */
@@ -226,6 +232,12 @@ void tt_sim_local(const tt_sim *sim, uint32_t *first, uint32_t *end);
  * boundary it exchanges (for planning; tt_sim_memory() is nranks = 1). */
 uint64_t tt_sim_memory_part(const tt_net *net, const tt_simparams *p,
     int nranks);
+
+/* Every rank's n values, combined in place on every rank: summed, or the
+ * largest where max[i] (max may be NULL).  Nothing for a NULL comm or one
+ * rank.  Collective. */
+void tt_sim_combine(const tt_sim_comm *comm, uint64_t *v, size_t n,
+    const unsigned char *max);
 
 /* Have the next partitioned tt_sim_run() gather every output's window
  * flits to every rank, for tt_sim_link_flits() (costs a whole network's
