@@ -9,7 +9,8 @@
 #   make deps       install the Debian packages the project needs, if missing
 #   make clean
 
-VERSION  = 0.1.0
+# The version lives in include/twintorus/version.h alone.
+VERSION := $(shell sed -n 's/^#define TT_VERSION "\(.*\)"/\1/p' include/twintorus/version.h)
 PREFIX  ?= /usr/local
 DESTDIR ?=
 BINDIR   = $(PREFIX)/bin

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <hwloc.h>
 
+#include "twintorus/json.h"
 #include "discover.h"
 #include "ttd.h"
 
@@ -218,19 +219,6 @@ ttd_discover_bind(const ttd_nic *nic, char *err, size_t errsz)
 	return r;
 }
 
-static void
-json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++)
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	putchar('"');
-}
 
 static const char *
 link_name(int link)
@@ -267,19 +255,19 @@ ttd_cmd_discover(int argc, char **argv)
 		printf("{\"cards\": [");
 		for (i = 0; i < n; i++) {
 			printf("%s\n  {\"pci\": ", i ? "," : "");
-			json_str(nics[i].pci);
+			tt_json_string(stdout, nics[i].pci);
 			printf(", \"numa\": %d, \"cpuset\": ", nics[i].numa);
-			json_str(nics[i].cpuset);
+			tt_json_string(stdout, nics[i].cpuset);
 			printf(", \"ports\": [");
 			for (j = 0; j < nics[i].nports; j++) {
 				const ttd_nic_port *p = &nics[i].port[j];
 
 				printf("%s{\"name\": ", j ? ", " : "");
-				json_str(p->name);
+				tt_json_string(stdout, p->name);
 				printf(", \"pci\": ");
-				json_str(p->pci);
+				tt_json_string(stdout, p->pci);
 				printf(", \"mac\": ");
-				json_str(p->mac);
+				tt_json_string(stdout, p->mac);
 				printf(", \"link\": \"%s\"}", link_name(p->link));
 			}
 			printf("]}");
@@ -290,7 +278,7 @@ ttd_cmd_discover(int argc, char **argv)
 			    nics[pick[1]].pci);
 		else {
 			printf("null, \"why\": ");
-			json_str(err);
+			tt_json_string(stdout, err);
 		}
 		printf("}\n");
 	} else {

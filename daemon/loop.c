@@ -30,6 +30,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include "twintorus/json.h"
 #include "discover.h"
 #include "ttd.h"
 
@@ -371,20 +372,6 @@ loop_link_name(int link)
 
 static const char *const cabling_names[] = {"unknown", "ok", "wrong"};
 
-/* A string from the config (host, interface) as a JSON string. */
-static void
-loop_json_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (; *s; s++)
-		if (*s == '"' || *s == '\\')
-			fprintf(fp, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(fp, "\\u%04x", *s);
-		else
-			fputc(*s, fp);
-	fputc('"', fp);
-}
 
 static void
 loop_status_json(struct loop *l, FILE *fp)
@@ -394,7 +381,7 @@ loop_status_json(struct loop *l, FILE *fp)
 	int s, i, d, first = 1;
 
 	fprintf(fp, "{\"node\": %u, \"host\": ", l->nd.node);
-	loop_json_str(fp, l->nd.host);
+	tt_json_string(fp, l->nd.host);
 	fprintf(fp, ", \"coord\": [");
 	for (d = 0; d < l->net.n; d++)
 		fprintf(fp, "%s%d", d ? ", " : "",
@@ -414,7 +401,7 @@ loop_status_json(struct loop *l, FILE *fp)
 				tt_port_name(p->port, l->net.n, pn, sizeof(pn));
 			fprintf(fp, "%s\n  {\"card\": %d, \"port\": \"%s\", "
 			    "\"ifname\": ", first ? "" : ",", s, pn);
-			loop_json_str(fp, l->nd.card[s].port[i].ifname);
+			tt_json_string(fp, l->nd.card[s].port[i].ifname);
 			fprintf(fp, ", \"link\": \"%s\", \"cabling\": \"%s\", "
 			    "\"heard\": ", loop_link_name(p->link),
 			    p->port == TT_PORT_INT ?
@@ -443,7 +430,7 @@ loop_status_json(struct loop *l, FILE *fp)
 		    (unsigned long long)c->dropped[d]);
 	ttd_capture_name(&l->pe_cap, l->pe_cap.cur, path, sizeof(path));
 	fprintf(fp, "}},\n \"traces\": [{\"path\": ");
-	loop_json_str(fp, path);
+	tt_json_string(fp, path);
 	fprintf(fp, ", \"records\": %llu}",
 	    (unsigned long long)l->pe_cap.records);
 	for (s = 0; l->port_tracing && s < l->nd.ncards; s++)
@@ -452,7 +439,7 @@ loop_status_json(struct loop *l, FILE *fp)
 
 			ttd_capture_name(pc, pc->cur, path, sizeof(path));
 			fprintf(fp, ", {\"path\": ");
-			loop_json_str(fp, path);
+			tt_json_string(fp, path);
 			fprintf(fp, ", \"records\": %llu}",
 			    (unsigned long long)pc->records);
 		}

@@ -11,10 +11,11 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include "twintorus/json.h"
+#include "twintorus/version.h"
 #include "discover.h"
 #include "ttd.h"
 
-#define TTD_VERSION "0.1.0"
 
 static const char usage_text[] =
 "usage: ttd [run] [-c FILE] [--node HOST|x,y,z] [--control PATH]\n"
@@ -276,10 +277,11 @@ cmd_routes(int argc, char **argv)
 		rc = TTD_EX_CONFIG;
 		goto out;
 	}
-	if (o.json)
-		printf("{\"node\": %u, \"host\": \"%s\", \"cards\": [", nd.node,
-		    nd.host);
-	else
+	if (o.json) {
+		printf("{\"node\": %u, \"host\": ", nd.node);
+		tt_json_string(stdout, nd.host);
+		printf(", \"cards\": [");
+	} else
 		printf("node %s: where each card sends a frame for each PE "
 		    "(tt_route, as ttsim)\n", nd.host);
 	for (s = 0; s < nd.ncards; s++) {
@@ -375,7 +377,7 @@ main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(cmd, "--version") == 0) {
-		printf("ttd %s\n", TTD_VERSION);
+		printf("ttd %s\n", TT_VERSION);
 		return 0;
 	}
 	if (argc > 2 && (strcmp(argv[2], "--help") == 0 ||

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "twintorus/json.h"
 #include "twintorus/replay.h"
 #include "twintorus/trace.h"
 #include "ttsim.h"
@@ -182,7 +183,7 @@ print_json(const struct netrun *runs, int nrun, tt_trace_in *in,
 	printf("{\"trace\": {\"files\": [");
 	for (i = 0; i < tt_trace_in_nfiles(in); i++) {
 		printf("%s", i ? ", " : "");
-		json_string(stdout, tt_trace_in_path(in, i));
+		tt_json_string(stdout, tt_trace_in_path(in, i));
 	}
 	printf("], \"records\": %" PRIu64 ", \"messages\": %" PRIu64
 	    ", \"bytes\": %" PRIu64 ", \"duration_s\": %.9f, \"skipped_hello\": %"
@@ -209,7 +210,7 @@ print_json(const struct netrun *runs, int nrun, tt_trace_in *in,
 		    rr->latency.sum / (double)rr->latency.count : 0;
 
 		printf("%s{\"name\": ", k ? ", " : "");
-		json_string(stdout, r->name);
+		tt_json_string(stdout, r->name);
 		printf(", ");
 		json_net_fields(stdout, &r->net, "scheme");
 		printf(", \"pes\": %" PRIu32 ", \"makespan_cycles\": %" PRIu64
@@ -252,7 +253,7 @@ print_json(const struct netrun *runs, int nrun, tt_trace_in *in,
 			if ((int)(l % (uint64_t)r->nports) == r->nports - 1)
 				continue;
 			printf("%s{\"link\": ", l ? ", " : "");
-			json_string(stdout, link_name(r, l, nb, sizeof(nb)));
+			tt_json_string(stdout, link_name(r, l, nb, sizeof(nb)));
 			printf(", \"flits\": %" PRIu64 ", \"utilization\": %.6f}",
 			    r->link[l], link_util(r, r->link[l]));
 		}

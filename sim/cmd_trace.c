@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "twintorus/json.h"
 #include "twintorus/trace.h"
 #include "ttsim.h"
 
@@ -836,7 +837,7 @@ cmd_stat(int argc, char **argv)
 			const tt_trace_stats *fs = tt_trace_in_stats(in, i);
 
 			printf("%s{\"path\": ", i ? ", " : "");
-			json_string(stdout, tt_trace_in_path(in, i));
+			tt_json_string(stdout, tt_trace_in_path(in, i));
 			printf(", ");
 			json_stats_fields(stdout, fs);
 			printf(", \"truncated_record\": ");

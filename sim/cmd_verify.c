@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "twintorus/json.h"
 #include "ttsim.h"
 
 static void
@@ -130,7 +131,7 @@ verify_one(const tt_net *net, const flowarg *fargs, size_t nflows, int json,
 		    net->ext_vcs, is_free ? "true" : "false");
 		for (i = 0; i < len; i++) {
 			printf("%s", i ? ", " : "");
-			json_string(stdout, tt_chan_name(net, cycle[i], cb,
+			tt_json_string(stdout, tt_chan_name(net, cycle[i], cb,
 			    sizeof(cb)));
 		}
 		printf("]}");

@@ -6,10 +6,8 @@
 #include <string.h>
 
 #include "ttsim.h"
+#include "twintorus/version.h"
 
-#ifndef TT_VERSION
-#define TT_VERSION "0.1.0"
-#endif
 
 static void
 usage(FILE *f)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "twintorus/json.h"
 #include "ttsim.h"
 
 void
@@ -218,20 +219,6 @@ net_card_ports(const tt_net *net, int side, char *buf, size_t bufsz)
 	return buf;
 }
 
-void
-json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 void
 json_card_ports(FILE *f, const tt_net *net, int side)
@@ -261,7 +248,7 @@ json_net_fields(FILE *f, const tt_net *net, const char *scheme_key)
 	fprintf(f, "\"dims\": ");
 	json_dims(f, net);
 	fprintf(f, ", \"twin\": %s, \"ports\": ", net->twin ? "true" : "false");
-	json_string(f, net->ports_name);
+	tt_json_string(f, net->ports_name);
 	if (net->twin) {
 		fprintf(f, ", \"card0\": ");
 		json_card_ports(f, net, 0);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "twintorus/json.h"
 #include "ttsim.h"
 
 void
@@ -541,7 +542,7 @@ simpoint_json(FILE *f, const simpoint *pt)
 	fputc('{', f);
 	json_net_fields(f, net, "scheme");
 	fprintf(f, ", \"series\": ");
-	json_string(f, simpoint_series(pt, sb, sizeof(sb)));
+	tt_json_string(f, simpoint_series(pt, sb, sizeof(sb)));
 	fprintf(f, ", \"pes\": %u, \"traffic\": \"%s\"", (unsigned)net->ncards,
 	    tt_pattern_name(pt->pattern));
 	fprintf(f, ", \"load\": %.6g", pt->load);
@@ -566,7 +567,7 @@ simpoint_json(FILE *f, const simpoint *pt)
 		for (i = 0; i < pt->nchan; i++) {
 			if (i)
 				fprintf(f, ", ");
-			json_string(f, pt->chan[i]);
+			tt_json_string(f, pt->chan[i]);
 		}
 		fputc(']', f);
 	}

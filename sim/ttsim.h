@@ -59,7 +59,6 @@ const char *net_card_ports(const tt_net *net, int side, char *buf, size_t bufsz)
 void json_card_ports(FILE *f, const tt_net *net, int side);
 void json_dims(FILE *f, const tt_net *net);
 void json_net_fields(FILE *f, const tt_net *net, const char *scheme_key);
-void json_string(FILE *f, const char *s);
 
 /* sim/mpi.c: under mpirun or srun (and built with Open MPI) the ranks
  * share each simulation; rank 0 alone prints.  ttsim_comm() is NULL for a
