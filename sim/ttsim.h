@@ -157,6 +157,8 @@ int cmd_run(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_trace_synth(int argc, char **argv);   /* sim/cmd_synth.c */
+int cmd_trace_stat(int argc, char **argv);    /* sim/cmd_stat.c */
 int cmd_replay(int argc, char **argv);
 
 #endif
