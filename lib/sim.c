@@ -54,6 +54,7 @@ struct vcq {
 struct nic {
 	tt_srcpkt sp;       /* the pending packet, written by the source */
 	uint8_t pending, done;  /* neither: asleep until the source has one */
+	uint8_t waiting;        /* TT_SRC_WAIT: until tt_sim_wake() */
 	uint64_t busy;      /* injection link free from this cycle */
 	uint64_t wake;      /* while asleep: when the NIC has work */
 };
@@ -115,6 +116,8 @@ struct tt_sim {
 
 	tt_sim_deliver_fn on_deliver;
 	void *deliver_ctx;
+	tt_sim_deliver_fn on_arrive;    /* partitioned: see tt_sim_on_arrive() */
+	void *arrive_ctx;
 
 	/* the run in progress */
 	uint64_t t, wstart, wend, last_move, inflight, traversals;
@@ -844,6 +847,13 @@ tt_sim_on_deliver(tt_sim *sim, tt_sim_deliver_fn fn, void *ctx)
 	sim->deliver_ctx = ctx;
 }
 
+void
+tt_sim_on_arrive(tt_sim *sim, tt_sim_deliver_fn fn, void *ctx)
+{
+	sim->on_arrive = fn;
+	sim->arrive_ctx = ctx;
+}
+
 const uint64_t *
 tt_sim_link_flits(const tt_sim *sim, int *nports)
 {
@@ -926,6 +936,20 @@ nic_first_wake(const tt_sim *sim)
 		if (sim->nic[sim->nic_far[i]].wake < best)
 			best = sim->nic[sim->nic_far[i]].wake;
 	return best;
+}
+
+/* Not on the packet path: a waiting NIC is on no list until woken. */
+void
+tt_sim_wake(tt_sim *sim, uint32_t pe, uint64_t at)
+{
+	struct nic *n;
+
+	pe -= sim->s0;
+	if (pe >= sim->ns || !sim->nic[pe].waiting)
+		return;
+	n = &sim->nic[pe];
+	n->waiting = 0;
+	nic_sleep(sim, pe, at > sim->t ? at : sim->t + 1);
 }
 
 /* ---- switches ---- */
@@ -1091,10 +1115,13 @@ deliver(tt_sim *sim, const struct pkt *pk, uint64_t at, const int dist)
 		d.gen = pk->gen;
 		d.inject = pk->inj;
 		d.deliver = at;
-		if (dist && pk->src - sim->s0 >= sim->ns)
+		if (dist && pk->src - sim->s0 >= sim->ns) {
 			send_delivery(sim, &d);
-		else
+			if (sim->on_arrive != NULL)
+				sim->on_arrive(sim->arrive_ctx, &d);
+		} else {
 			sim->on_deliver(sim->deliver_ctx, &d);
+		}
 	}
 }
 
@@ -1337,6 +1364,8 @@ nic_fetch(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t now,
 	if (r != TT_SRC_PACKET) {
 		if (r == TT_SRC_LATER)
 			nic_sleep(sim, pe, gen > now ? gen : now + 1);
+		else if (r == TT_SRC_WAIT)
+			n->waiting = 1;
 		else
 			n->done = 1;
 		return 0;

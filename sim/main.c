@@ -27,8 +27,12 @@ usage(FILE *f)
 "  run       simulate one load point flit by flit: throughput, latency\n"
 "  sweep     simulate loads x port configurations x schemes x topologies\n"
 "  plot      draw load-latency and load-throughput curves with gnuplot\n"
-"  trace     write (synth) and summarise (stat) pcap traces of torus frames\n"
+"  trace     write (synth), summarise (stat) and infer the dependencies of\n"
+"            (infer) pcap traces of torus frames\n"
 "  replay    predict how a recorded trace runs on one or more networks\n"
+"            (open loop, or --causal: each send waits for what enabled it)\n"
+"  app       run an application motif closed loop (halo3d, sweep3d,\n"
+"            allreduce, alltoall, incast, pingpong); --record traces it\n"
 "\n"
 "network flags (over the YAML file, if one is given):\n"
 "  --dims 4,4,4          nodes per dimension (default 4,4,4)\n"
@@ -74,8 +78,11 @@ dispatch(int argc, char **argv)
 		return cmd_trace(argc - 1, argv + 1);
 	if (strcmp(cmd, "replay") == 0)
 		return cmd_replay(argc - 1, argv + 1);
+	if (strcmp(cmd, "app") == 0)
+		return cmd_app(argc - 1, argv + 1);
 	fprintf(stderr, "ttsim: unknown command '%s' (commands: analyze, "
-	    "verify, run, sweep, plot, trace, replay; see ttsim --help)\n", cmd);
+	    "verify, run, sweep, plot, trace, replay, app; see ttsim "
+	    "--help)\n", cmd);
 	return TTSIM_EXIT_USAGE;
 }
 

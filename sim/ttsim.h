@@ -160,5 +160,7 @@ int cmd_trace(int argc, char **argv);
 int cmd_trace_synth(int argc, char **argv);   /* sim/cmd_synth.c */
 int cmd_trace_stat(int argc, char **argv);    /* sim/cmd_stat.c */
 int cmd_replay(int argc, char **argv);
+int cmd_app(int argc, char **argv);            /* sim/cmd_app.c */
+int cmd_trace_infer(int argc, char **argv);    /* sim/cmd_infer.c */
 
 #endif

@@ -65,9 +65,13 @@ void tt_simparams_default(tt_simparams *p);
  *   TT_SRC_LATER   pe has nothing up to now: ask again in cycle pk->gen
  *                  (> now).  This lets a source read a trace in time order
  *                  without reading ahead of the simulation.
+ *   TT_SRC_WAIT    pe waits for something only the source knows of (a
+ *                  message to arrive): ask again only after
+ *                  tt_sim_wake().  A run until empty ends when nothing is
+ *                  in flight or due, even if PEs still wait.
  * The engine asks for one packet per PE at a time, in generation order.
  */
-enum { TT_SRC_PACKET = 0, TT_SRC_DONE = 1, TT_SRC_LATER = 2 };
+enum { TT_SRC_PACKET = 0, TT_SRC_DONE = 1, TT_SRC_LATER = 2, TT_SRC_WAIT = 3 };
 typedef struct tt_srcpkt {
 	uint64_t gen;
 	uint32_t dst;
@@ -178,6 +182,23 @@ typedef struct tt_delivery {
 } tt_delivery;
 typedef void (*tt_sim_deliver_fn)(void *ctx, const tt_delivery *d);
 void tt_sim_on_deliver(tt_sim *sim, tt_sim_deliver_fn fn, void *ctx);
+
+/*
+ * Closed-loop sources (a PE that waits for a message before it sends).
+ * tt_sim_wake(): PE pe, which waits (its source said TT_SRC_WAIT), is asked
+ * again in cycle `at`, or in the next cycle if `at` is not later than the
+ * current one; nothing if pe does not wait.  Called from a delivery
+ * callback; pe must be one of this process's (tt_sim_local()).
+ *
+ * In a partitioned run on_deliver is called on the source's rank (the tag
+ * is the source's), and for a packet from another rank only at the end of
+ * the epoch; the destination's rank then calls tt_sim_on_arrive()'s fn in
+ * the cycle the packet arrives, so that it can wake the destination PE.
+ * The packets whose source is on the same rank it sees through on_deliver,
+ * as a serial run sees them all.  Needs on_deliver set.
+ */
+void tt_sim_wake(tt_sim *sim, uint32_t pe, uint64_t at);
+void tt_sim_on_arrive(tt_sim *sim, tt_sim_deliver_fn fn, void *ctx);
 
 /*
  * Flits each output carried inside the window: entry card * nports + i, where

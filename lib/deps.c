@@ -1,0 +1,339 @@
+/*
+ * The dependency file (twintorus/deps.h): one line per message.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "errf.h"
+#include "twintorus/deps.h"
+
+#define DEPS_MAGIC "# twintorus dependencies 1"
+#define DEPS_END   "# end "
+
+struct tt_deps_writer {
+	FILE *f;
+	char *path, *part;      /* part NULL: standard output */
+	uint64_t lines, preds;
+};
+
+int
+tt_deps_create(tt_deps_writer **wp, const char *path, char *err,
+    size_t errsz)
+{
+	tt_deps_writer *w;
+	size_t len = strlen(path) + 6;
+
+	*wp = NULL;
+	if ((w = calloc(1, sizeof(*w))) == NULL)
+		return tt_errf(err, errsz, "out of memory");
+	if (strcmp(path, "-") == 0) {
+		w->f = stdout;
+	} else {
+		w->path = strdup(path);
+		w->part = malloc(len);
+		if (w->path == NULL || w->part == NULL) {
+			free(w->path);
+			free(w->part);
+			free(w);
+			return tt_errf(err, errsz, "out of memory");
+		}
+		snprintf(w->part, len, "%s.part", path);
+		if ((w->f = fopen(w->part, "w")) == NULL) {
+			tt_errf(err, errsz, "%s: cannot create: %s", path,
+			    strerror(errno));
+			free(w->path);
+			free(w->part);
+			free(w);
+			return -1;
+		}
+	}
+	fprintf(w->f, "%s\n# pe seq dst bytes t_ns gap_ns preds\n", DEPS_MAGIC);
+	*wp = w;
+	return 0;
+}
+
+int
+tt_deps_write(tt_deps_writer *w, const tt_dep *d)
+{
+	uint32_t i;
+
+	fprintf(w->f, "%" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu64 " %"
+	    PRIu64 " %" PRIu64, d->pe, d->seq, d->dst, d->bytes, d->t_ns,
+	    d->gap_ns);
+	if (d->npred == 0)
+		fputs(" -", w->f);
+	for (i = 0; i < d->npred; i++)
+		fprintf(w->f, " %" PRIu32 ":%" PRIu32, d->pred[i].src,
+		    d->pred[i].seq);
+	w->lines++;
+	w->preds += d->npred;
+	return putc('\n', w->f) == EOF ? -1 : 0;
+}
+
+int
+tt_deps_close(tt_deps_writer *w, char *err, size_t errsz)
+{
+	int r = 0;
+
+	fprintf(w->f, "%s%" PRIu64 " messages %" PRIu64 " predecessors\n",
+	    DEPS_END, w->lines, w->preds);
+	if (w->part == NULL) {
+		if (fflush(w->f) != 0)
+			r = tt_errf(err, errsz, "standard output: write failed");
+	} else {
+		if (ferror(w->f) | fclose(w->f))
+			r = tt_errf(err, errsz, "%s: write failed: %s", w->path,
+			    strerror(errno));
+		else if (rename(w->part, w->path) != 0)
+			r = tt_errf(err, errsz, "%s: cannot rename %s to it: %s",
+			    w->path, w->part, strerror(errno));
+		if (r != 0)
+			unlink(w->part);
+	}
+	free(w->path);
+	free(w->part);
+	free(w);
+	return r;
+}
+
+void
+tt_deps_discard(tt_deps_writer *w)
+{
+	if (w == NULL)
+		return;
+	if (w->part != NULL) {
+		fclose(w->f);
+		unlink(w->part);
+	}
+	free(w->path);
+	free(w->part);
+	free(w);
+}
+
+/* ---- reading ---- */
+
+struct tt_deps_reader {
+	FILE *f;
+	char *path;
+	char *line;
+	size_t cap;
+	uint64_t lineno, lines, preds;
+	int ended;
+	tt_depref *pred;
+	uint32_t pcap;
+};
+
+int
+tt_deps_open(tt_deps_reader **rp, const char *path, char *err, size_t errsz)
+{
+	tt_deps_reader *r;
+	ssize_t n;
+
+	*rp = NULL;
+	if ((r = calloc(1, sizeof(*r))) == NULL ||
+	    (r->path = strdup(path)) == NULL) {
+		free(r);
+		return tt_errf(err, errsz, "out of memory");
+	}
+	if ((r->f = fopen(path, "r")) == NULL) {
+		tt_errf(err, errsz, "%s: %s", path, strerror(errno));
+		tt_deps_close_reader(r);
+		return -1;
+	}
+	n = getline(&r->line, &r->cap, r->f);
+	r->lineno = 1;
+	if (n <= 0 || strncmp(r->line, DEPS_MAGIC, strlen(DEPS_MAGIC)) != 0) {
+		tt_errf(err, errsz, "%s:1: not a dependency file (it starts "
+		    "with '%s'; ttsim trace infer writes them)", path,
+		    DEPS_MAGIC);
+		tt_deps_close_reader(r);
+		return -1;
+	}
+	*rp = r;
+	return 0;
+}
+
+/* A number of at most max at *p, then a space, ':' or the end. */
+static int
+num(char **p, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (**p < '0' || **p > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(*p, &end, 10);
+	if (errno != 0 || v > max)
+		return -1;
+	*out = v;
+	*p = end;
+	return 0;
+}
+
+static int
+skip_space(char **p)
+{
+	if (**p != ' ' && **p != '\t')
+		return -1;
+	while (**p == ' ' || **p == '\t')
+		(*p)++;
+	return 0;
+}
+
+/* The "# end N messages M predecessors" line against what was read. */
+static int
+end_line(tt_deps_reader *r, char *p, char *err, size_t errsz)
+{
+	uint64_t lines, preds;
+
+	p += strlen(DEPS_END);
+	if (num(&p, UINT64_MAX, &lines) < 0 ||
+	    strncmp(p, " messages ", 10) != 0)
+		goto bad;
+	p += 10;
+	if (num(&p, UINT64_MAX, &preds) < 0 ||
+	    strncmp(p, " predecessors", 13) != 0)
+		goto bad;
+	if (lines != r->lines || preds != r->preds)
+		return tt_errf(err, errsz, "%s:%" PRIu64 ": the end line says "
+		    "%" PRIu64 " messages and %" PRIu64 " predecessors, the "
+		    "file has %" PRIu64 " and %" PRIu64, r->path, r->lineno,
+		    lines, preds, r->lines, r->preds);
+	r->ended = 1;
+	return 0;
+bad:
+	return tt_errf(err, errsz, "%s:%" PRIu64 ": a bad end line (wanted "
+	    "'# end N messages M predecessors')", r->path, r->lineno);
+}
+
+static int
+parse_preds(tt_deps_reader *r, char *p, tt_dep *d, char *err, size_t errsz)
+{
+	uint64_t a, b;
+
+	d->npred = 0;
+	if (*p == '-') {
+		p++;
+		goto done;
+	}
+	for (;;) {
+		if (num(&p, UINT32_MAX, &a) < 0 || *p++ != ':' ||
+		    num(&p, UINT32_MAX, &b) < 0)
+			return tt_errf(err, errsz, "%s:%" PRIu64 ": predecessor %"
+			    PRIu32 ": wanted SRC:SEQ (two numbers below 2^32) or "
+			    "'-'", r->path, r->lineno, d->npred + 1);
+		if (d->npred == r->pcap) {
+			uint32_t cap = r->pcap ? r->pcap * 2 : 16;
+			tt_depref *g = realloc(r->pred, cap * sizeof(*g));
+
+			if (g == NULL)
+				return tt_errf(err, errsz, "out of memory");
+			r->pred = g;
+			r->pcap = cap;
+		}
+		r->pred[d->npred].src = (uint32_t)a;
+		r->pred[d->npred++].seq = (uint32_t)b;
+		if (skip_space(&p) < 0 || *p == '\0' || *p == '\n')
+			break;
+	}
+done:
+	while (*p == ' ' || *p == '\t' || *p == '\r')
+		p++;
+	if (*p != '\n' && *p != '\0')
+		return tt_errf(err, errsz, "%s:%" PRIu64 ": unexpected '%.20s' "
+		    "after the predecessors", r->path, r->lineno, p);
+	d->pred = r->pred;
+	return 0;
+}
+
+int
+tt_deps_read(tt_deps_reader *r, tt_dep *d, char *err, size_t errsz)
+{
+	static const char *const field[] = {"pe", "seq", "dst", "bytes",
+	    "t_ns", "gap_ns"};
+	static const uint64_t max[] = {UINT32_MAX, UINT32_MAX, UINT32_MAX,
+	    UINT64_MAX, UINT64_MAX, UINT64_MAX};
+	uint64_t v[6];
+	ssize_t n;
+	char *p;
+	int i;
+
+	for (;;) {
+		n = getline(&r->line, &r->cap, r->f);
+		if (n < 0) {
+			if (ferror(r->f))
+				return tt_errf(err, errsz, "%s: %s", r->path,
+				    strerror(errno));
+			if (!r->ended)
+				return tt_errf(err, errsz, "%s:%" PRIu64 ": the file "
+				    "ends without its '# end' line: it was cut "
+				    "short (write it again)", r->path, r->lineno);
+			return 0;
+		}
+		r->lineno++;
+		if (r->ended)
+			return tt_errf(err, errsz, "%s:%" PRIu64 ": a line after "
+			    "the '# end' line", r->path, r->lineno);
+		if (strncmp(r->line, DEPS_END, strlen(DEPS_END)) == 0) {
+			if (end_line(r, r->line, err, errsz) < 0)
+				return -1;
+			continue;
+		}
+		if (r->line[0] == '#' || r->line[0] == '\n')
+			continue;
+		break;
+	}
+	p = r->line;
+	for (i = 0; i < 6; i++) {
+		if ((i > 0 && skip_space(&p) < 0) || num(&p, max[i], &v[i]) < 0)
+			return tt_errf(err, errsz, "%s:%" PRIu64 ": field %d (%s): "
+			    "wanted a whole number%s (line format: pe seq dst "
+			    "bytes t_ns gap_ns preds)", r->path, r->lineno, i + 1,
+			    field[i], max[i] == UINT32_MAX ? " below 2^32" : "");
+	}
+	if (skip_space(&p) < 0)
+		return tt_errf(err, errsz, "%s:%" PRIu64 ": field 7 (preds): "
+		    "wanted SRC:SEQ ... or '-'", r->path, r->lineno);
+	d->pe = (uint32_t)v[0];
+	d->seq = (uint32_t)v[1];
+	d->dst = (uint32_t)v[2];
+	d->bytes = v[3];
+	d->t_ns = v[4];
+	d->gap_ns = v[5];
+	if (parse_preds(r, p, d, err, errsz) < 0)
+		return -1;
+	r->lines++;
+	r->preds += d->npred;
+	return 1;
+}
+
+void
+tt_deps_close_reader(tt_deps_reader *r)
+{
+	if (r == NULL)
+		return;
+	if (r->f != NULL)
+		fclose(r->f);
+	free(r->line);
+	free(r->pred);
+	free(r->path);
+	free(r);
+}
+
+static int
+stream_next(void *ctx, tt_dep *d, char *err, size_t errsz)
+{
+	return tt_deps_read(ctx, d, err, errsz);
+}
+
+tt_dep_stream
+tt_deps_stream(tt_deps_reader *r)
+{
+	tt_dep_stream s = {stream_next, r};
+
+	return s;
+}
