@@ -160,10 +160,21 @@ tt_record_ns(const tt_record *r, uint32_t pe, uint64_t cycle)
 	    r->node0].offset + (uint64_t)llround((double)cycle * r->cycle_ns);
 }
 
+/*
+ * Time order; in one cycle deliveries first, then the order records were
+ * made in.  A program that receives a message and sends in the cycle it
+ * arrived did so in that order; and the sends a program makes at one time
+ * stay together, though the engine asks for them one message at a time
+ * while other records of the same cycle come in.
+ */
 static int
 rec_less(const struct rrec *a, const struct rrec *b)
 {
-	return a->cycle != b->cycle ? a->cycle < b->cycle : a->order < b->order;
+	if (a->cycle != b->cycle)
+		return a->cycle < b->cycle;
+	if (a->flags != b->flags)
+		return a->flags > b->flags;
+	return a->order < b->order;
 }
 
 static void

@@ -12,6 +12,7 @@
 #include "twintorus/json.h"
 #include "twintorus/replay.h"
 #include "twintorus/trace.h"
+#include "replay_causal.h"
 #include "ttsim.h"
 
 #define REPLAY_MAX_NETS 16
@@ -21,7 +22,8 @@ replay_usage(FILE *f)
 {
 	fprintf(f,
 "usage: ttsim replay TRACE... [FILE.yaml] [network flags] [--compare LIST]\n"
-"                    [--speed X|max] [--json] [--csv FILE] [--plot FILE]\n"
+"                    [--speed X|max | --causal [--deps FILE]] [--json]\n"
+"                    [--csv FILE] [--plot FILE]\n"
 "\n"
 "Replays a trace (pcap or pcapng files, or directories of them: one file\n"
 "per node, merged by time) through the cycle-accurate model and predicts\n"
@@ -49,13 +51,25 @@ replay_usage(FILE *f)
 "  --warmup N      measure from cycle N: accepted load counts packets that\n"
 "                  arrive from then until the last message is generated,\n"
 "                  latency the messages generated in that window (0)\n"
+"causal replay (instead of the recorded times):\n"
+"  --causal        each PE sends its messages in its order, each when the\n"
+"                  messages that enabled it have arrived in the simulation\n"
+"                  and its compute gap has passed (ttsim trace infer says\n"
+"                  how both are read from the trace); for predicting an\n"
+"                  application on another network.  Open loop (the\n"
+"                  default) is for load: what the network does with this\n"
+"                  traffic at these times\n"
+"  --deps FILE     the dependencies from a file (ttsim trace infer, or\n"
+"                  ttsim app --deps-out) instead of inferring them\n"
+"  --burst-gap NS --window NS   the inference's (see ttsim trace infer)\n"
 "model:           --packet-flits N (4)  --buffer-flits N (128)  --vcs N\n"
 "                 --router-latency N (1)  --link-latency N (1)  --watchdog N\n"
 "output:\n"
 "  --top N         hottest links listed (10)\n"
 "  --json          one object: the trace, then one entry per network with\n"
 "                  every link's utilisation\n"
-"  --csv FILE      one line per message and network\n"
+"  --csv FILE      one line per message and network (causal: the last two\n"
+"                  columns are the sequence and the predecessor count)\n"
 "  --plot FILE     message latency CDF per network (.png or .svg, gnuplot)\n"
 "\n"
 "Exit status: 0 replayed, 1 the deadlock watchdog fired, 2 bad usage or a\n"
@@ -71,6 +85,8 @@ struct netrun {
 	uint64_t *link;         /* copy of the per-output flits */
 	int nports;
 	double wall;
+	uint64_t makespan;      /* first send to last delivery, cycles */
+	struct causal_run cr;
 };
 
 struct replay_job {
@@ -95,6 +111,19 @@ on_message(void *ctx, const tt_msgdone *d)
 	    PRIu64 "\n", j->name, d->m.src, d->m.dst, d->m.bytes, d->packets,
 	    d->m.t_ns, d->gen, d->done, lat, (double)lat * j->cycle_ns,
 	    d->m.file, d->m.recno);
+}
+
+static void
+on_causal_message(void *ctx, const tt_causal_msg *m)
+{
+	struct replay_job *j = ctx;
+	uint64_t lat = m->done - m->gen;
+
+	fprintf(j->csv, "%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu32 ",%"
+	    PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu32 ",%"
+	    PRIu32 "\n", j->name, m->src, m->dst, m->bytes, m->packets,
+	    m->t_ns, m->gen, m->done, lat, (double)lat * j->cycle_ns, m->seq,
+	    m->npred);
 }
 
 static void
@@ -174,7 +203,8 @@ accepted(const struct netrun *r, const tt_replay_params *rpp)
 
 static void
 print_json(const struct netrun *runs, int nrun, tt_trace_in *in,
-    const tt_replay_params *rpp, double cycle_ns)
+    const tt_replay_params *rpp, double cycle_ns,
+    const struct causal_opts *co)
 {
 	const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
 	size_t i;
@@ -191,8 +221,15 @@ print_json(const struct netrun *runs, int nrun, tt_trace_in *in,
 	    ", \"skipped_unmapped\": %" PRIu64 "}", st->records, st->messages,
 	    st->bytes, (double)(st->last_ns - st->first_ns) * 1e-9, st->hello,
 	    st->delivered, st->unmapped);
+	printf(", \"mode\": \"%s\"", co->on ? "causal" : "open_loop");
+	if (co->on) {
+		printf(", ");
+		causal_json(stdout, co, &runs[0].cr);
+	}
 	printf(", \"speed\": ");
-	if (rpp->speed > 0)
+	if (co->on)
+		printf("null");
+	else if (rpp->speed > 0)
 		printf("%g", rpp->speed);
 	else
 		printf("\"max\"");
@@ -216,8 +253,8 @@ print_json(const struct netrun *runs, int nrun, tt_trace_in *in,
 		printf(", \"pes\": %" PRIu32 ", \"makespan_cycles\": %" PRIu64
 		    ", \"makespan_s\": %.9f, \"messages_delivered\": %" PRIu64
 		    ", \"packets_delivered\": %" PRIu64 ", \"bytes_delivered\": %"
-		    PRIu64, r->net.ncards, r->res.cycles,
-		    (double)r->res.cycles * cycle_ns * 1e-9, rr->messages,
+		    PRIu64, r->net.ncards, r->makespan,
+		    (double)r->makespan * cycle_ns * 1e-9, rr->messages,
 		    r->res.delivered, rr->bytes);
 		printf(", \"latency_cycles\": {\"mean\": %.3f, \"p50\": %" PRIu64
 		    ", \"p99\": %" PRIu64 ", \"max\": %" PRIu64 "}", mean,
@@ -264,7 +301,8 @@ print_json(const struct netrun *runs, int nrun, tt_trace_in *in,
 
 static void
 print_table(const struct netrun *runs, int nrun, tt_trace_in *in,
-    const tt_replay_params *rpp, double cycle_ns, int top)
+    const tt_replay_params *rpp, double cycle_ns, int top,
+    const struct causal_opts *co)
 {
 	const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
 	int k;
@@ -273,13 +311,18 @@ print_table(const struct netrun *runs, int nrun, tt_trace_in *in,
 	    "file%s; replayed at ", st->messages, st->bytes,
 	    (double)(st->last_ns - st->first_ns) * 1e-9,
 	    tt_trace_in_nfiles(in), tt_trace_in_nfiles(in) == 1 ? "" : "s");
-	if (rpp->speed > 0)
+	if (co->on)
+		printf("causal");
+	else if (rpp->speed > 0)
 		printf("speed %g", rpp->speed);
 	else
 		printf("full speed (time ignored; PEs kept within %" PRIu64
 		    " messages of each other)", rpp->lookahead);
-	printf(", 1 cycle = %g ns (%d-byte flits at %g Gb/s)\n\n", cycle_ns,
+	printf(", 1 cycle = %g ns (%d-byte flits at %g Gb/s)\n", cycle_ns,
 	    rpp->flit_bytes, rpp->link_gbps);
+	if (co->on)
+		causal_table(stdout, co, &runs[0].cr);
+	putchar('\n');
 	printf("%-28s %14s %12s %10s %10s %10s %10s %9s %9s\n", "network",
 	    "makespan", "cycles", "mean us", "p50 us", "p99 us", "max us",
 	    "Gb/s", "int.link");
@@ -289,9 +332,9 @@ print_table(const struct netrun *runs, int nrun, tt_trace_in *in,
 		double us = cycle_ns * 1e-3;
 		char ms[32];
 
-		snprintf(ms, sizeof(ms), "%.6f s", (double)r->res.cycles * cycle_ns * 1e-9);
+		snprintf(ms, sizeof(ms), "%.6f s", (double)r->makespan * cycle_ns * 1e-9);
 		printf("%-28s %14s %12" PRIu64 " %10.3f %10.3f %10.3f %10.3f %9.2f "
-		    "%8.1f%%\n", r->name, ms, r->res.cycles,
+		    "%8.1f%%\n", r->name, ms, r->makespan,
 		    rr->latency.count ? rr->latency.sum / (double)rr->latency.count * us : 0,
 		    (double)tt_hist_quantile(&rr->latency, 0.5) * us,
 		    (double)tt_hist_quantile(&rr->latency, 0.99) * us,
@@ -396,6 +439,56 @@ combine_replay(tt_replay_result *rr)
 	tt_hist_unpack(&rr->latency, v + NF);
 }
 
+/* One network's causal replay: the run, its results and link counts. */
+static int
+replay_causal(struct netrun *rn, const struct causal_opts *co,
+    struct replay_job *job, const char **paths, size_t np,
+    const tt_addrmap *map, int no_copies, const tt_replay_params *rpp,
+    const tt_simparams *sp)
+{
+	tt_sim *sim = NULL;
+	tt_source src;
+	const uint64_t *lf;
+	struct timespec t0, t1;
+	char err[1024];
+	int rc = 0;
+
+	if (tt_sim_create_part(&sim, &rn->net, sp, ttsim_comm(), err,
+	    sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim replay: %s\n", err);
+		return -1;
+	}
+	if (causal_start(&rn->cr, co, (const char *const *)paths, np, map,
+	    no_copies, rpp, sim) < 0) {
+		tt_sim_free(sim);
+		return -1;
+	}
+	job->name = rn->name;
+	if (job->csv != NULL)
+		tt_causal_on_message(rn->cr.c, on_causal_message, job);
+	src = tt_causal_source(rn->cr.c);
+	tt_sim_gather_links(sim, 1);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	tt_sim_run(sim, &src, 1, &rn->res, NULL, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	rn->wall = (double)(t1.tv_sec - t0.tv_sec) +
+	    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	if (causal_finish(&rn->cr) < 0)
+		rc = -1;
+	rn->rr = rn->cr.res.rr;
+	rn->makespan = tt_causal_makespan(&rn->cr.res);
+	lf = tt_sim_link_flits(sim, &rn->nports);
+	rn->link = malloc(sizeof(uint64_t) * rn->net.ncards * (size_t)rn->nports);
+	if (rn->link != NULL)
+		memcpy(rn->link, lf, sizeof(uint64_t) * rn->net.ncards *
+		    (size_t)rn->nports);
+	else
+		rc = -1;
+	causal_free(&rn->cr);
+	tt_sim_free(sim);
+	return rc;
+}
+
 int
 cmd_replay(int argc, char **argv)
 {
@@ -403,6 +496,7 @@ cmd_replay(int argc, char **argv)
 	const char *csv_path = NULL, *plot_path = NULL;
 	static struct netrun runs[REPLAY_MAX_NETS];
 	struct replay_job job;
+	struct causal_opts co;
 	tt_replay_params rpp;
 	netopts no;
 	simopts so;
@@ -411,6 +505,7 @@ cmd_replay(int argc, char **argv)
 	tt_msg m;
 	size_t np = 0;
 	int nrun = 0, i, k, r, x, top = 10, flit_bytes = 0, rc = TTSIM_EXIT_USAGE;
+	int no_copies = 0;
 	double gbps = 0, cycle_ns;
 	uint64_t u, total = 0;
 	uint32_t base_pes = 0;	/* PEs of the network of --dims or the YAML */
@@ -420,6 +515,7 @@ cmd_replay(int argc, char **argv)
 	memset(&job, 0, sizeof(job));
 	netopts_init(&no);
 	simopts_init(&so);
+	causal_opts_init(&co);
 	so.cmd = cmd;
 	so.model_only = 1;
 	tt_replay_params_default(&rpp);
@@ -499,6 +595,10 @@ cmd_replay(int argc, char **argv)
 				rpp.lookahead = u;
 			continue;
 		}
+		if ((r = causal_take(&co, argc, argv, &i)) < 0)
+			goto out;
+		if (r > 0)
+			continue;
 		if ((r = simopts_take(&so, argc, argv, &i, cmd)) < 0)
 			goto out;
 		if (r > 0)
@@ -514,6 +614,17 @@ cmd_replay(int argc, char **argv)
 	if (np == 0) {
 		fprintf(stderr, "ttsim replay: give one or more trace files or "
 		    "directories (see ttsim replay --help)\n");
+		goto out;
+	}
+	if (co.deps != NULL && !co.on) {
+		fprintf(stderr, "ttsim replay: --deps goes with --causal\n");
+		goto out;
+	}
+	if (co.on && (rpp.speed != 1 || rpp.lookahead != 4096 ||
+	    rpp.warmup != 0)) {
+		fprintf(stderr, "ttsim replay: --speed, --lookahead and --warmup "
+		    "are open loop's; --causal sends each message when it is "
+		    "enabled\n");
 		goto out;
 	}
 	if (ttsim_comm() != NULL && rpp.speed == 0) {
@@ -682,8 +793,11 @@ cmd_replay(int argc, char **argv)
 		const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
 
 		/* as fast as possible, message times are known only as they go */
-		rpp.window_end = rpp.speed > 0 ? (uint64_t)llround((double)(st->last_ns -
-		    st->first_ns) / (cycle_ns * rpp.speed)) + 1 : 0;
+		rpp.window_end = rpp.speed > 0 && !co.on ?
+		    (uint64_t)llround((double)(st->last_ns - st->first_ns) /
+		    (cycle_ns * rpp.speed)) + 1 : 0;
+		/* a trace of torus frames without delivery copies */
+		no_copies = st->delivered == 0 && st->plain < st->messages;
 		if (rpp.window_end != 0 && rpp.warmup >= rpp.window_end) {
 			fprintf(stderr, "ttsim replay: --warmup %" PRIu64 ": the "
 			    "trace's messages are generated in cycles 0..%" PRIu64
@@ -700,7 +814,8 @@ cmd_replay(int argc, char **argv)
 			goto out;
 		}
 		fprintf(job.csv, "network,src,dst,bytes,packets,time_ns,"
-		    "gen_cycle,done_cycle,latency_cycles,latency_ns,file,record\n");
+		    "gen_cycle,done_cycle,latency_cycles,latency_ns,%s\n",
+		    co.on ? "seq,predecessors" : "file,record");
 	}
 	job.cycle_ns = cycle_ns;
 	job.total = total;
@@ -716,6 +831,15 @@ cmd_replay(int argc, char **argv)
 		const uint64_t *lf;
 		struct timespec t0, t1;
 
+		if (co.on) {
+			if (replay_causal(rn, &co, &job, paths, np, &map, no_copies,
+			    &rpp, &so.p) < 0) {
+				rc = TTSIM_EXIT_USAGE;
+				nrun = k + 1;
+				break;
+			}
+			goto ran;
+		}
 		if (tt_sim_create_part(&sim, &rn->net, &so.p, ttsim_comm(), err,
 		    sizeof(err)) < 0 ||
 		    tt_trace_in_open(&rin, paths, np, &map, rn->net.ncards, err,
@@ -741,6 +865,7 @@ cmd_replay(int argc, char **argv)
 		    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 		rn->rr = *tt_replay_result_get(rp);
 		combine_replay(&rn->rr);
+		rn->makespan = rn->res.cycles;
 		lf = tt_sim_link_flits(sim, &rn->nports);
 		rn->link = malloc(sizeof(uint64_t) * rn->net.ncards *
 		    (size_t)rn->nports);
@@ -763,6 +888,7 @@ cmd_replay(int argc, char **argv)
 			nrun = k + 1;
 			break;
 		}
+ran:
 		if (rn->res.deadlock) {
 			size_t c;
 			char cb[96];
@@ -788,9 +914,9 @@ cmd_replay(int argc, char **argv)
 	if (rc == TTSIM_EXIT_USAGE)
 		goto out;
 	if (no.json)
-		print_json(runs, nrun, in, &rpp, cycle_ns);
+		print_json(runs, nrun, in, &rpp, cycle_ns, &co);
 	else if (csv_path == NULL || strcmp(csv_path, "-") != 0)
-		print_table(runs, nrun, in, &rpp, cycle_ns, top);
+		print_table(runs, nrun, in, &rpp, cycle_ns, top, &co);
 	if (plot_path != NULL) {
 		char data[4200];
 		const char *names[REPLAY_MAX_NETS];
@@ -816,6 +942,7 @@ out:
 		fclose(job.csv);
 	for (k = 0; k < nrun; k++) {
 		tt_simresult_free(&runs[k].res);
+		causal_free(&runs[k].cr);
 		free(runs[k].link);
 		runs[k].link = NULL;
 		if (runs[k].net.coord != NULL)

@@ -1,0 +1,171 @@
+/*
+ * twintorus: inferring an application's dependencies from its trace.
+ *
+ * ttd records, per node, every frame a PE sends (at the TAP read) and a
+ * copy of every frame delivered to one (TT_FRAME_F_DELIVERED), each with
+ * its source PE and the source's sequence number.  So every PE's sends and
+ * receives are in one file, in order, on one clock, and a receive is
+ * matched to its send by (source, sequence) whatever the clocks of the two
+ * nodes say.  From that, for each message: which received messages enabled
+ * it, and how long its PE computed first (twintorus/deps.h).  The rules,
+ * in the order they apply:
+ *
+ *  1. Transport is set aside.  ARP, IPv6 neighbour discovery (ICMPv6 types
+ *     133-137) and TCP segments without payload (pure ACKs; SYN, FIN and
+ *     RST without data) are the network stack's, not the application's:
+ *     counted, never messages.
+ *  2. Frames are grouped into messages.  The data segments a PE sends on
+ *     one TCP connection in one direction form one message while each
+ *     follows the previous one within burst_gap_ns and no data has come
+ *     back on the connection in between (a reply ends a request); any
+ *     other frame (UDP, other IP, other EtherTypes, and ttd's header-only
+ *     records) is a message of its own.  A message is sent at its first
+ *     frame and received at the delivery of its last.
+ *  3. A delivery copy whose send is not in the trace (the sender's capture
+ *     started late or lost it) is a receive of nothing: counted, dropped.
+ *     A message one of whose frames is never delivered is replayed but
+ *     enables nothing: counted.  Each waits window_ns of trace time for
+ *     the record that would resolve it, then is decided.
+ *  4. A PE's sends form bursts: sends one after the other, with no receive
+ *     between them and no pause of more than pause_ns.
+ *     The first send of a burst is enabled by the messages received since
+ *     the previous burst, taken per source in the order the source sent
+ *     them, by units (a source's messages of one burst of its own): from
+ *     every source as many of its oldest units as every source sent (k,
+ *     the fewest); a unit that answers the PE's previous burst (its
+ *     sender had received a message of it) while an older unit of the same
+ *     sender waits is a step ahead and left out.  When k > 1, one unit per
+ *     source is taken instead if that makes a compute gap nearer the mean
+ *     gap so far (its sources were all a step ahead of a long compute,
+ *     rather than it waiting for several steps of each).
+ *     What is not taken enables the PE's next burst: in an iterative code
+ *     a fast neighbour's next message often arrives before the PE has
+ *     finished its step.  The other sends of a burst have no
+ *     predecessors.
+ *  5. The gap of a send is its time minus the later of the PE's previous
+ *     send and the arrival of its predecessors; for a PE's first send
+ *     without predecessors, minus the PE's first event.  Every time is the
+ *     PE's own node's clock.
+ *  6. Lines go out so that a message's predecessors come before it.  Two
+ *     messages that each wait for the other (impossible in a faithful
+ *     trace; possible with bad clocks in a plain capture) are a cycle: at
+ *     the end of the trace the dependency is dropped, with a warning naming
+ *     both, so that the file is always complete and replay never hangs.
+ *
+ * Plain captures (tcpdump through an address map) have no delivery copies
+ * and no sequence numbers: a frame counts as received when it was captured
+ * (an approximation: the capture point is on the path, not at the PE), and
+ * each source's frames are numbered in capture order.  A trace of torus
+ * frames without any delivery copy is read the same way.
+ *
+ * Limits.  Rule 4 reads steps from the order and timing of messages: a PE
+ * whose sources are unevenly ahead, or whose compute varies a lot, can be
+ * credited with one step too many or too few.  A message whose
+ * predecessors were all received long before (the PE computed meanwhile
+ * on its own) is still taken to depend on them.  Compute that overlaps
+ * communication (a send, then computing while a receive is in flight) is
+ * seen as a gap after the receive.  TCP retransmissions are frames like
+ * any other.  A message the application sends in several TCP bursts
+ * (a pause of more than burst_gap_ns inside it) is several messages.
+ */
+#ifndef TWINTORUS_INFER_H
+#define TWINTORUS_INFER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "twintorus/deps.h"
+#include "twintorus/trace.h"
+
+/* What a frame is (rule 1 and 2). */
+enum tt_infer_cls {
+	TT_INFER_MSG = 0,       /* a message of its own */
+	TT_INFER_TCP_DATA,      /* a TCP segment with payload: grouped */
+	TT_INFER_TCP_ACK,       /* transport: a pure ACK */
+	TT_INFER_TCP_CTL,       /* transport: SYN, FIN or RST without data */
+	TT_INFER_ARP,           /* transport */
+	TT_INFER_ND             /* transport: IPv6 neighbour discovery */
+};
+
+/* One record of a trace, as the inference sees it. */
+typedef struct tt_infer_ev {
+	uint32_t clock;         /* whose clock t_ns is on (the file) */
+	uint64_t t_ns;
+	int delivered;          /* a delivery copy, at dst */
+	int arrives;            /* a send that also counts as received at
+	                         * this time (plain captures) */
+	uint32_t src, dst, seq;
+	uint64_t bytes;         /* the carried frame's, on the wire */
+	int cls;                /* enum tt_infer_cls */
+	uint64_t flow, rflow;   /* TCP: this direction's connection, and
+	                         * the other direction's */
+} tt_infer_ev;
+
+/* Classify the carried (Ethernet) frame of caplen bytes: cls, flow,
+ * rflow.  Too short to tell: a message of its own. */
+void tt_infer_classify(const uint8_t *frame, size_t caplen,
+    tt_infer_ev *ev);
+
+typedef struct tt_infer_params {
+	uint32_t npes;          /* PE ids below this */
+	uint64_t burst_gap_ns;  /* rule 2 (default 50000) */
+	uint64_t window_ns;     /* rule 3 (default 100 ms) */
+	uint64_t pause_ns;      /* rule 4 (default 1000) */
+	int no_copies;          /* the trace has no delivery copies: a frame
+	                         * is received when it was captured */
+	const tt_addrmap *map;  /* plain captures (NULL: none) */
+} tt_infer_params;
+
+void tt_infer_params_default(tt_infer_params *p);
+
+typedef struct tt_infer_stats {
+	uint64_t records;       /* read */
+	uint64_t frames;        /* data frames sent, transport aside */
+	uint64_t deliveries;    /* delivery copies, transport aside */
+	uint64_t plain;         /* of the frames: plain (address map) */
+	uint64_t messages;      /* lines written */
+	uint64_t grouped;       /* frames that joined a message started by
+	                         * an earlier one */
+	uint64_t predecessors;
+	uint64_t tcp_acks, tcp_control, arp, nd;        /* set aside */
+	uint64_t hello, unmapped;
+	uint64_t lost_sends;    /* deliveries whose send is not in the trace */
+	uint64_t undelivered;   /* messages with a frame never delivered */
+	uint64_t passed_over;   /* received messages that enabled nothing */
+	uint64_t cycles_broken; /* dependencies dropped to break a cycle */
+	uint64_t truncated;     /* files whose last record was cut short */
+	uint64_t backwards;     /* records older than the one before them */
+	uint64_t max_held;      /* most messages held at once */
+} tt_infer_stats;
+
+typedef struct tt_infer tt_infer;
+
+/* ---- the rules, on events (tests feed hand-made ones) ---- */
+
+int tt_infer_create(tt_infer **ip, const tt_infer_params *p, char *err,
+    size_t errsz);
+/* One event; every clock's events in time order.  0, or -1 out of
+ * memory. */
+int tt_infer_feed(tt_infer *inf, const tt_infer_ev *ev);
+/* No more events: decide what waits. */
+void tt_infer_end(tt_infer *inf);
+/* The next line out: 1 (d->pred valid until the next call), 0 if none
+ * is ready. */
+int tt_infer_pop(tt_infer *inf, tt_dep *d);
+
+/* ---- on traces ---- */
+
+/* Open paths (files or directories, as tt_trace_in_open()). */
+int tt_infer_open(tt_infer **ip, const char *const *paths, size_t npaths,
+    const tt_infer_params *p, char *err, size_t errsz);
+/* The next line: 1, 0 at the end, -1 with err set ("FILE: record N: ..."). */
+int tt_infer_next(tt_infer *inf, tt_dep *d, char *err, size_t errsz);
+/* The lines as a stream (twintorus/deps.h). */
+tt_dep_stream tt_infer_stream(tt_infer *inf);
+
+const tt_infer_stats *tt_infer_stats_get(const tt_infer *inf);
+/* One line per thing a user should know, each starting with prefix. */
+void tt_infer_warnings(const tt_infer *inf, FILE *f, const char *prefix);
+void tt_infer_free(tt_infer *inf);
+
+#endif

@@ -1,0 +1,1483 @@
+/*
+ * Inferring dependencies from a trace (twintorus/infer.h has the rules).
+ *
+ * Events arrive in the order of the merged files, which is only roughly
+ * time order across nodes (each node's clock is its own).  So each PE has
+ * a timeline, a queue of its own events in its own order, worked off from
+ * the head as far as it can be decided:
+ *   - a receive (one frame delivered) needs the frame's send to have been
+ *     read, and that send's message to be closed (no more frames can join
+ *     it), to know whether this frame completes the message;
+ *   - a send needs its message closed (its bytes are known) and every
+ *     message received before it out (written): then its predecessors
+ *     are known and come before it in the output.
+ * What is blocked waits until the event that unblocks it is read; rule 3's
+ * window bounds how long, so memory holds what is in flight and the clock
+ * skew between nodes, not the trace.  PEs to work on go through a work
+ * list, not recursion: unblocking chains can be as long as there are PEs.
+ */
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "errf.h"
+#include "twintorus/infer.h"
+#include "u64map.h"
+
+#define NONE            UINT32_MAX
+#define MAX_PASS        16      /* bursts a received message may wait for */
+#define MAX_PENDING     4096    /* received messages a PE holds untaken */
+#define MAX_WARN        8
+
+enum { IT_SEND, IT_RECV };
+
+struct item {
+	uint64_t t;
+	uint32_t a, b;          /* send: message; receive: source, sequence */
+	uint8_t kind;
+};
+
+struct imsg {
+	uint64_t bytes, t_send, t_last, t_arr, flowkey;
+	uint32_t src, seq, dst, burst, clock;
+	uint32_t ans;           /* its sender's burst answered a message of
+	                         * this burst of dst's (0: none) */
+	uint32_t nframes, ndeliv, passes;
+	uint32_t onext, oprev;  /* its clock's open list (TCP, not closed) */
+	uint32_t next;          /* free list */
+	uint32_t f0;            /* frames not yet delivered: f0 (if has_f0) */
+	uint32_t *fs, nfs, fscap;       /* and these */
+	uint8_t used, has_f0, closed, emitted, complete, pending, gone;
+};
+
+struct ipe {
+	struct item *q;
+	uint32_t qhead, qn, qcap;
+	uint32_t *pend;         /* received messages not yet taken */
+	uint32_t npend, pcap;
+	struct bpred {          /* the current burst's predecessors */
+		uint32_t src, burst;
+	} *bp;
+	uint32_t nbp, bpcap;
+	uint64_t last_send, t_first;
+	uint32_t burst;
+	uint8_t has_sent, has_event, recv_since, queued;
+};
+
+struct oline {
+	tt_dep d;
+	tt_depref pred[];
+};
+
+struct infer_reader;
+
+struct tt_infer {
+	tt_infer_params p;
+	struct ipe *pe;
+	struct imsg *m;
+	uint32_t nm, mcap, free_head, held;
+	tt_u64map frames;       /* (src, frame seq) -> message */
+	tt_u64map flows;        /* (src, connection) -> its open message */
+	uint32_t *ohead, *otail, nclocks;
+	uint32_t *work, nwork;  /* PEs to advance */
+	struct oline **out;     /* lines ready, a ring */
+	size_t ohd, on, ocap;
+	struct oline *popped;
+	tt_depref *tmp;         /* predecessors being chosen */
+	uint32_t tmpcap;
+	uint64_t now, fed;
+	uint64_t gap_sum, gap_n;        /* gaps of sends with predecessors */
+	int finished, failed;
+	char warn[MAX_WARN][200];
+	int nwarn;
+	tt_infer_stats st;
+	struct infer_reader *rd;
+};
+
+static void reader_free(struct infer_reader *rd);
+
+void
+tt_infer_params_default(tt_infer_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->burst_gap_ns = 50000;
+	p->pause_ns = 1000;
+	p->window_ns = 100000000;
+}
+
+static void
+warn(tt_infer *inf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+warn(tt_infer *inf, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (inf->nwarn == MAX_WARN)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(inf->warn[inf->nwarn++], sizeof(inf->warn[0]), fmt, ap);
+	va_end(ap);
+}
+
+int
+tt_infer_create(tt_infer **ip, const tt_infer_params *p, char *err,
+    size_t errsz)
+{
+	tt_infer *inf;
+
+	*ip = NULL;
+	if (p->npes == 0)
+		return tt_errf(err, errsz, "infer: no PEs");
+	if ((inf = calloc(1, sizeof(*inf))) == NULL ||
+	    (inf->pe = calloc(p->npes, sizeof(*inf->pe))) == NULL ||
+	    (inf->work = malloc(sizeof(uint32_t) * p->npes)) == NULL) {
+		if (inf != NULL)
+			free(inf->pe);
+		free(inf);
+		return tt_errf(err, errsz, "out of memory");
+	}
+	inf->p = *p;
+	inf->free_head = NONE;
+	tt_u64map_init(&inf->frames);
+	tt_u64map_init(&inf->flows);
+	*ip = inf;
+	return 0;
+}
+
+/* ---- messages ---- */
+
+static uint32_t
+msg_new(tt_infer *inf)
+{
+	uint32_t i;
+
+	if (inf->free_head != NONE) {
+		i = inf->free_head;
+		inf->free_head = inf->m[i].next;
+	} else {
+		if (inf->nm == inf->mcap) {
+			uint32_t cap = inf->mcap ? inf->mcap * 2 : 1024;
+			struct imsg *g = realloc(inf->m, cap * sizeof(*g));
+
+			if (g == NULL)
+				return NONE;
+			inf->m = g;
+			inf->mcap = cap;
+		}
+		i = inf->nm++;
+	}
+	memset(&inf->m[i], 0, sizeof(inf->m[i]));
+	inf->m[i].used = 1;
+	inf->m[i].onext = inf->m[i].oprev = NONE;
+	if (++inf->held > inf->st.max_held)
+		inf->st.max_held = inf->held;
+	return i;
+}
+
+/* Free a message once nothing needs it: its line is out, its arrival is
+ * settled (complete, or given up) and no PE holds it as received. */
+static void
+msg_maybe_free(tt_infer *inf, uint32_t i)
+{
+	struct imsg *m = &inf->m[i];
+
+	if (!m->used || !m->emitted || !(m->complete || m->gone) || m->pending)
+		return;
+	free(m->fs);
+	m->used = 0;
+	m->next = inf->free_head;
+	inf->free_head = i;
+	inf->held--;
+}
+
+static int
+frame_add(tt_infer *inf, uint32_t i, uint32_t seq)
+{
+	struct imsg *m = &inf->m[i];
+
+	if (!m->has_f0) {
+		m->f0 = seq;
+		m->has_f0 = 1;
+	} else {
+		if (m->nfs == m->fscap) {
+			uint32_t cap = m->fscap ? m->fscap * 2 : 8;
+			uint32_t *g = realloc(m->fs, cap * sizeof(*g));
+
+			if (g == NULL)
+				return -1;
+			m->fs = g;
+			m->fscap = cap;
+		}
+		m->fs[m->nfs++] = seq;
+	}
+	m->nframes++;
+	return tt_u64map_put(&inf->frames, tt_u64map_key(m->src, seq), i);
+}
+
+static void
+frame_done(tt_infer *inf, uint32_t i, uint32_t seq)
+{
+	struct imsg *m = &inf->m[i];
+	uint32_t k;
+
+	tt_u64map_del(&inf->frames, tt_u64map_key(m->src, seq));
+	if (m->has_f0 && m->f0 == seq) {
+		m->has_f0 = 0;
+		return;
+	}
+	for (k = 0; k < m->nfs; k++)
+		if (m->fs[k] == seq) {
+			m->fs[k] = m->fs[--m->nfs];
+			return;
+		}
+}
+
+/* ---- the work list ---- */
+
+static void
+wake(tt_infer *inf, uint32_t pe)
+{
+	if (pe >= inf->p.npes || inf->pe[pe].queued)
+		return;
+	inf->pe[pe].queued = 1;
+	inf->work[inf->nwork++] = pe;
+}
+
+/* ---- open TCP messages (rule 2) ---- */
+
+static int
+ensure_clock(tt_infer *inf, uint32_t c)
+{
+	uint32_t n, k;
+
+	if (c < inf->nclocks)
+		return 0;
+	n = c + 8;
+	if ((inf->ohead = realloc(inf->ohead, n * sizeof(uint32_t))) == NULL ||
+	    (inf->otail = realloc(inf->otail, n * sizeof(uint32_t))) == NULL)
+		return -1;
+	for (k = inf->nclocks; k < n; k++)
+		inf->ohead[k] = inf->otail[k] = NONE;
+	inf->nclocks = n;
+	return 0;
+}
+
+static void
+open_unlink(tt_infer *inf, uint32_t i)
+{
+	struct imsg *m = &inf->m[i];
+
+	if (m->oprev != NONE)
+		inf->m[m->oprev].onext = m->onext;
+	else if (inf->ohead[m->clock] == i)
+		inf->ohead[m->clock] = m->onext;
+	if (m->onext != NONE)
+		inf->m[m->onext].oprev = m->oprev;
+	else if (inf->otail[m->clock] == i)
+		inf->otail[m->clock] = m->oprev;
+	m->onext = m->oprev = NONE;
+}
+
+/* The open list stays in t_last order: a message that grows goes last. */
+static void
+open_append(tt_infer *inf, uint32_t i)
+{
+	struct imsg *m = &inf->m[i];
+	uint32_t c = m->clock;
+
+	m->oprev = inf->otail[c];
+	m->onext = NONE;
+	if (inf->otail[c] != NONE)
+		inf->m[inf->otail[c]].onext = i;
+	else
+		inf->ohead[c] = i;
+	inf->otail[c] = i;
+}
+
+static void
+msg_close(tt_infer *inf, uint32_t i)
+{
+	struct imsg *m = &inf->m[i];
+	uint32_t v;
+
+	if (m->closed)
+		return;
+	m->closed = 1;
+	if (m->flowkey != 0) {
+		open_unlink(inf, i);
+		if (tt_u64map_get(&inf->flows, m->flowkey, &v) && v == i)
+			tt_u64map_del(&inf->flows, m->flowkey);
+	}
+	wake(inf, m->src);
+	wake(inf, m->dst);
+}
+
+/* Close clock c's messages that have had no segment for burst_gap_ns. */
+static void
+close_due(tt_infer *inf, uint32_t c, uint64_t t)
+{
+	while (inf->ohead[c] != NONE &&
+	    inf->m[inf->ohead[c]].t_last + inf->p.burst_gap_ns < t)
+		msg_close(inf, inf->ohead[c]);
+}
+
+static uint64_t
+flow_key(uint32_t pe, uint64_t flow)
+{
+	uint64_t k = flow ^ ((uint64_t)pe * 0x9e3779b97f4a7c15ull);
+
+	return k == 0 ? 1 : k;
+}
+
+/* Data came to pe on connection `back`: pe's message the other way ends. */
+static void
+close_reverse(tt_infer *inf, uint32_t pe, uint64_t back)
+{
+	uint32_t i;
+
+	if (tt_u64map_get(&inf->flows, flow_key(pe, back), &i))
+		msg_close(inf, i);
+}
+
+/* ---- timelines ---- */
+
+static int
+q_push(tt_infer *inf, uint32_t pe, const struct item *it)
+{
+	struct ipe *e = &inf->pe[pe];
+
+	if (e->qn == e->qcap) {
+		uint32_t cap = e->qcap ? e->qcap * 2 : 16, k;
+		struct item *g = malloc(cap * sizeof(*g));
+
+		if (g == NULL)
+			return -1;
+		for (k = 0; k < e->qn; k++)
+			g[k] = e->q[(e->qhead + k) % e->qcap];
+		free(e->q);
+		e->q = g;
+		e->qcap = cap;
+		e->qhead = 0;
+	}
+	e->q[(e->qhead + e->qn++) % e->qcap] = *it;
+	wake(inf, pe);
+	return 0;
+}
+
+static void
+q_pop(struct ipe *e)
+{
+	e->qhead = (e->qhead + 1) % e->qcap;
+	e->qn--;
+}
+
+static void
+event_at(struct ipe *e, uint64_t t)
+{
+	if (!e->has_event) {
+		e->has_event = 1;
+		e->t_first = t;
+	}
+}
+
+/* A delivered frame at the head of pe's timeline: 1 done, 0 blocked. */
+static int
+recv_item(tt_infer *inf, uint32_t pe, const struct item *it)
+{
+	struct ipe *e = &inf->pe[pe];
+	struct imsg *m;
+	uint32_t i;
+
+	if (!tt_u64map_get(&inf->frames, tt_u64map_key(it->a, it->b), &i)) {
+		if (!inf->finished && inf->now < it->t + inf->p.window_ns)
+			return 0;
+		inf->st.lost_sends++;           /* rule 3 */
+		event_at(e, it->t);
+		return 1;
+	}
+	m = &inf->m[i];
+	if (!m->closed)
+		return 0;
+	frame_done(inf, i, it->b);
+	m->ndeliv++;
+	if (it->t > m->t_arr || m->ndeliv == 1)
+		m->t_arr = it->t;
+	event_at(e, it->t);
+	if (m->ndeliv < m->nframes)
+		return 1;
+	m->complete = 1;
+	if (e->npend == MAX_PENDING) {
+		/* a PE that only receives: the oldest enables nothing */
+		inf->m[e->pend[0]].pending = 0;
+		msg_maybe_free(inf, e->pend[0]);
+		memmove(e->pend, e->pend + 1, (e->npend - 1) * sizeof(uint32_t));
+		e->npend--;
+		inf->st.passed_over++;
+	}
+	if (e->npend == e->pcap) {
+		uint32_t cap = e->pcap ? e->pcap * 2 : 16;
+		uint32_t *g = realloc(e->pend, cap * sizeof(*g));
+
+		if (g == NULL) {
+			inf->failed = 1;
+			return 0;
+		}
+		e->pend = g;
+		e->pcap = cap;
+	}
+	e->pend[e->npend++] = i;
+	m->pending = 1;
+	e->recv_since = 1;
+	return 1;
+}
+
+static int
+pend_cmp_inf(const tt_infer *inf, uint32_t a, uint32_t b)
+{
+	const struct imsg *x = &inf->m[a], *y = &inf->m[b];
+
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	if (x->burst != y->burst)
+		return x->burst < y->burst ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Sort pe's received messages by (source, source's burst, sequence):
+ * insertion sort, the list is short and mostly in order. */
+static void
+pend_sort(tt_infer *inf, struct ipe *e)
+{
+	uint32_t k, j, v;
+
+	for (k = 1; k < e->npend; k++) {
+		v = e->pend[k];
+		for (j = k; j > 0 && pend_cmp_inf(inf, e->pend[j - 1], v) > 0; j--)
+			e->pend[j] = e->pend[j - 1];
+		e->pend[j] = v;
+	}
+}
+
+/*
+ * Rule 4.  The messages received since the previous burst, sorted by
+ * (source, the source's burst, sequence), are taken by units: a source's
+ * messages of one burst of its own.  A unit that answers the PE's previous
+ * burst (its sender had received a message of that burst before sending
+ * it) while an older unit of the same sender waits is early: that sender
+ * is a step ahead.  Of the rest, the PE takes from every source as many of
+ * its oldest units as it got from each: k, the fewest any source sent.  A
+ * PE that waited for several steps of all its sources (a sweep's last
+ * corner) takes them all; one waiting for a late source while another ran
+ * ahead takes one of each.  When k > 1 the sources may instead all be a
+ * step ahead of a PE that computed long: then its compute gaps decide,
+ * taking one unit of each or k, whichever gives a gap nearer the mean
+ * gap of the sends with predecessors so far (a PE's own past is no
+ * guide: one wrong step would make the next ones wrong); on a tie, one.
+ * What is not taken waits for the next burst.
+ */
+static uint32_t
+units_of(const tt_infer *inf, const struct ipe *e, uint32_t k, uint32_t g,
+    uint32_t prev, uint8_t *early)
+{
+	uint32_t j, u = 0, burst = 0;
+	int old = 0;
+
+	for (j = k; j < g; j++) {
+		const struct imsg *m = &inf->m[e->pend[j]];
+
+		early[j - k] = 0;
+		if (j > k && m->burst == burst) {
+			early[j - k] = early[j - k - 1];
+			continue;
+		}
+		burst = m->burst;
+		if (old && prev != 0 && m->ans == prev) {
+			early[j - k] = 1;
+			continue;
+		}
+		old = 1;
+		u++;
+	}
+	return u;
+}
+
+/* The gap of a send at t after units 1..k of every source arrived. */
+static uint64_t
+gap_for(const tt_infer *inf, const struct ipe *e, uint32_t k, uint64_t t,
+    uint8_t *early, uint32_t prev)
+{
+	uint64_t base = e->has_sent ? e->last_send : 0, latest = 0;
+	uint32_t j, g, u, burst;
+	int any = 0;
+
+	for (j = 0; j < e->npend; j = g) {
+		uint32_t src = inf->m[e->pend[j]].src, q;
+
+		for (g = j; g < e->npend && inf->m[e->pend[g]].src == src; g++)
+			;
+		units_of(inf, e, j, g, prev, early);
+		for (q = j, u = 0, burst = 0; q < g; q++) {
+			const struct imsg *m = &inf->m[e->pend[q]];
+
+			if (!early[q - j] && (u == 0 || m->burst != burst))
+				u++;
+			burst = m->burst;
+			if (!early[q - j] && u <= k && (!any || m->t_arr > latest)) {
+				latest = m->t_arr;
+				any = 1;
+			}
+		}
+	}
+	if (any && (latest > base || !e->has_sent))
+		base = latest;
+	return t > base ? t - base : 0;
+}
+
+static uint64_t
+absdiff(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+static int
+grow_tmp(tt_infer *inf, struct ipe *e)
+{
+	if (inf->tmpcap < e->npend) {
+		tt_depref *g = realloc(inf->tmp, e->npend * sizeof(*g));
+
+		if (g == NULL)
+			return -1;
+		inf->tmp = g;
+		inf->tmpcap = e->npend;
+	}
+	if (e->bpcap < e->npend) {
+		struct bpred *g = realloc(e->bp, e->npend * sizeof(*g));
+
+		if (g == NULL)
+			return -1;
+		e->bp = g;
+		e->bpcap = e->npend;
+	}
+	return 0;
+}
+
+/* How many units of each source to take (see above). */
+static uint32_t
+units_to_take(tt_infer *inf, struct ipe *e, uint64_t t, uint8_t *early)
+{
+	uint32_t k, g, kmin = UINT32_MAX, prev = e->burst, u;
+	uint64_t want;
+
+	for (k = 0; k < e->npend; k = g) {
+		uint32_t src = inf->m[e->pend[k]].src;
+
+		for (g = k; g < e->npend && inf->m[e->pend[g]].src == src; g++)
+			;
+		if ((u = units_of(inf, e, k, g, prev, early)) < kmin)
+			kmin = u;
+	}
+	if (kmin <= 1 || kmin == UINT32_MAX || inf->gap_n == 0)
+		return kmin;
+	want = inf->gap_sum / inf->gap_n;
+	if (absdiff(gap_for(inf, e, 1, t, early, prev), want) <=
+	    absdiff(gap_for(inf, e, kmin, t, early, prev), want))
+		return 1;
+	return kmin;
+}
+
+/* Fills inf->tmp and the PE's burst predecessors; returns how many, and
+ * *latest their latest arrival.  t: the send's time. */
+static uint32_t
+take_preds(tt_infer *inf, struct ipe *e, uint64_t t, uint64_t *latest)
+{
+	uint32_t k, j, g, keep = 0, n = 0, prev = e->burst, kmin;
+	uint8_t *early;
+
+	pend_sort(inf, e);
+	if (grow_tmp(inf, e) < 0 || (early = malloc(e->npend + 1)) == NULL) {
+		inf->failed = 1;
+		return 0;
+	}
+	kmin = units_to_take(inf, e, t, early);
+	for (k = 0; k < e->npend; k = g) {
+		uint32_t src = inf->m[e->pend[k]].src, u = 0, burst = 0;
+
+		for (g = k; g < e->npend && inf->m[e->pend[g]].src == src; g++)
+			;
+		units_of(inf, e, k, g, prev, early);
+		for (j = k; j < g; j++) {
+			uint32_t i = e->pend[j];
+			struct imsg *m = &inf->m[i];
+
+			if (!early[j - k] && (u == 0 || m->burst != burst))
+				u++;
+			burst = m->burst;
+			if (early[j - k] || u > kmin) {
+				if (++m->passes <= MAX_PASS) {
+					e->pend[keep++] = i;
+					continue;
+				}
+				inf->st.passed_over++;
+			} else {
+				inf->tmp[n].src = m->src;
+				inf->tmp[n].seq = m->seq;
+				e->bp[n].src = m->src;
+				e->bp[n].burst = m->burst;
+				if (n++ == 0 || m->t_arr > *latest)
+					*latest = m->t_arr;
+			}
+			m->pending = 0;
+			msg_maybe_free(inf, i);
+		}
+	}
+	free(early);
+	e->npend = keep;
+	e->nbp = n;
+	return n;
+}
+
+/* The latest burst of dst's that the current burst of e answers. */
+static uint32_t
+answers(const struct ipe *e, uint32_t dst)
+{
+	uint32_t k, b = 0;
+
+	for (k = 0; k < e->nbp; k++)
+		if (e->bp[k].src == dst && e->bp[k].burst > b)
+			b = e->bp[k].burst;
+	return b;
+}
+
+static int
+emit(tt_infer *inf, const tt_dep *d)
+{
+	struct oline *o = malloc(sizeof(*o) + d->npred * sizeof(tt_depref));
+
+	if (o == NULL)
+		return -1;
+	o->d = *d;
+	memcpy(o->pred, d->pred, d->npred * sizeof(tt_depref));
+	o->d.pred = o->pred;
+	if (inf->on == inf->ocap) {
+		size_t cap = inf->ocap ? inf->ocap * 2 : 256, k;
+		struct oline **g = malloc(cap * sizeof(*g));
+
+		if (g == NULL) {
+			free(o);
+			return -1;
+		}
+		for (k = 0; k < inf->on; k++)
+			g[k] = inf->out[(inf->ohd + k) % inf->ocap];
+		free(inf->out);
+		inf->out = g;
+		inf->ocap = cap;
+		inf->ohd = 0;
+	}
+	inf->out[(inf->ohd + inf->on++) % inf->ocap] = o;
+	inf->st.messages++;
+	inf->st.predecessors += d->npred;
+	return 0;
+}
+
+/* The send at the head of pe's timeline: 1 done, 0 blocked. */
+static int
+send_item(tt_infer *inf, uint32_t pe, const struct item *it)
+{
+	struct ipe *e = &inf->pe[pe];
+	struct imsg *m = &inf->m[it->a];
+	uint64_t base, latest = 0;
+	uint32_t k, i = it->a;
+	tt_dep d;
+
+	if (!m->closed)
+		return 0;
+	for (k = 0; k < e->npend; k++)
+		if (!inf->m[e->pend[k]].emitted)
+			return 0;       /* rule 6: its line must come first */
+	memset(&d, 0, sizeof(d));
+	if (!e->has_sent || e->recv_since ||
+	    m->t_send > e->last_send + inf->p.pause_ns) {
+		d.npred = take_preds(inf, e, m->t_send, &latest);
+		d.pred = inf->tmp;
+		e->burst++;
+	}
+	m = &inf->m[i];
+	event_at(e, m->t_send);
+	base = e->has_sent ? e->last_send : e->t_first;
+	if (d.npred > 0 && (!e->has_sent || latest > base))
+		base = latest;
+	d.pe = pe;
+	d.seq = m->seq;
+	d.dst = m->dst;
+	d.bytes = m->bytes;
+	d.t_ns = m->t_send;
+	d.gap_ns = m->t_send > base ? m->t_send - base : 0;
+	if (d.npred > 0) {
+		inf->gap_sum += d.gap_ns;
+		inf->gap_n++;
+	}
+	if (emit(inf, &d) < 0) {
+		inf->failed = 1;
+		return 0;
+	}
+	m->burst = e->burst;
+	m->ans = answers(e, m->dst);
+	m->emitted = 1;
+	e->last_send = m->t_send;
+	e->has_sent = 1;
+	e->recv_since = 0;
+	if (m->pending)
+		wake(inf, m->dst);
+	msg_maybe_free(inf, i);
+	return 1;
+}
+
+static void
+advance(tt_infer *inf, uint32_t pe)
+{
+	struct ipe *e = &inf->pe[pe];
+
+	while (e->qn > 0 && !inf->failed) {
+		struct item it = e->q[e->qhead];
+
+		if (!(it.kind == IT_RECV ? recv_item(inf, pe, &it) :
+		    send_item(inf, pe, &it)))
+			return;
+		q_pop(e);
+	}
+}
+
+static void
+run_work(tt_infer *inf)
+{
+	while (inf->nwork > 0) {
+		uint32_t pe = inf->work[--inf->nwork];
+
+		inf->pe[pe].queued = 0;
+		advance(inf, pe);
+	}
+}
+
+/* Rule 3's window, checked now and then: deliveries that wait for a send
+ * that never came, messages a frame of which never arrives. */
+static void
+timeouts(tt_infer *inf)
+{
+	uint32_t i, pe;
+
+	for (pe = 0; pe < inf->p.npes; pe++)
+		if (inf->pe[pe].qn > 0)
+			wake(inf, pe);
+	for (i = 0; i < inf->nm; i++) {
+		struct imsg *m = &inf->m[i];
+		uint32_t k;
+
+		if (!m->used || !m->emitted || m->complete || m->gone ||
+		    !m->closed || (!inf->finished &&
+		    inf->now < m->t_last + inf->p.window_ns))
+			continue;
+		/* the frames that came are in; the rest never will */
+		if (m->has_f0)
+			tt_u64map_del(&inf->frames, tt_u64map_key(m->src, m->f0));
+		for (k = 0; k < m->nfs; k++)
+			tt_u64map_del(&inf->frames, tt_u64map_key(m->src, m->fs[k]));
+		m->has_f0 = 0;
+		m->nfs = 0;
+		m->gone = 1;
+		inf->st.undelivered++;
+		msg_maybe_free(inf, i);
+	}
+	run_work(inf);
+}
+
+/* A frame sent: a new message, or the next segment of an open one. */
+static int
+send_frame(tt_infer *inf, const tt_infer_ev *ev)
+{
+	uint64_t key = 0;
+	uint32_t i = NONE;
+	struct item it;
+
+	inf->st.frames++;
+	if (ev->cls == TT_INFER_TCP_DATA) {
+		key = flow_key(ev->src, ev->flow);
+		if (tt_u64map_get(&inf->flows, key, &i) &&
+		    (inf->m[i].closed || inf->m[i].dst != ev->dst ||
+		    ev->t_ns > inf->m[i].t_last + inf->p.burst_gap_ns)) {
+			msg_close(inf, i);
+			i = NONE;
+		}
+	}
+	if (i != NONE) {
+		inf->st.grouped++;
+		open_unlink(inf, i);
+		open_append(inf, i);
+	} else {
+		if ((i = msg_new(inf)) == NONE)
+			return -1;
+		inf->m[i].src = ev->src;
+		inf->m[i].seq = ev->seq;
+		inf->m[i].dst = ev->dst;
+		inf->m[i].t_send = ev->t_ns;
+		inf->m[i].clock = ev->clock;
+		it.kind = IT_SEND;
+		it.t = ev->t_ns;
+		it.a = i;
+		it.b = 0;
+		if (q_push(inf, ev->src, &it) < 0)
+			return -1;
+		if (key != 0) {
+			inf->m[i].flowkey = key;
+			if (tt_u64map_put(&inf->flows, key, i) < 0)
+				return -1;
+			open_append(inf, i);
+		} else {
+			inf->m[i].closed = 1;
+		}
+	}
+	inf->m[i].t_last = ev->t_ns;
+	inf->m[i].bytes += ev->bytes;
+	if (frame_add(inf, i, ev->seq) < 0)
+		return -1;
+	wake(inf, ev->dst);     /* a delivery may wait for this send */
+	return 0;
+}
+
+int
+tt_infer_feed(tt_infer *inf, const tt_infer_ev *ev)
+{
+	struct item it;
+
+	if (inf->failed)
+		return -1;
+	if (ev->src >= inf->p.npes || ev->dst >= inf->p.npes)
+		return 0;
+	if (ensure_clock(inf, ev->clock) < 0) {
+		inf->failed = 1;
+		return -1;
+	}
+	if (ev->t_ns > inf->now)
+		inf->now = ev->t_ns;
+	close_due(inf, ev->clock, ev->t_ns);
+	switch (ev->cls) {
+	case TT_INFER_TCP_ACK: inf->st.tcp_acks++; goto out;
+	case TT_INFER_TCP_CTL: inf->st.tcp_control++; goto out;
+	case TT_INFER_ARP: inf->st.arp++; goto out;
+	case TT_INFER_ND: inf->st.nd++; goto out;
+	default: break;
+	}
+	/* data coming to a PE ends its message the other way (rule 2) */
+	if (ev->cls == TT_INFER_TCP_DATA && (ev->delivered || ev->arrives ||
+	    inf->p.no_copies))
+		close_reverse(inf, ev->dst, ev->rflow);
+	if (!ev->delivered && send_frame(inf, ev) < 0) {
+		inf->failed = 1;
+		return -1;
+	}
+	if (ev->delivered || ev->arrives || inf->p.no_copies) {
+		if (ev->delivered)
+			inf->st.deliveries++;
+		it.kind = IT_RECV;
+		it.t = ev->t_ns;
+		it.a = ev->src;
+		it.b = ev->seq;
+		if (q_push(inf, ev->dst, &it) < 0) {
+			inf->failed = 1;
+			return -1;
+		}
+	}
+out:
+	if ((++inf->fed & 4095) == 0)
+		timeouts(inf);
+	run_work(inf);
+	return inf->failed ? -1 : 0;
+}
+
+/*
+ * Rule 6 at the end: what still waits waits on a cycle.  The lowest PE
+ * whose next send waits for a message not yet out drops that dependency.
+ */
+static void
+break_cycles(tt_infer *inf)
+{
+	uint32_t pe, k, keep;
+
+	for (;;) {
+		for (pe = 0; pe < inf->p.npes; pe++)
+			if (inf->pe[pe].qn > 0)
+				break;
+		if (pe == inf->p.npes || inf->failed)
+			return;
+		for (; pe < inf->p.npes; pe++) {
+			struct ipe *e = &inf->pe[pe];
+
+			if (e->qn == 0 || e->q[e->qhead].kind != IT_SEND)
+				continue;
+			for (k = 0, keep = 0; k < e->npend; k++) {
+				struct imsg *m = &inf->m[e->pend[k]];
+
+				if (m->emitted) {
+					e->pend[keep++] = e->pend[k];
+					continue;
+				}
+				inf->st.cycles_broken++;
+				warn(inf, "a cycle in the dependencies: PE %u's "
+				    "message %u:%u waits for %u:%u, which waits "
+				    "on it; that dependency is dropped", pe, pe,
+				    inf->m[e->q[e->qhead].a].seq, m->src, m->seq);
+				m->pending = 0;
+			}
+			e->npend = keep;
+			wake(inf, pe);
+			break;
+		}
+		run_work(inf);
+		if (pe == inf->p.npes)
+			return;         /* nothing to break: cannot happen */
+	}
+}
+
+void
+tt_infer_end(tt_infer *inf)
+{
+	uint32_t c;
+
+	if (inf->finished)
+		return;
+	inf->finished = 1;
+	for (c = 0; c < inf->nclocks; c++)
+		while (inf->ohead[c] != NONE)
+			msg_close(inf, inf->ohead[c]);
+	timeouts(inf);
+	break_cycles(inf);
+	timeouts(inf);
+	for (c = 0; c < inf->p.npes; c++) {
+		struct ipe *e = &inf->pe[c];
+		uint32_t k;
+
+		for (k = 0; k < e->npend; k++) {
+			inf->m[e->pend[k]].pending = 0;
+			msg_maybe_free(inf, e->pend[k]);
+		}
+		inf->st.passed_over += e->npend;
+		e->npend = 0;
+	}
+}
+
+int
+tt_infer_pop(tt_infer *inf, tt_dep *d)
+{
+	free(inf->popped);
+	inf->popped = NULL;
+	if (inf->on == 0)
+		return 0;
+	inf->popped = inf->out[inf->ohd];
+	inf->ohd = (inf->ohd + 1) % inf->ocap;
+	inf->on--;
+	*d = inf->popped->d;
+	return 1;
+}
+
+const tt_infer_stats *
+tt_infer_stats_get(const tt_infer *inf)
+{
+	return &inf->st;
+}
+
+void
+tt_infer_warnings(const tt_infer *inf, FILE *f, const char *prefix)
+{
+	const tt_infer_stats *s = &inf->st;
+	int k;
+
+	if (s->lost_sends)
+		fprintf(f, "%s%" PRIu64 " delivery copies whose send is not in "
+		    "the trace (lost, or the sender's capture began later): "
+		    "they enable nothing\n", prefix, s->lost_sends);
+	if (s->undelivered)
+		fprintf(f, "%s%" PRIu64 " messages with a frame that was never "
+		    "delivered: replayed, but they enable nothing\n", prefix,
+		    s->undelivered);
+	if (s->truncated)
+		fprintf(f, "%s%" PRIu64 " file%s cut short inside a record: "
+		    "the records before it are used\n", prefix, s->truncated,
+		    s->truncated == 1 ? "" : "s");
+	if (s->backwards)
+		fprintf(f, "%s%" PRIu64 " records older than the record before "
+		    "them, taken at that record's time\n", prefix, s->backwards);
+	if (inf->p.no_copies && s->frames > 0)
+		fprintf(f, "%sthe trace has no delivery copies: each frame is "
+		    "taken as received when it was captured (an approximation)"
+		    "\n", prefix);
+	for (k = 0; k < inf->nwarn; k++)
+		fprintf(f, "%s%s\n", prefix, inf->warn[k]);
+	if (s->cycles_broken > (uint64_t)inf->nwarn)
+		fprintf(f, "%s... %" PRIu64 " dependencies dropped to break "
+		    "cycles in all\n", prefix, s->cycles_broken);
+}
+
+void
+tt_infer_free(tt_infer *inf)
+{
+	uint32_t i;
+
+	if (inf == NULL)
+		return;
+	reader_free(inf->rd);
+	for (i = 0; i < inf->p.npes; i++) {
+		free(inf->pe[i].q);
+		free(inf->pe[i].pend);
+		free(inf->pe[i].bp);
+	}
+	for (i = 0; i < inf->nm; i++)
+		if (inf->m[i].used)
+			free(inf->m[i].fs);
+	while (inf->on > 0) {
+		free(inf->out[inf->ohd]);
+		inf->ohd = (inf->ohd + 1) % inf->ocap;
+		inf->on--;
+	}
+	free(inf->out);
+	free(inf->popped);
+	free(inf->pe);
+	free(inf->m);
+	free(inf->work);
+	free(inf->ohead);
+	free(inf->otail);
+	free(inf->tmp);
+	tt_u64map_free(&inf->frames);
+	tt_u64map_free(&inf->flows);
+	free(inf);
+}
+
+/* ---- frames ---- */
+
+/* FNV-1a over a connection's addresses and ports, one way. */
+static uint64_t
+conn_hash(const uint8_t *a, const uint8_t *b, size_t alen,
+    const uint8_t *pa, const uint8_t *pb)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t k;
+
+	for (k = 0; k < alen; k++)
+		h = (h ^ a[k]) * 0x100000001b3ull;
+	for (k = 0; k < alen; k++)
+		h = (h ^ b[k]) * 0x100000001b3ull;
+	for (k = 0; k < 2; k++)
+		h = (h ^ pa[k]) * 0x100000001b3ull;
+	for (k = 0; k < 2; k++)
+		h = (h ^ pb[k]) * 0x100000001b3ull;
+	return h;
+}
+
+void
+tt_infer_classify(const uint8_t *p, size_t len, tt_infer_ev *ev)
+{
+	size_t off = TT_ETH_HLEN, ihl, tcp, alen, doff;
+	uint64_t total;
+	uint16_t et;
+	uint8_t flags;
+
+	ev->cls = TT_INFER_MSG;
+	ev->flow = ev->rflow = 0;
+	if (len < TT_ETH_HLEN)
+		return;
+	et = (uint16_t)(p[12] << 8 | p[13]);
+	if (et == TT_ETHERTYPE_VLAN) {
+		if (len < TT_ETH_HLEN + TT_VLAN_HLEN)
+			return;
+		et = (uint16_t)(p[16] << 8 | p[17]);
+		off += TT_VLAN_HLEN;
+	}
+	if (et == 0x0806) {
+		ev->cls = TT_INFER_ARP;
+		return;
+	}
+	if (et == 0x0800) {
+		if (len < off + 20 || (ihl = (size_t)(p[off] & 15) * 4) < 20 ||
+		    p[off + 9] != 6)
+			return;
+		total = (uint64_t)(p[off + 2] << 8 | p[off + 3]);
+		tcp = off + ihl;
+		alen = 4;
+	} else if (et == 0x86DD) {
+		if (len < off + 40)
+			return;
+		if (p[off + 6] == 58) {         /* ICMPv6 */
+			if (len > off + 40 && p[off + 40] >= 133 &&
+			    p[off + 40] <= 137)
+				ev->cls = TT_INFER_ND;
+			return;
+		}
+		if (p[off + 6] != 6)
+			return;
+		ihl = 40;
+		total = 40 + (uint64_t)(p[off + 4] << 8 | p[off + 5]);
+		tcp = off + 40;
+		alen = 16;
+	} else {
+		return;
+	}
+	if (len < tcp + 14)
+		return;
+	doff = (size_t)(p[tcp + 12] >> 4) * 4;
+	flags = p[tcp + 13];
+	ev->flow = conn_hash(p + off + (alen == 4 ? 12 : 8),
+	    p + off + (alen == 4 ? 16 : 24), alen, p + tcp, p + tcp + 2);
+	ev->rflow = conn_hash(p + off + (alen == 4 ? 16 : 24),
+	    p + off + (alen == 4 ? 12 : 8), alen, p + tcp + 2, p + tcp);
+	if (total > ihl + doff)
+		ev->cls = TT_INFER_TCP_DATA;
+	else if (flags & 0x07)          /* FIN, SYN, RST */
+		ev->cls = TT_INFER_TCP_CTL;
+	else
+		ev->cls = TT_INFER_TCP_ACK;
+}
+
+/* ---- reading traces ---- */
+
+struct rfile {
+	tt_trace_reader *r;
+	char *path;
+	uint64_t last_ns;
+	tt_infer_ev head;
+	int has_head, done;
+};
+
+struct infer_reader {
+	struct rfile *f;
+	size_t nf, *heap, nheap;
+	uint32_t *plain_seq;    /* per source PE */
+};
+
+static void
+reader_free(struct infer_reader *rd)
+{
+	size_t i;
+
+	if (rd == NULL)
+		return;
+	for (i = 0; i < rd->nf; i++) {
+		tt_trace_close_reader(rd->f[i].r);
+		free(rd->f[i].path);
+	}
+	free(rd->f);
+	free(rd->heap);
+	free(rd->plain_seq);
+	free(rd);
+}
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A file, or a directory's files whose names contain .pcap, in name
+ * order (as tt_trace_in_open() takes them). */
+static int
+add_path(struct infer_reader *rd, const char *path, char *err, size_t errsz)
+{
+	struct stat st;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0, i;
+	DIR *d;
+	int r = 0;
+
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if ((d = opendir(path)) == NULL)
+			return tt_errf(err, errsz, "%s: cannot read the directory",
+			    path);
+		while ((de = readdir(d)) != NULL && r == 0) {
+			size_t len = strlen(path) + strlen(de->d_name) + 2;
+
+			if (strstr(de->d_name, ".pcap") == NULL)
+				continue;
+			if (n == cap) {
+				char **g = realloc(names, (cap = cap ? cap * 2 : 16) *
+				    sizeof(*g));
+
+				if (g == NULL) {
+					r = -1;
+					break;
+				}
+				names = g;
+			}
+			if ((names[n] = malloc(len)) == NULL) {
+				r = -1;
+				break;
+			}
+			snprintf(names[n++], len, "%s/%s", path, de->d_name);
+		}
+		closedir(d);
+		if (r == 0 && n == 0)
+			r = tt_errf(err, errsz, "%s: no trace files in the "
+			    "directory (names containing .pcap)", path);
+		else if (r < 0)
+			tt_errf(err, errsz, "out of memory");
+		qsort(names, n, sizeof(*names), name_cmp);
+	} else {
+		if ((names = malloc(sizeof(*names))) == NULL ||
+		    (names[0] = strdup(path)) == NULL) {
+			free(names);
+			return tt_errf(err, errsz, "out of memory");
+		}
+		n = 1;
+	}
+	for (i = 0; i < n; i++) {
+		struct rfile *g;
+
+		if (r == 0 && (g = realloc(rd->f, (rd->nf + 1) * sizeof(*g))) !=
+		    NULL) {
+			rd->f = g;
+			memset(&rd->f[rd->nf], 0, sizeof(*g));
+			rd->f[rd->nf++].path = names[i];
+			continue;
+		}
+		if (r == 0)
+			r = tt_errf(err, errsz, "out of memory");
+		free(names[i]);
+	}
+	free(names);
+	return r;
+}
+
+/* The PEs of a plain frame through the address map: 1, or 0 unmapped. */
+static int
+plain_pes(const tt_addrmap *map, const uint8_t *p, size_t len,
+    uint32_t *src, uint32_t *dst)
+{
+	size_t off = TT_ETH_HLEN;
+	uint16_t et = (uint16_t)(p[12] << 8 | p[13]);
+	int64_t s = -1, d = -1;
+
+	if (et == TT_ETHERTYPE_VLAN && len >= 18) {
+		et = (uint16_t)(p[16] << 8 | p[17]);
+		off += TT_VLAN_HLEN;
+	}
+	if (map->has_ip && et == 0x0800 && len >= off + 20) {
+		s = tt_addrmap_find(map, TT_ADDR_IPV4, p + off + 12);
+		d = tt_addrmap_find(map, TT_ADDR_IPV4, p + off + 16);
+	} else if (map->has_ip && et == 0x86DD && len >= off + 40) {
+		s = tt_addrmap_find(map, TT_ADDR_IPV6, p + off + 8);
+		d = tt_addrmap_find(map, TT_ADDR_IPV6, p + off + 24);
+	}
+	if ((s < 0 || d < 0) && map->has_mac) {
+		s = tt_addrmap_find(map, TT_ADDR_MAC, p + 6);
+		d = tt_addrmap_find(map, TT_ADDR_MAC, p);
+	}
+	if (s < 0 || d < 0)
+		return 0;
+	*src = (uint32_t)s;
+	*dst = (uint32_t)d;
+	return 1;
+}
+
+/* One record as an event: 1, 0 if it is none (hello, unmapped), -1. */
+static int
+record_event(tt_infer *inf, size_t fi, const tt_trace_rec *rec,
+    tt_infer_ev *ev, char *err, size_t errsz)
+{
+	struct infer_reader *rd = inf->rd;
+	const char *path = rd->f[fi].path;
+	tt_frame fr;
+	char ferr[160];
+	int x;
+
+	memset(ev, 0, sizeof(*ev));
+	x = tt_frame_decode(&fr, rec->data, rec->caplen, ferr, sizeof(ferr));
+	if (x < 0)
+		return tt_errf(err, errsz, "%s: record %" PRIu64 ": %s", path,
+		    rec->recno, ferr);
+	if (x == 1) {
+		if (inf->p.map == NULL || inf->p.map->n == 0)
+			return tt_errf(err, errsz, "%s: record %" PRIu64 ": not a "
+			    "torus frame (EtherType 0x%04x); to read a plain "
+			    "capture, map its addresses to PEs in the YAML file "
+			    "(addresses:)", path, rec->recno, fr.ethertype);
+		if (!plain_pes(inf->p.map, rec->data, rec->caplen, &ev->src,
+		    &ev->dst)) {
+			inf->st.unmapped++;
+			return 0;
+		}
+		ev->seq = rd->plain_seq[ev->src]++;
+		ev->bytes = rec->wirelen;
+		ev->arrives = 1;
+		inf->st.plain++;
+		tt_infer_classify(rec->data, rec->caplen, ev);
+	} else if (fr.type == TT_FRAME_HELLO) {
+		inf->st.hello++;
+		return 0;
+	} else {
+		size_t h = tt_frame_hlen(&fr);
+
+		ev->src = fr.src;
+		ev->dst = fr.dst;
+		ev->seq = fr.seq;
+		ev->delivered = (fr.flags & TT_FRAME_F_DELIVERED) != 0;
+		ev->bytes = rec->wirelen > h ? rec->wirelen - h : 0;
+		tt_infer_classify(fr.payload, fr.payload_len, ev);
+	}
+	if (ev->src >= inf->p.npes || ev->dst >= inf->p.npes)
+		return tt_errf(err, errsz, "%s: record %" PRIu64 ": PE %" PRIu32
+		    " is outside the network (%" PRIu32 " PEs); give the "
+		    "network the trace was recorded on", path, rec->recno,
+		    ev->src >= inf->p.npes ? ev->src : ev->dst, inf->p.npes);
+	ev->clock = (uint32_t)fi;
+	ev->t_ns = rec->t_ns;
+	return 1;
+}
+
+/* File fi's next event into its head; 0 when it has none left. */
+static int
+file_next(tt_infer *inf, size_t fi, char *err, size_t errsz)
+{
+	struct rfile *f = &inf->rd->f[fi];
+	tt_trace_rec rec;
+	int x;
+
+	f->has_head = 0;
+	while (!f->done) {
+		if ((x = tt_trace_read(f->r, &rec, err, errsz)) < 0)
+			return -1;
+		if (x == 0) {
+			f->done = 1;
+			if (tt_trace_truncated(f->r))
+				inf->st.truncated++;
+			break;
+		}
+		inf->st.records++;
+		if (rec.t_ns < f->last_ns) {
+			inf->st.backwards++;
+			rec.t_ns = f->last_ns;
+		}
+		f->last_ns = rec.t_ns;
+		if ((x = record_event(inf, fi, &rec, &f->head, err, errsz)) < 0)
+			return -1;
+		if (x > 0) {
+			f->has_head = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int
+head_less(const struct infer_reader *rd, size_t a, size_t b)
+{
+	const tt_infer_ev *x = &rd->f[a].head, *y = &rd->f[b].head;
+
+	return x->t_ns != y->t_ns ? x->t_ns < y->t_ns : a < b;
+}
+
+static void
+heap_down(struct infer_reader *rd, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i, t;
+
+		if (l < rd->nheap && head_less(rd, rd->heap[l], rd->heap[m]))
+			m = l;
+		if (l + 1 < rd->nheap && head_less(rd, rd->heap[l + 1], rd->heap[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = rd->heap[i];
+		rd->heap[i] = rd->heap[m];
+		rd->heap[m] = t;
+		i = m;
+	}
+}
+
+int
+tt_infer_open(tt_infer **ip, const char *const *paths, size_t npaths,
+    const tt_infer_params *p, char *err, size_t errsz)
+{
+	tt_infer *inf;
+	struct infer_reader *rd;
+	size_t i;
+	int x;
+
+	if (tt_infer_create(ip, p, err, errsz) < 0)
+		return -1;
+	inf = *ip;
+	if ((rd = inf->rd = calloc(1, sizeof(*rd))) == NULL ||
+	    (rd->plain_seq = calloc(p->npes, sizeof(uint32_t))) == NULL) {
+		tt_errf(err, errsz, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < npaths; i++)
+		if (add_path(rd, paths[i], err, errsz) < 0)
+			goto fail;
+	if (rd->nf == 0 || (rd->heap = calloc(rd->nf, sizeof(size_t))) == NULL) {
+		tt_errf(err, errsz, rd->nf == 0 ? "no trace files given" :
+		    "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < rd->nf; i++)
+		if (tt_trace_open(&rd->f[i].r, rd->f[i].path, err, errsz) < 0)
+			goto fail;
+	for (i = 0; i < rd->nf; i++) {
+		if ((x = file_next(inf, i, err, errsz)) < 0)
+			goto fail;
+		if (x > 0)
+			rd->heap[rd->nheap++] = i;
+	}
+	for (i = rd->nheap / 2; i-- > 0; )
+		heap_down(rd, i);
+	return 0;
+fail:
+	tt_infer_free(inf);
+	*ip = NULL;
+	return -1;
+}
+
+int
+tt_infer_next(tt_infer *inf, tt_dep *d, char *err, size_t errsz)
+{
+	struct infer_reader *rd = inf->rd;
+	size_t fi;
+	int x;
+
+	for (;;) {
+		if (tt_infer_pop(inf, d))
+			return 1;
+		if (inf->failed)
+			return tt_errf(err, errsz, "out of memory inferring the "
+			    "dependencies (%" PRIu32 " messages held)", inf->held);
+		if (rd->nheap == 0) {
+			if (inf->finished)
+				return 0;
+			tt_infer_end(inf);
+			continue;
+		}
+		fi = rd->heap[0];
+		if (tt_infer_feed(inf, &rd->f[fi].head) < 0)
+			continue;       /* failed: said above */
+		if ((x = file_next(inf, fi, err, errsz)) < 0)
+			return -1;
+		if (x == 0)
+			rd->heap[0] = rd->heap[--rd->nheap];
+		heap_down(rd, 0);
+	}
+}
+
+static int
+infer_stream_next(void *ctx, tt_dep *d, char *err, size_t errsz)
+{
+	return tt_infer_next(ctx, d, err, errsz);
+}
+
+tt_dep_stream
+tt_infer_stream(tt_infer *inf)
+{
+	tt_dep_stream s = {infer_stream_next, inf};
+
+	return s;
+}

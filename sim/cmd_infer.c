@@ -1,0 +1,465 @@
+/*
+ * ttsim trace infer: from a trace, each message's predecessors and compute
+ * gap (twintorus/infer.h), written as a dependency file
+ * (twintorus/deps.h) for ttsim replay --causal.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "twintorus/infer.h"
+#include "twintorus/json.h"
+#include "ttsim.h"
+
+static void
+infer_usage(FILE *f)
+{
+	fprintf(f,
+"usage: ttsim trace infer TRACE... [FILE.yaml] [network flags] -o FILE\n"
+"                         [--burst-gap NS] [--window NS] [--score FILE]\n"
+"                         [--json]\n"
+"\n"
+"Reads a trace as ttd records it (per node: what its PEs sent, and a copy\n"
+"of what was delivered to them, with source PE and sequence number) and\n"
+"writes, per message, which received messages enabled it and how long its\n"
+"PE computed before sending it: the input of ttsim replay --causal.  Every\n"
+"gap is measured on one node's clock; clocks of different nodes are never\n"
+"compared.  The rules:\n"
+"  1. ARP, IPv6 neighbour discovery and TCP segments without payload (pure\n"
+"     ACKs, SYN/FIN/RST) are transport: counted, set aside.\n"
+"  2. A PE's TCP data segments on one connection and direction are one\n"
+"     message while each follows the last within --burst-gap and no data\n"
+"     came back; any other frame is one message.  A message is sent at its\n"
+"     first frame and received at the delivery of its last.\n"
+"  3. A delivery whose send is not in the trace, and a message with a\n"
+"     frame never delivered, enable nothing (counted); each is given up\n"
+"     after --window of trace time.\n"
+"  4. The first send after a PE has received messages is enabled by them,\n"
+"     taking from each source its oldest not yet taken (and the rest of\n"
+"     that source's burst); the others enable the PE's next burst.\n"
+"  5. Its gap: its time minus the later of the PE's previous send and the\n"
+"     arrival of its predecessors.\n"
+"  6. A cycle (possible only with a wrong trace) is broken with a warning.\n"
+"Plain captures (tcpdump, through the YAML addresses: map) have no delivery\n"
+"copies: a frame is taken as received when captured, an approximation.\n"
+"\n"
+"  -o, --out FILE  the dependency file (- for standard output): one line\n"
+"                  per message: pe seq dst bytes t_ns gap_ns preds\n"
+"  --burst-gap NS  rule 2 (50000)\n"
+"  --window NS     rule 3 (100000000: 100 ms)\n"
+"  --score FILE    compare with true dependencies (ttsim app --deps-out):\n"
+"                  precision and recall of the predecessors\n"
+"  --json          the summary as one object\n"
+"network flags:   --dims --ports --plain (the PE count: default 4,4,4)\n"
+"\n"
+"Exit status: 0 written, 2 bad usage or a damaged trace.\n");
+}
+
+struct infer_opts {
+	netopts no;
+	const char **paths;
+	size_t np;
+	const char *out, *score;
+	tt_infer_params ip;
+};
+
+static int
+infer_parse(struct infer_opts *o, int argc, char **argv)
+{
+	const char *cmd = "trace infer", *v;
+	uint64_t u;
+	size_t len;
+	int i, r;
+
+	netopts_init(&o->no);
+	tt_infer_params_default(&o->ip);
+	if ((o->paths = calloc((size_t)argc, sizeof(*o->paths))) == NULL)
+		return -1;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		len = strlen(a);
+		if (a[0] != '-' && !(len > 5 && strcmp(a + len - 5, ".yaml") == 0) &&
+		    !(len > 4 && strcmp(a + len - 4, ".yml") == 0)) {
+			o->paths[o->np++] = a;
+			continue;
+		}
+		if (strcmp(a, "-o") == 0 || flag_is(a, "--out") ||
+		    flag_is(a, "--score")) {
+			if ((v = flag_value(argc, argv, &i, cmd)) == NULL)
+				return -1;
+			if (flag_is(a, "--score"))
+				o->score = v;
+			else
+				o->out = v;
+			continue;
+		}
+		if (flag_is(a, "--burst-gap") || flag_is(a, "--window")) {
+			if ((v = flag_value(argc, argv, &i, cmd)) == NULL ||
+			    parse_u64(cmd, a[2] == 'b' ? "--burst-gap" : "--window",
+			    v, a[2] == 'b' ? 0 : 1, 1ull << 50, &u) < 0)
+				return -1;
+			if (a[2] == 'b')
+				o->ip.burst_gap_ns = u;
+			else
+				o->ip.window_ns = u;
+			continue;
+		}
+		if ((r = netopts_take(&o->no, argc, argv, &i, cmd)) < 0)
+			return -1;
+		if (r == 0) {
+			fprintf(stderr, "ttsim trace infer: unknown flag '%s' (see "
+			    "ttsim trace infer --help)\n", a);
+			return -1;
+		}
+	}
+	if (o->np == 0 || o->out == NULL) {
+		fprintf(stderr, "ttsim trace infer: give trace files or "
+		    "directories and -o FILE (see ttsim trace infer --help)\n");
+		return -1;
+	}
+	if (o->no.json && strcmp(o->out, "-") == 0) {
+		fprintf(stderr, "ttsim trace infer: --json and -o - both want "
+		    "standard output; give -o a file\n");
+		return -1;
+	}
+	if (netopts_finish(&o->no, cmd) < 0)
+		return -1;
+	return 0;
+}
+
+/* ---- scoring against the true dependencies ---- */
+
+struct truth {
+	uint64_t *key;          /* (pe, seq), sorted */
+	uint32_t *off;          /* nkey + 1 into pred */
+	uint64_t *gap;
+	tt_depref *pred;
+	size_t nkey, npred;
+};
+
+static int
+key_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Load the true dependencies (all of them: scoring is a test's job). */
+static int
+truth_load(struct truth *t, const char *path)
+{
+	tt_deps_reader *r;
+	tt_dep d;
+	size_t cap = 0, pcap = 0, k;
+	char err[512];
+	int x;
+
+	memset(t, 0, sizeof(*t));
+	if (tt_deps_open(&r, path, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim trace infer: --score %s\n", err);
+		return -1;
+	}
+	while ((x = tt_deps_read(r, &d, err, sizeof(err))) > 0) {
+		if (t->nkey + 1 >= cap) {
+			cap = cap ? cap * 2 : 1024;
+			t->key = realloc(t->key, cap * sizeof(uint64_t));
+			t->off = realloc(t->off, (cap + 1) * sizeof(uint32_t));
+			t->gap = realloc(t->gap, cap * sizeof(uint64_t));
+			if (t->key == NULL || t->off == NULL || t->gap == NULL)
+				goto nomem;
+		}
+		while (t->npred + d.npred > pcap) {
+			pcap = pcap ? pcap * 2 : 4096;
+			if ((t->pred = realloc(t->pred, pcap * sizeof(tt_depref))) == NULL)
+				goto nomem;
+		}
+		/* key and line number together: pe, seq, then the index */
+		t->key[t->nkey] = (uint64_t)d.pe << 32 | d.seq;
+		t->off[t->nkey] = (uint32_t)t->npred;
+		t->gap[t->nkey++] = d.gap_ns;
+		for (k = 0; k < d.npred; k++)
+			t->pred[t->npred++] = d.pred[k];
+	}
+	tt_deps_close_reader(r);
+	if (x < 0) {
+		fprintf(stderr, "ttsim trace infer: --score %s\n", err);
+		return -1;
+	}
+	if (t->off == NULL && (t->off = malloc(sizeof(uint32_t))) == NULL)
+		goto nomem;
+	t->off[t->nkey] = (uint32_t)t->npred;
+	return 0;
+nomem:
+	fprintf(stderr, "ttsim trace infer: --score: out of memory\n");
+	return -1;
+}
+
+/* Lines are found by binary search over a sorted copy of the keys that
+ * carries each key's line index in a parallel array. */
+struct scorer {
+	struct truth t;
+	uint64_t *sorted;       /* key << 0, sorted */
+	uint32_t *line;         /* line of sorted[i] */
+	uint64_t tp, fp, fn_missing, lines, matched, gap_err;
+	uint64_t true_preds;
+};
+
+static int
+score_init(struct scorer *s, const char *path)
+{
+	size_t i;
+	uint64_t (*pairs)[2];
+
+	memset(s, 0, sizeof(*s));
+	if (truth_load(&s->t, path) < 0)
+		return -1;
+	s->true_preds = s->t.npred;
+	pairs = malloc(s->t.nkey * sizeof(*pairs) + 1);
+	s->sorted = malloc(s->t.nkey * sizeof(uint64_t) + 1);
+	s->line = malloc(s->t.nkey * sizeof(uint32_t) + 1);
+	if (pairs == NULL || s->sorted == NULL || s->line == NULL) {
+		free(pairs);
+		fprintf(stderr, "ttsim trace infer: --score: out of memory\n");
+		return -1;
+	}
+	for (i = 0; i < s->t.nkey; i++) {
+		pairs[i][0] = s->t.key[i];
+		pairs[i][1] = i;
+	}
+	qsort(pairs, s->t.nkey, sizeof(*pairs), key_cmp);
+	for (i = 0; i < s->t.nkey; i++) {
+		s->sorted[i] = pairs[i][0];
+		s->line[i] = (uint32_t)pairs[i][1];
+	}
+	free(pairs);
+	return 0;
+}
+
+static void
+score_line(struct scorer *s, const tt_dep *d)
+{
+	uint64_t key = (uint64_t)d->pe << 32 | d->seq, g;
+	size_t lo = 0, hi = s->t.nkey, k, j;
+	uint32_t ln, a, b;
+
+	s->lines++;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s->sorted[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == s->t.nkey || s->sorted[lo] != key) {
+		s->fp += d->npred;
+		return;
+	}
+	ln = s->line[lo];
+	a = s->t.off[ln];
+	b = s->t.off[ln + 1];
+	s->matched++;
+	g = s->t.gap[ln];
+	s->gap_err += g > d->gap_ns ? g - d->gap_ns : d->gap_ns - g;
+	for (k = 0; k < d->npred; k++) {
+		for (j = a; j < b; j++)
+			if (s->t.pred[j].src == d->pred[k].src &&
+			    s->t.pred[j].seq == d->pred[k].seq)
+				break;
+		if (j < b)
+			s->tp++;
+		else
+			s->fp++;
+	}
+}
+
+static void
+score_free(struct scorer *s)
+{
+	free(s->t.key);
+	free(s->t.off);
+	free(s->t.gap);
+	free(s->t.pred);
+	free(s->sorted);
+	free(s->line);
+}
+
+static void
+print_summary(FILE *f, const struct infer_opts *o, const tt_infer_stats *st,
+    const struct scorer *sc, int scored)
+{
+	double prec = st->predecessors ? (double)sc->tp /
+	    (double)st->predecessors : 1;
+	double rec = sc->true_preds ? (double)sc->tp / (double)sc->true_preds : 1;
+
+	if (o->no.json) {
+		fprintf(f, "{\"out\": ");
+		tt_json_string(f, o->out);
+		fprintf(f, ", \"records\": %" PRIu64 ", \"frames\": %" PRIu64
+		    ", \"deliveries\": %" PRIu64 ", \"plain\": %" PRIu64
+		    ", \"messages\": %" PRIu64 ", \"grouped\": %" PRIu64
+		    ", \"predecessors\": %" PRIu64 ", \"transport\": {\"tcp_acks\": "
+		    "%" PRIu64 ", \"tcp_control\": %" PRIu64 ", \"arp\": %" PRIu64
+		    ", \"nd\": %" PRIu64 "}, \"hello\": %" PRIu64 ", \"unmapped\": %"
+		    PRIu64 ", \"lost_sends\": %" PRIu64 ", \"undelivered\": %" PRIu64
+		    ", \"passed_over\": %" PRIu64 ", \"cycles_broken\": %" PRIu64
+		    ", \"truncated_files\": %" PRIu64 ", \"max_held\": %" PRIu64
+		    ", \"no_delivery_copies\": %s", st->records, st->frames,
+		    st->deliveries, st->plain, st->messages, st->grouped,
+		    st->predecessors, st->tcp_acks, st->tcp_control, st->arp,
+		    st->nd, st->hello, st->unmapped, st->lost_sends,
+		    st->undelivered, st->passed_over, st->cycles_broken,
+		    st->truncated, st->max_held, o->ip.no_copies ? "true" : "false");
+		if (scored)
+			fprintf(f, ", \"score\": {\"true_predecessors\": %" PRIu64
+			    ", \"true_positives\": %" PRIu64 ", \"precision\": %.6f"
+			    ", \"recall\": %.6f, \"messages_matched\": %" PRIu64
+			    ", \"true_messages\": %zu, \"mean_gap_error_ns\": %.1f}",
+			    sc->true_preds, sc->tp, prec, rec, sc->matched,
+			    sc->t.nkey, sc->matched ? (double)sc->gap_err /
+			    (double)sc->matched : 0);
+		fprintf(f, "}\n");
+		return;
+	}
+	fprintf(f, "%" PRIu64 " records: %" PRIu64 " frames sent, %" PRIu64
+	    " delivery copies\n", st->records, st->frames, st->deliveries);
+	fprintf(f, "  messages        %" PRIu64 " (%" PRIu64 " frames joined "
+	    "one started before them)\n", st->messages, st->grouped);
+	fprintf(f, "  predecessors    %" PRIu64 "\n", st->predecessors);
+	fprintf(f, "  set aside       %" PRIu64 " TCP ACKs, %" PRIu64 " TCP "
+	    "SYN/FIN/RST, %" PRIu64 " ARP, %" PRIu64 " neighbour discovery, %"
+	    PRIu64 " hello\n", st->tcp_acks, st->tcp_control, st->arp, st->nd,
+	    st->hello);
+	fprintf(f, "  not matched     %" PRIu64 " deliveries without a send, %"
+	    PRIu64 " messages not wholly delivered\n", st->lost_sends,
+	    st->undelivered);
+	fprintf(f, "  enabled nothing %" PRIu64 " received messages\n",
+	    st->passed_over);
+	if (scored)
+		fprintf(f, "  against %s: precision %.4f, recall %.4f (%" PRIu64
+		    " true predecessors), %" PRIu64 " of %zu messages matched, "
+		    "gaps off by %.1f ns on average\n", o->score, prec, rec,
+		    sc->true_preds, sc->matched, sc->t.nkey, sc->matched ?
+		    (double)sc->gap_err / (double)sc->matched : 0);
+	fprintf(f, "wrote %s\n", o->out);
+}
+
+/* Pass 1: the trace reads (every damaged record is reported) and whether
+ * it has delivery copies. */
+static int
+check_trace(struct infer_opts *o, const tt_net *net, const tt_addrmap *map)
+{
+	tt_trace_in *in;
+	tt_msg m;
+	char err[1024];
+	int x;
+	const tt_trace_stats *st;
+
+	if (tt_trace_in_open(&in, o->paths, o->np, map, net->ncards, err,
+	    sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim trace infer: %s\n", err);
+		return -1;
+	}
+	while ((x = tt_trace_in_next(in, &m, err, sizeof(err))) > 0)
+		;
+	if (x < 0) {
+		fprintf(stderr, "ttsim trace infer: %s\n", err);
+		tt_trace_in_close(in);
+		return -1;
+	}
+	st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
+	if (st->messages == 0) {
+		fprintf(stderr, "ttsim trace infer: the trace holds no messages "
+		    "(%" PRIu64 " records read)\n", st->records);
+		tt_trace_in_close(in);
+		return -1;
+	}
+	o->ip.no_copies = st->delivered == 0 && st->plain < st->messages;
+	tt_trace_in_close(in);
+	return 0;
+}
+
+int
+cmd_trace_infer(int argc, char **argv)
+{
+	struct infer_opts o;
+	struct scorer sc;
+	tt_net net;
+	tt_addrmap map;
+	tt_infer *inf = NULL;
+	tt_deps_writer *w = NULL;
+	tt_dep d;
+	char err[1024];
+	int x, rc = TTSIM_EXIT_USAGE, scored = 0;
+
+	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "--help") == 0)) {
+		infer_usage(stdout);
+		return TTSIM_EXIT_OK;
+	}
+	memset(&o, 0, sizeof(o));
+	memset(&sc, 0, sizeof(sc));
+	memset(&map, 0, sizeof(map));
+	memset(&net, 0, sizeof(net));
+	if (infer_parse(&o, argc, argv) < 0)
+		goto out;
+	if (tt_net_init(&net, &o.no.spec, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim trace infer: %s\n", err);
+		goto out;
+	}
+	if (tt_addrmap_build(&map, &o.no.cfg, &net, stderr) > 0 ||
+	    check_trace(&o, &net, &map) < 0)
+		goto out;
+	if (o.score != NULL) {
+		if (score_init(&sc, o.score) < 0)
+			goto out;
+		scored = 1;
+	}
+	o.ip.npes = net.ncards;
+	o.ip.map = &map;
+	if (tt_infer_open(&inf, o.paths, o.np, &o.ip, err, sizeof(err)) < 0 ||
+	    tt_deps_create(&w, o.out, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim trace infer: %s\n", err);
+		goto out;
+	}
+	while ((x = tt_infer_next(inf, &d, err, sizeof(err))) > 0) {
+		if (tt_deps_write(w, &d) < 0) {
+			snprintf(err, sizeof(err), "%s: write failed: %s", o.out,
+			    strerror(errno));
+			x = -1;
+			break;
+		}
+		if (scored)
+			score_line(&sc, &d);
+	}
+	if (x < 0) {
+		fprintf(stderr, "ttsim trace infer: %s\n", err);
+		tt_deps_discard(w);
+		w = NULL;
+		goto out;
+	}
+	if (tt_deps_close(w, err, sizeof(err)) < 0) {
+		w = NULL;
+		fprintf(stderr, "ttsim trace infer: %s\n", err);
+		goto out;
+	}
+	w = NULL;
+	tt_infer_warnings(inf, stderr, "ttsim trace infer: warning: ");
+	print_summary(strcmp(o.out, "-") == 0 ? stderr : stdout, &o,
+	    tt_infer_stats_get(inf), &sc, scored);
+	rc = TTSIM_EXIT_OK;
+out:
+	tt_deps_discard(w);
+	tt_infer_free(inf);
+	if (scored)
+		score_free(&sc);
+	tt_addrmap_free(&map);
+	if (net.coord != NULL)
+		tt_net_free(&net);
+	tt_config_free(&o.no.cfg);
+	free(o.paths);
+	return rc;
+}
