@@ -55,22 +55,51 @@ tt_deps_create(tt_deps_writer **wp, const char *path, char *err,
 	return 0;
 }
 
+/* v in decimal at p, then sep; returns the end.  (printf's formatting
+ * was a tenth of the time of inferring a trace.) */
+static char *
+put_u64(char *p, uint64_t v, char sep)
+{
+	char tmp[20];
+	int n = 0;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (n > 0)
+		*p++ = tmp[--n];
+	*p++ = sep;
+	return p;
+}
+
 int
 tt_deps_write(tt_deps_writer *w, const tt_dep *d)
 {
+	char buf[160], *p = buf;
 	uint32_t i;
 
-	fprintf(w->f, "%" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu64 " %"
-	    PRIu64 " %" PRIu64, d->pe, d->seq, d->dst, d->bytes, d->t_ns,
-	    d->gap_ns);
-	if (d->npred == 0)
-		fputs(" -", w->f);
-	for (i = 0; i < d->npred; i++)
-		fprintf(w->f, " %" PRIu32 ":%" PRIu32, d->pred[i].src,
-		    d->pred[i].seq);
+	p = put_u64(p, d->pe, ' ');
+	p = put_u64(p, d->seq, ' ');
+	p = put_u64(p, d->dst, ' ');
+	p = put_u64(p, d->bytes, ' ');
+	p = put_u64(p, d->t_ns, ' ');
+	p = put_u64(p, d->gap_ns, ' ');
+	if (d->npred == 0) {
+		*p++ = '-';
+		*p++ = '\n';
+	}
+	for (i = 0; i < d->npred; i++) {
+		if (p > buf + sizeof(buf) - 24) {
+			fwrite(buf, 1, (size_t)(p - buf), w->f);
+			p = buf;
+		}
+		p = put_u64(p, d->pred[i].src, ':');
+		p = put_u64(p, d->pred[i].seq, i + 1 < d->npred ? ' ' : '\n');
+	}
 	w->lines++;
 	w->preds += d->npred;
-	return putc('\n', w->f) == EOF ? -1 : 0;
+	return fwrite(buf, 1, (size_t)(p - buf), w->f) == (size_t)(p - buf) ?
+	    0 : -1;
 }
 
 int

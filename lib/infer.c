@@ -88,7 +88,7 @@ struct tt_infer {
 	struct oline *popped;
 	tt_depref *tmp;         /* predecessors being chosen */
 	uint32_t tmpcap;
-	uint64_t now, fed;
+	uint64_t now, next_check;
 	uint64_t gap_sum, gap_n;        /* gaps of sends with predecessors */
 	int finished, failed;
 	char warn[MAX_WARN][200];
@@ -435,31 +435,45 @@ recv_item(tt_infer *inf, uint32_t pe, const struct item *it)
 	return 1;
 }
 
-static int
-pend_cmp_inf(const tt_infer *inf, uint32_t a, uint32_t b)
-{
-	const struct imsg *x = &inf->m[a], *y = &inf->m[b];
+struct pkey {
+	uint64_t hi;            /* source << 32 | its burst */
+	uint32_t seq, i;
+};
 
-	if (x->src != y->src)
-		return x->src < y->src ? -1 : 1;
-	if (x->burst != y->burst)
-		return x->burst < y->burst ? -1 : 1;
+static int
+pkey_cmp(const void *a, const void *b)
+{
+	const struct pkey *x = a, *y = b;
+
+	if (x->hi != y->hi)
+		return x->hi < y->hi ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Sort pe's received messages by (source, source's burst, sequence):
- * insertion sort, the list is short and mostly in order. */
-static void
+/* Sort pe's received messages by (source, source's burst, sequence), on
+ * keys copied out of the pool (a burst of alltoall takes n - 1). */
+static int
 pend_sort(tt_infer *inf, struct ipe *e)
 {
-	uint32_t k, j, v;
+	struct pkey *k;
+	uint32_t j;
 
-	for (k = 1; k < e->npend; k++) {
-		v = e->pend[k];
-		for (j = k; j > 0 && pend_cmp_inf(inf, e->pend[j - 1], v) > 0; j--)
-			e->pend[j] = e->pend[j - 1];
-		e->pend[j] = v;
+	if (e->npend < 2)
+		return 0;
+	if ((k = malloc(e->npend * sizeof(*k))) == NULL)
+		return -1;
+	for (j = 0; j < e->npend; j++) {
+		const struct imsg *m = &inf->m[e->pend[j]];
+
+		k[j].hi = (uint64_t)m->src << 32 | m->burst;
+		k[j].seq = m->seq;
+		k[j].i = e->pend[j];
 	}
+	qsort(k, e->npend, sizeof(*k), pkey_cmp);
+	for (j = 0; j < e->npend; j++)
+		e->pend[j] = k[j].i;
+	free(k);
+	return 0;
 }
 
 /*
@@ -597,8 +611,8 @@ take_preds(tt_infer *inf, struct ipe *e, uint64_t t, uint64_t *latest)
 	uint32_t k, j, g, keep = 0, n = 0, prev = e->burst, kmin;
 	uint8_t *early;
 
-	pend_sort(inf, e);
-	if (grow_tmp(inf, e) < 0 || (early = malloc(e->npend + 1)) == NULL) {
+	if (pend_sort(inf, e) < 0 || grow_tmp(inf, e) < 0 ||
+	    (early = malloc(e->npend + 1)) == NULL) {
 		inf->failed = 1;
 		return 0;
 	}
@@ -640,15 +654,24 @@ take_preds(tt_infer *inf, struct ipe *e, uint64_t t, uint64_t *latest)
 	return n;
 }
 
-/* The latest burst of dst's that the current burst of e answers. */
+/* The latest burst of dst's that the current burst of e answers (its
+ * predecessors are in source order: a binary search). */
 static uint32_t
 answers(const struct ipe *e, uint32_t dst)
 {
-	uint32_t k, b = 0;
+	uint32_t lo = 0, hi = e->nbp, b = 0;
 
-	for (k = 0; k < e->nbp; k++)
-		if (e->bp[k].src == dst && e->bp[k].burst > b)
-			b = e->bp[k].burst;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (e->bp[mid].src < dst)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < e->nbp && e->bp[lo].src == dst; lo++)
+		if (e->bp[lo].burst > b)
+			b = e->bp[lo].burst;
 	return b;
 }
 
@@ -660,7 +683,8 @@ emit(tt_infer *inf, const tt_dep *d)
 	if (o == NULL)
 		return -1;
 	o->d = *d;
-	memcpy(o->pred, d->pred, d->npred * sizeof(tt_depref));
+	if (d->npred > 0)
+		memcpy(o->pred, d->pred, d->npred * sizeof(tt_depref));
 	o->d.pred = o->pred;
 	if (inf->on == inf->ocap) {
 		size_t cap = inf->ocap ? inf->ocap * 2 : 256, k;
@@ -891,8 +915,11 @@ tt_infer_feed(tt_infer *inf, const tt_infer_ev *ev)
 		}
 	}
 out:
-	if ((++inf->fed & 4095) == 0)
+	/* rule 3's window, looked at every eighth of it */
+	if (inf->now >= inf->next_check) {
 		timeouts(inf);
+		inf->next_check = inf->now + inf->p.window_ns / 8 + 1;
+	}
 	run_work(inf);
 	return inf->failed ? -1 : 0;
 }

@@ -17,8 +17,8 @@ infer_usage(FILE *f)
 {
 	fprintf(f,
 "usage: ttsim trace infer TRACE... [FILE.yaml] [network flags] -o FILE\n"
-"                         [--burst-gap NS] [--window NS] [--score FILE]\n"
-"                         [--json]\n"
+"                         [--burst-gap NS] [--pause NS] [--window NS]\n"
+"                         [--score FILE] [--json]\n"
 "\n"
 "Reads a trace as ttd records it (per node: what its PEs sent, and a copy\n"
 "of what was delivered to them, with source PE and sequence number) and\n"
@@ -35,9 +35,13 @@ infer_usage(FILE *f)
 "  3. A delivery whose send is not in the trace, and a message with a\n"
 "     frame never delivered, enable nothing (counted); each is given up\n"
 "     after --window of trace time.\n"
-"  4. The first send after a PE has received messages is enabled by them,\n"
-"     taking from each source its oldest not yet taken (and the rest of\n"
-"     that source's burst); the others enable the PE's next burst.\n"
+"  4. A PE's sends form bursts (back to back: no receive between them, no\n"
+"     pause over --pause).  A burst's first send is enabled by messages\n"
+"     received since the last burst, taken per source in the source's\n"
+"     order: the oldest step of each (a source's burst is one step), more\n"
+"     if every source sent more; a message that answers the PE's last\n"
+"     burst while an older one of its sender waits is a step ahead and\n"
+"     enables the next burst.  Other sends of a burst have none.\n"
 "  5. Its gap: its time minus the later of the PE's previous send and the\n"
 "     arrival of its predecessors.\n"
 "  6. A cycle (possible only with a wrong trace) is broken with a warning.\n"
@@ -47,6 +51,7 @@ infer_usage(FILE *f)
 "  -o, --out FILE  the dependency file (- for standard output): one line\n"
 "                  per message: pe seq dst bytes t_ns gap_ns preds\n"
 "  --burst-gap NS  rule 2 (50000)\n"
+"  --pause NS      rule 4 (1000)\n"
 "  --window NS     rule 3 (100000000: 100 ms)\n"
 "  --score FILE    compare with true dependencies (ttsim app --deps-out):\n"
 "                  precision and recall of the predecessors\n"
@@ -95,15 +100,20 @@ infer_parse(struct infer_opts *o, int argc, char **argv)
 				o->out = v;
 			continue;
 		}
-		if (flag_is(a, "--burst-gap") || flag_is(a, "--window")) {
+		if (flag_is(a, "--burst-gap") || flag_is(a, "--window") ||
+		    flag_is(a, "--pause")) {
+			const char *name = a[2] == 'b' ? "--burst-gap" :
+			    a[2] == 'w' ? "--window" : "--pause";
+
 			if ((v = flag_value(argc, argv, &i, cmd)) == NULL ||
-			    parse_u64(cmd, a[2] == 'b' ? "--burst-gap" : "--window",
-			    v, a[2] == 'b' ? 0 : 1, 1ull << 50, &u) < 0)
+			    parse_u64(cmd, name, v, a[2] == 'w', 1ull << 50, &u) < 0)
 				return -1;
 			if (a[2] == 'b')
 				o->ip.burst_gap_ns = u;
-			else
+			else if (a[2] == 'w')
 				o->ip.window_ns = u;
+			else
+				o->ip.pause_ns = u;
 			continue;
 		}
 		if ((r = netopts_take(&o->no, argc, argv, &i, cmd)) < 0)

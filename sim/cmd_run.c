@@ -39,6 +39,11 @@ run_usage(FILE *f)
 "  --warmup N (2000)  --measure N (10000)  --drain N (20000 at most)\n"
 "  --watchdog N    cycles without a flit moving that count as deadlock (5000)\n"
 "output:          a table; --json (one object) or --csv\n"
+"recording:       --record DIR: write what ttd would have captured, one pcap\n"
+"                  per node (<host>-pe.pcap, or n<node>-pe.pcap), every\n"
+"                  packet a message: at its generation and, delivered, at\n"
+"                  its arrival; node clocks offset by up to --clock-skew NS\n"
+"                  (500000); one seed\n"
 "planning:        --dry-run [--ranks N]: simulate nothing; print the bytes\n"
 "                  the engine allocates for this network, and per rank\n"
 "                  when mpirun -np N shares it (slabs of the last dimension)\n"
@@ -135,6 +140,10 @@ cmd_run(int argc, char **argv)
 			dry = 1;
 			continue;
 		}
+		if ((r = run_record_flag(&so, argc, argv, &i)) < 0)
+			return TTSIM_EXIT_USAGE;
+		if (r > 0)
+			continue;
 		if (strcmp(argv[i], "--ranks") == 0) {
 			if (i + 1 >= argc || (ranks = strtol(argv[i + 1], &end,
 			    10), *end != '\0') || ranks < 1 || ranks > 1000000) {
@@ -169,6 +178,15 @@ cmd_run(int argc, char **argv)
 		return TTSIM_EXIT_USAGE;
 	}
 	simopts_apply_config(&so, &no.cfg);
+	if (so.record_dir != NULL && (dry || so.seeds != 1)) {
+		fprintf(stderr, "ttsim run: --record records one run: not with "
+		    "--dry-run or --seeds\n");
+		return TTSIM_EXIT_USAGE;
+	}
+	so.record_cfg = &no.cfg;
+	so.record_flit_bytes = no.cfg.params.flit_bytes;
+	so.record_cycle_ns = (double)no.cfg.params.flit_bytes * 8.0 /
+	    no.cfg.params.link_gbps;
 	if (dry)
 		return dry_run(&so, &no, ranks);
 	if (ranks != 1) {

@@ -32,17 +32,20 @@ causal_take(struct causal_opts *co, int argc, char **argv, int *i)
 			return -1;
 		return 1;
 	}
-	if (flag_is(a, "--burst-gap") || flag_is(a, "--window")) {
-		int gap = flag_is(a, "--burst-gap");
+	if (flag_is(a, "--burst-gap") || flag_is(a, "--window") ||
+	    flag_is(a, "--pause")) {
+		const char *name = a[2] == 'b' ? "--burst-gap" : a[2] == 'w' ?
+		    "--window" : "--pause";
 
 		if ((v = flag_value(argc, argv, i, "replay")) == NULL ||
-		    parse_u64("replay", gap ? "--burst-gap" : "--window", v,
-		    gap ? 0 : 1, 1ull << 50, &u) < 0)
+		    parse_u64("replay", name, v, a[2] == 'w', 1ull << 50, &u) < 0)
 			return -1;
-		if (gap)
+		if (a[2] == 'b')
 			co->ip.burst_gap_ns = u;
-		else
+		else if (a[2] == 'w')
 			co->ip.window_ns = u;
+		else
+			co->ip.pause_ns = u;
 		return 1;
 	}
 	return 0;

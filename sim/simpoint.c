@@ -402,14 +402,23 @@ simpoint_run(const simopts *o, const tt_netspec *spec, double load,
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (s = 0; s < n; s++) {
 		tt_source src;
+		struct run_record rec;
 
 		if (point_traffic(o, &net, &pp, load, o->seed + (uint64_t)s,
 		    &tr) < 0)
 			goto out;
 		src = tt_traffic_source(&tr);
 		sp.seed = s;
+		if (run_record_start(&rec, o, &net, sim, &src) < 0) {
+			tt_traffic_free(&tr);
+			goto out;
+		}
 		tt_sim_run(sim, &src, 0, &r, progress ? seed_progress : NULL, &sp);
 		tt_traffic_free(&tr);
+		if (run_record_finish(&rec, sim, o->cmd) < 0) {
+			tt_simresult_free(&r);
+			goto out;
+		}
 		if (r.measured_delivered > 0)
 			pt->measured_runs++;
 		acc_add(&acc_acc, r.accepted_load);

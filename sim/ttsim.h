@@ -91,6 +91,12 @@ typedef struct simopts {
 	int pattern_set, packet_set, buffer_set;
 	int model_only;         /* take only the model's flags (replay) */
 	const char *cmd;        /* "run" or "sweep", for messages */
+	/* ttsim run --record (sim/run_record.c) */
+	const char *record_dir;
+	const tt_config *record_cfg;
+	uint64_t record_skew;
+	double record_cycle_ns;
+	int record_flit_bytes;
 } simopts;
 
 #define SIMPOINT_MAX_CHANS 64
@@ -139,6 +145,18 @@ void simpoint_csv_header(FILE *f);
 void simpoint_csv(FILE *f, const simpoint *pt);
 void simpoint_table_header(FILE *f);
 void simpoint_table_row(FILE *f, const simpoint *pt);
+
+/* sim/run_record.c: ttsim run --record */
+#include "twintorus/record.h"
+struct run_record {
+	tt_record *rec;
+	tt_record_src rs;
+	uint64_t records;
+};
+int run_record_flag(simopts *o, int argc, char **argv, int *i);
+int run_record_start(struct run_record *rr, const simopts *o,
+    const tt_net *net, tt_sim *sim, tt_source *src);
+int run_record_finish(struct run_record *rr, tt_sim *sim, const char *cmd);
 
 /* sim/cmd_plot.c */
 int plot_csv(const char *csv, const char *out, const char *title);

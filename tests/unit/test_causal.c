@@ -1,0 +1,364 @@
+/*
+ * Causal replay and what it stands on:
+ *   - the engine's closed-loop hook: a source that says TT_SRC_WAIT is not
+ *     asked again until tt_sim_wake(), then in the cycle it names; a PE
+ *     that waits for ever lets a run until empty end; waking a PE that
+ *     does not wait does nothing;
+ *   - the causal source: a message leaves when its predecessors have
+ *     arrived and its gap has passed (from the later of them and the PE's
+ *     previous send), its first without predecessors at its gap from the
+ *     start; a predecessor that is not an earlier message to the same PE,
+ *     or that enables a second send, is ignored with a warning and nothing
+ *     hangs;
+ *   - the dependency file: what is written reads back, and a damaged file
+ *     (not one, a bad field, cut short, a wrong end line) is refused with
+ *     its name and line.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "twintorus/causal.h"
+#include "twintorus/deps.h"
+#include "twintorus/sim.h"
+#include "tt_test.h"
+
+static const int K222[3] = {2, 2, 2};
+
+static tt_sim *
+small_sim(tt_net *net)
+{
+	tt_simparams p;
+	tt_sim *sim;
+	char err[256];
+
+	tt_test_net(net, 3, K222, 1, "D", TT_DL_VC);
+	tt_simparams_default(&p);
+	assert_int_equal(tt_sim_create(&sim, net, &p, err, sizeof(err)), 0);
+	return sim;
+}
+
+/* ---- the engine's hook ---- */
+
+struct hook {
+	tt_sim *sim;
+	int asked[16], sent[16];
+	uint64_t arrived, gen5, wake_at;
+};
+
+static int
+hook_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
+{
+	struct hook *h = ctx;
+
+	h->asked[pe]++;
+	if (pe == 0 && !h->sent[0]) {
+		h->sent[0] = 1;
+		pk->gen = 0;
+		pk->dst = 5;
+		return TT_SRC_PACKET;
+	}
+	if (pe == 5 && !h->sent[5]) {
+		if (h->arrived == 0)
+			return TT_SRC_WAIT;
+		h->sent[5] = 1;
+		h->gen5 = now;
+		pk->gen = now;
+		pk->dst = 0;
+		return TT_SRC_PACKET;
+	}
+	if (pe == 3)
+		return TT_SRC_WAIT;     /* never woken */
+	return TT_SRC_DONE;
+}
+
+static void
+hook_deliver(void *ctx, const tt_delivery *d)
+{
+	struct hook *h = ctx;
+
+	if (d->dst == 5) {
+		h->arrived = d->deliver;
+		h->wake_at = d->deliver + 10;
+		tt_sim_wake(h->sim, 1, d->deliver + 1);   /* not waiting */
+		tt_sim_wake(h->sim, 5, h->wake_at);
+	}
+}
+
+static void
+test_wait_and_wake(void **state)
+{
+	struct hook h;
+	tt_net net;
+	tt_source src = {hook_next, &h};
+	tt_simresult res;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	h.sim = small_sim(&net);
+	tt_sim_on_deliver(h.sim, hook_deliver, &h);
+	tt_sim_run(h.sim, &src, 1, &res, NULL, NULL);
+	assert_int_equal(res.delivered, 2);
+	assert_true(h.arrived > 0);
+	/* asked once at the start, then only when woken, then DONE */
+	assert_int_equal(h.gen5, h.wake_at);
+	assert_int_equal(h.asked[5], 3);
+	assert_int_equal(h.asked[1], 1);
+	assert_int_equal(h.asked[3], 1);
+	assert_false(res.deadlock);
+	tt_simresult_free(&res);
+	tt_sim_free(h.sim);
+	tt_net_free(&net);
+}
+
+/* ---- the causal source on lines from memory ---- */
+
+struct lines {
+	const tt_dep *d;
+	int n, i;
+};
+
+static int
+lines_next(void *ctx, tt_dep *d, char *err, size_t errsz)
+{
+	struct lines *l = ctx;
+
+	(void)err;
+	(void)errsz;
+	if (l->i == l->n)
+		return 0;
+	*d = l->d[l->i++];
+	return 1;
+}
+
+struct seen {
+	tt_causal_msg m[16];
+	int n;
+};
+
+static void
+on_msg(void *ctx, const tt_causal_msg *m)
+{
+	struct seen *s = ctx;
+
+	s->m[s->n++] = *m;
+}
+
+static const tt_causal_msg *
+find(const struct seen *s, uint32_t src, uint32_t seq)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->m[i].src == src && s->m[i].seq == seq)
+			return &s->m[i];
+	fail_msg("message %u:%u did not arrive", src, seq);
+	return NULL;
+}
+
+static tt_causal_result
+replay_lines(const tt_dep *d, int n, struct seen *s, char *warn,
+    size_t warnsz)
+{
+	struct lines l = {d, n, 0};
+	tt_dep_stream in = {lines_next, &l};
+	tt_replay_params p;
+	tt_causal_result r;
+	tt_simresult res;
+	tt_causal *c;
+	tt_source src;
+	tt_sim *sim;
+	tt_net net;
+	char err[256];
+	FILE *f;
+
+	tt_replay_params_default(&p);
+	sim = small_sim(&net);
+	memset(s, 0, sizeof(*s));
+	assert_int_equal(tt_causal_create(&c, in, &p, sim, err, sizeof(err)), 0);
+	tt_causal_on_message(c, on_msg, s);
+	src = tt_causal_source(c);
+	tt_sim_run(sim, &src, 1, &res, NULL, NULL);
+	assert_int_equal(tt_causal_error(c, err, sizeof(err)), 0);
+	r = *tt_causal_result_get(c);
+	f = fmemopen(warn, warnsz - 1, "w");
+	memset(warn, 0, warnsz);
+	tt_causal_warnings(c, f, "");
+	fclose(f);
+	tt_causal_free(c);
+	tt_simresult_free(&res);
+	tt_sim_free(sim);
+	tt_net_free(&net);
+	return r;
+}
+
+static void
+test_release_after_predecessors_and_gap(void **state)
+{
+	/* 0:0 at 64 ns from the start (5 cycles of 12.8 ns); 5:0 300 ns
+	 * (23 cycles) after 0:0 arrives; 0:1 1000 ns (78 cycles) after 5:0
+	 * arrives; 0:2 right after 0:1 (no predecessor, gap 128 ns) */
+	static const tt_depref p1 = {0, 0}, p2 = {5, 0};
+	const tt_dep d[] = {
+		{0, 0, 5, 1000, 0, 64, 0, NULL},
+		{5, 0, 0, 64, 0, 300, 1, &p1},
+		{0, 1, 5, 64, 0, 1000, 1, &p2},
+		{0, 2, 5, 64, 0, 128, 0, NULL},
+	};
+	const tt_causal_msg *a, *b, *c, *e;
+	tt_causal_result r;
+	struct seen s;
+	char warn[1024];
+
+	(void)state;
+	r = replay_lines(d, 4, &s, warn, sizeof(warn));
+	assert_int_equal(r.rr.messages, 4);
+	assert_int_equal(r.ignored, 0);
+	a = find(&s, 0, 0);
+	b = find(&s, 5, 0);
+	c = find(&s, 0, 1);
+	e = find(&s, 0, 2);
+	assert_int_equal(a->gen, 5);
+	assert_int_equal(a->packets, 16);       /* 1000 bytes, 64 a packet */
+	assert_int_equal(b->gen, a->done + 23);
+	assert_int_equal(c->gen, b->done + 78);
+	assert_int_equal(e->gen, c->gen + 10);
+	assert_int_equal(r.first_gen, 5);
+	assert_int_equal(tt_causal_makespan(&r), e->done + 1 - 5);
+	assert_int_equal(r.waited, 2);
+}
+
+static void
+test_bad_predecessors_ignored(void **state)
+{
+	/* a forward reference (5:1 names 0:9, later in the file), a message
+	 * to another PE (5:2 names 0:0, which went to 6) and a message
+	 * claimed twice (6:1 after 6:0 named 0:0): ignored, and all arrive */
+	static const tt_depref fwd = {0, 9}, other = {0, 0}, twice = {0, 0};
+	const tt_dep d[] = {
+		{0, 0, 6, 64, 0, 0, 0, NULL},
+		{5, 1, 0, 64, 0, 0, 1, &fwd},
+		{5, 2, 0, 64, 0, 0, 1, &other},
+		{6, 0, 0, 64, 0, 0, 1, &twice},
+		{6, 1, 0, 64, 0, 0, 1, &twice},
+		{0, 9, 5, 64, 0, 0, 0, NULL},
+	};
+	tt_causal_result r;
+	struct seen s;
+	char warn[2048];
+
+	(void)state;
+	r = replay_lines(d, 6, &s, warn, sizeof(warn));
+	assert_int_equal(r.rr.messages, 6);
+	assert_int_equal(r.ignored, 3);
+	assert_non_null(strstr(warn, "5:1: predecessor 0:9 is not a message "
+	    "to PE 5 earlier"));
+	assert_non_null(strstr(warn, "5:2: predecessor 0:0 is not"));
+	assert_non_null(strstr(warn, "6:1: predecessor 0:0 already enables"));
+}
+
+/* ---- the dependency file ---- */
+
+static char dir[] = "/tmp/tt-deps-XXXXXX";
+
+static void
+write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void
+read_fails(const char *text, const char *want)
+{
+	char path[64], err[512];
+	tt_deps_reader *r;
+	tt_dep d;
+	int x;
+
+	snprintf(path, sizeof(path), "%s/bad.deps", dir);
+	write_text(path, text);
+	if (tt_deps_open(&r, path, err, sizeof(err)) == 0) {
+		while ((x = tt_deps_read(r, &d, err, sizeof(err))) > 0)
+			;
+		tt_deps_close_reader(r);
+		assert_int_equal(x, -1);
+	}
+	if (strstr(err, want) == NULL)
+		fail_msg("said '%s', wanted '%s'", err, want);
+	unlink(path);
+}
+
+static void
+test_deps_file(void **state)
+{
+	static const tt_depref pr[2] = {{3, 7}, {4294967295u, 0}};
+	const tt_dep d[2] = {
+		{1, 2, 3, 4096, 1767225600000000001ull, 500, 2, pr},
+		{3, 8, 1, 0, 9, 0, 0, NULL},
+	};
+	char path[64], err[512];
+	tt_deps_writer *w;
+	tt_deps_reader *r;
+	tt_dep g;
+	int i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/ok.deps", dir);
+	assert_int_equal(tt_deps_create(&w, path, err, sizeof(err)), 0);
+	for (i = 0; i < 2; i++)
+		assert_int_equal(tt_deps_write(w, &d[i]), 0);
+	assert_int_equal(tt_deps_close(w, err, sizeof(err)), 0);
+	assert_int_equal(tt_deps_open(&r, path, err, sizeof(err)), 0);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(tt_deps_read(r, &g, err, sizeof(err)), 1);
+		assert_int_equal(g.pe, d[i].pe);
+		assert_int_equal(g.seq, d[i].seq);
+		assert_int_equal(g.dst, d[i].dst);
+		assert_int_equal(g.bytes, d[i].bytes);
+		assert_true(g.t_ns == d[i].t_ns);
+		assert_int_equal(g.gap_ns, d[i].gap_ns);
+		assert_int_equal(g.npred, d[i].npred);
+		if (g.npred == 2)
+			assert_memory_equal(g.pred, pr, sizeof(pr));
+	}
+	assert_int_equal(tt_deps_read(r, &g, err, sizeof(err)), 0);
+	tt_deps_close_reader(r);
+	unlink(path);
+
+	read_fails("pe seq\n", "not a dependency file");
+	read_fails("# twintorus dependencies 1\n1 2 3 x 5 6 -\n",
+	    "bad.deps:2: field 4 (bytes)");
+	read_fails("# twintorus dependencies 1\n1 2 3 4 5 6 7\n",
+	    "bad.deps:2: predecessor 1");
+	read_fails("# twintorus dependencies 1\n1 2 3 4 5 6 -\n",
+	    "bad.deps:2: the file ends without its '# end' line");
+	read_fails("# twintorus dependencies 1\n1 2 3 4 5 6 -\n"
+	    "# end 2 messages 0 predecessors\n", "the end line says 2");
+	read_fails("# twintorus dependencies 1\n1 2 3 4 5 6 8:9 junk\n",
+	    "bad.deps:2: predecessor 2");
+	rmdir(dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wait_and_wake),
+		cmocka_unit_test(test_release_after_predecessors_and_gap),
+		cmocka_unit_test(test_bad_predecessors_ignored),
+		cmocka_unit_test(test_deps_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

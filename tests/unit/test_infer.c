@@ -1,0 +1,673 @@
+/*
+ * Dependency inference (twintorus/infer.h), one test per rule, on event
+ * lists written by hand (and a few frames and pcap files):
+ *   1. transport (TCP ACKs, SYN/FIN/RST, ARP, IPv6 ND) is counted, never a
+ *      message, sent or delivered; the classifier tells each kind from its
+ *      bytes, tagged or not, IPv4 or IPv6, and takes a frame too short to
+ *      read as a message of its own;
+ *   2. TCP data segments of one direction group into one message until a
+ *      pause of more than burst_gap or data the other way; the message is
+ *      sent at its first segment and received at the delivery of its last;
+ *   3. a delivery whose send is missing and a message a frame of which is
+ *      never delivered are counted and enable nothing, at the end of the
+ *      trace and, before it, once the window has passed; a file cut inside
+ *      its last record is read up to it;
+ *   4. a burst's first send takes from each source its oldest step, all
+ *      steps of every source when each sent several, one of each when the
+ *      gaps say the sources ran ahead, and leaves a message that answers
+ *      the PE's last burst for its next one;
+ *   5. gaps: from the later of the previous send and the predecessors,
+ *      from the PE's first event for its first send, on the PE's own clock
+ *      whatever the other clocks say (a delivery read before its send);
+ *   6. a cycle is broken with a warning naming both messages, and every
+ *      line still comes out after its predecessors;
+ * and plain captures count a frame as received when captured.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "twintorus/frame.h"
+#include "twintorus/infer.h"
+#include "twintorus/trace.h"
+
+#define NPES 8
+#define MAXL 64
+
+struct out {
+	tt_dep d[MAXL];
+	tt_depref pred[MAXL][16];
+	int n;
+	tt_infer_stats st;
+	char warn[2048];
+};
+
+/* Event shorthands: a send (at src's clock) and a delivery (at dst's). */
+static tt_infer_ev
+snd(uint64_t t, uint32_t src, uint32_t dst, uint32_t seq)
+{
+	tt_infer_ev e;
+
+	memset(&e, 0, sizeof(e));
+	e.clock = src / 2;
+	e.t_ns = t;
+	e.src = src;
+	e.dst = dst;
+	e.seq = seq;
+	e.bytes = 1000;
+	return e;
+}
+
+static tt_infer_ev
+dlv(uint64_t t, uint32_t src, uint32_t dst, uint32_t seq)
+{
+	tt_infer_ev e = snd(t, src, dst, seq);
+
+	e.clock = dst / 2;
+	e.delivered = 1;
+	return e;
+}
+
+static tt_infer_ev
+tcp(tt_infer_ev e, uint64_t flow, uint64_t rflow)
+{
+	e.cls = TT_INFER_TCP_DATA;
+	e.flow = flow;
+	e.rflow = rflow;
+	return e;
+}
+
+static void
+run(const tt_infer_ev *ev, int nev, const tt_infer_params *pp, struct out *o)
+{
+	tt_infer_params p;
+	tt_infer *inf;
+	char err[256];
+	FILE *f;
+	int i;
+
+	if (pp != NULL)
+		p = *pp;
+	else
+		tt_infer_params_default(&p);
+	p.npes = NPES;
+	memset(o, 0, sizeof(*o));
+	assert_int_equal(tt_infer_create(&inf, &p, err, sizeof(err)), 0);
+	for (i = 0; i < nev; i++)
+		assert_int_equal(tt_infer_feed(inf, &ev[i]), 0);
+	tt_infer_end(inf);
+	while (o->n < MAXL && tt_infer_pop(inf, &o->d[o->n])) {
+		assert_true(o->d[o->n].npred <= 16);
+		memcpy(o->pred[o->n], o->d[o->n].pred,
+		    o->d[o->n].npred * sizeof(tt_depref));
+		o->d[o->n].pred = o->pred[o->n];
+		o->n++;
+	}
+	o->st = *tt_infer_stats_get(inf);
+	f = fmemopen(o->warn, sizeof(o->warn) - 1, "w");
+	tt_infer_warnings(inf, f, "");
+	fclose(f);
+	tt_infer_free(inf);
+}
+
+/* The line of message pe:seq (fails if missing). */
+static const tt_dep *
+line(const struct out *o, uint32_t pe, uint32_t seq)
+{
+	int i;
+
+	for (i = 0; i < o->n; i++)
+		if (o->d[i].pe == pe && o->d[i].seq == seq)
+			return &o->d[i];
+	fail_msg("no line for %u:%u", pe, seq);
+	return NULL;
+}
+
+static int
+has_pred(const tt_dep *d, uint32_t src, uint32_t seq)
+{
+	uint32_t k;
+
+	for (k = 0; k < d->npred; k++)
+		if (d->pred[k].src == src && d->pred[k].seq == seq)
+			return 1;
+	return 0;
+}
+
+/* Every predecessor's line comes before the line that names it. */
+static void
+assert_topological(const struct out *o)
+{
+	int i, j;
+	uint32_t k;
+
+	for (i = 0; i < o->n; i++)
+		for (k = 0; k < o->d[i].npred; k++) {
+			for (j = 0; j < i; j++)
+				if (o->d[j].pe == o->d[i].pred[k].src &&
+				    o->d[j].seq == o->d[i].pred[k].seq)
+					break;
+			assert_true(j < i);
+		}
+}
+
+/* ---- rule 1: transport, and the classifier ---- */
+
+static void
+test_transport_set_aside(void **state)
+{
+	tt_infer_ev ev[8];
+	struct out o;
+	int i, cls[4] = {TT_INFER_TCP_ACK, TT_INFER_TCP_CTL, TT_INFER_ARP,
+	    TT_INFER_ND};
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		ev[2 * i] = snd(100 + (uint64_t)i, 0, 2, (uint32_t)i);
+		ev[2 * i].cls = cls[i];
+		ev[2 * i + 1] = dlv(150 + (uint64_t)i, 0, 2, (uint32_t)i);
+		ev[2 * i + 1].cls = cls[i];
+	}
+	run(ev, 8, NULL, &o);
+	assert_int_equal(o.n, 0);
+	assert_int_equal(o.st.tcp_acks, 2);
+	assert_int_equal(o.st.tcp_control, 2);
+	assert_int_equal(o.st.arp, 2);
+	assert_int_equal(o.st.nd, 2);
+	assert_int_equal(o.st.frames, 0);
+	assert_int_equal(o.st.deliveries, 0);
+}
+
+/* An Ethernet frame: IPv4 (or IPv6) TCP with flags and payload bytes. */
+static size_t
+frame_tcp(uint8_t *b, int v6, int vlan, uint8_t flags, int payload)
+{
+	size_t o = 14, ip, tcp, n;
+
+	memset(b, 0, 200);
+	if (vlan) {
+		b[12] = 0x81;
+		b[16] = v6 ? 0x86 : 0x08;
+		b[17] = v6 ? 0xdd : 0x00;
+		o = 18;
+	} else {
+		b[12] = v6 ? 0x86 : 0x08;
+		b[13] = v6 ? 0xdd : 0x00;
+	}
+	ip = o;
+	if (v6) {
+		b[ip] = 0x60;
+		b[ip + 4] = (uint8_t)((20 + payload) >> 8);
+		b[ip + 5] = (uint8_t)(20 + payload);
+		b[ip + 6] = 6;
+		b[ip + 23] = 1;         /* source ::1, destination ::2 */
+		b[ip + 39] = 2;
+		tcp = ip + 40;
+	} else {
+		b[ip] = 0x45;
+		b[ip + 2] = (uint8_t)((40 + payload) >> 8);
+		b[ip + 3] = (uint8_t)(40 + payload);
+		b[ip + 9] = 6;
+		b[ip + 12] = 10;
+		b[ip + 15] = 1;
+		b[ip + 16] = 10;
+		b[ip + 19] = 2;
+		tcp = ip + 20;
+	}
+	b[tcp + 1] = 80;                /* ports 80 -> 8080 */
+	b[tcp + 2] = 0x1f;
+	b[tcp + 3] = 0x90;
+	b[tcp + 12] = 0x50;
+	b[tcp + 13] = flags;
+	n = tcp + 20;
+	return n;       /* captured: headers only; the lengths say the rest */
+}
+
+static void
+test_classify_frames(void **state)
+{
+	uint8_t b[200];
+	tt_infer_ev e, r;
+	size_t n;
+
+	(void)state;
+	n = frame_tcp(b, 0, 0, 0x18, 100);
+	tt_infer_classify(b, n, &e);
+	assert_int_equal(e.cls, TT_INFER_TCP_DATA);
+	/* the other direction of the same connection: flows swap */
+	b[29] = 2;
+	b[33] = 1;
+	b[34] = 0x1f;
+	b[35] = 0x90;
+	b[36] = 0;
+	b[37] = 80;
+	tt_infer_classify(b, n, &r);
+	assert_true(r.flow == e.rflow && r.rflow == e.flow && e.flow != e.rflow);
+	n = frame_tcp(b, 0, 0, 0x10, 0);
+	tt_infer_classify(b, n, &e);
+	assert_int_equal(e.cls, TT_INFER_TCP_ACK);
+	n = frame_tcp(b, 0, 0, 0x02, 0);
+	tt_infer_classify(b, n, &e);
+	assert_int_equal(e.cls, TT_INFER_TCP_CTL);
+	n = frame_tcp(b, 1, 0, 0x18, 1);
+	tt_infer_classify(b, n, &e);
+	assert_int_equal(e.cls, TT_INFER_TCP_DATA);
+	n = frame_tcp(b, 1, 1, 0x11, 0);       /* tagged, FIN */
+	tt_infer_classify(b, n, &e);
+	assert_int_equal(e.cls, TT_INFER_TCP_CTL);
+	n = frame_tcp(b, 0, 1, 0x10, 0);
+	tt_infer_classify(b, n, &e);
+	assert_int_equal(e.cls, TT_INFER_TCP_ACK);
+	/* ARP; IPv6 ICMP neighbour solicitation; UDP; cut short */
+	memset(b, 0, sizeof(b));
+	b[12] = 0x08;
+	b[13] = 0x06;
+	tt_infer_classify(b, 42, &e);
+	assert_int_equal(e.cls, TT_INFER_ARP);
+	b[12] = 0x86;
+	b[13] = 0xdd;
+	b[14 + 6] = 58;
+	b[14 + 40] = 135;
+	tt_infer_classify(b, 14 + 48, &e);
+	assert_int_equal(e.cls, TT_INFER_ND);
+	b[14 + 40] = 128;               /* echo request: a message */
+	tt_infer_classify(b, 14 + 48, &e);
+	assert_int_equal(e.cls, TT_INFER_MSG);
+	b[12] = 0x08;
+	b[13] = 0x00;
+	b[14] = 0x45;
+	b[14 + 9] = 17;
+	tt_infer_classify(b, 14 + 28, &e);
+	assert_int_equal(e.cls, TT_INFER_MSG);
+	n = frame_tcp(b, 0, 0, 0x10, 0);
+	tt_infer_classify(b, n - 10, &e);       /* TCP header cut */
+	assert_int_equal(e.cls, TT_INFER_MSG);
+	tt_infer_classify(b, 10, &e);           /* not even Ethernet */
+	assert_int_equal(e.cls, TT_INFER_MSG);
+}
+
+/* ---- rule 2: grouping TCP segments ---- */
+
+static void
+test_tcp_segments_group(void **state)
+{
+	/* PE 0 streams 3 segments to PE 2, then (after a pause of more than
+	 * the burst gap) 1 more; PE 2 answers once the first three are in */
+	tt_infer_ev ev[] = {
+		tcp(snd(1000, 0, 2, 10), 7, 8),
+		tcp(snd(2000, 0, 2, 11), 7, 8),
+		tcp(dlv(2500, 0, 2, 10), 7, 8),
+		tcp(snd(3000, 0, 2, 12), 7, 8),
+		tcp(dlv(3500, 0, 2, 11), 7, 8),
+		tcp(dlv(4500, 0, 2, 12), 7, 8),
+		tcp(snd(5000, 2, 0, 1), 8, 7),          /* PE 2 answers */
+		tcp(dlv(6000, 2, 0, 1), 8, 7),
+		tcp(snd(200000, 0, 2, 13), 7, 8),
+		tcp(dlv(201000, 0, 2, 13), 7, 8),
+	};
+	const tt_dep *d;
+	struct out o;
+
+	(void)state;
+	run(ev, (int)(sizeof(ev) / sizeof(ev[0])), NULL, &o);
+	assert_int_equal(o.n, 3);
+	assert_int_equal(o.st.grouped, 2);
+	d = line(&o, 0, 10);
+	assert_int_equal(d->bytes, 3000);
+	assert_int_equal(d->t_ns, 1000);
+	/* the answer waited for the last segment: 5000 - 4500 */
+	d = line(&o, 2, 1);
+	assert_int_equal(d->npred, 1);
+	assert_true(has_pred(d, 0, 10));
+	assert_int_equal(d->gap_ns, 500);
+	d = line(&o, 0, 13);
+	assert_int_equal(d->bytes, 1000);
+	assert_true(has_pred(d, 2, 1));
+	assert_int_equal(d->gap_ns, 200000 - 6000);
+}
+
+static void
+test_tcp_reply_ends_message(void **state)
+{
+	/* request 0 -> 2 (two segments), reply 2 -> 0, next request at once:
+	 * within the burst gap, but after the reply: a new message */
+	tt_infer_ev ev[] = {
+		tcp(snd(1000, 0, 2, 1), 7, 8),
+		tcp(snd(1100, 0, 2, 2), 7, 8),
+		tcp(dlv(1300, 0, 2, 1), 7, 8),
+		tcp(dlv(1400, 0, 2, 2), 7, 8),
+		tcp(snd(1500, 2, 0, 1), 8, 7),
+		tcp(dlv(1700, 2, 0, 1), 8, 7),
+		tcp(snd(1800, 0, 2, 3), 7, 8),
+		tcp(dlv(2000, 0, 2, 3), 7, 8),
+	};
+	struct out o;
+
+	(void)state;
+	run(ev, (int)(sizeof(ev) / sizeof(ev[0])), NULL, &o);
+	assert_int_equal(o.n, 3);
+	assert_int_equal(line(&o, 0, 1)->bytes, 2000);
+	assert_true(has_pred(line(&o, 0, 3), 2, 1));
+	assert_int_equal(line(&o, 0, 3)->gap_ns, 100);
+}
+
+/* ---- rule 3: what the capture lost ---- */
+
+static void
+test_lost_and_undelivered(void **state)
+{
+	/* PE 2 gets a delivery whose send is not in the trace, then sends;
+	 * PE 0's message to PE 4 is never delivered */
+	tt_infer_ev ev[] = {
+		dlv(100, 6, 2, 99),
+		snd(300, 2, 0, 0),
+		snd(400, 0, 4, 0),
+		dlv(500, 2, 0, 0),
+		snd(600, 0, 2, 1),
+	};
+	const tt_dep *d;
+	struct out o;
+
+	(void)state;
+	run(ev, (int)(sizeof(ev) / sizeof(ev[0])), NULL, &o);
+	assert_int_equal(o.n, 3);
+	assert_int_equal(o.st.lost_sends, 1);
+	assert_int_equal(o.st.undelivered, 2);  /* 0:0 and 0:1 */
+	d = line(&o, 2, 0);
+	assert_int_equal(d->npred, 0);
+	/* the lost delivery is still PE 2's first event */
+	assert_int_equal(d->gap_ns, 200);
+	d = line(&o, 0, 1);
+	assert_true(has_pred(d, 2, 0));
+	assert_non_null(strstr(o.warn, "1 delivery copies whose send"));
+	assert_non_null(strstr(o.warn, "2 messages with a frame"));
+}
+
+static void
+test_window_gives_up_before_the_end(void **state)
+{
+	tt_infer_params p;
+	tt_infer_ev ev[] = {
+		dlv(100, 6, 2, 99),     /* its send never comes */
+		snd(200, 2, 0, 0),
+		snd(5000, 0, 4, 0),     /* past the window: 2's line is out */
+	};
+	tt_infer *inf;
+	tt_dep d;
+	char err[128];
+	int i;
+
+	(void)state;
+	tt_infer_params_default(&p);
+	p.npes = NPES;
+	p.window_ns = 1000;
+	assert_int_equal(tt_infer_create(&inf, &p, err, sizeof(err)), 0);
+	for (i = 0; i < 2; i++)
+		assert_int_equal(tt_infer_feed(inf, &ev[i]), 0);
+	assert_int_equal(tt_infer_pop(inf, &d), 0);     /* 2 waits */
+	assert_int_equal(tt_infer_feed(inf, &ev[2]), 0);
+	assert_int_equal(tt_infer_pop(inf, &d), 1);
+	assert_int_equal(d.pe, 2);
+	assert_int_equal(tt_infer_stats_get(inf)->lost_sends, 1);
+	tt_infer_free(inf);
+}
+
+/* A trace file cut inside its last record reads up to it. */
+static void
+test_truncated_file(void **state)
+{
+	char dir[] = "/tmp/tt-infer-XXXXXX", path[64], err[256];
+	const char *paths[1];
+	tt_trace_writer *w;
+	tt_infer_params p;
+	tt_infer *inf;
+	tt_msg m;
+	tt_dep d;
+	struct stat_like { long size; } st;
+	FILE *f;
+	int n = 0, x;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/n0-pe.pcap", dir);
+	assert_int_equal(tt_trace_create(&w, path, TT_TRACE_INPLACE, err,
+	    sizeof(err)), 0);
+	memset(&m, 0, sizeof(m));
+	for (m.seq = 0; m.seq < 3; m.seq++) {
+		m.t_ns = 1000 + m.seq;
+		m.src = 0;
+		m.dst = 1;
+		m.bytes = 100;
+		assert_int_equal(tt_trace_write_msg(w, &m), 0);
+	}
+	assert_int_equal(tt_trace_close(w, err, sizeof(err)), 0);
+	f = fopen(path, "r+");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	st.size = ftell(f);
+	fclose(f);
+	assert_int_equal(truncate(path, st.size - 10), 0);
+	tt_infer_params_default(&p);
+	p.npes = NPES;
+	p.no_copies = 1;
+	paths[0] = dir;
+	assert_int_equal(tt_infer_open(&inf, paths, 1, &p, err, sizeof(err)), 0);
+	while ((x = tt_infer_next(inf, &d, err, sizeof(err))) > 0)
+		n++;
+	assert_int_equal(x, 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(tt_infer_stats_get(inf)->truncated, 1);
+	tt_infer_free(inf);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* ---- rule 4: which received messages enable a burst ---- */
+
+static void
+test_burst_takes_one_step_per_source(void **state)
+{
+	/* halo-like: PE 0 and 2 exchange steps; PE 2 is fast, and its step-1
+	 * message (which answers PE 0's step 0) reaches PE 0 before PE 0 has
+	 * sent its step 1: it enables PE 0's step 2, not step 1 */
+	tt_infer_ev ev[] = {
+		snd(0, 0, 2, 0), snd(0, 2, 0, 0),
+		dlv(100, 0, 2, 0), dlv(100, 2, 0, 0),
+		snd(200, 2, 0, 1),                      /* 2's step 1 */
+		dlv(300, 2, 0, 1),                      /* early at 0 */
+		snd(5000, 0, 2, 1),                     /* 0's step 1 */
+		dlv(5100, 0, 2, 1),
+		snd(5200, 2, 0, 2), dlv(5300, 2, 0, 2),
+		snd(10000, 0, 2, 2),                    /* 0's step 2 */
+	};
+	struct out o;
+
+	(void)state;
+	run(ev, (int)(sizeof(ev) / sizeof(ev[0])), NULL, &o);
+	assert_int_equal(line(&o, 0, 1)->npred, 1);
+	assert_true(has_pred(line(&o, 0, 1), 2, 0));
+	assert_int_equal(line(&o, 0, 1)->gap_ns, 5000 - 100);
+	assert_int_equal(line(&o, 0, 2)->npred, 1);
+	assert_true(has_pred(line(&o, 0, 2), 2, 1));
+	/* PE 2's step 2 waited for 0's step 1 */
+	assert_true(has_pred(line(&o, 2, 2), 0, 1));
+	assert_topological(&o);
+}
+
+static void
+test_burst_takes_every_step_of_every_source(void **state)
+{
+	/* a sweep's last corner: PE 4 gets three separate steps from each of
+	 * PE 0 and PE 2 and then sends once: all six enabled it */
+	tt_infer_ev ev[14];
+	const tt_dep *d;
+	struct out o;
+	int i, n = 0;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		ev[n++] = snd(1000 * (uint64_t)(i + 1), 0, 4, (uint32_t)i);
+		ev[n++] = snd(1000 * (uint64_t)(i + 1), 2, 4, (uint32_t)i);
+		ev[n++] = dlv(1000 * (uint64_t)(i + 1) + 100, 0, 4, (uint32_t)i);
+		ev[n++] = dlv(1000 * (uint64_t)(i + 1) + 100, 2, 4, (uint32_t)i);
+	}
+	ev[n++] = snd(5000, 4, 6, 0);
+	run(ev, n, NULL, &o);
+	d = line(&o, 4, 0);
+	assert_int_equal(d->npred, 6);
+	assert_int_equal(d->gap_ns, 5000 - 3100);
+}
+
+static void
+test_burst_sources_ahead_take_one(void **state)
+{
+	/* PE 4 computes 2000 ns a step; then both its sources send their
+	 * next step during its compute: it took one of each */
+	tt_infer_ev ev[] = {
+		snd(0, 0, 4, 0), snd(0, 2, 4, 0),
+		dlv(100, 0, 4, 0), dlv(100, 2, 4, 0),
+		snd(2100, 4, 6, 0),                     /* gap 2000 */
+		snd(2200, 0, 4, 1), snd(2200, 2, 4, 1),
+		dlv(2300, 0, 4, 1), dlv(2300, 2, 4, 1),
+		snd(3300, 0, 4, 2), snd(3300, 2, 4, 2),  /* a step ahead */
+		dlv(3400, 0, 4, 2), dlv(3400, 2, 4, 2),
+		snd(4300, 4, 6, 1),                     /* 2000 after step 1 */
+		snd(7000, 4, 6, 2),
+	};
+	struct out o;
+
+	(void)state;
+	run(ev, (int)(sizeof(ev) / sizeof(ev[0])), NULL, &o);
+	assert_int_equal(line(&o, 4, 1)->npred, 2);
+	assert_true(has_pred(line(&o, 4, 1), 0, 1));
+	assert_true(has_pred(line(&o, 4, 1), 2, 1));
+	assert_int_equal(line(&o, 4, 1)->gap_ns, 2000);
+	/* the step-2 messages enable the next burst (after a pause) */
+	assert_true(has_pred(line(&o, 4, 2), 0, 2));
+	assert_true(has_pred(line(&o, 4, 2), 2, 2));
+}
+
+static void
+test_burst_rest_has_no_predecessors(void **state)
+{
+	tt_infer_ev ev[] = {
+		snd(0, 2, 0, 0), dlv(100, 2, 0, 0),
+		snd(600, 0, 2, 0), snd(600, 0, 4, 1), snd(600, 0, 6, 2),
+		snd(900, 0, 2, 3),                      /* within the pause */
+		snd(9000, 0, 2, 4),                     /* after it */
+	};
+	struct out o;
+
+	(void)state;
+	run(ev, (int)(sizeof(ev) / sizeof(ev[0])), NULL, &o);
+	assert_int_equal(line(&o, 0, 0)->npred, 1);
+	assert_int_equal(line(&o, 0, 0)->gap_ns, 500);
+	assert_int_equal(line(&o, 0, 1)->npred, 0);
+	assert_int_equal(line(&o, 0, 1)->gap_ns, 0);
+	assert_int_equal(line(&o, 0, 3)->gap_ns, 300);
+	assert_int_equal(line(&o, 0, 4)->npred, 0);
+	assert_int_equal(line(&o, 0, 4)->gap_ns, 8100);
+	assert_int_equal(o.st.passed_over, 0);
+}
+
+/* ---- rule 5: clocks ---- */
+
+static void
+test_gaps_on_own_clock(void **state)
+{
+	/* PE 2's node clock is 1 s ahead: its send is read after PE 0's
+	 * delivery of it and PE 0's answer; nothing changes */
+	tt_infer_ev ev[] = {
+		dlv(500, 2, 0, 0),
+		snd(800, 0, 2, 0),
+		snd(1000000000, 2, 0, 0),
+		dlv(1000000600, 0, 2, 0),
+		snd(1000000700, 2, 4, 1),
+	};
+	struct out o;
+
+	(void)state;
+	run(ev, (int)(sizeof(ev) / sizeof(ev[0])), NULL, &o);
+	assert_int_equal(o.n, 3);
+	assert_true(has_pred(line(&o, 0, 0), 2, 0));
+	assert_int_equal(line(&o, 0, 0)->gap_ns, 300);
+	assert_int_equal(line(&o, 2, 0)->gap_ns, 0);    /* its first */
+	assert_int_equal(line(&o, 2, 1)->gap_ns, 100);
+	assert_int_equal(o.st.lost_sends, 0);
+	assert_topological(&o);
+}
+
+/* ---- rule 6: cycles ---- */
+
+static void
+test_cycle_broken_with_warning(void **state)
+{
+	/* by their own clocks, PE 0 received 2:0 before sending 0:0 and PE 2
+	 * received 0:0 before sending 2:0: impossible, but a trace can say it */
+	tt_infer_ev ev[] = {
+		dlv(100, 2, 0, 0),
+		snd(200, 0, 2, 0),
+		dlv(100, 0, 2, 0),
+		snd(200, 2, 0, 0),
+	};
+	struct out o;
+
+	(void)state;
+	ev[2].clock = 5;
+	ev[3].clock = 5;
+	run(ev, 4, NULL, &o);
+	assert_int_equal(o.n, 2);
+	assert_int_equal(o.st.cycles_broken, 1);
+	assert_non_null(strstr(o.warn, "a cycle in the dependencies"));
+	assert_non_null(strstr(o.warn, "0:0"));
+	assert_non_null(strstr(o.warn, "2:0"));
+	assert_topological(&o);
+}
+
+/* ---- plain captures ---- */
+
+static void
+test_plain_arrival_is_capture_time(void **state)
+{
+	tt_infer_ev ev[] = {
+		snd(100, 0, 2, 0),
+		snd(700, 2, 0, 0),
+	};
+	struct out o;
+
+	(void)state;
+	ev[0].arrives = ev[1].arrives = 1;
+	run(ev, 2, NULL, &o);
+	assert_true(has_pred(line(&o, 2, 0), 0, 0));
+	assert_int_equal(line(&o, 2, 0)->gap_ns, 600);
+	assert_int_equal(o.st.deliveries, 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_transport_set_aside),
+		cmocka_unit_test(test_classify_frames),
+		cmocka_unit_test(test_tcp_segments_group),
+		cmocka_unit_test(test_tcp_reply_ends_message),
+		cmocka_unit_test(test_lost_and_undelivered),
+		cmocka_unit_test(test_window_gives_up_before_the_end),
+		cmocka_unit_test(test_truncated_file),
+		cmocka_unit_test(test_burst_takes_one_step_per_source),
+		cmocka_unit_test(test_burst_takes_every_step_of_every_source),
+		cmocka_unit_test(test_burst_sources_ahead_take_one),
+		cmocka_unit_test(test_burst_rest_has_no_predecessors),
+		cmocka_unit_test(test_gaps_on_own_clock),
+		cmocka_unit_test(test_cycle_broken_with_warning),
+		cmocka_unit_test(test_plain_arrival_is_capture_time),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
