@@ -317,14 +317,14 @@ tt_deps_read(tt_deps_reader *r, tt_dep *d, char *err, size_t errsz)
 		break;
 	}
 	p = r->line;
-	for (i = 0; i < 6; i++) {
-		if ((i > 0 && skip_space(&p) < 0) || num(&p, max[i], &v[i]) < 0)
+	for (i = 0; i < 6; i++)
+		if (num(&p, max[i], &v[i]) < 0 || (skip_space(&p) < 0 &&
+		    (i < 5 || (*p != '\n' && *p != '\0'))))
 			return tt_errf(err, errsz, "%s:%" PRIu64 ": field %d (%s): "
 			    "wanted a whole number%s (line format: pe seq dst "
 			    "bytes t_ns gap_ns preds)", r->path, r->lineno, i + 1,
 			    field[i], max[i] == UINT32_MAX ? " below 2^32" : "");
-	}
-	if (skip_space(&p) < 0)
+	if (*p == '\n' || *p == '\0')
 		return tt_errf(err, errsz, "%s:%" PRIu64 ": field 7 (preds): "
 		    "wanted SRC:SEQ ... or '-'", r->path, r->lineno);
 	d->pe = (uint32_t)v[0];

@@ -783,6 +783,8 @@ cmd_replay(int argc, char **argv)
 		goto out;
 	}
 	tt_trace_in_warnings(in, stderr, "ttsim replay: warning: ");
+	if (causal_check(&co) < 0)
+		goto out;
 	if (total == 0) {
 		fprintf(stderr, "ttsim replay: the trace holds no messages "
 		    "(%" PRIu64 " records read)\n",

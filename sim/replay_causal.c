@@ -52,6 +52,30 @@ causal_take(struct causal_opts *co, int argc, char **argv, int *i)
 }
 
 int
+causal_check(const struct causal_opts *co)
+{
+	tt_deps_reader *r;
+	tt_dep d;
+	char err[1024];
+	int x;
+
+	if (!co->on || co->deps == NULL)
+		return 0;
+	if (tt_deps_open(&r, co->deps, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim replay: --deps %s\n", err);
+		return -1;
+	}
+	while ((x = tt_deps_read(r, &d, err, sizeof(err))) > 0)
+		;
+	tt_deps_close_reader(r);
+	if (x < 0) {
+		fprintf(stderr, "ttsim replay: --deps %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+int
 causal_start(struct causal_run *cr, const struct causal_opts *co,
     const char *const *paths, size_t np, const tt_addrmap *map,
     int no_copies, const tt_replay_params *rpp, tt_sim *sim)

@@ -28,6 +28,9 @@ void causal_opts_init(struct causal_opts *co);
 /* --causal, --deps FILE, --burst-gap NS, --window NS at argv[*i]: 1
  * taken, 0 not one of them, -1 after a message. */
 int causal_take(struct causal_opts *co, int argc, char **argv, int *i);
+/* Read a --deps file through once, so that a damaged line is reported
+ * before anything runs.  -1 after a message. */
+int causal_check(const struct causal_opts *co);
 /* Open the stream (file or inference over paths) and the source on sim.
  * -1 after a message. */
 int causal_start(struct causal_run *cr, const struct causal_opts *co,

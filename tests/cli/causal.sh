@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Causal replay against ground truth, reduced (bench/causal/run.sh has the
+# full version and bench/RESULTS.md its figures): every motif of ttsim app
+# is recorded on 3DT 4x4x4 D at 10 Gb/s as ttd would have captured it
+# (node clocks offset by up to 0.5 ms), its dependencies are inferred and
+# scored against the motif's true ones, and the recording is replayed
+# causally and open loop on the same network, on configuration A, on the
+# 2D torus 16x8, and on D with links at 2.5 and at 40 Gb/s; each
+# prediction is compared with ttsim app run directly on that network:
+#   - causal replay within 5% of the direct run everywhere, within 0.5% on
+#     the recorded network;
+#   - open loop off by 30% or more on the faster network (it cannot send
+#     before the recorded times), and off by more than causal on average;
+#   - inference precision and recall of at least 0.95.
+# Fewer iterations than the defaults, so the whole takes about a minute.
+# Then the commands as a user meets them: JSON keys, CSV lines, the files
+# a recording makes (named from a YAML nodes: map), open-loop replay and
+# trace stat reading a recording as it is, MPI giving the serial JSON, and
+# one clear message with exit 2 for each kind of bad input.
+# shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+T=${TTSIM:-build/ttsim}
+pass=0 fail=0
+tmp=$(mktemp -d /tmp/ttsim-causal.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+ok()  { echo "ok $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
+# refused NAME MESSAGE CMD...: exit 2 and stderr's first line starts with
+# MESSAGE
+refused() {
+	local name=$1 want=$2 st line; shift 2
+	"$@" >/dev/null 2>"$tmp/err"; st=$?
+	line=$(head -1 "$tmp/err")
+	[ "$st" -eq 2 ] && [[ $line == "$want"* ]] && ok "$name" ||
+	    bad "$name" "exit $st, said: $line"$'\n'"wanted: $want..."
+}
+# err A B: |A - B| / B in percent
+err() { awk -v a="$1" -v b="$2" 'BEGIN { d = (a - b) / b * 100; printf "%.2f", d < 0 ? -d : d }'; }
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
+
+REC=(--dims 4,4,4 --ports D)
+NETS=("same:--dims 4,4,4 --ports D" "A:--dims 4,4,4 --ports A"
+    "2d:--dims 16,8 --plain" "2.5G:--dims 4,4,4 --ports D --link-gbps 2.5"
+    "40G:--dims 4,4,4 --ports D --link-gbps 40")
+declare -A ITER=([halo3d]=4 [sweep3d]=4 [allreduce]=1 [alltoall]=2
+    [incast]=4 [pingpong]=10)
+sum_c=0 sum_o=0 n=0
+for m in halo3d sweep3d allreduce alltoall incast pingpong; do
+	args=(--iterations "${ITER[$m]}")
+	if ! "$T" app "$m" "${REC[@]}" "${args[@]}" --record "$tmp/$m" \
+	    --deps-out "$tmp/$m.true" --json >"$tmp/$m.rec.json" 2>"$tmp/err"; then
+		bad "$m: record" "$(cat "$tmp/err")"
+		continue
+	fi
+	"$T" trace infer "$tmp/$m" "${REC[@]}" -o "$tmp/$m.deps" --score \
+	    "$tmp/$m.true" --json >"$tmp/$m.score" 2>"$tmp/err" ||
+	    bad "$m: infer" "$(cat "$tmp/err")"
+	read -r p r < <(jq -r '"\(.score.precision) \(.score.recall)"' "$tmp/$m.score")
+	le 0.95 "$p" && le 0.95 "$r" && ok "$m: inferred dependencies: precision $p, recall $r" ||
+	    bad "$m: inference precision $p, recall $r (want >= 0.95)"
+	for net in "${NETS[@]}"; do
+		name=${net%%:*}
+		read -r -a flags <<<"${net#*:}"
+		a=$("$T" app "$m" "${flags[@]}" "${args[@]}" --json | jq .makespan_s)
+		c=$("$T" replay "$tmp/$m" "${flags[@]}" --causal --deps "$tmp/$m.deps" \
+		    --json 2>"$tmp/err" | jq '.networks[0].makespan_s')
+		o=$("$T" replay "$tmp/$m" "${flags[@]}" --json 2>>"$tmp/err" |
+		    jq '.networks[0].makespan_s')
+		if [ -z "$a" ] || [ -z "$c" ] || [ -z "$o" ]; then
+			bad "$m on $name: a run failed" "$(cat "$tmp/err")"
+			continue
+		fi
+		ec=$(err "$c" "$a")
+		eo=$(err "$o" "$a")
+		sum_c=$(awk -v s="$sum_c" -v e="$ec" 'BEGIN { print s + e }')
+		sum_o=$(awk -v s="$sum_o" -v e="$eo" 'BEGIN { print s + e }')
+		n=$((n + 1))
+		lim=5
+		[ "$name" = same ] && lim=0.5
+		le "$ec" "$lim" && ok "$m on $name: causal off by $ec% (open loop $eo%)" ||
+		    bad "$m on $name: causal off by $ec%, more than $lim% (direct $a s, causal $c s, open loop $o s)"
+		if [ "$name" = 40G ]; then
+			le 30 "$eo" && ok "$m on $name: open loop off by $eo% (>= 30%)" ||
+			    bad "$m on $name: open loop off by only $eo%"
+		fi
+	done
+done
+awk -v c="$sum_c" -v o="$sum_o" -v n="$n" 'BEGIN { exit !(n > 0 && o > c) }' &&
+    ok "mean error: causal $(awk -v s="$sum_c" -v n="$n" 'BEGIN { printf "%.2f", s / n }')%, open loop $(awk -v s="$sum_o" -v n="$n" 'BEGIN { printf "%.2f", s / n }')%" ||
+    bad "open loop was not worse than causal on average ($sum_o vs $sum_c over $n)"
+
+# ---- the commands ----
+
+out=$(jq -c . "$tmp/halo3d.rec.json")
+jq -e '.makespan_cycles > 0 and .makespan_s > 0 and .messages == .sent and
+    .bytes == .messages * 8192 and .ranks == 128 and .record.records == 2 * .messages' \
+    <<<"$out" >/dev/null && ok "app --json: makespan, messages, bytes, records" ||
+    bad "app --json keys" "$out"
+[ "$(find "$tmp/halo3d" -name 'n*-pe.pcap' | wc -l)" -eq 64 ] &&
+    ok "app --record: one n<node>-pe.pcap per node" || bad "app --record files" "$(ls "$tmp/halo3d" | head)"
+msgs=$(jq .messages "$tmp/halo3d.rec.json")
+st=$("$T" trace stat "$tmp/halo3d" 2>&1 | sed -n 's/^  messages *\([0-9]*\).*/\1/p')
+[ "$st" = "$msgs" ] && ok "trace stat reads a recording: $st messages" || bad "trace stat: $st, wanted $msgs"
+# yaml/3dt-4x4x4.yaml maps hosts n000 and n001; the other nodes are n<id>
+"$T" app halo3d yaml/3dt-4x4x4.yaml --iterations 1 --record "$tmp/hosts" >/dev/null 2>"$tmp/err" &&
+    [ -f "$tmp/hosts/n000-pe.pcap" ] && [ -f "$tmp/hosts/n001-pe.pcap" ] &&
+    [ -f "$tmp/hosts/n63-pe.pcap" ] && [ "$(ls "$tmp/hosts" | wc -l)" -eq 64 ] &&
+    ok "app --record names files after the YAML nodes: map" ||
+    bad "app --record with nodes:" "$(cat "$tmp/err"; ls "$tmp/hosts" | head -3)"
+"$T" app pingpong "${REC[@]}" --iterations 2 --csv "$tmp/pes.csv" >/dev/null &&
+    [ "$(wc -l <"$tmp/pes.csv")" -eq 129 ] && head -1 "$tmp/pes.csv" | grep -q '^pe,rank,finish_cycle' &&
+    ok "app --csv: one line per PE" || bad "app --csv" "$(head -3 "$tmp/pes.csv")"
+out=$("$T" replay "$tmp/pingpong" "${REC[@]}" --causal --compare D,2d --json 2>&1)
+jq -e '.mode == "causal" and .causal.dependencies == "inferred" and
+    (.networks | length) == 2 and (.networks[] | .makespan_cycles > 0 and .makespan_s > 0)
+    and .causal.messages == .networks[0].messages_delivered' <<<"$out" >/dev/null &&
+    ok "replay --causal --compare --json: mode, causal, makespans" || bad "replay --causal --json" "$out"
+"$T" replay "$tmp/pingpong" "${REC[@]}" --causal --csv "$tmp/msgs.csv" >/dev/null 2>&1
+[ "$(($(wc -l <"$tmp/msgs.csv") - 1))" -eq "$(jq .messages "$tmp/pingpong.rec.json")" ] &&
+    head -1 "$tmp/msgs.csv" | grep -q ',seq,predecessors$' &&
+    ok "replay --causal --csv: one line per message" || bad "replay --causal --csv" "$(head -2 "$tmp/msgs.csv")"
+"$T" run --dims 4,4,2 --warmup 200 --measure 500 --record "$tmp/run" >/dev/null 2>"$tmp/err" &&
+    "$T" replay "$tmp/run" --dims 4,4,2 --causal --json >"$tmp/run.json" 2>>"$tmp/err" &&
+    ok "run --record, replayed causally" || bad "run --record" "$(cat "$tmp/err")"
+
+# MPI: the ranks give the serial JSON (skipped without Open MPI)
+if ldd "$T" 2>/dev/null | grep -q libmpi && command -v mpirun >/dev/null; then
+	M=(mpirun --oversubscribe)
+	[ "$(id -u)" = 0 ] && M+=(--allow-run-as-root)
+	norm() { jq -S -c 'del(.wall_s, .networks[]?.wall_s, .networks[]?.max_pending)'; }
+	a=$("$T" app incast --dims 4,4,2 --iterations 3 --json | norm)
+	b=$("${M[@]}" -np 3 "$T" app incast --dims 4,4,2 --iterations 3 --json 2>/dev/null | norm)
+	[ -n "$a" ] && [ "$a" = "$b" ] && ok "app on 3 MPI ranks: the serial JSON" || bad "app under MPI" "$a"$'\n'"$b"
+	a=$("$T" replay "$tmp/sweep3d" "${REC[@]}" --causal --compare D,A --json | norm)
+	b=$("${M[@]}" -np 2 "$T" replay "$tmp/sweep3d" "${REC[@]}" --causal --compare D,A --json 2>/dev/null | norm)
+	[ -n "$a" ] && [ "$a" = "$b" ] && ok "replay --causal on 2 MPI ranks: the serial JSON" ||
+	    bad "replay --causal under MPI" "$(diff <(jq . <<<"$a") <(jq . <<<"$b") | head)"
+else
+	echo "SKIP MPI checks: $T is built without Open MPI"
+fi
+
+# bad input: one message, exit 2
+refused "app without a motif" "ttsim app: give a motif first" "$T" app --dims 4,4,4
+refused "app unknown motif" "ttsim app: give a motif first" "$T" app stencil
+refused "app bad iterations" "ttsim app: --iterations" "$T" app halo3d --iterations 0
+refused "app bad ranks" "ttsim app: --ranks: '5-2'" "$T" app halo3d --ranks 0-3,5-2
+refused "app ranks outside" "ttsim app: PE 200 is not in the network" "$T" app halo3d --ranks 0-3,200
+refused "app too many clients" "ttsim app: incast: 100 clients" "$T" app incast --clients 100
+refused "app deps-out alone" "ttsim app: --deps-out goes with --record" "$T" app halo3d --deps-out "$tmp/x"
+refused "app record into traces" "ttsim app: --record $tmp/halo3d already holds traces" \
+    "$T" app halo3d --iterations 1 --record "$tmp/halo3d"
+refused "infer without -o" "ttsim trace infer: give trace files" "$T" trace infer "$tmp/halo3d"
+printf 'not a trace' >"$tmp/junk.pcap"
+refused "infer damaged trace" "ttsim trace infer: $tmp/junk.pcap:" "$T" trace infer "$tmp/junk.pcap" -o "$tmp/x"
+refused "replay --causal with --speed" "ttsim replay: --speed, --lookahead and --warmup are open loop's" \
+    "$T" replay "$tmp/halo3d" --causal --speed 2
+refused "replay --deps alone" "ttsim replay: --deps goes with --causal" \
+    "$T" replay "$tmp/halo3d" --deps "$tmp/halo3d.deps"
+head -n 100 "$tmp/halo3d.deps" >"$tmp/cut.deps"
+refused "replay --deps cut short" "ttsim replay: --deps $tmp/cut.deps:100: the file ends without" \
+    "$T" replay "$tmp/halo3d" --causal --deps "$tmp/cut.deps"
+sed '3s/ 8192 / 8x92 /' "$tmp/halo3d.deps" >"$tmp/badf.deps"
+refused "replay --deps bad field" "ttsim replay: --deps $tmp/badf.deps:3: field 4 (bytes)" \
+    "$T" replay "$tmp/halo3d" --causal --deps "$tmp/badf.deps"
+refused "replay --causal on a smaller network" "ttsim replay: $tmp/halo3d/" \
+    "$T" replay "$tmp/halo3d" --dims 2,2,2 --causal
+
+echo "causal.sh: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
