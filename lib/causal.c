@@ -359,6 +359,7 @@ causal_deliver(void *ctx, const tt_delivery *d)
 			return;
 		}
 	a = &c->a[ai];
+	c->res.rr.packets_window++;     /* the window is the whole run */
 	if (++a->got < a->npk)
 		return;
 	c->res.rr.messages++;

@@ -309,11 +309,12 @@ print_table(const struct netrun *runs, int nrun, tt_trace_in *in,
 	int k;
 
 	printf("trace: %" PRIu64 " messages, %" PRIu64 " bytes, %.6f s, %zu "
-	    "file%s; replayed at ", st->messages, st->bytes,
+	    "file%s; replayed %s", st->messages, st->bytes,
 	    (double)(st->last_ns - st->first_ns) * 1e-9,
-	    tt_trace_in_nfiles(in), tt_trace_in_nfiles(in) == 1 ? "" : "s");
+	    tt_trace_in_nfiles(in), tt_trace_in_nfiles(in) == 1 ? "" : "s",
+	    co->on ? "" : "at ");
 	if (co->on)
-		printf("causal");
+		printf("causally");
 	else if (rpp->speed > 0)
 		printf("speed %g", rpp->speed);
 	else
