@@ -97,6 +97,7 @@ struct replay_job {
 	double cycle_ns;
 	uint64_t total;         /* messages in the trace */
 	tt_replay *rp;
+	struct causal_run *cr;  /* --causal */
 	int index, count;
 	char label[32];
 };
@@ -441,6 +442,18 @@ combine_replay(tt_replay_result *rr)
 	tt_hist_unpack(&rr->latency, v + NF);
 }
 
+static void
+on_causal_progress(void *ctx, double done)
+{
+	struct replay_job *j = ctx;
+	const tt_causal_result *r = tt_causal_result_get(j->cr->c);
+	double f = j->total ? (double)r->lines / (double)j->total : 0;
+
+	(void)done;
+	progress_show(j->label, ((double)j->index + (f < 1 ? f : 1)) /
+	    (double)j->count);
+}
+
 /* One network's causal replay: the run, its results and link counts. */
 static int
 replay_causal(struct netrun *rn, const struct causal_opts *co,
@@ -471,7 +484,8 @@ replay_causal(struct netrun *rn, const struct causal_opts *co,
 	src = tt_causal_source(rn->cr.c);
 	tt_sim_gather_links(sim, 1);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	tt_sim_run(sim, &src, 1, &rn->res, NULL, NULL);
+	job->cr = &rn->cr;
+	tt_sim_run(sim, &src, 1, &rn->res, on_causal_progress, job);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	rn->wall = (double)(t1.tv_sec - t0.tv_sec) +
 	    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
@@ -836,6 +850,7 @@ cmd_replay(int argc, char **argv)
 		struct timespec t0, t1;
 
 		if (co.on) {
+			job.index = k;
 			if (replay_causal(rn, &co, &job, paths, np, &map, no_copies,
 			    &rpp, &so.p) < 0) {
 				rc = TTSIM_EXIT_USAGE;
