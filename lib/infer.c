@@ -954,13 +954,6 @@ tt_infer_warnings(const tt_infer *inf, FILE *f, const char *prefix)
 		fprintf(f, "%s%" PRIu64 " messages with a frame that was never "
 		    "delivered: replayed, but they enable nothing\n", prefix,
 		    s->undelivered);
-	if (s->truncated)
-		fprintf(f, "%s%" PRIu64 " file%s cut short inside a record: "
-		    "the records before it are used\n", prefix, s->truncated,
-		    s->truncated == 1 ? "" : "s");
-	if (s->backwards)
-		fprintf(f, "%s%" PRIu64 " records older than the record before "
-		    "them, taken at that record's time\n", prefix, s->backwards);
 	if (inf->p.no_copies && s->frames > 0)
 		fprintf(f, "%sthe trace has no delivery copies: each frame is "
 		    "taken as received when it was captured (an approximation)"

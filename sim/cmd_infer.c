@@ -388,6 +388,7 @@ check_trace(struct infer_opts *o, const tt_net *net, const tt_addrmap *map)
 		return -1;
 	}
 	o->ip.no_copies = st->delivered == 0 && st->plain < st->messages;
+	tt_trace_in_warnings(in, stderr, "ttsim trace infer: warning: ");
 	tt_trace_in_close(in);
 	return 0;
 }

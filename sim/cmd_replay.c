@@ -489,7 +489,7 @@ replay_causal(struct netrun *rn, const struct causal_opts *co,
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	rn->wall = (double)(t1.tv_sec - t0.tv_sec) +
 	    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-	if (causal_finish(&rn->cr) < 0)
+	if (causal_finish(&rn->cr, job->index == 0) < 0)
 		rc = -1;
 	rn->rr = rn->cr.res.rr;
 	rn->makespan = tt_causal_makespan(&rn->cr.res);

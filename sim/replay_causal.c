@@ -146,7 +146,7 @@ combine(tt_causal_result *r)
 }
 
 int
-causal_finish(struct causal_run *cr)
+causal_finish(struct causal_run *cr, int warn)
 {
 	char err[1024];
 	int rc = 0;
@@ -158,10 +158,12 @@ causal_finish(struct causal_run *cr)
 		    "--deps " : "", err);
 		rc = -1;
 	}
-	tt_causal_warnings(cr->c, stderr, "ttsim replay: warning: ");
+	if (warn)
+		tt_causal_warnings(cr->c, stderr, "ttsim replay: warning: ");
 	if (cr->inf != NULL) {
 		cr->ist = *tt_infer_stats_get(cr->inf);
-		tt_infer_warnings(cr->inf, stderr, "ttsim replay: warning: ");
+		if (warn)
+			tt_infer_warnings(cr->inf, stderr, "ttsim replay: warning: ");
 	}
 	combine(&cr->res);
 	/* every rank read the whole file: the lines are not summed */

@@ -36,9 +36,10 @@ int causal_check(const struct causal_opts *co);
 int causal_start(struct causal_run *cr, const struct causal_opts *co,
     const char *const *paths, size_t np, const tt_addrmap *map,
     int no_copies, const tt_replay_params *rpp, tt_sim *sim);
-/* After the run: results (combined over the ranks) and warnings; -1 after
- * a message if reading failed. */
-int causal_finish(struct causal_run *cr);
+/* After the run: results (combined over the ranks) and, if warn, the
+ * warnings (the same for every network); -1 after a message if reading
+ * failed. */
+int causal_finish(struct causal_run *cr, int warn);
 void causal_free(struct causal_run *cr);
 /* The "causal" object of replay's JSON (without a leading comma). */
 void causal_json(FILE *f, const struct causal_opts *co,

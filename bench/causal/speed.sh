@@ -38,6 +38,7 @@ measure() {
 		read -r w u r <"$tmp/time"
 		if [ -z "$best" ] || awk -v a="$w" -v b="$best" 'BEGIN { exit !(a < b) }'; then
 			best=$w; bu=$u; br=$r
+			cp "$tmp/out" "$tmp/best"
 		fi
 	done
 	printf '  %-34s %7.2f s wall %7.2f s user %7.1f MiB\n' "$label" "$best" "$bu" \
@@ -60,9 +61,9 @@ case_run() {
 	measure "ttsim trace infer" "$T" trace infer "$tmp/$name" "${NET[@]}" -o "$tmp/$name.deps"
 	measure "ttsim replay --causal --deps FILE" "$T" replay "$tmp/$name" "${NET[@]}" \
 	    --causal --deps "$tmp/$name.deps" --json
-	jq -r '"    makespan \(.networks[0].makespan_s) s (direct run: '"$(jq .makespan_s "$tmp/$name.json")"' s), simulated in \(.networks[0].wall_s) s, most held \(.networks[0].max_pending)"' "$tmp/out"
+	jq -r '"    makespan \(.networks[0].makespan_s) s (direct run: '"$(jq .makespan_s "$tmp/$name.json")"' s), simulated in \(.networks[0].wall_s) s, most held \(.networks[0].max_pending)"' "$tmp/best"
 	measure "ttsim replay --causal (inferring)" "$T" replay "$tmp/$name" "${NET[@]}" --causal --json
-	jq -r '"    simulated in \(.networks[0].wall_s) s of that"' "$tmp/out"
+	jq -r '"    simulated in \(.networks[0].wall_s) s of that"' "$tmp/best"
 	measure "ttsim replay (open loop)" "$T" replay "$tmp/$name" "${NET[@]}" --json
 	rm -rf "${tmp:?}/$name" "$tmp/$name.deps"
 }

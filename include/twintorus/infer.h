@@ -164,7 +164,9 @@ int tt_infer_next(tt_infer *inf, tt_dep *d, char *err, size_t errsz);
 tt_dep_stream tt_infer_stream(tt_infer *inf);
 
 const tt_infer_stats *tt_infer_stats_get(const tt_infer *inf);
-/* One line per thing a user should know, each starting with prefix. */
+/* One line per thing a user should know about the dependencies, each
+ * starting with prefix (the trace's own, a file cut short or records out
+ * of order, are tt_trace_in_warnings()'s: stats has their counts). */
 void tt_infer_warnings(const tt_infer *inf, FILE *f, const char *prefix);
 void tt_infer_free(tt_infer *inf);
 
