@@ -49,10 +49,8 @@ mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-/* "DIR already holds traces" is refused: a replay of the directory would
- * mix the two runs. */
-static int
-dir_ready(const char *dir, char *err, size_t errsz)
+int
+tt_record_dir_ready(const char *dir, char *err, size_t errsz)
 {
 	struct dirent *de;
 	DIR *d;
@@ -111,8 +109,6 @@ tt_record_open(tt_record **rp, const char *dir, const tt_net *net,
 	*rp = NULL;
 	if (pe1 <= pe0 || !(cycle_ns > 0))
 		return tt_errf(err, errsz, "record: bad parameters");
-	if (dir_ready(dir, err, errsz) < 0)
-		return -1;
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		return tt_errf(err, errsz, "out of memory");
 	r->net = net;

@@ -511,6 +511,8 @@ app_run(struct app_opts *o, struct app_run *x, tt_app **ap)
 		goto out;
 	}
 	tt_sim_local(sim, &pe0, &pe1);
+	if (o->record_dir != NULL && record_dir_ready(o->record_dir, "app") < 0)
+		goto out;
 	if (o->record_dir != NULL) {
 		if (tt_record_open(&rec, o->record_dir, &x->net, &o->no.cfg, pe0,
 		    pe1, x->cycle_ns, o->skew_ns, err, sizeof(err)) < 0) {

@@ -32,6 +32,23 @@ run_record_flag(simopts *o, int argc, char **argv, int *i)
 	return 0;
 }
 
+/*
+ * tt_record_dir_ready() on every rank before any rank creates its files
+ * (they share the directory), failing together: -1 after a message.
+ */
+int
+record_dir_ready(const char *dir, const char *cmd)
+{
+	uint64_t bad;
+	char err[1024];
+
+	bad = tt_record_dir_ready(dir, err, sizeof(err)) < 0;
+	if (bad)
+		fprintf(stderr, "ttsim %s: --record %s\n", cmd, err);
+	tt_sim_combine(ttsim_comm(), &bad, 1, NULL);
+	return bad ? -1 : 0;
+}
+
 /* The recording wrapped around src for one run on sim; NULL state when
  * o asks for none.  -1 after a message. */
 int
@@ -45,6 +62,8 @@ run_record_start(struct run_record *rr, const simopts *o, const tt_net *net,
 	if (o->record_dir == NULL)
 		return 0;
 	tt_sim_local(sim, &pe0, &pe1);
+	if (record_dir_ready(o->record_dir, o->cmd) < 0)
+		return -1;
 	if (tt_record_open(&rr->rec, o->record_dir, net, o->record_cfg, pe0,
 	    pe1, o->record_cycle_ns, o->record_skew, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim %s: --record %s\n", o->cmd, err);

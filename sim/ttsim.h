@@ -154,6 +154,7 @@ struct run_record {
 	uint64_t records;
 };
 int run_record_flag(simopts *o, int argc, char **argv, int *i);
+int record_dir_ready(const char *dir, const char *cmd);
 int run_record_start(struct run_record *rr, const simopts *o,
     const tt_net *net, tt_sim *sim, tt_source *src);
 int run_record_finish(struct run_record *rr, tt_sim *sim, const char *cmd);

@@ -40,10 +40,15 @@
 typedef struct tt_record tt_record;
 
 /*
+ * Make dir if missing; refuse it if it holds traces already (a replay of
+ * it would mix two runs).  0, or -1 with err set.  A partitioned run has
+ * every rank check before any opens (the ranks' files share dir).
+ */
+int tt_record_dir_ready(const char *dir, char *err, size_t errsz);
+/*
  * Create one trace per node holding a PE in [pe0, pe1) (a partitioned run
- * records only its own nodes) in dir, which is made if missing and must not
- * hold traces already.  cfg (may be NULL) gives host names.  0, or -1 with
- * err set.
+ * records only its own nodes) in dir.  cfg (may be NULL) gives host
+ * names.  0, or -1 with err set.
  */
 int tt_record_open(tt_record **rp, const char *dir, const tt_net *net,
     const tt_config *cfg, uint32_t pe0, uint32_t pe1, double cycle_ns,

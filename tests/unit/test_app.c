@@ -301,8 +301,7 @@ test_record(void **state)
 			assert_true(st->got[s][q] && st->sent_at[s][q] != 0);
 	assert_true(offsets_differ);
 	/* recording again into it would mix two runs */
-	assert_int_equal(tt_record_open(&rec, dir, &net, NULL, 0, net.ncards,
-	    12.8, 0, err, sizeof(err)), -1);
+	assert_int_equal(tt_record_dir_ready(dir, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "already holds traces"));
 	rm_dir(dir);
 
