@@ -18,6 +18,7 @@
 #
 #   bash bench/causal/run.sh            all (about 10 minutes on 2 cores)
 #   bash bench/causal/run.sh --quick    fewer iterations (about 2 minutes)
+# shellcheck disable=SC2054  # commas in flag values
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 T=${TTSIM:-build/ttsim}

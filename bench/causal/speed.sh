@@ -18,6 +18,7 @@
 # ttsim trace infer, ttsim replay --causal --deps (the file), ttsim replay
 # --causal (inferring on the fly), and open-loop replay; wall time (best of
 # 2 for the trace runs), user time, peak RSS (/usr/bin/time %M).
+# shellcheck disable=SC2054  # commas in flag values
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 T=${TTSIM:-build/ttsim}
@@ -32,8 +33,8 @@ NET=(--dims 4,4,4 --ports D)
 
 # measure LABEL CMD...: best wall of 2, its user time, the peak RSS
 measure() {
-	local label=$1 best="" i w u r; shift
-	for i in 1 2; do
+	local label=$1 best="" w u r; shift
+	for _ in 1 2; do
 		/usr/bin/time -f '%e %U %M' -o "$tmp/time" "${pin[@]}" "$@" >"$tmp/out" 2>"$tmp/err"
 		read -r w u r <"$tmp/time"
 		if [ -z "$best" ] || awk -v a="$w" -v b="$best" 'BEGIN { exit !(a < b) }'; then

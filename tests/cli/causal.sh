@@ -17,7 +17,7 @@
 # a recording makes (named from a YAML nodes: map), open-loop replay and
 # trace stat reading a recording as it is, MPI giving the serial JSON, and
 # one clear message with exit 2 for each kind of bad input.
-# shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
+# shellcheck disable=SC2015,SC2054,SC2012  # "check && ok || bad": ok cannot fail; commas in flag values; ls of our own files
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 T=${TTSIM:-build/ttsim}
@@ -116,6 +116,11 @@ jq -e '.mode == "causal" and .causal.dependencies == "inferred" and
     (.networks | length) == 2 and (.networks[] | .makespan_cycles > 0 and .makespan_s > 0)
     and .causal.messages == .networks[0].messages_delivered' <<<"$out" >/dev/null &&
     ok "replay --causal --compare --json: mode, causal, makespans" || bad "replay --causal --json" "$out"
+if command -v gnuplot >/dev/null; then
+	"$T" replay "$tmp/pingpong" "${REC[@]}" --causal --compare D,2d --plot "$tmp/cdf.png" \
+	    >/dev/null 2>"$tmp/err" && [ "$(head -c 4 "$tmp/cdf.png" | od -An -tx1 | tr -d ' ')" = 89504e47 ] &&
+	    ok "replay --causal --plot: a PNG" || bad "replay --causal --plot" "$(cat "$tmp/err")"
+fi
 "$T" replay "$tmp/pingpong" "${REC[@]}" --causal --csv "$tmp/msgs.csv" >/dev/null 2>&1
 [ "$(($(wc -l <"$tmp/msgs.csv") - 1))" -eq "$(jq .messages "$tmp/pingpong.rec.json")" ] &&
     head -1 "$tmp/msgs.csv" | grep -q ',seq,predecessors$' &&
