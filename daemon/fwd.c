@@ -1,7 +1,7 @@
 /*
  * The forwarding plane's logic: what a twin-torus card does with a frame.
  *
- * A card is a switch (DESIGN.md §3): a torus frame arriving on one of its
+ * A card is a switch: a torus frame arriving on one of its
  * ports, or a frame its PE sends on its TAP, is routed with the card's
  * routing table, built by the core from tt_route() (seed 000 Alg. 1-6,
  * seed 001 §4), exactly as the simulator routes its packets.  The hop gives

@@ -1,5 +1,5 @@
 /*
- * ttd: the twin-torus node daemon (DESIGN.md §1, issue "Daemon").
+ * ttd: the twin-torus node daemon.
  *
  * ttd is a set of modules and a small main.c, so that unit tests link the
  * same code the daemon runs (as lldpd does):

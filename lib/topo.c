@@ -192,7 +192,7 @@ tt_netspec_set_dims(tt_netspec *spec, const char *s, char *err, size_t errsz)
 	return 0;
 }
 
-/* C_Best (seed 001 Def. 3.5), with DESIGN.md §3's rule for even k. */
+/* C_Best (seed 001 Def. 3.5), with the + port of the middle dimension on card 0 for even k. */
 static void
 best_card_map(const tt_netspec *spec, uint8_t *card)
 {

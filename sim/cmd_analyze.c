@@ -1,5 +1,5 @@
 /*
- * ttsim analyze: the static figures of DESIGN.md §4 for one port
+ * ttsim analyze: the static figures for one port
  * configuration or, with --ports all, for every one, sorted by the load
  * they put on the internal link.
  */

@@ -1,6 +1,5 @@
 /*
- * The flags every network-taking subcommand accepts (DESIGN.md §4, "Common
- * ttsim flags"): a YAML file, then --dims, --ports, --deadlock, --plain and
+ * The flags every network-taking subcommand accepts: a YAML file, then --dims, --ports, --deadlock, --plain and
  * --json over it.
  */
 #include <stdlib.h>

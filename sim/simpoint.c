@@ -528,7 +528,7 @@ json_num(FILE *f, const char *key, double v, int have, int ci, double civ,
 
 /*
  * One point as a JSON object.  The scheme is "scheme" here, because
- * "deadlock" is the watchdog's verdict (DESIGN.md §4, ttsim run --json).
+ * "deadlock" is the watchdog's verdict (ttsim run --json).
  * Latencies and hops are null when no packet of the window arrived.
  */
 void

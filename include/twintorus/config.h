@@ -1,5 +1,5 @@
 /*
- * twintorus: the YAML cluster description (DESIGN.md §4, "YAML config").
+ * twintorus: the YAML cluster description.
  *
  * One file describes a cluster: torus: (the model), network: (simulator
  * parameters), nodes: (the deployment map, used by ttd) and trace:.  The
@@ -12,6 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "twintorus/topo.h"
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
 
 /* Simulator parameters, defaults from seed 000 §7.1. */
 typedef struct tt_netparams {
@@ -106,5 +109,7 @@ void tt_config_free(tt_config *cfg);
  * errors; cfg is usable only when it returns 0.
  */
 int tt_config_load(tt_config *cfg, const char *path, FILE *errs);
+
+TT_END_DECLS
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * twintorus: the torus frame (DESIGN.md §4, "Torus frame").
+ * twintorus: the torus frame.
  *
  * What ttd puts on the wire between cards and what traces hold.  An
  * Ethernet II frame, optionally 802.1Q-tagged (for PFC-capable hardware the
@@ -28,6 +28,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
 
 #define TT_ETHERTYPE        0x88B5
 #define TT_ETHERTYPE_VLAN   0x8100
@@ -100,5 +103,7 @@ int tt_frame_decode(tt_frame *f, const uint8_t *buf, size_t len,
 void tt_hello_encode(const tt_hello *h, uint8_t out[TT_HELLO_LEN]);
 int tt_hello_decode(tt_hello *h, const uint8_t *buf, size_t len,
     char *err, size_t errsz);
+
+TT_END_DECLS
 
 #endif

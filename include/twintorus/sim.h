@@ -38,6 +38,9 @@
 
 #include <stdint.h>
 #include "twintorus/topo.h"
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
 
 typedef struct tt_simparams {
 	int packet_flits;       /* P; default 4 (seed 000 §7.1) */
@@ -244,5 +247,6 @@ void tt_sim_combine(const tt_sim_comm *comm, uint64_t *v, size_t n,
  * counters per rank). */
 void tt_sim_gather_links(tt_sim *sim, int on);
 
+TT_END_DECLS
 
 #endif

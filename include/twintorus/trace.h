@@ -1,5 +1,5 @@
 /*
- * twintorus: traces (DESIGN.md §4, "Traces").
+ * twintorus: traces.
  *
  * A trace is a pcap file with nanosecond timestamps and link type Ethernet
  * whose records are torus frames (twintorus/frame.h).  A cluster trace is
@@ -23,6 +23,9 @@
 #include "twintorus/config.h"
 #include "twintorus/frame.h"
 #include "twintorus/topo.h"
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
 
 /* The largest record a writer accepts and a reader expects. */
 #define TT_TRACE_SNAPLEN 262144
@@ -162,5 +165,7 @@ const tt_trace_stats *tt_trace_in_stats(tt_trace_in *in, size_t i);
  * unmapped addresses, records out of order), "FILE: ...". */
 void tt_trace_in_warnings(const tt_trace_in *in, FILE *f, const char *prefix);
 void tt_trace_in_close(tt_trace_in *in);
+
+TT_END_DECLS
 
 #endif

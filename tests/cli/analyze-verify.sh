@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# ttsim analyze and ttsim verify as a user runs them: the JSON keys of
-# DESIGN.md §4, values checked against the seed's closed forms (oracles,
+# ttsim analyze and ttsim verify as a user runs them: the JSON keys,
+# values checked against the seed's closed forms (oracles,
 # computed here), exit codes, and the cycles of seed 000 Examples 6.1/6.2.
 set -u
 cd "$(dirname "$0")/../.."

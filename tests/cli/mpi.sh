@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ttsim on Open MPI (issue 6): mpirun -np 1..4 gives the serial run's JSON,
+# ttsim on Open MPI: mpirun -np 1..4 gives the serial run's JSON,
 # bit for bit, for run, sweep and replay, on several topologies, loads and
 # model parameters; rank 0 alone prints; the watchdog and progress work
 # across ranks; what cannot run partitioned is refused with one message.

@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# ttsim run, sweep and plot as a user runs them: the JSON keys of DESIGN.md
-# §4, determinism by seed, accepted = offered at low load, confidence
+# ttsim run, sweep and plot as a user runs them: the JSON keys, determinism by seed, accepted = offered at low load, confidence
 # intervals, CSV, the YAML file under flags, the deadlock watchdog under
 # --deadlock none, every traffic pattern, the sweep's point count, plots and
 # their errors, and the golden flag errors (tests/cli/flags/{run,sweep,plot}-*).

@@ -1,5 +1,5 @@
 /*
- * The torus frame against its layout (twintorus/frame.h, DESIGN.md §4):
+ * The torus frame against its layout (twintorus/frame.h):
  * encode then decode gives back every field, two frames written out by
  * hand byte by byte are what the encoder writes and what the decoder
  * reads, every malformed frame is refused with a message naming the

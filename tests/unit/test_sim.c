@@ -1,5 +1,5 @@
 /*
- * The simulator against exact facts (DESIGN.md §5): zero-load latency equals
+ * The simulator against exact facts: zero-load latency equals
  * the formula of sim.h, every packet is delivered exactly once, accepted
  * load equals offered load below saturation, the same seed gives the same
  * numbers, vc and bubble never deadlock, and under none the watchdog
