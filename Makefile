@@ -4,7 +4,7 @@
 #   make check      install missing Debian packages, build, run every test
 #   make demo       install missing Debian packages, build, show what ttsim does
 #   make install    PREFIX=/usr/local DESTDIR= : binaries, libraries, headers,
-#                   pkg-config file, man pages, example configs, sample
+#                   pkg-config file, man pages (1, 5, 8), example configs, sample
 #                   traces, the Wireshark dissector
 #   make deps       install the Debian packages the project needs, if missing
 #   make clean
@@ -65,7 +65,7 @@ SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 
 # Debian packages: build, tests, and and the components the tests exercise.
 DEB_PKGS = gcc make pkg-config libyaml-dev libcmocka-dev libpcap-dev libhwloc-dev jq time \
-           gnuplot-nox tcpdump iproute2 iputils-ping tshark systemd man-db \
+           gnuplot-nox tcpdump iproute2 iputils-ping tshark systemd man-db mandoc \
            clang libclang-rt-dev g++ \
            libopenmpi-dev openmpi-bin
 
@@ -273,6 +273,8 @@ install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCDIR@|$(INCDIR)|' \
 	  -e 's|@VERSION@|$(VERSION)|' twintorus.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/twintorus.pc
 	install -m 644 man/ttsim.1 $(DESTDIR)$(MANDIR)/man1/ttsim.1
+	install -d $(DESTDIR)$(MANDIR)/man5
+	install -m 644 man/twintorus.yaml.5 $(DESTDIR)$(MANDIR)/man5/twintorus.yaml.5
 	install -m 644 yaml/*.yaml $(DESTDIR)$(DATADIR)/yaml/
 	install -d $(DESTDIR)$(DATADIR)/traces/stencil-4x4x4 $(DESTDIR)$(DATADIR)/wireshark
 	install -m 644 traces/README.md traces/*.pcap $(DESTDIR)$(DATADIR)/traces/
@@ -284,7 +286,7 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ttsim $(DESTDIR)$(SBINDIR)/ttd \
 	  $(DESTDIR)$(UNITDIR)/ttd.service $(DESTDIR)$(MANDIR)/man8/ttd.8 \
-	  $(DESTDIR)$(MANDIR)/man1/ttsim.1 \
+	  $(DESTDIR)$(MANDIR)/man1/ttsim.1 $(DESTDIR)$(MANDIR)/man5/twintorus.yaml.5 \
 	  $(DESTDIR)$(LIBDIR)/libtwintorus.a $(DESTDIR)$(LIBDIR)/libtwintorus.so \
 	  $(DESTDIR)$(LIBDIR)/libtwintorus.so.0 $(DESTDIR)$(LIBDIR)/libtwintorus.so.$(VERSION) \
 	  $(DESTDIR)$(LIBDIR)/pkgconfig/twintorus.pc
