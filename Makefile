@@ -229,6 +229,9 @@ paper-quick: build/ttsim
 testbed: all $(TESTBED_BIN)
 	@echo "== tests/testbed/testbed.sh"
 	@bash tests/testbed/testbed.sh
+	@echo "== tests/testbed/mpi.sh"
+	@if why=$$(bash tests/testbed/mpi.sh --why-not); then bash tests/testbed/mpi.sh; \
+	else echo "SKIP mpi: $$why"; fi
 
 # make check runs it where it can and says why not where it cannot.
 testbed-if-possible: all $(TESTBED_BIN)

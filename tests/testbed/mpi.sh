@@ -30,9 +30,9 @@ SNAP=96                 # bytes kept per record: torus, Ethernet, IPv4, TCP head
 # The workloads, sized to finish in seconds on two shared cores with all
 # ranks, orteds and daemons on them.  halo: every PE, 5 iterations of
 # 16^3 cells (1 KiB faces); lammps: one rank per node, 864 atoms, 50 steps.
-HALO_ARGS=(-n 16 -i 5 -w 40)
-LMP_CELLS=6
-LMP_STEPS=50
+HALO_ARGS=(-n 16 -i 5 -w 100)
+LMP_CELLS=${LMP_CELLS:-6}
+LMP_STEPS=${LMP_STEPS:-50}
 
 OUT=
 APPS=halo,lammps
