@@ -168,6 +168,16 @@ check_capture() {
 	fi
 }
 
+# One-way frame latency in the capture: from the send record (the TAP
+# read at the source's node) to the delivery copy (the TAP write at the
+# destination's), both on this machine's one clock.  "median p99" in µs
+# (awk's doubles round epoch nanoseconds to 256 ns).
+mpi_latency() {
+	awk '$6 == 0 { t[$3 " " $5] = $2 } $6 == 1 { r[$3 " " $5] = $2 }
+	END { for (k in t) if (k in r) printf "%.1f\n", (r[k] - t[k]) / 1000 }' "$1" |
+	    sort -n | awk '{v[NR] = $1} END { if (NR) { p = int(NR * 0.99); if (p < 1) p = 1; printf "%s %s\n", v[int((NR + 1) / 2)], v[p] } }'
+}
+
 # The ranks ran where the hostfile put them and nothing but MPI's TCP
 # crossed the torus: the PEs that sent are the job's PEs, every frame is
 # IPv4 between torus addresses, and the launcher's traffic went over the
@@ -184,16 +194,25 @@ check_placement() {
 	fi
 }
 
-# How the job's messages show up as frames: TCP segments with data, pure
-# ACKs, connection set-up and tear-down.  With APPBYTES (the program's own
-# count of the bytes it sent), the TCP payload must hold all of them.
+# How the job's messages show up as frames: TCP segments with data (a
+# segment sent again, same connection and TCP sequence number, is a
+# retransmission, not new data), pure ACKs, connection set-up and
+# tear-down.  With APPBYTES (the program's own count of the bytes it
+# sent), the payload sent once must hold all of them.
 check_frames() {
 	local label=$1 dir=$2 appbytes=${3:-} appmsgs=${4:-} line
-	line=$(awk '$6 == 0 { n[$7]++; if ($7 == "tcp") pay += $9 }
-	END { printf "%d %d %d %.0f\n", n["tcp"], n["ack"], n["syn"] + n["fin"] + n["rst"], pay }' "$dir/flows")
-	local segs acks conn pay
-	read -r segs acks conn pay <<< "$line"
-	MPI_FRAMES_LINE="$segs TCP segments with data ($pay payload bytes), $acks pure ACKs, $conn SYN/FIN/RST"
+	line=$(awk '$6 == 0 {
+		n[$7]++
+		if ($7 == "tcp") {
+			k = $10 " " $11 " " $12
+			if (k in seen) { re++; rebytes += $9 } else pay += $9
+			seen[k] = 1
+		}
+	}
+	END { printf "%d %d %d %.0f %d %.0f\n", n["tcp"], n["ack"], n["syn"] + n["fin"] + n["rst"], pay, re, rebytes }' "$dir/flows")
+	local segs acks conn pay re rebytes
+	read -r segs acks conn pay re rebytes <<< "$line"
+	MPI_FRAMES_LINE="$segs TCP segments with data ($pay payload bytes; $re of them retransmissions, $rebytes bytes more), $acks pure ACKs, $conn SYN/FIN/RST"
 	if [ $((segs + acks + conn)) != "$MPI_SENDS" ]; then
 		tb_fail "$label: every frame is a TCP segment" "$MPI_FRAMES_LINE of $MPI_SENDS"
 	elif [ -n "$appbytes" ] && [ "$pay" -lt "$appbytes" ]; then
@@ -240,7 +259,9 @@ check_replay() {
 		dlv=$(echo "$js" | jq '.networks[0].messages_delivered')
 		mk=$(echo "$js" | jq '.networks[0].makespan_s')
 		if [ "$msgs" = "$MPI_SENDS" ] && [ "$dlv" = "$msgs" ]; then
-			tb_ok "$label: replay of the traces: $msgs messages, all delivered; measured $measured, trace span $MPI_SPAN s; replay on $(echo "$js" | jq -r '.networks[0].name') at $(echo "$js" | jq .link_gbps) Gb/s: makespan $mk s"
+			local lat
+			read -r -a lat <<< "$(mpi_latency "$dir/flows")"
+			tb_ok "$label: replay of the traces: $msgs messages, all delivered; measured $measured, trace span $MPI_SPAN s; replay on $(echo "$js" | jq -r '.networks[0].name') at $(echo "$js" | jq .link_gbps) Gb/s: makespan $mk s; frame latency captured median ${lat[0]:-?} us (p99 ${lat[1]:-?}), simulated mean $(echo "$js" | jq '.networks[0].latency_us.mean') us"
 			return
 		fi
 		tb_fail "$label: replay message count" "replayed $msgs, delivered $dlv; frames sent $MPI_SENDS"

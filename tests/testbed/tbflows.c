@@ -2,7 +2,7 @@
  * tbflows: what the PE traces of an application run hold, frame by frame.
  *
  *   tbflows frames TRACE...     one line per data record of the traces:
- *       "FILE T_NS SRC DST SEQ D KIND BYTES PAYLOAD FROM TO"
+ *       "FILE T_NS SRC DST SEQ D KIND BYTES PAYLOAD FROM TO TCPSEQ"
  *     FILE      the trace's index in the argument list, from 0
  *     D         1 for the delivery copy ttd records at the destination
  *               (TT_FRAME_F_DELIVERED), 0 for the send at the TAP read
@@ -14,6 +14,8 @@
  *     BYTES     the carried frame's length on the wire (what replay counts)
  *     PAYLOAD   TCP data bytes (from the IP and TCP header lengths), else 0
  *     FROM TO   IPv4 address:port (port 0 for other protocols), or "-"
+ *     TCPSEQ    the TCP sequence number (a segment sent again carries
+ *               the same one: a retransmission), or "-"
  *   tbflows snap BYTES IN OUT   copy trace IN to OUT keeping at most BYTES
  *                               of each record (its wire length unchanged):
  *                               header-only traces, as the sample traces are
@@ -41,13 +43,20 @@
 struct inner {
 	const char *kind;
 	uint32_t payload;
-	char from[32], to[32];
+	char from[32], to[32], tcpseq[16];
 };
 
 static unsigned
 be16(const uint8_t *p)
 {
 	return (unsigned)p[0] << 8 | p[1];
+}
+
+static uint32_t
+be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3];
 }
 
 static void
@@ -73,6 +82,7 @@ inner_tcp(struct inner *in, const uint8_t *ip, const uint8_t *t, size_t tlen,
 	in->payload = iplen > doff ? iplen - doff : 0;
 	ip_port(in->from, sizeof(in->from), ip + 12, be16(t));
 	ip_port(in->to, sizeof(in->to), ip + 16, be16(t + 2));
+	snprintf(in->tcpseq, sizeof(in->tcpseq), "%" PRIu32, be32(t + 4));
 	if (in->payload > 0)
 		in->kind = "tcp";
 	else if (flags & TCP_SYN)
@@ -93,6 +103,7 @@ inner_decode(struct inner *in, const uint8_t *p, size_t len)
 	memset(in, 0, sizeof(*in));
 	strcpy(in->from, "-");
 	strcpy(in->to, "-");
+	strcpy(in->tcpseq, "-");
 	if (len < ETH_HLEN) {
 		in->kind = "cut";
 		return;
@@ -155,10 +166,10 @@ frames_one(const char *path, int index)
 		h = tt_frame_hlen(&f);
 		inner_decode(&in, f.payload, f.payload_len);
 		printf("%d %" PRIu64 " %" PRIu32 " %" PRIu32 " %" PRIu32
-		    " %d %s %" PRIu32 " %" PRIu32 " %s %s\n", index, rec.t_ns,
+		    " %d %s %" PRIu32 " %" PRIu32 " %s %s %s\n", index, rec.t_ns,
 		    f.src, f.dst, f.seq, (f.flags & TT_FRAME_F_DELIVERED) != 0,
 		    in.kind, rec.wirelen > h ? (uint32_t)(rec.wirelen - h) : 0,
-		    in.payload, in.from, in.to);
+		    in.payload, in.from, in.to, in.tcpseq);
 	}
 	if (rc == 0 && tt_trace_truncated(r) != 0) {
 		snprintf(err, sizeof(err), "%s: record %" PRIu64 " is cut off "
