@@ -288,6 +288,8 @@ install: all
 	install -d $(DESTDIR)$(DATADIR)/traces/stencil-4x4x4 $(DESTDIR)$(DATADIR)/wireshark
 	install -m 644 traces/README.md traces/*.pcap $(DESTDIR)$(DATADIR)/traces/
 	install -m 644 traces/stencil-4x4x4/*.pcap $(DESTDIR)$(DATADIR)/traces/stencil-4x4x4/
+	install -d $(DESTDIR)$(DATADIR)/traces/captured/mpihalo-2x2x2
+	install -m 644 traces/captured/mpihalo-2x2x2/*.pcap $(DESTDIR)$(DATADIR)/traces/captured/mpihalo-2x2x2/
 	install -m 644 tools/wireshark/twintorus.lua $(DESTDIR)$(DATADIR)/wireshark/
 
 # Removes exactly what install put there (same PREFIX, LIBDIR, UNITDIR and
