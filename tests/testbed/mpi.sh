@@ -46,6 +46,12 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+for app in ${APPS//,/ }; do
+	case $app in
+	halo|lammps) ;;
+	*) echo "mpi.sh: --apps: $app: not an application here (halo, lammps)" >&2; exit 64 ;;
+	esac
+done
 
 # Why the MPI checks cannot run at all (nothing printed when they can).
 mpi_why_not() {
@@ -418,7 +424,6 @@ for app in ${APPS//,/ }; do
 		    "$LMP" -in "$TB_ROOT/tests/testbed/lj-melt.in" -var cells $LMP_CELLS -var steps $LMP_STEPS \
 		    -log none -echo none
 		;;
-	*) echo "mpi.sh: --apps: $app: not an application here (halo, lammps)" >&2; exit 64 ;;
 	esac
 done
 echo "mpi: $(( $(date +%s) - start )) s"
