@@ -67,7 +67,7 @@ SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 DEB_PKGS = gcc make pkg-config libyaml-dev libcmocka-dev libpcap-dev libhwloc-dev jq time \
            gnuplot-nox tcpdump iproute2 iputils-ping tshark systemd man-db mandoc \
            clang libclang-rt-dev g++ \
-           libopenmpi-dev openmpi-bin
+           libopenmpi-dev openmpi-bin lammps
 
 LIB_SRC  = $(wildcard lib/*.c)
 LIB_OBJ  = $(LIB_SRC:lib/%.c=build/lib/%.o)
@@ -144,10 +144,18 @@ build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a
 
 # The testbed's oracle (tt_route() paths, node-level next hops, trace
 # records) and its checked bulk transfer (tests/testbed/README.md).
-TESTBED_BIN = build/tests/tbroute build/tests/tbstream
+TESTBED_BIN = build/tests/tbroute build/tests/tbstream build/tests/tbflows
 build/tests/tb%: tests/testbed/tb%.c build/libtwintorus.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
+
+# The testbed's MPI halo program (tests/testbed/mpi.sh), when Open MPI is here.
+ifneq ($(MPI_LIBS),)
+TESTBED_BIN += build/tests/mpihalo
+endif
+build/tests/mpihalo: tests/testbed/mpihalo.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(MPI_LIBS)
 
 # bench/forward-speed.sh's traffic source and latency probe.
 build/bench/fwdprobe: bench/fwdprobe.c build/libtwintorus.a
@@ -221,6 +229,9 @@ paper-quick: build/ttsim
 testbed: all $(TESTBED_BIN)
 	@echo "== tests/testbed/testbed.sh"
 	@bash tests/testbed/testbed.sh
+	@echo "== tests/testbed/mpi.sh"
+	@if why=$$(bash tests/testbed/mpi.sh --why-not); then bash tests/testbed/mpi.sh; \
+	else echo "SKIP mpi: $$why"; fi
 
 # make check runs it where it can and says why not where it cannot.
 testbed-if-possible: all $(TESTBED_BIN)
@@ -279,6 +290,8 @@ install: all
 	install -d $(DESTDIR)$(DATADIR)/traces/stencil-4x4x4 $(DESTDIR)$(DATADIR)/wireshark
 	install -m 644 traces/README.md traces/*.pcap $(DESTDIR)$(DATADIR)/traces/
 	install -m 644 traces/stencil-4x4x4/*.pcap $(DESTDIR)$(DATADIR)/traces/stencil-4x4x4/
+	install -d $(DESTDIR)$(DATADIR)/traces/captured/mpihalo-2x2x2
+	install -m 644 traces/captured/mpihalo-2x2x2/*.pcap $(DESTDIR)$(DATADIR)/traces/captured/mpihalo-2x2x2/
 	install -m 644 tools/wireshark/twintorus.lua $(DESTDIR)$(DATADIR)/wireshark/
 
 # Removes exactly what install put there (same PREFIX, LIBDIR, UNITDIR and
