@@ -11,15 +11,8 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "twintorus/params.h"
 #include "twintorus/topo.h"
-
-/* Simulator parameters, defaults from seed 000 §7.1. */
-typedef struct tt_netparams {
-	int packet_flits;     /* default 4 */
-	int buffer_flits;     /* per input port, split among its VCs; default 128 */
-	int flit_bytes;       /* default 16 */
-	double link_gbps;     /* default 10: maps trace time to cycles */
-} tt_netparams;
 
 /*
  * addresses: maps the addresses of a plain capture (tcpdump of a cluster's
