@@ -319,40 +319,61 @@ plot_cdf(const char *data, const char *const *names, int nnames,
 	return 0;
 }
 
+/* What ttsim plot is told. */
+struct plotargs {
+	const char *in, *out, *title;
+};
+
+enum { OPT_PLOT_TITLE = OPT_OWN };
+
+static const struct option plot_flags[] = {
+	{"output", required_argument, NULL, OPT_OUT},
+	{"title", required_argument, NULL, OPT_PLOT_TITLE},
+	{NULL, 0, NULL, 0}
+};
+
+static int
+plot_take(void *state, const struct optval *v)
+{
+	struct plotargs *a = state;
+
+	switch (v->id) {
+	case OPT_OUT:
+		a->out = v->value;
+		return 0;
+	case OPT_PLOT_TITLE:
+		a->title = v->value;
+		return 0;
+	}
+	if (a->in != NULL) {
+		fprintf(stderr, "ttsim plot: unexpected '%s' (see ttsim plot "
+		    "--help)\n", v->value);
+		return -1;
+	}
+	a->in = v->value;
+	return 0;
+}
+
 int
 cmd_plot(int argc, char **argv)
 {
-	const char *in = NULL, *out = NULL, *title = NULL;
-	int i;
+	struct plotargs a = {NULL, NULL, NULL};
+	const opt_group groups[] = {
+		{plot_flags, 1, plot_take, &a},
+	};
 
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			plot_usage(stdout);
-			return TTSIM_EXIT_OK;
-		}
-		if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0 ||
-		    strcmp(argv[i], "--title") == 0) && i + 1 >= argc) {
-			fprintf(stderr, "ttsim plot: %s needs a value (see ttsim "
-			    "plot --help)\n", argv[i]);
-			return TTSIM_EXIT_USAGE;
-		}
-		if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0 ||
-		    strcmp(argv[i], "--title") == 0) {
-			if (argv[i][1] == 'o' || argv[i][2] == 'o')
-				out = argv[++i];
-			else
-				title = argv[++i];
-		} else if (argv[i][0] != '-' && in == NULL) {
-			in = argv[i];
-		} else {
-			fprintf(stderr, "ttsim plot: unexpected '%s' (see ttsim "
-			    "plot --help)\n", argv[i]);
-			return TTSIM_EXIT_USAGE;
-		}
+	switch (opt_parse("plot", plot_usage, groups, OPT_NGROUPS(groups), argc, argv)) {
+	case OPT_PARSED:
+		break;
+	case OPT_HELP_SHOWN:
+		return TTSIM_EXIT_OK;
+	default:
+		return TTSIM_EXIT_USAGE;
 	}
-	if (in == NULL || out == NULL) {
+	if (a.in == NULL || a.out == NULL) {
 		plot_usage(stderr);
 		return TTSIM_EXIT_USAGE;
 	}
-	return plot_csv(in, out, title) == 0 ? TTSIM_EXIT_OK : TTSIM_EXIT_USAGE;
+	return plot_csv(a.in, a.out, a.title) == 0 ? TTSIM_EXIT_OK :
+	    TTSIM_EXIT_USAGE;
 }

@@ -24,165 +24,114 @@ simopts_init(simopts *o)
 	o->cmd = "run";
 }
 
-int
-parse_u64(const char *cmd, const char *flag, const char *v, uint64_t lo,
-    uint64_t hi, uint64_t *out)
-{
-	char *end;
-	unsigned long long x;
+const struct option simopts_model_flags[] = {
+	{"vcs", required_argument, NULL, OPT_VCS},
+	{"buffer-flits", required_argument, NULL, OPT_BUFFER_FLITS},
+	{"packet-flits", required_argument, NULL, OPT_PACKET_FLITS},
+	{"router-latency", required_argument, NULL, OPT_ROUTER_LATENCY},
+	{"link-latency", required_argument, NULL, OPT_LINK_LATENCY},
+	{"watchdog", required_argument, NULL, OPT_WATCHDOG},
+	{NULL, 0, NULL, 0}
+};
 
-	if (v[0] == '-' || v[0] == '\0')
-		goto bad;
-	x = strtoull(v, &end, 10);
-	if (*end != '\0' || x < lo || x > hi)
-		goto bad;
-	*out = x;
-	return 0;
-bad:
-	fprintf(stderr, "ttsim %s: %s: '%s' is not a whole number in %llu..%llu\n",
-	    cmd, flag, v, (unsigned long long)lo, (unsigned long long)hi);
+const struct option simopts_window_flags[] = {
+	{"warmup", required_argument, NULL, OPT_WARMUP},
+	{"measure", required_argument, NULL, OPT_MEASURE},
+	{"drain", required_argument, NULL, OPT_DRAIN},
+	{NULL, 0, NULL, 0}
+};
+
+const struct option simopts_traffic_flags[] = {
+	{"traffic", required_argument, NULL, OPT_TRAFFIC},
+	{"load", required_argument, NULL, OPT_LOAD},
+	{"seed", required_argument, NULL, OPT_SEED},
+	{"seeds", required_argument, NULL, OPT_SEEDS},
+	{"hot", required_argument, NULL, OPT_HOT},
+	{"hot-fraction", required_argument, NULL, OPT_HOT_FRACTION},
+	{"flow", required_argument, NULL, OPT_FLOW},
+	{NULL, 0, NULL, 0}
+};
+
+/* The model's and the window's flags. */
+static int
+simopts_model_take(simopts *o, const struct optval *v)
+{
+	const char *c = v->cmd, *f = v->flag, *s = v->value;
+	tt_simparams *p = &o->p;
+
+	switch (v->id) {
+	case OPT_VCS:
+		return opt_int(c, f, s, 1, TT_MAX_VCS, &p->vcs);
+	case OPT_BUFFER_FLITS:
+		o->buffer_set = 1;
+		return opt_int(c, f, s, 1, TT_BUFFER_FLITS_MAX, &p->buffer_flits);
+	case OPT_PACKET_FLITS:
+		o->packet_set = 1;
+		return opt_int(c, f, s, 1, TT_PACKET_FLITS_MAX, &p->packet_flits);
+	case OPT_ROUTER_LATENCY:
+		return opt_int(c, f, s, 1, TT_LATENCY_MAX, &p->router_latency);
+	case OPT_LINK_LATENCY:
+		return opt_int(c, f, s, 1, TT_LATENCY_MAX, &p->link_latency);
+	case OPT_WATCHDOG:
+		return opt_u64(c, f, s, 10, 1ull << 40, &p->watchdog);
+	case OPT_WARMUP:
+		return opt_u64(c, f, s, 0, 1ull << 40, &p->warmup);
+	case OPT_MEASURE:
+		return opt_u64(c, f, s, 1, 1ull << 40, &p->measure);
+	case OPT_DRAIN:
+		return opt_u64(c, f, s, 0, 1ull << 40, &p->drain);
+	}
 	return -1;
 }
 
-int
-parse_int(const char *cmd, const char *flag, const char *v, int lo, int hi,
-    int *out)
+/* A PE list flag (--hot, --flow): kept as written, resolved per network. */
+static int
+simopts_list(simopts *o, const struct optval *v)
 {
-	uint64_t x;
+	int hot = v->id == OPT_HOT;
+	size_t *n = hot ? &o->nhot : &o->nflows;
 
-	if (parse_u64(cmd, flag, v, (uint64_t)lo, (uint64_t)hi, &x) < 0)
-		return -1;
-	*out = (int)x;
-	return 0;
-}
-
-int
-parse_load(const char *cmd, const char *flag, const char *v, double *out)
-{
-	char *end;
-	double x = strtod(v, &end);
-
-	if (*end != '\0' || end == v || !(x > 0) || x > 64) {
-		fprintf(stderr, "ttsim %s: %s: '%s' is not an offered load "
-		    "(flits/cycle/PE, above 0, e.g. 0.3)\n", cmd, flag, v);
+	if (*n >= SIMOPTS_MAX_LIST) {
+		fprintf(stderr, "ttsim %s: at most %d %s flags\n", v->cmd,
+		    SIMOPTS_MAX_LIST, v->flag);
 		return -1;
 	}
-	*out = x;
+	if (hot)
+		o->hot[(*n)++] = v->value;
+	else
+		o->flow[(*n)++] = v->value;
 	return 0;
 }
 
 int
-simopts_take(simopts *o, int argc, char **argv, int *i, const char *cmd)
+simopts_take(void *state, const struct optval *v)
 {
-	const char *arg = argv[*i], *v;
-	uint64_t x;
+	simopts *o = state;
+	const char *c = v->cmd, *f = v->flag, *s = v->value;
 
-#define VALUE() do { if ((v = flag_value(argc, argv, i, cmd)) == NULL) return -1; } while (0)
-	/* replay takes only the model's flags */
-	if (o->model_only && !flag_is(arg, "--vcs") &&
-	    !flag_is(arg, "--buffer-flits") && !flag_is(arg, "--packet-flits") &&
-	    !flag_is(arg, "--router-latency") &&
-	    !flag_is(arg, "--link-latency") && !flag_is(arg, "--watchdog"))
-		return 0;
-	if (flag_is(arg, "--traffic")) {
-		VALUE();
-		if (tt_pattern_parse(v, &o->pattern) < 0) {
+	switch (v->id) {
+	case OPT_TRAFFIC:
+		if (tt_pattern_parse(s, &o->pattern) < 0) {
 			fprintf(stderr, "ttsim %s: --traffic: '%s' is not a "
-			    "pattern; use one of %s\n", cmd, v, tt_pattern_list());
+			    "pattern; use one of %s\n", c, s, tt_pattern_list());
 			return -1;
 		}
 		o->pattern_set = 1;
-		return 1;
+		return 0;
+	case OPT_LOAD:
+		return parse_load(c, f, s, &o->load);
+	case OPT_SEED:
+		return opt_u64(c, f, s, 0, UINT64_MAX >> 1, &o->seed);
+	case OPT_SEEDS:
+		return opt_int(c, f, s, 1, 1000, &o->seeds);
+	case OPT_HOT_FRACTION:
+		return opt_real(c, f, s, 0, 1, "a fraction in 0..1",
+		    &o->hot_fraction);
+	case OPT_HOT:
+	case OPT_FLOW:
+		return simopts_list(o, v);
 	}
-	if (flag_is(arg, "--load")) {
-		VALUE();
-		return parse_load(cmd, "--load", v, &o->load) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--seed")) {
-		VALUE();
-		return parse_u64(cmd, "--seed", v, 0, UINT64_MAX >> 1, &o->seed) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--seeds")) {
-		VALUE();
-		return parse_int(cmd, "--seeds", v, 1, 1000, &o->seeds) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--vcs")) {
-		VALUE();
-		return parse_int(cmd, "--vcs", v, 1, TT_MAX_VCS, &o->p.vcs) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--buffer-flits")) {
-		VALUE();
-		o->buffer_set = 1;
-		return parse_int(cmd, "--buffer-flits", v, 1, 1 << 20,
-		    &o->p.buffer_flits) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--packet-flits")) {
-		VALUE();
-		o->packet_set = 1;
-		return parse_int(cmd, "--packet-flits", v, 1, 4096,
-		    &o->p.packet_flits) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--router-latency")) {
-		VALUE();
-		return parse_int(cmd, "--router-latency", v, 1, 64,
-		    &o->p.router_latency) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--link-latency")) {
-		VALUE();
-		return parse_int(cmd, "--link-latency", v, 1, 64,
-		    &o->p.link_latency) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--warmup")) {
-		VALUE();
-		return parse_u64(cmd, "--warmup", v, 0, 1ull << 40, &o->p.warmup) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--measure")) {
-		VALUE();
-		return parse_u64(cmd, "--measure", v, 1, 1ull << 40, &o->p.measure) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--drain")) {
-		VALUE();
-		return parse_u64(cmd, "--drain", v, 0, 1ull << 40, &o->p.drain) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--watchdog")) {
-		VALUE();
-		return parse_u64(cmd, "--watchdog", v, 10, 1ull << 40, &o->p.watchdog) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--hot-fraction")) {
-		char *end;
-
-		VALUE();
-		o->hot_fraction = strtod(v, &end);
-		if (*end != '\0' || end == v || o->hot_fraction < 0 ||
-		    o->hot_fraction > 1) {
-			fprintf(stderr, "ttsim %s: --hot-fraction: '%s' is not "
-			    "a fraction in 0..1\n", cmd, v);
-			return -1;
-		}
-		return 1;
-	}
-	if (flag_is(arg, "--hot") || flag_is(arg, "--flow")) {
-		int hot = flag_is(arg, "--hot");
-
-		VALUE();
-		if ((hot ? o->nhot : o->nflows) >= SIMOPTS_MAX_LIST) {
-			fprintf(stderr, "ttsim %s: at most %d %s flags\n", cmd,
-			    SIMOPTS_MAX_LIST, hot ? "--hot" : "--flow");
-			return -1;
-		}
-		if (hot)
-			o->hot[o->nhot++] = v;
-		else
-			o->flow[o->nflows++] = v;
-		return 1;
-	}
-	if (strcmp(arg, "--csv") == 0) {
-		o->csv = 1;
-		return 1;
-	}
-	(void)x;
-#undef VALUE
-	return 0;
+	return simopts_model_take(o, v);
 }
 
 /* The YAML network: section gives packet and buffer sizes unless flags do. */
@@ -489,27 +438,6 @@ simpoint_free(simpoint *pt)
 	tt_net_free(&pt->net);
 }
 
-/* "3DT 4x4x4 D vc" or "2D 16x8 vc": one curve of a sweep or a plot. */
-const char *
-simpoint_series(const simpoint *pt, char *buf, size_t bufsz)
-{
-	const tt_net *net = &pt->net;
-	size_t len;
-	int d;
-
-	len = (size_t)snprintf(buf, bufsz, "%dD%s ", net->n, net->twin ? "T" : "");
-	for (d = 0; d < net->n && len < bufsz; d++)
-		len += (size_t)snprintf(buf + len, bufsz - len, "%s%d",
-		    d ? "x" : "", net->k[d]);
-	if (len < bufsz && net->twin)
-		len += (size_t)snprintf(buf + len, bufsz - len, " %s",
-		    net->ports_name);
-	if (len < bufsz)
-		snprintf(buf + len, bufsz - len, " %s",
-		    tt_deadlock_name(net->deadlock));
-	return buf;
-}
-
 static void
 json_num(FILE *f, const char *key, double v, int have, int ci, double civ,
     int seeds)
@@ -542,7 +470,7 @@ simpoint_json(FILE *f, const simpoint *pt)
 	fputc('{', f);
 	json_net_fields(f, net, "scheme");
 	fprintf(f, ", \"series\": ");
-	tt_json_string(f, simpoint_series(pt, sb, sizeof(sb)));
+	tt_json_string(f, net_name(&pt->net, sb, sizeof(sb)));
 	fprintf(f, ", \"pes\": %u, \"traffic\": \"%s\"", (unsigned)net->ncards,
 	    tt_pattern_name(pt->pattern));
 	fprintf(f, ", \"load\": %.6g", pt->load);
@@ -607,7 +535,7 @@ simpoint_csv(FILE *f, const simpoint *pt)
 	char sb[128];
 	int d;
 
-	fprintf(f, "%s,", simpoint_series(pt, sb, sizeof(sb)));
+	fprintf(f, "%s,", net_name(&pt->net, sb, sizeof(sb)));
 	for (d = 0; d < pt->net.n; d++)
 		fprintf(f, "%s%d", d ? "x" : "", pt->net.k[d]);
 	fprintf(f, ",%d,%s,%s,%u,%s,%.6g", pt->net.twin, pt->net.ports_name,
@@ -650,13 +578,13 @@ simpoint_table_row(FILE *f, const simpoint *pt)
 		snprintf(iu, sizeof(iu), "-");
 	if (pt->measured_runs < pt->seeds) {
 		fprintf(f, "%-22s %6.3f %9.4f %10.3f %9s %9s %6s %6s %6s  %s\n",
-		    simpoint_series(pt, sb, sizeof(sb)), pt->offered,
+		    net_name(&pt->net, sb, sizeof(sb)), pt->offered,
 		    pt->accepted, pt->throughput_packets, "n/a", "n/a", "n/a",
 		    "n/a", iu, pt->deadlock ? "DEADLOCK" : "saturated");
 		return;
 	}
 	fprintf(f, "%-22s %6.3f %9.4f %10.3f %9.1f %9.1f %6.0f %6.2f %6s  %s\n",
-	    simpoint_series(pt, sb, sizeof(sb)), pt->offered, pt->accepted,
+	    net_name(&pt->net, sb, sizeof(sb)), pt->offered, pt->accepted,
 	    pt->throughput_packets, pt->net_lat, pt->e2e_lat, pt->p99_e2e,
 	    pt->avg_hops, iu,
 	    pt->deadlock ? "DEADLOCK" : pt->saturated ? "saturated" : "");
