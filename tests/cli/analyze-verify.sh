@@ -106,17 +106,7 @@ expect help 0 "$T" --help && grep -q '^usage: ttsim' <<<"$out" && ok help
 expect analyze-help 0 "$T" analyze --help && grep -q 'internal_transit_paths' <<<"$out" && ok analyze-help
 expect verify-help 0 "$T" verify --help && grep -q -- '--flow' <<<"$out" && ok verify-help
 
-# --- bad flags: golden expected errors (tests/cli/flags/NAME.args, .err) ---
-for args in tests/cli/flags/*.args; do
-	name=flag-$(basename "$args" .args)
-	mapfile -t argv < "$args"
-	"$T" "${argv[@]}" >/dev/null 2>/tmp/ttsim-cli-err.$$; st=$?
-	if [ "$st" -eq 2 ] && diff -u "${args%.args}.err" /tmp/ttsim-cli-err.$$ >/dev/null; then
-		ok "$name"
-	else
-		bad "$name" "exit $st; $(diff -u "${args%.args}.err" /tmp/ttsim-cli-err.$$)"
-	fi
-done
+# bad flags: the golden errors of tests/cli/flags/ run in tests/cli/flags.sh
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

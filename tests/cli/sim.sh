@@ -3,7 +3,7 @@
 # §4, determinism by seed, accepted = offered at low load, confidence
 # intervals, CSV, the YAML file under flags, the deadlock watchdog under
 # --deadlock none, every traffic pattern, the sweep's point count, plots and
-# their errors, and the golden flag errors (tests/cli/flags/{run,sweep,plot}-*).
+# their errors (the golden flag errors run in tests/cli/flags.sh).
 # Every simulation is short (a few thousand cycles): the script takes seconds.
 # shellcheck disable=SC2015,SC2054  # "check && ok || bad": ok cannot fail; commas in flag values
 set -u
@@ -301,18 +301,7 @@ if expect plot-quotes 0 "$T" plot "$tmp/sweep.csv" -o "$tmp/it's.png" --title "i
 	is_png "$tmp/it's.png" && ok plot-quotes || bad plot-quotes "$(cat "$tmp/err")"
 fi
 
-# --- bad flags: golden expected errors, exit 2 (tests/cli/flags/NAME.args, .err) ---
-for args in tests/cli/flags/run-*.args tests/cli/flags/sweep-*.args tests/cli/flags/plot-*.args \
-    tests/cli/flags/replay-*.args; do
-	name=flag-$(basename "$args" .args)
-	mapfile -t argv < "$args"
-	"$T" "${argv[@]}" >/dev/null 2>"$tmp/err"; st=$?
-	if [ "$st" -eq 2 ] && diff -u "${args%.args}.err" "$tmp/err" >/dev/null; then
-		ok "$name"
-	else
-		bad "$name" "exit $st; $(diff -u "${args%.args}.err" "$tmp/err")"
-	fi
-done
+# bad flags: the golden errors of tests/cli/flags/ run in tests/cli/flags.sh
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -12,7 +12,7 @@
 #     line per message and network, --speed 2 halves the generation cycles,
 #     --speed max, messages conserved on every network, and the watchdog
 #     under --deadlock none (replay's golden flag errors, tests/cli/flags/
-#     replay-*, run with the others in sim.sh).
+#     replay-*, run with the others in flags.sh).
 # Traces are small (a few thousand messages): the script takes a few seconds.
 # Needs jq and od; editcap (wireshark-common) for the pcapng check, which is
 # skipped without it.
@@ -429,12 +429,24 @@ if expect speed-max 0 "$T" replay "$big" --dims 4,4,4 --speed max --json; then
 fi
 
 # bad flags: the golden errors tests/cli/flags/replay-*.args run with the
-# others in tests/cli/sim.sh
+# others in tests/cli/flags.sh
 # --compare naming only networks of another size than the trace's network:
 # each is checked against the network of --dims/YAML, not against the
 # first of the list.
 refused compare-other-size "ttsim replay: --compare: 2D 8x8 vc has 64 PEs, the trace's network (--dims or the YAML file) has 16;" \
     "$T" replay traces/allreduce-2x2x2.pcap --dims 2,2,2 --compare 8x8:plain
+
+# A trace whose span, in cycles at the speed asked for, is more than a
+# replay counts (2^53): 11 s of trace slowed a million times on 0.0008-ns
+# cycles.  Refused before anything runs, instead of overflowed times.
+if expect synth-long 0 "$T" trace synth --dims 2,2,2 --app allreduce --iterations 2 \
+    --compute-us 10000000 -o "$tmp/long.pcap"; then
+	# about 1.1e10 ns / (0.0008 ns * 1e-6) = 1.4e19 cycles
+	refused replay-span-cycles "ttsim replay: the trace's 11.0" \
+	    "$T" replay "$tmp/long.pcap" --dims 2,2,2 --speed 0.000001 --link-gbps 10000 --flit-bytes 1 &&
+	    { grep -q ' s are 1.[34][0-9]*e+19 cycles of 0.0008 ns at --speed 1e-06, more than the 2^53' "$tmp/err" ||
+	    bad replay-span-cycles-message "$(cat "$tmp/err")"; }
+fi
 
 # ======== the watchdog: plain DOR on one VC deadlocks under heavy load ========
 
