@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "twintorus/json.h"
+#include "twintorus/stats.h"
 #include "ttsim.h"
 
 void
@@ -146,19 +147,12 @@ simopts_apply_config(simopts *o, const tt_config *cfg)
 		o->pattern = TT_TR_FLOWS;
 }
 
-/* Two-sided 95% Student t quantiles for n - 1 degrees of freedom. */
+/* The factor of a two-sided 95% interval of a mean of n values: Student's
+ * t for n - 1 degrees of freedom, exact at every n. */
 static double
 t95(int n)
 {
-	static const double t[] = {0, 12.706, 4.303, 3.182, 2.776, 2.571,
-	    2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
-	    2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
-	    2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
-	int df = n - 1;
-
-	if (df < 1)
-		return 0;
-	return df <= 30 ? t[df] : 1.96;
+	return n < 2 ? 0 : tt_t_quantile(0.975, n - 1);
 }
 
 typedef struct acc {

@@ -94,6 +94,21 @@ if expect seeds-3 0 "$T" run "${S[@]}" --seeds 3 --json; then
 	jq -e -n "(($sum / 3) - $mean3 | fabs) < 1e-5" >/dev/null &&
 	    ok seeds-3-mean || bad seeds-3-mean "mean $mean3, seeds 1..3 sum to $sum"
 fi
+# 41 seeds: 40 degrees of freedom, whose two-sided 95% factor is 2.021 in
+# the t tables (the normal's 1.96 is 3% short): the interval is that times
+# the standard error of the 41 single-seed values.
+C=(--dims 2,2,2 --warmup 50 --measure 300 --load 0.3)
+if expect seeds-41 0 "$T" run "${C[@]}" --seed 1 --seeds 41 --json; then
+	ci=$(jq .accepted_load_ci95 <<<"$out")
+	for ((s = 1; s <= 41; s++)); do
+		"$T" run "${C[@]}" --seed $s --json | jq .accepted_load
+	done >"$tmp/acc41"
+	factor=$(awk -v ci="$ci" '{ x[NR] = $1; m += $1 } END { m /= NR
+	    for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2
+	    printf "%.4f", ci / sqrt(v / (NR - 1) / NR) }' "$tmp/acc41")
+	awk -v f="$factor" 'BEGIN { exit !(f > 2.019 && f < 2.023) }' &&
+	    ok "seeds-41-student-t ($factor)" || bad seeds-41-student-t "factor $factor, want 2.021"
+fi
 if expect seeds-1 0 "$T" run "${S[@]}" --seeds 1 --json; then
 	got=$(jq -r '[.accepted_load_ci95, .avg_network_latency_ci95,
 	    .avg_e2e_latency_ci95] | map(tostring) | join(" ")' <<<"$out")
