@@ -253,6 +253,26 @@ if expect plot-sweep-csv 0 "$T" sweep --topo 4x4x4,4x4:plain --loads 0.1,0.2 \
 	expect plot-svg 0 "$T" plot "$tmp/sweep.csv" -o "$tmp/out.svg" --title "two tori" &&
 	    { is_svg "$tmp/out.svg" && grep -q 'two tori' "$tmp/out.svg" &&
 	    grep -q '2D 4x4 vc' "$tmp/out.svg" && ok plot-svg || bad plot-svg "not the SVG wanted"; }
+	# RFC 4180: every field quoted, CRLF line ends, a comma and doubled
+	# quotes in a series name, a line break inside a field
+	awk -F, 'BEGIN { OFS = "," } {
+	    for (i = 1; i <= NF; i++) {
+	        if (NR > 1 && $i == "2D 4x4 vc") $i = "2D 4x4, \"\"plain\"\" vc"
+	        if (NR > 1 && i == 7) $i = $i "\n(pattern)"
+	        $i = "\"" $i "\""
+	    }
+	    printf "%s\r\n", $0 }' "$tmp/sweep.csv" >"$tmp/quoted.csv"
+	expect plot-quoted-csv 0 "$T" plot "$tmp/quoted.csv" -o "$tmp/quoted.svg" &&
+	    { is_svg "$tmp/quoted.svg" && grep -q '2D 4x4, .*plain.* vc' "$tmp/quoted.svg" &&
+	    grep -q '3DT 4x4x4 best vc' "$tmp/quoted.svg" && ok plot-quoted-csv ||
+	    bad plot-quoted-csv "not both curves: $(grep -c '<path' "$tmp/quoted.svg") paths"; }
+	# a quote that is never closed: the file and the line it starts on
+	{ head -2 "$tmp/sweep.csv"; printf '"3DT 4x4x4,0.3\n'; } >"$tmp/unclosed.csv"
+	if expect plot-unclosed-quote 2 "$T" plot "$tmp/unclosed.csv" -o "$tmp/unclosed.png"; then
+		[ "$(cat "$tmp/err")" = "ttsim plot: $tmp/unclosed.csv:3: a quoted field is not closed" ] &&
+		    [ ! -e "$tmp/unclosed.png" ] && ok plot-unclosed-quote ||
+		    bad plot-unclosed-quote "$(cat "$tmp/err")"
+	fi
 	# with no gnuplot on PATH: say so, and how to get it
 	abs=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 	PATH=/nonexistent "$abs" plot "$tmp/sweep.csv" -o "$tmp/none.png" >/dev/null 2>"$tmp/err"; st=$?
