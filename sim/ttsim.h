@@ -4,7 +4,8 @@
  * Exit codes, for every subcommand:
  *   0  success (verify: deadlock-free)
  *   1  verify found a cycle (deadlock possible)
- *   2  bad usage or bad input (flags, config file)
+ *   2  bad usage or bad input (flags, config file), or standard output
+ *      could not be written
  */
 #ifndef TTSIM_H
 #define TTSIM_H

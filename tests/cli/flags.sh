@@ -2,7 +2,8 @@
 # ttsim's command line, every command: the golden flag errors (each
 # tests/cli/flags/NAME.args, one argument a line, must exit 2 with exactly
 # NAME.err on stderr), --name=value and --name value alike, every flag a
-# command's --help names accepted by it.
+# command's --help names accepted by it, and standard output that cannot
+# be written (/dev/full) failing the command with one message.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -84,6 +85,34 @@ for cmd in analyze verify run sweep plot "trace synth" "trace stat" replay; do
 	[ -z "$missing" ] && [ "$n" -gt 0 ] && ok "help-${cmd// /-} ($n flags)" ||
 	    bad "help-${cmd// /-}" "named in --help but refused:$missing"
 done
+
+# --- standard output that cannot be written ---
+# /dev/full takes no byte (ENOSPC); it is only written to here, never
+# replaced.  Each command must exit 2 with the one message.
+if [ -c /dev/full ]; then
+	full() {
+		local name=$1
+		shift
+		"$T" "$@" >/dev/full 2>"$tmp/err"; st=$?
+		if [ "$st" -eq 2 ] && [ "$(cat "$tmp/err")" = \
+		    "ttsim: cannot write standard output: No space left on device" ]; then
+			ok "full-$name"
+		else
+			bad "full-$name" "exit $st: $(cat "$tmp/err")"
+		fi
+	}
+	full help --help
+	full analyze analyze
+	full analyze-json analyze --ports all --json
+	full verify verify --dims 4,4,4
+	full run run --dims 2,2,2 --warmup 100 --measure 300
+	full sweep sweep --dims 2,2,2 --loads 0.1,0.2 --warmup 100 --measure 300
+	full stat trace stat traces/alltoall-4x4x4.pcap
+	full replay replay traces/allreduce-2x2x2.pcap --dims 2,2,2 --json
+	full replay-csv replay traces/allreduce-2x2x2.pcap --dims 2,2,2 --csv -
+else
+	echo "SKIP full: no /dev/full"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
