@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ttsim.h"
 
@@ -155,8 +156,35 @@ print_table(row *rows, size_t count)
 	    "that cross its internal link)\n");
 }
 
+/* Walking every route takes long from about this many hops (some 40
+ * million hops a second: 2^29 is a quarter of a minute). */
+#define ANALYZE_WARN_HOPS (1ull << 29)
+
+/*
+ * A warning before a run that will take long, so that a user knows to wait
+ * (a terminal shows progress) or to try a smaller network.  The estimate
+ * is the hops of every route: pes^2 routes, each about a quarter of every
+ * ring long, plus the internal links.
+ */
+static void
+analyze_warn(const tt_net *net)
+{
+	double pes = net->ncards, hops = 1;
+	char title[128];
+	int d;
+
+	for (d = 0; d < net->n; d++)
+		hops += net->k[d] / 4.0;
+	if (pes * pes * hops < (double)ANALYZE_WARN_HOPS)
+		return;
+	fprintf(stderr, "ttsim analyze: warning: %s has %.0f PEs: walking the "
+	    "routes of all %.3g pairs of them may take minutes%s\n",
+	    net_title(net, title, sizeof(title)), pes, pes * (pes - 1),
+	    isatty(STDERR_FILENO) ? "" : " (progress shows on a terminal)");
+}
+
 static int
-analyze_one(row *r, const tt_netspec *spec)
+analyze_one(row *r, const tt_netspec *spec, int first)
 {
 	char err[512], title[128];
 	int rc;
@@ -165,6 +193,8 @@ analyze_one(row *r, const tt_netspec *spec)
 		fprintf(stderr, "ttsim analyze: %s\n", err);
 		return -1;
 	}
+	if (first)
+		analyze_warn(&r->net);
 	net_title(&r->net, title, sizeof(title));
 	rc = tt_analyze_progress(&r->net, &r->a, progress_show, title, err,
 	    sizeof(err));
@@ -226,7 +256,7 @@ cmd_analyze(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < count; i++)
-		if (analyze_one(&rows[i], &specs[i]) < 0)
+		if (analyze_one(&rows[i], &specs[i], i == 0) < 0)
 			goto out;
 	if (count > 1)
 		qsort(rows, count, sizeof(*rows), row_cmp);
