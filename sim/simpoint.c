@@ -305,6 +305,85 @@ seed_progress(void *ctx, double frac)
 	sp->fn(sp->ctx, sp->base + sp->span * (sp->seed + frac) / sp->seeds);
 }
 
+/* The means over a point's seeds and their intervals. */
+struct pointacc {
+	acc accepted, net, e2e;
+};
+
+/* Add the run of one seed (of n) to pt. */
+static void
+point_add(simpoint *pt, struct pointacc *pa, const tt_net *net,
+    const tt_simresult *r, uint64_t seed, int n)
+{
+	if (r->measured_delivered > 0)
+		pt->measured_runs++;
+	acc_add(&pa->accepted, r->accepted_load);
+	acc_add(&pa->net, r->avg_network_latency);
+	acc_add(&pa->e2e, r->avg_e2e_latency);
+	pt->offered += r->offered_load / n;
+	pt->throughput_packets += r->throughput_packets / n;
+	pt->p99_e2e += r->p99_e2e_latency / n;
+	pt->avg_hops += r->avg_hops / n;
+	pt->internal_util += r->internal_link_utilization / n;
+	pt->cycles += (double)r->cycles / n;
+	pt->delivered += (double)r->delivered / n;
+	pt->undelivered += (double)(r->measured_generated -
+	    r->measured_delivered) / n;
+	pt->traversals += (double)r->traversals;
+	pt->total_cycles += (double)r->cycles;
+	if (!r->drained)
+		pt->saturated = 1;
+	if (r->deadlock && !pt->deadlock) {
+		pt->deadlock = 1;
+		pt->deadlock_seed = seed;
+		pt->deadlock_cycle = r->cycles;
+		chan_names(pt, net, r);
+	}
+}
+
+static void
+point_finish(simpoint *pt, const struct pointacc *pa, int n)
+{
+	pt->accepted = acc_mean(&pa->accepted, n);
+	pt->accepted_ci = acc_ci(&pa->accepted, n);
+	pt->net_lat = acc_mean(&pa->net, n);
+	pt->net_lat_ci = acc_ci(&pa->net, n);
+	pt->e2e_lat = acc_mean(&pa->e2e, n);
+	pt->e2e_lat_ci = acc_ci(&pa->e2e, n);
+	/* saturated: the accepted load falls short of the offered one, or
+	 * the packets of the window could not all be delivered in the drain */
+	if (pt->accepted < 0.95 * pt->offered)
+		pt->saturated = 1;
+}
+
+/* Every seed of the point on sim.  0, or -1 after a message. */
+static int
+point_seeds(const simopts *o, tt_sim *sim, const tt_net *net, double load,
+    simpoint *pt, struct seedprog *sp)
+{
+	struct pointacc pa;
+	struct pointpes pp;
+	tt_traffic tr;
+	tt_simresult r;
+	tt_source src;
+	int s, n = o->seeds;
+
+	memset(&pa, 0, sizeof(pa));
+	for (s = 0; s < n; s++) {
+		if (point_traffic(o, net, &pp, load, o->seed + (uint64_t)s,
+		    &tr) < 0)
+			return -1;
+		src = tt_traffic_source(&tr);
+		sp->seed = s;
+		tt_sim_run(sim, &src, 0, &r, sp->fn ? seed_progress : NULL, sp);
+		tt_traffic_free(&tr);
+		point_add(pt, &pa, net, &r, tr.seed, n);
+		tt_simresult_free(&r);
+	}
+	point_finish(pt, &pa, n);
+	return 0;
+}
+
 /*
  * Run one point: the network of spec at `load`, o->seeds times from seed
  * o->seed upwards.  0 when it ran (deadlock or not), -1 after an error
@@ -315,88 +394,38 @@ simpoint_run(const simopts *o, const tt_netspec *spec, double load,
     simpoint *pt, void (*progress)(void *, double), void *pctx,
     double done0, double span)
 {
-	tt_net net;
 	tt_sim *sim = NULL;
-	tt_traffic tr;
-	tt_simresult r;
-	struct pointpes pp;
-	acc acc_acc = {0, 0}, acc_net = {0, 0}, acc_e2e = {0, 0};
 	struct timespec t0, t1;
 	struct seedprog sp = {progress, pctx, done0, span, 0, o->seeds};
 	char err[512];
-	int s, n = o->seeds, rc = -1;
+	int rc = -1;
 
 	memset(pt, 0, sizeof(*pt));
-	if (tt_net_init(&net, spec, err, sizeof(err)) < 0) {
+	if (tt_net_init(&pt->net, spec, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
 		return -1;
 	}
-	pt->net = net;
 	pt->pattern = o->pattern;
 	pt->load = load;
-	pt->seeds = n;
+	pt->seeds = o->seeds;
 	pt->seed = o->seed;
 	pt->p = o->p;
-	if (tt_sim_create_part(&sim, &net, &o->p, ttsim_comm(), err,
+	if (tt_sim_create_part(&sim, &pt->net, &o->p, ttsim_comm(), err,
 	    sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
 		goto out;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (s = 0; s < n; s++) {
-		tt_source src;
-
-		if (point_traffic(o, &net, &pp, load, o->seed + (uint64_t)s,
-		    &tr) < 0)
-			goto out;
-		src = tt_traffic_source(&tr);
-		sp.seed = s;
-		tt_sim_run(sim, &src, 0, &r, progress ? seed_progress : NULL, &sp);
-		tt_traffic_free(&tr);
-		if (r.measured_delivered > 0)
-			pt->measured_runs++;
-		acc_add(&acc_acc, r.accepted_load);
-		acc_add(&acc_net, r.avg_network_latency);
-		acc_add(&acc_e2e, r.avg_e2e_latency);
-		pt->offered += r.offered_load / n;
-		pt->throughput_packets += r.throughput_packets / n;
-		pt->p99_e2e += r.p99_e2e_latency / n;
-		pt->avg_hops += r.avg_hops / n;
-		pt->internal_util += r.internal_link_utilization / n;
-		pt->cycles += (double)r.cycles / n;
-		pt->delivered += (double)r.delivered / n;
-		pt->undelivered += (double)(r.measured_generated -
-		    r.measured_delivered) / n;
-		pt->traversals += (double)r.traversals;
-		pt->total_cycles += (double)r.cycles;
-		if (!r.drained)
-			pt->saturated = 1;
-		if (r.deadlock && !pt->deadlock) {
-			pt->deadlock = 1;
-			pt->deadlock_seed = tr.seed;
-			pt->deadlock_cycle = r.cycles;
-			chan_names(pt, &net, &r);
-		}
-		tt_simresult_free(&r);
-	}
+	if (point_seeds(o, sim, &pt->net, load, pt, &sp) < 0)
+		goto out;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	pt->wall = (double)(t1.tv_sec - t0.tv_sec) +
 	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	pt->accepted = acc_mean(&acc_acc, n);
-	pt->accepted_ci = acc_ci(&acc_acc, n);
-	pt->net_lat = acc_mean(&acc_net, n);
-	pt->net_lat_ci = acc_ci(&acc_net, n);
-	pt->e2e_lat = acc_mean(&acc_e2e, n);
-	pt->e2e_lat_ci = acc_ci(&acc_e2e, n);
-	/* saturated: the accepted load falls short of the offered one, or
-	 * the packets of the window could not all be delivered in the drain */
-	if (pt->accepted < 0.95 * pt->offered)
-		pt->saturated = 1;
 	rc = 0;
 out:
 	tt_sim_free(sim);
 	if (rc < 0)
-		tt_net_free(&net);
+		tt_net_free(&pt->net);
 	return rc;
 }
 
