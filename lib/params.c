@@ -1,5 +1,6 @@
 /*
- * The network parameters' defaults and the cycle time (twintorus/params.h).
+ * The network parameters' defaults, and the wire time and cycle time of a
+ * link (twintorus/params.h).
  */
 #include "twintorus/params.h"
 
@@ -13,7 +14,13 @@ tt_netparams_default(tt_netparams *p)
 }
 
 double
+tt_wire_ns(uint64_t bytes, double link_gbps)
+{
+	return (double)bytes * 8.0 / link_gbps;
+}
+
+double
 tt_cycle_ns(int flit_bytes, double link_gbps)
 {
-	return (double)flit_bytes * 8.0 / link_gbps;
+	return tt_wire_ns((uint64_t)flit_bytes, link_gbps);
 }

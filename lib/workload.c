@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "errf.h"
+#include "twintorus/params.h"
 #include "twintorus/traffic.h"
 #include "twintorus/workload.h"
 
@@ -61,7 +62,7 @@ struct tt_workload {
 static double
 ser_ns(const tt_workload *w, uint64_t bytes)
 {
-	return (double)bytes * 8.0 / w->p.link_gbps;
+	return tt_wire_ns(bytes, w->p.link_gbps);
 }
 
 /* The period of applications that send per_iter messages back to back:

@@ -8,6 +8,8 @@
 #ifndef TWINTORUS_PARAMS_H
 #define TWINTORUS_PARAMS_H
 
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -35,9 +37,11 @@ typedef struct tt_netparams {
 
 void tt_netparams_default(tt_netparams *p);
 
+/* Nanoseconds a link of link_gbps takes to send bytes: bytes * 8 / link_gbps. */
+double tt_wire_ns(uint64_t bytes, double link_gbps);
 /*
  * Nanoseconds per cycle.  A link carries one flit per cycle, so a cycle is
- * flit_bytes * 8 / link_gbps ns: 12.8 ns with the defaults.
+ * the wire time of a flit: 12.8 ns with the defaults.
  */
 double tt_cycle_ns(int flit_bytes, double link_gbps);
 
