@@ -37,28 +37,14 @@ typedef struct flowarg {
 static int
 parse_flows(const tt_net *net, const flowarg *args, size_t n, tt_flow *out)
 {
-	char src[128], err[256];
-	const char *colon;
-	size_t i, len;
+	size_t i;
 
 	for (i = 0; i < n; i++) {
-		colon = strchr(args[i].text, ':');
-		len = colon ? (size_t)(colon - args[i].text) : 0;
-		if (colon == NULL || len >= sizeof(src)) {
-			fprintf(stderr, "ttsim verify: --flow '%s': expected "
-			    "SRC:DST, e.g. 0,0,0/1:1,0,1/0\n", args[i].text);
+		if (flow_parse(net, args[i].text, &out[i].src, &out[i].dst,
+		    "verify") < 0)
 			return -1;
-		}
-		memcpy(src, args[i].text, len);
-		src[len] = '\0';
-		if (tt_pe_parse(net, src, &out[i].src, err, sizeof(err)) < 0 ||
-		    tt_pe_parse(net, colon + 1, &out[i].dst, err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim verify: --flow '%s': %s\n",
-			    args[i].text, err);
-			return -1;
-		}
 		if (out[i].src == out[i].dst) {
-			fprintf(stderr, "ttsim verify: --flow '%s': source and "
+			fprintf(stderr, "ttsim verify: --flow %s: source and "
 			    "destination are the same PE\n", args[i].text);
 			return -1;
 		}

@@ -338,6 +338,28 @@ json_dims(FILE *f, const tt_net *net)
 }
 
 int
+flow_parse(const tt_net *net, const char *text, uint32_t *src, uint32_t *dst,
+    const char *cmd)
+{
+	char buf[256], err[256], *colon;
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	colon = strchr(buf, ':');
+	if (colon == NULL) {
+		fprintf(stderr, "ttsim %s: --flow %s: write SRC:DST, each a PE id "
+		    "or x,y,z/card, e.g. 0,0,0/1:1,0,1/0\n", cmd, text);
+		return -1;
+	}
+	*colon = '\0';
+	if (tt_pe_parse(net, buf, src, err, sizeof(err)) < 0 ||
+	    tt_pe_parse(net, colon + 1, dst, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim %s: --flow %s: %s\n", cmd, text, err);
+		return -1;
+	}
+	return 0;
+}
+
+int
 topo_parse(const char *item, const tt_netspec *base, tt_netspec *out,
     const char *cmd, const char *flag)
 {

@@ -166,7 +166,7 @@ opt_parse(const char *cmd, void (*usage)(FILE *), const opt_group *groups,
 			usage(stdout);
 			return OPT_HELP_SHOWN;
 		}
-		if (opt_give(cmd, groups, ngroups, c == OPT_ARG ? OPT_ARG : c,
+		if (opt_give(cmd, groups, ngroups, c,
 		    c == OPT_ARG ? optarg : flag, optarg) < 0)
 			return -1;
 	}

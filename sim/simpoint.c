@@ -201,25 +201,11 @@ parse_pes(const char *cmd, const tt_net *net, const char *what,
 static int
 parse_flows(const tt_net *net, const simopts *o, uint32_t *src, uint32_t *dst)
 {
-	char buf[256], err[256], *colon;
 	size_t i;
 
-	for (i = 0; i < o->nflows; i++) {
-		snprintf(buf, sizeof(buf), "%s", o->flow[i]);
-		colon = strchr(buf, ':');
-		if (colon == NULL) {
-			fprintf(stderr, "ttsim %s: --flow %s: write SRC:DST, each "
-			    "a PE id or x,y,z/card\n", o->cmd, o->flow[i]);
+	for (i = 0; i < o->nflows; i++)
+		if (flow_parse(net, o->flow[i], &src[i], &dst[i], o->cmd) < 0)
 			return -1;
-		}
-		*colon = '\0';
-		if (tt_pe_parse(net, buf, &src[i], err, sizeof(err)) < 0 ||
-		    tt_pe_parse(net, colon + 1, &dst[i], err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim %s: --flow %s: %s\n", o->cmd,
-			    o->flow[i], err);
-			return -1;
-		}
-	}
 	return 0;
 }
 

@@ -44,7 +44,7 @@ enum {
 	OPT_LINK_LATENCY, OPT_WATCHDOG,
 	/* measurement window (simopts_window_flags) */
 	OPT_WARMUP, OPT_MEASURE, OPT_DRAIN,
-	/* traffic (simopts_traffic) */
+	/* traffic (simopts_traffic_flags) */
 	OPT_TRAFFIC, OPT_LOAD, OPT_SEED, OPT_SEEDS, OPT_HOT, OPT_HOT_FRACTION,
 	OPT_FLOW,
 	/* link (linkopts_flags) */
@@ -128,6 +128,10 @@ void linkopts_resolve(const linkopts *l, const tt_config *cfg,
 int netopts_finish(netopts *o, const char *cmd);
 /* The configurations to run: one, or all of them for --ports all. */
 int netopts_specs(const netopts *o, tt_netspec **specs, size_t *count);
+/* --flow SRC:DST on net, each a PE id or x,y,z/card; -1 after a message
+ * naming cmd. */
+int flow_parse(const tt_net *net, const char *text, uint32_t *src,
+    uint32_t *dst, const char *cmd);
 /* A topology such as 4x4x4 or 16x8:plain over base; -1 after a message
  * naming cmd and flag. */
 int topo_parse(const char *item, const tt_netspec *base, tt_netspec *out,
