@@ -120,20 +120,13 @@ ttd_port_fname(int port, int n, char *buf, size_t bufsz)
 void
 ttd_pe_mac(uint32_t pe, uint8_t mac[6])
 {
-	mac[0] = 0x02;
-	mac[1] = 0x74;
-	mac[2] = 0x74;
-	mac[3] = (uint8_t)(pe >> 16);
-	mac[4] = (uint8_t)(pe >> 8);
-	mac[5] = (uint8_t)pe;
+	tt_pe_mac(pe, mac);
 }
 
 int64_t
 ttd_mac_pe(const uint8_t mac[6])
 {
-	if (mac[0] != 0x02 || mac[1] != 0x74 || mac[2] != 0x74)
-		return -1;
-	return (int64_t)mac[3] << 16 | (int64_t)mac[4] << 8 | mac[5];
+	return tt_mac_pe(mac);
 }
 
 /*

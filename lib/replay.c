@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "errf.h"
+#include "twintorus/params.h"
 #include "twintorus/replay.h"
 
 #define NONE UINT32_MAX
@@ -53,9 +54,9 @@ struct tt_replay {
 void
 tt_replay_params_default(tt_replay_params *p)
 {
-	p->packet_flits = 4;
-	p->flit_bytes = 16;
-	p->link_gbps = 10;
+	p->packet_flits = TT_PACKET_FLITS_DEFAULT;
+	p->flit_bytes = TT_FLIT_BYTES_DEFAULT;
+	p->link_gbps = TT_LINK_GBPS_DEFAULT;
 	p->speed = 1;
 	p->lookahead = 4096;
 	p->warmup = 0;
@@ -65,7 +66,7 @@ tt_replay_params_default(tt_replay_params *p)
 double
 tt_replay_cycle_ns(const tt_replay_params *p)
 {
-	return (double)p->flit_bytes * 8.0 / p->link_gbps;
+	return tt_cycle_ns(p->flit_bytes, p->link_gbps);
 }
 
 /* A free slot: a returned one, else one never used, else a bigger pool.

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "errf.h"
+#include "twintorus/params.h"
 #include "twintorus/sim.h"
 
 #define PKT_BUBBLE   0x01
@@ -172,11 +173,11 @@ void
 tt_simparams_default(tt_simparams *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->packet_flits = 4;
-	p->buffer_flits = 128;
+	p->packet_flits = TT_PACKET_FLITS_DEFAULT;
+	p->buffer_flits = TT_BUFFER_FLITS_DEFAULT;
 	p->vcs = 0;
-	p->router_latency = 1;
-	p->link_latency = 1;
+	p->router_latency = TT_LATENCY_DEFAULT;
+	p->link_latency = TT_LATENCY_DEFAULT;
 	p->warmup = 2000;
 	p->measure = 10000;
 	p->drain = 20000;
@@ -295,15 +296,15 @@ check_params(const tt_net *net, const tt_simparams *p, char *err, size_t errsz)
 {
 	int side, o, nv, per;
 
-	if (p->packet_flits < 1 || p->packet_flits > 4096)
-		return tt_errf(err, errsz, "packet_flits must be 1..4096, got %d",
-		    p->packet_flits);
-	if (p->router_latency < 1 || p->router_latency > 64)
-		return tt_errf(err, errsz, "router latency must be 1..64 "
-		    "cycles, got %d", p->router_latency);
-	if (p->link_latency < 1 || p->link_latency > 64)
-		return tt_errf(err, errsz, "link latency must be 1..64 cycles, "
-		    "got %d", p->link_latency);
+	if (p->packet_flits < 1 || p->packet_flits > TT_PACKET_FLITS_MAX)
+		return tt_errf(err, errsz, "packet_flits must be 1..%d, got %d",
+		    TT_PACKET_FLITS_MAX, p->packet_flits);
+	if (p->router_latency < 1 || p->router_latency > TT_LATENCY_MAX)
+		return tt_errf(err, errsz, "router latency must be 1..%d "
+		    "cycles, got %d", TT_LATENCY_MAX, p->router_latency);
+	if (p->link_latency < 1 || p->link_latency > TT_LATENCY_MAX)
+		return tt_errf(err, errsz, "link latency must be 1..%d cycles, "
+		    "got %d", TT_LATENCY_MAX, p->link_latency);
 	if (p->vcs < 0 || p->vcs > TT_MAX_VCS)
 		return tt_errf(err, errsz, "vcs must be 1..%d, got %d",
 		    TT_MAX_VCS, p->vcs);

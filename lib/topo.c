@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -501,6 +502,10 @@ tt_pe_parse(const tt_net *net, const char *s, uint32_t *pe, char *err,
 		v = strtol(p, &end, 10);
 		if (end == p || errno != 0 || v < 0)
 			goto bad;
+		/* beyond any id or coordinate: refuse it, never truncate it */
+		if (v > INT_MAX)
+			return tt_errf(err, errsz, "PE '%s' does not exist: the "
+			    "network has PEs 0..%u", s, net->ncards - 1);
 		if (d == TT_MAX_DIMS)
 			goto bad;
 		coord[d++] = (int)v;

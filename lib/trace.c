@@ -128,17 +128,6 @@ tt_trace_discard(tt_trace_writer *w)
 	free(w);
 }
 
-static void
-pe_mac(uint8_t mac[6], uint32_t pe)
-{
-	mac[0] = 0x02;          /* locally administered, unicast */
-	mac[1] = 0x00;
-	mac[2] = (uint8_t)(pe >> 24);
-	mac[3] = (uint8_t)(pe >> 16);
-	mac[4] = (uint8_t)(pe >> 8);
-	mac[5] = (uint8_t)pe;
-}
-
 int
 tt_trace_write_msg(tt_trace_writer *w, const tt_msg *m)
 {
@@ -149,8 +138,8 @@ tt_trace_write_msg(tt_trace_writer *w, const tt_msg *m)
 	if (m->bytes > UINT32_MAX - sizeof(buf))
 		return -1;
 	memset(&f, 0, sizeof(f));
-	pe_mac(f.dst_mac, m->dst);
-	pe_mac(f.src_mac, m->src);
+	tt_pe_mac(m->dst, f.dst_mac);
+	tt_pe_mac(m->src, f.src_mac);
 	f.version = TT_FRAME_VERSION;
 	f.type = TT_FRAME_DATA;
 	f.dst = m->dst;

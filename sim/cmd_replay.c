@@ -172,13 +172,12 @@ accepted(const struct netrun *r, const tt_replay_params *rpp)
 	    ((double)(end - rpp->warmup) * r->net.ncards);
 }
 
+/* The trace's part of --json. */
 static void
-print_json(const struct netrun *runs, int nrun, tt_trace_in *in,
-    const tt_replay_params *rpp, double cycle_ns)
+json_trace(tt_trace_in *in, const tt_replay_params *rpp, double cycle_ns)
 {
 	const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
 	size_t i;
-	int k;
 
 	printf("{\"trace\": {\"files\": [");
 	for (i = 0; i < tt_trace_in_nfiles(in); i++) {
@@ -200,66 +199,148 @@ print_json(const struct netrun *runs, int nrun, tt_trace_in *in,
 	    ", \"flit_bytes\": %d, \"packet_flits\": %d, \"networks\": [",
 	    rpp->lookahead, cycle_ns, rpp->link_gbps, rpp->flit_bytes,
 	    rpp->packet_flits);
-	for (k = 0; k < nrun; k++) {
-		const struct netrun *r = &runs[k];
-		const tt_replay_result *rr = &r->rr;
-		uint64_t nl = (uint64_t)r->net.ncards * (uint64_t)r->nports, l;
-		uint64_t ext = 0, intl = 0;
-		char nb[96];
-		double mean = rr->latency.count ?
-		    rr->latency.sum / (double)rr->latency.count : 0;
+}
 
-		printf("%s{\"name\": ", k ? ", " : "");
-		tt_json_string(stdout, r->name);
-		printf(", ");
-		json_net_fields(stdout, &r->net, "scheme");
-		printf(", \"pes\": %" PRIu32 ", \"makespan_cycles\": %" PRIu64
-		    ", \"makespan_s\": %.9f, \"messages_delivered\": %" PRIu64
-		    ", \"packets_delivered\": %" PRIu64 ", \"bytes_delivered\": %"
-		    PRIu64, r->net.ncards, r->res.cycles,
-		    (double)r->res.cycles * cycle_ns * 1e-9, rr->messages,
-		    r->res.delivered, rr->bytes);
-		printf(", \"latency_cycles\": {\"mean\": %.3f, \"p50\": %" PRIu64
-		    ", \"p99\": %" PRIu64 ", \"max\": %" PRIu64 "}", mean,
-		    tt_hist_quantile(&rr->latency, 0.5),
-		    tt_hist_quantile(&rr->latency, 0.99), rr->latency.max);
-		printf(", \"latency_us\": {\"mean\": %.4f, \"p50\": %.4f, \"p99\": "
-		    "%.4f, \"max\": %.4f}", mean * cycle_ns * 1e-3,
-		    (double)tt_hist_quantile(&rr->latency, 0.5) * cycle_ns * 1e-3,
-		    (double)tt_hist_quantile(&rr->latency, 0.99) * cycle_ns * 1e-3,
-		    (double)rr->latency.max * cycle_ns * 1e-3);
-		printf(", \"throughput_gbps\": %.4f, \"accepted_load\": %.6f"
-		    ", \"window_cycles\": [%" PRIu64 ", %" PRIu64 "]"
-		    ", \"avg_hops\": %.4f, \"internal_link_utilization\": %.6f",
-		    r->res.cycles ? (double)rr->bytes * 8.0 /
-		    ((double)r->res.cycles * cycle_ns) : 0,
-		    accepted(r, rpp), rpp->warmup, window_end(r, rpp),
-		    r->res.avg_hops, r->res.internal_link_utilization);
-		for (l = 0; l < nl; l++) {
-			int port = r->net.card_port[r->net.twin ? (l / (uint64_t)r->nports) & 1 : 0][l % (uint64_t)r->nports];
+/* Is link l of r an output to the card's own PE (not a link)? */
+static int
+pe_port(const struct netrun *r, uint64_t l)
+{
+	return (int)(l % (uint64_t)r->nports) == r->nports - 1;
+}
 
-			if ((int)(l % (uint64_t)r->nports) == r->nports - 1)
-				continue;
-			if (port == TT_PORT_INT)
-				intl += r->link[l];
-			else
-				ext += r->link[l];
-		}
-		printf(", \"internal_flit_share\": %.6f, \"deadlock\": %s"
-		    ", \"max_pending\": %" PRIu64 ", \"wall_s\": %.3f, \"links\": [",
-		    ext + intl ? (double)intl / (double)(ext + intl) : 0,
-		    r->res.deadlock ? "true" : "false", rr->max_pending, r->wall);
-		for (l = 0; l < nl; l++) {
-			if ((int)(l % (uint64_t)r->nports) == r->nports - 1)
-				continue;
-			printf("%s{\"link\": ", l ? ", " : "");
-			tt_json_string(stdout, link_name(r, l, nb, sizeof(nb)));
-			printf(", \"flits\": %" PRIu64 ", \"utilization\": %.6f}",
-			    r->link[l], link_util(r, r->link[l]));
-		}
-		printf("]}");
+/* The share of the flits on links that crossed internal links. */
+static double
+internal_share(const struct netrun *r)
+{
+	uint64_t nl = (uint64_t)r->net.ncards * (uint64_t)r->nports, l;
+	uint64_t ext = 0, intl = 0;
+	int side, port;
+
+	for (l = 0; l < nl; l++) {
+		if (pe_port(r, l))
+			continue;
+		side = r->net.twin ? (int)((l / (uint64_t)r->nports) & 1) : 0;
+		port = r->net.card_port[side][l % (uint64_t)r->nports];
+		if (port == TT_PORT_INT)
+			intl += r->link[l];
+		else
+			ext += r->link[l];
 	}
+	return ext + intl ? (double)intl / (double)(ext + intl) : 0;
+}
+
+static void
+json_latency(const tt_hist *h, double cycle_ns)
+{
+	double mean = h->count ? h->sum / (double)h->count : 0;
+	double us = cycle_ns * 1e-3;
+
+	printf(", \"latency_cycles\": {\"mean\": %.3f, \"p50\": %" PRIu64
+	    ", \"p99\": %" PRIu64 ", \"max\": %" PRIu64 "}", mean,
+	    tt_hist_quantile(h, 0.5), tt_hist_quantile(h, 0.99), h->max);
+	printf(", \"latency_us\": {\"mean\": %.4f, \"p50\": %.4f, \"p99\": "
+	    "%.4f, \"max\": %.4f}", mean * us,
+	    (double)tt_hist_quantile(h, 0.5) * us,
+	    (double)tt_hist_quantile(h, 0.99) * us, (double)h->max * us);
+}
+
+static void
+json_network(const struct netrun *r, const tt_replay_params *rpp,
+    double cycle_ns, int first)
+{
+	const tt_replay_result *rr = &r->rr;
+	uint64_t nl = (uint64_t)r->net.ncards * (uint64_t)r->nports, l;
+	char nb[96];
+
+	printf("%s{\"name\": ", first ? "" : ", ");
+	tt_json_string(stdout, r->name);
+	printf(", ");
+	json_net_fields(stdout, &r->net, "scheme");
+	printf(", \"pes\": %" PRIu32 ", \"makespan_cycles\": %" PRIu64
+	    ", \"makespan_s\": %.9f, \"messages_delivered\": %" PRIu64
+	    ", \"packets_delivered\": %" PRIu64 ", \"bytes_delivered\": %"
+	    PRIu64, r->net.ncards, r->res.cycles,
+	    (double)r->res.cycles * cycle_ns * 1e-9, rr->messages,
+	    r->res.delivered, rr->bytes);
+	json_latency(&rr->latency, cycle_ns);
+	printf(", \"throughput_gbps\": %.4f, \"accepted_load\": %.6f"
+	    ", \"window_cycles\": [%" PRIu64 ", %" PRIu64 "]"
+	    ", \"avg_hops\": %.4f, \"internal_link_utilization\": %.6f",
+	    r->res.cycles ? (double)rr->bytes * 8.0 /
+	    ((double)r->res.cycles * cycle_ns) : 0,
+	    accepted(r, rpp), rpp->warmup, window_end(r, rpp),
+	    r->res.avg_hops, r->res.internal_link_utilization);
+	printf(", \"internal_flit_share\": %.6f, \"deadlock\": %s"
+	    ", \"max_pending\": %" PRIu64 ", \"wall_s\": %.3f, \"links\": [",
+	    internal_share(r), r->res.deadlock ? "true" : "false",
+	    rr->max_pending, r->wall);
+	for (l = 0; l < nl; l++) {
+		if (pe_port(r, l))
+			continue;
+		printf("%s{\"link\": ", l ? ", " : "");
+		tt_json_string(stdout, link_name(r, l, nb, sizeof(nb)));
+		printf(", \"flits\": %" PRIu64 ", \"utilization\": %.6f}",
+		    r->link[l], link_util(r, r->link[l]));
+	}
+	printf("]}");
+}
+
+static void
+print_json(const struct netrun *runs, int nrun, tt_trace_in *in,
+    const tt_replay_params *rpp, double cycle_ns)
+{
+	int k;
+
+	json_trace(in, rpp, cycle_ns);
+	for (k = 0; k < nrun; k++)
+		json_network(&runs[k], rpp, cycle_ns, k == 0);
 	printf("]}\n");
+}
+
+static void
+table_network(const struct netrun *r, double cycle_ns)
+{
+	const tt_replay_result *rr = &r->rr;
+	double us = cycle_ns * 1e-3;
+	char ms[32];
+
+	snprintf(ms, sizeof(ms), "%.6f s", (double)r->res.cycles * cycle_ns * 1e-9);
+	printf("%-28s %14s %12" PRIu64 " %10.3f %10.3f %10.3f %10.3f %9.2f "
+	    "%8.1f%%\n", r->name, ms, r->res.cycles,
+	    rr->latency.count ? rr->latency.sum / (double)rr->latency.count * us : 0,
+	    (double)tt_hist_quantile(&rr->latency, 0.5) * us,
+	    (double)tt_hist_quantile(&rr->latency, 0.99) * us,
+	    (double)rr->latency.max * us,
+	    r->res.cycles ? (double)rr->bytes * 8.0 /
+	    ((double)r->res.cycles * cycle_ns) : 0,
+	    100 * r->res.internal_link_utilization);
+}
+
+/* The top hottest links of r. */
+static void
+table_links(const struct netrun *r, const tt_replay_params *rpp, int top)
+{
+	uint64_t nl = (uint64_t)r->net.ncards * (uint64_t)r->nports, l, n = 0;
+	uint64_t (*order)[2] = malloc(nl * sizeof(*order));
+	char nb[96];
+
+	if (order == NULL)
+		return;
+	for (l = 0; l < nl; l++)
+		if (!pe_port(r, l)) {
+			order[n][0] = r->link[l];
+			order[n++][1] = l;
+		}
+	qsort(order, n, sizeof(*order), link_cmp);
+	printf("\n%s: %" PRIu64 " messages, %" PRIu64 " packets, %.3f hops per "
+	    "packet, accepted load %.4f flits/cycle/PE; hottest links:\n",
+	    r->name, r->rr.messages, r->res.delivered, r->res.avg_hops,
+	    accepted(r, rpp));
+	for (l = 0; l < n && l < (uint64_t)top; l++)
+		printf("  %-24s %6.1f%% busy (%" PRIu64 " flits)\n",
+		    link_name(r, order[l][1], nb, sizeof(nb)),
+		    100 * link_util(r, order[l][0]), order[l][0]);
+	free(order);
 }
 
 static void
@@ -283,47 +364,10 @@ print_table(const struct netrun *runs, int nrun, tt_trace_in *in,
 	printf("%-28s %14s %12s %10s %10s %10s %10s %9s %9s\n", "network",
 	    "makespan", "cycles", "mean us", "p50 us", "p99 us", "max us",
 	    "Gb/s", "int.link");
-	for (k = 0; k < nrun; k++) {
-		const struct netrun *r = &runs[k];
-		const tt_replay_result *rr = &r->rr;
-		double us = cycle_ns * 1e-3;
-		char ms[32];
-
-		snprintf(ms, sizeof(ms), "%.6f s", (double)r->res.cycles * cycle_ns * 1e-9);
-		printf("%-28s %14s %12" PRIu64 " %10.3f %10.3f %10.3f %10.3f %9.2f "
-		    "%8.1f%%\n", r->name, ms, r->res.cycles,
-		    rr->latency.count ? rr->latency.sum / (double)rr->latency.count * us : 0,
-		    (double)tt_hist_quantile(&rr->latency, 0.5) * us,
-		    (double)tt_hist_quantile(&rr->latency, 0.99) * us,
-		    (double)rr->latency.max * us,
-		    r->res.cycles ? (double)rr->bytes * 8.0 /
-		    ((double)r->res.cycles * cycle_ns) : 0,
-		    100 * r->res.internal_link_utilization);
-	}
-	for (k = 0; k < nrun; k++) {
-		const struct netrun *r = &runs[k];
-		uint64_t nl = (uint64_t)r->net.ncards * (uint64_t)r->nports, l, n = 0;
-		uint64_t (*order)[2] = malloc(nl * sizeof(*order));
-		char nb[96];
-
-		if (order == NULL)
-			return;
-		for (l = 0; l < nl; l++)
-			if ((int)(l % (uint64_t)r->nports) != r->nports - 1) {
-				order[n][0] = r->link[l];
-				order[n++][1] = l;
-			}
-		qsort(order, n, sizeof(*order), link_cmp);
-		printf("\n%s: %" PRIu64 " messages, %" PRIu64 " packets, %.3f "
-		    "hops per packet, accepted load %.4f flits/cycle/PE; "
-		    "hottest links:\n", r->name, r->rr.messages,
-		    r->res.delivered, r->res.avg_hops, accepted(r, rpp));
-		for (l = 0; l < n && l < (uint64_t)top; l++)
-			printf("  %-24s %6.1f%% busy (%" PRIu64 " flits)\n",
-			    link_name(r, order[l][1], nb, sizeof(nb)),
-			    100 * link_util(r, order[l][0]), order[l][0]);
-		free(order);
-	}
+	for (k = 0; k < nrun; k++)
+		table_network(&runs[k], cycle_ns);
+	for (k = 0; k < nrun; k++)
+		table_links(&runs[k], rpp, top);
 }
 
 /* One series per network: (latency us, share of messages at most that). */
@@ -350,15 +394,6 @@ write_cdf(const char *path, const struct netrun *runs, int nrun,
 		fprintf(f, "\n\n");
 	}
 	return fclose(f);
-}
-
-static int
-is_yaml(const char *a)
-{
-	size_t len = strlen(a);
-
-	return (len > 5 && strcmp(a + len - 5, ".yaml") == 0) ||
-	    (len > 4 && strcmp(a + len - 4, ".yml") == 0);
 }
 
 /*
@@ -396,434 +431,546 @@ combine_replay(tt_replay_result *rr)
 	tt_hist_unpack(&rr->latency, v + NF);
 }
 
-int
-cmd_replay(int argc, char **argv)
-{
-	const char *cmd = "replay", **paths, *compare = NULL, *v;
-	const char *csv_path = NULL, *plot_path = NULL;
-	static struct netrun runs[REPLAY_MAX_NETS];
-	struct replay_job job;
+/* What ttsim replay is told, and what it builds. */
+struct replay {
+	netopts net;
+	simopts sim;            /* the model's flags */
+	outopts out;
+	linkopts link;
 	tt_replay_params rpp;
-	netopts no;
-	simopts so;
+	const char **paths;
+	size_t npaths;
+	const char *compare, *csv_path, *plot_path;
+	int top;
+	double cycle_ns;
+	struct netrun runs[REPLAY_MAX_NETS];
+	int nrun;
 	tt_addrmap map;
-	tt_trace_in *in = NULL;
-	tt_msg m;
-	size_t np = 0;
-	int nrun = 0, i, k, r, x, top = 10, flit_bytes = 0, rc = TTSIM_EXIT_USAGE;
-	double gbps = 0, cycle_ns;
-	uint64_t u, total = 0;
-	uint32_t base_pes = 0;	/* PEs of the network of --dims or the YAML */
-	char err[1024];
+	tt_trace_in *in;        /* read once first, for its totals */
+	uint64_t total;         /* its messages */
+	struct replay_job job;
+};
 
-	memset(&map, 0, sizeof(map));
-	memset(&job, 0, sizeof(job));
-	netopts_init(&no);
-	simopts_init(&so);
-	so.cmd = cmd;
-	so.model_only = 1;
-	tt_replay_params_default(&rpp);
-	paths = calloc((size_t)argc, sizeof(*paths));
-	if (paths == NULL)
-		return TTSIM_EXIT_USAGE;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
+enum {
+	OPT_REPLAY_COMPARE = OPT_OWN, OPT_REPLAY_CSV, OPT_REPLAY_PLOT,
+	OPT_REPLAY_SPEED, OPT_REPLAY_WARMUP, OPT_REPLAY_LOOKAHEAD, OPT_REPLAY_TOP
+};
 
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			replay_usage(stdout);
-			free(paths);
-			return TTSIM_EXIT_OK;
-		}
-		if (a[0] != '-' && !is_yaml(a)) {
-			paths[np++] = a;
-			continue;
-		}
-		if (flag_is(a, "--compare") || flag_is(a, "--csv") ||
-		    flag_is(a, "--plot")) {
-			if ((v = flag_value(argc, argv, &i, cmd)) == NULL)
-				goto out;
-			if (flag_is(a, "--compare"))
-				compare = v;
-			else if (flag_is(a, "--csv"))
-				csv_path = v;
-			else
-				plot_path = v;
-			continue;
-		}
-		if (flag_is(a, "--speed") || flag_is(a, "--link-gbps")) {
-			int sp = flag_is(a, "--speed");
-			char *end;
-			double d;
+/* Listed first: --csv takes a file here, --warmup is the replay's own. */
+static const struct option replay_flags[] = {
+	{"compare", required_argument, NULL, OPT_REPLAY_COMPARE},
+	{"csv", required_argument, NULL, OPT_REPLAY_CSV},
+	{"plot", required_argument, NULL, OPT_REPLAY_PLOT},
+	{"speed", required_argument, NULL, OPT_REPLAY_SPEED},
+	{"warmup", required_argument, NULL, OPT_REPLAY_WARMUP},
+	{"lookahead", required_argument, NULL, OPT_REPLAY_LOOKAHEAD},
+	{"top", required_argument, NULL, OPT_REPLAY_TOP},
+	{NULL, 0, NULL, 0}
+};
 
-			if ((v = flag_value(argc, argv, &i, cmd)) == NULL)
-				goto out;
-			if (sp && strcmp(v, "max") == 0) {
-				rpp.speed = 0;
-				continue;
-			}
-			d = strtod(v, &end);
-			if (*end != '\0' || end == v || !(d > 0) || d > 1e9) {
-				fprintf(stderr, "ttsim replay: %s: '%s' is not %s\n",
-				    sp ? "--speed" : "--link-gbps", v, sp ?
-				    "a speed-up above 0 (e.g. 2) or max" :
-				    "a link speed in Gb/s above 0");
-				goto out;
-			}
-			if (sp)
-				rpp.speed = d;
-			else
-				gbps = d;
-			continue;
-		}
-		if (flag_is(a, "--warmup")) {
-			if ((v = flag_value(argc, argv, &i, cmd)) == NULL ||
-			    parse_u64(cmd, "--warmup", v, 0, 1ull << 40,
-			    &rpp.warmup) < 0)
-				goto out;
-			continue;
-		}
-		if (flag_is(a, "--flit-bytes") || flag_is(a, "--top") ||
-		    flag_is(a, "--lookahead")) {
-			const char *name = flag_is(a, "--flit-bytes") ? "--flit-bytes" :
-			    flag_is(a, "--top") ? "--top" : "--lookahead";
+/* --speed: a speed-up in this range, or max. */
+#define REPLAY_SPEED_MIN 1e-6
+#define REPLAY_SPEED_MAX 1e9
+/* Cycles a replay counts at most: where a double stops being exact. */
+#define REPLAY_MAX_CYCLES (1ull << 53)
 
-			if ((v = flag_value(argc, argv, &i, cmd)) == NULL ||
-			    parse_u64(cmd, name, v, 1, name[2] == 'l' ?
-			    (1ull << 32) : 65536, &u) < 0)
-				goto out;
-			if (name[2] == 'f')
-				flit_bytes = (int)u;
-			else if (name[2] == 't')
-				top = (int)u;
-			else
-				rpp.lookahead = u;
-			continue;
+static int
+replay_take(void *state, const struct optval *v)
+{
+	struct replay *r = state;
+	const char *c = v->cmd, *f = v->flag, *s = v->value;
+
+	switch (v->id) {
+	case OPT_ARG:
+		if (netopts_is_yaml(s))
+			return netopts_file(&r->net, s, c);
+		r->paths[r->npaths++] = s;
+		return 0;
+	case OPT_REPLAY_COMPARE:
+		r->compare = s;
+		return 0;
+	case OPT_REPLAY_CSV:
+		r->csv_path = s;
+		return 0;
+	case OPT_REPLAY_PLOT:
+		r->plot_path = s;
+		return 0;
+	case OPT_REPLAY_SPEED:
+		if (strcmp(s, "max") == 0) {
+			r->rpp.speed = 0;
+			return 0;
 		}
-		if ((r = simopts_take(&so, argc, argv, &i, cmd)) < 0)
-			goto out;
-		if (r > 0)
-			continue;
-		if ((r = netopts_take(&no, argc, argv, &i, cmd)) < 0)
-			goto out;
-		if (r == 0) {
-			fprintf(stderr, "ttsim replay: unknown flag '%s' (see "
-			    "ttsim replay --help)\n", a);
-			goto out;
-		}
+		return opt_real(c, f, s, REPLAY_SPEED_MIN, REPLAY_SPEED_MAX,
+		    "a speed-up from 0.000001 to 1000000000 (e.g. 2), or max",
+		    &r->rpp.speed);
+	case OPT_REPLAY_WARMUP:
+		return opt_u64(c, f, s, 0, 1ull << 40, &r->rpp.warmup);
+	case OPT_REPLAY_LOOKAHEAD:
+		return opt_u64(c, f, s, 1, 1ull << 32, &r->rpp.lookahead);
 	}
-	if (np == 0) {
+	return opt_int(c, f, s, 1, 65536, &r->top);
+}
+
+/* What only a serial run can do, and flags that do not go together. */
+static int
+replay_conflicts(const struct replay *r)
+{
+	if (r->npaths == 0) {
 		fprintf(stderr, "ttsim replay: give one or more trace files or "
 		    "directories (see ttsim replay --help)\n");
-		goto out;
+		return -1;
 	}
-	if (ttsim_comm() != NULL && rpp.speed == 0) {
+	if (ttsim_comm() != NULL && r->rpp.speed == 0) {
 		fprintf(stderr, "ttsim replay: --speed max is for serial runs: "
 		    "when the next message is read depends on every PE at "
 		    "once, so ranks would not agree; give a speed-up (e.g. "
 		    "--speed 100) or run without mpirun\n");
-		goto out;
+		return -1;
 	}
-	if (ttsim_comm() != NULL && csv_path != NULL) {
+	if (ttsim_comm() != NULL && r->csv_path != NULL) {
 		fprintf(stderr, "ttsim replay: --csv is for serial runs: each "
 		    "rank completes its own PEs' messages; run without mpirun "
 		    "for per-message output\n");
-		goto out;
+		return -1;
 	}
-	if (no.json && csv_path != NULL && strcmp(csv_path, "-") == 0) {
+	if (r->out.json && r->csv_path != NULL && strcmp(r->csv_path, "-") == 0) {
 		fprintf(stderr, "ttsim replay: --json and --csv - both want "
 		    "standard output; give --csv a file\n");
-		goto out;
+		return -1;
 	}
-	if (netopts_finish(&no, cmd) < 0)
-		goto out;
-	if (no.ports_all) {
+	return 0;
+}
+
+static int
+replay_parse(struct replay *r, int argc, char **argv)
+{
+	const opt_group groups[] = {
+		{replay_flags, 1, replay_take, r},
+		{netopts_flags, 0, netopts_take, &r->net},
+		{outopts_json, 0, outopts_take, &r->out},
+		{simopts_model_flags, 0, simopts_take, &r->sim},
+		{linkopts_flags, 0, linkopts_take, &r->link},
+	};
+	tt_netparams np;
+	int rc;
+
+	netopts_init(&r->net);
+	simopts_init(&r->sim);
+	r->sim.cmd = "replay";
+	tt_replay_params_default(&r->rpp);
+	r->top = 10;
+	rc = opt_parse("replay", replay_usage, groups, OPT_NGROUPS(groups), argc, argv);
+	if (rc != OPT_PARSED)
+		return rc;
+	if (replay_conflicts(r) < 0 || netopts_finish(&r->net, "replay") < 0)
+		return -1;
+	if (r->net.ports_all) {
 		fprintf(stderr, "ttsim replay: --ports all is for analyze and "
 		    "sweep; use --compare A,B,... here\n");
-		goto out;
+		return -1;
 	}
-	simopts_apply_config(&so, &no.cfg);
-	rpp.packet_flits = so.p.packet_flits;
-	rpp.flit_bytes = flit_bytes ? flit_bytes : no.cfg.params.flit_bytes;
-	rpp.link_gbps = gbps > 0 ? gbps : no.cfg.params.link_gbps;
-	cycle_ns = tt_replay_cycle_ns(&rpp);
-	if (plot_path != NULL && plot_ready(cmd, plot_path) < 0)
-		goto out;
+	simopts_apply_config(&r->sim, &r->net.cfg);
+	linkopts_resolve(&r->link, &r->net.cfg, &np);
+	r->rpp.packet_flits = r->sim.p.packet_flits;
+	r->rpp.flit_bytes = np.flit_bytes;
+	r->rpp.link_gbps = np.link_gbps;
+	r->cycle_ns = tt_replay_cycle_ns(&r->rpp);
+	if (r->plot_path != NULL && plot_ready("replay", r->plot_path) < 0)
+		return -1;
+	return OPT_PARSED;
+}
 
-	/* The networks.  Every one must have as many PEs as the network the
-	 * trace was given with (flags or YAML): its PE ids are that one's. */
-	runs[0].spec = no.spec;
-	nrun = 1;
-	if (compare != NULL) {
-		char buf[1024], *item, *save = NULL;
-		tt_net base;
+/* One network of --compare: 2d, a topology, or a port configuration. */
+static int
+compare_item(const char *item, const tt_netspec *base, uint32_t pes,
+    tt_netspec *sp)
+{
+	char err[512];
 
-		if (tt_net_init(&base, &no.spec, err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim replay: %s\n", err);
-			nrun = 0;
-			goto out;
+	if (strcmp(item, "2d") == 0) {
+		if (spec_2d(base, pes, sp) < 0) {
+			fprintf(stderr, "ttsim replay: --compare 2d: %u PEs make "
+			    "no 2D torus of at least 2x2\n", pes);
+			return -1;
 		}
-		base_pes = base.ncards;
-		nrun = 0;
-		snprintf(buf, sizeof(buf), "%s", compare);
-		for (item = strtok_r(buf, ",", &save); item != NULL;
-		    item = strtok_r(NULL, ",", &save)) {
-			tt_netspec *sp;
-
-			if (nrun == REPLAY_MAX_NETS) {
-				fprintf(stderr, "ttsim replay: --compare: at most "
-				    "%d networks\n", REPLAY_MAX_NETS);
-				tt_net_free(&base);
-				goto out;
-			}
-			sp = &runs[nrun].spec;
-			if (strcmp(item, "2d") == 0) {
-				if (spec_2d(&no.spec, base.ncards, sp) < 0) {
-					fprintf(stderr, "ttsim replay: --compare 2d: "
-					    "%u PEs make no 2D torus of at least 2x2\n",
-					    base.ncards);
-					tt_net_free(&base);
-					goto out;
-				}
-			} else if (strchr(item, 'x') != NULL ||
-			    strchr(item, ':') != NULL) {
-				if (topo_parse(item, &no.spec, sp, cmd,
-				    "--compare") < 0) {
-					tt_net_free(&base);
-					goto out;
-				}
-			} else {
-				*sp = no.spec;
-				sp->twin = 1;
-				if (tt_netspec_set_ports(sp, item, err,
-				    sizeof(err)) < 0) {
-					fprintf(stderr, "ttsim replay: --compare %s: "
-					    "%s (or use 2d or a topology such as "
-					    "16x8:plain)\n", item, err);
-					tt_net_free(&base);
-					goto out;
-				}
-			}
-			nrun++;
-		}
-		tt_net_free(&base);
-		if (nrun == 0) {
-			fprintf(stderr, "ttsim replay: --compare: give networks, "
-			    "e.g. D,A,2d\n");
-			goto out;
-		}
+		return 0;
 	}
-	for (k = 0; k < nrun; k++) {
-		char title[128];
+	if (strchr(item, 'x') != NULL || strchr(item, ':') != NULL)
+		return topo_parse(item, base, sp, "replay", "--compare");
+	*sp = *base;
+	sp->twin = 1;
+	if (tt_netspec_set_ports(sp, item, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim replay: --compare %s: %s (or use 2d or a "
+		    "topology such as 16x8:plain)\n", item, err);
+		return -1;
+	}
+	return 0;
+}
 
-		if (tt_net_init(&runs[k].net, &runs[k].spec, err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim replay: network %d: %s\n", k + 1, err);
-			nrun = k;
-			goto out;
+/* The networks of --compare, or the one of the flags and the file. */
+static int
+replay_compare(struct replay *r, uint32_t *pes)
+{
+	char buf[1024], err[1024], *item, *save = NULL;
+	tt_net base;
+	int rc = 0;
+
+	r->runs[0].spec = r->net.spec;
+	r->nrun = 1;
+	if (r->compare == NULL)
+		return 0;
+	if (tt_net_init(&base, &r->net.spec, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim replay: %s\n", err);
+		r->nrun = 0;
+		return -1;
+	}
+	*pes = base.ncards;
+	tt_net_free(&base);
+	r->nrun = 0;
+	snprintf(buf, sizeof(buf), "%s", r->compare);
+	for (item = strtok_r(buf, ",", &save); item != NULL && rc == 0;
+	    item = strtok_r(NULL, ",", &save)) {
+		if (r->nrun == REPLAY_MAX_NETS) {
+			fprintf(stderr, "ttsim replay: --compare: at most %d "
+			    "networks\n", REPLAY_MAX_NETS);
+			return -1;
 		}
-		if (tt_sim_check(&runs[k].net, &so.p, err, sizeof(err)) < 0) {
+		rc = compare_item(item, &r->net.spec, *pes,
+		    &r->runs[r->nrun].spec);
+		r->nrun += rc == 0;
+	}
+	if (rc == 0 && r->nrun == 0) {
+		fprintf(stderr, "ttsim replay: --compare: give networks, e.g. "
+		    "D,A,2d\n");
+		return -1;
+	}
+	return rc;
+}
+
+/*
+ * The networks, each checked against the model's flags.  Every one must
+ * have as many PEs as the network the trace was given with (flags or
+ * YAML): its PE ids are that one's.
+ */
+static int
+replay_networks(struct replay *r)
+{
+	uint32_t pes = 0;
+	char err[1024], title[128];
+	int k, n;
+
+	if (replay_compare(r, &pes) < 0)
+		return -1;
+	n = r->nrun;
+	for (k = 0; k < n; k++) {
+		struct netrun *rn = &r->runs[k];
+
+		r->nrun = k;
+		if (tt_net_init(&rn->net, &rn->spec, err, sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim replay: network %d: %s\n", k + 1,
+			    err);
+			return -1;
+		}
+		r->nrun = k + 1;
+		if (tt_sim_check(&rn->net, &r->sim.p, err, sizeof(err)) < 0) {
 			fprintf(stderr, "ttsim replay: %s: %s\n",
-			    net_title(&runs[k].net, title, sizeof(title)), err);
-			nrun = k + 1;
-			goto out;
+			    net_title(&rn->net, title, sizeof(title)), err);
+			return -1;
 		}
-		{
-			char d[64];
-			int di, len = 0;
-
-			for (di = 0; di < runs[k].net.n; di++)
-				len += snprintf(d + len, sizeof(d) - (size_t)len,
-				    "%s%d", di ? "x" : "", runs[k].net.k[di]);
-			if (runs[k].net.twin)
-				snprintf(runs[k].name, sizeof(runs[k].name),
-				    "%s %dDT %s %s", d, runs[k].net.n,
-				    runs[k].net.ports_name,
-				    tt_deadlock_name(runs[k].net.deadlock));
-			else
-				snprintf(runs[k].name, sizeof(runs[k].name),
-				    "%s plain %s", d,
-				    tt_deadlock_name(runs[k].net.deadlock));
-		}
-		if (k == 0 && base_pes == 0)
-			base_pes = runs[0].net.ncards;
-		if (runs[k].net.ncards != base_pes) {
+		net_name(&rn->net, rn->name, sizeof(rn->name));
+		if (k == 0 && pes == 0)
+			pes = rn->net.ncards;
+		if (rn->net.ncards != pes) {
 			fprintf(stderr, "ttsim replay: --compare: %s has %u PEs, "
 			    "the trace's network (--dims or the YAML file) has "
-			    "%u; compare networks of as many PEs\n",
-			    runs[k].name, runs[k].net.ncards, base_pes);
-			nrun = k + 1;
-			goto out;
+			    "%u; compare networks of as many PEs\n", rn->name,
+			    rn->net.ncards, pes);
+			return -1;
 		}
 	}
-	if (tt_addrmap_build(&map, &no.cfg, &runs[0].net, stderr) > 0)
-		goto out;
+	return 0;
+}
 
-	/* Read the whole trace once first: every damaged record is reported
-	 * before anything runs, and progress knows the total. */
-	if (tt_trace_in_open(&in, paths, np, &map, runs[0].net.ncards, err,
-	    sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim replay: %s\n", err);
-		goto out;
+/* The measurement window's end: the trace's last message, in cycles.
+ * As fast as possible, message times are known only as they go (0). */
+static int
+replay_window(struct replay *r)
+{
+	const tt_trace_stats *st = tt_trace_in_stats(r->in,
+	    tt_trace_in_nfiles(r->in));
+	tt_replay_params *p = &r->rpp;
+	double span;
+
+	p->window_end = 0;
+	if (p->speed == 0)
+		return 0;
+	span = (double)(st->last_ns - st->first_ns) / (r->cycle_ns * p->speed);
+	if (span >= (double)REPLAY_MAX_CYCLES) {
+		fprintf(stderr, "ttsim replay: the trace's %.9f s are %.3g cycles "
+		    "of %g ns at --speed %g, more than the 2^53 a replay counts; "
+		    "raise --speed or lower --link-gbps\n",
+		    (double)(st->last_ns - st->first_ns) * 1e-9, span,
+		    r->cycle_ns, p->speed);
+		return -1;
 	}
-	while ((x = tt_trace_in_next(in, &m, err, sizeof(err))) > 0)
-		total++;
+	p->window_end = (uint64_t)llround(span) + 1;
+	if (p->warmup >= p->window_end) {
+		fprintf(stderr, "ttsim replay: --warmup %" PRIu64 ": the trace's "
+		    "messages are generated in cycles 0..%" PRIu64 "; warm up "
+		    "for fewer cycles\n", p->warmup, p->window_end - 1);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Read the whole trace once first: every damaged record is reported
+ * before anything runs, and progress knows the total.
+ */
+static int
+replay_scan(struct replay *r)
+{
+	char err[1024];
+	tt_msg m;
+	int x;
+
+	if (tt_addrmap_build(&r->map, &r->net.cfg, &r->runs[0].net, stderr) > 0)
+		return -1;
+	if (tt_trace_in_open(&r->in, r->paths, r->npaths, &r->map,
+	    r->runs[0].net.ncards, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim replay: %s\n", err);
+		return -1;
+	}
+	while ((x = tt_trace_in_next(r->in, &m, err, sizeof(err))) > 0)
+		r->total++;
 	if (x < 0) {
 		fprintf(stderr, "ttsim replay: %s\n", err);
-		goto out;
+		return -1;
 	}
-	tt_trace_in_warnings(in, stderr, "ttsim replay: warning: ");
-	if (total == 0) {
+	tt_trace_in_warnings(r->in, stderr, "ttsim replay: warning: ");
+	if (r->total == 0) {
 		fprintf(stderr, "ttsim replay: the trace holds no messages "
-		    "(%" PRIu64 " records read)\n",
-		    tt_trace_in_stats(in, tt_trace_in_nfiles(in))->records);
-		goto out;
+		    "(%" PRIu64 " records read)\n", tt_trace_in_stats(r->in,
+		    tt_trace_in_nfiles(r->in))->records);
+		return -1;
 	}
+	return replay_window(r);
+}
 
-	{
-		const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
+static int
+replay_csv_open(struct replay *r)
+{
+	struct replay_job *j = &r->job;
 
-		/* as fast as possible, message times are known only as they go */
-		rpp.window_end = rpp.speed > 0 ? (uint64_t)llround((double)(st->last_ns -
-		    st->first_ns) / (cycle_ns * rpp.speed)) + 1 : 0;
-		if (rpp.window_end != 0 && rpp.warmup >= rpp.window_end) {
-			fprintf(stderr, "ttsim replay: --warmup %" PRIu64 ": the "
-			    "trace's messages are generated in cycles 0..%" PRIu64
-			    "; warm up for fewer cycles\n", rpp.warmup,
-			    rpp.window_end - 1);
-			goto out;
-		}
+	j->cycle_ns = r->cycle_ns;
+	j->total = r->total;
+	j->count = r->nrun;
+	snprintf(j->label, sizeof(j->label), "ttsim replay");
+	if (r->csv_path == NULL)
+		return 0;
+	j->csv_path = r->csv_path;
+	j->csv = strcmp(r->csv_path, "-") == 0 ? stdout :
+	    fopen(r->csv_path, "w");
+	if (j->csv == NULL) {
+		fprintf(stderr, "ttsim replay: --csv %s: cannot create: %s\n",
+		    r->csv_path, strerror(errno));
+		return -1;
 	}
-	if (csv_path != NULL) {
-		job.csv = strcmp(csv_path, "-") == 0 ? stdout : fopen(csv_path, "w");
-		if (job.csv == NULL) {
-			fprintf(stderr, "ttsim replay: --csv %s: cannot create: "
-			    "%s\n", csv_path, strerror(errno));
-			goto out;
-		}
-		fprintf(job.csv, "network,src,dst,bytes,packets,time_ns,"
-		    "gen_cycle,done_cycle,latency_cycles,latency_ns,file,record\n");
-	}
-	job.cycle_ns = cycle_ns;
-	job.total = total;
-	job.count = nrun;
-	snprintf(job.label, sizeof(job.label), "ttsim replay");
-	rc = TTSIM_EXIT_OK;
-	for (k = 0; k < nrun; k++) {
-		struct netrun *rn = &runs[k];
-		tt_trace_in *rin = NULL;
-		tt_replay *rp = NULL;
-		tt_sim *sim = NULL;
-		tt_source src;
-		const uint64_t *lf;
-		struct timespec t0, t1;
+	fprintf(j->csv, "network,src,dst,bytes,packets,time_ns,gen_cycle,"
+	    "done_cycle,latency_cycles,latency_ns,file,record\n");
+	return 0;
+}
 
-		if (tt_sim_create_part(&sim, &rn->net, &so.p, ttsim_comm(), err,
-		    sizeof(err)) < 0 ||
-		    tt_trace_in_open(&rin, paths, np, &map, rn->net.ncards, err,
-		    sizeof(err)) < 0 ||
-		    tt_replay_create(&rp, rin, &rpp, sim, err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim replay: %s\n", err);
-			tt_trace_in_close(rin);
-			tt_sim_free(sim);
-			rc = TTSIM_EXIT_USAGE;
-			break;
-		}
-		job.name = rn->name;
-		job.rp = rp;
-		job.index = k;
-		if (job.csv != NULL)
-			tt_replay_on_message(rp, on_message, &job);
-		src = tt_replay_source(rp);
-		tt_sim_gather_links(sim, 1);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		tt_sim_run(sim, &src, 1, &rn->res, on_progress, &job);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		rn->wall = (double)(t1.tv_sec - t0.tv_sec) +
-		    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-		rn->rr = *tt_replay_result_get(rp);
-		combine_replay(&rn->rr);
-		lf = tt_sim_link_flits(sim, &rn->nports);
-		rn->link = malloc(sizeof(uint64_t) * rn->net.ncards *
-		    (size_t)rn->nports);
-		if (rn->link != NULL)
-			memcpy(rn->link, lf, sizeof(uint64_t) * rn->net.ncards *
-			    (size_t)rn->nports);
-		if (tt_replay_error(rp, err, sizeof(err)) < 0) {
-			progress_clear();
-			fprintf(stderr, "ttsim replay: %s\n", err);
-			rc = TTSIM_EXIT_USAGE;
-		}
-		tt_replay_free(rp);
+static void
+replay_deadlock(const struct netrun *rn, const tt_simparams *p)
+{
+	char cb[96];
+	size_t c;
+
+	progress_clear();
+	fprintf(stderr, "ttsim replay: %s: deadlock: no flit moved for %llu "
+	    "cycles (cycle %llu); the full buffers wait on each other in a "
+	    "cycle of %zu channels:\n", rn->name,
+	    (unsigned long long)p->watchdog, (unsigned long long)rn->res.cycles,
+	    rn->res.cycle_len);
+	for (c = 0; c < rn->res.cycle_len; c++)
+		fprintf(stderr, "  %s\n", tt_chan_name(&rn->net,
+		    rn->res.cycle[c], cb, sizeof(cb)));
+}
+
+/* The results of network k once it has run: the replay's, combined over
+ * the ranks, and a copy of every link's flits. */
+static int
+replay_collect(struct netrun *rn, tt_replay *rp, tt_sim *sim)
+{
+	size_t n;
+	const uint64_t *lf;
+
+	rn->rr = *tt_replay_result_get(rp);
+	combine_replay(&rn->rr);
+	lf = tt_sim_link_flits(sim, &rn->nports);
+	n = (size_t)rn->net.ncards * (size_t)rn->nports;
+	rn->link = malloc(sizeof(uint64_t) * n);
+	if (rn->link == NULL) {
+		fprintf(stderr, "ttsim replay: out of memory\n");
+		return -1;
+	}
+	memcpy(rn->link, lf, sizeof(uint64_t) * n);
+	return 0;
+}
+
+/* Replay the trace through network k: exit status so far. */
+static int
+replay_one(struct replay *r, int k)
+{
+	struct netrun *rn = &r->runs[k];
+	tt_trace_in *rin = NULL;
+	tt_replay *rp = NULL;
+	tt_sim *sim = NULL;
+	tt_source src;
+	struct timespec t0, t1;
+	char err[1024];
+	int rc = TTSIM_EXIT_OK;
+
+	if (tt_sim_create_part(&sim, &rn->net, &r->sim.p, ttsim_comm(), err,
+	    sizeof(err)) < 0 ||
+	    tt_trace_in_open(&rin, r->paths, r->npaths, &r->map,
+	    rn->net.ncards, err, sizeof(err)) < 0 ||
+	    tt_replay_create(&rp, rin, &r->rpp, sim, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim replay: %s\n", err);
 		tt_trace_in_close(rin);
 		tt_sim_free(sim);
-		if (rn->link == NULL) {
-			fprintf(stderr, "ttsim replay: out of memory\n");
-			rc = TTSIM_EXIT_USAGE;
-		}
-		if (rc != TTSIM_EXIT_OK) {
-			nrun = k + 1;
-			break;
-		}
-		if (rn->res.deadlock) {
-			size_t c;
-			char cb[96];
-
-			progress_clear();
-			fprintf(stderr, "ttsim replay: %s: deadlock: no flit moved "
-			    "for %llu cycles (cycle %llu); the full buffers wait "
-			    "on each other in a cycle of %zu channels:\n", rn->name,
-			    (unsigned long long)so.p.watchdog,
-			    (unsigned long long)rn->res.cycles, rn->res.cycle_len);
-			for (c = 0; c < rn->res.cycle_len; c++)
-				fprintf(stderr, "  %s\n", tt_chan_name(&rn->net,
-				    rn->res.cycle[c], cb, sizeof(cb)));
-			rc = TTSIM_EXIT_DEADLOCK;
-		}
+		return TTSIM_EXIT_USAGE;
 	}
-	progress_clear();
-	if (job.csv != NULL && job.csv != stdout && fclose(job.csv) != 0) {
-		fprintf(stderr, "ttsim replay: --csv %s: write failed\n", csv_path);
+	r->job.name = rn->name;
+	r->job.rp = rp;
+	r->job.index = k;
+	if (r->job.csv != NULL)
+		tt_replay_on_message(rp, on_message, &r->job);
+	src = tt_replay_source(rp);
+	tt_sim_gather_links(sim, 1);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	tt_sim_run(sim, &src, 1, &rn->res, on_progress, &r->job);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	rn->wall = (double)(t1.tv_sec - t0.tv_sec) +
+	    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	if (replay_collect(rn, rp, sim) < 0)
+		rc = TTSIM_EXIT_USAGE;
+	if (tt_replay_error(rp, err, sizeof(err)) < 0) {
+		progress_clear();
+		fprintf(stderr, "ttsim replay: %s\n", err);
 		rc = TTSIM_EXIT_USAGE;
 	}
-	job.csv = NULL;
-	if (rc == TTSIM_EXIT_USAGE)
-		goto out;
-	if (no.json)
-		print_json(runs, nrun, in, &rpp, cycle_ns);
-	else if (csv_path == NULL || strcmp(csv_path, "-") != 0)
-		print_table(runs, nrun, in, &rpp, cycle_ns, top);
-	if (plot_path != NULL) {
-		char data[4200];
-		const char *names[REPLAY_MAX_NETS];
-		char title[256];
+	tt_replay_free(rp);
+	tt_trace_in_close(rin);
+	tt_sim_free(sim);
+	if (rc == TTSIM_EXIT_OK && rn->res.deadlock) {
+		replay_deadlock(rn, &r->sim.p);
+		rc = TTSIM_EXIT_DEADLOCK;
+	}
+	return rc;
+}
 
-		snprintf(data, sizeof(data), "%s.dat", plot_path);
-		for (k = 0; k < nrun; k++)
-			names[k] = runs[k].name;
-		snprintf(title, sizeof(title), "message latency, %" PRIu64
-		    " messages", total);
-		if (write_cdf(data, runs, nrun, cycle_ns) != 0 ||
-		    plot_cdf(data, names, nrun, "message latency (us)",
-		    plot_path, title) < 0) {
-			fprintf(stderr, "ttsim replay: --plot %s failed\n", plot_path);
-			rc = TTSIM_EXIT_USAGE;
-		} else {
-			remove(data);
-			fprintf(stderr, "ttsim replay: wrote %s\n", plot_path);
-		}
+/* Every network in turn; then the --csv file closed. */
+static int
+replay_run(struct replay *r)
+{
+	int k, one, rc = TTSIM_EXIT_OK, n = r->nrun;
+
+	for (k = 0; k < n; k++) {
+		r->nrun = k + 1;
+		one = replay_one(r, k);
+		if (one != TTSIM_EXIT_OK)
+			rc = one;
+		if (one == TTSIM_EXIT_USAGE)
+			break;
 	}
-out:
-	if (job.csv != NULL && job.csv != stdout)
-		fclose(job.csv);
-	for (k = 0; k < nrun; k++) {
-		tt_simresult_free(&runs[k].res);
-		free(runs[k].link);
-		runs[k].link = NULL;
-		if (runs[k].net.coord != NULL)
-			tt_net_free(&runs[k].net);
+	progress_clear();
+	if (r->job.csv != NULL && r->job.csv != stdout &&
+	    fclose(r->job.csv) != 0) {
+		fprintf(stderr, "ttsim replay: --csv %s: write failed\n",
+		    r->csv_path);
+		rc = TTSIM_EXIT_USAGE;
 	}
-	tt_trace_in_close(in);
-	tt_addrmap_free(&map);
-	tt_config_free(&no.cfg);
-	free(paths);
+	r->job.csv = NULL;
+	return rc;
+}
+
+static int
+replay_plot(const struct replay *r)
+{
+	const char *names[REPLAY_MAX_NETS];
+	char data[4200], title[256];
+	int k;
+
+	snprintf(data, sizeof(data), "%s.dat", r->plot_path);
+	for (k = 0; k < r->nrun; k++)
+		names[k] = r->runs[k].name;
+	snprintf(title, sizeof(title), "message latency, %" PRIu64 " messages",
+	    r->total);
+	if (write_cdf(data, r->runs, r->nrun, r->cycle_ns) != 0 ||
+	    plot_cdf(data, names, r->nrun, "message latency (us)",
+	    r->plot_path, title) < 0) {
+		fprintf(stderr, "ttsim replay: --plot %s failed\n", r->plot_path);
+		return -1;
+	}
+	remove(data);
+	fprintf(stderr, "ttsim replay: wrote %s\n", r->plot_path);
+	return 0;
+}
+
+static int
+replay_report(const struct replay *r)
+{
+	if (r->out.json)
+		print_json(r->runs, r->nrun, r->in, &r->rpp, r->cycle_ns);
+	else if (r->csv_path == NULL || strcmp(r->csv_path, "-") != 0)
+		print_table(r->runs, r->nrun, r->in, &r->rpp, r->cycle_ns,
+		    r->top);
+	if (r->plot_path != NULL && replay_plot(r) < 0)
+		return -1;
+	return 0;
+}
+
+static void
+replay_free(struct replay *r)
+{
+	int k;
+
+	if (r->job.csv != NULL && r->job.csv != stdout)
+		fclose(r->job.csv);
+	for (k = 0; k < r->nrun; k++) {
+		tt_simresult_free(&r->runs[k].res);
+		free(r->runs[k].link);
+		r->runs[k].link = NULL;
+		if (r->runs[k].net.coord != NULL)
+			tt_net_free(&r->runs[k].net);
+	}
+	tt_trace_in_close(r->in);
+	tt_addrmap_free(&r->map);
+	tt_config_free(&r->net.cfg);
+	free(r->paths);
+}
+
+int
+cmd_replay(int argc, char **argv)
+{
+	static struct replay r;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	r.paths = calloc((size_t)argc, sizeof(*r.paths));
+	if (r.paths == NULL)
+		return TTSIM_EXIT_USAGE;
+	rc = replay_parse(&r, argc, argv);
+	if (rc == OPT_HELP_SHOWN)
+		rc = TTSIM_EXIT_OK;
+	else if (rc != OPT_PARSED || replay_networks(&r) < 0 ||
+	    replay_scan(&r) < 0 || replay_csv_open(&r) < 0)
+		rc = TTSIM_EXIT_USAGE;
+	else if ((rc = replay_run(&r)) != TTSIM_EXIT_USAGE &&
+	    replay_report(&r) < 0)
+		rc = TTSIM_EXIT_USAGE;
+	replay_free(&r);
 	return rc;
 }

@@ -4,11 +4,13 @@
  * Exit codes, for every subcommand:
  *   0  success (verify: deadlock-free)
  *   1  verify found a cycle (deadlock possible)
- *   2  bad usage or bad input (flags, config file)
+ *   2  bad usage or bad input (flags, config file), or standard output
+ *      could not be written
  */
 #ifndef TTSIM_H
 #define TTSIM_H
 
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -22,38 +24,126 @@
 #define TTSIM_EXIT_DEADLOCK 1
 #define TTSIM_EXIT_USAGE    2
 
+/*
+ * sim/opt.c: the option layer, getopt_long under one table per option
+ * group.  A group is a table of long options (ending with a zeroed entry;
+ * .val is the option's id) and the function that takes them; a command
+ * lists the groups it takes.  Positional arguments go to the first group
+ * with args set, as OPT_ARG.
+ */
+enum {
+	OPT_ARG = 1,            /* a positional argument */
+	OPT_HELP = 'h',         /* -h, --help: every command */
+	OPT_OUT = 'o',          /* -o FILE and the long name a command gives it */
+	/* network (netopts_flags) */
+	OPT_DIMS = 256, OPT_PORTS, OPT_DEADLOCK, OPT_PLAIN,
+	/* output (outopts_json, outopts_json_csv) */
+	OPT_JSON, OPT_CSV,
+	/* model (simopts_model_flags) */
+	OPT_VCS, OPT_BUFFER_FLITS, OPT_PACKET_FLITS, OPT_ROUTER_LATENCY,
+	OPT_LINK_LATENCY, OPT_WATCHDOG,
+	/* measurement window (simopts_window_flags) */
+	OPT_WARMUP, OPT_MEASURE, OPT_DRAIN,
+	/* traffic (simopts_traffic_flags) */
+	OPT_TRAFFIC, OPT_LOAD, OPT_SEED, OPT_SEEDS, OPT_HOT, OPT_HOT_FRACTION,
+	OPT_FLOW,
+	/* link (linkopts_flags) */
+	OPT_LINK_GBPS, OPT_FLIT_BYTES,
+	OPT_OWN = 512           /* a command's own options from here */
+};
+
+/* One option as a group's take function gets it. */
+struct optval {
+	const char *cmd;        /* "run", "trace synth": for messages */
+	const char *flag;       /* "--load" (or the argument, for OPT_ARG) */
+	const char *value;      /* NULL for a flag without a value */
+	int id;
+};
+
+typedef struct opt_group {
+	const struct option *opts;
+	int args;               /* takes the positional arguments */
+	/* 0, or -1 after a message */
+	int (*take)(void *state, const struct optval *v);
+	void *state;
+} opt_group;
+
+#define OPT_NGROUPS(g) (sizeof(g) / sizeof((g)[0]))
+
+enum { OPT_PARSED = 0, OPT_HELP_SHOWN = 1 };
+/* Parse argv (argv[0] is the command) into the groups: OPT_PARSED,
+ * OPT_HELP_SHOWN after printing usage to stdout, or -1 after a message. */
+int opt_parse(const char *cmd, void (*usage)(FILE *), const opt_group *groups,
+    size_t ngroups, int argc, char **argv);
+/* Values: each 0, or -1 after "ttsim CMD: FLAG: 'V' is not ...". */
+int opt_u64(const char *cmd, const char *flag, const char *v, uint64_t lo,
+    uint64_t hi, uint64_t *out);
+int opt_int(const char *cmd, const char *flag, const char *v, int lo, int hi,
+    int *out);
+/* A finite number in [lo, hi]; what says what was expected. */
+int opt_real(const char *cmd, const char *flag, const char *v, double lo,
+    double hi, const char *what, double *out);
+int parse_load(const char *cmd, const char *flag, const char *v, double *out);
+
 /* The network a subcommand works on: a YAML file, then flags over it. */
 typedef struct netopts {
 	const char *file;
 	tt_config cfg;
 	tt_netspec spec;
-	int json;
 	int ports_all;        /* --ports all */
 	const char *dims_flag, *ports_flag, *deadlock_flag;
 	int plain_flag;
+	int given;            /* a file or a network flag was given */
 } netopts;
 
+/* --json, and --csv where a command prints CSV on standard output */
+typedef struct outopts {
+	int json, csv;
+} outopts;
+
+/* --link-gbps and --flit-bytes, over the YAML network: section */
+typedef struct linkopts {
+	double gbps;          /* 0: the file's or the default */
+	int flit_bytes;       /* 0: likewise */
+} linkopts;
+
 /* sim/netopts.c */
-/* argv[*i] is --name or --name=value */
-int flag_is(const char *arg, const char *name);
-/* The value of the flag at argv[*i] (after '=' or the next argument,
- * advancing *i), or NULL after a message. */
-const char *flag_value(int argc, char **argv, int *i, const char *cmd);
+extern const struct option netopts_flags[];     /* FILE.yaml --dims ... */
+extern const struct option outopts_json[];      /* --json */
+extern const struct option outopts_json_csv[];  /* --json --csv */
+extern const struct option linkopts_flags[];    /* --link-gbps --flit-bytes */
 void netopts_init(netopts *o);
-/* If argv[*i] is a common network flag, take it (and its value) and return
- * 1; 0 if it is not one; -1 after printing an error. */
-int netopts_take(netopts *o, int argc, char **argv, int *i, const char *cmd);
+int netopts_take(void *o, const struct optval *v);
+/* The YAML file argument, and whether an argument names one (.yaml, .yml)
+ * for commands that also take trace files. */
+int netopts_file(netopts *o, const char *path, const char *cmd);
+int netopts_is_yaml(const char *path);
+int outopts_take(void *o, const struct optval *v);
+int linkopts_take(void *o, const struct optval *v);
+/* The link of the flags over the file's network: section. */
+void linkopts_resolve(const linkopts *l, const tt_config *cfg,
+    tt_netparams *out);
 /* Load the file, apply the flags, check what results.  -1 after printing
  * every error. */
 int netopts_finish(netopts *o, const char *cmd);
 /* The configurations to run: one, or all of them for --ports all. */
 int netopts_specs(const netopts *o, tt_netspec **specs, size_t *count);
+/* --flow SRC:DST on net, each a PE id or x,y,z/card; -1 after a message
+ * naming cmd. */
+int flow_parse(const tt_net *net, const char *text, uint32_t *src,
+    uint32_t *dst, const char *cmd);
 /* A topology such as 4x4x4 or 16x8:plain over base; -1 after a message
  * naming cmd and flag. */
 int topo_parse(const char *item, const tt_netspec *base, tt_netspec *out,
     const char *cmd, const char *flag);
-/* "3DT torus 4x4x4", "plain 2D torus 16x8" */
+/*
+ * A network's name, in one format everywhere: the kind and the dimensions,
+ * "3DT 4x4x4" (twin) or "2D 16x8" (plain), is its title; its name adds the
+ * port configuration (twin) and the deadlock scheme: "3DT 4x4x4 D vc",
+ * "2D 16x8 vc", one curve of a sweep or one network of a replay.
+ */
 const char *net_title(const tt_net *net, char *buf, size_t bufsz);
+const char *net_name(const tt_net *net, char *buf, size_t bufsz);
 /* "X+ Y+ X-" for a card's external ports */
 const char *net_card_ports(const tt_net *net, int side, char *buf, size_t bufsz);
 void json_card_ports(FILE *f, const tt_net *net, int side);
@@ -87,9 +177,7 @@ typedef struct simopts {
 	size_t nhot;
 	const char *flow[SIMOPTS_MAX_LIST];
 	size_t nflows;
-	int csv;
 	int pattern_set, packet_set, buffer_set;
-	int model_only;         /* take only the model's flags (replay) */
 	const char *cmd;        /* "run" or "sweep", for messages */
 } simopts;
 
@@ -114,15 +202,12 @@ typedef struct simpoint {
 	size_t nchan;
 } simpoint;
 
+extern const struct option simopts_model_flags[];    /* --vcs ... --watchdog */
+extern const struct option simopts_window_flags[];   /* --warmup --measure --drain */
+extern const struct option simopts_traffic_flags[];  /* --traffic --load ... */
 void simopts_init(simopts *o);
-int simopts_take(simopts *o, int argc, char **argv, int *i, const char *cmd);
+int simopts_take(void *o, const struct optval *v);
 void simopts_apply_config(simopts *o, const tt_config *cfg);
-int parse_load(const char *cmd, const char *flag, const char *v, double *out);
-/* A whole number in [lo, hi], or -1 after saying what is wrong. */
-int parse_u64(const char *cmd, const char *flag, const char *v, uint64_t lo,
-    uint64_t hi, uint64_t *out);
-int parse_int(const char *cmd, const char *flag, const char *v, int lo, int hi,
-    int *out);
 int simpoint_run(const simopts *o, const tt_netspec *spec, double load,
     simpoint *pt, void (*progress)(void *, double), void *pctx,
     double done0, double span);
@@ -133,7 +218,6 @@ int simopts_traffic(const simopts *o, const tt_net *net, double load,
 /* Everything simpoint_run() would refuse, checked without running. */
 int simpoint_check(const simopts *o, const tt_netspec *spec, double load);
 void simpoint_free(simpoint *pt);
-const char *simpoint_series(const simpoint *pt, char *buf, size_t bufsz);
 void simpoint_json(FILE *f, const simpoint *pt);
 void simpoint_csv_header(FILE *f);
 void simpoint_csv(FILE *f, const simpoint *pt);

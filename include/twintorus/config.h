@@ -11,18 +11,11 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "twintorus/params.h"
 #include "twintorus/topo.h"
 #include "twintorus/api.h"
 
 TT_BEGIN_DECLS
-
-/* Simulator parameters, defaults from seed 000 §7.1. */
-typedef struct tt_netparams {
-	int packet_flits;     /* default 4 */
-	int buffer_flits;     /* per input port, split among its VCs; default 128 */
-	int flit_bytes;       /* default 16 */
-	double link_gbps;     /* default 10: maps trace time to cycles */
-} tt_netparams;
 
 /*
  * addresses: maps the addresses of a plain capture (tcpdump of a cluster's

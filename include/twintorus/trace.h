@@ -68,7 +68,7 @@ typedef struct tt_msg {
 /*
  * One data frame of a message, header only: the record keeps the Ethernet
  * and torus headers (30 bytes) and says on the wire 30 + m->bytes.  The
- * MACs are 02:00 followed by the PE id.
+ * MACs are the PEs' own, as ttd gives them (tt_pe_mac(), twintorus/frame.h).
  */
 int tt_trace_write_msg(tt_trace_writer *w, const tt_msg *m);
 

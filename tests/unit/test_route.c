@@ -376,6 +376,14 @@ test_pe_parse(void **state)
 	assert_int_equal(tt_pe_parse(&net, "1,0/1", &pe, err, sizeof(err)), -1);
 	assert_int_equal(tt_pe_parse(&net, "1,0,4/1", &pe, err, sizeof(err)), -1);
 	assert_int_equal(tt_pe_parse(&net, "x", &pe, err, sizeof(err)), -1);
+	/* ids and coordinates beyond an int are refused, not truncated to
+	 * PE 0 or coordinate 0 */
+	assert_int_equal(tt_pe_parse(&net, "4294967296", &pe, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "does not exist"));
+	assert_int_equal(tt_pe_parse(&net, "4294967296,0,0/1", &pe, err,
+	    sizeof(err)), -1);
+	assert_int_equal(tt_pe_parse(&net, "0,0,4294967297/0", &pe, err,
+	    sizeof(err)), -1);
 	tt_net_free(&net);
 }
 
