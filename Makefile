@@ -32,6 +32,9 @@ WARN    += -Werror
 endif
 STD      = -std=c11 -D_GNU_SOURCE
 CPPFLAGS += -Iinclude
+# lib/'s private headers (lib/sim_part.h: the partitioned engine, which is
+# not installed) for ttsim and the unit tests, not for the daemon
+PRIV_CPPFLAGS = -Ilib
 YAML_CFLAGS := $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
 YAML_LIBS   := $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
@@ -88,11 +91,11 @@ build/lib/%.o: lib/%.c $(HDRS)
 
 build/sim/%.o: sim/%.c $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) -c $< -o $@
 
 build/sim/mpi-$(MPI_KIND).o: sim/mpi.c $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) $(MPI_DEF) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(MPI_CFLAGS) $(MPI_DEF) -c $< -o $@
 
 build/daemon/%.o: daemon/%.c $(HDRS)
 	@mkdir -p $(@D)
@@ -115,7 +118,7 @@ build/ttsim: $(SIM_OBJ) build/libtwintorus.a
 # Unit tests link the library objects and ttd's modules (all small).
 build/tests/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_OBJ) $(TTD_OBJ) $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(TTD_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) -o $@ $< $(LIB_OBJ) $(TTD_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(CMOCKA_LIBS)
 
 build/asan/lib/%.o: lib/%.c $(HDRS)
 	@mkdir -p $(@D)
@@ -127,7 +130,7 @@ build/asan/daemon/%.o: daemon/%.c $(HDRS)
 
 build/tests/asan/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -o $@ $< $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(SAN) -O1 -o $@ $< $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(CMOCKA_LIBS)
 
 # The Wireshark test's sample generator (tests/traces/README.md).
 build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a $(HDRS)

@@ -361,41 +361,6 @@ is_yaml(const char *a)
 	    (len > 4 && strcmp(a + len - 4, ".yml") == 0);
 }
 
-/*
- * A partitioned replay: each rank completed its own PEs' messages, so the
- * counts are summed and the latest cycles taken.  max_pending is the most
- * messages one process held, the largest on any rank: it describes the
- * process's memory, not the network, and shrinks with more ranks.
- */
-static void
-combine_replay(tt_replay_result *rr)
-{
-	enum { NF = 7, N = NF + TT_HIST_WORDS };
-	static unsigned char max[N];
-	uint64_t v[N];
-
-	if (ttsim_comm() == NULL)
-		return;
-	max[3] = max[4] = max[5] = max[NF + 2] = 1;
-	v[0] = rr->messages;
-	v[1] = rr->packets;
-	v[2] = rr->bytes;
-	v[3] = rr->last_done;
-	v[4] = rr->last_gen;
-	v[5] = rr->max_pending;
-	v[6] = rr->packets_window;
-	tt_hist_pack(&rr->latency, v + NF);
-	tt_sim_combine(ttsim_comm(), v, N, max);
-	rr->messages = v[0];
-	rr->packets = v[1];
-	rr->bytes = v[2];
-	rr->last_done = v[3];
-	rr->last_gen = v[4];
-	rr->max_pending = v[5];
-	rr->packets_window = v[6];
-	tt_hist_unpack(&rr->latency, v + NF);
-}
-
 int
 cmd_replay(int argc, char **argv)
 {
@@ -718,6 +683,7 @@ cmd_replay(int argc, char **argv)
 
 		if (tt_sim_create_part(&sim, &rn->net, &so.p, ttsim_comm(), err,
 		    sizeof(err)) < 0 ||
+		    tt_sim_gather_links(sim, err, sizeof(err)) < 0 ||
 		    tt_trace_in_open(&rin, paths, np, &map, rn->net.ncards, err,
 		    sizeof(err)) < 0 ||
 		    tt_replay_create(&rp, rin, &rpp, sim, err, sizeof(err)) < 0) {
@@ -733,14 +699,13 @@ cmd_replay(int argc, char **argv)
 		if (job.csv != NULL)
 			tt_replay_on_message(rp, on_message, &job);
 		src = tt_replay_source(rp);
-		tt_sim_gather_links(sim, 1);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		tt_sim_run(sim, &src, 1, &rn->res, on_progress, &job);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		rn->wall = (double)(t1.tv_sec - t0.tv_sec) +
 		    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 		rn->rr = *tt_replay_result_get(rp);
-		combine_replay(&rn->rr);
+		tt_sim_reduce_replay(sim, &rn->rr);
 		lf = tt_sim_link_flits(sim, &rn->nports);
 		rn->link = malloc(sizeof(uint64_t) * rn->net.ncards *
 		    (size_t)rn->nports);
