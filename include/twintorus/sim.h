@@ -149,8 +149,10 @@ int tt_sim_check(const tt_net *net, const tt_simparams *p, char *err,
 /* Bytes tt_sim_create() would allocate for net and p (for planning). */
 uint64_t tt_sim_memory(const tt_net *net, const tt_simparams *p);
 
-/* 0 if the simulator's routing tables give tt_route()'s hop for every
- * card, destination and input port (for tests: O(cards^2)). */
+/* 0 if the simulator's routing tables take tt_route()'s decision (output
+ * port, VC and bubble condition) for every card it simulates, every
+ * destination and every input port: the 2n external ports, the internal
+ * link and the PE.  -1 at the first difference.  For tests: O(cards^2). */
 int tt_sim_check_routes(const tt_sim *sim);
 
 /* VCs the simulator gives each port of net (after the minimum of p->vcs). */
