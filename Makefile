@@ -38,6 +38,9 @@ BUILD_CPPFLAGS = -Iinclude
 # make's dependency files (build/**/*.d): an object depends on the headers
 # it includes, nothing more.
 DEPFLAGS = -MMD -MP
+# lib/'s private headers (lib/sim_part.h: the partitioned engine, which is
+# not installed) for ttsim and the unit tests, not for the daemon
+PRIV_CPPFLAGS = -Ilib
 YAML_CFLAGS := $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
 YAML_LIBS   := $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
@@ -96,11 +99,11 @@ build/lib/%.o: lib/%.c
 
 build/sim/%.o: sim/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
 build/sim/mpi-$(MPI_KIND).o: sim/mpi.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) $(MPI_DEF) $(DEPFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(MPI_CFLAGS) $(MPI_DEF) $(DEPFLAGS) -c $< -o $@
 
 build/daemon/%.o: daemon/%.c
 	@mkdir -p $(@D)
@@ -123,7 +126,7 @@ build/ttsim: $(SIM_OBJ) build/libtwintorus.a
 # Unit tests link the library objects and ttd's modules (all small).
 build/tests/%: tests/unit/%.c $(LIB_OBJ) $(TTD_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(TTD_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(TTD_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(CMOCKA_LIBS)
 
 build/asan/lib/%.o: lib/%.c
 	@mkdir -p $(@D)
@@ -135,7 +138,7 @@ build/asan/daemon/%.o: daemon/%.c
 
 build/tests/asan/%: tests/unit/%.c $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(SAN) -O1 $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(SAN) -O1 $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(CMOCKA_LIBS)
 
 # The Wireshark test's sample generator (tests/traces/README.md).
 build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a

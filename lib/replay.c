@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "errf.h"
+#include "sim_part.h"
 #include "twintorus/params.h"
 #include "twintorus/replay.h"
 
@@ -279,7 +280,10 @@ tt_replay_create(tt_replay **rpp, tt_trace_in *in, const tt_replay_params *p,
 	}
 	for (i = 0; i < npes; i++)
 		rp->qhead[i] = rp->qtail[i] = NONE;
-	tt_sim_on_deliver(sim, replay_deliver, rp);
+	if (tt_sim_on_deliver(sim, replay_deliver, rp, err, errsz) < 0) {
+		tt_replay_free(rp);
+		return -1;
+	}
 	*rpp = rp;
 	return 0;
 }

@@ -396,41 +396,6 @@ write_cdf(const char *path, const struct netrun *runs, int nrun,
 	return fclose(f);
 }
 
-/*
- * A partitioned replay: each rank completed its own PEs' messages, so the
- * counts are summed and the latest cycles taken.  max_pending is the most
- * messages one process held, the largest on any rank: it describes the
- * process's memory, not the network, and shrinks with more ranks.
- */
-static void
-combine_replay(tt_replay_result *rr)
-{
-	enum { NF = 7, N = NF + TT_HIST_WORDS };
-	static unsigned char max[N];
-	uint64_t v[N];
-
-	if (ttsim_comm() == NULL)
-		return;
-	max[3] = max[4] = max[5] = max[NF + 2] = 1;
-	v[0] = rr->messages;
-	v[1] = rr->packets;
-	v[2] = rr->bytes;
-	v[3] = rr->last_done;
-	v[4] = rr->last_gen;
-	v[5] = rr->max_pending;
-	v[6] = rr->packets_window;
-	tt_hist_pack(&rr->latency, v + NF);
-	tt_sim_combine(ttsim_comm(), v, N, max);
-	rr->messages = v[0];
-	rr->packets = v[1];
-	rr->bytes = v[2];
-	rr->last_done = v[3];
-	rr->last_gen = v[4];
-	rr->max_pending = v[5];
-	rr->packets_window = v[6];
-	tt_hist_unpack(&rr->latency, v + NF);
-}
-
 /* What ttsim replay is told, and what it builds. */
 struct replay {
 	netopts net;
@@ -807,7 +772,7 @@ replay_collect(struct netrun *rn, tt_replay *rp, tt_sim *sim)
 	const uint64_t *lf;
 
 	rn->rr = *tt_replay_result_get(rp);
-	combine_replay(&rn->rr);
+	tt_sim_reduce_replay(sim, &rn->rr);
 	lf = tt_sim_link_flits(sim, &rn->nports);
 	n = (size_t)rn->net.ncards * (size_t)rn->nports;
 	rn->link = malloc(sizeof(uint64_t) * n);
@@ -834,6 +799,7 @@ replay_one(struct replay *r, int k)
 
 	if (tt_sim_create_part(&sim, &rn->net, &r->sim.p, ttsim_comm(), err,
 	    sizeof(err)) < 0 ||
+	    tt_sim_gather_links(sim, err, sizeof(err)) < 0 ||
 	    tt_trace_in_open(&rin, r->paths, r->npaths, &r->map,
 	    rn->net.ncards, err, sizeof(err)) < 0 ||
 	    tt_replay_create(&rp, rin, &r->rpp, sim, err, sizeof(err)) < 0) {
@@ -848,7 +814,6 @@ replay_one(struct replay *r, int k)
 	if (r->job.csv != NULL)
 		tt_replay_on_message(rp, on_message, &r->job);
 	src = tt_replay_source(rp);
-	tt_sim_gather_links(sim, 1);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	tt_sim_run(sim, &src, 1, &rn->res, on_progress, &r->job);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
