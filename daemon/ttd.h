@@ -78,7 +78,8 @@ int ttd_node_find(const tt_config *cfg, const tt_net *net, const char *want,
 /*
  * Resolve node `index`'s port map against the port configuration: each
  * card's external ports must be exactly one side's, the two cards on
- * different sides, one internal port each (twin), no interface twice.
+ * different sides, one internal port each (twin), no interface twice; the
+ * host must be usable in a file name (trace files are named after it).
  * Every problem goes to errs as "file:line:col: message"; returns how many.
  * Interface keys that are not names (PCI functions, MACs) are resolved
  * against the machine's interfaces when `live` is set.  A node without

@@ -113,6 +113,36 @@ assert_refused(const char *cards, int live, const char *word)
 	cfg_free(&c);
 }
 
+/* A host that would put the node's trace files outside trace.dir. */
+static void
+test_map_refuses_path_hosts(void **state)
+{
+	static const char *const hosts[] = {"../etc", "a/b", "..", "x..y"};
+	struct cfgfile c;
+	struct ttd_node nd;
+	char text[1024], msgs[2048], want[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
+		snprintf(text, sizeof(text), TORUS_D "nodes:\n  - host: \"%s\"\n"
+		    "    coord: [0, 0, 0]\n", hosts[i]);
+		cfg_from_text(&c, text);
+		msgs[0] = '\0';
+		if (map_errors(&c, &nd, 0, msgs, sizeof(msgs)) == 0)
+			fail_msg("host %s accepted", hosts[i]);
+		snprintf(want, sizeof(want), "nodes[0]: host \"%s\"", hosts[i]);
+		if (strstr(msgs, want) == NULL || strstr(msgs, c.path) == NULL)
+			fail_msg("said \"%s\", wanted \"%s\"", msgs, want);
+		cfg_free(&c);
+	}
+	/* dots inside a name are a name */
+	cfg_from_text(&c, TORUS_D "nodes:\n  - host: n0.rack1.example\n"
+	    "    coord: [0, 0, 0]\n");
+	assert_int_equal(map_errors(&c, &nd, 0, msgs, sizeof(msgs)), 0);
+	cfg_free(&c);
+}
+
 static void
 test_map_refusals(void **state)
 {
@@ -766,6 +796,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_map_by_configuration),
 		cmocka_unit_test(test_map_refusals),
+		cmocka_unit_test(test_map_refuses_path_hosts),
 		cmocka_unit_test(test_node_find),
 		cmocka_unit_test(test_discover_real_machine),
 		cmocka_unit_test(test_discover_twin_and_auto_map),
