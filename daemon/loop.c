@@ -95,8 +95,8 @@ loop_pe_deliver(void *ctx, int side, const uint8_t *buf, size_t len)
 	struct loop *l = ctx;
 
 	if (write(l->tap[side], buf, len) < 0)
-		ttd_log(TTD_LOG_DEBUG, "pe", "%s: write: %s", l->tapname[side],
-		    strerror(errno));
+		ttd_log_errno(TTD_LOG_DEBUG, "pe", "%s: write",
+		    l->tapname[side]);
 }
 
 static void
@@ -831,8 +831,7 @@ ttd_run(const struct ttd_run_opts *o)
 		}
 		if (poll(pfd, (nfds_t)np, loop_queued(&l) ? 1 : 100) < 0 &&
 		    errno != EINTR) {
-			ttd_log(TTD_LOG_ERR, "loop", "poll: %s",
-			    strerror(errno));
+			ttd_log_errno(TTD_LOG_ERR, "loop", "poll");
 			rc = 1;
 			break;
 		}

@@ -41,8 +41,17 @@
 enum { TTD_LOG_ERR = 3, TTD_LOG_WARNING = 4, TTD_LOG_NOTICE = 5,
        TTD_LOG_INFO = 6, TTD_LOG_DEBUG = 7 };
 extern int ttd_log_level;
+/* Where lines go: stderr unless a test points it elsewhere. */
+extern FILE *ttd_log_file;
 void ttd_log(int level, const char *tag, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* ttd_log with ": strerror(errno)" appended (errno as on entry). */
+void ttd_log_errno(int level, const char *tag, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Log at err with errno's text appended and exit 1: for what cannot
+ * happen once the process is set up (no trace is open yet). */
+void ttd_fatal(const char *tag, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
 int ttd_log_parse_level(const char *s);
 
 /* ---- node.c ---- */
