@@ -110,7 +110,9 @@ int64_t ttd_mac_pe(const uint8_t mac[6]);
 /*
  * A trace file with tcpdump -C/-W rotation: past rotate_bytes a new file
  * is started; the files are base, base1, ..., base{keep-1}, reused in a
- * cycle.  Records are flushed to the file as they are written, so a file
+ * cycle.  Records reach the file when it is flushed (ttd_capture_flush);
+ * a flush that fails (a full disk) cuts the file back to its last whole
+ * record, counts what was lost, and the next flush tries again: the file
  * is readable at any moment and complete after ttd_capture_close().
  */
 struct ttd_capture {
@@ -118,20 +120,33 @@ struct ttd_capture {
 	uint64_t rotate_bytes;    /* 0: never rotate */
 	int keep;                 /* files in the cycle (>= 1) */
 	int cur;                  /* index of the open file */
-	uint64_t bytes;           /* written to the open file */
-	uint64_t records;         /* written in all, since start */
-	void *w;                  /* tt_trace_writer of the open file */
+	int fresh;                /* cur must be started anew (not appended) */
+	uint64_t bytes;           /* the open file's size, records not yet
+	                             flushed included */
+	uint64_t synced;          /* its size at the last good flush: the
+	                             end of its last whole record */
+	uint64_t pending;         /* records written since that flush */
+	uint64_t records;         /* in the files, in all, since start */
+	uint64_t lost;            /* records a failed write dropped */
+	int failing;              /* a write failed, none has worked since */
+	int fd;                   /* the open file, checked to be a regular
+	                             file and not a link; -1 if none */
+	void *w;                  /* tt_trace_writer on fd, or NULL until it
+	                             can be opened again */
 };
 
 int ttd_capture_open(struct ttd_capture *c, const char *base,
     uint64_t rotate_bytes, int keep, char *err, size_t errsz);
-int ttd_capture_write(struct ttd_capture *c, uint64_t t_ns,
-    const uint8_t *buf, size_t len, char *err, size_t errsz);
-/* Close and open the current file again (SIGHUP): appends, or creates it
- * if it was moved away. */
+/* Queue one record; errors are seen (and logged) by the next flush. */
+void ttd_capture_write(struct ttd_capture *c, uint64_t t_ns,
+    const uint8_t *buf, size_t len);
+/* Push the records to the file.  0, or -1 when they were lost (logged
+ * once until a flush works again). */
+int ttd_capture_flush(struct ttd_capture *c);
+/* Flush, close and open the current file again (SIGHUP): appends, or
+ * creates it if it was moved away. */
 int ttd_capture_reopen(struct ttd_capture *c, char *err, size_t errsz);
 int ttd_capture_close(struct ttd_capture *c, char *err, size_t errsz);
-int ttd_capture_flush(struct ttd_capture *c);
 /* Name of rotation file i. */
 void ttd_capture_name(const struct ttd_capture *c, int i, char *buf,
     size_t bufsz);

@@ -5,6 +5,7 @@
  * cabling verdict) and trace rotation (capture.c).
  */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "twintorus/trace.h"
@@ -747,6 +750,17 @@ count_records(const char *path)
 	return n;
 }
 
+static int
+count_lines(const char *text, const char *word)
+{
+	const char *p;
+	int n = 0;
+
+	for (p = text; (p = strstr(p, word)) != NULL; p += strlen(word))
+		n++;
+	return n;
+}
+
 static void
 test_capture_rotation(void **state)
 {
@@ -763,12 +777,12 @@ test_capture_rotation(void **state)
 	assert_int_equal(ttd_capture_open(&c, base, 400, 3, err, sizeof(err)),
 	    0);
 	for (i = 0; i < 10; i++)
-		assert_int_equal(ttd_capture_write(&c, 1000 + (uint64_t)i,
-		    frame, sizeof(frame), err, sizeof(err)), 0);
+		ttd_capture_write(&c, 1000 + (uint64_t)i, frame, sizeof(frame));
 	/* files 0, 1, 2 hold 3 records each; the tenth went to file 0 anew */
 	assert_int_equal(c.cur, 0);
-	assert_int_equal(c.records, 10);
 	assert_int_equal(ttd_capture_close(&c, err, sizeof(err)), 0);
+	assert_int_equal(c.records, 10);
+	assert_int_equal(c.lost, 0);
 	assert_int_equal(count_records(base), 1);
 	ttd_capture_name(&c, 1, name, sizeof(name));
 	assert_int_equal(strcmp(name + strlen(base), "1"), 0);
@@ -778,15 +792,167 @@ test_capture_rotation(void **state)
 	/* reopening (SIGHUP) appends to a file still there */
 	assert_int_equal(ttd_capture_open(&c, base, 0, 1, err, sizeof(err)),
 	    0);
-	ttd_capture_write(&c, 5, frame, sizeof(frame), err, sizeof(err));
+	ttd_capture_write(&c, 5, frame, sizeof(frame));
 	assert_int_equal(ttd_capture_reopen(&c, err, sizeof(err)), 0);
-	ttd_capture_write(&c, 6, frame, sizeof(frame), err, sizeof(err));
+	ttd_capture_write(&c, 6, frame, sizeof(frame));
 	assert_int_equal(ttd_capture_close(&c, err, sizeof(err)), 0);
 	assert_int_equal(count_records(base), 2);
 	unlink(base);
 	unlink(name);
 	ttd_capture_name(&c, 1, name, sizeof(name));
 	unlink(name);
+	rmdir(dir);
+}
+
+/* How many records of len bytes a file of size bytes holds, or -1 if it
+ * does not end on a record boundary. */
+static long
+records_in_size(off_t size, size_t len)
+{
+	off_t body = size - 24;
+
+	return body >= 0 && body % (off_t)(16 + len) == 0 ?
+	    (long)(body / (off_t)(16 + len)) : -1;
+}
+
+static off_t
+file_size(const char *path)
+{
+	struct stat st;
+
+	assert_int_equal(stat(path, &st), 0);
+	return st.st_size;
+}
+
+/* Let this process write files up to limit bytes (RLIM_INFINITY: any);
+ * a write past it fails with EFBIG, as one on a full disk with ENOSPC. */
+static void
+file_limit(rlim_t limit)
+{
+	struct rlimit rl;
+
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &rl), 0);
+	rl.rlim_cur = limit == RLIM_INFINITY ? rl.rlim_max : limit;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &rl), 0);
+}
+
+/*
+ * A full disk (here a file size limit): the failed flush is seen, logged
+ * once, the file cut back to its last whole record, the records counted
+ * as lost and not as written; writing resumes when space returns, and an
+ * append after SIGHUP lands on a record boundary.  The file reads back
+ * whole at every step.
+ */
+static void
+test_capture_full_disk(void **state)
+{
+	struct ttd_capture c;
+	uint8_t frame[100];
+	char dir[] = "/tmp/test-ttd-full-XXXXXX", base[128], err[256];
+	char *log = NULL;
+	size_t loglen = 0;
+	FILE *fp;
+	int i;
+
+	(void)state;
+	signal(SIGXFSZ, SIG_IGN);
+	assert_non_null(mkdtemp(dir));
+	snprintf(base, sizeof(base), "%s/n0-pe.pcap", dir);
+	fp = open_memstream(&log, &loglen);
+	ttd_log_file = fp;
+	ttd_log_level = TTD_LOG_NOTICE;
+	memset(frame, 7, sizeof(frame));
+	assert_int_equal(ttd_capture_open(&c, base, 0, 1, err, sizeof(err)),
+	    0);
+	for (i = 0; i < 10; i++)
+		ttd_capture_write(&c, (uint64_t)i, frame, sizeof(frame));
+	assert_int_equal(ttd_capture_flush(&c), 0);
+	assert_int_equal(c.records, 10);
+	/* room for two and a half more records */
+	file_limit((rlim_t)file_size(base) + 2 * 116 + 58);
+	for (i = 0; i < 10; i++)
+		ttd_capture_write(&c, (uint64_t)i, frame, sizeof(frame));
+	assert_int_equal(ttd_capture_flush(&c), -1);
+	assert_int_equal(c.records, 10);
+	assert_int_equal(c.lost, 10);
+	assert_true(c.failing);
+	assert_int_equal(records_in_size(file_size(base), sizeof(frame)), 10);
+	assert_int_equal(count_records(base), 10);
+	/* still full: more lost, not logged again */
+	for (i = 0; i < 3; i++) {
+		ttd_capture_write(&c, (uint64_t)i, frame, sizeof(frame));
+		ttd_capture_write(&c, (uint64_t)i, frame, sizeof(frame));
+		ttd_capture_write(&c, (uint64_t)i, frame, sizeof(frame));
+		(void)ttd_capture_flush(&c);
+	}
+	assert_true(c.lost > 10);
+	assert_int_equal(c.records, 10);
+	assert_int_equal(records_in_size(file_size(base), sizeof(frame)), 10);
+	/* SIGHUP while full: the append starts on a record boundary */
+	(void)ttd_capture_reopen(&c, err, sizeof(err));
+	ttd_capture_write(&c, 1, frame, sizeof(frame));
+	ttd_capture_write(&c, 2, frame, sizeof(frame));
+	ttd_capture_write(&c, 3, frame, sizeof(frame));
+	(void)ttd_capture_flush(&c);
+	assert_int_equal(count_records(base), 10 + (long)(c.records - 10));
+	/* space returns: the next flushes work again */
+	file_limit(RLIM_INFINITY);
+	for (i = 0; i < 3; i++) {
+		ttd_capture_write(&c, 100 + (uint64_t)i, frame, sizeof(frame));
+		(void)ttd_capture_flush(&c);
+	}
+	ttd_capture_write(&c, 200, frame, sizeof(frame));
+	assert_int_equal(ttd_capture_flush(&c), 0);
+	assert_false(c.failing);
+	assert_int_equal(ttd_capture_close(&c, err, sizeof(err)), 0);
+	assert_int_equal(count_records(base), (long)c.records);
+	assert_int_equal(records_in_size(file_size(base), sizeof(frame)),
+	    (long)c.records);
+	assert_true(c.records >= 12);
+	fflush(fp);
+	assert_int_equal(count_lines(log, "write failed"), 1);
+	assert_int_equal(count_lines(log, "writing again"), 1);
+	ttd_log_file = NULL;
+	ttd_log_level = TTD_LOG_ERR;
+	fclose(fp);
+	free(log);
+	unlink(base);
+	rmdir(dir);
+}
+
+/* A link or something not a regular file where a trace goes: refused,
+ * and what the link points to is left as it was. */
+static void
+test_capture_refuses_links(void **state)
+{
+	struct ttd_capture c;
+	char dir[] = "/tmp/test-ttd-link-XXXXXX", base[128], victim[128];
+	char err[512], buf[16] = "";
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(base, sizeof(base), "%s/n0-pe.pcap", dir);
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	fp = fopen(victim, "w");
+	fputs("precious\n", fp);
+	fclose(fp);
+	assert_int_equal(symlink(victim, base), 0);
+	assert_int_equal(ttd_capture_open(&c, base, 0, 1, err, sizeof(err)),
+	    -1);
+	assert_non_null(strstr(err, "a symbolic link"));
+	assert_non_null(strstr(err, base));
+	fp = fopen(victim, "r");
+	assert_non_null(fgets(buf, sizeof(buf), fp));
+	fclose(fp);
+	assert_string_equal(buf, "precious\n");
+	unlink(base);
+	assert_int_equal(mkfifo(base, 0600), 0);
+	assert_int_equal(ttd_capture_open(&c, base, 0, 1, err, sizeof(err)),
+	    -1);
+	assert_non_null(strstr(err, "not a regular file"));
+	unlink(base);
+	unlink(victim);
 	rmdir(dir);
 }
 
@@ -807,6 +973,8 @@ main(void)
 		cmocka_unit_test(test_arp_answered_for_pes),
 		cmocka_unit_test(test_hello_and_cabling),
 		cmocka_unit_test(test_capture_rotation),
+		cmocka_unit_test(test_capture_full_disk),
+		cmocka_unit_test(test_capture_refuses_links),
 	};
 
 	ttd_log_level = TTD_LOG_ERR;
