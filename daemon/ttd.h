@@ -1,18 +1,22 @@
 /*
- * ttd: the twin-torus node daemon (DESIGN.md §1, issue "Daemon").
+ * ttd: the twin-torus node daemon.
  *
- * ttd is a set of modules and a small main.c, so that unit tests link the
- * same code the daemon runs (as lldpd does):
+ * ttd is a set of modules and a small main.c, so that unit tests and
+ * fuzzers link the same code the daemon runs (as lldpd does):
  *   log.c      levelled logging with a subsystem tag
  *   node.c     who this node is (nodes: of the YAML) and which interface
  *              is which torus port of which card
  *   fwd.c      the forwarding plane's logic: frames from ports and TAPs,
  *              the core's routing table, per-VC output queues, ARP for PEs,
- *              hello frames and the cabling verdict.  It touches no device:
- *              sending goes through struct ttd_io, which tests replace.
- *   capture.c  pcap trace files with size rotation
- *   loop.c     `ttd run`: libpcap handles, TAPs, signals, the control
- *              socket, timers, around fwd.c
+ *              hello frames, the cabling verdict and the counters.  It
+ *              touches no device: sending goes through struct ttd_io,
+ *              which tests replace.
+ *   capture.c  pcap trace files with size rotation, surviving a full disk
+ *   port.c     the devices: a libpcap handle per port, a TAP per PE
+ *   status.c   what `ttd status` and SIGUSR1 show
+ *   loop.c     `ttd run`: set-up, the poll loop, signals, timers, the
+ *              control socket
+ *   discover.c hwloc: the machine's cards (`ttd discover`)
  *   main.c     the subcommands
  */
 #ifndef TTD_H
@@ -22,6 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <net/if.h>
+#include <sys/types.h>
 
 #include "twintorus/config.h"
 #include "twintorus/frame.h"
@@ -33,7 +38,9 @@
 
 #define TTD_DEFAULT_CONFIG  "/etc/twintorus/ttd.yaml"
 #define TTD_DEFAULT_CONTROL "/run/twintorus/ttd.sock"
-#define TTD_FRAME_MAX       9216 /* largest frame on a port or a TAP */
+#define TTD_DEFAULT_TRACES  "/var/lib/twintorus/traces"
+#define TTD_FRAME_MAX       9216 /* largest frame on a port or a TAP: the
+                                    capture's snap length */
 #define TTD_HOP_LIMIT       64   /* a DOR path is far shorter: a loop */
 
 /* ---- log.c ---- */
@@ -157,11 +164,11 @@ void ttd_capture_name(const struct ttd_capture *c, int i, char *buf,
 struct ttd_io {
 	void *ctx;
 	/* send a frame on card side's local port index: 0 sent, -1 busy
-	 * (try again later), 1 lost (the port failed; counted as link_down) */
+	 * (try again later), 1 lost (the port failed: send_failed) */
 	int (*port_send)(void *ctx, int side, int lport, const uint8_t *buf,
 	    size_t len);
-	/* hand a frame to the PE of card side (its TAP) */
-	void (*pe_deliver)(void *ctx, int side, const uint8_t *buf,
+	/* hand a frame to the PE of card side (its TAP): 0, or -1 lost */
+	int (*pe_deliver)(void *ctx, int side, const uint8_t *buf,
 	    size_t len);
 	/* record a PE's frame (injected or delivered) and a sent frame */
 	void (*trace_pe)(void *ctx, const uint8_t *buf, size_t len);
@@ -170,24 +177,55 @@ struct ttd_io {
 	uint64_t (*now_ns)(void *ctx);
 };
 
+/* Why a frame taken in went no further. */
 enum ttd_drop {
 	TTD_DROP_NO_ROUTE = 0,    /* destination outside the torus */
 	TTD_DROP_HOP_LIMIT,
 	TTD_DROP_QUEUE_FULL,
 	TTD_DROP_BAD_FRAME,       /* malformed torus frame from a port */
-	TTD_DROP_LINK_DOWN,
+	TTD_DROP_LINK_DOWN,       /* routed to a port whose link is down */
 	TTD_DROP_NOT_FOR_PE,      /* from a TAP: not unicast to a PE */
+	TTD_DROP_TOO_LONG,        /* over TTD_FRAME_MAX: cut by the capture,
+	                             or no room for the torus header */
+	TTD_DROP_NOT_TORUS,       /* on a port, another EtherType */
+	TTD_DROP_BAD_HELLO,       /* a hello naming a node, card or port the
+	                             torus does not have */
+	TTD_DROP_SEND_FAILED,     /* the port refused it */
+	TTD_DROP_DELIVER_FAILED,  /* the PE's TAP refused it */
 	TTD_DROP_N
 };
 extern const char *const ttd_drop_names[TTD_DROP_N];
 
+/*
+ * Every frame taken in (from a port or a TAP) ends in exactly one of:
+ *   received = forwarded + delivered + hellos + arp + dropped[...] + queued
+ * where queued is what the output queues hold (ttd_fwd_queued).  Frames
+ * the kernel's capture ring dropped before ttd saw them are not taken in:
+ * port.c reports them from pcap_stats().
+ */
 struct ttd_counters {
-	uint64_t injected, forwarded, delivered, hellos_rx, hellos_tx;
-	uint64_t arp_replies;
+	uint64_t received;        /* from ports and TAPs */
+	uint64_t forwarded;       /* sent on a port */
+	uint64_t delivered;       /* written to a PE's TAP */
+	uint64_t hellos;          /* consumed: hellos heard */
+	uint64_t arp;             /* consumed: ARP requests answered */
 	uint64_t dropped[TTD_DROP_N];
+	uint64_t injected;        /* of received: PE frames wrapped */
+	uint64_t hellos_tx;       /* sent (not taken in) */
 };
 
 enum ttd_cabling { TTD_CABLING_UNKNOWN = 0, TTD_CABLING_OK, TTD_CABLING_WRONG };
+
+/* At most TTD_LOG_BURST lines per port per TTD_LOG_WINDOW_NS about what
+ * it hears; the rest are counted and the count logged. */
+#define TTD_LOG_BURST      4
+#define TTD_LOG_WINDOW_NS  10000000000ull
+
+struct ttd_loglimit {
+	uint64_t start_ns;        /* of the current window */
+	unsigned lines;           /* logged in it */
+	uint64_t suppressed;      /* not logged in it */
+};
 
 /* Per local port of a card: its queues and what it has heard. */
 struct ttd_fport {
@@ -199,6 +237,7 @@ struct ttd_fport {
 	uint64_t tx, rx;
 	int rr;                   /* next VC to serve */
 	struct ttd_ring *q;       /* nvcs rings */
+	struct ttd_loglimit loglim;
 };
 
 struct ttd_ring {
@@ -227,28 +266,85 @@ struct ttd_fwd {
 int ttd_fwd_init(struct ttd_fwd *f, const struct ttd_node *nd,
     const struct ttd_io *io, unsigned queue_slots, char *err, size_t errsz);
 void ttd_fwd_free(struct ttd_fwd *f);
-/* A frame received on card side's local port lport. */
+/* A frame received on card side's local port lport: len bytes of it
+ * captured, wirelen on the wire. */
 void ttd_fwd_port_rx(struct ttd_fwd *f, int side, int lport,
-    const uint8_t *buf, size_t len);
+    const uint8_t *buf, size_t len, size_t wirelen);
 /* A frame the PE of card side sent on its TAP. */
 void ttd_fwd_pe_rx(struct ttd_fwd *f, int side, const uint8_t *buf,
     size_t len);
 /* Send what the queues hold, VCs served round-robin per port. */
 void ttd_fwd_drain(struct ttd_fwd *f);
-/* Queue a hello on every external port. */
+/* Frames waiting in the output queues. */
+uint64_t ttd_fwd_queued(const struct ttd_fwd *f);
+/* The right-hand side of the identity above: received once it holds. */
+uint64_t ttd_fwd_accounted(const struct ttd_fwd *f);
+/* Queue a hello on every external port (and log what the rate limit
+ * held back in a window that has ended). */
 void ttd_fwd_hello(struct ttd_fwd *f);
 /* A port's link went up or down (logged by the caller). */
 void ttd_fwd_link(struct ttd_fwd *f, int side, int lport, int up);
-/* "(1,0,1)/c0 X+" */
+/* "(1,0,1)/c0 X+ (ifname)" */
 const char *ttd_fwd_port_name(const struct ttd_fwd *f, int side, int lport,
     char *buf, size_t bufsz);
 
-/* ---- loop.c ---- */
+/* ---- port.c ---- */
+
+#define TTD_PCAP_BUFFER     (4 << 20)  /* a port's capture ring, bytes */
+
+typedef struct pcap pcap_t;
+/* Open a port: inbound only, immediate, non-blocking; mac gets its MAC. */
+int ttd_port_open(pcap_t **pp, const char *ifname, uint8_t mac[6],
+    char *err, size_t errsz);
+/* 1 carrier, 0 none (or the interface is down), -1 cannot tell. */
+int ttd_port_carrier(const char *ifname);
+/* Frames the capture ring dropped (ps_drop) and the interface dropped
+ * (ps_ifdrop), since it was opened; 0 and 0 if libpcap cannot tell. */
+void ttd_port_drops(pcap_t *p, uint64_t *drop, uint64_t *ifdrop);
+/* PE pe's TAP, named by pattern (one %u) with its MAC and address. */
+int ttd_tap_open(int *fdp, char *name, size_t namesz, const tt_config *cfg,
+    uint32_t pe, char *err, size_t errsz);
+
+/* What a control-socket request asks for. */
+enum ttd_request_kind { TTD_REQ_STATUS_TEXT = 1, TTD_REQ_STATUS_JSON };
+
+/* What a reload may change while ttd runs. */
+struct ttd_settings {
+	int trace_rotate_mb;
+	int trace_keep;
+};
+
+/* ---- loop.c and status.c: the running daemon ---- */
 
 struct ttd_run_opts {
 	const char *config, *node, *control, *trace_dir, *hwloc_xml;
 	int pcp;                  /* 802.1Q tag on egress, PCP = VC */
 };
+
+struct ttd_daemon {
+	const struct ttd_run_opts *o;
+	tt_config cfg;
+	tt_net net;
+	struct ttd_node nd;
+	struct ttd_fwd f;
+	pcap_t *pc[2][TT_MAX_EXT + 1];
+	int tap[2];
+	char tapname[2][IF_NAMESIZE];
+	struct ttd_capture pe_cap;
+	struct ttd_capture port_cap[2][TT_MAX_EXT + 1];
+	int port_tracing;
+	char trace_dir[4096];
+	int sfd;                  /* signalfd */
+	int ctl;                  /* the control socket */
+	uint8_t buf[TTD_FRAME_MAX + 1];   /* a TAP read: one byte more
+	                                     shows a frame too long */
+};
+
 int ttd_run(const struct ttd_run_opts *o);
+
+/* status.c: `ttd status` as text or JSON, and the counters' log line. */
+void ttd_status_text(const struct ttd_daemon *d, FILE *fp);
+void ttd_status_json(const struct ttd_daemon *d, FILE *fp);
+void ttd_status_log(const struct ttd_daemon *d, int level);
 
 #endif

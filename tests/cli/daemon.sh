@@ -85,11 +85,12 @@ wait_for 10 grep -qx "READY=1" "$tmp/notify.log" && ok "READY=1 sent once runnin
     bad ready "$(cat "$tmp/ttd.log")"
 "$D" status --control "$tmp/ttd.sock" >"$tmp/status.txt" 2>&1
 grep -q "^node a" "$tmp/status.txt" && grep -q "X+ (c0Xp)" "$tmp/status.txt" &&
-    grep -q "^injected 0, forwarded 0, delivered 0" "$tmp/status.txt" &&
-    ok "text status: node, ports, counters" || bad status-text "$(cat "$tmp/status.txt")"
+    grep -q "= forwarded 0 + delivered 0 + .*; injected 0;" "$tmp/status.txt" &&
+    grep -q "^capture: 0 dropped by the capture ring" "$tmp/status.txt" &&
+    ok "text status: node, ports, counters, capture drops" || bad status-text "$(cat "$tmp/status.txt")"
 
 kill -USR1 $ttd
-wait_for 5 grep -q "counters: injected 0, forwarded 0" "$tmp/ttd.log" &&
+wait_for 5 grep -q "counters: received [0-9]* = forwarded 0 + delivered 0" "$tmp/ttd.log" &&
     ok "SIGUSR1 logs the counters" || bad usr1 "$(cat "$tmp/ttd.log")"
 : >"$tmp/notify.log"
 kill -HUP $ttd
