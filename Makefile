@@ -150,16 +150,21 @@ build/bench/fwdprobe: bench/fwdprobe.c build/libtwintorus.a $(HDRS)
 # library sources.
 FUZZ_CC     ?= clang
 FUZZ_FLAGS   = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_BIN     = build/fuzz/fuzz_frame build/fuzz/fuzz_config
+FUZZ_BIN     = build/fuzz/fuzz_frame build/fuzz/fuzz_config build/fuzz/fuzz_control
 FUZZ_SECONDS ?= 60
 
 build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(STD) $(CPPFLAGS) $(YAML_CFLAGS) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(LIB_LIBS)
 
+# the control socket's request parser is the daemon's own
+build/fuzz/fuzz_control: tests/fuzz/fuzz_control.c daemon/request.c $(HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(STD) $(CPPFLAGS) $(FUZZ_FLAGS) -o $@ $< daemon/request.c
+
 # Each target for FUZZ_SECONDS; new inputs go to build/fuzz/work-*.
 fuzz: $(FUZZ_BIN)
-	@for t in frame config; do \
+	@for t in frame config control; do \
 	  echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; mkdir -p build/fuzz/work-$$t; \
 	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    -artifact_prefix=build/fuzz/crash-$$t- build/fuzz/work-$$t tests/fuzz/corpus/$$t \

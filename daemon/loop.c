@@ -2,7 +2,8 @@
  * `ttd run`: the daemon around the forwarding logic of fwd.c.
  *
  * One poll loop serves every port of both cards (port.c), the PEs' TAPs,
- * a signalfd and the control socket.  Timers: hellos and link state every
+ * a signalfd and the control socket (control.c).  Every descriptor is
+ * non-blocking and control clients have a deadline.  Timers: hellos and link state every
  * LOOP_HELLO_MS, trace flushes every LOOP_FLUSH_MS.  Signals are read
  * from the signalfd inside the loop, never handled in a handler: TERM/INT
  * flush and close every trace and exit, HUP reloads the config and
@@ -22,7 +23,6 @@
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <sys/un.h>
 
 #include "discover.h"
@@ -35,7 +35,10 @@
 #define LOOP_IDLE_MS	100	/* longest poll() when nothing waits */
 #define LOOP_BUSY_MS	1	/* poll() while frames wait in queues */
 
-/* The poll set: the ports, the TAPs, the signalfd, the control socket. */
+/*
+ * The poll set: the ports, the TAPs, the signalfd, then the control
+ * socket's listener and clients (TTD_CONTROL_CLIENTS).
+ */
 struct loop_slots {
 	int port0, nports;
 	int tap0, ntaps;
@@ -43,7 +46,8 @@ struct loop_slots {
 	int ctl;
 	int n;
 };
-#define LOOP_SLOTS_MAX	(2 * (TT_MAX_EXT + 1) + 2 + 1 + 1)
+#define LOOP_SLOTS_MAX	(2 * (TT_MAX_EXT + 1) + 2 + 1 + 1 + \
+			 TTD_CONTROL_CLIENTS)
 
 /* Who a port's slot is: the pcap callback's user data. */
 struct loop_rx {
@@ -337,74 +341,6 @@ loop_answer(void *ctx, int kind, FILE *fp)
 		ttd_status_text(d, fp);
 }
 
-/* One request on the control socket: a line, an answer, close. */
-static void
-loop_control(struct ttd_daemon *d)
-{
-	struct timeval tv = {1, 0};
-	char req[64];
-	ssize_t n;
-	FILE *fp;
-	int c;
-
-	c = accept4(d->ctl, NULL, NULL, SOCK_CLOEXEC);
-	if (c < 0)
-		return;
-	setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(c, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	n = read(c, req, sizeof(req) - 1);
-	if (n <= 0 || (fp = fdopen(c, "w")) == NULL) {
-		close(c);
-		return;
-	}
-	req[n] = '\0';
-	req[strcspn(req, "\r\n")] = '\0';
-	if (strcmp(req, "status json") == 0)
-		loop_answer(d, TTD_REQ_STATUS_JSON, fp);
-	else if (strcmp(req, "status") == 0)
-		loop_answer(d, TTD_REQ_STATUS_TEXT, fp);
-	else
-		fprintf(fp, "error: unknown request \"%s\" (status, status "
-		    "json)\n", req);
-	fclose(fp);
-}
-
-static int
-loop_listen(const char *path, char *err, size_t errsz)
-{
-	struct sockaddr_un sa;
-	int s;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sa.sun_path)) {
-		snprintf(err, errsz, "control socket path %s is too long",
-		    path);
-		return -1;
-	}
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
-	s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (s < 0) {
-		snprintf(err, errsz, "socket: %s", strerror(errno));
-		return -1;
-	}
-	unlink(path);
-	if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(s, 8) < 0) {
-		snprintf(err, errsz, "control socket %s: %s (give --control)",
-		    path, strerror(errno));
-		close(s);
-		return -1;
-	}
-	return s;
-}
-
-static const char *
-loop_control_path(const struct ttd_daemon *d)
-{
-	return d->o->control ? d->o->control : TTD_DEFAULT_CONTROL;
-}
-
 /* ---- set-up and tear-down ---- */
 
 /* The config, the network, this node and its port map. */
@@ -465,6 +401,10 @@ loop_setup(struct ttd_daemon *d, char *err, size_t errsz)
 
 	if ((rc = loop_load(d, err, errsz)) != 0)
 		return rc;
+	/* before any device: a second ttd on the same socket stops here */
+	if (ttd_control_open(&d->ctl, d->o->control ? d->o->control :
+	    TTD_DEFAULT_CONTROL, loop_answer, d, err, errsz) < 0)
+		return 1;
 	if (ttd_fwd_init(&d->f, &d->nd, &io, LOOP_QUEUE_SLOTS, err,
 	    errsz) < 0)
 		return 1;
@@ -479,8 +419,7 @@ loop_setup(struct ttd_daemon *d, char *err, size_t errsz)
 		snprintf(err, errsz, "signalfd: %s", strerror(errno));
 		return 1;
 	}
-	d->ctl = loop_listen(loop_control_path(d), err, errsz);
-	return d->ctl < 0 ? 1 : 0;
+	return 0;
 }
 
 /*
@@ -535,10 +474,7 @@ loop_teardown(struct ttd_daemon *d)
 		if (d->tap[s] > 0)
 			close(d->tap[s]);
 	}
-	if (d->ctl >= 0) {
-		close(d->ctl);
-		unlink(loop_control_path(d));
-	}
+	ttd_control_close(&d->ctl);
 	if (d->sfd >= 0)
 		close(d->sfd);
 	ttd_fwd_free(&d->f);
@@ -574,9 +510,7 @@ loop_slots_init(struct ttd_daemon *d, struct loop_slots *sl,
 	pfd[n].fd = d->sfd;
 	pfd[n++].events = POLLIN;
 	sl->ctl = n;
-	pfd[n].fd = d->ctl;
-	pfd[n++].events = POLLIN;
-	sl->n = n;
+	sl->n = n + 1 + TTD_CONTROL_CLIENTS;
 }
 
 static void
@@ -627,7 +561,7 @@ loop_ms(void)
 static int
 loop_timers(struct ttd_daemon *d, struct loop_timers *t, uint64_t now)
 {
-	uint64_t next;
+	uint64_t next, ctl;
 
 	if (now >= t->hello) {
 		loop_links(d);
@@ -641,6 +575,9 @@ loop_timers(struct ttd_daemon *d, struct loop_timers *t, uint64_t now)
 	if (ttd_fwd_queued(&d->f) > 0)
 		return LOOP_BUSY_MS;
 	next = t->hello < t->flush ? t->hello : t->flush;
+	ctl = ttd_control_next_deadline(&d->ctl);
+	if (ctl < next)
+		next = ctl > now ? ctl : now;
 	return next - now < LOOP_IDLE_MS ? (int)(next - now) : LOOP_IDLE_MS;
 }
 
@@ -656,6 +593,7 @@ loop_run(struct ttd_daemon *d)
 	loop_slots_init(d, &sl, pfd, rx);
 	while (!stop) {
 		timeout = loop_timers(d, &t, loop_ms());
+		ttd_control_pollfds(&d->ctl, pfd + sl.ctl);
 		if (poll(pfd, (nfds_t)sl.n, timeout) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -666,8 +604,7 @@ loop_run(struct ttd_daemon *d)
 		ttd_fwd_drain(&d->f);
 		if (pfd[sl.sig].revents & POLLIN)
 			stop = loop_signals(d);
-		if (pfd[sl.ctl].revents & POLLIN)
-			loop_control(d);
+		ttd_control_serve(&d->ctl, pfd + sl.ctl, loop_ms());
 	}
 	return 0;
 }
@@ -695,7 +632,7 @@ ttd_run(const struct ttd_run_opts *o)
 
 	memset(&d, 0, sizeof(d));
 	d.o = o;
-	d.sfd = d.ctl = -1;
+	d.sfd = -1;
 	loop_block_signals();
 	rc = loop_setup(&d, err, sizeof(err));
 	if (rc != 0) {

@@ -13,9 +13,10 @@
  *              which tests replace.
  *   capture.c  pcap trace files with size rotation, surviving a full disk
  *   port.c     the devices: a libpcap handle per port, a TAP per PE
+ *   request.c  the control socket's request language (fuzzed on its own)
+ *   control.c  the control socket: non-blocking clients with a deadline
  *   status.c   what `ttd status` and SIGUSR1 show
- *   loop.c     `ttd run`: set-up, the poll loop, signals, timers, the
- *              control socket
+ *   loop.c     `ttd run`: set-up, the poll loop, signals, timers
  *   discover.c hwloc: the machine's cards (`ttd discover`)
  *   main.c     the subcommands
  */
@@ -26,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <net/if.h>
+#include <poll.h>
 #include <sys/types.h>
 
 #include "twintorus/config.h"
@@ -305,8 +307,69 @@ void ttd_port_drops(pcap_t *p, uint64_t *drop, uint64_t *ifdrop);
 int ttd_tap_open(int *fdp, char *name, size_t namesz, const tt_config *cfg,
     uint32_t pe, char *err, size_t errsz);
 
-/* What a control-socket request asks for. */
+/* ---- request.c ---- */
+
+#define TTD_REQUEST_MAX     64   /* longest request line, newline included */
+
 enum ttd_request_kind { TTD_REQ_STATUS_TEXT = 1, TTD_REQ_STATUS_JSON };
+
+/*
+ * One request line: "status" or "status json", words separated by blanks,
+ * ended by "\n" (or "\r\n"), or by the end of the input when eof is set.
+ * Returns 0 when more input is needed, 1 with *kind set, -1 with err set
+ * to a one-line message for the client (the request shown with anything
+ * unprintable escaped).  *used gets the bytes the request took.
+ */
+int ttd_request_parse(const char *buf, size_t len, int eof, int *kind,
+    size_t *used, char *err, size_t errsz);
+
+/* ---- control.c ---- */
+
+#define TTD_CONTROL_CLIENTS  8     /* served at once; more wait unaccepted */
+#define TTD_CONTROL_BACKLOG  16
+#define TTD_CONTROL_DEADLINE_MS 2000  /* to send a request and read the
+                                         answer */
+
+struct ttd_client {
+	int fd;                   /* -1: slot free */
+	uint64_t deadline_ms;
+	char in[TTD_REQUEST_MAX];
+	size_t inlen;
+	char *out;                /* the answer, malloc'd */
+	size_t outlen, outoff;
+};
+
+/* Writes the answer to a request into fp. */
+typedef void ttd_answer_fn(void *ctx, int kind, FILE *fp);
+
+struct ttd_control {
+	int fd;                   /* listening, -1 closed */
+	char path[108];
+	dev_t dev;                /* of the socket file bound, to unlink */
+	ino_t ino;                /* only that one at exit */
+	ttd_answer_fn *answer;
+	void *ctx;
+	struct ttd_client client[TTD_CONTROL_CLIENTS];
+};
+
+/*
+ * Listen on path.  A stale socket there (nobody answers) is replaced;
+ * anything else (a file, a directory, a link, a live ttd's socket) is
+ * refused with err saying what is there.
+ */
+int ttd_control_open(struct ttd_control *c, const char *path,
+    ttd_answer_fn *answer, void *ctx, char *err, size_t errsz);
+/* Fill pollfds for the listener and every client (fd -1: unused), at
+ * most 1 + TTD_CONTROL_CLIENTS; returns how many were filled. */
+int ttd_control_pollfds(const struct ttd_control *c, struct pollfd *pfd);
+/* Serve what poll() reported on those pollfds; never blocks.  Clients
+ * past their deadline are closed. */
+void ttd_control_serve(struct ttd_control *c, const struct pollfd *pfd,
+    uint64_t now_ms);
+/* The earliest client deadline, or UINT64_MAX. */
+uint64_t ttd_control_next_deadline(const struct ttd_control *c);
+/* Close everything; unlink the socket file if it is still ours. */
+void ttd_control_close(struct ttd_control *c);
 
 /* What a reload may change while ttd runs. */
 struct ttd_settings {
@@ -335,7 +398,7 @@ struct ttd_daemon {
 	int port_tracing;
 	char trace_dir[4096];
 	int sfd;                  /* signalfd */
-	int ctl;                  /* the control socket */
+	struct ttd_control ctl;
 	uint8_t buf[TTD_FRAME_MAX + 1];   /* a TAP read: one byte more
 	                                     shows a frame too long */
 };
