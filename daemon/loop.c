@@ -2,8 +2,10 @@
  * `ttd run`: the daemon around the forwarding logic of fwd.c.
  *
  * One poll loop serves every port of both cards (port.c), the PEs' TAPs,
- * a signalfd and the control socket (control.c).  Every descriptor is
- * non-blocking and control clients have a deadline.  Timers: hellos and link state every
+ * a signalfd, the reload thread's eventfd (reload.c) and the control
+ * socket (control.c).  Nothing in the loop waits but poll() itself: every
+ * descriptor is non-blocking, control clients have a deadline and the
+ * config is loaded in a thread.  Timers: hellos and link state every
  * LOOP_HELLO_MS, trace flushes every LOOP_FLUSH_MS.  Signals are read
  * from the signalfd inside the loop, never handled in a handler: TERM/INT
  * flush and close every trace and exit, HUP reloads the config and
@@ -36,17 +38,18 @@
 #define LOOP_BUSY_MS	1	/* poll() while frames wait in queues */
 
 /*
- * The poll set: the ports, the TAPs, the signalfd, then the control
- * socket's listener and clients (TTD_CONTROL_CLIENTS).
+ * The poll set: the ports, the TAPs, the signalfd, the reload eventfd,
+ * then the control socket's listener and clients (TTD_CONTROL_CLIENTS).
  */
 struct loop_slots {
 	int port0, nports;
 	int tap0, ntaps;
 	int sig;
+	int reload;
 	int ctl;
 	int n;
 };
-#define LOOP_SLOTS_MAX	(2 * (TT_MAX_EXT + 1) + 2 + 1 + 1 + \
+#define LOOP_SLOTS_MAX	(2 * (TT_MAX_EXT + 1) + 2 + 2 + 1 + \
 			 TTD_CONTROL_CLIENTS)
 
 /* Who a port's slot is: the pcap callback's user data. */
@@ -276,35 +279,34 @@ loop_sigset(sigset_t *ss)
 	sigaddset(ss, SIGUSR1);
 }
 
-/* SIGHUP: traces reopened; a changed config is checked, and what can be
- * taken without reopening the ports (trace settings) is taken. */
+/* The reload thread is done: apply what it allows, reopen the traces. */
 static void
-loop_reload(struct ttd_daemon *d)
+loop_reloaded(struct ttd_daemon *d)
 {
-	struct ttd_settings st;
-	tt_config nc;
+	struct ttd_settings s;
+	char why[256];
+	int r;
 
-	loop_notify("RELOADING=1");
-	if (tt_config_load(&nc, d->o->config, stderr) != 0) {
-		ttd_log(TTD_LOG_ERR, "config", "%s: not reloaded, the running "
-		    "config stays", d->o->config);
-		tt_config_free(&nc);
-		loop_reopen(d, NULL);
+	r = ttd_reload_take(&d->reload, &s, why, sizeof(why));
+	if (r < 0)
+		return;
+	if (r == TTD_RELOAD_OK) {
+		d->cfg.trace_rotate_mb = s.trace_rotate_mb;
+		d->cfg.trace_keep = s.trace_keep;
+		if (why[0] != '\0')
+			ttd_log(TTD_LOG_NOTICE, "config", "%s: %s",
+			    d->o->config, why);
+	} else if (r == TTD_RELOAD_RESTART) {
+		ttd_log(TTD_LOG_WARNING, "config", "%s: %s: restart needed; "
+		    "not reloaded, the running config stays", d->o->config,
+		    why);
 	} else {
-		if (memcmp(&nc.spec, &d->cfg.spec, sizeof(nc.spec)) != 0 ||
-		    nc.nnodes != d->cfg.nnodes || memcmp(nc.nodes,
-		    d->cfg.nodes, nc.nnodes * sizeof(*nc.nodes)) != 0 ||
-		    strcmp(nc.pe_tap, d->cfg.pe_tap) != 0 ||
-		    nc.pe_subnet != d->cfg.pe_subnet)
-			ttd_log(TTD_LOG_WARNING, "config", "%s: torus:, nodes: "
-			    "or pes: changed; restart ttd to apply them",
-			    d->o->config);
-		st.trace_rotate_mb = d->cfg.trace_rotate_mb = nc.trace_rotate_mb;
-		st.trace_keep = d->cfg.trace_keep = nc.trace_keep;
-		tt_config_free(&nc);
-		loop_reopen(d, &st);
+		ttd_log(TTD_LOG_ERR, "config", "%s: %s: not reloaded, the "
+		    "running config stays", d->o->config, why);
 	}
-	ttd_log(TTD_LOG_NOTICE, "config", "reloaded; trace files reopened");
+	loop_reopen(d, r == TTD_RELOAD_OK ? &s : NULL);
+	ttd_log(TTD_LOG_NOTICE, "config", "%s; trace files reopened",
+	    r == TTD_RELOAD_OK ? "reloaded" : "not reloaded");
 	loop_notify("READY=1");
 }
 
@@ -321,7 +323,9 @@ loop_signals(struct ttd_daemon *d)
 			    "traces", strsignal((int)si.ssi_signo));
 			stop = 1;
 		} else if (si.ssi_signo == SIGHUP) {
-			loop_reload(d);
+			if (!d->reload.running)
+				loop_notify("RELOADING=1");
+			ttd_reload_start(&d->reload);
 		} else if (si.ssi_signo == SIGUSR1) {
 			ttd_status_log(d, TTD_LOG_NOTICE);
 		}
@@ -419,7 +423,8 @@ loop_setup(struct ttd_daemon *d, char *err, size_t errsz)
 		snprintf(err, errsz, "signalfd: %s", strerror(errno));
 		return 1;
 	}
-	return 0;
+	return ttd_reload_init(&d->reload, d->o->config, d->o->node, &d->cfg,
+	    &d->nd, err, errsz) < 0 ? 1 : 0;
 }
 
 /*
@@ -464,8 +469,12 @@ loop_pin(struct ttd_daemon *d)
 static void
 loop_teardown(struct ttd_daemon *d)
 {
-	int s, i;
+	int s, i, abandoned;
 
+	abandoned = ttd_reload_free(&d->reload) < 0;
+	if (abandoned)
+		ttd_log(TTD_LOG_NOTICE, "config", "a reload still waiting on "
+		    "%s is abandoned", d->o->config);
 	loop_close_traces(d);
 	for (s = 0; s < 2; s++) {
 		for (i = 0; i < TT_MAX_EXT + 1; i++)
@@ -478,6 +487,8 @@ loop_teardown(struct ttd_daemon *d)
 	if (d->sfd >= 0)
 		close(d->sfd);
 	ttd_fwd_free(&d->f);
+	if (abandoned)
+		return;		/* the reload still reads them */
 	if (d->net.coord != NULL)
 		tt_net_free(&d->net);
 	tt_config_free(&d->cfg);
@@ -508,6 +519,9 @@ loop_slots_init(struct ttd_daemon *d, struct loop_slots *sl,
 	sl->ntaps = n - sl->tap0;
 	sl->sig = n;
 	pfd[n].fd = d->sfd;
+	pfd[n++].events = POLLIN;
+	sl->reload = n;
+	pfd[n].fd = d->reload.efd;
 	pfd[n++].events = POLLIN;
 	sl->ctl = n;
 	sl->n = n + 1 + TTD_CONTROL_CLIENTS;
@@ -604,6 +618,8 @@ loop_run(struct ttd_daemon *d)
 		ttd_fwd_drain(&d->f);
 		if (pfd[sl.sig].revents & POLLIN)
 			stop = loop_signals(d);
+		if (pfd[sl.reload].revents & POLLIN)
+			loop_reloaded(d);
 		ttd_control_serve(&d->ctl, pfd + sl.ctl, loop_ms());
 	}
 	return 0;
@@ -632,7 +648,7 @@ ttd_run(const struct ttd_run_opts *o)
 
 	memset(&d, 0, sizeof(d));
 	d.o = o;
-	d.sfd = -1;
+	d.sfd = d.reload.efd = -1;
 	loop_block_signals();
 	rc = loop_setup(&d, err, sizeof(err));
 	if (rc != 0) {

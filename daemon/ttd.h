@@ -16,6 +16,7 @@
  *   request.c  the control socket's request language (fuzzed on its own)
  *   control.c  the control socket: non-blocking clients with a deadline
  *   status.c   what `ttd status` and SIGUSR1 show
+ *   reload.c   SIGHUP's config reload, in a thread of its own
  *   loop.c     `ttd run`: set-up, the poll loop, signals, timers
  *   discover.c hwloc: the machine's cards (`ttd discover`)
  *   main.c     the subcommands
@@ -28,6 +29,7 @@
 #include <stdio.h>
 #include <net/if.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/types.h>
 
 #include "twintorus/config.h"
@@ -371,11 +373,58 @@ uint64_t ttd_control_next_deadline(const struct ttd_control *c);
 /* Close everything; unlink the socket file if it is still ours. */
 void ttd_control_close(struct ttd_control *c);
 
+/* ---- reload.c ---- */
+
 /* What a reload may change while ttd runs. */
 struct ttd_settings {
 	int trace_rotate_mb;
 	int trace_keep;
 };
+
+enum ttd_reload_result {
+	TTD_RELOAD_OK = 0,        /* settings hold the new values */
+	TTD_RELOAD_BAD_FILE,      /* the file does not load: nothing changes */
+	TTD_RELOAD_RESTART,       /* it changes ports or TAPs: refused */
+};
+
+/*
+ * SIGHUP's reload runs in a thread, off the forwarding loop: the loop
+ * polls efd and takes the result (ttd_reload_take) at a point where
+ * nothing else looks at the settings.  One reload at a time; a SIGHUP
+ * during one is remembered and runs when it ends.
+ */
+struct ttd_reload {
+	const char *path;
+	const char *node;         /* --node */
+	const tt_config *cur;     /* the running config (not changed while
+	                             a reload runs) */
+	const struct ttd_node *nd;
+	int efd;                  /* eventfd: readable when a result waits */
+	int running, again;
+	pthread_t th;
+	/* the result, written by the thread before efd is signalled */
+	int result;
+	struct ttd_settings settings;
+	char why[256];            /* what differs (TTD_RELOAD_RESTART) */
+};
+
+int ttd_reload_init(struct ttd_reload *r, const char *path,
+    const char *node, const tt_config *cur, const struct ttd_node *nd,
+    char *err, size_t errsz);
+/* Start a reload (or remember to start one when the running one ends). */
+void ttd_reload_start(struct ttd_reload *r);
+/* After efd turned readable: the finished reload's result (and the
+ * next one started if a SIGHUP came meanwhile). */
+int ttd_reload_take(struct ttd_reload *r, struct ttd_settings *s,
+    char *why, size_t whysz);
+/* 0; or -1 when a reload is still running: it is left to end on its
+ * own (or with the process), and the config it reads (cur, nd) must be
+ * left as it is. */
+int ttd_reload_free(struct ttd_reload *r);
+/* Whether two configs differ in what needs a restart for this node (the
+ * torus, its node map, the PEs' TAPs and addresses); why says what. */
+int ttd_reload_needs_restart(const tt_config *a, const tt_config *b,
+    const struct ttd_node *nd, const char *node, char *why, size_t whysz);
 
 /* ---- loop.c and status.c: the running daemon ---- */
 
@@ -399,6 +448,7 @@ struct ttd_daemon {
 	char trace_dir[4096];
 	int sfd;                  /* signalfd */
 	struct ttd_control ctl;
+	struct ttd_reload reload;
 	uint8_t buf[TTD_FRAME_MAX + 1];   /* a TAP read: one byte more
 	                                     shows a frame too long */
 };

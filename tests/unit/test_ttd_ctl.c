@@ -1,7 +1,8 @@
 /*
  * ttd's control plane without devices: the control socket's request
- * parser (request.c) and the socket itself (control.c: what it refuses to
- * replace, clients served without waiting, deadlines).
+ * parser (request.c), the socket itself (control.c: what it refuses to
+ * replace, clients served without waiting, deadlines) and SIGHUP's reload
+ * (reload.c: off the caller's path, and refused where it needs a restart).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -331,6 +332,176 @@ test_control_silent_clients(void **state)
 	rmdir(tmpdir);
 }
 
+/* ---- the reload ---- */
+
+#define RELOAD_TORUS "torus: {dims: [2, 2], ports: best}\n"
+#define RELOAD_NODES "nodes:\n  - host: a\n    coord: [0, 0]\n" \
+	"    cards:\n" \
+	"      - { ports: { c0Xp: X+, c0Xm: X-, c0int: internal } }\n" \
+	"      - { ports: { c1Yp: Y+, c1Ym: Y-, c1int: internal } }\n" \
+	"  - host: b\n    coord: [1, 0]\n"
+
+struct running {
+	char path[128];
+	tt_config cfg;
+	tt_net net;
+	struct ttd_node nd;
+	struct ttd_reload r;
+};
+
+static void
+running_start(struct running *x, const char *text)
+{
+	char err[256];
+
+	path_in_tmp(x->path, sizeof(x->path), "ttd.yaml");
+	write_file(x->path, text);
+	assert_int_equal(tt_config_load(&x->cfg, x->path, stderr), 0);
+	assert_int_equal(tt_net_init(&x->net, &x->cfg.spec, err, sizeof(err)),
+	    0);
+	assert_int_equal(ttd_node_map(&x->nd, &x->cfg, &x->net, 0, 0, NULL,
+	    stderr), 0);
+	assert_int_equal(ttd_reload_init(&x->r, x->path, "a", &x->cfg, &x->nd,
+	    err, sizeof(err)), 0);
+}
+
+static void
+running_stop(struct running *x)
+{
+	ttd_reload_free(&x->r);
+	tt_net_free(&x->net);
+	tt_config_free(&x->cfg);
+	unlink(x->path);
+}
+
+/* SIGHUP with text in the file: the result, waited for on the eventfd. */
+static int
+reload_with(struct running *x, const char *text, struct ttd_settings *s,
+    char *why, size_t whysz)
+{
+	struct pollfd p = {x->r.efd, POLLIN, 0};
+	FILE *saved = stderr;
+	char *msgs = NULL;
+	size_t msgslen = 0;
+
+	write_file(x->path, text);
+	stderr = open_memstream(&msgs, &msgslen);  /* the loader's errors */
+	ttd_reload_start(&x->r);
+	assert_int_equal(poll(&p, 1, 10000), 1);
+	fclose(stderr);
+	stderr = saved;
+	free(msgs);
+	return ttd_reload_take(&x->r, s, why, whysz);
+}
+
+static void
+test_reload_results(void **state)
+{
+	struct running x;
+	struct ttd_settings s;
+	char why[256];
+
+	(void)state;
+	make_tmpdir();
+	running_start(&x, RELOAD_TORUS RELOAD_NODES);
+	/* trace settings: taken */
+	assert_int_equal(reload_with(&x, RELOAD_TORUS RELOAD_NODES
+	    "trace: {rotate_mb: 7, keep: 3}\n", &s, why, sizeof(why)),
+	    TTD_RELOAD_OK);
+	assert_int_equal(s.trace_rotate_mb, 7);
+	assert_int_equal(s.trace_keep, 3);
+	/* another node's entry: nothing to do with this node's devices */
+	assert_int_equal(reload_with(&x, RELOAD_TORUS RELOAD_NODES
+	    "  - host: c\n    coord: [0, 1]\n", &s, why, sizeof(why)),
+	    TTD_RELOAD_OK);
+	/* what the devices were opened with: a restart */
+	assert_int_equal(reload_with(&x, "torus: {dims: [2, 4], ports: best}\n"
+	    RELOAD_NODES, &s, why, sizeof(why)), TTD_RELOAD_RESTART);
+	assert_non_null(strstr(why, "torus:"));
+	assert_int_equal(reload_with(&x, RELOAD_TORUS RELOAD_NODES
+	    "pes: {tap: \"pe%u\"}\n", &s, why, sizeof(why)),
+	    TTD_RELOAD_RESTART);
+	assert_non_null(strstr(why, "pes:"));
+	assert_int_equal(reload_with(&x, RELOAD_TORUS "nodes:\n  - host: a\n"
+	    "    coord: [0, 0]\n    cards:\n"
+	    "      - { ports: { c0Xp: X+, c0Xm: X-, c0int: internal } }\n"
+	    "      - { ports: { eth9: Y+, c1Ym: Y-, c1int: internal } }\n",
+	    &s, why, sizeof(why)), TTD_RELOAD_RESTART);
+	assert_non_null(strstr(why, "entry of this node (a)"));
+	assert_int_equal(reload_with(&x, RELOAD_TORUS "nodes:\n  - host: b\n"
+	    "    coord: [1, 0]\n", &s, why, sizeof(why)), TTD_RELOAD_RESTART);
+	assert_non_null(strstr(why, "no longer in nodes:"));
+	/* a file that does not load: nothing changes */
+	assert_int_equal(reload_with(&x, "torus: {dims: [2, 2]\n", &s, why,
+	    sizeof(why)), TTD_RELOAD_BAD_FILE);
+	assert_non_null(strstr(why, "error"));
+	running_stop(&x);
+	rmdir(tmpdir);
+}
+
+/*
+ * The load runs beside the loop: while the file cannot be read (here a
+ * FIFO nobody writes yet), starting the reload returns at once and the
+ * loop finds no result; once the file comes, the result does.
+ */
+static void
+test_reload_off_the_loop(void **state)
+{
+	static const char text[] = RELOAD_TORUS RELOAD_NODES
+	    "trace: {rotate_mb: 9}\n";
+	struct running x;
+	struct ttd_settings s;
+	struct pollfd p;
+	char why[256];
+	int fd;
+
+	(void)state;
+	/* a reload that blocks the caller would hang here: end it */
+	alarm(60);
+	make_tmpdir();
+	running_start(&x, RELOAD_TORUS RELOAD_NODES);
+	unlink(x.path);
+	assert_int_equal(mkfifo(x.path, 0600), 0);
+	ttd_reload_start(&x.r);
+	ttd_reload_start(&x.r);		/* a second SIGHUP meanwhile */
+	p = (struct pollfd){x.r.efd, POLLIN, 0};
+	assert_int_equal(poll(&p, 1, 0), 0);
+	assert_int_equal(ttd_reload_take(&x.r, &s, why, sizeof(why)), -1);
+	/* the loader waits in open() for a writer: give it the file */
+	fd = open(x.path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1),
+	    (ssize_t)sizeof(text) - 1);
+	close(fd);
+	assert_int_equal(poll(&p, 1, 10000), 1);
+	assert_int_equal(ttd_reload_take(&x.r, &s, why, sizeof(why)),
+	    TTD_RELOAD_OK);
+	assert_int_equal(s.trace_rotate_mb, 9);
+	/* the SIGHUP that came meanwhile runs now: feed it too */
+	assert_true(x.r.running);
+	fd = open(x.path, O_WRONLY);
+	assert_int_equal(write(fd, text, sizeof(text) - 1),
+	    (ssize_t)sizeof(text) - 1);
+	close(fd);
+	assert_int_equal(poll(&p, 1, 10000), 1);
+	assert_int_equal(ttd_reload_take(&x.r, &s, why, sizeof(why)),
+	    TTD_RELOAD_OK);
+	assert_false(x.r.running);
+	/* stopping while a load waits for its file does not wait with it */
+	ttd_reload_start(&x.r);
+	assert_true(x.r.running);
+	assert_int_equal(ttd_reload_free(&x.r), -1);
+	/* (here the process would end; let the load end instead) */
+	fd = open(x.path, O_WRONLY);
+	assert_int_equal(write(fd, text, sizeof(text) - 1),
+	    (ssize_t)sizeof(text) - 1);
+	close(fd);
+	assert_int_equal(poll(&p, 1, 10000), 1);
+	alarm(0);
+	running_stop(&x);
+	rmdir(tmpdir);
+}
+
 int
 main(void)
 {
@@ -339,6 +510,8 @@ main(void)
 		cmocka_unit_test(test_request_bounds),
 		cmocka_unit_test(test_control_path),
 		cmocka_unit_test(test_control_silent_clients),
+		cmocka_unit_test(test_reload_results),
+		cmocka_unit_test(test_reload_off_the_loop),
 	};
 
 	ttd_log_level = TTD_LOG_ERR;
