@@ -136,7 +136,7 @@ build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a $(HDRS)
 
 # The testbed's oracle (tt_route() paths, node-level next hops, trace
 # records) and its checked bulk transfer (tests/testbed/README.md).
-TESTBED_BIN = build/tests/tbroute build/tests/tbstream
+TESTBED_BIN = build/tests/tbroute build/tests/tbstream build/tests/tbflood
 build/tests/tb%: tests/testbed/tb%.c build/libtwintorus.a $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
@@ -196,7 +196,7 @@ unit-asan: $(UNIT_ASAN)
 	@for t in $(UNIT_ASAN); do echo "== $$t (ASan+UBSan)"; \
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t || exit 1; done
 
-cli: build/ttsim build/ttd build/tests/make-frames build/tests/tbroute
+cli: build/ttsim build/ttd build/tests/make-frames build/tests/tbroute build/tests/tbflood
 	@for s in tests/cli/*.sh; do echo "== $$s"; TTSIM=build/ttsim bash $$s || exit 1; done
 
 # Every shipped example config is itself a test: it must load and verify.
