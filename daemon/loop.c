@@ -308,6 +308,8 @@ loop_reloaded(struct ttd_daemon *d)
 	ttd_log(TTD_LOG_NOTICE, "config", "%s; trace files reopened",
 	    r == TTD_RELOAD_OK ? "reloaded" : "not reloaded");
 	loop_notify("READY=1");
+	if (d->reload.running)
+		loop_notify("RELOADING=1");	/* a SIGHUP that came meanwhile */
 }
 
 /* Read the signals; 1 when ttd should stop. */
