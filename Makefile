@@ -147,7 +147,7 @@ build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a
 
 # The testbed's oracle (tt_route() paths, node-level next hops, trace
 # records) and its checked bulk transfer (tests/testbed/README.md).
-TESTBED_BIN = build/tests/tbroute build/tests/tbstream build/tests/tbflows
+TESTBED_BIN = build/tests/tbroute build/tests/tbstream build/tests/tbflows build/tests/tbflood
 build/tests/tb%: tests/testbed/tb%.c build/libtwintorus.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
@@ -169,16 +169,21 @@ build/bench/fwdprobe: bench/fwdprobe.c build/libtwintorus.a
 # library sources.
 FUZZ_CC     ?= clang
 FUZZ_FLAGS   = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_BIN     = build/fuzz/fuzz_frame build/fuzz/fuzz_config
+FUZZ_BIN     = build/fuzz/fuzz_frame build/fuzz/fuzz_config build/fuzz/fuzz_control
 FUZZ_SECONDS ?= 60
 
 build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(STD) $(BUILD_CPPFLAGS) $(YAML_CFLAGS) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(LIB_LIBS)
 
+# the control socket's request parser is the daemon's own
+build/fuzz/fuzz_control: tests/fuzz/fuzz_control.c daemon/request.c $(HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(STD) $(CPPFLAGS) $(FUZZ_FLAGS) -o $@ $< daemon/request.c
+
 # Each target for FUZZ_SECONDS; new inputs go to build/fuzz/work-*.
 fuzz: $(FUZZ_BIN)
-	@for t in frame config; do \
+	@for t in frame config control; do \
 	  echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; mkdir -p build/fuzz/work-$$t; \
 	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    -artifact_prefix=build/fuzz/crash-$$t- build/fuzz/work-$$t tests/fuzz/corpus/$$t \
@@ -210,7 +215,7 @@ unit-asan: $(UNIT_ASAN)
 	@for t in $(UNIT_ASAN); do echo "== $$t (ASan+UBSan)"; \
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t || exit 1; done
 
-cli: build/ttsim build/ttd build/tests/make-frames build/tests/tbroute
+cli: build/ttsim build/ttd build/tests/make-frames build/tests/tbroute build/tests/tbflood
 	@for s in tests/cli/*.sh; do echo "== $$s"; TTSIM=build/ttsim bash $$s || exit 1; done
 
 # Every shipped example config is itself a test: it must load and verify.
