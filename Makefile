@@ -4,7 +4,7 @@
 #   make check      install missing Debian packages, build, run every test
 #   make demo       install missing Debian packages, build, show what ttsim does
 #   make install    PREFIX=/usr/local DESTDIR= : binaries, libraries, headers,
-#                   pkg-config file, man pages, example configs, sample
+#                   pkg-config file, man pages (1, 5, 8), example configs, sample
 #                   traces, the Wireshark dissector
 #   make deps       install the Debian packages the project needs, if missing
 #   make clean
@@ -16,7 +16,8 @@ DESTDIR ?=
 BINDIR   = $(PREFIX)/bin
 SBINDIR  = $(PREFIX)/sbin
 UNITDIR ?= $(PREFIX)/lib/systemd/system
-LIBDIR   = $(PREFIX)/lib
+# LIBDIR may be a multiarch directory (LIBDIR=/usr/lib/x86_64-linux-gnu).
+LIBDIR  ?= $(PREFIX)/lib
 INCDIR   = $(PREFIX)/include
 MANDIR   = $(PREFIX)/share/man
 DATADIR  = $(PREFIX)/share/twintorus
@@ -31,7 +32,15 @@ ifeq ($(CI),true)
 WARN    += -Werror
 endif
 STD      = -std=c11 -D_GNU_SOURCE
-CPPFLAGS += -Iinclude
+# A packager's CPPFLAGS, CFLAGS and LDFLAGS (dpkg-buildflags, say) are used
+# as given; what the build itself needs lives in its own variables.
+BUILD_CPPFLAGS = -Iinclude
+# make's dependency files (build/**/*.d): an object depends on the headers
+# it includes, nothing more.
+DEPFLAGS = -MMD -MP
+# lib/'s private headers (lib/sim_part.h: the partitioned engine, which is
+# not installed) for ttsim and the unit tests, not for the daemon
+PRIV_CPPFLAGS = -Ilib
 YAML_CFLAGS := $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
 YAML_LIBS   := $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
@@ -52,14 +61,16 @@ MPI_KIND = serial
 endif
 # what a program linking libtwintorus.a needs
 LIB_LIBS     = $(YAML_LIBS) $(PCAP_LIBS) -lm
-ALL_CFLAGS = $(STD) $(WARN) $(CPPFLAGS) $(YAML_CFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(STD) $(WARN) $(BUILD_CPPFLAGS) $(CPPFLAGS) $(YAML_CFLAGS) $(CFLAGS)
+# The library exports only what its public headers declare (twintorus/api.h).
+LIB_CFLAGS = -fPIC -fvisibility=hidden
 SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-# Debian packages: build, tests, and the components later issues use.
+# Debian packages: build, tests, and and the components the tests exercise.
 DEB_PKGS = gcc make pkg-config libyaml-dev libcmocka-dev libpcap-dev libhwloc-dev jq time \
-           gnuplot-nox tcpdump iproute2 iputils-ping tshark systemd man-db \
-           clang libclang-rt-dev \
-           libopenmpi-dev openmpi-bin
+           gnuplot-nox tcpdump iproute2 iputils-ping tshark systemd man-db mandoc \
+           clang libclang-rt-dev g++ \
+           libopenmpi-dev openmpi-bin lammps
 
 LIB_SRC  = $(wildcard lib/*.c)
 LIB_OBJ  = $(LIB_SRC:lib/%.c=build/lib/%.o)
@@ -77,29 +88,29 @@ LIB_ASAN_OBJ = $(LIB_SRC:lib/%.c=build/asan/lib/%.o)
 TTD_ASAN_OBJ = $(TTD_SRC:daemon/%.c=build/asan/daemon/%.o)
 
 .PHONY: fuzz fuzz-quick
-.PHONY: all check check-build demo install deps clean unit unit-asan cli examples bench paper-quick \
+.PHONY: all check check-build demo install uninstall deps clean unit unit-asan cli examples bench paper-quick \
         testbed testbed-if-possible
 
 all: build/libtwintorus.a build/libtwintorus.so build/ttsim build/ttd
 
-build/lib/%.o: lib/%.c $(HDRS)
+build/lib/%.o: lib/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-build/sim/%.o: sim/%.c $(HDRS)
+build/sim/%.o: sim/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
-build/sim/mpi-$(MPI_KIND).o: sim/mpi.c $(HDRS)
+build/sim/mpi-$(MPI_KIND).o: sim/mpi.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) $(MPI_DEF) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(MPI_CFLAGS) $(MPI_DEF) $(DEPFLAGS) -c $< -o $@
 
-build/daemon/%.o: daemon/%.c $(HDRS)
+build/daemon/%.o: daemon/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 build/ttd: $(TTD_OBJ) build/daemon/main.o build/libtwintorus.a
-	$(CC) $(CFLAGS) -o $@ $(TTD_OBJ) build/daemon/main.o build/libtwintorus.a $(LIB_LIBS) $(HWLOC_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TTD_OBJ) build/daemon/main.o build/libtwintorus.a $(LIB_LIBS) $(HWLOC_LIBS)
 
 build/libtwintorus.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -107,59 +118,72 @@ build/libtwintorus.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 build/libtwintorus.so: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libtwintorus.so.0 -o $@ $^ $(YAML_LIBS) $(PCAP_LIBS) -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libtwintorus.so.0 -o $@ $^ $(LIB_LIBS)
 
 build/ttsim: $(SIM_OBJ) build/libtwintorus.a
-	$(CC) $(CFLAGS) -o $@ $(SIM_OBJ) build/libtwintorus.a $(LIB_LIBS) $(MPI_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(SIM_OBJ) build/libtwintorus.a $(LIB_LIBS) $(MPI_LIBS)
 
 # Unit tests link the library objects and ttd's modules (all small).
-build/tests/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_OBJ) $(TTD_OBJ) $(HDRS)
+build/tests/%: tests/unit/%.c $(LIB_OBJ) $(TTD_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(TTD_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(TTD_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(CMOCKA_LIBS)
 
-build/asan/lib/%.o: lib/%.c $(HDRS)
+build/asan/lib/%.o: lib/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(SAN) -O1 $(DEPFLAGS) -c $< -o $@
 
-build/asan/daemon/%.o: daemon/%.c $(HDRS)
+build/asan/daemon/%.o: daemon/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(SAN) -O1 $(DEPFLAGS) -c $< -o $@
 
-build/tests/asan/%: tests/unit/%.c tests/unit/tt_test.h $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(HDRS)
+build/tests/asan/%: tests/unit/%.c $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -o $@ $< $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(SAN) -O1 $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(CMOCKA_LIBS)
 
 # The Wireshark test's sample generator (tests/traces/README.md).
-build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a $(HDRS)
+build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
 
 # The testbed's oracle (tt_route() paths, node-level next hops, trace
 # records) and its checked bulk transfer (tests/testbed/README.md).
-TESTBED_BIN = build/tests/tbroute build/tests/tbstream
-build/tests/tb%: tests/testbed/tb%.c build/libtwintorus.a $(HDRS)
+TESTBED_BIN = build/tests/tbroute build/tests/tbstream build/tests/tbflows build/tests/tbflood
+build/tests/tb%: tests/testbed/tb%.c build/libtwintorus.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
+
+# The testbed's MPI halo program (tests/testbed/mpi.sh), when Open MPI is here.
+ifneq ($(MPI_LIBS),)
+TESTBED_BIN += build/tests/mpihalo
+endif
+build/tests/mpihalo: tests/testbed/mpihalo.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(MPI_LIBS)
 
 # bench/forward-speed.sh's traffic source and latency probe.
-build/bench/fwdprobe: bench/fwdprobe.c build/libtwintorus.a $(HDRS)
+build/bench/fwdprobe: bench/fwdprobe.c build/libtwintorus.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
 
 # libFuzzer targets (tests/fuzz/README.md), built with clang against the
 # library sources.
 FUZZ_CC     ?= clang
 FUZZ_FLAGS   = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_BIN     = build/fuzz/fuzz_frame build/fuzz/fuzz_config
+FUZZ_BIN     = build/fuzz/fuzz_frame build/fuzz/fuzz_config build/fuzz/fuzz_control
 FUZZ_SECONDS ?= 60
 
 build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HDRS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(STD) $(CPPFLAGS) $(YAML_CFLAGS) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(LIB_LIBS)
+	$(FUZZ_CC) $(STD) $(BUILD_CPPFLAGS) $(YAML_CFLAGS) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(LIB_LIBS)
+
+# the control socket's request parser is the daemon's own
+build/fuzz/fuzz_control: tests/fuzz/fuzz_control.c daemon/request.c $(HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(STD) $(CPPFLAGS) $(FUZZ_FLAGS) -o $@ $< daemon/request.c
 
 # Each target for FUZZ_SECONDS; new inputs go to build/fuzz/work-*.
 fuzz: $(FUZZ_BIN)
-	@for t in frame config; do \
+	@for t in frame config control; do \
 	  echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; mkdir -p build/fuzz/work-$$t; \
 	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    -artifact_prefix=build/fuzz/crash-$$t- build/fuzz/work-$$t tests/fuzz/corpus/$$t \
@@ -191,7 +215,7 @@ unit-asan: $(UNIT_ASAN)
 	@for t in $(UNIT_ASAN); do echo "== $$t (ASan+UBSan)"; \
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t || exit 1; done
 
-cli: build/ttsim build/ttd build/tests/make-frames build/tests/tbroute
+cli: build/ttsim build/ttd build/tests/make-frames build/tests/tbroute build/tests/tbflood
 	@for s in tests/cli/*.sh; do echo "== $$s"; TTSIM=build/ttsim bash $$s || exit 1; done
 
 # Every shipped example config is itself a test: it must load and verify.
@@ -213,6 +237,9 @@ paper-quick: build/ttsim
 testbed: all $(TESTBED_BIN)
 	@echo "== tests/testbed/testbed.sh"
 	@bash tests/testbed/testbed.sh
+	@echo "== tests/testbed/mpi.sh"
+	@if why=$$(bash tests/testbed/mpi.sh --why-not); then bash tests/testbed/mpi.sh; \
+	else echo "SKIP mpi: $$why"; fi
 
 # make check runs it where it can and says why not where it cannot.
 testbed-if-possible: all $(TESTBED_BIN)
@@ -262,14 +289,32 @@ install: all
 	ln -sf libtwintorus.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libtwintorus.so.0
 	ln -sf libtwintorus.so.0 $(DESTDIR)$(LIBDIR)/libtwintorus.so
 	install -m 644 include/twintorus/*.h $(DESTDIR)$(INCDIR)/twintorus/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' twintorus.pc.in \
-	  > $(DESTDIR)$(LIBDIR)/pkgconfig/twintorus.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCDIR@|$(INCDIR)|' \
+	  -e 's|@VERSION@|$(VERSION)|' twintorus.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/twintorus.pc
 	install -m 644 man/ttsim.1 $(DESTDIR)$(MANDIR)/man1/ttsim.1
+	install -d $(DESTDIR)$(MANDIR)/man5
+	install -m 644 man/twintorus.yaml.5 $(DESTDIR)$(MANDIR)/man5/twintorus.yaml.5
 	install -m 644 yaml/*.yaml $(DESTDIR)$(DATADIR)/yaml/
 	install -d $(DESTDIR)$(DATADIR)/traces/stencil-4x4x4 $(DESTDIR)$(DATADIR)/wireshark
 	install -m 644 traces/README.md traces/*.pcap $(DESTDIR)$(DATADIR)/traces/
 	install -m 644 traces/stencil-4x4x4/*.pcap $(DESTDIR)$(DATADIR)/traces/stencil-4x4x4/
+	install -d $(DESTDIR)$(DATADIR)/traces/captured/mpihalo-2x2x2
+	install -m 644 traces/captured/mpihalo-2x2x2/*.pcap $(DESTDIR)$(DATADIR)/traces/captured/mpihalo-2x2x2/
 	install -m 644 tools/wireshark/twintorus.lua $(DESTDIR)$(DATADIR)/wireshark/
+
+# Removes exactly what install put there (same PREFIX, LIBDIR, UNITDIR and
+# DESTDIR), then the directories of its own that are left empty.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/ttsim $(DESTDIR)$(SBINDIR)/ttd \
+	  $(DESTDIR)$(UNITDIR)/ttd.service $(DESTDIR)$(MANDIR)/man8/ttd.8 \
+	  $(DESTDIR)$(MANDIR)/man1/ttsim.1 $(DESTDIR)$(MANDIR)/man5/twintorus.yaml.5 \
+	  $(DESTDIR)$(LIBDIR)/libtwintorus.a $(DESTDIR)$(LIBDIR)/libtwintorus.so \
+	  $(DESTDIR)$(LIBDIR)/libtwintorus.so.0 $(DESTDIR)$(LIBDIR)/libtwintorus.so.$(VERSION) \
+	  $(DESTDIR)$(LIBDIR)/pkgconfig/twintorus.pc
+	rm -rf $(DESTDIR)$(INCDIR)/twintorus $(DESTDIR)$(DATADIR)
 
 clean:
 	rm -rf build
+
+# Header dependencies recorded by the compiler (DEPFLAGS).
+-include $(shell find build -name '*.d' 2>/dev/null)

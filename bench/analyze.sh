@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark: the speed targets of the core issue (not a test; never timed in
+# Benchmark: the speed targets of the analysis (not a test; never timed in
 # make check).  Each command runs three times; the best wall time and the
 # peak RSS are printed as Markdown table rows for bench/RESULTS.md.
 #

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Frames/s and added latency through ONE node of the testbed, ttd against
-# Linux kernel IP forwarding on the same veth set-up (issue 5, "Also").
+# Linux kernel IP forwarding on the same veth set-up.
 #
 #   bash bench/forward-speed.sh [SECONDS]      (root; builds what it needs)
 #

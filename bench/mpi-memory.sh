@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Memory per rank of a partitioned run (issue: distributed simulation).
+# Memory per rank of a partitioned run.
 # Not a test: it prints the tables for bench/RESULTS.md.
 #
 # 1. Measured: the peak RSS of every rank of a short mpirun -np N run

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Speed-up of a partitioned ttsim run (issue: distributed simulation).  Not
+# Speed-up of a partitioned ttsim run.  Not
 # a test: it prints figures for bench/RESULTS.md.
 #
 #   bash bench/mpi-speed.sh            3DT 16x16x16 and 32x32x32

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Replay speed and memory (issue 4).  Not a test: it prints figures for
+# Replay speed and memory.  Not a test: it prints figures for
 # bench/RESULTS.md.  The requirement: replaying a 1,000,000-message trace on
 # 4x4x4 runs in a time dominated by the simulation, not the reading, and
 # memory does not grow with the trace length beyond what is in flight.

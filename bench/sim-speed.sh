@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Simulator speed (issue: fast cycle-accurate model).  Not a test: it
+# Simulator speed.  Not a test: it
 # prints figures for bench/RESULTS.md.
 #
 #   bash bench/sim-speed.sh            all of it (about 5 minutes)

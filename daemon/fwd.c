@@ -1,7 +1,7 @@
 /*
  * The forwarding plane's logic: what a twin-torus card does with a frame.
  *
- * A card is a switch (DESIGN.md §3): a torus frame arriving on one of its
+ * A card is a switch: a torus frame arriving on one of its
  * ports, or a frame its PE sends on its TAP, is routed with the card's
  * routing table, built by the core from tt_route() (seed 000 Alg. 1-6,
  * seed 001 §4), exactly as the simulator routes its packets.  The hop gives
@@ -13,6 +13,11 @@
  * clock go through struct ttd_io, which loop.c fills with libpcap and the
  * TAPs, and unit tests with recorders.  Queues are rings allocated once;
  * no frame allocates.
+ *
+ * Every frame taken in is counted once where its fate is decided
+ * (struct ttd_counters): forwarded when a port has taken it, delivered
+ * when the TAP has, consumed (a hello, an ARP request), or dropped for
+ * one reason; until then it is queued.
  */
 #include <arpa/inet.h>
 #include <stdlib.h>
@@ -22,7 +27,8 @@
 
 const char *const ttd_drop_names[TTD_DROP_N] = {
 	"no_route", "hop_limit", "queue_full", "bad_frame", "link_down",
-	"not_for_pe"
+	"not_for_pe", "too_long", "not_torus", "bad_hello", "send_failed",
+	"deliver_failed"
 };
 
 static const uint8_t eth_broadcast[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
@@ -135,6 +141,22 @@ ttd_fwd_free(struct ttd_fwd *f)
 
 static void fwd_drain_port(struct ttd_fwd *f, int side, int lport);
 
+static void
+fwd_drop(struct ttd_fwd *f, enum ttd_drop why)
+{
+	f->cnt.dropped[why]++;
+}
+
+/* Hand a frame to card side's PE: delivered, or lost at its TAP. */
+static void
+fwd_deliver(struct ttd_fwd *f, int side, const uint8_t *buf, size_t len)
+{
+	if (f->io.pe_deliver(f->io.ctx, side, buf, len) == 0)
+		f->cnt.delivered++;
+	else
+		fwd_drop(f, TTD_DROP_DELIVER_FAILED);
+}
+
 /*
  * Route frame fr (decoded; its payload is the carried frame) at card
  * side, arrived on in_port: deliver it to the PE, or queue it on the
@@ -147,11 +169,11 @@ fwd_route(struct ttd_fwd *f, int side, const tt_frame *fr, int in_port)
 	tt_frame out;
 	struct ttd_fport *fp;
 	struct ttd_ring *r;
-	size_t len;
+	size_t len, slot;
 	int lport;
 
 	if (fr->dst >= f->net->ncards) {
-		f->cnt.dropped[TTD_DROP_NO_ROUTE]++;
+		fwd_drop(f, TTD_DROP_NO_ROUTE);
 		return;
 	}
 	hop = tt_rtable_lookup(f->net, &f->rt[side], fr->dst, in_port);
@@ -162,28 +184,26 @@ fwd_route(struct ttd_fwd *f, int side, const tt_frame *fr, int in_port)
 		len = tt_frame_encode(&out, f->record, sizeof(f->record));
 		if (len > 0 && f->io.trace_pe != NULL)
 			f->io.trace_pe(f->io.ctx, f->record, len);
-		f->io.pe_deliver(f->io.ctx, side, fr->payload,
-		    fr->payload_len);
-		f->cnt.delivered++;
+		fwd_deliver(f, side, fr->payload, fr->payload_len);
 		return;
 	}
 	if (fr->hops >= TTD_HOP_LIMIT) {
-		f->cnt.dropped[TTD_DROP_HOP_LIMIT]++;
+		fwd_drop(f, TTD_DROP_HOP_LIMIT);
 		return;
 	}
 	lport = fwd_lport(f, side, hop.port);
 	if (lport < 0) {
-		f->cnt.dropped[TTD_DROP_NO_ROUTE]++;
+		fwd_drop(f, TTD_DROP_NO_ROUTE);
 		return;
 	}
 	fp = &f->fp[side][lport];
 	if (fp->link == 0) {
-		f->cnt.dropped[TTD_DROP_LINK_DOWN]++;
+		fwd_drop(f, TTD_DROP_LINK_DOWN);
 		return;
 	}
 	r = &fp->q[hop.vc < fp->nvcs ? hop.vc : fp->nvcs - 1];
 	if (r->count == r->slots) {
-		f->cnt.dropped[TTD_DROP_QUEUE_FULL]++;
+		fwd_drop(f, TTD_DROP_QUEUE_FULL);
 		return;
 	}
 	out.vc = hop.vc;
@@ -192,18 +212,91 @@ fwd_route(struct ttd_fwd *f, int side, const tt_frame *fr, int in_port)
 	memcpy(out.src_mac, f->port_mac[side][lport], 6);
 	out.tagged = f->vlan;
 	out.tci = (uint16_t)((hop.vc & 7) << 13);  /* PCP = VC (PFC has 8) */
-	len = tt_frame_encode(&out, r->buf + (size_t)((r->head + r->count) %
-	    r->slots) * TTD_FRAME_MAX, TTD_FRAME_MAX);
+	slot = (r->head + r->count) % r->slots;
+	len = tt_frame_encode(&out, r->buf + slot * TTD_FRAME_MAX,
+	    TTD_FRAME_MAX);
 	if (len == 0) {
-		f->cnt.dropped[TTD_DROP_BAD_FRAME]++;
+		/* the fields are the routing's own: only the length (a tag
+		 * added to a frame at the limit) can fail to fit */
+		fwd_drop(f, TTD_DROP_TOO_LONG);
 		return;
 	}
-	r->len[(r->head + r->count) % r->slots] = (uint16_t)len;
+	r->len[slot] = (uint16_t)len;
 	r->count++;
-	f->cnt.forwarded++;
 	/* a frame waits only while its port is busy: an idle port sends at
 	 * once, and a busy one is served round-robin as it frees up */
 	fwd_drain_port(f, side, lport);
+}
+
+/* At the end of a port's window: how many lines it held back. */
+static void
+fwd_log_suppressed(struct ttd_fwd *f, int side, int lport, uint64_t now)
+{
+	struct ttd_loglimit *ll = &f->fp[side][lport].loglim;
+	char pn[160];
+
+	if (now - ll->start_ns < TTD_LOG_WINDOW_NS)
+		return;
+	if (ll->suppressed > 0)
+		ttd_log(TTD_LOG_WARNING, "cabling", "%s: %llu more lines "
+		    "about its hellos suppressed in %llu s (at most %d per "
+		    "port)", ttd_fwd_port_name(f, side, lport, pn, sizeof(pn)),
+		    (unsigned long long)ll->suppressed,
+		    (unsigned long long)(TTD_LOG_WINDOW_NS / 1000000000u),
+		    TTD_LOG_BURST);
+	ll->start_ns = now;
+	ll->lines = 0;
+	ll->suppressed = 0;
+}
+
+/* Whether card side's port lport may log one more line about what it
+ * hears; what it may not is counted and the count logged when its
+ * window ends (here or in ttd_fwd_hello's timer). */
+static int
+fwd_log_allowed(struct ttd_fwd *f, int side, int lport)
+{
+	struct ttd_loglimit *ll = &f->fp[side][lport].loglim;
+
+	fwd_log_suppressed(f, side, lport, f->io.now_ns != NULL ?
+	    f->io.now_ns(f->io.ctx) : 0);
+	if (ll->lines < TTD_LOG_BURST) {
+		ll->lines++;
+		return 1;
+	}
+	ll->suppressed++;
+	return 0;
+}
+
+/* Whether hello h names a node, card and port this torus has. */
+static int
+fwd_hello_valid(const tt_net *net, const tt_hello *h)
+{
+	if (h->node >= net->nnodes || h->port >= 2 * net->n)
+		return 0;
+	if (!net->twin)
+		return h->card == 0;
+	return h->card <= 1 && net->local_port[h->card][h->port] >= 0;
+}
+
+/* Log a changed cabling verdict of card side's local port lport. */
+static void
+fwd_cabling_log(struct ttd_fwd *f, int side, int lport, const tt_hello *h,
+    int verdict, uint32_t peer, int peer_port)
+{
+	char pn[160], want[64], heard[64], wp[16], hp[16];
+
+	ttd_fwd_port_name(f, side, lport, pn, sizeof(pn));
+	tt_card_name(f->net, peer, want, sizeof(want));
+	tt_port_name(peer_port, f->net->n, wp, sizeof(wp));
+	tt_card_name(f->net, tt_card_of(f->net, h->node, h->card), heard,
+	    sizeof(heard));
+	tt_port_name(h->port, f->net->n, hp, sizeof(hp));
+	if (verdict == TTD_CABLING_OK)
+		ttd_log(TTD_LOG_NOTICE, "cabling", "%s: ok, hears %s %s", pn,
+		    heard, hp);
+	else
+		ttd_log(TTD_LOG_WARNING, "cabling", "%s: wrong cable: hears %s "
+		    "%s, expected %s %s", pn, heard, hp, want, wp);
 }
 
 /* Hello from a neighbour: is the cable the one the torus needs here? */
@@ -212,44 +305,41 @@ fwd_hello_rx(struct ttd_fwd *f, int side, int lport, const tt_frame *fr)
 {
 	struct ttd_fport *fp = &f->fp[side][lport];
 	uint32_t card = f->nd->card[side].card, peer;
-	char err[128], pn[160], want[64], heard[64], wp[16], hp[16];
+	char err[128], pn[160];
 	int peer_port, verdict;
 	tt_hello h;
 
-	if (fp->port == TT_PORT_INT)
-		return;
-	if (tt_hello_decode(&h, fr->payload, fr->payload_len, err,
-	    sizeof(err)) < 0 || h.node >= f->net->nnodes) {
-		f->cnt.dropped[TTD_DROP_BAD_FRAME]++;
+	if (fr->payload_len < TT_HELLO_LEN) {
+		fwd_drop(f, TTD_DROP_BAD_FRAME);
 		return;
 	}
-	f->cnt.hellos_rx++;
+	if (tt_hello_decode(&h, fr->payload, fr->payload_len, err,
+	    sizeof(err)) < 0 || !fwd_hello_valid(f->net, &h)) {
+		fwd_drop(f, TTD_DROP_BAD_HELLO);
+		if (fwd_log_allowed(f, side, lport))
+			ttd_log(TTD_LOG_WARNING, "cabling", "%s: hello from "
+			    "node %u card %u port %u, which this torus does "
+			    "not have (ignored)", ttd_fwd_port_name(f, side,
+			    lport, pn, sizeof(pn)), h.node, h.card, h.port);
+		return;
+	}
+	f->cnt.hellos++;
+	if (fp->port == TT_PORT_INT)
+		return;		/* no cabling verdict on the internal link */
 	peer = tt_link_peer(f->net, card, fp->port, &peer_port);
 	verdict = h.node == tt_card_node(f->net, peer) &&
 	    h.card == tt_card_side(f->net, peer) && h.port == peer_port ?
 	    TTD_CABLING_OK : TTD_CABLING_WRONG;
-	if (verdict != fp->cabling || memcmp(&h, &fp->heard, sizeof(h))) {
-		ttd_fwd_port_name(f, side, lport, pn, sizeof(pn));
-		tt_card_name(f->net, peer, want, sizeof(want));
-		tt_port_name(peer_port, f->net->n, wp, sizeof(wp));
-		tt_card_name(f->net, tt_card_of(f->net, h.node, h.card), heard,
-		    sizeof(heard));
-		tt_port_name(h.port, f->net->n, hp, sizeof(hp));
-		if (verdict == TTD_CABLING_OK)
-			ttd_log(TTD_LOG_NOTICE, "cabling", "%s: ok, hears %s "
-			    "%s", pn, heard, hp);
-		else
-			ttd_log(TTD_LOG_WARNING, "cabling", "%s: wrong cable: "
-			    "hears %s %s, expected %s %s", pn, heard, hp,
-			    want, wp);
-	}
+	if ((verdict != fp->cabling || memcmp(&h, &fp->heard, sizeof(h))) &&
+	    fwd_log_allowed(f, side, lport))
+		fwd_cabling_log(f, side, lport, &h, verdict, peer, peer_port);
 	fp->heard = h;
 	fp->cabling = verdict;
 }
 
 void
 ttd_fwd_port_rx(struct ttd_fwd *f, int side, int lport, const uint8_t *buf,
-    size_t len)
+    size_t len, size_t wirelen)
 {
 	struct ttd_fport *fp = &f->fp[side][lport];
 	char err[128];
@@ -257,11 +347,19 @@ ttd_fwd_port_rx(struct ttd_fwd *f, int side, int lport, const uint8_t *buf,
 	int x;
 
 	fp->rx++;
+	f->cnt.received++;
+	if (wirelen > len || len > TTD_FRAME_MAX) {
+		/* cut at the snap length: never forwarded as if whole */
+		fwd_drop(f, TTD_DROP_TOO_LONG);
+		return;
+	}
 	x = tt_frame_decode(&fr, buf, len, err, sizeof(err));
-	if (x == 1)
-		return;		/* not ours (e.g. the kernel's own frames) */
+	if (x == 1) {
+		fwd_drop(f, TTD_DROP_NOT_TORUS);  /* e.g. the kernel's own */
+		return;
+	}
 	if (x < 0) {
-		f->cnt.dropped[TTD_DROP_BAD_FRAME]++;
+		fwd_drop(f, TTD_DROP_BAD_FRAME);
 		ttd_log(TTD_LOG_DEBUG, "fwd", "bad frame on %s: %s",
 		    f->nd->card[side].port[lport].ifname, err);
 		return;
@@ -271,7 +369,7 @@ ttd_fwd_port_rx(struct ttd_fwd *f, int side, int lport, const uint8_t *buf,
 		return;
 	}
 	if (fr.flags & TT_FRAME_F_DELIVERED) {
-		f->cnt.dropped[TTD_DROP_BAD_FRAME]++;	/* never on a link */
+		fwd_drop(f, TTD_DROP_BAD_FRAME);	/* never on a link */
 		return;
 	}
 	fwd_route(f, side, &fr, fp->port);
@@ -308,8 +406,10 @@ fwd_arp(struct ttd_fwd *f, int side, const uint8_t *buf, size_t len)
 	memcpy(rep + 28, a + 24, 4);
 	memcpy(rep + 32, a + 8, 6);		/* target: the asker */
 	memcpy(rep + 38, a + 14, 4);
-	f->io.pe_deliver(f->io.ctx, side, rep, sizeof(rep));
-	f->cnt.arp_replies++;
+	if (f->io.pe_deliver(f->io.ctx, side, rep, sizeof(rep)) == 0)
+		f->cnt.arp++;
+	else
+		fwd_drop(f, TTD_DROP_DELIVER_FAILED);
 	return 0;
 }
 
@@ -321,18 +421,23 @@ ttd_fwd_pe_rx(struct ttd_fwd *f, int side, const uint8_t *buf, size_t len)
 	size_t flen;
 	char err[64];
 
+	f->cnt.received++;
+	if (len > TTD_FRAME_MAX) {
+		fwd_drop(f, TTD_DROP_TOO_LONG);
+		return;
+	}
 	if (len < TT_ETH_HLEN) {
-		f->cnt.dropped[TTD_DROP_NOT_FOR_PE]++;
+		fwd_drop(f, TTD_DROP_NOT_FOR_PE);
 		return;
 	}
 	if (((uint16_t)buf[12] << 8 | buf[13]) == ETHERTYPE_ARP) {
 		if (fwd_arp(f, side, buf, len) < 0)
-			f->cnt.dropped[TTD_DROP_NOT_FOR_PE]++;
+			fwd_drop(f, TTD_DROP_NOT_FOR_PE);
 		return;
 	}
 	dst = ttd_mac_pe(buf);
 	if (dst < 0 || (uint64_t)dst >= f->net->ncards) {
-		f->cnt.dropped[TTD_DROP_NOT_FOR_PE]++;
+		fwd_drop(f, TTD_DROP_NOT_FOR_PE);
 		return;
 	}
 	memset(&fr, 0, sizeof(fr));
@@ -348,15 +453,18 @@ ttd_fwd_pe_rx(struct ttd_fwd *f, int side, const uint8_t *buf, size_t len)
 	/* the application trace: the message as its PE sent it, hop 0 */
 	flen = tt_frame_encode(&fr, f->scratch, sizeof(f->scratch));
 	if (flen == 0) {
-		f->cnt.dropped[TTD_DROP_NOT_FOR_PE]++;
+		fwd_drop(f, TTD_DROP_TOO_LONG);	/* no room for the header */
 		return;
 	}
 	if (f->io.trace_pe != NULL)
 		f->io.trace_pe(f->io.ctx, f->scratch, flen);
 	f->cnt.injected++;
 	/* route from the scratch copy: its payload outlives buf's caller */
-	if (tt_frame_decode(&fr, f->scratch, flen, err, sizeof(err)) == 0)
-		fwd_route(f, side, &fr, TT_PORT_NIC);
+	if (tt_frame_decode(&fr, f->scratch, flen, err, sizeof(err)) != 0) {
+		fwd_drop(f, TTD_DROP_BAD_FRAME);	/* cannot happen */
+		return;
+	}
+	fwd_route(f, side, &fr, TT_PORT_NIC);
 }
 
 /* Send what port lport of card side holds, its VCs served round-robin,
@@ -385,12 +493,13 @@ fwd_drain_port(struct ttd_fwd *f, int side, int lport)
 				return;		/* the port is busy */
 			}
 			if (x > 0) {
-				f->cnt.dropped[TTD_DROP_LINK_DOWN]++;
+				fwd_drop(f, TTD_DROP_SEND_FAILED);
 			} else {
 				if (f->io.trace_port != NULL)
 					f->io.trace_port(f->io.ctx, side, lport,
 					    frame, r->len[r->head]);
 				fp->tx++;
+				f->cnt.forwarded++;
 			}
 			r->head = (r->head + 1) % r->slots;
 			r->count--;
@@ -410,10 +519,38 @@ ttd_fwd_drain(struct ttd_fwd *f)
 			fwd_drain_port(f, s, i);
 }
 
+uint64_t
+ttd_fwd_queued(const struct ttd_fwd *f)
+{
+	uint64_t n = 0;
+	int s, i, v;
+
+	for (s = 0; s < f->nd->ncards; s++)
+		for (i = 0; i < f->nports[s]; i++)
+			for (v = 0; v < f->fp[s][i].nvcs; v++)
+				n += f->fp[s][i].q[v].count;
+	return n;
+}
+
+uint64_t
+ttd_fwd_accounted(const struct ttd_fwd *f)
+{
+	const struct ttd_counters *c = &f->cnt;
+	uint64_t n;
+	int d;
+
+	n = c->forwarded + c->delivered + c->hellos + c->arp +
+	    ttd_fwd_queued(f);
+	for (d = 0; d < TTD_DROP_N; d++)
+		n += c->dropped[d];
+	return n;
+}
+
 void
 ttd_fwd_hello(struct ttd_fwd *f)
 {
 	uint8_t body[TT_HELLO_LEN], buf[64];
+	uint64_t now = f->io.now_ns != NULL ? f->io.now_ns(f->io.ctx) : 0;
 	tt_frame fr;
 	tt_hello h;
 	size_t len;
@@ -423,6 +560,7 @@ ttd_fwd_hello(struct ttd_fwd *f)
 		for (i = 0; i < f->nports[s]; i++) {
 			struct ttd_fport *fp = &f->fp[s][i];
 
+			fwd_log_suppressed(f, s, i, now);
 			if (fp->port == TT_PORT_INT || fp->link == 0)
 				continue;
 			memset(&h, 0, sizeof(h));

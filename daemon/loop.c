@@ -1,17 +1,19 @@
 /*
  * `ttd run`: the daemon around the forwarding logic of fwd.c.
  *
- * One poll loop serves every port of both cards (a libpcap handle each:
- * immediate mode, non-blocking, inbound only), the PEs' TAPs, a signalfd
- * and the control socket.  Timers: hellos and link state every second,
- * trace flushes every 200 ms.  Signals are read from the signalfd inside
- * the loop, never handled in a handler: TERM/INT flush and close every
- * trace and exit, HUP reopens the traces and rereads the config, USR1 logs
- * the counters.  systemd's notify protocol is a datagram to NOTIFY_SOCKET.
+ * One poll loop serves every port of both cards (port.c), the PEs' TAPs,
+ * a signalfd, the reload thread's eventfd (reload.c) and the control
+ * socket (control.c).  Nothing in the loop waits but poll() itself: every
+ * descriptor is non-blocking, control clients have a deadline and the
+ * config is loaded in a thread.  Timers: hellos and link state every
+ * LOOP_HELLO_MS, trace flushes every LOOP_FLUSH_MS.  Signals are read
+ * from the signalfd inside the loop, never handled in a handler: TERM/INT
+ * flush and close every trace and exit, HUP reloads the config and
+ * reopens the traces, USR1 logs the counters.  systemd's notify protocol
+ * is a datagram to NOTIFY_SOCKET.
  */
 #include <errno.h>
 #include <stddef.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,46 +21,45 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <arpa/inet.h>
-#include <linux/if_tun.h>
-#include <net/if_arp.h>
-#include <netinet/in.h>
 #include <pcap/pcap.h>
-#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
-#include "twintorus/json.h"
 #include "discover.h"
 #include "ttd.h"
 
-#define LOOP_BATCH	64	/* frames read from one handle per wake-up */
+#define LOOP_BATCH	64	/* frames read from one handle per round */
+#define LOOP_QUEUE_SLOTS 32	/* frames per (port, VC) output queue */
+#define LOOP_HELLO_MS	1000	/* hellos and link state */
+#define LOOP_FLUSH_MS	200	/* trace files flushed */
+#define LOOP_IDLE_MS	100	/* longest poll() when nothing waits */
+#define LOOP_BUSY_MS	1	/* poll() while frames wait in queues */
 
-struct loop;
+/*
+ * The poll set: the ports, the TAPs, the signalfd, the reload eventfd,
+ * then the control socket's listener and clients (TTD_CONTROL_CLIENTS).
+ */
+struct loop_slots {
+	int port0, nports;
+	int tap0, ntaps;
+	int sig;
+	int reload;
+	int ctl;
+	int n;
+};
+#define LOOP_SLOTS_MAX	(2 * (TT_MAX_EXT + 1) + 2 + 2 + 1 + \
+			 TTD_CONTROL_CLIENTS)
 
+/* Who a port's slot is: the pcap callback's user data. */
 struct loop_rx {
-	struct loop *l;
+	struct ttd_daemon *d;
 	int side, lport;
 };
 
-struct loop {
-	const struct ttd_run_opts *o;
-	tt_config cfg;
-	tt_net net;
-	struct ttd_node nd;
-	struct ttd_fwd f;
-	pcap_t *pc[2][TT_MAX_EXT + 1];
-	struct loop_rx rx[2][TT_MAX_EXT + 1];
-	int tap[2];
-	char tapname[2][IF_NAMESIZE];
-	struct ttd_capture pe_cap;
-	struct ttd_capture port_cap[2][TT_MAX_EXT + 1];
-	int port_tracing;
-	char trace_dir[4096];
-	int sfd, ctl;
-	uint8_t buf[TTD_FRAME_MAX];
+struct loop_timers {
+	uint64_t hello, flush;	/* next due, ms */
 };
 
 /* ---- the io table of fwd.c ---- */
@@ -77,472 +78,169 @@ static int
 loop_port_send(void *ctx, int side, int lport, const uint8_t *buf,
     size_t len)
 {
-	struct loop *l = ctx;
+	struct ttd_daemon *d = ctx;
 
-	if (pcap_inject(l->pc[side][lport], buf, len) >= 0)
+	if (pcap_inject(d->pc[side][lport], buf, len) >= 0)
 		return 0;
 	if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS)
 		return -1;
 	ttd_log(TTD_LOG_DEBUG, "fwd", "%s: send failed: %s",
-	    l->nd.card[side].port[lport].ifname,
-	    pcap_geterr(l->pc[side][lport]));
+	    d->nd.card[side].port[lport].ifname,
+	    pcap_geterr(d->pc[side][lport]));
 	return 1;
 }
 
-static void
+static int
 loop_pe_deliver(void *ctx, int side, const uint8_t *buf, size_t len)
 {
-	struct loop *l = ctx;
+	struct ttd_daemon *d = ctx;
 
-	if (write(l->tap[side], buf, len) < 0)
-		ttd_log(TTD_LOG_DEBUG, "pe", "%s: write: %s", l->tapname[side],
-		    strerror(errno));
-}
-
-static void
-loop_trace(struct loop *l, struct ttd_capture *c, const uint8_t *buf,
-    size_t len)
-{
-	char err[256];
-
-	if (ttd_capture_write(c, loop_now_ns(l), buf, len, err,
-	    sizeof(err)) < 0)
-		ttd_log(TTD_LOG_ERR, "capture", "%s", err);
+	if (write(d->tap[side], buf, len) == (ssize_t)len)
+		return 0;
+	ttd_log_errno(TTD_LOG_DEBUG, "pe", "%s: write", d->tapname[side]);
+	return -1;
 }
 
 static void
 loop_trace_pe(void *ctx, const uint8_t *buf, size_t len)
 {
-	struct loop *l = ctx;
+	struct ttd_daemon *d = ctx;
 
-	loop_trace(l, &l->pe_cap, buf, len);
+	ttd_capture_write(&d->pe_cap, loop_now_ns(d), buf, len);
 }
 
 static void
 loop_trace_port(void *ctx, int side, int lport, const uint8_t *buf,
     size_t len)
 {
-	struct loop *l = ctx;
+	struct ttd_daemon *d = ctx;
 
-	if (l->port_tracing)
-		loop_trace(l, &l->port_cap[side][lport], buf, len);
+	if (d->port_tracing)
+		ttd_capture_write(&d->port_cap[side][lport], loop_now_ns(d),
+		    buf, len);
 }
 
-/* ---- devices ---- */
-
-static int
-loop_open_port(struct loop *l, int side, int lport, char *err, size_t errsz)
-{
-	const char *ifname = l->nd.card[side].port[lport].ifname;
-	char perr[PCAP_ERRBUF_SIZE];
-	struct ifreq ifr;
-	pcap_t *p;
-	int x, fd;
-
-	p = pcap_create(ifname, perr);
-	if (p == NULL) {
-		snprintf(err, errsz, "%s: %s", ifname, perr);
-		return -1;
-	}
-	pcap_set_snaplen(p, TTD_FRAME_MAX);
-	pcap_set_promisc(p, 1);
-	pcap_set_immediate_mode(p, 1);
-	pcap_set_buffer_size(p, 4 << 20);
-	x = pcap_activate(p);
-	if (x < 0) {
-		snprintf(err, errsz, "%s: %s (%s)", ifname,
-		    pcap_statustostr(x), pcap_geterr(p));
-		pcap_close(p);
-		return -1;
-	}
-	if (x > 0)
-		ttd_log(TTD_LOG_WARNING, "port", "%s: %s (%s)", ifname,
-		    pcap_statustostr(x), pcap_geterr(p));
-	if (pcap_datalink(p) != DLT_EN10MB) {
-		snprintf(err, errsz, "%s: not an Ethernet interface", ifname);
-		pcap_close(p);
-		return -1;
-	}
-	/* our own frames must not come back to us */
-	if (pcap_setdirection(p, PCAP_D_IN) < 0) {
-		snprintf(err, errsz, "%s: %s", ifname, pcap_geterr(p));
-		pcap_close(p);
-		return -1;
-	}
-	if (pcap_setnonblock(p, 1, perr) < 0) {
-		snprintf(err, errsz, "%s: %s", ifname, perr);
-		pcap_close(p);
-		return -1;
-	}
-	l->pc[side][lport] = p;
-	l->rx[side][lport] = (struct loop_rx){l, side, lport};
-	/* the port's MAC, the source of what it sends */
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	if (fd >= 0 && ioctl(fd, SIOCGIFHWADDR, &ifr) == 0)
-		memcpy(l->f.port_mac[side][lport], ifr.ifr_hwaddr.sa_data, 6);
-	if (fd >= 0)
-		close(fd);
-	return 0;
-}
-
-/* PE pe's TAP: named by pes.tap, its MAC and address from the PE id. */
-static int
-loop_open_tap(struct loop *l, int side, char *err, size_t errsz)
-{
-	uint32_t pe = l->nd.card[side].card, addr;
-	struct ifreq ifr;
-	struct sockaddr_in *sin;
-	int fd, s;
-
-	/* pes.tap has exactly one %u (checked by the loader) */
-	{
-		const char *pct = strstr(l->cfg.pe_tap, "%u");
-
-		if (snprintf(l->tapname[side], sizeof(l->tapname[side]),
-		    "%.*s%u%s", (int)(pct - l->cfg.pe_tap), l->cfg.pe_tap, pe,
-		    pct + 2) >= (int)sizeof(l->tapname[side])) {
-			snprintf(err, errsz, "pes.tap \"%s\" gives a name "
-			    "longer than %d characters for PE %u",
-			    l->cfg.pe_tap, IF_NAMESIZE - 1, pe);
-			return -1;
-		}
-	}
-	fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errsz, "/dev/net/tun: %s (TAPs need it and "
-		    "CAP_NET_ADMIN)", strerror(errno));
-		return -1;
-	}
-	memset(&ifr, 0, sizeof(ifr));
-	ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", l->tapname[side]);
-	if (ioctl(fd, TUNSETIFF, &ifr) < 0) {
-		snprintf(err, errsz, "TAP %s: %s", l->tapname[side],
-		    strerror(errno));
-		close(fd);
-		return -1;
-	}
-	l->tap[side] = fd;
-	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (s < 0) {
-		snprintf(err, errsz, "socket: %s", strerror(errno));
-		return -1;
-	}
-	ifr.ifr_hwaddr.sa_family = ARPHRD_ETHER;
-	ttd_pe_mac(pe, (uint8_t *)ifr.ifr_hwaddr.sa_data);
-	if (ioctl(s, SIOCSIFHWADDR, &ifr) < 0)
-		goto fail;
-	addr = l->cfg.pe_subnet + pe + 1;
-	sin = (struct sockaddr_in *)&ifr.ifr_addr;
-	memset(sin, 0, sizeof(*sin));
-	sin->sin_family = AF_INET;
-	sin->sin_addr.s_addr = htonl(addr);
-	if (ioctl(s, SIOCSIFADDR, &ifr) < 0)
-		goto fail;
-	sin->sin_addr.s_addr = htonl(~0u << (32 - l->cfg.pe_prefix));
-	if (ioctl(s, SIOCSIFNETMASK, &ifr) < 0)
-		goto fail;
-	if (ioctl(s, SIOCGIFFLAGS, &ifr) < 0)
-		goto fail;
-	ifr.ifr_flags |= IFF_UP;
-	if (ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
-		goto fail;
-	close(s);
-	return 0;
-fail:
-	snprintf(err, errsz, "TAP %s: %s", l->tapname[side], strerror(errno));
-	close(s);
-	return -1;
-}
-
-/* 1 carrier, 0 none (or the interface is down), -1 cannot tell. */
-static int
-loop_carrier(const char *ifname)
-{
-	char path[128], c = 0;
-	int fd, r;
-
-	snprintf(path, sizeof(path), "/sys/class/net/%s/carrier", ifname);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	r = (int)read(fd, &c, 1);
-	close(fd);
-	if (r < 0 && errno == EINVAL)
-		return 0;		/* administratively down */
-	return r == 1 ? c == '1' : -1;
-}
+/* ---- links and traces ---- */
 
 static void
-loop_links(struct loop *l)
+loop_links(struct ttd_daemon *d)
 {
 	char pn[160];
 	int s, i, up;
 
-	for (s = 0; s < l->nd.ncards; s++)
-		for (i = 0; i < l->f.nports[s]; i++) {
-			up = loop_carrier(l->nd.card[s].port[i].ifname);
-			if (up < 0 || up == l->f.fp[s][i].link)
+	for (s = 0; s < d->nd.ncards; s++)
+		for (i = 0; i < d->f.nports[s]; i++) {
+			up = ttd_port_carrier(d->nd.card[s].port[i].ifname);
+			if (up < 0 || up == d->f.fp[s][i].link)
 				continue;
-			ttd_fwd_port_name(&l->f, s, i, pn, sizeof(pn));
-			if (l->f.fp[s][i].link >= 0 || !up)
+			ttd_fwd_port_name(&d->f, s, i, pn, sizeof(pn));
+			if (d->f.fp[s][i].link >= 0 || !up)
 				ttd_log(up ? TTD_LOG_NOTICE : TTD_LOG_WARNING,
 				    "link", "%s: link %s", pn, up ? "up" :
 				    "down");
-			ttd_fwd_link(&l->f, s, i, up);
+			ttd_fwd_link(&d->f, s, i, up);
 		}
 }
 
-/* ---- traces ---- */
-
 static int
-loop_path_too_long(char *err, size_t errsz, const char *dir)
+loop_trace_path(char *buf, size_t bufsz, const struct ttd_daemon *d,
+    const char *suffix, char *err, size_t errsz)
 {
-	snprintf(err, errsz, "trace directory %.200s...: path too long", dir);
+	if (snprintf(buf, bufsz, "%s/%s-%s.pcap", d->trace_dir, d->nd.host,
+	    suffix) < (int)bufsz)
+		return 0;
+	snprintf(err, errsz, "trace directory %.200s...: path too long",
+	    d->trace_dir);
 	return -1;
 }
 
 static int
-loop_open_traces(struct loop *l, char *err, size_t errsz)
+loop_open_traces(struct ttd_daemon *d, char *err, size_t errsz)
 {
-	uint64_t rot = (uint64_t)l->cfg.trace_rotate_mb << 20;
-	int keep = l->cfg.trace_keep, s, i;
-	char base[4300], pn[16];
+	uint64_t rot = (uint64_t)d->cfg.trace_rotate_mb << 20;
+	int keep = d->cfg.trace_keep, s, i;
+	char base[4300], what[32], pn[16];
 
 	/* the unit's StateDirectory= makes it; a hand-started ttd may not */
-	if (mkdir(l->trace_dir, 0750) < 0 && errno != EEXIST) {
-		snprintf(err, errsz, "trace directory %.400s: %s", l->trace_dir,
+	if (mkdir(d->trace_dir, 0750) < 0 && errno != EEXIST) {
+		snprintf(err, errsz, "trace directory %.400s: %s", d->trace_dir,
 		    strerror(errno));
 		return -1;
 	}
-	if (snprintf(base, sizeof(base), "%s/%s-pe.pcap", l->trace_dir,
-	    l->nd.host) >= (int)sizeof(base))
-		return loop_path_too_long(err, errsz, l->trace_dir);
-	if (ttd_capture_open(&l->pe_cap, base, rot, keep, err, errsz) < 0)
+	if (loop_trace_path(base, sizeof(base), d, "pe", err, errsz) < 0 ||
+	    ttd_capture_open(&d->pe_cap, base, rot, keep, err, errsz) < 0)
 		return -1;
-	l->port_tracing = l->cfg.trace_ports;
-	for (s = 0; l->port_tracing && s < l->nd.ncards; s++)
-		for (i = 0; i < l->nd.card[s].nports; i++) {
-			if (snprintf(base, sizeof(base), "%s/%s-c%d-%s.pcap",
-			    l->trace_dir, l->nd.host, s, ttd_port_fname(
-			    l->nd.card[s].port[i].port, l->net.n, pn,
-			    sizeof(pn))) >= (int)sizeof(base))
-				return loop_path_too_long(err, errsz, l->trace_dir);
-			if (ttd_capture_open(&l->port_cap[s][i], base, rot,
-			    keep, err, errsz) < 0)
+	d->port_tracing = d->cfg.trace_ports;
+	for (s = 0; d->port_tracing && s < d->nd.ncards; s++)
+		for (i = 0; i < d->nd.card[s].nports; i++) {
+			snprintf(what, sizeof(what), "c%d-%s", s,
+			    ttd_port_fname(d->nd.card[s].port[i].port,
+			    d->net.n, pn, sizeof(pn)));
+			if (loop_trace_path(base, sizeof(base), d, what, err,
+			    errsz) < 0 || ttd_capture_open(&d->port_cap[s][i],
+			    base, rot, keep, err, errsz) < 0)
 				return -1;
 		}
 	return 0;
 }
 
-static void
-loop_each_capture(struct loop *l, int (*fn)(struct ttd_capture *, char *,
-    size_t))
-{
-	char err[256];
-	int s, i;
-
-	if (fn(&l->pe_cap, err, sizeof(err)) < 0)
-		ttd_log(TTD_LOG_ERR, "capture", "%s", err);
-	for (s = 0; l->port_tracing && s < l->nd.ncards; s++)
-		for (i = 0; i < l->nd.card[s].nports; i++)
-			if (fn(&l->port_cap[s][i], err, sizeof(err)) < 0)
-				ttd_log(TTD_LOG_ERR, "capture", "%s", err);
-}
-
+/* Every open capture: pe_cap, then the ports' when they are traced. */
 static int
-loop_flush_one(struct ttd_capture *c, char *err, size_t errsz)
+loop_ncaptures(struct ttd_daemon *d, struct ttd_capture **all)
 {
-	if (ttd_capture_flush(c) < 0) {
-		snprintf(err, errsz, "%s: flush failed", c->base);
-		return -1;
-	}
-	return 0;
+	int n = 0, s, i;
+
+	all[n++] = &d->pe_cap;
+	for (s = 0; d->port_tracing && s < d->nd.ncards; s++)
+		for (i = 0; i < d->nd.card[s].nports; i++)
+			all[n++] = &d->port_cap[s][i];
+	return n;
 }
 
-/* ---- status ---- */
-
-static const char *
-loop_link_name(int link)
-{
-	return link > 0 ? "up" : link == 0 ? "down" : "unknown";
-}
-
-static const char *const cabling_names[] = {"unknown", "ok", "wrong"};
-
+#define LOOP_CAPTURES_MAX	(1 + 2 * (TT_MAX_EXT + 1))
 
 static void
-loop_status_json(struct loop *l, FILE *fp)
+loop_flush(struct ttd_daemon *d)
 {
-	const struct ttd_counters *c = &l->f.cnt;
-	char pn[16], path[4300];
-	int s, i, d, first = 1;
+	struct ttd_capture *all[LOOP_CAPTURES_MAX];
+	int n = loop_ncaptures(d, all), i;
 
-	fprintf(fp, "{\"node\": %u, \"host\": ", l->nd.node);
-	tt_json_string(fp, l->nd.host);
-	fprintf(fp, ", \"coord\": [");
-	for (d = 0; d < l->net.n; d++)
-		fprintf(fp, "%s%d", d ? ", " : "",
-		    tt_node_digit(&l->net, l->nd.node, d));
-	fprintf(fp, "], \"pes\": [");
-	for (s = 0; s < l->nd.ncards; s++)
-		fprintf(fp, "%s{\"pe\": %u, \"tap\": \"%s\"}", s ? ", " : "",
-		    l->nd.card[s].card, l->tapname[s]);
-	fprintf(fp, "],\n \"ports\": [");
-	for (s = 0; s < l->nd.ncards; s++)
-		for (i = 0; i < l->f.nports[s]; i++) {
-			const struct ttd_fport *p = &l->f.fp[s][i];
-
-			if (p->port == TT_PORT_INT)
-				snprintf(pn, sizeof(pn), "internal");
-			else
-				tt_port_name(p->port, l->net.n, pn, sizeof(pn));
-			fprintf(fp, "%s\n  {\"card\": %d, \"port\": \"%s\", "
-			    "\"ifname\": ", first ? "" : ",", s, pn);
-			tt_json_string(fp, l->nd.card[s].port[i].ifname);
-			fprintf(fp, ", \"link\": \"%s\", \"cabling\": \"%s\", "
-			    "\"heard\": ", loop_link_name(p->link),
-			    p->port == TT_PORT_INT ?
-			    "unknown" : cabling_names[p->cabling]);
-			first = 0;
-			if (p->cabling == TTD_CABLING_UNKNOWN)
-				fprintf(fp, "null");
-			else
-				fprintf(fp, "{\"node\": %u, \"card\": %u, "
-				    "\"port\": \"%s\"}", p->heard.node,
-				    p->heard.card, tt_port_name(p->heard.port,
-				    l->net.n, pn, sizeof(pn)));
-			fprintf(fp, ", \"tx_frames\": %llu, \"rx_frames\": "
-			    "%llu}", (unsigned long long)p->tx,
-			    (unsigned long long)p->rx);
-		}
-	fprintf(fp, "],\n \"counters\": {\"injected\": %llu, \"forwarded\": "
-	    "%llu, \"delivered\": %llu, \"arp_replies\": %llu, "
-	    "\"hellos_sent\": %llu, \"hellos_heard\": %llu, \"dropped\": {",
-	    (unsigned long long)c->injected, (unsigned long long)c->forwarded,
-	    (unsigned long long)c->delivered,
-	    (unsigned long long)c->arp_replies,
-	    (unsigned long long)c->hellos_tx, (unsigned long long)c->hellos_rx);
-	for (d = 0; d < TTD_DROP_N; d++)
-		fprintf(fp, "%s\"%s\": %llu", d ? ", " : "", ttd_drop_names[d],
-		    (unsigned long long)c->dropped[d]);
-	ttd_capture_name(&l->pe_cap, l->pe_cap.cur, path, sizeof(path));
-	fprintf(fp, "}},\n \"traces\": [{\"path\": ");
-	tt_json_string(fp, path);
-	fprintf(fp, ", \"records\": %llu}",
-	    (unsigned long long)l->pe_cap.records);
-	for (s = 0; l->port_tracing && s < l->nd.ncards; s++)
-		for (i = 0; i < l->nd.card[s].nports; i++) {
-			const struct ttd_capture *pc = &l->port_cap[s][i];
-
-			ttd_capture_name(pc, pc->cur, path, sizeof(path));
-			fprintf(fp, ", {\"path\": ");
-			tt_json_string(fp, path);
-			fprintf(fp, ", \"records\": %llu}",
-			    (unsigned long long)pc->records);
-		}
-	fprintf(fp, "]}\n");
+	for (i = 0; i < n; i++)
+		(void)ttd_capture_flush(all[i]);
 }
 
 static void
-loop_status_text(struct loop *l, FILE *fp)
+loop_reopen(struct ttd_daemon *d, const struct ttd_settings *s)
 {
-	const struct ttd_counters *c = &l->f.cnt;
-	char pn[160], cn[64];
-	int s, i, d;
+	struct ttd_capture *all[LOOP_CAPTURES_MAX];
+	int n = loop_ncaptures(d, all), i;
+	char err[512];
 
-	fprintf(fp, "node %s, %s, PEs", l->nd.host, tt_card_name(&l->net,
-	    l->nd.card[0].card, cn, sizeof(cn)));
-	for (s = 0; s < l->nd.ncards; s++)
-		fprintf(fp, " %u (%s)", l->nd.card[s].card, l->tapname[s]);
-	fprintf(fp, "\n%-36s %-7s %-8s %12s %12s\n", "port", "link",
-	    "cabling", "sent", "received");
-	for (s = 0; s < l->nd.ncards; s++)
-		for (i = 0; i < l->f.nports[s]; i++) {
-			const struct ttd_fport *p = &l->f.fp[s][i];
-
-			fprintf(fp, "%-36s %-7s %-8s %12llu %12llu\n",
-			    ttd_fwd_port_name(&l->f, s, i, pn, sizeof(pn)),
-			    loop_link_name(p->link), p->port == TT_PORT_INT ?
-			    "-" : cabling_names[p->cabling],
-			    (unsigned long long)p->tx,
-			    (unsigned long long)p->rx);
+	for (i = 0; i < n; i++) {
+		if (s != NULL) {
+			all[i]->rotate_bytes = (uint64_t)s->trace_rotate_mb
+			    << 20;
+			all[i]->keep = s->trace_keep > 0 ? s->trace_keep : 1;
 		}
-	fprintf(fp, "injected %llu, forwarded %llu, delivered %llu; dropped:",
-	    (unsigned long long)c->injected, (unsigned long long)c->forwarded,
-	    (unsigned long long)c->delivered);
-	for (d = 0; d < TTD_DROP_N; d++)
-		fprintf(fp, " %s %llu", ttd_drop_names[d],
-		    (unsigned long long)c->dropped[d]);
-	fprintf(fp, "\ntrace %s: %llu records\n", l->pe_cap.base,
-	    (unsigned long long)l->pe_cap.records);
+		if (ttd_capture_reopen(all[i], err, sizeof(err)) < 0)
+			ttd_log(TTD_LOG_ERR, "capture", "%s; retried at every "
+			    "flush", err);
+	}
 }
 
-/* One request on the control socket: a line, an answer, close. */
 static void
-loop_control(struct loop *l)
+loop_close_traces(struct ttd_daemon *d)
 {
-	struct timeval tv = {1, 0};
-	char req[64];
-	ssize_t n;
-	FILE *fp;
-	int c;
+	struct ttd_capture *all[LOOP_CAPTURES_MAX];
+	int n = loop_ncaptures(d, all), i;
+	char err[512];
 
-	c = accept4(l->ctl, NULL, NULL, SOCK_CLOEXEC);
-	if (c < 0)
-		return;
-	setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(c, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	n = read(c, req, sizeof(req) - 1);
-	if (n <= 0 || (fp = fdopen(c, "w")) == NULL) {
-		close(c);
-		return;
-	}
-	req[n] = '\0';
-	req[strcspn(req, "\r\n")] = '\0';
-	/* what status reports is what the files hold */
-	loop_each_capture(l, loop_flush_one);
-	if (strcmp(req, "status json") == 0)
-		loop_status_json(l, fp);
-	else if (strcmp(req, "status") == 0)
-		loop_status_text(l, fp);
-	else
-		fprintf(fp, "error: unknown request \"%s\" (status, status "
-		    "json)\n", req);
-	fclose(fp);
+	for (i = 0; i < n; i++)
+		if (ttd_capture_close(all[i], err, sizeof(err)) < 0)
+			ttd_log(TTD_LOG_ERR, "capture", "%s", err);
 }
 
-static int
-loop_listen(const char *path, char *err, size_t errsz)
-{
-	struct sockaddr_un sa;
-	int s;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sa.sun_path)) {
-		snprintf(err, errsz, "control socket path %s is too long",
-		    path);
-		return -1;
-	}
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
-	s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (s < 0) {
-		snprintf(err, errsz, "socket: %s", strerror(errno));
-		return -1;
-	}
-	unlink(path);
-	if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(s, 8) < 0) {
-		snprintf(err, errsz, "control socket %s: %s (give --control)",
-		    path, strerror(errno));
-		close(s);
-		return -1;
-	}
-	return s;
-}
+/* ---- signals, reloads, the control socket's answers ---- */
 
 /* systemd's notify protocol: one datagram to $NOTIFY_SOCKET. */
 static void
@@ -570,140 +268,165 @@ loop_notify(const char *msg)
 	close(s);
 }
 
+/* The signals the loop reads from its signalfd. */
 static void
-loop_log_counters(struct loop *l, int level)
+loop_sigset(sigset_t *ss)
 {
-	const struct ttd_counters *c = &l->f.cnt;
-	char d[256];
-	size_t o = 0;
-	int i;
-
-	for (i = 0; i < TTD_DROP_N; i++)
-		o += (size_t)snprintf(d + o, sizeof(d) - o, " %s %llu",
-		    ttd_drop_names[i], (unsigned long long)c->dropped[i]);
-	ttd_log(level, "counters", "injected %llu, forwarded %llu, delivered "
-	    "%llu, trace records %llu; dropped:%s",
-	    (unsigned long long)c->injected, (unsigned long long)c->forwarded,
-	    (unsigned long long)c->delivered,
-	    (unsigned long long)l->pe_cap.records, d);
+	sigemptyset(ss);
+	sigaddset(ss, SIGTERM);
+	sigaddset(ss, SIGINT);
+	sigaddset(ss, SIGHUP);
+	sigaddset(ss, SIGUSR1);
 }
 
-/* SIGHUP: traces reopened; a changed config is checked, and what can be
- * taken without reopening the ports (trace settings) is taken. */
+/* The reload thread is done: apply what it allows, reopen the traces. */
 static void
-loop_reload(struct loop *l)
+loop_reloaded(struct ttd_daemon *d)
 {
-	tt_config nc;
+	struct ttd_settings s;
+	char why[256];
+	int r;
 
-	loop_notify("RELOADING=1");
-	if (tt_config_load(&nc, l->o->config, stderr) != 0) {
-		ttd_log(TTD_LOG_ERR, "config", "%s: not reloaded, the running "
-		    "config stays", l->o->config);
-		tt_config_free(&nc);
+	r = ttd_reload_take(&d->reload, &s, why, sizeof(why));
+	if (r < 0)
+		return;
+	if (r == TTD_RELOAD_OK) {
+		d->cfg.trace_rotate_mb = s.trace_rotate_mb;
+		d->cfg.trace_keep = s.trace_keep;
+		if (why[0] != '\0')
+			ttd_log(TTD_LOG_NOTICE, "config", "%s: %s",
+			    d->o->config, why);
+	} else if (r == TTD_RELOAD_RESTART) {
+		ttd_log(TTD_LOG_WARNING, "config", "%s: %s: restart needed; "
+		    "not reloaded, the running config stays", d->o->config,
+		    why);
 	} else {
-		if (memcmp(&nc.spec, &l->cfg.spec, sizeof(nc.spec)) != 0 ||
-		    nc.nnodes != l->cfg.nnodes || memcmp(nc.nodes,
-		    l->cfg.nodes, nc.nnodes * sizeof(*nc.nodes)) != 0 ||
-		    strcmp(nc.pe_tap, l->cfg.pe_tap) != 0 ||
-		    nc.pe_subnet != l->cfg.pe_subnet)
-			ttd_log(TTD_LOG_WARNING, "config", "%s: torus:, nodes: "
-			    "or pes: changed; restart ttd to apply them",
-			    l->o->config);
-		l->cfg.trace_rotate_mb = nc.trace_rotate_mb;
-		l->cfg.trace_keep = nc.trace_keep;
-		tt_config_free(&nc);
+		ttd_log(TTD_LOG_ERR, "config", "%s: %s: not reloaded, the "
+		    "running config stays", d->o->config, why);
 	}
-	loop_each_capture(l, ttd_capture_reopen);
-	ttd_log(TTD_LOG_NOTICE, "config", "reloaded; trace files reopened");
+	loop_reopen(d, r == TTD_RELOAD_OK ? &s : NULL);
+	ttd_log(TTD_LOG_NOTICE, "config", "%s; trace files reopened",
+	    r == TTD_RELOAD_OK ? "reloaded" : "not reloaded");
 	loop_notify("READY=1");
+	if (d->reload.running)
+		loop_notify("RELOADING=1");	/* a SIGHUP that came meanwhile */
+}
+
+/* Read the signals; 1 when ttd should stop. */
+static int
+loop_signals(struct ttd_daemon *d)
+{
+	struct signalfd_siginfo si;
+	int stop = 0;
+
+	while (read(d->sfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGTERM || si.ssi_signo == SIGINT) {
+			ttd_log(TTD_LOG_NOTICE, "stop", "%s: closing the "
+			    "traces", strsignal((int)si.ssi_signo));
+			stop = 1;
+		} else if (si.ssi_signo == SIGHUP) {
+			if (!d->reload.running)
+				loop_notify("RELOADING=1");
+			ttd_reload_start(&d->reload);
+		} else if (si.ssi_signo == SIGUSR1) {
+			ttd_status_log(d, TTD_LOG_NOTICE);
+		}
+	}
+	return stop;
 }
 
 static void
-loop_pcap_cb(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
+loop_answer(void *ctx, int kind, FILE *fp)
 {
-	struct loop_rx *rx = (struct loop_rx *)user;
+	struct ttd_daemon *d = ctx;
 
-	ttd_fwd_port_rx(&rx->l->f, rx->side, rx->lport, bytes, h->caplen);
+	loop_flush(d);		/* what status reports is what files hold */
+	if (kind == TTD_REQ_STATUS_JSON)
+		ttd_status_json(d, fp);
+	else
+		ttd_status_text(d, fp);
 }
 
-static uint64_t
-loop_ms(void)
-{
-	struct timespec ts;
+/* ---- set-up and tear-down ---- */
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
+/* The config, the network, this node and its port map. */
 static int
-loop_queued(const struct loop *l)
+loop_load(struct ttd_daemon *d, char *err, size_t errsz)
 {
-	int s, i, v;
+	size_t index;
 
-	for (s = 0; s < l->nd.ncards; s++)
-		for (i = 0; i < l->f.nports[s]; i++)
-			for (v = 0; v < l->f.fp[s][i].nvcs; v++)
-				if (l->f.fp[s][i].q[v].count > 0)
-					return 1;
+	if (tt_config_load(&d->cfg, d->o->config, stderr) != 0)
+		return TTD_EX_CONFIG;
+	if (tt_net_init(&d->net, &d->cfg.spec, err, errsz) < 0)
+		return TTD_EX_CONFIG;
+	if (ttd_node_find(&d->cfg, &d->net, d->o->node, &index, err,
+	    errsz) < 0)
+		return TTD_EX_CONFIG;
+	if (ttd_node_map(&d->nd, &d->cfg, &d->net, index, 1, d->o->hwloc_xml,
+	    stderr) > 0) {
+		snprintf(err, errsz, "%s: the port map of %s does not fit this "
+		    "machine or the configuration (above)", d->o->config,
+		    d->cfg.nodes[index].host);
+		return TTD_EX_CONFIG;
+	}
+	snprintf(d->trace_dir, sizeof(d->trace_dir), "%s", d->o->trace_dir ?
+	    d->o->trace_dir : d->cfg.trace_dir[0] ? d->cfg.trace_dir :
+	    TTD_DEFAULT_TRACES);
 	return 0;
 }
 
 static int
-loop_setup(struct loop *l, char *err, size_t errsz)
+loop_open_devices(struct ttd_daemon *d, char *err, size_t errsz)
+{
+	int s, i;
+
+	for (s = 0; s < d->nd.ncards; s++) {
+		for (i = 0; i < d->nd.card[s].nports; i++)
+			if (ttd_port_open(&d->pc[s][i],
+			    d->nd.card[s].port[i].ifname,
+			    d->f.port_mac[s][i], err, errsz) < 0)
+				return TTD_EX_UNAVAILABLE;
+		if (ttd_tap_open(&d->tap[s], d->tapname[s],
+		    sizeof(d->tapname[s]), &d->cfg, d->nd.card[s].card, err,
+		    errsz) < 0)
+			return TTD_EX_UNAVAILABLE;
+	}
+	return 0;
+}
+
+static int
+loop_setup(struct ttd_daemon *d, char *err, size_t errsz)
 {
 	struct ttd_io io = {
-		.ctx = l, .port_send = loop_port_send,
+		.ctx = d, .port_send = loop_port_send,
 		.pe_deliver = loop_pe_deliver, .trace_pe = loop_trace_pe,
 		.trace_port = loop_trace_port, .now_ns = loop_now_ns
 	};
-	size_t index;
 	sigset_t ss;
-	int s, i;
+	int rc;
 
-	if (tt_config_load(&l->cfg, l->o->config, stderr) != 0)
-		return TTD_EX_CONFIG;
-	if (tt_net_init(&l->net, &l->cfg.spec, err, errsz) < 0)
-		return TTD_EX_CONFIG;
-	if (ttd_node_find(&l->cfg, &l->net, l->o->node, &index, err,
+	if ((rc = loop_load(d, err, errsz)) != 0)
+		return rc;
+	/* before any device: a second ttd on the same socket stops here */
+	if (ttd_control_open(&d->ctl, d->o->control ? d->o->control :
+	    TTD_DEFAULT_CONTROL, loop_answer, d, err, errsz) < 0)
+		return 1;
+	if (ttd_fwd_init(&d->f, &d->nd, &io, LOOP_QUEUE_SLOTS, err,
 	    errsz) < 0)
-		return TTD_EX_CONFIG;
-	if (ttd_node_map(&l->nd, &l->cfg, &l->net, index, 1, l->o->hwloc_xml,
-	    stderr) > 0) {
-		snprintf(err, errsz, "%s: the port map of %s does not fit this "
-		    "machine or the configuration (above)", l->o->config,
-		    l->cfg.nodes[index].host);
-		return TTD_EX_CONFIG;
-	}
-	snprintf(l->trace_dir, sizeof(l->trace_dir), "%s", l->o->trace_dir ?
-	    l->o->trace_dir : l->cfg.trace_dir[0] ? l->cfg.trace_dir :
-	    "/var/lib/twintorus/traces");
-	if (ttd_fwd_init(&l->f, &l->nd, &io, 32, err, errsz) < 0)
 		return 1;
-	l->f.vlan = l->o->pcp;
-	for (s = 0; s < l->nd.ncards; s++) {
-		for (i = 0; i < l->nd.card[s].nports; i++)
-			if (loop_open_port(l, s, i, err, errsz) < 0)
-				return TTD_EX_UNAVAILABLE;
-		if (loop_open_tap(l, s, err, errsz) < 0)
-			return TTD_EX_UNAVAILABLE;
-	}
-	if (loop_open_traces(l, err, errsz) < 0)
+	d->f.vlan = d->o->pcp;
+	if ((rc = loop_open_devices(d, err, errsz)) != 0)
+		return rc;
+	if (loop_open_traces(d, err, errsz) < 0)
 		return 1;
-	sigemptyset(&ss);
-	sigaddset(&ss, SIGTERM);
-	sigaddset(&ss, SIGINT);
-	sigaddset(&ss, SIGHUP);
-	sigaddset(&ss, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &ss, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	l->sfd = signalfd(-1, &ss, SFD_NONBLOCK | SFD_CLOEXEC);
-	if (l->sfd < 0) {
+	loop_sigset(&ss);
+	d->sfd = signalfd(-1, &ss, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (d->sfd < 0) {
 		snprintf(err, errsz, "signalfd: %s", strerror(errno));
 		return 1;
 	}
-	l->ctl = loop_listen(l->o->control ? l->o->control :
-	    TTD_DEFAULT_CONTROL, err, errsz);
-	return l->ctl < 0 ? 1 : 0;
+	return ttd_reload_init(&d->reload, d->o->config, d->o->node, &d->cfg,
+	    &d->nd, err, errsz) < 0 ? 1 : 0;
 }
 
 /*
@@ -713,7 +436,7 @@ loop_setup(struct loop *l, char *err, size_t errsz)
  * (veth, virtual NICs), the kernel schedules it.
  */
 static void
-loop_pin(struct loop *l)
+loop_pin(struct ttd_daemon *d)
 {
 	const ttd_nic *at[2] = {NULL, NULL};
 	ttd_nic *nics;
@@ -721,20 +444,20 @@ loop_pin(struct loop *l)
 	int s, j;
 	char err[512];
 
-	if (ttd_discover(l->o->hwloc_xml, &nics, &n, err, sizeof(err)) < 0) {
+	if (ttd_discover(d->o->hwloc_xml, &nics, &n, err, sizeof(err)) < 0) {
 		ttd_log(TTD_LOG_INFO, "numa", "not pinned: %s", err);
 		return;
 	}
-	for (s = 0; s < l->nd.ncards; s++)
+	for (s = 0; s < d->nd.ncards; s++)
 		for (i = 0; i < n; i++)
 			for (j = 0; j < nics[i].nports; j++)
 				if (strcmp(nics[i].port[j].name,
-				    l->nd.card[s].port[0].ifname) == 0)
+				    d->nd.card[s].port[0].ifname) == 0)
 					at[s] = &nics[i];
-	if (at[0] == NULL || (l->nd.ncards > 1 && at[1] == NULL))
+	if (at[0] == NULL || (d->nd.ncards > 1 && at[1] == NULL))
 		ttd_log(TTD_LOG_INFO, "numa", "not pinned: hwloc does not "
 		    "place the cards (no PCI device)");
-	else if (l->nd.ncards > 1 && strcmp(at[0]->cpuset, at[1]->cpuset))
+	else if (d->nd.ncards > 1 && strcmp(at[0]->cpuset, at[1]->cpuset))
 		ttd_log(TTD_LOG_INFO, "numa", "not pinned: the cards sit on "
 		    "NUMA nodes %d and %d", at[0]->numa, at[1]->numa);
 	else if (ttd_discover_bind(at[0], err, sizeof(err)) < 0)
@@ -746,136 +469,207 @@ loop_pin(struct loop *l)
 }
 
 static void
-loop_teardown(struct loop *l)
+loop_teardown(struct ttd_daemon *d)
 {
-	int s, i;
+	int s, i, abandoned;
 
-	loop_each_capture(l, ttd_capture_close);
+	abandoned = ttd_reload_free(&d->reload) < 0;
+	if (abandoned)
+		ttd_log(TTD_LOG_NOTICE, "config", "a reload still waiting on "
+		    "%s is abandoned", d->o->config);
+	loop_close_traces(d);
 	for (s = 0; s < 2; s++) {
 		for (i = 0; i < TT_MAX_EXT + 1; i++)
-			if (l->pc[s][i] != NULL)
-				pcap_close(l->pc[s][i]);
-		if (l->tap[s] > 0)
-			close(l->tap[s]);
+			if (d->pc[s][i] != NULL)
+				pcap_close(d->pc[s][i]);
+		if (d->tap[s] > 0)
+			close(d->tap[s]);
 	}
-	if (l->ctl >= 0) {
-		close(l->ctl);
-		unlink(l->o->control ? l->o->control : TTD_DEFAULT_CONTROL);
+	ttd_control_close(&d->ctl);
+	if (d->sfd >= 0)
+		close(d->sfd);
+	ttd_fwd_free(&d->f);
+	if (abandoned)
+		return;		/* the reload still reads them */
+	if (d->net.coord != NULL)
+		tt_net_free(&d->net);
+	tt_config_free(&d->cfg);
+}
+
+/* ---- the loop ---- */
+
+static void
+loop_slots_init(struct ttd_daemon *d, struct loop_slots *sl,
+    struct pollfd *pfd, struct loop_rx *rx)
+{
+	int s, i, n = 0;
+
+	memset(pfd, 0, LOOP_SLOTS_MAX * sizeof(*pfd));
+	sl->port0 = n;
+	for (s = 0; s < d->nd.ncards; s++)
+		for (i = 0; i < d->f.nports[s]; i++) {
+			rx[n] = (struct loop_rx){d, s, i};
+			pfd[n].fd = pcap_get_selectable_fd(d->pc[s][i]);
+			pfd[n++].events = POLLIN;
+		}
+	sl->nports = n - sl->port0;
+	sl->tap0 = n;
+	for (s = 0; s < d->nd.ncards; s++) {
+		pfd[n].fd = d->tap[s];
+		pfd[n++].events = POLLIN;
 	}
-	if (l->sfd >= 0)
-		close(l->sfd);
-	ttd_fwd_free(&l->f);
-	if (l->net.coord != NULL)
-		tt_net_free(&l->net);
-	tt_config_free(&l->cfg);
+	sl->ntaps = n - sl->tap0;
+	sl->sig = n;
+	pfd[n].fd = d->sfd;
+	pfd[n++].events = POLLIN;
+	sl->reload = n;
+	pfd[n].fd = d->reload.efd;
+	pfd[n++].events = POLLIN;
+	sl->ctl = n;
+	sl->n = n + 1 + TTD_CONTROL_CLIENTS;
+}
+
+static void
+loop_pcap_cb(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
+{
+	struct loop_rx *rx = (struct loop_rx *)user;
+
+	ttd_fwd_port_rx(&rx->d->f, rx->side, rx->lport, bytes, h->caplen,
+	    h->len);
+}
+
+/* What poll() says the ports and TAPs hold: up to LOOP_BATCH each. */
+static void
+loop_receive(struct ttd_daemon *d, const struct loop_slots *sl,
+    const struct pollfd *pfd, struct loop_rx *rx)
+{
+	ssize_t len;
+	int i, s, k;
+
+	for (i = 0; i < sl->nports; i++)
+		if (pfd[sl->port0 + i].revents & POLLIN)
+			(void)pcap_dispatch(d->pc[rx[i].side][rx[i].lport],
+			    LOOP_BATCH, loop_pcap_cb, (u_char *)&rx[i]);
+	for (s = 0; s < sl->ntaps; s++) {
+		if (!(pfd[sl->tap0 + s].revents & POLLIN))
+			continue;
+		for (k = 0; k < LOOP_BATCH; k++) {
+			/* one byte more than a frame may have: a longer
+			 * frame is cut to it, and dropped as too_long */
+			len = read(d->tap[s], d->buf, sizeof(d->buf));
+			if (len <= 0)
+				break;
+			ttd_fwd_pe_rx(&d->f, s, d->buf, (size_t)len);
+		}
+	}
+}
+
+static uint64_t
+loop_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Run the timers that are due; the poll() timeout until the next event. */
+static int
+loop_timers(struct ttd_daemon *d, struct loop_timers *t, uint64_t now)
+{
+	uint64_t next, ctl;
+
+	if (now >= t->hello) {
+		loop_links(d);
+		ttd_fwd_hello(&d->f);
+		t->hello = now + LOOP_HELLO_MS;
+	}
+	if (now >= t->flush) {
+		loop_flush(d);
+		t->flush = now + LOOP_FLUSH_MS;
+	}
+	if (ttd_fwd_queued(&d->f) > 0)
+		return LOOP_BUSY_MS;
+	next = t->hello < t->flush ? t->hello : t->flush;
+	ctl = ttd_control_next_deadline(&d->ctl);
+	if (ctl < next)
+		next = ctl > now ? ctl : now;
+	return next - now < LOOP_IDLE_MS ? (int)(next - now) : LOOP_IDLE_MS;
+}
+
+static int
+loop_run(struct ttd_daemon *d)
+{
+	struct pollfd pfd[LOOP_SLOTS_MAX];
+	struct loop_rx rx[2 * (TT_MAX_EXT + 1)];
+	struct loop_timers t = {0, 0};
+	struct loop_slots sl;
+	int stop = 0, timeout;
+
+	loop_slots_init(d, &sl, pfd, rx);
+	while (!stop) {
+		timeout = loop_timers(d, &t, loop_ms());
+		ttd_control_pollfds(&d->ctl, pfd + sl.ctl);
+		if (poll(pfd, (nfds_t)sl.n, timeout) < 0) {
+			if (errno == EINTR)
+				continue;
+			ttd_log_errno(TTD_LOG_ERR, "loop", "poll");
+			return 1;
+		}
+		loop_receive(d, &sl, pfd, rx);
+		ttd_fwd_drain(&d->f);
+		if (pfd[sl.sig].revents & POLLIN)
+			stop = loop_signals(d);
+		if (pfd[sl.reload].revents & POLLIN)
+			loop_reloaded(d);
+		ttd_control_serve(&d->ctl, pfd + sl.ctl, loop_ms());
+	}
+	return 0;
+}
+
+/* Signals go to the signalfd, from before anything is opened. */
+static void
+loop_block_signals(void)
+{
+	sigset_t ss;
+
+	loop_sigset(&ss);
+	if (sigprocmask(SIG_BLOCK, &ss, NULL) < 0)
+		ttd_fatal("start", "sigprocmask");
+	if (signal(SIGPIPE, SIG_IGN) == SIG_ERR)
+		ttd_fatal("start", "SIGPIPE");
 }
 
 int
 ttd_run(const struct ttd_run_opts *o)
 {
-	static struct loop l;	/* large (queues' headers, buffers): not on the stack */
-	struct pollfd pfd[2 * (TT_MAX_EXT + 1) + 4];
-	struct loop_rx *who[2 * (TT_MAX_EXT + 1) + 4];
-	uint64_t t_hello = 0, t_flush = 0, now;
+	/* large (queues' headers, buffers): not on the stack */
+	static struct ttd_daemon d;
 	char err[512] = "";
-	int rc, s, i, n, np, stop = 0;
+	int rc;
 
-	memset(&l, 0, sizeof(l));
-	l.o = o;
-	l.sfd = l.ctl = -1;
-	rc = loop_setup(&l, err, sizeof(err));
+	memset(&d, 0, sizeof(d));
+	d.o = o;
+	d.sfd = d.reload.efd = -1;
+	loop_block_signals();
+	rc = loop_setup(&d, err, sizeof(err));
 	if (rc != 0) {
 		if (err[0] != '\0')
 			ttd_log(TTD_LOG_ERR, "start", "%s", err);
-		loop_teardown(&l);
+		loop_teardown(&d);
 		return rc;
 	}
-	loop_pin(&l);
-	loop_links(&l);
+	loop_pin(&d);
+	loop_links(&d);
 	ttd_log(TTD_LOG_NOTICE, "start", "node %s (%u), PEs %u%s%u, %d ports, "
-	    "traces in %s", l.nd.host, l.nd.node, l.nd.card[0].card,
-	    l.nd.ncards > 1 ? " and " : "", l.nd.ncards > 1 ?
-	    l.nd.card[1].card : l.nd.card[0].card,
-	    l.f.nports[0] + l.f.nports[1], l.trace_dir);
+	    "traces in %s", d.nd.host, d.nd.node, d.nd.card[0].card,
+	    d.nd.ncards > 1 ? " and " : "", d.nd.ncards > 1 ?
+	    d.nd.card[1].card : d.nd.card[0].card,
+	    d.f.nports[0] + d.f.nports[1], d.trace_dir);
 	loop_notify("READY=1");
-
-	/* the fixed part of the poll set: ports, TAPs, signals, control */
-	np = 0;
-	for (s = 0; s < l.nd.ncards; s++)
-		for (i = 0; i < l.f.nports[s]; i++) {
-			pfd[np].fd = pcap_get_selectable_fd(l.pc[s][i]);
-			pfd[np].events = POLLIN;
-			who[np++] = &l.rx[s][i];
-		}
-	n = np;
-	for (s = 0; s < l.nd.ncards; s++) {
-		pfd[np].fd = l.tap[s];
-		pfd[np].events = POLLIN;
-		who[np++] = NULL;
-	}
-	pfd[np].fd = l.sfd;
-	pfd[np++].events = POLLIN;
-	pfd[np].fd = l.ctl;
-	pfd[np++].events = POLLIN;
-
-	while (!stop) {
-		now = loop_ms();
-		if (now >= t_hello) {
-			loop_links(&l);
-			ttd_fwd_hello(&l.f);
-			t_hello = now + 1000;
-		}
-		if (now >= t_flush) {
-			loop_each_capture(&l, loop_flush_one);
-			t_flush = now + 200;
-		}
-		if (poll(pfd, (nfds_t)np, loop_queued(&l) ? 1 : 100) < 0 &&
-		    errno != EINTR) {
-			ttd_log(TTD_LOG_ERR, "loop", "poll: %s",
-			    strerror(errno));
-			rc = 1;
-			break;
-		}
-		for (i = 0; i < n; i++)
-			if (pfd[i].revents & POLLIN)
-				(void)pcap_dispatch(l.pc[who[i]->side]
-				    [who[i]->lport], LOOP_BATCH, loop_pcap_cb,
-				    (u_char *)who[i]);
-		for (s = 0; s < l.nd.ncards; s++) {
-			if (!(pfd[n + s].revents & POLLIN))
-				continue;
-			for (i = 0; i < LOOP_BATCH; i++) {
-				ssize_t len = read(l.tap[s], l.buf,
-				    sizeof(l.buf));
-
-				if (len <= 0)
-					break;
-				ttd_fwd_pe_rx(&l.f, s, l.buf, (size_t)len);
-			}
-		}
-		ttd_fwd_drain(&l.f);
-		if (pfd[np - 2].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			while (read(l.sfd, &si, sizeof(si)) == sizeof(si)) {
-				if (si.ssi_signo == SIGTERM ||
-				    si.ssi_signo == SIGINT) {
-					ttd_log(TTD_LOG_NOTICE, "stop", "%s: "
-					    "closing the traces",
-					    strsignal((int)si.ssi_signo));
-					stop = 1;
-				} else if (si.ssi_signo == SIGHUP) {
-					loop_reload(&l);
-				} else if (si.ssi_signo == SIGUSR1) {
-					loop_log_counters(&l, TTD_LOG_NOTICE);
-				}
-			}
-		}
-		if (pfd[np - 1].revents & POLLIN)
-			loop_control(&l);
-	}
+	rc = loop_run(&d);
 	loop_notify("STOPPING=1");
-	loop_log_counters(&l, TTD_LOG_INFO);
-	loop_teardown(&l);
+	ttd_status_log(&d, TTD_LOG_INFO);
+	loop_teardown(&d);
 	return rc;
 }

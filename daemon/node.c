@@ -120,20 +120,13 @@ ttd_port_fname(int port, int n, char *buf, size_t bufsz)
 void
 ttd_pe_mac(uint32_t pe, uint8_t mac[6])
 {
-	mac[0] = 0x02;
-	mac[1] = 0x74;
-	mac[2] = 0x74;
-	mac[3] = (uint8_t)(pe >> 16);
-	mac[4] = (uint8_t)(pe >> 8);
-	mac[5] = (uint8_t)pe;
+	tt_pe_mac(pe, mac);
 }
 
 int64_t
 ttd_mac_pe(const uint8_t mac[6])
 {
-	if (mac[0] != 0x02 || mac[1] != 0x74 || mac[2] != 0x74)
-		return -1;
-	return (int64_t)mac[3] << 16 | (int64_t)mac[4] << 8 | mac[5];
+	return tt_mac_pe(mac);
 }
 
 /*
@@ -261,13 +254,134 @@ node_map_auto(struct ttd_node *nd, const tt_config *cfg, const tt_net *net,
 	return nerr;
 }
 
+/*
+ * The host names the node's trace files (DIR/HOST-pe.pcap): a "/" or a
+ * ".." in it would put them outside the trace directory.
+ */
+static int
+node_check_host(const tt_config *cfg, const tt_cfg_node *cn, size_t index,
+    FILE *errs)
+{
+	if (cn->host[0] != '\0' && strchr(cn->host, '/') == NULL &&
+	    strstr(cn->host, "..") == NULL)
+		return 0;
+	return node_err(errs, cfg, cn->line, cn->col, "nodes[%zu]: host "
+	    "\"%s\" %s; ttd names the node's trace files after its host, "
+	    "so give a plain host name", index, cn->host, cn->host[0] ==
+	    '\0' ? "is empty" : "contains \"/\" or \"..\"");
+}
+
+/* Card j's entry i of node cn, on card (side): checked and added. */
+static int
+node_map_port(struct ttd_card *card, int side, const tt_config *cfg,
+    const tt_net *net, const tt_cfg_node *cn, int j, int i, int *nint,
+    int seen[TT_NPORTS], int live, FILE *errs)
+{
+	const tt_cfg_port *cp = &cn->cards[j].ports[i];
+	struct ttd_port *p;
+	char pn[16];
+
+	if (node_key_before(cn, j, i))
+		return node_err(errs, cfg, cp->line, cp->col, "%s: interface "
+		    "listed twice", cp->key);
+	if (cp->port == TT_PORT_INT) {
+		if (!net->twin)
+			return node_err(errs, cfg, cp->line, cp->col, "%s: a "
+			    "plain torus has no internal link", cp->key);
+		if ((*nint)++ > 0)
+			return node_err(errs, cfg, cp->line, cp->col, "%s: a "
+			    "second internal port on this card", cp->key);
+	} else {
+		tt_port_name(cp->port, net->n, pn, sizeof(pn));
+		if (seen[cp->port] >= 0)
+			return node_err(errs, cfg, cp->line, cp->col, "%s: port "
+			    "%s is mapped twice (also line %d)", cp->key, pn,
+			    seen[cp->port]);
+		seen[cp->port] = (int)cp->line;
+		if (net->twin && net->port_card[cp->port] != side)
+			return node_err(errs, cfg, cp->line, cp->col, "%s: port "
+			    "%s belongs to card%d under configuration %s, but "
+			    "this card holds card%d's ports", cp->key, pn,
+			    !side, net->ports_name, side);
+	}
+	p = &card->port[card->nports++];
+	p->port = cp->port;
+	snprintf(p->key, sizeof(p->key), "%s", cp->key);
+	if (node_resolve_key(cp->key, p->ifname, sizeof(p->ifname)) < 0 &&
+	    live)
+		return node_err(errs, cfg, cp->line, cp->col, "%s: no interface "
+		    "of this machine has this %s", cp->key, strchr(cp->key,
+		    '.') ? "PCI function" : "MAC address");
+	if (live && if_nametoindex(p->ifname) == 0)
+		return node_err(errs, cfg, cp->line, cp->col, "%s: no such "
+		    "interface on this machine (see `ip link`)", p->ifname);
+	return 0;
+}
+
+/* Every port of card side must be listed. */
+static int
+node_missing_ports(const tt_config *cfg, const tt_net *net,
+    const tt_cfg_card *cc, size_t index, int j, int side,
+    const int seen[TT_NPORTS], FILE *errs)
+{
+	char pn[16], list[128] = "";
+	size_t o;
+	int i;
+
+	for (i = 0; i < 2 * net->n; i++)
+		if ((!net->twin || net->port_card[i] == side) && seen[i] < 0) {
+			o = strlen(list);
+			snprintf(list + o, sizeof(list) - o, "%s%s", o ? ", " :
+			    "", tt_port_name(i, net->n, pn, sizeof(pn)));
+		}
+	if (list[0] == '\0')
+		return 0;
+	return node_err(errs, cfg, cc->line, cc->col, "nodes[%zu].cards[%d]: "
+	    "missing %s (card%d's ports under configuration %s)", index, j,
+	    list, side, net->ports_name);
+}
+
+/* Card entry j of node index: the side its ports say, and its ports. */
+static int
+node_map_card(struct ttd_node *nd, const tt_config *cfg, const tt_net *net,
+    size_t index, int j, int seen[TT_NPORTS], int live, FILE *errs)
+{
+	const tt_cfg_node *cn = &cfg->nodes[index];
+	const tt_cfg_card *cc = &cn->cards[j];
+	struct ttd_card *card;
+	int i, side = -1, nint = 0, nerr = 0;
+
+	/* the side is the one of its first external port */
+	for (i = 0; i < cc->nports && side < 0; i++)
+		if (cc->ports[i].port != TT_PORT_INT)
+			side = net->twin ? net->port_card[cc->ports[i].port] : 0;
+	if (side < 0)
+		return node_err(errs, cfg, cc->line, cc->col,
+		    "nodes[%zu].cards[%d]: no external port listed", index, j);
+	card = &nd->card[side];
+	if (card->nports > 0)
+		return node_err(errs, cfg, cc->line, cc->col,
+		    "nodes[%zu].cards[%d]: both cards hold card%d's ports "
+		    "under configuration %s", index, j, side, net->ports_name);
+	card->card = tt_card_of(net, nd->node, side);
+	card->entry = j;
+	for (i = 0; i < cc->nports; i++)
+		nerr += node_map_port(card, side, cfg, net, cn, j, i, &nint,
+		    seen, live, errs);
+	if (net->twin && nint == 0)
+		nerr += node_err(errs, cfg, cc->line, cc->col,
+		    "nodes[%zu].cards[%d]: no internal port (the cable to the "
+		    "other card: IFACE: internal)", index, j);
+	return nerr + node_missing_ports(cfg, net, cc, index, j, side, seen,
+	    errs);
+}
+
 int
 ttd_node_map(struct ttd_node *nd, const tt_config *cfg, const tt_net *net,
     size_t index, int live, const char *hwloc_xml, FILE *errs)
 {
 	const tt_cfg_node *cn = &cfg->nodes[index];
-	int want = net->twin ? 2 : 1, j, i, nerr = 0, side, seen[TT_NPORTS];
-	char pn[16], list[128];
+	int want = net->twin ? 2 : 1, j, i, nerr, seen[TT_NPORTS];
 
 	memset(nd, 0, sizeof(*nd));
 	nd->cfg = cfg;
@@ -276,123 +390,18 @@ ttd_node_map(struct ttd_node *nd, const tt_config *cfg, const tt_net *net,
 	snprintf(nd->host, sizeof(nd->host), "%s", cn->host);
 	nd->node = tt_node_index(net, cn->coord);
 	nd->ncards = want;
+	nerr = node_check_host(cfg, cn, index, errs);
 	if (cn->ncards == 0)
-		return live ? node_map_auto(nd, cfg, net, cn, hwloc_xml, errs) :
-		    0;	/* resolved when ttd starts on the node */
+		return nerr + (live ? node_map_auto(nd, cfg, net, cn,
+		    hwloc_xml, errs) : 0);  /* resolved when ttd starts */
 	if (cn->ncards != want)
-		return node_err(errs, cfg, cn->line, cn->col, "nodes[%zu] (%s): "
-		    "%d card%s listed, a %s node has %d", index, cn->host,
-		    cn->ncards, cn->ncards == 1 ? "" : "s", net->twin ? "twin" :
-		    "plain", want);
+		return nerr + node_err(errs, cfg, cn->line, cn->col,
+		    "nodes[%zu] (%s): %d card%s listed, a %s node has %d",
+		    index, cn->host, cn->ncards, cn->ncards == 1 ? "" : "s",
+		    net->twin ? "twin" : "plain", want);
 	for (i = 0; i < TT_NPORTS; i++)
 		seen[i] = -1;
-	for (j = 0; j < cn->ncards; j++) {
-		const tt_cfg_card *cc = &cn->cards[j];
-		struct ttd_card *card;
-		int nint = 0;
-
-		/* the side is the one of its first external port */
-		side = -1;
-		for (i = 0; i < cc->nports; i++)
-			if (cc->ports[i].port != TT_PORT_INT) {
-				side = net->twin ?
-				    net->port_card[cc->ports[i].port] : 0;
-				break;
-			}
-		if (side < 0) {
-			nerr += node_err(errs, cfg, cc->line, cc->col,
-			    "nodes[%zu].cards[%d]: no external port listed",
-			    index, j);
-			continue;
-		}
-		card = &nd->card[side];
-		if (card->nports > 0) {
-			nerr += node_err(errs, cfg, cc->line, cc->col,
-			    "nodes[%zu].cards[%d]: both cards hold card%d's "
-			    "ports under configuration %s", index, j, side,
-			    net->ports_name);
-			continue;
-		}
-		card->card = tt_card_of(net, nd->node, side);
-		card->entry = j;
-		for (i = 0; i < cc->nports; i++) {
-			const tt_cfg_port *cp = &cc->ports[i];
-			struct ttd_port *p;
-
-			if (node_key_before(cn, j, i)) {
-				nerr += node_err(errs, cfg, cp->line, cp->col,
-				    "%s: interface listed twice", cp->key);
-				continue;
-			}
-			if (cp->port == TT_PORT_INT) {
-				if (!net->twin) {
-					nerr += node_err(errs, cfg, cp->line,
-					    cp->col, "%s: a plain torus has no "
-					    "internal link", cp->key);
-					continue;
-				}
-				if (nint++ > 0) {
-					nerr += node_err(errs, cfg, cp->line,
-					    cp->col, "%s: a second internal port "
-					    "on this card", cp->key);
-					continue;
-				}
-			} else {
-				tt_port_name(cp->port, net->n, pn, sizeof(pn));
-				if (seen[cp->port] >= 0) {
-					nerr += node_err(errs, cfg, cp->line,
-					    cp->col, "%s: port %s is mapped "
-					    "twice (also line %d)", cp->key, pn,
-					    seen[cp->port]);
-					continue;
-				}
-				seen[cp->port] = (int)cp->line;
-				if (net->twin && net->port_card[cp->port] !=
-				    side) {
-					nerr += node_err(errs, cfg, cp->line,
-					    cp->col, "%s: port %s belongs to "
-					    "card%d under configuration %s, but "
-					    "this card holds card%d's ports",
-					    cp->key, pn, !side, net->ports_name,
-					    side);
-					continue;
-				}
-			}
-			p = &card->port[card->nports++];
-			p->port = cp->port;
-			snprintf(p->key, sizeof(p->key), "%s", cp->key);
-			if (node_resolve_key(cp->key, p->ifname,
-			    sizeof(p->ifname)) < 0 && live)
-				nerr += node_err(errs, cfg, cp->line, cp->col,
-				    "%s: no interface of this machine has "
-				    "this %s", cp->key, strchr(cp->key, '.') ?
-				    "PCI function" : "MAC address");
-			else if (live && if_nametoindex(p->ifname) == 0)
-				nerr += node_err(errs, cfg, cp->line, cp->col,
-				    "%s: no such interface on this machine "
-				    "(see `ip link`)", p->ifname);
-		}
-		if (net->twin && nint == 0)
-			nerr += node_err(errs, cfg, cc->line, cc->col,
-			    "nodes[%zu].cards[%d]: no internal port (the "
-			    "cable to the other card: IFACE: internal)",
-			    index, j);
-		/* every port of the side must be there */
-		list[0] = '\0';
-		for (i = 0; i < 2 * net->n; i++)
-			if ((!net->twin || net->port_card[i] == side) &&
-			    seen[i] < 0) {
-				size_t o = strlen(list);
-
-				snprintf(list + o, sizeof(list) - o, "%s%s",
-				    o ? ", " : "", tt_port_name(i, net->n, pn,
-				    sizeof(pn)));
-			}
-		if (list[0] != '\0')
-			nerr += node_err(errs, cfg, cc->line, cc->col,
-			    "nodes[%zu].cards[%d]: missing %s (card%d's ports "
-			    "under configuration %s)", index, j, list, side,
-			    net->ports_name);
-	}
+	for (j = 0; j < cn->ncards; j++)
+		nerr += node_map_card(nd, cfg, net, index, j, seen, live, errs);
 	return nerr;
 }

@@ -1,18 +1,24 @@
 /*
- * ttd: the twin-torus node daemon (DESIGN.md §1, issue "Daemon").
+ * ttd: the twin-torus node daemon.
  *
- * ttd is a set of modules and a small main.c, so that unit tests link the
- * same code the daemon runs (as lldpd does):
+ * ttd is a set of modules and a small main.c, so that unit tests and
+ * fuzzers link the same code the daemon runs (as lldpd does):
  *   log.c      levelled logging with a subsystem tag
  *   node.c     who this node is (nodes: of the YAML) and which interface
  *              is which torus port of which card
  *   fwd.c      the forwarding plane's logic: frames from ports and TAPs,
  *              the core's routing table, per-VC output queues, ARP for PEs,
- *              hello frames and the cabling verdict.  It touches no device:
- *              sending goes through struct ttd_io, which tests replace.
- *   capture.c  pcap trace files with size rotation
- *   loop.c     `ttd run`: libpcap handles, TAPs, signals, the control
- *              socket, timers, around fwd.c
+ *              hello frames, the cabling verdict and the counters.  It
+ *              touches no device: sending goes through struct ttd_io,
+ *              which tests replace.
+ *   capture.c  pcap trace files with size rotation, surviving a full disk
+ *   port.c     the devices: a libpcap handle per port, a TAP per PE
+ *   request.c  the control socket's request language (fuzzed on its own)
+ *   control.c  the control socket: non-blocking clients with a deadline
+ *   status.c   what `ttd status` and SIGUSR1 show
+ *   reload.c   SIGHUP's config reload, in a thread of its own
+ *   loop.c     `ttd run`: set-up, the poll loop, signals, timers
+ *   discover.c hwloc: the machine's cards (`ttd discover`)
  *   main.c     the subcommands
  */
 #ifndef TTD_H
@@ -22,6 +28,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <net/if.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/types.h>
 
 #include "twintorus/config.h"
 #include "twintorus/frame.h"
@@ -33,7 +42,9 @@
 
 #define TTD_DEFAULT_CONFIG  "/etc/twintorus/ttd.yaml"
 #define TTD_DEFAULT_CONTROL "/run/twintorus/ttd.sock"
-#define TTD_FRAME_MAX       9216 /* largest frame on a port or a TAP */
+#define TTD_DEFAULT_TRACES  "/var/lib/twintorus/traces"
+#define TTD_FRAME_MAX       9216 /* largest frame on a port or a TAP: the
+                                    capture's snap length */
 #define TTD_HOP_LIMIT       64   /* a DOR path is far shorter: a loop */
 
 /* ---- log.c ---- */
@@ -41,8 +52,17 @@
 enum { TTD_LOG_ERR = 3, TTD_LOG_WARNING = 4, TTD_LOG_NOTICE = 5,
        TTD_LOG_INFO = 6, TTD_LOG_DEBUG = 7 };
 extern int ttd_log_level;
+/* Where lines go: stderr unless a test points it elsewhere. */
+extern FILE *ttd_log_file;
 void ttd_log(int level, const char *tag, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* ttd_log with ": strerror(errno)" appended (errno as on entry). */
+void ttd_log_errno(int level, const char *tag, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Log at err with errno's text appended and exit 1: for what cannot
+ * happen once the process is set up (no trace is open yet). */
+void ttd_fatal(const char *tag, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
 int ttd_log_parse_level(const char *s);
 
 /* ---- node.c ---- */
@@ -78,7 +98,8 @@ int ttd_node_find(const tt_config *cfg, const tt_net *net, const char *want,
 /*
  * Resolve node `index`'s port map against the port configuration: each
  * card's external ports must be exactly one side's, the two cards on
- * different sides, one internal port each (twin), no interface twice.
+ * different sides, one internal port each (twin), no interface twice; the
+ * host must be usable in a file name (trace files are named after it).
  * Every problem goes to errs as "file:line:col: message"; returns how many.
  * Interface keys that are not names (PCI functions, MACs) are resolved
  * against the machine's interfaces when `live` is set.  A node without
@@ -100,7 +121,9 @@ int64_t ttd_mac_pe(const uint8_t mac[6]);
 /*
  * A trace file with tcpdump -C/-W rotation: past rotate_bytes a new file
  * is started; the files are base, base1, ..., base{keep-1}, reused in a
- * cycle.  Records are flushed to the file as they are written, so a file
+ * cycle.  Records reach the file when it is flushed (ttd_capture_flush);
+ * a flush that fails (a full disk) cuts the file back to its last whole
+ * record, counts what was lost, and the next flush tries again: the file
  * is readable at any moment and complete after ttd_capture_close().
  */
 struct ttd_capture {
@@ -108,20 +131,33 @@ struct ttd_capture {
 	uint64_t rotate_bytes;    /* 0: never rotate */
 	int keep;                 /* files in the cycle (>= 1) */
 	int cur;                  /* index of the open file */
-	uint64_t bytes;           /* written to the open file */
-	uint64_t records;         /* written in all, since start */
-	void *w;                  /* tt_trace_writer of the open file */
+	int fresh;                /* cur must be started anew (not appended) */
+	uint64_t bytes;           /* the open file's size, records not yet
+	                             flushed included */
+	uint64_t synced;          /* its size at the last good flush: the
+	                             end of its last whole record */
+	uint64_t pending;         /* records written since that flush */
+	uint64_t records;         /* in the files, in all, since start */
+	uint64_t lost;            /* records a failed write dropped */
+	int failing;              /* a write failed, none has worked since */
+	int fd;                   /* the open file, checked to be a regular
+	                             file and not a link; -1 if none */
+	void *w;                  /* tt_trace_writer on fd, or NULL until it
+	                             can be opened again */
 };
 
 int ttd_capture_open(struct ttd_capture *c, const char *base,
     uint64_t rotate_bytes, int keep, char *err, size_t errsz);
-int ttd_capture_write(struct ttd_capture *c, uint64_t t_ns,
-    const uint8_t *buf, size_t len, char *err, size_t errsz);
-/* Close and open the current file again (SIGHUP): appends, or creates it
- * if it was moved away. */
+/* Queue one record; errors are seen (and logged) by the next flush. */
+void ttd_capture_write(struct ttd_capture *c, uint64_t t_ns,
+    const uint8_t *buf, size_t len);
+/* Push the records to the file.  0, or -1 when they were lost (logged
+ * once until a flush works again). */
+int ttd_capture_flush(struct ttd_capture *c);
+/* Flush, close and open the current file again (SIGHUP): appends, or
+ * creates it if it was moved away. */
 int ttd_capture_reopen(struct ttd_capture *c, char *err, size_t errsz);
 int ttd_capture_close(struct ttd_capture *c, char *err, size_t errsz);
-int ttd_capture_flush(struct ttd_capture *c);
 /* Name of rotation file i. */
 void ttd_capture_name(const struct ttd_capture *c, int i, char *buf,
     size_t bufsz);
@@ -132,11 +168,11 @@ void ttd_capture_name(const struct ttd_capture *c, int i, char *buf,
 struct ttd_io {
 	void *ctx;
 	/* send a frame on card side's local port index: 0 sent, -1 busy
-	 * (try again later), 1 lost (the port failed; counted as link_down) */
+	 * (try again later), 1 lost (the port failed: send_failed) */
 	int (*port_send)(void *ctx, int side, int lport, const uint8_t *buf,
 	    size_t len);
-	/* hand a frame to the PE of card side (its TAP) */
-	void (*pe_deliver)(void *ctx, int side, const uint8_t *buf,
+	/* hand a frame to the PE of card side (its TAP): 0, or -1 lost */
+	int (*pe_deliver)(void *ctx, int side, const uint8_t *buf,
 	    size_t len);
 	/* record a PE's frame (injected or delivered) and a sent frame */
 	void (*trace_pe)(void *ctx, const uint8_t *buf, size_t len);
@@ -145,24 +181,55 @@ struct ttd_io {
 	uint64_t (*now_ns)(void *ctx);
 };
 
+/* Why a frame taken in went no further. */
 enum ttd_drop {
 	TTD_DROP_NO_ROUTE = 0,    /* destination outside the torus */
 	TTD_DROP_HOP_LIMIT,
 	TTD_DROP_QUEUE_FULL,
 	TTD_DROP_BAD_FRAME,       /* malformed torus frame from a port */
-	TTD_DROP_LINK_DOWN,
+	TTD_DROP_LINK_DOWN,       /* routed to a port whose link is down */
 	TTD_DROP_NOT_FOR_PE,      /* from a TAP: not unicast to a PE */
+	TTD_DROP_TOO_LONG,        /* over TTD_FRAME_MAX: cut by the capture,
+	                             or no room for the torus header */
+	TTD_DROP_NOT_TORUS,       /* on a port, another EtherType */
+	TTD_DROP_BAD_HELLO,       /* a hello naming a node, card or port the
+	                             torus does not have */
+	TTD_DROP_SEND_FAILED,     /* the port refused it */
+	TTD_DROP_DELIVER_FAILED,  /* the PE's TAP refused it */
 	TTD_DROP_N
 };
 extern const char *const ttd_drop_names[TTD_DROP_N];
 
+/*
+ * Every frame taken in (from a port or a TAP) ends in exactly one of:
+ *   received = forwarded + delivered + hellos + arp + dropped[...] + queued
+ * where queued is what the output queues hold (ttd_fwd_queued).  Frames
+ * the kernel's capture ring dropped before ttd saw them are not taken in:
+ * port.c reports them from pcap_stats().
+ */
 struct ttd_counters {
-	uint64_t injected, forwarded, delivered, hellos_rx, hellos_tx;
-	uint64_t arp_replies;
+	uint64_t received;        /* from ports and TAPs */
+	uint64_t forwarded;       /* sent on a port */
+	uint64_t delivered;       /* written to a PE's TAP */
+	uint64_t hellos;          /* consumed: hellos heard */
+	uint64_t arp;             /* consumed: ARP requests answered */
 	uint64_t dropped[TTD_DROP_N];
+	uint64_t injected;        /* of received: PE frames wrapped */
+	uint64_t hellos_tx;       /* sent (not taken in) */
 };
 
 enum ttd_cabling { TTD_CABLING_UNKNOWN = 0, TTD_CABLING_OK, TTD_CABLING_WRONG };
+
+/* At most TTD_LOG_BURST lines per port per TTD_LOG_WINDOW_NS about what
+ * it hears; the rest are counted and the count logged. */
+#define TTD_LOG_BURST      4
+#define TTD_LOG_WINDOW_NS  10000000000ull
+
+struct ttd_loglimit {
+	uint64_t start_ns;        /* of the current window */
+	unsigned lines;           /* logged in it */
+	uint64_t suppressed;      /* not logged in it */
+};
 
 /* Per local port of a card: its queues and what it has heard. */
 struct ttd_fport {
@@ -174,6 +241,7 @@ struct ttd_fport {
 	uint64_t tx, rx;
 	int rr;                   /* next VC to serve */
 	struct ttd_ring *q;       /* nvcs rings */
+	struct ttd_loglimit loglim;
 };
 
 struct ttd_ring {
@@ -202,28 +270,194 @@ struct ttd_fwd {
 int ttd_fwd_init(struct ttd_fwd *f, const struct ttd_node *nd,
     const struct ttd_io *io, unsigned queue_slots, char *err, size_t errsz);
 void ttd_fwd_free(struct ttd_fwd *f);
-/* A frame received on card side's local port lport. */
+/* A frame received on card side's local port lport: len bytes of it
+ * captured, wirelen on the wire. */
 void ttd_fwd_port_rx(struct ttd_fwd *f, int side, int lport,
-    const uint8_t *buf, size_t len);
+    const uint8_t *buf, size_t len, size_t wirelen);
 /* A frame the PE of card side sent on its TAP. */
 void ttd_fwd_pe_rx(struct ttd_fwd *f, int side, const uint8_t *buf,
     size_t len);
 /* Send what the queues hold, VCs served round-robin per port. */
 void ttd_fwd_drain(struct ttd_fwd *f);
-/* Queue a hello on every external port. */
+/* Frames waiting in the output queues. */
+uint64_t ttd_fwd_queued(const struct ttd_fwd *f);
+/* The right-hand side of the identity above: received once it holds. */
+uint64_t ttd_fwd_accounted(const struct ttd_fwd *f);
+/* Queue a hello on every external port (and log what the rate limit
+ * held back in a window that has ended). */
 void ttd_fwd_hello(struct ttd_fwd *f);
 /* A port's link went up or down (logged by the caller). */
 void ttd_fwd_link(struct ttd_fwd *f, int side, int lport, int up);
-/* "(1,0,1)/c0 X+" */
+/* "(1,0,1)/c0 X+ (ifname)" */
 const char *ttd_fwd_port_name(const struct ttd_fwd *f, int side, int lport,
     char *buf, size_t bufsz);
 
-/* ---- loop.c ---- */
+/* ---- port.c ---- */
+
+#define TTD_PCAP_BUFFER     (4 << 20)  /* a port's capture ring, bytes */
+
+typedef struct pcap pcap_t;
+/* Open a port: inbound only, immediate, non-blocking; mac gets its MAC. */
+int ttd_port_open(pcap_t **pp, const char *ifname, uint8_t mac[6],
+    char *err, size_t errsz);
+/* 1 carrier, 0 none (or the interface is down), -1 cannot tell. */
+int ttd_port_carrier(const char *ifname);
+/* Frames the capture ring dropped (ps_drop) and the interface dropped
+ * (ps_ifdrop), since it was opened; 0 and 0 if libpcap cannot tell. */
+void ttd_port_drops(pcap_t *p, uint64_t *drop, uint64_t *ifdrop);
+/* PE pe's TAP, named by pattern (one %u) with its MAC and address. */
+int ttd_tap_open(int *fdp, char *name, size_t namesz, const tt_config *cfg,
+    uint32_t pe, char *err, size_t errsz);
+
+/* ---- request.c ---- */
+
+#define TTD_REQUEST_MAX     64   /* longest request line, newline included */
+
+enum ttd_request_kind { TTD_REQ_STATUS_TEXT = 1, TTD_REQ_STATUS_JSON };
+
+/*
+ * One request line: "status" or "status json", words separated by blanks,
+ * ended by "\n" (or "\r\n"), or by the end of the input when eof is set.
+ * Returns 0 when more input is needed, 1 with *kind set, -1 with err set
+ * to a one-line message for the client (the request shown with anything
+ * unprintable escaped).  *used gets the bytes the request took.
+ */
+int ttd_request_parse(const char *buf, size_t len, int eof, int *kind,
+    size_t *used, char *err, size_t errsz);
+
+/* ---- control.c ---- */
+
+#define TTD_CONTROL_CLIENTS  8     /* served at once; more wait unaccepted */
+#define TTD_CONTROL_BACKLOG  16
+#define TTD_CONTROL_DEADLINE_MS 2000  /* to send a request and read the
+                                         answer */
+
+struct ttd_client {
+	int fd;                   /* -1: slot free */
+	uint64_t deadline_ms;
+	char in[TTD_REQUEST_MAX];
+	size_t inlen;
+	char *out;                /* the answer, malloc'd */
+	size_t outlen, outoff;
+};
+
+/* Writes the answer to a request into fp. */
+typedef void ttd_answer_fn(void *ctx, int kind, FILE *fp);
+
+struct ttd_control {
+	int fd;                   /* listening, -1 closed */
+	char path[108];
+	dev_t dev;                /* of the socket file bound, to unlink */
+	ino_t ino;                /* only that one at exit */
+	ttd_answer_fn *answer;
+	void *ctx;
+	struct ttd_client client[TTD_CONTROL_CLIENTS];
+};
+
+/*
+ * Listen on path.  A stale socket there (nobody answers) is replaced;
+ * anything else (a file, a directory, a link, a live ttd's socket) is
+ * refused with err saying what is there.
+ */
+int ttd_control_open(struct ttd_control *c, const char *path,
+    ttd_answer_fn *answer, void *ctx, char *err, size_t errsz);
+/* Fill pollfds for the listener and every client (fd -1: unused), at
+ * most 1 + TTD_CONTROL_CLIENTS; returns how many were filled. */
+int ttd_control_pollfds(const struct ttd_control *c, struct pollfd *pfd);
+/* Serve what poll() reported on those pollfds; never blocks.  Clients
+ * past their deadline are closed. */
+void ttd_control_serve(struct ttd_control *c, const struct pollfd *pfd,
+    uint64_t now_ms);
+/* The earliest client deadline, or UINT64_MAX. */
+uint64_t ttd_control_next_deadline(const struct ttd_control *c);
+/* Close everything; unlink the socket file if it is still ours. */
+void ttd_control_close(struct ttd_control *c);
+
+/* ---- reload.c ---- */
+
+/* What a reload may change while ttd runs. */
+struct ttd_settings {
+	int trace_rotate_mb;
+	int trace_keep;
+};
+
+enum ttd_reload_result {
+	TTD_RELOAD_OK = 0,        /* settings hold the new values */
+	TTD_RELOAD_BAD_FILE,      /* the file does not load: nothing changes */
+	TTD_RELOAD_RESTART,       /* it changes ports or TAPs: refused */
+};
+
+/*
+ * SIGHUP's reload runs in a thread, off the forwarding loop: the loop
+ * polls efd and takes the result (ttd_reload_take) at a point where
+ * nothing else looks at the settings.  One reload at a time; a SIGHUP
+ * during one is remembered and runs when it ends.
+ */
+struct ttd_reload {
+	const char *path;
+	const char *node;         /* --node */
+	const tt_config *cur;     /* the running config (not changed while
+	                             a reload runs) */
+	const struct ttd_node *nd;
+	int efd;                  /* eventfd: readable when a result waits */
+	int running, again;
+	pthread_t th;
+	/* the result, written by the thread before efd is signalled */
+	int result;
+	struct ttd_settings settings;
+	char why[256];            /* what differs (TTD_RELOAD_RESTART) */
+};
+
+int ttd_reload_init(struct ttd_reload *r, const char *path,
+    const char *node, const tt_config *cur, const struct ttd_node *nd,
+    char *err, size_t errsz);
+/* Start a reload (or remember to start one when the running one ends). */
+void ttd_reload_start(struct ttd_reload *r);
+/* After efd turned readable: the finished reload's result (and the
+ * next one started if a SIGHUP came meanwhile). */
+int ttd_reload_take(struct ttd_reload *r, struct ttd_settings *s,
+    char *why, size_t whysz);
+/* 0; or -1 when a reload is still running: it is left to end on its
+ * own (or with the process), and the config it reads (cur, nd) must be
+ * left as it is. */
+int ttd_reload_free(struct ttd_reload *r);
+/* Whether two configs differ in what needs a restart for this node (the
+ * torus, its node map, the PEs' TAPs and addresses); why says what. */
+int ttd_reload_needs_restart(const tt_config *a, const tt_config *b,
+    const struct ttd_node *nd, const char *node, char *why, size_t whysz);
+
+/* ---- loop.c and status.c: the running daemon ---- */
 
 struct ttd_run_opts {
 	const char *config, *node, *control, *trace_dir, *hwloc_xml;
 	int pcp;                  /* 802.1Q tag on egress, PCP = VC */
 };
+
+struct ttd_daemon {
+	const struct ttd_run_opts *o;
+	tt_config cfg;
+	tt_net net;
+	struct ttd_node nd;
+	struct ttd_fwd f;
+	pcap_t *pc[2][TT_MAX_EXT + 1];
+	int tap[2];
+	char tapname[2][IF_NAMESIZE];
+	struct ttd_capture pe_cap;
+	struct ttd_capture port_cap[2][TT_MAX_EXT + 1];
+	int port_tracing;
+	char trace_dir[4096];
+	int sfd;                  /* signalfd */
+	struct ttd_control ctl;
+	struct ttd_reload reload;
+	uint8_t buf[TTD_FRAME_MAX + 1];   /* a TAP read: one byte more
+	                                     shows a frame too long */
+};
+
 int ttd_run(const struct ttd_run_opts *o);
+
+/* status.c: `ttd status` as text or JSON, and the counters' log line. */
+void ttd_status_text(const struct ttd_daemon *d, FILE *fp);
+void ttd_status_json(const struct ttd_daemon *d, FILE *fp);
+void ttd_status_log(const struct ttd_daemon *d, int level);
 
 #endif

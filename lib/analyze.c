@@ -1,5 +1,5 @@
 /*
- * Static analysis by enumeration (DESIGN.md §4, ttsim analyze).
+ * Static analysis by enumeration (ttsim analyze).
  *
  * Every figure comes from walking the real routing function or the real
  * link graph over all pairs.  The closed forms of the seed reports are used

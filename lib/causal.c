@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "errf.h"
+#include "sim_part.h"
 #include "twintorus/causal.h"
 #include "u64map.h"
 
@@ -54,7 +55,7 @@ struct tt_causal {
 	uint32_t na, acap, afree;
 	tt_u64map arr;          /* (src, seq) -> arrival */
 	uint64_t held;
-	int eof, failed, have_first;
+	int eof, failed;
 	char err[512];
 	char warn[MAX_WARN][200];
 	int nwarn;
@@ -314,10 +315,8 @@ causal_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 			return TT_SRC_LATER;
 		}
 		e->last_rel = rel;
-		if (!c->have_first || rel < c->res.first_gen) {
+		if (rel < c->res.first_gen)
 			c->res.first_gen = rel;
-			c->have_first = 1;
-		}
 		e->has_sent = 1;
 		e->cur_dst = s->dst;
 		e->cur_seq = s->seq;
@@ -409,6 +408,7 @@ tt_causal_create(tt_causal **cp, tt_dep_stream in, const tt_replay_params *p,
 	c->pkt_bytes = (uint64_t)p->packet_flits * (uint64_t)p->flit_bytes;
 	c->cycle_ns = tt_replay_cycle_ns(p);
 	c->sfree = c->afree = NONE;
+	c->res.first_gen = UINT64_MAX;
 	tt_u64map_init(&c->arr);
 	if ((c->pe = calloc(c->pe1 - c->pe0, sizeof(*c->pe))) == NULL) {
 		free(c);
@@ -416,7 +416,10 @@ tt_causal_create(tt_causal **cp, tt_dep_stream in, const tt_replay_params *p,
 	}
 	for (i = 0; i < c->pe1 - c->pe0; i++)
 		c->pe[i].head = c->pe[i].tail = NONE;
-	tt_sim_on_deliver(sim, causal_deliver, c);
+	if (tt_sim_on_deliver(sim, causal_deliver, c, err, errsz) < 0) {
+		tt_causal_free(c);
+		return -1;
+	}
 	tt_sim_on_arrive(sim, causal_deliver, c);
 	*cp = c;
 	return 0;

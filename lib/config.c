@@ -1,5 +1,5 @@
 /*
- * The YAML cluster description (DESIGN.md §4, "YAML config").
+ * The YAML cluster description.
  *
  * The file is loaded whole with libyaml's document API and then walked
  * section by section.  Nothing stops at the first problem: every error is
@@ -769,20 +769,21 @@ cfg_network(struct cfg_ctx *cx, const struct cfg_val *v, tt_netparams *np)
 	cfg_keys_init(keys, K_N, names);
 	cfg_map_keys(cx, v->node, "network", keys, K_N);
 	if (keys[K_PACKET].key != NULL)
-		packet_ok = cfg_int(cx, &keys[K_PACKET].val, 1, 1024,
-		    &np->packet_flits) == 0;
+		packet_ok = cfg_int(cx, &keys[K_PACKET].val, 1,
+		    TT_PACKET_FLITS_MAX, &np->packet_flits) == 0;
 	if (keys[K_BUFFER].key != NULL)
-		buffer_ok = cfg_int(cx, &keys[K_BUFFER].val, 1, 1048576,
-		    &np->buffer_flits) == 0;
+		buffer_ok = cfg_int(cx, &keys[K_BUFFER].val, 1,
+		    TT_BUFFER_FLITS_MAX, &np->buffer_flits) == 0;
 	if (keys[K_FLIT].key != NULL)
-		cfg_int(cx, &keys[K_FLIT].val, 1, 65536, &np->flit_bytes);
+		cfg_int(cx, &keys[K_FLIT].val, 1, TT_FLIT_BYTES_MAX,
+		    &np->flit_bytes);
 	if (keys[K_GBPS].key != NULL &&
 	    cfg_double(cx, &keys[K_GBPS].val, &g) == 0) {
-		if (!(g > 0 && g <= 10000))
+		if (!(g >= TT_LINK_GBPS_MIN && g <= TT_LINK_GBPS_MAX))
 			cfg_err(cx, &keys[K_GBPS].val.mark, "%s: %s is out of "
-			    "range (more than 0, at most 10000)",
-			    keys[K_GBPS].val.path,
-			    cfg_number(keys[K_GBPS].val.node, qb, sizeof(qb)));
+			    "range (%g..%g)", keys[K_GBPS].val.path,
+			    cfg_number(keys[K_GBPS].val.node, qb, sizeof(qb)),
+			    TT_LINK_GBPS_MIN, TT_LINK_GBPS_MAX);
 		else
 			np->link_gbps = g;
 	}
@@ -1384,10 +1385,7 @@ tt_config_default(tt_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	tt_netspec_default(&cfg->spec);
 	/* seed 000 §7.1: 4-flit packets, 128-flit channel buffers */
-	cfg->params.packet_flits = 4;
-	cfg->params.buffer_flits = 128;
-	cfg->params.flit_bytes = 16;
-	cfg->params.link_gbps = 10;
+	tt_netparams_default(&cfg->params);
 	snprintf(cfg->pe_tap, sizeof(cfg->pe_tap), "tt%%u");
 	cfg->pe_subnet = 0x0a580000;	/* 10.88.0.0/16 */
 	cfg->pe_prefix = 16;

@@ -110,7 +110,9 @@ tt_deps_close(tt_deps_writer *w, char *err, size_t errsz)
 	fprintf(w->f, "%s%" PRIu64 " messages %" PRIu64 " predecessors\n",
 	    DEPS_END, w->lines, w->preds);
 	if (w->part == NULL) {
-		if (fflush(w->f) != 0)
+		/* not flushed: the program flushes its standard output and
+		 * reports that once, with the reason */
+		if (ferror(w->f))
 			r = tt_errf(err, errsz, "standard output: write failed");
 	} else {
 		if (ferror(w->f) | fclose(w->f))

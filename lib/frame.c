@@ -165,3 +165,22 @@ tt_hello_decode(tt_hello *h, const uint8_t *buf, size_t len, char *err,
 		    "external port", h->port);
 	return 0;
 }
+
+void
+tt_pe_mac(uint32_t pe, uint8_t mac[6])
+{
+	mac[0] = 0x02;
+	mac[1] = 0x74;
+	mac[2] = 0x74;
+	mac[3] = (uint8_t)(pe >> 16);
+	mac[4] = (uint8_t)(pe >> 8);
+	mac[5] = (uint8_t)pe;
+}
+
+int64_t
+tt_mac_pe(const uint8_t mac[6])
+{
+	if (mac[0] != 0x02 || mac[1] != 0x74 || mac[2] != 0x74)
+		return -1;
+	return (int64_t)mac[3] << 16 | (int64_t)mac[4] << 8 | mac[5];
+}

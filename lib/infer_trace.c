@@ -3,14 +3,13 @@
  * records merged by time, each turned into an event (a frame sent or a
  * delivery copy, its class and connection), fed to the rules (infer.c).
  */
-#include <dirent.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "errf.h"
 #include "infer_int.h"
+#include "trace_int.h"
 
 /* ---- frames ---- */
 
@@ -130,64 +129,17 @@ infer_reader_free(struct infer_reader *rd)
 	free(rd);
 }
 
-static int
-name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* A file, or a directory's files whose names contain .pcap, in name
- * order (as tt_trace_in_open() takes them). */
+/* A file, or a directory's trace files, in name order (as
+ * tt_trace_in_open() takes them). */
 static int
 add_path(struct infer_reader *rd, const char *path, char *err, size_t errsz)
 {
-	struct stat st;
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0, cap = 0, i;
-	DIR *d;
+	char **names;
+	size_t n, i;
 	int r = 0;
 
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		if ((d = opendir(path)) == NULL)
-			return tt_errf(err, errsz, "%s: cannot read the directory",
-			    path);
-		while ((de = readdir(d)) != NULL && r == 0) {
-			size_t len = strlen(path) + strlen(de->d_name) + 2;
-
-			if (strstr(de->d_name, ".pcap") == NULL)
-				continue;
-			if (n == cap) {
-				char **g = realloc(names, (cap = cap ? cap * 2 : 16) *
-				    sizeof(*g));
-
-				if (g == NULL) {
-					r = -1;
-					break;
-				}
-				names = g;
-			}
-			if ((names[n] = malloc(len)) == NULL) {
-				r = -1;
-				break;
-			}
-			snprintf(names[n++], len, "%s/%s", path, de->d_name);
-		}
-		closedir(d);
-		if (r == 0 && n == 0)
-			r = tt_errf(err, errsz, "%s: no trace files in the "
-			    "directory (names containing .pcap)", path);
-		else if (r < 0)
-			tt_errf(err, errsz, "out of memory");
-		qsort(names, n, sizeof(*names), name_cmp);
-	} else {
-		if ((names = malloc(sizeof(*names))) == NULL ||
-		    (names[0] = strdup(path)) == NULL) {
-			free(names);
-			return tt_errf(err, errsz, "out of memory");
-		}
-		n = 1;
-	}
+	if (trace_files(path, &names, &n, err, errsz) < 0)
+		return -1;
 	for (i = 0; i < n; i++) {
 		struct rfile *g;
 

@@ -1,17 +1,32 @@
 /*
- * The motif programs (lib/motif.h; the motifs are described in
- * twintorus/app.h).
+ * The motif programs (lib/motif_int.h; the motifs are described in
+ * twintorus/motif.h), in the shape of the open-loop workloads
+ * (lib/workload.c): one table entry per motif, with its defaults, its plan
+ * (the process grid or roles, from the rank count alone) and its step
+ * function.  A new motif is one more entry in motifs[].  halo3d's grid and
+ * neighbours are the workloads' stencil's (tt_grid3()).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "errf.h"
-#include "motif.h"
+#include "motif_int.h"
+#include "twintorus/params.h"
+#include "twintorus/workload.h"
 
-static const char *const motif_names[TT_MOTIF_COUNT] = {
-	"halo3d", "sweep3d", "allreduce", "alltoall", "incast", "pingpong"
+struct motif_ops {
+	const char *name;
+	uint64_t iterations, bytes;
+	double compute_ns;
+	/* the grid or roles of n ranks: 0, or -1 with err */
+	int (*plan)(struct motif *mo, char *err, size_t errsz);
+	int (*step)(const struct motif *mo, uint32_t r, uint64_t it,
+	    uint32_t i, struct mstep *s);
+	void (*layout)(const struct motif *mo, char *buf, size_t bufsz);
 };
+
+static const struct motif_ops motifs[TT_MOTIF_COUNT];
 
 int
 tt_motif_parse(const char *name, enum tt_motif *m)
@@ -19,7 +34,7 @@ tt_motif_parse(const char *name, enum tt_motif *m)
 	int i;
 
 	for (i = 0; i < TT_MOTIF_COUNT; i++)
-		if (strcmp(name, motif_names[i]) == 0) {
+		if (strcmp(name, motifs[i].name) == 0) {
 			*m = (enum tt_motif)i;
 			return 0;
 		}
@@ -29,13 +44,20 @@ tt_motif_parse(const char *name, enum tt_motif *m)
 const char *
 tt_motif_name(enum tt_motif m)
 {
-	return (unsigned)m < TT_MOTIF_COUNT ? motif_names[m] : "?";
+	return (unsigned)m < TT_MOTIF_COUNT ? motifs[m].name : "?";
 }
 
 const char *
 tt_motif_list(void)
 {
-	return "halo3d, sweep3d, allreduce, alltoall, incast, pingpong";
+	static char list[128];
+	int i;
+
+	if (list[0] == '\0')
+		for (i = 0; i < TT_MOTIF_COUNT; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			    "%s%s", i ? ", " : "", motifs[i].name);
+	return list;
 }
 
 /*
@@ -44,55 +66,27 @@ tt_motif_list(void)
  * the network shows in the makespan without being all of it.
  */
 void
-tt_app_defaults(tt_app_params *p, enum tt_motif m)
+tt_motif_params_default(tt_motif_params *p, enum tt_motif m)
 {
 	memset(p, 0, sizeof(*p));
 	p->motif = m;
 	p->imbalance = 0.1;
 	p->seed = 1;
-	p->packet_flits = 4;
-	p->flit_bytes = 16;
-	p->link_gbps = 10;
+	p->packet_flits = TT_PACKET_FLITS_DEFAULT;
+	p->flit_bytes = TT_FLIT_BYTES_DEFAULT;
+	p->link_gbps = TT_LINK_GBPS_DEFAULT;
 	p->blocks = 8;
 	p->request_bytes = 256;
 	p->service_ns = 2000;
-	switch (m) {
-	case TT_MOTIF_HALO3D:
-		p->iterations = 20;
-		p->bytes = 8192;
-		p->compute_ns = 20000;
-		break;
-	case TT_MOTIF_SWEEP3D:
-		p->iterations = 8;
-		p->bytes = 4096;
-		p->compute_ns = 5000;
-		break;
-	case TT_MOTIF_ALLREDUCE:
-		p->iterations = 2;
-		p->bytes = 524288;
-		p->compute_ns = 50000;
-		break;
-	case TT_MOTIF_ALLTOALL:
-		p->iterations = 4;
-		p->bytes = 2048;
-		p->compute_ns = 50000;
-		break;
-	case TT_MOTIF_INCAST:
-		p->iterations = 20;
-		p->bytes = 16384;
-		p->compute_ns = 20000;
-		break;
-	case TT_MOTIF_PINGPONG:
-	default:
-		p->iterations = 50;
-		p->bytes = 16384;
-		p->compute_ns = 5000;
-		break;
+	if ((unsigned)m < TT_MOTIF_COUNT) {
+		p->iterations = motifs[m].iterations;
+		p->bytes = motifs[m].bytes;
+		p->compute_ns = motifs[m].compute_ns;
 	}
 }
 
 int
-tt_app_check(const tt_app_params *p, uint32_t npes, char *err, size_t errsz)
+tt_motif_check(const tt_motif_params *p, uint32_t npes, char *err, size_t errsz)
 {
 	uint32_t n = p->ranks != NULL ? p->nranks : npes, i;
 
@@ -131,76 +125,6 @@ tt_app_check(const tt_app_params *p, uint32_t npes, char *err, size_t errsz)
 		    PRIu32, p->clients, n, n / 2);
 	if (p->packet_flits < 1 || p->flit_bytes < 1 || !(p->link_gbps > 0))
 		return tt_errf(err, errsz, "bad packet, flit or link size");
-	return 0;
-}
-
-/* a * b * c = n with c - a smallest (a <= b <= c): ttsim trace synth's
- * stencil grid; with c forced to 1, the most square a * b = n. */
-static void
-grid(uint32_t n, int dims, uint32_t g[3])
-{
-	uint32_t a, b, c, best = UINT32_MAX;
-
-	g[0] = n;
-	g[1] = g[2] = 1;
-	for (a = 1; (uint64_t)a * a <= n; a++) {
-		if (n % a)
-			continue;
-		for (b = a; (uint64_t)a * b * (dims == 3 ? b : 1) <= n; b++) {
-			if ((n / a) % b)
-				continue;
-			c = n / a / b;
-			if (dims == 2 && c != 1)
-				continue;
-			if (dims == 3 && c < b)
-				break;
-			if ((dims == 3 ? c : b) - a < best) {
-				best = (dims == 3 ? c : b) - a;
-				g[0] = a;
-				g[1] = b;
-				g[2] = c;
-			}
-		}
-	}
-	if (dims == 2) {        /* the longer side along x */
-		c = g[0];
-		g[0] = g[1];
-		g[1] = c;
-	}
-}
-
-int
-motif_init(struct motif *mo, const tt_app_params *p, uint32_t n, char *err,
-    size_t errsz)
-{
-	uint32_t d;
-
-	memset(mo, 0, sizeof(*mo));
-	mo->p = *p;
-	mo->n = n;
-	switch (p->motif) {
-	case TT_MOTIF_HALO3D:
-		grid(n, 3, mo->g);
-		for (d = 0; d < 3; d++)
-			if (mo->g[d] > 1) {
-				mo->dir[mo->ndir++] = 2 * d;
-				mo->dir[mo->ndir++] = 2 * d + 1;
-			}
-		break;
-	case TT_MOTIF_SWEEP3D:
-		grid(n, 2, mo->g);
-		break;
-	case TT_MOTIF_ALLREDUCE:
-		mo->chunk = (p->bytes + n - 1) / n;
-		break;
-	case TT_MOTIF_INCAST:
-		mo->clients = p->clients ? p->clients : (n / 16 ? n / 16 : 1);
-		if (mo->clients > n / 2)
-			return tt_errf(err, errsz, "incast: too many clients");
-		break;
-	default:
-		break;
-	}
 	return 0;
 }
 
@@ -245,42 +169,30 @@ set_recv(struct mstep *s, uint32_t from, uint64_t seq)
 
 /* ---- halo3d ---- */
 
-static uint32_t
-halo_nb(const struct motif *mo, uint32_t r, uint32_t dir)
+static int
+halo_plan(struct motif *mo, char *err, size_t errsz)
 {
-	uint32_t c[3], d = dir / 2, k = mo->g[d];
-
-	c[0] = r % mo->g[0];
-	c[1] = r / mo->g[0] % mo->g[1];
-	c[2] = r / mo->g[0] / mo->g[1];
-	c[d] = dir % 2 == 0 ? (c[d] + 1) % k : (c[d] + k - 1) % k;
-	return c[0] + mo->g[0] * (c[1] + mo->g[1] * c[2]);
+	(void)err;
+	(void)errsz;
+	tt_grid3(mo->n, mo->g);
+	mo->ndir = 2 * tt_grid3_dims(mo->g);
+	return 0;
 }
 
-static uint32_t
-halo_index(const struct motif *mo, uint32_t dir)
-{
-	uint32_t j;
-
-	for (j = 0; j < mo->ndir && mo->dir[j] != dir; j++)
-		;
-	return j;
-}
-
-/* Send to the neighbours, receive what they sent towards us, compute. */
+/* Send to the neighbours, receive what they sent towards us, compute.
+ * Neighbour j is the one in direction j (+ and - of each dimension of the
+ * grid in turn); the one in direction j sent to us as its message j ^ 1. */
 static int
 halo_step(const struct motif *mo, uint32_t r, uint64_t it, uint32_t i,
     struct mstep *s)
 {
-	uint32_t S = mo->ndir;
+	uint32_t S = mo->ndir, j;
 
 	if (i < S) {
-		set_send(s, halo_nb(mo, r, mo->dir[i]), mo->p.bytes);
+		set_send(s, tt_grid3_neighbour(mo->g, r, i), mo->p.bytes);
 	} else if (i < 2 * S) {
-		uint32_t dir = mo->dir[i - S];
-
-		/* the neighbour in dir sent to us in the opposite direction */
-		set_recv(s, halo_nb(mo, r, dir), it * S + halo_index(mo, dir ^ 1));
+		j = i - S;
+		set_recv(s, tt_grid3_neighbour(mo->g, r, j), it * S + (j ^ 1));
 	} else if (i == 2 * S) {
 		set_compute(s, compute(mo, mo->p.compute_ns, r, it, i));
 	} else {
@@ -289,7 +201,37 @@ halo_step(const struct motif *mo, uint32_t r, uint64_t it, uint32_t i,
 	return 1;
 }
 
+static void
+halo_layout(const struct motif *mo, char *buf, size_t bufsz)
+{
+	snprintf(buf, bufsz, "grid %ux%ux%u", mo->g[0], mo->g[1], mo->g[2]);
+}
+
 /* ---- sweep3d ---- */
+
+/* The most square a * b = n (a <= b), b along x. */
+static int
+sweep_plan(struct motif *mo, char *err, size_t errsz)
+{
+	uint32_t a, best = 1;
+
+	(void)err;
+	(void)errsz;
+	for (a = 1; (uint64_t)a * a <= mo->n; a++)
+		if (mo->n % a == 0)
+			best = a;
+	mo->g[0] = mo->n / best;
+	mo->g[1] = best;
+	mo->g[2] = 1;
+	return 0;
+}
+
+static void
+sweep_layout(const struct motif *mo, char *buf, size_t bufsz)
+{
+	snprintf(buf, bufsz, "grid %ux%u, %u blocks per sweep", mo->g[0],
+	    mo->g[1], mo->p.blocks);
+}
 
 /* The direction of iteration it: x and y each +1 or -1. */
 static void
@@ -376,6 +318,22 @@ sweep_step(const struct motif *mo, uint32_t r, uint64_t it, uint32_t i,
 /* ---- allreduce, alltoall, incast, pingpong ---- */
 
 static int
+allreduce_plan(struct motif *mo, char *err, size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	mo->chunk = (mo->p.bytes + mo->n - 1) / mo->n;
+	return 0;
+}
+
+static void
+allreduce_layout(const struct motif *mo, char *buf, size_t bufsz)
+{
+	snprintf(buf, bufsz, "ring of %u, chunks of %" PRIu64 " bytes", mo->n,
+	    mo->chunk);
+}
+
+static int
 allreduce_step(const struct motif *mo, uint32_t r, uint64_t it, uint32_t i,
     struct mstep *s)
 {
@@ -412,6 +370,29 @@ alltoall_step(const struct motif *mo, uint32_t r, uint64_t it, uint32_t i,
 		return 0;
 	}
 	return 1;
+}
+
+static void
+alltoall_layout(const struct motif *mo, char *buf, size_t bufsz)
+{
+	snprintf(buf, bufsz, "%u ranks", mo->n);
+}
+
+static int
+incast_plan(struct motif *mo, char *err, size_t errsz)
+{
+	mo->clients = mo->p.clients ? mo->p.clients :
+	    (mo->n / 16 ? mo->n / 16 : 1);
+	if (mo->clients > mo->n / 2)
+		return tt_errf(err, errsz, "incast: too many clients");
+	return 0;
+}
+
+static void
+incast_layout(const struct motif *mo, char *buf, size_t bufsz)
+{
+	snprintf(buf, bufsz, "%u clients, %u servers", mo->clients,
+	    mo->n - mo->clients);
 }
 
 /* The servers of client k: clients + k, clients + k + clients, ... */
@@ -480,26 +461,52 @@ pingpong_step(const struct motif *mo, uint32_t r, uint64_t it, uint32_t i,
 	return 1;
 }
 
+static void
+pingpong_layout(const struct motif *mo, char *buf, size_t bufsz)
+{
+	snprintf(buf, bufsz, "%u pairs", mo->n / 2);
+}
+
+static int
+no_plan(struct motif *mo, char *err, size_t errsz)
+{
+	(void)mo;
+	(void)err;
+	(void)errsz;
+	return 0;
+}
+
+static const struct motif_ops motifs[TT_MOTIF_COUNT] = {
+	[TT_MOTIF_HALO3D] = {"halo3d", 20, 8192, 20000, halo_plan, halo_step,
+	    halo_layout},
+	[TT_MOTIF_SWEEP3D] = {"sweep3d", 8, 4096, 5000, sweep_plan, sweep_step,
+	    sweep_layout},
+	[TT_MOTIF_ALLREDUCE] = {"allreduce", 2, 524288, 50000, allreduce_plan,
+	    allreduce_step, allreduce_layout},
+	[TT_MOTIF_ALLTOALL] = {"alltoall", 4, 2048, 50000, no_plan,
+	    alltoall_step, alltoall_layout},
+	[TT_MOTIF_INCAST] = {"incast", 20, 16384, 20000, incast_plan,
+	    incast_step, incast_layout},
+	[TT_MOTIF_PINGPONG] = {"pingpong", 50, 16384, 5000, no_plan,
+	    pingpong_step, pingpong_layout},
+};
+
+int
+motif_init(struct motif *mo, const tt_motif_params *p, uint32_t n, char *err,
+    size_t errsz)
+{
+	memset(mo, 0, sizeof(*mo));
+	mo->p = *p;
+	mo->n = n;
+	mo->ops = &motifs[p->motif];
+	return mo->ops->plan(mo, err, errsz);
+}
+
 int
 motif_step(const struct motif *mo, uint32_t r, uint64_t it, uint32_t i,
     struct mstep *s)
 {
-	switch (mo->p.motif) {
-	case TT_MOTIF_HALO3D:
-		return halo_step(mo, r, it, i, s);
-	case TT_MOTIF_SWEEP3D:
-		return sweep_step(mo, r, it, i, s);
-	case TT_MOTIF_ALLREDUCE:
-		return allreduce_step(mo, r, it, i, s);
-	case TT_MOTIF_ALLTOALL:
-		return alltoall_step(mo, r, it, i, s);
-	case TT_MOTIF_INCAST:
-		return incast_step(mo, r, it, i, s);
-	case TT_MOTIF_PINGPONG:
-		return pingpong_step(mo, r, it, i, s);
-	default:
-		return 0;
-	}
+	return mo->ops->step(mo, r, it, i, s);
 }
 
 uint64_t
@@ -515,29 +522,6 @@ motif_bytes_from(const struct motif *mo, uint32_t r)
 const char *
 motif_layout(const struct motif *mo, char *buf, size_t bufsz)
 {
-	switch (mo->p.motif) {
-	case TT_MOTIF_HALO3D:
-		snprintf(buf, bufsz, "grid %ux%ux%u", mo->g[0], mo->g[1],
-		    mo->g[2]);
-		break;
-	case TT_MOTIF_SWEEP3D:
-		snprintf(buf, bufsz, "grid %ux%u, %u blocks per sweep",
-		    mo->g[0], mo->g[1], mo->p.blocks);
-		break;
-	case TT_MOTIF_ALLREDUCE:
-		snprintf(buf, bufsz, "ring of %u, chunks of %" PRIu64 " bytes",
-		    mo->n, mo->chunk);
-		break;
-	case TT_MOTIF_INCAST:
-		snprintf(buf, bufsz, "%u clients, %u servers", mo->clients,
-		    mo->n - mo->clients);
-		break;
-	case TT_MOTIF_PINGPONG:
-		snprintf(buf, bufsz, "%u pairs", mo->n / 2);
-		break;
-	default:
-		snprintf(buf, bufsz, "%u ranks", mo->n);
-		break;
-	}
+	mo->ops->layout(mo, buf, bufsz);
 	return buf;
 }

@@ -215,32 +215,19 @@ heap_pop(struct rnode *nd)
 static int
 write_rec(tt_record *r, struct rnode *nd, const struct rrec *x)
 {
-	uint8_t buf[TT_ETH_HLEN + TT_FRAME_HLEN];
+	int dlv = (x->flags & TT_FRAME_F_DELIVERED) != 0;
+	tt_msg m;
+
+	memset(&m, 0, sizeof(m));
 	/* a send on its source's node's clock, a delivery on its
 	 * destination's */
-	uint64_t t = tt_record_ns(r, (x->flags & TT_FRAME_F_DELIVERED) ?
-	    x->dst : x->src, x->cycle);
-	tt_frame f;
-	size_t len;
-	int i;
-
-	memset(&f, 0, sizeof(f));
-	/* the MACs tt_trace_write_msg() gives: 02:00 and the PE id */
-	f.dst_mac[0] = f.src_mac[0] = 0x02;
-	for (i = 0; i < 4; i++) {
-		f.dst_mac[2 + i] = (uint8_t)(x->dst >> (24 - 8 * i));
-		f.src_mac[2 + i] = (uint8_t)(x->src >> (24 - 8 * i));
-	}
-	f.version = TT_FRAME_VERSION;
-	f.type = TT_FRAME_DATA;
-	f.flags = x->flags;
-	f.dst = x->dst;
-	f.src = x->src;
-	f.seq = x->seq;
-	len = tt_frame_encode(&f, buf, sizeof(buf));
-	if (len == 0 || x->bytes > UINT32_MAX - len ||
-	    tt_trace_write(nd->w, t, buf, (uint32_t)len,
-	    (uint32_t)(len + x->bytes)) < 0) {
+	m.t_ns = tt_record_ns(r, dlv ? x->dst : x->src, x->cycle);
+	m.src = x->src;
+	m.dst = x->dst;
+	m.seq = x->seq;
+	m.bytes = x->bytes;
+	if ((dlv ? tt_trace_write_delivery(nd->w, &m) :
+	    tt_trace_write_msg(nd->w, &m)) < 0) {
 		if (!r->failed)
 			tt_errf(r->err, sizeof(r->err), "%s: write failed",
 			    nd->path);

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "errf.h"
+#include "sim_part.h"
+#include "twintorus/params.h"
 #include "twintorus/replay.h"
 
 #define NONE UINT32_MAX
@@ -53,9 +55,9 @@ struct tt_replay {
 void
 tt_replay_params_default(tt_replay_params *p)
 {
-	p->packet_flits = 4;
-	p->flit_bytes = 16;
-	p->link_gbps = 10;
+	p->packet_flits = TT_PACKET_FLITS_DEFAULT;
+	p->flit_bytes = TT_FLIT_BYTES_DEFAULT;
+	p->link_gbps = TT_LINK_GBPS_DEFAULT;
 	p->speed = 1;
 	p->lookahead = 4096;
 	p->warmup = 0;
@@ -65,7 +67,7 @@ tt_replay_params_default(tt_replay_params *p)
 double
 tt_replay_cycle_ns(const tt_replay_params *p)
 {
-	return (double)p->flit_bytes * 8.0 / p->link_gbps;
+	return tt_cycle_ns(p->flit_bytes, p->link_gbps);
 }
 
 /* A free slot: a returned one, else one never used, else a bigger pool.
@@ -278,7 +280,10 @@ tt_replay_create(tt_replay **rpp, tt_trace_in *in, const tt_replay_params *p,
 	}
 	for (i = 0; i < npes; i++)
 		rp->qhead[i] = rp->qtail[i] = NONE;
-	tt_sim_on_deliver(sim, replay_deliver, rp);
+	if (tt_sim_on_deliver(sim, replay_deliver, rp, err, errsz) < 0) {
+		tt_replay_free(rp);
+		return -1;
+	}
 	*rpp = rp;
 	return 0;
 }

@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,7 +193,7 @@ tt_netspec_set_dims(tt_netspec *spec, const char *s, char *err, size_t errsz)
 	return 0;
 }
 
-/* C_Best (seed 001 Def. 3.5), with DESIGN.md §3's rule for even k. */
+/* C_Best (seed 001 Def. 3.5), with the + port of the middle dimension on card 0 for even k. */
 static void
 best_card_map(const tt_netspec *spec, uint8_t *card)
 {
@@ -501,6 +502,10 @@ tt_pe_parse(const tt_net *net, const char *s, uint32_t *pe, char *err,
 		v = strtol(p, &end, 10);
 		if (end == p || errno != 0 || v < 0)
 			goto bad;
+		/* beyond any id or coordinate: refuse it, never truncate it */
+		if (v > INT_MAX)
+			return tt_errf(err, errsz, "PE '%s' does not exist: the "
+			    "network has PEs 0..%u", s, net->ncards - 1);
 		if (d == TT_MAX_DIMS)
 			goto bad;
 		coord[d++] = (int)v;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "errf.h"
+#include "trace_int.h"
 #include "twintorus/trace.h"
 
 /* ---- writing ---- */
@@ -128,19 +129,8 @@ tt_trace_discard(tt_trace_writer *w)
 	free(w);
 }
 
-static void
-pe_mac(uint8_t mac[6], uint32_t pe)
-{
-	mac[0] = 0x02;          /* locally administered, unicast */
-	mac[1] = 0x00;
-	mac[2] = (uint8_t)(pe >> 24);
-	mac[3] = (uint8_t)(pe >> 16);
-	mac[4] = (uint8_t)(pe >> 8);
-	mac[5] = (uint8_t)pe;
-}
-
-int
-tt_trace_write_msg(tt_trace_writer *w, const tt_msg *m)
+static int
+write_frame(tt_trace_writer *w, const tt_msg *m, uint8_t flags)
 {
 	uint8_t buf[TT_ETH_HLEN + TT_FRAME_HLEN];
 	tt_frame f;
@@ -149,10 +139,11 @@ tt_trace_write_msg(tt_trace_writer *w, const tt_msg *m)
 	if (m->bytes > UINT32_MAX - sizeof(buf))
 		return -1;
 	memset(&f, 0, sizeof(f));
-	pe_mac(f.dst_mac, m->dst);
-	pe_mac(f.src_mac, m->src);
+	tt_pe_mac(m->dst, f.dst_mac);
+	tt_pe_mac(m->src, f.src_mac);
 	f.version = TT_FRAME_VERSION;
 	f.type = TT_FRAME_DATA;
+	f.flags = flags;
 	f.dst = m->dst;
 	f.src = m->src;
 	f.seq = m->seq;
@@ -161,6 +152,18 @@ tt_trace_write_msg(tt_trace_writer *w, const tt_msg *m)
 		return -1;
 	return tt_trace_write(w, m->t_ns, buf, (uint32_t)len,
 	    (uint32_t)(len + m->bytes));
+}
+
+int
+tt_trace_write_msg(tt_trace_writer *w, const tt_msg *m)
+{
+	return write_frame(w, m, 0);
+}
+
+int
+tt_trace_write_delivery(tt_trace_writer *w, const tt_msg *m)
+{
+	return write_frame(w, m, TT_FRAME_F_DELIVERED);
 }
 
 /* ---- reading one file ---- */
@@ -389,73 +392,86 @@ str_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A directory's trace files, in name order. */
+static int
+dir_files(const char *path, char ***names, size_t *n, char *err,
+    size_t errsz)
+{
+	struct dirent *de;
+	size_t cap = 0, len;
+	char **g;
+	DIR *d;
+
+	if ((d = opendir(path)) == NULL)
+		return tt_errf(err, errsz, "%s: cannot open the directory: %s",
+		    path, strerror(errno));
+	while ((de = readdir(d)) != NULL) {
+		if (!has_pcap_name(de->d_name))
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			if ((g = realloc(*names, cap * sizeof(*g))) == NULL)
+				break;
+			*names = g;
+		}
+		len = strlen(path) + strlen(de->d_name) + 2;
+		if (((*names)[*n] = malloc(len)) == NULL)
+			break;
+		snprintf((*names)[(*n)++], len, "%s/%s", path, de->d_name);
+	}
+	closedir(d);
+	if (de != NULL)
+		return tt_errf(err, errsz, "out of memory");
+	if (*n == 0)
+		return tt_errf(err, errsz, "%s: no trace files in the directory "
+		    "(names containing .pcap)", path);
+	qsort(*names, *n, sizeof(**names), str_cmp);
+	return 0;
+}
+
+int
+trace_files(const char *path, char ***names, size_t *n, char *err,
+    size_t errsz)
+{
+	struct stat st;
+	size_t i;
+
+	*names = NULL;
+	*n = 0;
+	if (stat(path, &st) != 0)
+		return tt_errf(err, errsz, "%s: cannot open: %s", path,
+		    strerror(errno));
+	if (S_ISDIR(st.st_mode)) {
+		if (dir_files(path, names, n, err, errsz) == 0)
+			return 0;
+		for (i = 0; i < *n; i++)
+			free((*names)[i]);
+		free(*names);
+		*names = NULL;
+		*n = 0;
+		return -1;
+	}
+	if ((*names = malloc(sizeof(**names))) == NULL ||
+	    ((*names)[0] = strdup(path)) == NULL) {
+		free(*names);
+		*names = NULL;
+		return tt_errf(err, errsz, "out of memory");
+	}
+	*n = 1;
+	return 0;
+}
+
 /* Append path, or the trace files of directory path, to in->f. */
 static int
 add_path(tt_trace_in *in, const char *path, size_t *cap, char *err,
     size_t errsz)
 {
-	struct stat st;
-	char **names = NULL;
-	size_t n = 0, ncap = 0, i;
-	DIR *d;
-	struct dirent *de;
+	char **names;
+	size_t n, i;
 	int r = 0;
 
-	if (stat(path, &st) != 0)
-		return tt_errf(err, errsz, "%s: cannot open: %s", path,
-		    strerror(errno));
-	if (!S_ISDIR(st.st_mode)) {
-		names = malloc(sizeof(char *));
-		if (names == NULL || (names[0] = strdup(path)) == NULL) {
-			free(names);
-			return tt_errf(err, errsz, "out of memory");
-		}
-		n = 1;
-	} else {
-		d = opendir(path);
-		if (d == NULL)
-			return tt_errf(err, errsz, "%s: cannot open the "
-			    "directory: %s", path, strerror(errno));
-		while ((de = readdir(d)) != NULL) {
-			size_t len;
-			char *full;
-
-			if (!has_pcap_name(de->d_name))
-				continue;
-			if (n == ncap) {
-				char **g;
-
-				ncap = ncap ? ncap * 2 : 16;
-				g = realloc(names, ncap * sizeof(*g));
-				if (g == NULL) {
-					r = -1;
-					break;
-				}
-				names = g;
-			}
-			len = strlen(path) + strlen(de->d_name) + 2;
-			full = malloc(len);
-			if (full == NULL) {
-				r = -1;
-				break;
-			}
-			snprintf(full, len, "%s/%s", path, de->d_name);
-			names[n++] = full;
-		}
-		closedir(d);
-		if (r == 0 && n == 0) {
-			free(names);
-			return tt_errf(err, errsz, "%s: no trace files in the "
-			    "directory (names containing .pcap)", path);
-		}
-		if (r != 0) {
-			for (i = 0; i < n; i++)
-				free(names[i]);
-			free(names);
-			return tt_errf(err, errsz, "out of memory");
-		}
-		qsort(names, n, sizeof(*names), str_cmp);
-	}
+	if (trace_files(path, &names, &n, err, errsz) < 0)
+		return -1;
 	for (i = 0; i < n; i++) {
 		if (in->nf == *cap) {
 			struct tin_file *g;

@@ -1,10 +1,11 @@
 /*
- * ttsim analyze: the static figures of DESIGN.md §4 for one port
+ * ttsim analyze: the static figures for one port
  * configuration or, with --ports all, for every one, sorted by the load
  * they put on the internal link.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ttsim.h"
 
@@ -155,53 +156,60 @@ print_table(row *rows, size_t count)
 	    "that cross its internal link)\n");
 }
 
-int
-cmd_analyze(int argc, char **argv)
-{
-	netopts o;
-	tt_netspec *specs = NULL;
-	size_t count = 0, i;
-	row *rows;
-	char err[512], title[128];
-	int r, a;
+/* Walking every route takes long from about this many hops (some 40
+ * million hops a second: 2^29 is a quarter of a minute). */
+#define ANALYZE_WARN_HOPS (1ull << 29)
 
-	netopts_init(&o);
-	for (a = 1; a < argc; a++) {
-		if (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0) {
-			analyze_usage(stdout);
-			return TTSIM_EXIT_OK;
-		}
-		r = netopts_take(&o, argc, argv, &a, "analyze");
-		if (r < 0)
-			return TTSIM_EXIT_USAGE;
-		if (r == 0) {
-			fprintf(stderr, "ttsim analyze: unknown option '%s' (see "
-			    "ttsim analyze --help)\n", argv[a]);
-			return TTSIM_EXIT_USAGE;
-		}
+/*
+ * A warning before a run that will take long, so that a user knows to wait
+ * (a terminal shows progress) or to try a smaller network.  The estimate
+ * is the hops of every route: pes^2 routes, each about a quarter of every
+ * ring long, plus the internal links.
+ */
+static void
+analyze_warn(const tt_net *net)
+{
+	double pes = net->ncards, hops = 1;
+	char title[128];
+	int d;
+
+	for (d = 0; d < net->n; d++)
+		hops += net->k[d] / 4.0;
+	if (pes * pes * hops < (double)ANALYZE_WARN_HOPS)
+		return;
+	fprintf(stderr, "ttsim analyze: warning: %s has %.0f PEs: walking the "
+	    "routes of all %.3g pairs of them may take minutes%s\n",
+	    net_title(net, title, sizeof(title)), pes, pes * (pes - 1),
+	    isatty(STDERR_FILENO) ? "" : " (progress shows on a terminal)");
+}
+
+static int
+analyze_one(row *r, const tt_netspec *spec, int first)
+{
+	char err[512], title[128];
+	int rc;
+
+	if (tt_net_init(&r->net, spec, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim analyze: %s\n", err);
+		return -1;
 	}
-	if (netopts_finish(&o, "analyze") < 0)
-		return TTSIM_EXIT_USAGE;
-	if (netopts_specs(&o, &specs, &count) < 0 ||
-	    (rows = calloc(count, sizeof(*rows))) == NULL) {
-		fprintf(stderr, "ttsim analyze: out of memory\n");
-		free(specs);
-		return TTSIM_EXIT_USAGE;
-	}
-	for (i = 0; i < count; i++) {
-		if (tt_net_init(&rows[i].net, &specs[i], err, sizeof(err)) < 0 ||
-		    (net_title(&rows[i].net, title, sizeof(title)),
-		    tt_analyze_progress(&rows[i].net, &rows[i].a, progress_show,
-		    title, err, sizeof(err))) < 0) {
-			progress_clear();
-			fprintf(stderr, "ttsim analyze: %s\n", err);
-			return TTSIM_EXIT_USAGE;
-		}
-		progress_clear();
-	}
-	if (count > 1)
-		qsort(rows, count, sizeof(*rows), row_cmp);
-	if (o.json) {
+	if (first)
+		analyze_warn(&r->net);
+	net_title(&r->net, title, sizeof(title));
+	rc = tt_analyze_progress(&r->net, &r->a, progress_show, title, err,
+	    sizeof(err));
+	progress_clear();
+	if (rc < 0)
+		fprintf(stderr, "ttsim analyze: %s\n", err);
+	return rc;
+}
+
+static void
+analyze_report(row *rows, size_t count, int json)
+{
+	size_t i;
+
+	if (json) {
 		if (count > 1)
 			printf("[\n");
 		for (i = 0; i < count; i++) {
@@ -215,9 +223,50 @@ cmd_analyze(int argc, char **argv)
 	} else {
 		print_one(&rows[0]);
 	}
+}
+
+int
+cmd_analyze(int argc, char **argv)
+{
+	netopts no;
+	outopts out = {0, 0};
+	const opt_group groups[] = {
+		{netopts_flags, 1, netopts_take, &no},
+		{outopts_json, 0, outopts_take, &out},
+	};
+	tt_netspec *specs = NULL;
+	size_t count = 0, i;
+	row *rows = NULL;
+	int rc = TTSIM_EXIT_USAGE;
+
+	netopts_init(&no);
+	switch (opt_parse("analyze", analyze_usage, groups, OPT_NGROUPS(groups), argc, argv)) {
+	case OPT_PARSED:
+		break;
+	case OPT_HELP_SHOWN:
+		return TTSIM_EXIT_OK;
+	default:
+		return TTSIM_EXIT_USAGE;
+	}
+	if (netopts_finish(&no, "analyze") < 0)
+		return TTSIM_EXIT_USAGE;
+	if (netopts_specs(&no, &specs, &count) < 0 ||
+	    (rows = calloc(count, sizeof(*rows))) == NULL) {
+		fprintf(stderr, "ttsim analyze: out of memory\n");
+		goto out;
+	}
 	for (i = 0; i < count; i++)
-		tt_net_free(&rows[i].net);
+		if (analyze_one(&rows[i], &specs[i], i == 0) < 0)
+			goto out;
+	if (count > 1)
+		qsort(rows, count, sizeof(*rows), row_cmp);
+	analyze_report(rows, count, out.json);
+	rc = TTSIM_EXIT_OK;
+out:
+	for (i = 0; rows != NULL && i < count; i++)
+		if (rows[i].net.coord != NULL)
+			tt_net_free(&rows[i].net);
 	free(rows);
 	free(specs);
-	return TTSIM_EXIT_OK;
+	return rc;
 }

@@ -1,8 +1,9 @@
 /*
  * ttsim app: run a closed-loop application motif on a network until every
- * rank's program ends (twintorus/app.h), and optionally record it as ttd
+ * rank's program ends (twintorus/motif.h), and optionally record it as ttd
  * would have (twintorus/record.h) with its true dependencies.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -11,11 +12,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "twintorus/app.h"
+#include "twintorus/motif.h"
 #include "twintorus/json.h"
 #include "ttsim.h"
-
-#define APP_SKEW_NS 500000      /* default clock offsets: below 0.5 ms */
 
 static void
 app_usage(FILE *f)
@@ -76,15 +75,16 @@ app_usage(FILE *f)
 "130 interrupted (the traces then hold what was recorded until then).\n");
 }
 
+/* What ttsim app is told. */
 struct app_opts {
 	netopts no;
-	simopts so;
-	tt_app_params ap;
+	simopts so;             /* the model's flags */
+	outopts out;
+	linkopts link;
+	recordopts rec;
+	tt_motif_params ap;
 	uint32_t *ranks;
-	const char *record_dir, *deps_out, *csv_path;
-	uint64_t skew_ns;
-	double gbps;
-	int flit_bytes;
+	const char *deps_out, *csv_path;
 	int defaults_only;
 };
 
@@ -97,36 +97,52 @@ on_signal(int sig)
 	app_stop = 1;
 }
 
-/* --ranks N or a list of PEs and ranges "0-63,100", ascending. */
+/* Room for n more ranks; -1 after a message. */
 static int
-parse_ranks(struct app_opts *o, const char *v)
+ranks_grow(struct app_opts *o, size_t n, size_t *cap)
+{
+	uint32_t *g;
+
+	if (n < *cap)
+		return 0;
+	*cap = *cap ? *cap * 2 : 64;
+	if ((g = realloc(o->ranks, *cap * sizeof(*g))) == NULL) {
+		fprintf(stderr, "ttsim app: --ranks: out of memory\n");
+		return -1;
+	}
+	o->ranks = g;
+	return 0;
+}
+
+/* --ranks N (PEs 0..N-1) or a list of PEs and ranges "0-63,100",
+ * ascending. */
+static int
+parse_ranks(struct app_opts *o, const struct optval *v)
 {
 	char buf[4096], *item, *save = NULL, *end;
 	size_t cap = 0, n = 0;
 	unsigned long a, b, x;
-	uint32_t *g;
+	uint64_t u;
 
-	if (strchr(v, ',') == NULL && strchr(v, '-') == NULL) {
-		uint64_t u;
-
-		if (parse_u64("app", "--ranks", v, 2, UINT32_MAX, &u) < 0)
+	free(o->ranks);
+	o->ranks = NULL;
+	if (strchr(v->value, ',') == NULL && strchr(v->value, '-') == NULL) {
+		if (opt_u64(v->cmd, v->flag, v->value, 2, UINT32_MAX, &u) < 0)
 			return -1;
-		o->ap.nranks = (uint32_t)u;
-		free(o->ranks);
-		o->ranks = NULL;
-		if ((o->ranks = malloc(sizeof(uint32_t) * u)) == NULL)
-			return -1;
-		for (x = 0; x < u; x++)
-			o->ranks[x] = (uint32_t)x;
+		for (x = 0; x < u; x++) {
+			if (ranks_grow(o, n, &cap) < 0)
+				return -1;
+			o->ranks[n++] = (uint32_t)x;
+		}
+		o->ap.nranks = (uint32_t)n;
 		return 0;
 	}
-	snprintf(buf, sizeof(buf), "%s", v);
+	snprintf(buf, sizeof(buf), "%s", v->value);
 	for (item = strtok_r(buf, ",", &save); item != NULL;
 	    item = strtok_r(NULL, ",", &save)) {
 		errno = 0;
-		a = strtoul(item, &end, 10);
-		b = a;
-		if (*end == '-')
+		a = b = strtoul(item, &end, 10);
+		if (*end == '-' && isdigit((unsigned char)end[1]))
 			b = strtoul(end + 1, &end, 10);
 		if (errno != 0 || *end != '\0' || end == item || b < a ||
 		    b >= UINT32_MAX || (n > 0 && a <= o->ranks[n - 1])) {
@@ -136,12 +152,8 @@ parse_ranks(struct app_opts *o, const char *v)
 			return -1;
 		}
 		for (x = a; x <= b; x++) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 64;
-				if ((g = realloc(o->ranks, cap * sizeof(*g))) == NULL)
-					return -1;
-				o->ranks = g;
-			}
+			if (ranks_grow(o, n, &cap) < 0)
+				return -1;
 			o->ranks[n++] = (uint32_t)x;
 		}
 	}
@@ -149,139 +161,105 @@ parse_ranks(struct app_opts *o, const char *v)
 	return 0;
 }
 
-/* A duration in ns: a number, at least 0. */
-static int
-parse_ns(const char *flag, const char *v, double *out)
-{
-	char *end;
-	double d = strtod(v, &end);
+enum {
+	OPT_APP_ITERATIONS = OPT_OWN, OPT_APP_BYTES, OPT_APP_REQUEST_BYTES,
+	OPT_APP_COMPUTE_NS, OPT_APP_SERVICE_NS, OPT_APP_IMBALANCE,
+	OPT_APP_CLIENTS, OPT_APP_BLOCKS, OPT_APP_SEED, OPT_APP_RANKS,
+	OPT_APP_DEPS_OUT, OPT_APP_CSV, OPT_APP_HELP_DEFAULTS
+};
 
-	if (*end != '\0' || end == v || !(d >= 0) || d > 1e12) {
-		fprintf(stderr, "ttsim app: %s: '%s' is not a time in ns from 0 "
-		    "to 1e12\n", flag, v);
-		return -1;
-	}
-	*out = d;
-	return 0;
-}
+static const struct option app_flags[] = {
+	{"iterations", required_argument, NULL, OPT_APP_ITERATIONS},
+	{"bytes", required_argument, NULL, OPT_APP_BYTES},
+	{"request-bytes", required_argument, NULL, OPT_APP_REQUEST_BYTES},
+	{"compute-ns", required_argument, NULL, OPT_APP_COMPUTE_NS},
+	{"service-ns", required_argument, NULL, OPT_APP_SERVICE_NS},
+	{"imbalance", required_argument, NULL, OPT_APP_IMBALANCE},
+	{"clients", required_argument, NULL, OPT_APP_CLIENTS},
+	{"blocks", required_argument, NULL, OPT_APP_BLOCKS},
+	{"seed", required_argument, NULL, OPT_APP_SEED},
+	{"ranks", required_argument, NULL, OPT_APP_RANKS},
+	{"deps-out", required_argument, NULL, OPT_APP_DEPS_OUT},
+	{"csv", required_argument, NULL, OPT_APP_CSV},
+	{"help-defaults", no_argument, NULL, OPT_APP_HELP_DEFAULTS},
+	{NULL, 0, NULL, 0}
+};
 
-/* One motif flag at argv[*i]: 1 taken, 0 not one, -1 after a message. */
+/* The motif's limits (tt_motif_check() says the same). */
+#define APP_ITERATIONS_MAX      (1ull << 30)
+#define APP_BYTES_MAX           (1ull << 40)
+#define APP_NS_MAX              1e12
+#define APP_IMBALANCE_MAX       0.999
+#define APP_BLOCKS_MAX          65536
+
+/* A count or a size of the motif's. */
 static int
-take_motif_flag(struct app_opts *o, int argc, char **argv, int *i)
+app_take_u64(struct tt_motif_params *p, const struct optval *v)
 {
-	static const char *const u64s[] = {"--iterations", "--bytes",
-	    "--request-bytes", "--clients", "--blocks", "--seed",
-	    "--clock-skew", "--flit-bytes", NULL};
-	const char *a = argv[*i], *v;
+	const char *c = v->cmd, *f = v->flag, *s = v->value;
 	uint64_t u;
-	int k;
 
-	for (k = 0; u64s[k] != NULL; k++)
-		if (flag_is(a, u64s[k]))
-			break;
-	if (u64s[k] != NULL) {
-		if ((v = flag_value(argc, argv, i, "app")) == NULL ||
-		    parse_u64("app", u64s[k], v, k == 5 || k == 6 ? 0 : 1,
-		    k == 6 ? 1000000000ull : k == 7 ? 65536 : k == 3 || k == 4 ?
-		    UINT32_MAX : 1ull << 40, &u) < 0)
+	switch (v->id) {
+	case OPT_APP_ITERATIONS:
+		return opt_u64(c, f, s, 1, APP_ITERATIONS_MAX, &p->iterations);
+	case OPT_APP_BYTES:
+		return opt_u64(c, f, s, 1, APP_BYTES_MAX, &p->bytes);
+	case OPT_APP_REQUEST_BYTES:
+		return opt_u64(c, f, s, 1, APP_BYTES_MAX, &p->request_bytes);
+	case OPT_APP_SEED:
+		return opt_u64(c, f, s, 0, UINT64_MAX, &p->seed);
+	case OPT_APP_CLIENTS:
+		if (opt_u64(c, f, s, 1, UINT32_MAX, &u) < 0)
 			return -1;
-		switch (k) {
-		case 0: o->ap.iterations = u; break;
-		case 1: o->ap.bytes = u; break;
-		case 2: o->ap.request_bytes = u; break;
-		case 3: o->ap.clients = (uint32_t)u; break;
-		case 4: o->ap.blocks = (uint32_t)u; break;
-		case 5: o->ap.seed = u; break;
-		case 6: o->skew_ns = u; break;
-		default: o->flit_bytes = (int)u; break;
-		}
-		return 1;
+		p->clients = (uint32_t)u;
+		return 0;
 	}
-	if (flag_is(a, "--compute-ns") || flag_is(a, "--service-ns") ||
-	    flag_is(a, "--imbalance") || flag_is(a, "--link-gbps")) {
-		double d;
-
-		if ((v = flag_value(argc, argv, i, "app")) == NULL ||
-		    parse_ns(a[2] == 'c' ? "--compute-ns" : a[2] == 's' ?
-		    "--service-ns" : a[2] == 'i' ? "--imbalance" : "--link-gbps",
-		    v, &d) < 0)
-			return -1;
-		if (a[2] == 'c')
-			o->ap.compute_ns = d;
-		else if (a[2] == 's')
-			o->ap.service_ns = d;
-		else if (a[2] == 'i')
-			o->ap.imbalance = d;
-		else if (!(d > 0)) {
-			fprintf(stderr, "ttsim app: --link-gbps: '%s' is not a "
-			    "link speed in Gb/s above 0\n", v);
-			return -1;
-		} else
-			o->gbps = d;
-		return 1;
-	}
-	if (flag_is(a, "--ranks")) {
-		if ((v = flag_value(argc, argv, i, "app")) == NULL ||
-		    parse_ranks(o, v) < 0)
-			return -1;
-		return 1;
-	}
-	if (flag_is(a, "--record") || flag_is(a, "--deps-out") ||
-	    flag_is(a, "--csv")) {
-		if ((v = flag_value(argc, argv, i, "app")) == NULL)
-			return -1;
-		if (flag_is(a, "--record"))
-			o->record_dir = v;
-		else if (flag_is(a, "--deps-out"))
-			o->deps_out = v;
-		else
-			o->csv_path = v;
-		return 1;
-	}
+	if (opt_u64(c, f, s, 1, APP_BLOCKS_MAX, &u) < 0)
+		return -1;
+	p->blocks = (uint32_t)u;
 	return 0;
 }
 
-/* Everything the command line says; -1 after a message. */
 static int
-app_parse(struct app_opts *o, int argc, char **argv)
+app_take(void *state, const struct optval *v)
 {
-	enum tt_motif m;
-	int i, r;
+	struct app_opts *o = state;
+	const char *c = v->cmd, *f = v->flag, *s = v->value;
 
-	netopts_init(&o->no);
-	simopts_init(&o->so);
-	o->so.cmd = "app";
-	o->so.model_only = 1;
-	o->skew_ns = APP_SKEW_NS;
-	if (argc < 2 || argv[1][0] == '-' ||
-	    tt_motif_parse(argv[1], &m) < 0) {
-		fprintf(stderr, "ttsim app: give a motif first: %s (see ttsim "
-		    "app --help)\n", tt_motif_list());
+	switch (v->id) {
+	case OPT_ARG:
+		return netopts_file(&o->no, s, c);
+	case OPT_APP_COMPUTE_NS:
+		return opt_real(c, f, s, 0, APP_NS_MAX, "a time in ns from 0 to "
+		    "1e12", &o->ap.compute_ns);
+	case OPT_APP_SERVICE_NS:
+		return opt_real(c, f, s, 0, APP_NS_MAX, "a time in ns from 0 to "
+		    "1e12", &o->ap.service_ns);
+	case OPT_APP_IMBALANCE:
+		return opt_real(c, f, s, 0, APP_IMBALANCE_MAX, "a fraction from "
+		    "0 to 0.999", &o->ap.imbalance);
+	case OPT_APP_RANKS:
+		return parse_ranks(o, v);
+	case OPT_APP_DEPS_OUT:
+		o->deps_out = s;
+		return 0;
+	case OPT_APP_CSV:
+		o->csv_path = s;
+		return 0;
+	case OPT_APP_HELP_DEFAULTS:
+		o->defaults_only = 1;
+		return 0;
+	}
+	return app_take_u64(&o->ap, v);
+}
+
+/* Flags that do not go together, and what only a serial run can do. */
+static int
+app_conflicts(const struct app_opts *o)
+{
+	if (recordopts_check(&o->rec, "app") < 0)
 		return -1;
-	}
-	tt_app_defaults(&o->ap, m);
-	for (i = 2; i < argc; i++) {
-		if (strcmp(argv[i], "--help-defaults") == 0) {
-			o->defaults_only = 1;
-			continue;
-		}
-		if ((r = take_motif_flag(o, argc, argv, &i)) < 0)
-			return -1;
-		if (r > 0)
-			continue;
-		if ((r = simopts_take(&o->so, argc, argv, &i, "app")) < 0)
-			return -1;
-		if (r > 0)
-			continue;
-		if ((r = netopts_take(&o->no, argc, argv, &i, "app")) < 0)
-			return -1;
-		if (r == 0) {
-			fprintf(stderr, "ttsim app: unknown flag '%s' (see ttsim "
-			    "app --help)\n", argv[i]);
-			return -1;
-		}
-	}
-	if (o->deps_out != NULL && o->record_dir == NULL) {
+	if (o->deps_out != NULL && o->rec.dir == NULL) {
 		fprintf(stderr, "ttsim app: --deps-out goes with --record: the "
 		    "dependencies name the recorded messages\n");
 		return -1;
@@ -293,12 +271,60 @@ app_parse(struct app_opts *o, int argc, char **argv)
 		    "mpirun\n");
 		return -1;
 	}
-	if (o->no.json && o->csv_path != NULL && strcmp(o->csv_path, "-") == 0) {
+	if (o->out.json && o->csv_path != NULL &&
+	    strcmp(o->csv_path, "-") == 0) {
 		fprintf(stderr, "ttsim app: --json and --csv - both want standard "
 		    "output; give --csv a file\n");
 		return -1;
 	}
-	if (netopts_finish(&o->no, "app") < 0)
+	return 0;
+}
+
+/*
+ * The motif is the first argument, so that its defaults are set before
+ * the flags that change them.  OPT_PARSED, OPT_HELP_SHOWN or -1 after a
+ * message.
+ */
+static int
+app_parse(struct app_opts *o, int argc, char **argv)
+{
+	const opt_group groups[] = {
+		{app_flags, 1, app_take, o},
+		{netopts_flags, 0, netopts_take, &o->no},
+		{outopts_json, 0, outopts_take, &o->out},
+		{simopts_model_flags, 0, simopts_take, &o->so},
+		{linkopts_flags, 0, linkopts_take, &o->link},
+		{recordopts_flags, 0, recordopts_take, &o->rec},
+	};
+	enum tt_motif m;
+	tt_netparams np;
+	int rc;
+
+	netopts_init(&o->no);
+	simopts_init(&o->so);
+	recordopts_init(&o->rec);
+	o->so.cmd = "app";
+	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "--help") == 0)) {
+		app_usage(stdout);
+		return OPT_HELP_SHOWN;
+	}
+	if (argc < 2 || argv[1][0] == '-') {
+		fprintf(stderr, "ttsim app: give a motif first: %s (see ttsim "
+		    "app --help)\n", tt_motif_list());
+		return -1;
+	}
+	if (tt_motif_parse(argv[1], &m) < 0) {
+		fprintf(stderr, "ttsim app: '%s' is not a motif: give one of %s "
+		    "(see ttsim app --help)\n", argv[1], tt_motif_list());
+		return -1;
+	}
+	tt_motif_params_default(&o->ap, m);
+	rc = opt_parse("app", app_usage, groups, OPT_NGROUPS(groups), argc - 1,
+	    argv + 1);
+	if (rc != OPT_PARSED || o->defaults_only)
+		return rc;
+	if (app_conflicts(o) < 0 || netopts_finish(&o->no, "app") < 0)
 		return -1;
 	if (o->no.ports_all) {
 		fprintf(stderr, "ttsim app: --ports all runs many networks; run "
@@ -306,16 +332,16 @@ app_parse(struct app_opts *o, int argc, char **argv)
 		return -1;
 	}
 	simopts_apply_config(&o->so, &o->no.cfg);
+	linkopts_resolve(&o->link, &o->no.cfg, &np);
 	o->ap.ranks = o->ranks;
 	o->ap.packet_flits = o->so.p.packet_flits;
-	o->ap.flit_bytes = o->flit_bytes ? o->flit_bytes :
-	    o->no.cfg.params.flit_bytes;
-	o->ap.link_gbps = o->gbps > 0 ? o->gbps : o->no.cfg.params.link_gbps;
-	return 0;
+	o->ap.flit_bytes = np.flit_bytes;
+	o->ap.link_gbps = np.link_gbps;
+	return OPT_PARSED;
 }
 
 static void
-print_defaults(const tt_app_params *p)
+print_defaults(const tt_motif_params *p)
 {
 	printf("%s: --iterations %" PRIu64 " --bytes %" PRIu64 " --compute-ns "
 	    "%g --imbalance %g --seed %" PRIu64, tt_motif_name(p->motif),
@@ -328,42 +354,10 @@ print_defaults(const tt_app_params *p)
 	putchar('\n');
 }
 
-/* Every rank's results as one: sums, the latest and the earliest. */
-static void
-combine_app(tt_app_result *r)
-{
-	enum { NF = 8, N = NF + TT_HIST_WORDS };
-	static unsigned char max[N];
-	uint64_t v[N];
-
-	if (ttsim_comm() == NULL)
-		return;
-	max[4] = max[5] = max[6] = max[NF + 2] = 1;
-	v[0] = r->sent;
-	v[1] = r->messages;
-	v[2] = r->bytes;
-	v[3] = r->packets;
-	v[4] = UINT64_MAX - r->first_send;      /* the earliest */
-	v[5] = r->last_delivery;
-	v[6] = r->finish;
-	v[7] = r->done;
-	tt_hist_pack(&r->latency, v + NF);
-	tt_sim_combine(ttsim_comm(), v, N, max);
-	r->sent = v[0];
-	r->messages = v[1];
-	r->bytes = v[2];
-	r->packets = v[3];
-	r->first_send = UINT64_MAX - v[4];
-	r->last_delivery = v[5];
-	r->finish = v[6];
-	r->done = v[7];
-	tt_hist_unpack(&r->latency, v + NF);
-}
-
 struct app_run {
 	tt_net net;
 	tt_simresult res;
-	tt_app_result ar;
+	tt_motif_result ar;
 	uint64_t makespan, waiting, records;
 	char layout[96], wait[256];
 	double cycle_ns, wall;
@@ -373,7 +367,7 @@ struct app_run {
 static void
 print_json(const struct app_opts *o, const struct app_run *x)
 {
-	const tt_app_params *p = &o->ap;
+	const tt_motif_params *p = &o->ap;
 	const tt_hist *h = &x->ar.latency;
 	double us = x->cycle_ns * 1e-3;
 
@@ -405,11 +399,11 @@ print_json(const struct app_opts *o, const struct app_run *x)
 	printf(", \"internal_link_utilization\": %.6f, \"deadlock\": %s"
 	    ", \"wall_s\": %.3f", x->res.internal_link_utilization,
 	    x->res.deadlock ? "true" : "false", x->wall);
-	if (o->record_dir != NULL) {
+	if (o->rec.dir != NULL) {
 		printf(", \"record\": {\"dir\": ");
-		tt_json_string(stdout, o->record_dir);
+		tt_json_string(stdout, o->rec.dir);
 		printf(", \"records\": %" PRIu64 ", \"clock_skew_ns\": %" PRIu64
-		    "}", x->records, o->skew_ns);
+		    "}", x->records, o->rec.skew_ns);
 	}
 	printf("}\n");
 }
@@ -444,13 +438,13 @@ print_table(const struct app_opts *o, const struct app_run *x)
 	printf("  1 cycle = %g ns (%d-byte flits at %g Gb/s); simulated in "
 	    "%.2f s\n", x->cycle_ns, o->ap.flit_bytes, o->ap.link_gbps,
 	    x->wall);
-	if (o->record_dir != NULL)
+	if (o->rec.dir != NULL)
 		printf("  recorded          %" PRIu64 " records in %s\n",
-		    x->records, o->record_dir);
+		    x->records, o->rec.dir);
 }
 
 static int
-write_csv(const char *path, tt_app *a, const struct app_run *x)
+write_csv(const char *path, tt_motif_job *a, const struct app_run *x)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
 	uint32_t pe, rank;
@@ -463,7 +457,7 @@ write_csv(const char *path, tt_app *a, const struct app_run *x)
 	}
 	fprintf(f, "pe,rank,finish_cycle,finish_ns,sent,received\n");
 	for (pe = 0; pe < x->net.ncards; pe++)
-		if (tt_app_pe(a, pe, &rank, &fin, &sent, &rcvd))
+		if (tt_motif_pe(a, pe, &rank, &fin, &sent, &rcvd))
 			fprintf(f, "%u,%u,%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64 "\n",
 			    pe, rank, fin, (double)fin * x->cycle_ns, sent, rcvd);
 	if (f != stdout ? fclose(f) != 0 : fflush(f) != 0) {
@@ -475,7 +469,7 @@ write_csv(const char *path, tt_app *a, const struct app_run *x)
 
 struct app_progress {
 	char label[32];
-	tt_app *a;
+	tt_motif_job *a;
 };
 
 static void
@@ -485,167 +479,208 @@ on_progress(void *ctx, double done)
 
 	(void)done;
 	if (app_stop)
-		tt_app_stop(pr->a);
-	progress_show(pr->label, tt_app_progress(pr->a));
+		tt_motif_stop(pr->a);
+	progress_show(pr->label, tt_motif_progress(pr->a));
 }
 
-/* Run o's motif on x->net; rc as the command's exit status. */
+/* What one run holds while it goes. */
+struct app_live {
+	tt_sim *sim;
+	tt_motif_job *job;
+	tt_record *rec;
+	tt_deps_writer *dw;
+};
+
+/* The simulator, the programs, the recording and the dependency file:
+ * -1 after a message. */
 static int
-app_run(struct app_opts *o, struct app_run *x, tt_app **ap)
+app_start(const struct app_opts *o, struct app_run *x, struct app_live *l)
 {
-	tt_sim *sim = NULL;
-	tt_record *rec = NULL;
-	tt_deps_writer *dw = NULL;
-	tt_source src;
-	struct app_progress pr;
-	struct timespec t0, t1;
 	uint32_t pe0, pe1;
 	char err[1024];
-	int rc = TTSIM_EXIT_USAGE;
 
-	*ap = NULL;
-	if (tt_sim_create_part(&sim, &x->net, &o->so.p, ttsim_comm(), err,
-	    sizeof(err)) < 0 || tt_app_create(ap, &o->ap, sim, err,
+	if (tt_sim_create_part(&l->sim, &x->net, &o->so.p, ttsim_comm(), err,
+	    sizeof(err)) < 0 || tt_motif_create(&l->job, &o->ap, l->sim, err,
 	    sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim app: %s\n", err);
-		goto out;
+		return -1;
 	}
-	tt_sim_local(sim, &pe0, &pe1);
-	if (o->record_dir != NULL && record_dir_ready(o->record_dir, "app") < 0)
-		goto out;
-	if (o->record_dir != NULL) {
-		if (tt_record_open(&rec, o->record_dir, &x->net, &o->no.cfg, pe0,
-		    pe1, x->cycle_ns, o->skew_ns, err, sizeof(err)) < 0) {
+	tt_sim_local(l->sim, &pe0, &pe1);
+	if (o->rec.dir != NULL) {
+		if (record_dir_ready(o->rec.dir, "app") < 0)
+			return -1;
+		if (tt_record_open(&l->rec, o->rec.dir, &x->net, &o->no.cfg, pe0,
+		    pe1, x->cycle_ns, o->rec.skew_ns, err, sizeof(err)) < 0) {
 			fprintf(stderr, "ttsim app: --record %s\n", err);
-			goto out;
+			return -1;
 		}
-		tt_app_record(*ap, rec);
+		tt_motif_record(l->job, l->rec);
 	}
 	if (o->deps_out != NULL) {
-		if (tt_deps_create(&dw, o->deps_out, err, sizeof(err)) < 0) {
+		if (tt_deps_create(&l->dw, o->deps_out, err, sizeof(err)) < 0) {
 			fprintf(stderr, "ttsim app: --deps-out %s\n", err);
-			goto out;
+			return -1;
 		}
-		tt_app_deps(*ap, dw);
+		tt_motif_deps(l->job, l->dw);
 	}
-	src = tt_app_source(*ap);
-	pr.a = *ap;
+	return 0;
+}
+
+/* The run itself, until every program ends or a signal stops them. */
+static void
+app_simulate(struct app_run *x, struct app_live *l)
+{
+	struct app_progress pr;
+	struct timespec t0, t1;
+	tt_source src = tt_motif_source(l->job);
+
+	pr.a = l->job;
 	snprintf(pr.label, sizeof(pr.label), "ttsim app");
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	tt_sim_run(sim, &src, 1, &x->res, on_progress, &pr);
+	tt_sim_run(l->sim, &src, 1, &x->res, on_progress, &pr);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	progress_clear();
 	x->wall = (double)(t1.tv_sec - t0.tv_sec) +
 	    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-	x->ar = *tt_app_result_get(*ap);
-	x->waiting = tt_app_waiting(*ap, x->wait, sizeof(x->wait));
-	combine_app(&x->ar);
-	{
-		uint64_t w = x->waiting;
+}
 
-		tt_sim_combine(ttsim_comm(), &w, 1, NULL);
-		x->waiting = w;
-	}
-	x->makespan = tt_app_makespan(&x->ar);
-	rc = TTSIM_EXIT_OK;
-	if (tt_app_error(*ap, err, sizeof(err)) < 0) {
+/* The results, over every rank: exit status so far. */
+static int
+app_collect(struct app_run *x, struct app_live *l)
+{
+	char err[1024];
+
+	x->ar = *tt_motif_result_get(l->job);
+	tt_sim_reduce_motif(l->sim, &x->ar);
+	x->waiting = tt_motif_waiting(l->job, x->wait, sizeof(x->wait));
+	ttsim_allreduce(&x->waiting, 1, TT_SIM_SUM);
+	x->makespan = tt_motif_makespan(&x->ar);
+	tt_motif_layout(l->job, x->layout, sizeof(x->layout));
+	if (tt_motif_error(l->job, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim app: %s\n", err);
-		rc = TTSIM_EXIT_USAGE;
+		return TTSIM_EXIT_USAGE;
 	}
-out:
-	if (rec != NULL) {
-		if (tt_record_close(rec, &x->records, err, sizeof(err)) < 0) {
+	return TTSIM_EXIT_OK;
+}
+
+/* The traces and the dependency file closed (the file only if the run
+ * went to its end): exit status so far. */
+static int
+app_close(struct app_run *x, struct app_live *l, int rc)
+{
+	char err[1024];
+
+	if (l->rec != NULL) {
+		if (tt_record_close(l->rec, &x->records, err, sizeof(err)) < 0) {
 			fprintf(stderr, "ttsim app: --record: %s\n", err);
 			rc = TTSIM_EXIT_USAGE;
 		}
-		tt_sim_combine(ttsim_comm(), &x->records, 1, NULL);
+		ttsim_allreduce(&x->records, 1, TT_SIM_SUM);
 	}
-	if (dw != NULL) {
-		if (rc == TTSIM_EXIT_OK && !app_stop) {
-			if (tt_deps_close(dw, err, sizeof(err)) < 0) {
-				fprintf(stderr, "ttsim app: --deps-out: %s\n", err);
-				rc = TTSIM_EXIT_USAGE;
-			}
-		} else {
-			tt_deps_discard(dw);
+	if (l->dw != NULL && rc == TTSIM_EXIT_OK && !app_stop) {
+		if (tt_deps_close(l->dw, err, sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim app: --deps-out: %s\n", err);
+			rc = TTSIM_EXIT_USAGE;
 		}
+	} else if (l->dw != NULL) {
+		tt_deps_discard(l->dw);
 	}
-	tt_sim_free(sim);
+	tt_motif_free(l->job);
+	tt_sim_free(l->sim);
 	return rc;
+}
+
+/* How the run ended, said on stderr: exit status. */
+static int
+app_outcome(const struct app_opts *o, const struct app_run *x)
+{
+	if (app_stop) {
+		fprintf(stderr, "ttsim app: interrupted at cycle %" PRIu64
+		    "%s\n", x->res.cycles, o->rec.dir != NULL ? "; the traces "
+		    "hold what was recorded until then" : "");
+		return 130;
+	}
+	if (x->res.deadlock) {
+		fprintf(stderr, "ttsim app: deadlock: no flit moved for %llu "
+		    "cycles (cycle %llu)\n", (unsigned long long)o->so.p.watchdog,
+		    (unsigned long long)x->res.cycles);
+		return TTSIM_EXIT_DEADLOCK;
+	}
+	if (x->waiting > 0) {
+		fprintf(stderr, "ttsim app: the network emptied with %" PRIu64
+		    " programs still waiting for a message that was never sent:"
+		    " %s\n", x->waiting, x->wait[0] ? x->wait : "on another rank");
+		return TTSIM_EXIT_USAGE;
+	}
+	return TTSIM_EXIT_OK;
+}
+
+/* Run o's motif on x->net: exit status so far. */
+static int
+app_run(const struct app_opts *o, struct app_run *x)
+{
+	struct app_live l;
+	int rc = TTSIM_EXIT_USAGE;
+
+	memset(&l, 0, sizeof(l));
+	if (app_start(o, x, &l) == 0) {
+		app_simulate(x, &l);
+		rc = app_collect(x, &l);
+		if (rc == TTSIM_EXIT_OK)
+			rc = app_outcome(o, x);
+		if (rc == TTSIM_EXIT_OK && o->csv_path != NULL &&
+		    write_csv(o->csv_path, l.job, x) < 0)
+			rc = TTSIM_EXIT_USAGE;
+	}
+	return app_close(x, &l, rc);
+}
+
+/* The network and the motif on it checked: -1 after a message. */
+static int
+app_build(const struct app_opts *o, struct app_run *x)
+{
+	char err[512];
+
+	if (tt_net_init(&x->net, &o->no.spec, err, sizeof(err)) < 0 ||
+	    tt_sim_check(&x->net, &o->so.p, err, sizeof(err)) < 0 ||
+	    tt_motif_check(&o->ap, x->net.ncards, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim app: %s\n", err);
+		return -1;
+	}
+	x->nranks = o->ranks != NULL ? o->ap.nranks : x->net.ncards;
+	x->cycle_ns = tt_cycle_ns(o->ap.flit_bytes, o->ap.link_gbps);
+	return 0;
 }
 
 int
 cmd_app(int argc, char **argv)
 {
-	struct app_opts o;
-	struct app_run x;
-	tt_app *a = NULL;
-	char err[512];
-	int rc = TTSIM_EXIT_USAGE;
+	static struct app_opts o;
+	static struct app_run x;
+	int rc;
 
-	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "--help") == 0)) {
-		app_usage(stdout);
-		return TTSIM_EXIT_OK;
-	}
 	memset(&o, 0, sizeof(o));
 	memset(&x, 0, sizeof(x));
-	if (app_parse(&o, argc, argv) < 0)
-		goto out;
-	if (o.defaults_only) {
+	rc = app_parse(&o, argc, argv);
+	if (rc == OPT_HELP_SHOWN) {
+		rc = TTSIM_EXIT_OK;
+	} else if (rc != OPT_PARSED) {
+		rc = TTSIM_EXIT_USAGE;
+	} else if (o.defaults_only) {
 		print_defaults(&o.ap);
 		rc = TTSIM_EXIT_OK;
-		goto out;
-	}
-	if (tt_net_init(&x.net, &o.no.spec, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim app: %s\n", err);
-		goto out;
-	}
-	if (tt_sim_check(&x.net, &o.so.p, err, sizeof(err)) < 0 ||
-	    tt_app_check(&o.ap, x.net.ncards, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim app: %s\n", err);
-		goto out;
-	}
-	x.nranks = o.ranks != NULL ? o.ap.nranks : x.net.ncards;
-	x.cycle_ns = (double)o.ap.flit_bytes * 8.0 / o.ap.link_gbps;
-	rc = app_run(&o, &x, &a);
-	if (a == NULL)
-		goto out;
-	tt_app_layout(a, x.layout, sizeof(x.layout));
-	if (rc == TTSIM_EXIT_OK && app_stop) {
-		fprintf(stderr, "ttsim app: interrupted at cycle %" PRIu64
-		    "%s\n", x.res.cycles, o.record_dir != NULL ? "; the traces "
-		    "hold what was recorded until then" : "");
-		rc = 130;
-		goto out;
-	}
-	if (rc == TTSIM_EXIT_OK && x.res.deadlock) {
-		fprintf(stderr, "ttsim app: deadlock: no flit moved for %llu "
-		    "cycles (cycle %llu)\n", (unsigned long long)o.so.p.watchdog,
-		    (unsigned long long)x.res.cycles);
-		rc = TTSIM_EXIT_DEADLOCK;
-	} else if (rc == TTSIM_EXIT_OK && x.waiting > 0) {
-		fprintf(stderr, "ttsim app: the network emptied with %" PRIu64
-		    " programs still waiting for a message that was never sent:"
-		    " %s\n", x.waiting, x.wait[0] ? x.wait : "on another rank");
+	} else if (app_build(&o, &x) < 0) {
 		rc = TTSIM_EXIT_USAGE;
+	} else if ((rc = app_run(&o, &x)) == TTSIM_EXIT_OK) {
+		if (o.out.json)
+			print_json(&o, &x);
+		else if (o.csv_path == NULL || strcmp(o.csv_path, "-") != 0)
+			print_table(&o, &x);
 	}
-	if (rc == TTSIM_EXIT_USAGE)
-		goto out;
-	if (o.csv_path != NULL && write_csv(o.csv_path, a, &x) < 0) {
-		rc = TTSIM_EXIT_USAGE;
-		goto out;
-	}
-	if (o.no.json)
-		print_json(&o, &x);
-	else if (o.csv_path == NULL || strcmp(o.csv_path, "-") != 0)
-		print_table(&o, &x);
-out:
-	tt_app_free(a);
 	tt_simresult_free(&x.res);
 	if (x.net.coord != NULL)
 		tt_net_free(&x.net);

@@ -61,82 +61,108 @@ infer_usage(FILE *f)
 "Exit status: 0 written, 2 bad usage or a damaged trace.\n");
 }
 
+/* The inference's own limits, for --burst-gap, --pause and --window. */
+#define INFER_NS_MAX (1ull << 50)
+
+const struct option inferopts_flags[] = {
+	{"burst-gap", required_argument, NULL, OPT_BURST_GAP},
+	{"pause", required_argument, NULL, OPT_PAUSE},
+	{"window", required_argument, NULL, OPT_WINDOW},
+	{NULL, 0, NULL, 0}
+};
+
+int
+inferopts_take(void *state, const struct optval *v)
+{
+	tt_infer_params *ip = state;
+
+	switch (v->id) {
+	case OPT_BURST_GAP:
+		return opt_u64(v->cmd, v->flag, v->value, 0, INFER_NS_MAX,
+		    &ip->burst_gap_ns);
+	case OPT_PAUSE:
+		return opt_u64(v->cmd, v->flag, v->value, 0, INFER_NS_MAX,
+		    &ip->pause_ns);
+	}
+	return opt_u64(v->cmd, v->flag, v->value, 1, INFER_NS_MAX,
+	    &ip->window_ns);
+}
+
 struct infer_opts {
 	netopts no;
+	outopts out;
 	const char **paths;
 	size_t np;
-	const char *out, *score;
+	const char *file, *score;
 	tt_infer_params ip;
 };
 
+enum { OPT_INFER_SCORE = OPT_OWN };
+
+static const struct option infer_flags[] = {
+	{"out", required_argument, NULL, OPT_OUT},
+	{"score", required_argument, NULL, OPT_INFER_SCORE},
+	{NULL, 0, NULL, 0}
+};
+
+static int
+infer_take(void *state, const struct optval *v)
+{
+	struct infer_opts *o = state;
+
+	switch (v->id) {
+	case OPT_ARG:
+		if (netopts_is_yaml(v->value))
+			return netopts_file(&o->no, v->value, v->cmd);
+		o->paths[o->np++] = v->value;
+		return 0;
+	case OPT_OUT:
+		o->file = v->value;
+		return 0;
+	}
+	o->score = v->value;
+	return 0;
+}
+
+/* OPT_PARSED, OPT_HELP_SHOWN or -1 after a message. */
 static int
 infer_parse(struct infer_opts *o, int argc, char **argv)
 {
-	const char *cmd = "trace infer", *v;
-	uint64_t u;
-	size_t len;
-	int i, r;
+	const char *cmd = "trace infer";
+	const opt_group groups[] = {
+		{infer_flags, 1, infer_take, o},
+		{inferopts_flags, 0, inferopts_take, &o->ip},
+		{netopts_flags, 0, netopts_take, &o->no},
+		{outopts_json, 0, outopts_take, &o->out},
+	};
+	int rc;
 
 	netopts_init(&o->no);
 	tt_infer_params_default(&o->ip);
 	if ((o->paths = calloc((size_t)argc, sizeof(*o->paths))) == NULL)
 		return -1;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		len = strlen(a);
-		if (a[0] != '-' && !(len > 5 && strcmp(a + len - 5, ".yaml") == 0) &&
-		    !(len > 4 && strcmp(a + len - 4, ".yml") == 0)) {
-			o->paths[o->np++] = a;
-			continue;
-		}
-		if (strcmp(a, "-o") == 0 || flag_is(a, "--out") ||
-		    flag_is(a, "--score")) {
-			if ((v = flag_value(argc, argv, &i, cmd)) == NULL)
-				return -1;
-			if (flag_is(a, "--score"))
-				o->score = v;
-			else
-				o->out = v;
-			continue;
-		}
-		if (flag_is(a, "--burst-gap") || flag_is(a, "--window") ||
-		    flag_is(a, "--pause")) {
-			const char *name = a[2] == 'b' ? "--burst-gap" :
-			    a[2] == 'w' ? "--window" : "--pause";
-
-			if ((v = flag_value(argc, argv, &i, cmd)) == NULL ||
-			    parse_u64(cmd, name, v, a[2] == 'w', 1ull << 50, &u) < 0)
-				return -1;
-			if (a[2] == 'b')
-				o->ip.burst_gap_ns = u;
-			else if (a[2] == 'w')
-				o->ip.window_ns = u;
-			else
-				o->ip.pause_ns = u;
-			continue;
-		}
-		if ((r = netopts_take(&o->no, argc, argv, &i, cmd)) < 0)
-			return -1;
-		if (r == 0) {
-			fprintf(stderr, "ttsim trace infer: unknown flag '%s' (see "
-			    "ttsim trace infer --help)\n", a);
-			return -1;
-		}
-	}
-	if (o->np == 0 || o->out == NULL) {
+	rc = opt_parse(cmd, infer_usage, groups, OPT_NGROUPS(groups), argc,
+	    argv);
+	if (rc != OPT_PARSED)
+		return rc;
+	if (o->np == 0 || o->file == NULL) {
 		fprintf(stderr, "ttsim trace infer: give trace files or "
 		    "directories and -o FILE (see ttsim trace infer --help)\n");
 		return -1;
 	}
-	if (o->no.json && strcmp(o->out, "-") == 0) {
+	if (o->out.json && strcmp(o->file, "-") == 0) {
 		fprintf(stderr, "ttsim trace infer: --json and -o - both want "
 		    "standard output; give -o a file\n");
 		return -1;
 	}
 	if (netopts_finish(&o->no, cmd) < 0)
 		return -1;
-	return 0;
+	if (o->no.ports_all) {
+		fprintf(stderr, "ttsim trace infer: --ports all is for analyze "
+		    "and sweep; the trace needs one network\n");
+		return -1;
+	}
+	return OPT_PARSED;
 }
 
 /* ---- scoring against the true dependencies ---- */
@@ -305,9 +331,9 @@ print_summary(FILE *f, const struct infer_opts *o, const tt_infer_stats *st,
 	    (double)st->predecessors : 1;
 	double rec = sc->true_preds ? (double)sc->tp / (double)sc->true_preds : 1;
 
-	if (o->no.json) {
+	if (o->out.json) {
 		fprintf(f, "{\"out\": ");
-		tt_json_string(f, o->out);
+		tt_json_string(f, o->file);
 		fprintf(f, ", \"records\": %" PRIu64 ", \"frames\": %" PRIu64
 		    ", \"deliveries\": %" PRIu64 ", \"plain\": %" PRIu64
 		    ", \"messages\": %" PRIu64 ", \"grouped\": %" PRIu64
@@ -354,7 +380,7 @@ print_summary(FILE *f, const struct infer_opts *o, const tt_infer_stats *st,
 		    "gaps off by %.1f ns on average\n", o->score, prec, rec,
 		    sc->true_preds, sc->matched, sc->t.nkey, sc->matched ?
 		    (double)sc->gap_err / (double)sc->matched : 0);
-	fprintf(f, "wrote %s\n", o->out);
+	fprintf(f, "wrote %s\n", o->file);
 }
 
 /* Pass 1: the trace reads (every damaged record is reported) and whether
@@ -393,84 +419,111 @@ check_trace(struct infer_opts *o, const tt_net *net, const tt_addrmap *map)
 	return 0;
 }
 
+/* What trace infer builds and writes. */
+struct infer_run {
+	struct infer_opts o;
+	struct scorer sc;
+	int scored;
+	tt_net net;
+	tt_addrmap map;
+	tt_infer *inf;
+	tt_deps_writer *w;
+};
+
+/* The network, the address map, the trace read through once, the truth
+ * to score against: -1 after a message. */
+static int
+infer_build(struct infer_run *x)
+{
+	char err[1024];
+
+	if (tt_net_init(&x->net, &x->o.no.spec, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim trace infer: %s\n", err);
+		return -1;
+	}
+	if (tt_addrmap_build(&x->map, &x->o.no.cfg, &x->net, stderr) > 0 ||
+	    check_trace(&x->o, &x->net, &x->map) < 0)
+		return -1;
+	if (x->o.score != NULL) {
+		if (score_init(&x->sc, x->o.score) < 0)
+			return -1;
+		x->scored = 1;
+	}
+	x->o.ip.npes = x->net.ncards;
+	x->o.ip.map = &x->map;
+	if (tt_infer_open(&x->inf, x->o.paths, x->o.np, &x->o.ip, err,
+	    sizeof(err)) < 0 ||
+	    tt_deps_create(&x->w, x->o.file, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim trace infer: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every line inferred, written and scored; the file closed whole or
+ * removed.  -1 after a message. */
+static int
+infer_write(struct infer_run *x)
+{
+	tt_deps_writer *w = x->w;
+	tt_dep d;
+	char err[1024];
+	int r;
+
+	x->w = NULL;
+	while ((r = tt_infer_next(x->inf, &d, err, sizeof(err))) > 0) {
+		if (tt_deps_write(w, &d) < 0) {
+			snprintf(err, sizeof(err), "%s: write failed: %s",
+			    x->o.file, strerror(errno));
+			r = -2;
+			break;
+		}
+		if (x->scored)
+			score_line(&x->sc, &d);
+	}
+	if (r == 0 && tt_deps_close(w, err, sizeof(err)) < 0)
+		r = -2;
+	else if (r < 0)
+		tt_deps_discard(w);
+	/* standard output's failure is reported once, by ttsim itself */
+	if (r == -1 || (r == -2 && strcmp(x->o.file, "-") != 0))
+		fprintf(stderr, "ttsim trace infer: %s\n", err);
+	return r < 0 ? -1 : 0;
+}
+
+static void
+infer_free(struct infer_run *x)
+{
+	tt_deps_discard(x->w);
+	tt_infer_free(x->inf);
+	if (x->scored)
+		score_free(&x->sc);
+	tt_addrmap_free(&x->map);
+	if (x->net.coord != NULL)
+		tt_net_free(&x->net);
+	tt_config_free(&x->o.no.cfg);
+	free(x->o.paths);
+}
+
 int
 cmd_trace_infer(int argc, char **argv)
 {
-	struct infer_opts o;
-	struct scorer sc;
-	tt_net net;
-	tt_addrmap map;
-	tt_infer *inf = NULL;
-	tt_deps_writer *w = NULL;
-	tt_dep d;
-	char err[1024];
-	int x, rc = TTSIM_EXIT_USAGE, scored = 0;
+	static struct infer_run x;
+	int rc;
 
-	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "--help") == 0)) {
-		infer_usage(stdout);
-		return TTSIM_EXIT_OK;
+	memset(&x, 0, sizeof(x));
+	rc = infer_parse(&x.o, argc, argv);
+	if (rc == OPT_HELP_SHOWN) {
+		rc = TTSIM_EXIT_OK;
+	} else if (rc != OPT_PARSED || infer_build(&x) < 0 ||
+	    infer_write(&x) < 0) {
+		rc = TTSIM_EXIT_USAGE;
+	} else {
+		tt_infer_warnings(x.inf, stderr, "ttsim trace infer: warning: ");
+		print_summary(strcmp(x.o.file, "-") == 0 ? stderr : stdout,
+		    &x.o, tt_infer_stats_get(x.inf), &x.sc, x.scored);
+		rc = TTSIM_EXIT_OK;
 	}
-	memset(&o, 0, sizeof(o));
-	memset(&sc, 0, sizeof(sc));
-	memset(&map, 0, sizeof(map));
-	memset(&net, 0, sizeof(net));
-	if (infer_parse(&o, argc, argv) < 0)
-		goto out;
-	if (tt_net_init(&net, &o.no.spec, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim trace infer: %s\n", err);
-		goto out;
-	}
-	if (tt_addrmap_build(&map, &o.no.cfg, &net, stderr) > 0 ||
-	    check_trace(&o, &net, &map) < 0)
-		goto out;
-	if (o.score != NULL) {
-		if (score_init(&sc, o.score) < 0)
-			goto out;
-		scored = 1;
-	}
-	o.ip.npes = net.ncards;
-	o.ip.map = &map;
-	if (tt_infer_open(&inf, o.paths, o.np, &o.ip, err, sizeof(err)) < 0 ||
-	    tt_deps_create(&w, o.out, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim trace infer: %s\n", err);
-		goto out;
-	}
-	while ((x = tt_infer_next(inf, &d, err, sizeof(err))) > 0) {
-		if (tt_deps_write(w, &d) < 0) {
-			snprintf(err, sizeof(err), "%s: write failed: %s", o.out,
-			    strerror(errno));
-			x = -1;
-			break;
-		}
-		if (scored)
-			score_line(&sc, &d);
-	}
-	if (x < 0) {
-		fprintf(stderr, "ttsim trace infer: %s\n", err);
-		tt_deps_discard(w);
-		w = NULL;
-		goto out;
-	}
-	if (tt_deps_close(w, err, sizeof(err)) < 0) {
-		w = NULL;
-		fprintf(stderr, "ttsim trace infer: %s\n", err);
-		goto out;
-	}
-	w = NULL;
-	tt_infer_warnings(inf, stderr, "ttsim trace infer: warning: ");
-	print_summary(strcmp(o.out, "-") == 0 ? stderr : stdout, &o,
-	    tt_infer_stats_get(inf), &sc, scored);
-	rc = TTSIM_EXIT_OK;
-out:
-	tt_deps_discard(w);
-	tt_infer_free(inf);
-	if (scored)
-		score_free(&sc);
-	tt_addrmap_free(&map);
-	if (net.coord != NULL)
-		tt_net_free(&net);
-	tt_config_free(&o.no.cfg);
-	free(o.paths);
+	infer_free(&x);
 	return rc;
 }

@@ -63,19 +63,191 @@ col_index(char **cols, int ncol, const char *name)
 	return -1;
 }
 
-static int
-split_csv(char *line, char **cols, int max)
-{
-	int n = 0;
-	char *p = line;
+/*
+ * A CSV file read record by record as RFC 4180 has it: fields separated by
+ * commas, records by CRLF or LF, and a field in double quotes may hold
+ * commas, line breaks and quotes (doubled).
+ */
+struct csvin {
+	FILE *f;
+	const char *path;
+	int line;               /* of the record's start, 1-based */
+	int next_line;
+	char buf[8192];
+	char *cols[64];
+};
 
-	line[strcspn(line, "\r\n")] = '\0';
-	while (n < max) {
-		cols[n++] = p;
-		p = strchr(p, ',');
-		if (p == NULL)
-			break;
-		*p++ = '\0';
+/* One character of a field into the buffer; -1 when it is full. */
+static int
+csv_put(struct csvin *c, size_t *len, int ch)
+{
+	if (*len + 1 >= sizeof(c->buf)) {
+		fprintf(stderr, "ttsim plot: %s:%d: a record longer than %zu "
+		    "bytes\n", c->path, c->line, sizeof(c->buf) - 1);
+		return -1;
+	}
+	c->buf[(*len)++] = (char)ch;
+	return 0;
+}
+
+/* A quoted field's text, after its opening quote, up to its closing one. */
+static int
+csv_quoted(struct csvin *c, size_t *len)
+{
+	int ch;
+
+	for (;;) {
+		ch = getc(c->f);
+		if (ch == EOF) {
+			fprintf(stderr, "ttsim plot: %s:%d: a quoted field is "
+			    "not closed\n", c->path, c->line);
+			return -1;
+		}
+		if (ch == '"') {
+			if ((ch = getc(c->f)) != '"') {
+				ungetc(ch, c->f);
+				return 0;
+			}
+		} else if (ch == '\n') {
+			c->next_line++;
+		}
+		if (csv_put(c, len, ch) < 0)
+			return -1;
+	}
+}
+
+/* The next record into c->cols: its number of fields, 0 at the end of the
+ * file, -1 after a message. */
+static int
+csv_record(struct csvin *c)
+{
+	size_t len = 0;
+	int n = 0, ch, quoted = 0;
+
+	c->line = c->next_line;
+	if ((ch = getc(c->f)) == EOF)
+		return 0;
+	ungetc(ch, c->f);
+	c->cols[n++] = c->buf;
+	for (;;) {
+		ch = getc(c->f);
+		if (ch == '"' && !quoted && c->buf + len == c->cols[n - 1]) {
+			if (csv_quoted(c, &len) < 0)
+				return -1;
+			quoted = 1;
+			continue;
+		}
+		if (ch == '\r') {
+			if ((ch = getc(c->f)) != '\n')
+				ungetc(ch, c->f);
+			ch = '\n';
+		}
+		if (ch == EOF || ch == '\n' || ch == ',') {
+			if (csv_put(c, &len, '\0') < 0)
+				return -1;
+			if (ch != ',')
+				break;
+			if (n == (int)(sizeof(c->cols) / sizeof(c->cols[0]))) {
+				fprintf(stderr, "ttsim plot: %s:%d: more than %d "
+				    "fields\n", c->path, c->line, n);
+				return -1;
+			}
+			c->cols[n++] = c->buf + len;
+			quoted = 0;
+			continue;
+		}
+		if (quoted) {
+			fprintf(stderr, "ttsim plot: %s:%d: text after a closing "
+			    "quote; double a quote inside a quoted field\n",
+			    c->path, c->line);
+			return -1;
+		}
+		if (csv_put(c, &len, ch) < 0)
+			return -1;
+	}
+	if (ch == '\n')
+		c->next_line++;
+	return n;
+}
+
+/* The columns read_series needs, found by name in the header. */
+struct csvcols {
+	int series, off, acc, net, e2e, n;
+};
+
+static int
+csv_header(struct csvin *c, struct csvcols *k)
+{
+	int n = csv_record(c);
+
+	if (n < 0)
+		return -1;
+	if (n == 0) {
+		fprintf(stderr, "ttsim plot: %s: empty file; expected the CSV of "
+		    "ttsim sweep --csv\n", c->path);
+		return -1;
+	}
+	k->n = n;
+	k->series = col_index(c->cols, n, "series");
+	k->off = col_index(c->cols, n, "offered_load");
+	k->acc = col_index(c->cols, n, "accepted_load");
+	k->net = col_index(c->cols, n, "avg_network_latency");
+	k->e2e = col_index(c->cols, n, "avg_e2e_latency");
+	if (k->series < 0 || k->off < 0 || k->acc < 0 || k->net < 0 ||
+	    k->e2e < 0) {
+		fprintf(stderr, "ttsim plot: %s:1: the header lacks series, "
+		    "offered_load, accepted_load, avg_network_latency or "
+		    "avg_e2e_latency; expected the CSV of ttsim sweep --csv\n",
+		    c->path);
+		return -1;
+	}
+	return 0;
+}
+
+/* The series a row belongs to, added if new; NULL after a message. */
+static struct series *
+series_of(struct series *s, int *ns, const char *name, const char *csv)
+{
+	int i;
+
+	for (i = 0; i < *ns; i++)
+		if (strcmp(s[i].name, name) == 0)
+			return &s[i];
+	if (*ns == PLOT_MAX_SERIES) {
+		fprintf(stderr, "ttsim plot: %s: more than %d series\n", csv,
+		    PLOT_MAX_SERIES);
+		return NULL;
+	}
+	snprintf(s[*ns].name, sizeof(s[*ns].name), "%s", name);
+	s[*ns].n = 0;
+	return &s[(*ns)++];
+}
+
+static int
+read_rows(struct csvin *c, const struct csvcols *k, struct series *s, int *ns)
+{
+	struct series *cur;
+	char **cols = c->cols;
+	int n;
+
+	*ns = 0;
+	while ((n = csv_record(c)) > 0) {
+		if (n == 1 && cols[0][0] == '\0')
+			continue;
+		if (n != k->n) {
+			fprintf(stderr, "ttsim plot: %s:%d: %d columns, the header "
+			    "has %d\n", c->path, c->line, n, k->n);
+			return -1;
+		}
+		if ((cur = series_of(s, ns, cols[k->series], c->path)) == NULL)
+			return -1;
+		if (cur->n == PLOT_MAX_POINTS)
+			continue;
+		cur->x[cur->n] = atof(cols[k->off]);
+		cur->acc[cur->n] = atof(cols[k->acc]);
+		cur->net[cur->n] = atof(cols[k->net]);
+		cur->e2e[cur->n] = atof(cols[k->e2e]);
+		cur->n++;
 	}
 	return n;
 }
@@ -83,77 +255,24 @@ split_csv(char *line, char **cols, int max)
 static int
 read_series(const char *csv, struct series *s, int *ns)
 {
-	FILE *f = fopen(csv, "r");
-	char line[4096], *cols[64];
-	int ncol, c_series, c_off, c_acc, c_net, c_e2e, lineno = 1, i;
+	static struct csvin c;
+	struct csvcols k;
+	int rc;
 
-	if (f == NULL) {
+	c.f = fopen(csv, "r");
+	c.path = csv;
+	c.next_line = 1;
+	if (c.f == NULL) {
 		fprintf(stderr, "ttsim plot: %s: %s\n", csv, strerror(errno));
 		return -1;
 	}
-	if (fgets(line, sizeof(line), f) == NULL) {
-		fprintf(stderr, "ttsim plot: %s: empty file; expected the CSV of "
-		    "ttsim sweep --csv\n", csv);
-		fclose(f);
-		return -1;
-	}
-	ncol = split_csv(line, cols, 64);
-	c_series = col_index(cols, ncol, "series");
-	c_off = col_index(cols, ncol, "offered_load");
-	c_acc = col_index(cols, ncol, "accepted_load");
-	c_net = col_index(cols, ncol, "avg_network_latency");
-	c_e2e = col_index(cols, ncol, "avg_e2e_latency");
-	if (c_series < 0 || c_off < 0 || c_acc < 0 || c_net < 0 || c_e2e < 0) {
-		fprintf(stderr, "ttsim plot: %s:1: the header lacks series, "
-		    "offered_load, accepted_load, avg_network_latency or "
-		    "avg_e2e_latency; expected the CSV of ttsim sweep --csv\n",
-		    csv);
-		fclose(f);
-		return -1;
-	}
-	*ns = 0;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		struct series *cur = NULL;
-		int n;
-
-		lineno++;
-		if (line[0] == '\n' || line[0] == '\0')
-			continue;
-		n = split_csv(line, cols, 64);
-		if (n != ncol) {
-			fprintf(stderr, "ttsim plot: %s:%d: %d columns, the header "
-			    "has %d\n", csv, lineno, n, ncol);
-			fclose(f);
-			return -1;
-		}
-		for (i = 0; i < *ns; i++)
-			if (strcmp(s[i].name, cols[c_series]) == 0)
-				cur = &s[i];
-		if (cur == NULL) {
-			if (*ns == PLOT_MAX_SERIES) {
-				fprintf(stderr, "ttsim plot: %s: more than %d "
-				    "series\n", csv, PLOT_MAX_SERIES);
-				fclose(f);
-				return -1;
-			}
-			cur = &s[(*ns)++];
-			snprintf(cur->name, sizeof(cur->name), "%s", cols[c_series]);
-			cur->n = 0;
-		}
-		if (cur->n == PLOT_MAX_POINTS)
-			continue;
-		cur->x[cur->n] = atof(cols[c_off]);
-		cur->acc[cur->n] = atof(cols[c_acc]);
-		cur->net[cur->n] = atof(cols[c_net]);
-		cur->e2e[cur->n] = atof(cols[c_e2e]);
-		cur->n++;
-	}
-	fclose(f);
-	if (*ns == 0) {
+	rc = csv_header(&c, &k) < 0 || read_rows(&c, &k, s, ns) < 0 ? -1 : 0;
+	fclose(c.f);
+	if (rc == 0 && *ns == 0) {
 		fprintf(stderr, "ttsim plot: %s: no data rows\n", csv);
 		return -1;
 	}
-	return 0;
+	return rc;
 }
 
 /* A string for a single-quoted gnuplot literal: ' doubled. */
@@ -319,40 +438,61 @@ plot_cdf(const char *data, const char *const *names, int nnames,
 	return 0;
 }
 
+/* What ttsim plot is told. */
+struct plotargs {
+	const char *in, *out, *title;
+};
+
+enum { OPT_PLOT_TITLE = OPT_OWN };
+
+static const struct option plot_flags[] = {
+	{"output", required_argument, NULL, OPT_OUT},
+	{"title", required_argument, NULL, OPT_PLOT_TITLE},
+	{NULL, 0, NULL, 0}
+};
+
+static int
+plot_take(void *state, const struct optval *v)
+{
+	struct plotargs *a = state;
+
+	switch (v->id) {
+	case OPT_OUT:
+		a->out = v->value;
+		return 0;
+	case OPT_PLOT_TITLE:
+		a->title = v->value;
+		return 0;
+	}
+	if (a->in != NULL) {
+		fprintf(stderr, "ttsim plot: unexpected '%s' (see ttsim plot "
+		    "--help)\n", v->value);
+		return -1;
+	}
+	a->in = v->value;
+	return 0;
+}
+
 int
 cmd_plot(int argc, char **argv)
 {
-	const char *in = NULL, *out = NULL, *title = NULL;
-	int i;
+	struct plotargs a = {NULL, NULL, NULL};
+	const opt_group groups[] = {
+		{plot_flags, 1, plot_take, &a},
+	};
 
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			plot_usage(stdout);
-			return TTSIM_EXIT_OK;
-		}
-		if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0 ||
-		    strcmp(argv[i], "--title") == 0) && i + 1 >= argc) {
-			fprintf(stderr, "ttsim plot: %s needs a value (see ttsim "
-			    "plot --help)\n", argv[i]);
-			return TTSIM_EXIT_USAGE;
-		}
-		if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0 ||
-		    strcmp(argv[i], "--title") == 0) {
-			if (argv[i][1] == 'o' || argv[i][2] == 'o')
-				out = argv[++i];
-			else
-				title = argv[++i];
-		} else if (argv[i][0] != '-' && in == NULL) {
-			in = argv[i];
-		} else {
-			fprintf(stderr, "ttsim plot: unexpected '%s' (see ttsim "
-			    "plot --help)\n", argv[i]);
-			return TTSIM_EXIT_USAGE;
-		}
+	switch (opt_parse("plot", plot_usage, groups, OPT_NGROUPS(groups), argc, argv)) {
+	case OPT_PARSED:
+		break;
+	case OPT_HELP_SHOWN:
+		return TTSIM_EXIT_OK;
+	default:
+		return TTSIM_EXIT_USAGE;
 	}
-	if (in == NULL || out == NULL) {
+	if (a.in == NULL || a.out == NULL) {
 		plot_usage(stderr);
 		return TTSIM_EXIT_USAGE;
 	}
-	return plot_csv(in, out, title) == 0 ? TTSIM_EXIT_OK : TTSIM_EXIT_USAGE;
+	return plot_csv(a.in, a.out, a.title) == 0 ? TTSIM_EXIT_OK :
+	    TTSIM_EXIT_USAGE;
 }

@@ -10,12 +10,7 @@
 #include <time.h>
 
 #include "twintorus/json.h"
-#include "twintorus/replay.h"
-#include "twintorus/trace.h"
-#include "replay_causal.h"
-#include "ttsim.h"
-
-#define REPLAY_MAX_NETS 16
+#include "replay.h"
 
 static void
 replay_usage(FILE *f)
@@ -77,31 +72,6 @@ replay_usage(FILE *f)
 "damaged trace.\n");
 }
 
-struct netrun {
-	char name[96];
-	tt_netspec spec;
-	tt_net net;
-	tt_simresult res;
-	tt_replay_result rr;
-	uint64_t *link;         /* copy of the per-output flits */
-	int nports;
-	double wall;
-	uint64_t makespan;      /* first send to last delivery, cycles */
-	struct causal_run cr;
-};
-
-struct replay_job {
-	const char *csv_path;
-	FILE *csv;
-	const char *name;       /* the network being run */
-	double cycle_ns;
-	uint64_t total;         /* messages in the trace */
-	tt_replay *rp;
-	struct causal_run *cr;  /* --causal */
-	int index, count;
-	char label[32];
-};
-
 static void
 on_message(void *ctx, const tt_msgdone *d)
 {
@@ -113,19 +83,6 @@ on_message(void *ctx, const tt_msgdone *d)
 	    PRIu64 "\n", j->name, d->m.src, d->m.dst, d->m.bytes, d->packets,
 	    d->m.t_ns, d->gen, d->done, lat, (double)lat * j->cycle_ns,
 	    d->m.file, d->m.recno);
-}
-
-static void
-on_causal_message(void *ctx, const tt_causal_msg *m)
-{
-	struct replay_job *j = ctx;
-	uint64_t lat = m->done - m->gen;
-
-	fprintf(j->csv, "%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu32 ",%"
-	    PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu32 ",%"
-	    PRIu32 "\n", j->name, m->src, m->dst, m->bytes, m->packets,
-	    m->t_ns, m->gen, m->done, lat, (double)lat * j->cycle_ns, m->seq,
-	    m->npred);
 }
 
 static void
@@ -203,14 +160,14 @@ accepted(const struct netrun *r, const tt_replay_params *rpp)
 	    ((double)(end - rpp->warmup) * r->net.ncards);
 }
 
+/* The trace's part of --json. */
 static void
-print_json(const struct netrun *runs, int nrun, tt_trace_in *in,
-    const tt_replay_params *rpp, double cycle_ns,
-    const struct causal_opts *co)
+json_trace(const struct replay *r)
 {
+	tt_trace_in *in = r->in;
+	const tt_replay_params *rpp = &r->rpp;
 	const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
 	size_t i;
-	int k;
 
 	printf("{\"trace\": {\"files\": [");
 	for (i = 0; i < tt_trace_in_nfiles(in); i++) {
@@ -223,13 +180,12 @@ print_json(const struct netrun *runs, int nrun, tt_trace_in *in,
 	    ", \"skipped_unmapped\": %" PRIu64 "}", st->records, st->messages,
 	    st->bytes, (double)(st->last_ns - st->first_ns) * 1e-9, st->hello,
 	    st->delivered, st->unmapped);
-	printf(", \"mode\": \"%s\"", co->on ? "causal" : "open_loop");
-	if (co->on) {
+	if (r->causal.on) {
 		printf(", ");
-		causal_json(stdout, co, &runs[0].cr);
+		causal_json(stdout, r);
 	}
 	printf(", \"speed\": ");
-	if (co->on)
+	if (r->causal.on)
 		printf("null");
 	else if (rpp->speed > 0)
 		printf("%g", rpp->speed);
@@ -237,139 +193,181 @@ print_json(const struct netrun *runs, int nrun, tt_trace_in *in,
 		printf("\"max\"");
 	printf(", \"lookahead\": %" PRIu64 ", \"cycle_ns\": %g, \"link_gbps\": %g"
 	    ", \"flit_bytes\": %d, \"packet_flits\": %d, \"networks\": [",
-	    rpp->lookahead, cycle_ns, rpp->link_gbps, rpp->flit_bytes,
+	    rpp->lookahead, r->cycle_ns, rpp->link_gbps, rpp->flit_bytes,
 	    rpp->packet_flits);
-	for (k = 0; k < nrun; k++) {
-		const struct netrun *r = &runs[k];
-		const tt_replay_result *rr = &r->rr;
-		uint64_t nl = (uint64_t)r->net.ncards * (uint64_t)r->nports, l;
-		uint64_t ext = 0, intl = 0;
-		char nb[96];
-		double mean = rr->latency.count ?
-		    rr->latency.sum / (double)rr->latency.count : 0;
+}
 
-		printf("%s{\"name\": ", k ? ", " : "");
-		tt_json_string(stdout, r->name);
-		printf(", ");
-		json_net_fields(stdout, &r->net, "scheme");
-		printf(", \"pes\": %" PRIu32 ", \"makespan_cycles\": %" PRIu64
-		    ", \"makespan_s\": %.9f, \"messages_delivered\": %" PRIu64
-		    ", \"packets_delivered\": %" PRIu64 ", \"bytes_delivered\": %"
-		    PRIu64, r->net.ncards, r->makespan,
-		    (double)r->makespan * cycle_ns * 1e-9, rr->messages,
-		    r->res.delivered, rr->bytes);
-		printf(", \"latency_cycles\": {\"mean\": %.3f, \"p50\": %" PRIu64
-		    ", \"p99\": %" PRIu64 ", \"max\": %" PRIu64 "}", mean,
-		    tt_hist_quantile(&rr->latency, 0.5),
-		    tt_hist_quantile(&rr->latency, 0.99), rr->latency.max);
-		printf(", \"latency_us\": {\"mean\": %.4f, \"p50\": %.4f, \"p99\": "
-		    "%.4f, \"max\": %.4f}", mean * cycle_ns * 1e-3,
-		    (double)tt_hist_quantile(&rr->latency, 0.5) * cycle_ns * 1e-3,
-		    (double)tt_hist_quantile(&rr->latency, 0.99) * cycle_ns * 1e-3,
-		    (double)rr->latency.max * cycle_ns * 1e-3);
-		printf(", \"throughput_gbps\": %.4f, \"accepted_load\": %.6f"
-		    ", \"window_cycles\": [%" PRIu64 ", %" PRIu64 "]"
-		    ", \"avg_hops\": %.4f, \"internal_link_utilization\": %.6f",
-		    r->res.cycles ? (double)rr->bytes * 8.0 /
-		    ((double)r->res.cycles * cycle_ns) : 0,
-		    accepted(r, rpp), rpp->warmup, window_end(r, rpp),
-		    r->res.avg_hops, r->res.internal_link_utilization);
-		for (l = 0; l < nl; l++) {
-			int port = r->net.card_port[r->net.twin ? (l / (uint64_t)r->nports) & 1 : 0][l % (uint64_t)r->nports];
+/* Is link l of r an output to the card's own PE (not a link)? */
+static int
+pe_port(const struct netrun *r, uint64_t l)
+{
+	return (int)(l % (uint64_t)r->nports) == r->nports - 1;
+}
 
-			if ((int)(l % (uint64_t)r->nports) == r->nports - 1)
-				continue;
-			if (port == TT_PORT_INT)
-				intl += r->link[l];
-			else
-				ext += r->link[l];
-		}
-		printf(", \"internal_flit_share\": %.6f, \"deadlock\": %s"
-		    ", \"max_pending\": %" PRIu64 ", \"wall_s\": %.3f, \"links\": [",
-		    ext + intl ? (double)intl / (double)(ext + intl) : 0,
-		    r->res.deadlock ? "true" : "false", rr->max_pending, r->wall);
-		for (l = 0; l < nl; l++) {
-			if ((int)(l % (uint64_t)r->nports) == r->nports - 1)
-				continue;
-			printf("%s{\"link\": ", l ? ", " : "");
-			tt_json_string(stdout, link_name(r, l, nb, sizeof(nb)));
-			printf(", \"flits\": %" PRIu64 ", \"utilization\": %.6f}",
-			    r->link[l], link_util(r, r->link[l]));
-		}
-		printf("]}");
+/* The share of the flits on links that crossed internal links. */
+static double
+internal_share(const struct netrun *r)
+{
+	uint64_t nl = (uint64_t)r->net.ncards * (uint64_t)r->nports, l;
+	uint64_t ext = 0, intl = 0;
+	int side, port;
+
+	for (l = 0; l < nl; l++) {
+		if (pe_port(r, l))
+			continue;
+		side = r->net.twin ? (int)((l / (uint64_t)r->nports) & 1) : 0;
+		port = r->net.card_port[side][l % (uint64_t)r->nports];
+		if (port == TT_PORT_INT)
+			intl += r->link[l];
+		else
+			ext += r->link[l];
 	}
+	return ext + intl ? (double)intl / (double)(ext + intl) : 0;
+}
+
+static void
+json_latency(const tt_hist *h, double cycle_ns)
+{
+	double mean = h->count ? h->sum / (double)h->count : 0;
+	double us = cycle_ns * 1e-3;
+
+	printf(", \"latency_cycles\": {\"mean\": %.3f, \"p50\": %" PRIu64
+	    ", \"p99\": %" PRIu64 ", \"max\": %" PRIu64 "}", mean,
+	    tt_hist_quantile(h, 0.5), tt_hist_quantile(h, 0.99), h->max);
+	printf(", \"latency_us\": {\"mean\": %.4f, \"p50\": %.4f, \"p99\": "
+	    "%.4f, \"max\": %.4f}", mean * us,
+	    (double)tt_hist_quantile(h, 0.5) * us,
+	    (double)tt_hist_quantile(h, 0.99) * us, (double)h->max * us);
+}
+
+static void
+json_network(const struct netrun *r, const tt_replay_params *rpp,
+    double cycle_ns, int first)
+{
+	const tt_replay_result *rr = &r->rr;
+	uint64_t nl = (uint64_t)r->net.ncards * (uint64_t)r->nports, l;
+	char nb[96];
+
+	printf("%s{\"name\": ", first ? "" : ", ");
+	tt_json_string(stdout, r->name);
+	printf(", ");
+	json_net_fields(stdout, &r->net, "scheme");
+	printf(", \"pes\": %" PRIu32 ", \"makespan_cycles\": %" PRIu64
+	    ", \"makespan_s\": %.9f, \"messages_delivered\": %" PRIu64
+	    ", \"packets_delivered\": %" PRIu64 ", \"bytes_delivered\": %"
+	    PRIu64, r->net.ncards, r->makespan,
+	    (double)r->makespan * cycle_ns * 1e-9, rr->messages,
+	    r->res.delivered, rr->bytes);
+	json_latency(&rr->latency, cycle_ns);
+	printf(", \"throughput_gbps\": %.4f, \"accepted_load\": %.6f"
+	    ", \"window_cycles\": [%" PRIu64 ", %" PRIu64 "]"
+	    ", \"avg_hops\": %.4f, \"internal_link_utilization\": %.6f",
+	    r->res.cycles ? (double)rr->bytes * 8.0 /
+	    ((double)r->res.cycles * cycle_ns) : 0,
+	    accepted(r, rpp), rpp->warmup, window_end(r, rpp),
+	    r->res.avg_hops, r->res.internal_link_utilization);
+	printf(", \"internal_flit_share\": %.6f, \"deadlock\": %s"
+	    ", \"max_pending\": %" PRIu64 ", \"wall_s\": %.3f, \"links\": [",
+	    internal_share(r), r->res.deadlock ? "true" : "false",
+	    rr->max_pending, r->wall);
+	for (l = 0; l < nl; l++) {
+		if (pe_port(r, l))
+			continue;
+		printf("%s{\"link\": ", l ? ", " : "");
+		tt_json_string(stdout, link_name(r, l, nb, sizeof(nb)));
+		printf(", \"flits\": %" PRIu64 ", \"utilization\": %.6f}",
+		    r->link[l], link_util(r, r->link[l]));
+	}
+	printf("]}");
+}
+
+static void
+print_json(const struct replay *r)
+{
+	int k;
+
+	json_trace(r);
+	for (k = 0; k < r->nrun; k++)
+		json_network(&r->runs[k], &r->rpp, r->cycle_ns, k == 0);
 	printf("]}\n");
 }
 
 static void
-print_table(const struct netrun *runs, int nrun, tt_trace_in *in,
-    const tt_replay_params *rpp, double cycle_ns, int top,
-    const struct causal_opts *co)
+table_network(const struct netrun *r, double cycle_ns)
 {
+	const tt_replay_result *rr = &r->rr;
+	double us = cycle_ns * 1e-3;
+	char ms[32];
+
+	snprintf(ms, sizeof(ms), "%.6f s", (double)r->makespan * cycle_ns * 1e-9);
+	printf("%-28s %14s %12" PRIu64 " %10.3f %10.3f %10.3f %10.3f %9.2f "
+	    "%8.1f%%\n", r->name, ms, r->makespan,
+	    rr->latency.count ? rr->latency.sum / (double)rr->latency.count * us : 0,
+	    (double)tt_hist_quantile(&rr->latency, 0.5) * us,
+	    (double)tt_hist_quantile(&rr->latency, 0.99) * us,
+	    (double)rr->latency.max * us,
+	    r->res.cycles ? (double)rr->bytes * 8.0 /
+	    ((double)r->res.cycles * cycle_ns) : 0,
+	    100 * r->res.internal_link_utilization);
+}
+
+/* The top hottest links of r. */
+static void
+table_links(const struct netrun *r, const tt_replay_params *rpp, int top)
+{
+	uint64_t nl = (uint64_t)r->net.ncards * (uint64_t)r->nports, l, n = 0;
+	uint64_t (*order)[2] = malloc(nl * sizeof(*order));
+	char nb[96];
+
+	if (order == NULL)
+		return;
+	for (l = 0; l < nl; l++)
+		if (!pe_port(r, l)) {
+			order[n][0] = r->link[l];
+			order[n++][1] = l;
+		}
+	qsort(order, n, sizeof(*order), link_cmp);
+	printf("\n%s: %" PRIu64 " messages, %" PRIu64 " packets, %.3f hops per "
+	    "packet, accepted load %.4f flits/cycle/PE; hottest links:\n",
+	    r->name, r->rr.messages, r->res.delivered, r->res.avg_hops,
+	    accepted(r, rpp));
+	for (l = 0; l < n && l < (uint64_t)top; l++)
+		printf("  %-24s %6.1f%% busy (%" PRIu64 " flits)\n",
+		    link_name(r, order[l][1], nb, sizeof(nb)),
+		    100 * link_util(r, order[l][0]), order[l][0]);
+	free(order);
+}
+
+static void
+print_table(const struct replay *r)
+{
+	tt_trace_in *in = r->in;
+	const tt_replay_params *rpp = &r->rpp;
 	const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
 	int k;
 
 	printf("trace: %" PRIu64 " messages, %" PRIu64 " bytes, %.6f s, %zu "
-	    "file%s; replayed %s", st->messages, st->bytes,
+	    "file%s; replayed ", st->messages, st->bytes,
 	    (double)(st->last_ns - st->first_ns) * 1e-9,
-	    tt_trace_in_nfiles(in), tt_trace_in_nfiles(in) == 1 ? "" : "s",
-	    co->on ? "" : "at ");
-	if (co->on)
+	    tt_trace_in_nfiles(in), tt_trace_in_nfiles(in) == 1 ? "" : "s");
+	if (r->causal.on)
 		printf("causally");
 	else if (rpp->speed > 0)
-		printf("speed %g", rpp->speed);
+		printf("at speed %g", rpp->speed);
 	else
-		printf("full speed (time ignored; PEs kept within %" PRIu64
+		printf("at full speed (time ignored; PEs kept within %" PRIu64
 		    " messages of each other)", rpp->lookahead);
-	printf(", 1 cycle = %g ns (%d-byte flits at %g Gb/s)\n", cycle_ns,
+	printf(", 1 cycle = %g ns (%d-byte flits at %g Gb/s)\n", r->cycle_ns,
 	    rpp->flit_bytes, rpp->link_gbps);
-	if (co->on)
-		causal_table(stdout, co, &runs[0].cr);
-	putchar('\n');
-	printf("%-28s %14s %12s %10s %10s %10s %10s %9s %9s\n", "network",
+	if (r->causal.on)
+		causal_table(stdout, r);
+	printf("\n%-28s %14s %12s %10s %10s %10s %10s %9s %9s\n", "network",
 	    "makespan", "cycles", "mean us", "p50 us", "p99 us", "max us",
 	    "Gb/s", "int.link");
-	for (k = 0; k < nrun; k++) {
-		const struct netrun *r = &runs[k];
-		const tt_replay_result *rr = &r->rr;
-		double us = cycle_ns * 1e-3;
-		char ms[32];
-
-		snprintf(ms, sizeof(ms), "%.6f s", (double)r->makespan * cycle_ns * 1e-9);
-		printf("%-28s %14s %12" PRIu64 " %10.3f %10.3f %10.3f %10.3f %9.2f "
-		    "%8.1f%%\n", r->name, ms, r->makespan,
-		    rr->latency.count ? rr->latency.sum / (double)rr->latency.count * us : 0,
-		    (double)tt_hist_quantile(&rr->latency, 0.5) * us,
-		    (double)tt_hist_quantile(&rr->latency, 0.99) * us,
-		    (double)rr->latency.max * us,
-		    r->res.cycles ? (double)rr->bytes * 8.0 /
-		    ((double)r->res.cycles * cycle_ns) : 0,
-		    100 * r->res.internal_link_utilization);
-	}
-	for (k = 0; k < nrun; k++) {
-		const struct netrun *r = &runs[k];
-		uint64_t nl = (uint64_t)r->net.ncards * (uint64_t)r->nports, l, n = 0;
-		uint64_t (*order)[2] = malloc(nl * sizeof(*order));
-		char nb[96];
-
-		if (order == NULL)
-			return;
-		for (l = 0; l < nl; l++)
-			if ((int)(l % (uint64_t)r->nports) != r->nports - 1) {
-				order[n][0] = r->link[l];
-				order[n++][1] = l;
-			}
-		qsort(order, n, sizeof(*order), link_cmp);
-		printf("\n%s: %" PRIu64 " messages, %" PRIu64 " packets, %.3f "
-		    "hops per packet, accepted load %.4f flits/cycle/PE; "
-		    "hottest links:\n", r->name, r->rr.messages,
-		    r->res.delivered, r->res.avg_hops, accepted(r, rpp));
-		for (l = 0; l < n && l < (uint64_t)top; l++)
-			printf("  %-24s %6.1f%% busy (%" PRIu64 " flits)\n",
-			    link_name(r, order[l][1], nb, sizeof(nb)),
-			    100 * link_util(r, order[l][0]), order[l][0]);
-		free(order);
-	}
+	for (k = 0; k < r->nrun; k++)
+		table_network(&r->runs[k], r->cycle_ns);
+	for (k = 0; k < r->nrun; k++)
+		table_links(&r->runs[k], rpp, r->top);
 }
 
 /* One series per network: (latency us, share of messages at most that). */
@@ -398,578 +396,542 @@ write_cdf(const char *path, const struct netrun *runs, int nrun,
 	return fclose(f);
 }
 
-static int
-is_yaml(const char *a)
-{
-	size_t len = strlen(a);
+enum {
+	OPT_REPLAY_COMPARE = OPT_OWN, OPT_REPLAY_CSV, OPT_REPLAY_PLOT,
+	OPT_REPLAY_SPEED, OPT_REPLAY_WARMUP, OPT_REPLAY_LOOKAHEAD, OPT_REPLAY_TOP
+};
 
-	return (len > 5 && strcmp(a + len - 5, ".yaml") == 0) ||
-	    (len > 4 && strcmp(a + len - 4, ".yml") == 0);
+/* Listed first: --csv takes a file here, --warmup is the replay's own. */
+static const struct option replay_flags[] = {
+	{"compare", required_argument, NULL, OPT_REPLAY_COMPARE},
+	{"csv", required_argument, NULL, OPT_REPLAY_CSV},
+	{"plot", required_argument, NULL, OPT_REPLAY_PLOT},
+	{"speed", required_argument, NULL, OPT_REPLAY_SPEED},
+	{"warmup", required_argument, NULL, OPT_REPLAY_WARMUP},
+	{"lookahead", required_argument, NULL, OPT_REPLAY_LOOKAHEAD},
+	{"top", required_argument, NULL, OPT_REPLAY_TOP},
+	{NULL, 0, NULL, 0}
+};
+
+/* --speed: a speed-up in this range, or max. */
+#define REPLAY_SPEED_MIN 1e-6
+#define REPLAY_SPEED_MAX 1e9
+/* Cycles a replay counts at most: where a double stops being exact. */
+#define REPLAY_MAX_CYCLES (1ull << 53)
+
+static int
+replay_take(void *state, const struct optval *v)
+{
+	struct replay *r = state;
+	const char *c = v->cmd, *f = v->flag, *s = v->value;
+
+	switch (v->id) {
+	case OPT_ARG:
+		if (netopts_is_yaml(s))
+			return netopts_file(&r->net, s, c);
+		r->paths[r->npaths++] = s;
+		return 0;
+	case OPT_REPLAY_COMPARE:
+		r->compare = s;
+		return 0;
+	case OPT_REPLAY_CSV:
+		r->csv_path = s;
+		return 0;
+	case OPT_REPLAY_PLOT:
+		r->plot_path = s;
+		return 0;
+	case OPT_REPLAY_SPEED:
+		r->open_loop_flag = "--speed";
+		if (strcmp(s, "max") == 0) {
+			r->rpp.speed = 0;
+			return 0;
+		}
+		return opt_real(c, f, s, REPLAY_SPEED_MIN, REPLAY_SPEED_MAX,
+		    "a speed-up from 0.000001 to 1000000000 (e.g. 2), or max",
+		    &r->rpp.speed);
+	case OPT_REPLAY_WARMUP:
+		r->open_loop_flag = "--warmup";
+		return opt_u64(c, f, s, 0, 1ull << 40, &r->rpp.warmup);
+	case OPT_REPLAY_LOOKAHEAD:
+		r->open_loop_flag = "--lookahead";
+		return opt_u64(c, f, s, 1, 1ull << 32, &r->rpp.lookahead);
+	}
+	return opt_int(c, f, s, 1, 65536, &r->top);
+}
+
+/* What only a serial run can do, and flags that do not go together. */
+static int
+replay_conflicts(const struct replay *r)
+{
+	if (r->npaths == 0) {
+		fprintf(stderr, "ttsim replay: give one or more trace files or "
+		    "directories (see ttsim replay --help)\n");
+		return -1;
+	}
+	if (causal_conflicts(r) < 0)
+		return -1;
+	if (ttsim_comm() != NULL && r->rpp.speed == 0) {
+		fprintf(stderr, "ttsim replay: --speed max is for serial runs: "
+		    "when the next message is read depends on every PE at "
+		    "once, so ranks would not agree; give a speed-up (e.g. "
+		    "--speed 100) or run without mpirun\n");
+		return -1;
+	}
+	if (ttsim_comm() != NULL && r->csv_path != NULL) {
+		fprintf(stderr, "ttsim replay: --csv is for serial runs: each "
+		    "rank completes its own PEs' messages; run without mpirun "
+		    "for per-message output\n");
+		return -1;
+	}
+	if (r->out.json && r->csv_path != NULL && strcmp(r->csv_path, "-") == 0) {
+		fprintf(stderr, "ttsim replay: --json and --csv - both want "
+		    "standard output; give --csv a file\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+replay_parse(struct replay *r, int argc, char **argv)
+{
+	const opt_group groups[] = {
+		{replay_flags, 1, replay_take, r},
+		{netopts_flags, 0, netopts_take, &r->net},
+		{outopts_json, 0, outopts_take, &r->out},
+		{simopts_model_flags, 0, simopts_take, &r->sim},
+		{linkopts_flags, 0, linkopts_take, &r->link},
+		{causal_flags, 0, causal_take, &r->causal},
+		{inferopts_flags, 0, inferopts_take, &r->causal.ip},
+	};
+	tt_netparams np;
+	int rc;
+
+	netopts_init(&r->net);
+	simopts_init(&r->sim);
+	causal_opts_init(&r->causal);
+	r->sim.cmd = "replay";
+	tt_replay_params_default(&r->rpp);
+	r->top = 10;
+	rc = opt_parse("replay", replay_usage, groups, OPT_NGROUPS(groups), argc, argv);
+	if (rc != OPT_PARSED)
+		return rc;
+	if (replay_conflicts(r) < 0 || netopts_finish(&r->net, "replay") < 0)
+		return -1;
+	if (r->net.ports_all) {
+		fprintf(stderr, "ttsim replay: --ports all is for analyze and "
+		    "sweep; use --compare A,B,... here\n");
+		return -1;
+	}
+	simopts_apply_config(&r->sim, &r->net.cfg);
+	linkopts_resolve(&r->link, &r->net.cfg, &np);
+	r->rpp.packet_flits = r->sim.p.packet_flits;
+	r->rpp.flit_bytes = np.flit_bytes;
+	r->rpp.link_gbps = np.link_gbps;
+	r->cycle_ns = tt_replay_cycle_ns(&r->rpp);
+	if (r->plot_path != NULL && plot_ready("replay", r->plot_path) < 0)
+		return -1;
+	return OPT_PARSED;
+}
+
+/* One network of --compare: 2d, a topology, or a port configuration. */
+static int
+compare_item(const char *item, const tt_netspec *base, uint32_t pes,
+    tt_netspec *sp)
+{
+	char err[512];
+
+	if (strcmp(item, "2d") == 0) {
+		if (spec_2d(base, pes, sp) < 0) {
+			fprintf(stderr, "ttsim replay: --compare 2d: %u PEs make "
+			    "no 2D torus of at least 2x2\n", pes);
+			return -1;
+		}
+		return 0;
+	}
+	if (strchr(item, 'x') != NULL || strchr(item, ':') != NULL)
+		return topo_parse(item, base, sp, "replay", "--compare");
+	*sp = *base;
+	sp->twin = 1;
+	if (tt_netspec_set_ports(sp, item, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim replay: --compare %s: %s (or use 2d or a "
+		    "topology such as 16x8:plain)\n", item, err);
+		return -1;
+	}
+	return 0;
+}
+
+/* The networks of --compare, or the one of the flags and the file. */
+static int
+replay_compare(struct replay *r, uint32_t *pes)
+{
+	char buf[1024], err[1024], *item, *save = NULL;
+	tt_net base;
+	int rc = 0;
+
+	r->runs[0].spec = r->net.spec;
+	r->nrun = 1;
+	if (r->compare == NULL)
+		return 0;
+	if (tt_net_init(&base, &r->net.spec, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim replay: %s\n", err);
+		r->nrun = 0;
+		return -1;
+	}
+	*pes = base.ncards;
+	tt_net_free(&base);
+	r->nrun = 0;
+	snprintf(buf, sizeof(buf), "%s", r->compare);
+	for (item = strtok_r(buf, ",", &save); item != NULL && rc == 0;
+	    item = strtok_r(NULL, ",", &save)) {
+		if (r->nrun == REPLAY_MAX_NETS) {
+			fprintf(stderr, "ttsim replay: --compare: at most %d "
+			    "networks\n", REPLAY_MAX_NETS);
+			return -1;
+		}
+		rc = compare_item(item, &r->net.spec, *pes,
+		    &r->runs[r->nrun].spec);
+		r->nrun += rc == 0;
+	}
+	if (rc == 0 && r->nrun == 0) {
+		fprintf(stderr, "ttsim replay: --compare: give networks, e.g. "
+		    "D,A,2d\n");
+		return -1;
+	}
+	return rc;
 }
 
 /*
- * A partitioned replay: each rank completed its own PEs' messages, so the
- * counts are summed and the latest cycles taken.  max_pending is the most
- * messages one process held, the largest on any rank: it describes the
- * process's memory, not the network, and shrinks with more ranks.
+ * The networks, each checked against the model's flags.  Every one must
+ * have as many PEs as the network the trace was given with (flags or
+ * YAML): its PE ids are that one's.
  */
-static void
-combine_replay(tt_replay_result *rr)
-{
-	enum { NF = 7, N = NF + TT_HIST_WORDS };
-	static unsigned char max[N];
-	uint64_t v[N];
-
-	if (ttsim_comm() == NULL)
-		return;
-	max[3] = max[4] = max[5] = max[NF + 2] = 1;
-	v[0] = rr->messages;
-	v[1] = rr->packets;
-	v[2] = rr->bytes;
-	v[3] = rr->last_done;
-	v[4] = rr->last_gen;
-	v[5] = rr->max_pending;
-	v[6] = rr->packets_window;
-	tt_hist_pack(&rr->latency, v + NF);
-	tt_sim_combine(ttsim_comm(), v, N, max);
-	rr->messages = v[0];
-	rr->packets = v[1];
-	rr->bytes = v[2];
-	rr->last_done = v[3];
-	rr->last_gen = v[4];
-	rr->max_pending = v[5];
-	rr->packets_window = v[6];
-	tt_hist_unpack(&rr->latency, v + NF);
-}
-
-static void
-on_causal_progress(void *ctx, double done)
-{
-	struct replay_job *j = ctx;
-	const tt_causal_result *r = tt_causal_result_get(j->cr->c);
-	double f = j->total ? (double)r->lines / (double)j->total : 0;
-
-	(void)done;
-	progress_show(j->label, ((double)j->index + (f < 1 ? f : 1)) /
-	    (double)j->count);
-}
-
-/* One network's causal replay: the run, its results and link counts. */
 static int
-replay_causal(struct netrun *rn, const struct causal_opts *co,
-    struct replay_job *job, const char **paths, size_t np,
-    const tt_addrmap *map, int no_copies, const tt_replay_params *rpp,
-    const tt_simparams *sp)
+replay_networks(struct replay *r)
 {
-	tt_sim *sim = NULL;
-	tt_source src;
-	const uint64_t *lf;
-	struct timespec t0, t1;
-	char err[1024];
-	int rc = 0;
+	uint32_t pes = 0;
+	char err[1024], title[128];
+	int k, n;
 
-	if (tt_sim_create_part(&sim, &rn->net, sp, ttsim_comm(), err,
-	    sizeof(err)) < 0) {
+	if (replay_compare(r, &pes) < 0)
+		return -1;
+	n = r->nrun;
+	for (k = 0; k < n; k++) {
+		struct netrun *rn = &r->runs[k];
+
+		r->nrun = k;
+		if (tt_net_init(&rn->net, &rn->spec, err, sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim replay: network %d: %s\n", k + 1,
+			    err);
+			return -1;
+		}
+		r->nrun = k + 1;
+		if (tt_sim_check(&rn->net, &r->sim.p, err, sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim replay: %s: %s\n",
+			    net_title(&rn->net, title, sizeof(title)), err);
+			return -1;
+		}
+		net_name(&rn->net, rn->name, sizeof(rn->name));
+		if (k == 0 && pes == 0)
+			pes = rn->net.ncards;
+		if (rn->net.ncards != pes) {
+			fprintf(stderr, "ttsim replay: --compare: %s has %u PEs, "
+			    "the trace's network (--dims or the YAML file) has "
+			    "%u; compare networks of as many PEs\n", rn->name,
+			    rn->net.ncards, pes);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The measurement window's end: the trace's last message, in cycles.
+ * As fast as possible, message times are known only as they go, and a
+ * causal replay decides them as it goes (0: the whole run). */
+static int
+replay_window(struct replay *r)
+{
+	const tt_trace_stats *st = tt_trace_in_stats(r->in,
+	    tt_trace_in_nfiles(r->in));
+	tt_replay_params *p = &r->rpp;
+	double span;
+
+	p->window_end = 0;
+	if (p->speed == 0 || r->causal.on)
+		return 0;
+	span = (double)(st->last_ns - st->first_ns) / (r->cycle_ns * p->speed);
+	if (span >= (double)REPLAY_MAX_CYCLES) {
+		fprintf(stderr, "ttsim replay: the trace's %.9f s are %.3g cycles "
+		    "of %g ns at --speed %g, more than the 2^53 a replay counts; "
+		    "raise --speed or lower --link-gbps\n",
+		    (double)(st->last_ns - st->first_ns) * 1e-9, span,
+		    r->cycle_ns, p->speed);
+		return -1;
+	}
+	p->window_end = (uint64_t)llround(span) + 1;
+	if (p->warmup >= p->window_end) {
+		fprintf(stderr, "ttsim replay: --warmup %" PRIu64 ": the trace's "
+		    "messages are generated in cycles 0..%" PRIu64 "; warm up "
+		    "for fewer cycles\n", p->warmup, p->window_end - 1);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Read the whole trace once first: every damaged record is reported
+ * before anything runs, and progress knows the total.
+ */
+static int
+replay_scan(struct replay *r)
+{
+	const tt_trace_stats *st;
+	char err[1024];
+	tt_msg m;
+	int x;
+
+	if (tt_addrmap_build(&r->map, &r->net.cfg, &r->runs[0].net, stderr) > 0)
+		return -1;
+	if (tt_trace_in_open(&r->in, r->paths, r->npaths, &r->map,
+	    r->runs[0].net.ncards, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim replay: %s\n", err);
 		return -1;
 	}
-	if (causal_start(&rn->cr, co, (const char *const *)paths, np, map,
-	    no_copies, rpp, sim) < 0) {
-		tt_sim_free(sim);
+	while ((x = tt_trace_in_next(r->in, &m, err, sizeof(err))) > 0)
+		r->total++;
+	if (x < 0) {
+		fprintf(stderr, "ttsim replay: %s\n", err);
 		return -1;
 	}
-	job->name = rn->name;
-	if (job->csv != NULL)
-		tt_causal_on_message(rn->cr.c, on_causal_message, job);
-	src = tt_causal_source(rn->cr.c);
-	tt_sim_gather_links(sim, 1);
+	tt_trace_in_warnings(r->in, stderr, "ttsim replay: warning: ");
+	st = tt_trace_in_stats(r->in, tt_trace_in_nfiles(r->in));
+	if (r->total == 0) {
+		fprintf(stderr, "ttsim replay: the trace holds no messages "
+		    "(%" PRIu64 " records read)\n", st->records);
+		return -1;
+	}
+	r->no_copies = st->delivered == 0 && st->plain < st->messages;
+	if (causal_check(&r->causal) < 0)
+		return -1;
+	return replay_window(r);
+}
+
+static int
+replay_csv_open(struct replay *r)
+{
+	struct replay_job *j = &r->job;
+
+	j->cycle_ns = r->cycle_ns;
+	j->total = r->total;
+	j->count = r->nrun;
+	snprintf(j->label, sizeof(j->label), "ttsim replay");
+	if (r->csv_path == NULL)
+		return 0;
+	j->csv_path = r->csv_path;
+	j->csv = strcmp(r->csv_path, "-") == 0 ? stdout :
+	    fopen(r->csv_path, "w");
+	if (j->csv == NULL) {
+		fprintf(stderr, "ttsim replay: --csv %s: cannot create: %s\n",
+		    r->csv_path, strerror(errno));
+		return -1;
+	}
+	fprintf(j->csv, "network,src,dst,bytes,packets,time_ns,gen_cycle,"
+	    "done_cycle,latency_cycles,latency_ns,%s\n",
+	    causal_csv_columns(&r->causal));
+	return 0;
+}
+
+void
+replay_deadlock(const struct netrun *rn, const tt_simparams *p)
+{
+	char cb[96];
+	size_t c;
+
+	progress_clear();
+	fprintf(stderr, "ttsim replay: %s: deadlock: no flit moved for %llu "
+	    "cycles (cycle %llu); the full buffers wait on each other in a "
+	    "cycle of %zu channels:\n", rn->name,
+	    (unsigned long long)p->watchdog, (unsigned long long)rn->res.cycles,
+	    rn->res.cycle_len);
+	for (c = 0; c < rn->res.cycle_len; c++)
+		fprintf(stderr, "  %s\n", tt_chan_name(&rn->net,
+		    rn->res.cycle[c], cb, sizeof(cb)));
+}
+
+int
+replay_links(struct netrun *rn, tt_sim *sim)
+{
+	size_t n;
+	const uint64_t *lf;
+
+	lf = tt_sim_link_flits(sim, &rn->nports);
+	n = (size_t)rn->net.ncards * (size_t)rn->nports;
+	rn->link = malloc(sizeof(uint64_t) * n);
+	if (rn->link == NULL) {
+		fprintf(stderr, "ttsim replay: out of memory\n");
+		return -1;
+	}
+	memcpy(rn->link, lf, sizeof(uint64_t) * n);
+	return 0;
+}
+
+/* Replay the trace through network k: exit status so far. */
+static int
+replay_one(struct replay *r, int k)
+{
+	struct netrun *rn = &r->runs[k];
+	tt_trace_in *rin = NULL;
+	tt_replay *rp = NULL;
+	tt_sim *sim = NULL;
+	tt_source src;
+	struct timespec t0, t1;
+	char err[1024];
+	int rc = TTSIM_EXIT_OK;
+
+	if (r->causal.on)
+		return causal_replay_one(r, k);
+	if (tt_sim_create_part(&sim, &rn->net, &r->sim.p, ttsim_comm(), err,
+	    sizeof(err)) < 0 ||
+	    tt_sim_gather_links(sim, err, sizeof(err)) < 0 ||
+	    tt_trace_in_open(&rin, r->paths, r->npaths, &r->map,
+	    rn->net.ncards, err, sizeof(err)) < 0 ||
+	    tt_replay_create(&rp, rin, &r->rpp, sim, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim replay: %s\n", err);
+		tt_trace_in_close(rin);
+		tt_sim_free(sim);
+		return TTSIM_EXIT_USAGE;
+	}
+	r->job.name = rn->name;
+	r->job.rp = rp;
+	r->job.index = k;
+	if (r->job.csv != NULL)
+		tt_replay_on_message(rp, on_message, &r->job);
+	src = tt_replay_source(rp);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	job->cr = &rn->cr;
-	tt_sim_run(sim, &src, 1, &rn->res, on_causal_progress, job);
+	tt_sim_run(sim, &src, 1, &rn->res, on_progress, &r->job);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	rn->wall = (double)(t1.tv_sec - t0.tv_sec) +
 	    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-	if (causal_finish(&rn->cr, job->index == 0) < 0)
-		rc = -1;
-	rn->rr = rn->cr.res.rr;
-	rn->makespan = tt_causal_makespan(&rn->cr.res);
-	lf = tt_sim_link_flits(sim, &rn->nports);
-	rn->link = malloc(sizeof(uint64_t) * rn->net.ncards * (size_t)rn->nports);
-	if (rn->link != NULL)
-		memcpy(rn->link, lf, sizeof(uint64_t) * rn->net.ncards *
-		    (size_t)rn->nports);
-	else
-		rc = -1;
-	causal_free(&rn->cr);
+	/* the replay's results, over the ranks */
+	rn->rr = *tt_replay_result_get(rp);
+	tt_sim_reduce_replay(sim, &rn->rr);
+	rn->makespan = rn->res.cycles;
+	if (replay_links(rn, sim) < 0)
+		rc = TTSIM_EXIT_USAGE;
+	if (tt_replay_error(rp, err, sizeof(err)) < 0) {
+		progress_clear();
+		fprintf(stderr, "ttsim replay: %s\n", err);
+		rc = TTSIM_EXIT_USAGE;
+	}
+	tt_replay_free(rp);
+	tt_trace_in_close(rin);
 	tt_sim_free(sim);
+	if (rc == TTSIM_EXIT_OK && rn->res.deadlock) {
+		replay_deadlock(rn, &r->sim.p);
+		rc = TTSIM_EXIT_DEADLOCK;
+	}
 	return rc;
+}
+
+/* Every network in turn; then the --csv file closed. */
+static int
+replay_run(struct replay *r)
+{
+	int k, one, rc = TTSIM_EXIT_OK, n = r->nrun;
+
+	for (k = 0; k < n; k++) {
+		r->nrun = k + 1;
+		one = replay_one(r, k);
+		if (one != TTSIM_EXIT_OK)
+			rc = one;
+		if (one == TTSIM_EXIT_USAGE)
+			break;
+	}
+	progress_clear();
+	if (r->job.csv != NULL && r->job.csv != stdout &&
+	    fclose(r->job.csv) != 0) {
+		fprintf(stderr, "ttsim replay: --csv %s: write failed\n",
+		    r->csv_path);
+		rc = TTSIM_EXIT_USAGE;
+	}
+	r->job.csv = NULL;
+	return rc;
+}
+
+static int
+replay_plot(const struct replay *r)
+{
+	const char *names[REPLAY_MAX_NETS];
+	char data[4200], title[256];
+	int k;
+
+	snprintf(data, sizeof(data), "%s.dat", r->plot_path);
+	for (k = 0; k < r->nrun; k++)
+		names[k] = r->runs[k].name;
+	snprintf(title, sizeof(title), "message latency, %" PRIu64 " messages",
+	    r->total);
+	if (write_cdf(data, r->runs, r->nrun, r->cycle_ns) != 0 ||
+	    plot_cdf(data, names, r->nrun, "message latency (us)",
+	    r->plot_path, title) < 0) {
+		fprintf(stderr, "ttsim replay: --plot %s failed\n", r->plot_path);
+		return -1;
+	}
+	remove(data);
+	fprintf(stderr, "ttsim replay: wrote %s\n", r->plot_path);
+	return 0;
+}
+
+static int
+replay_report(const struct replay *r)
+{
+	if (r->out.json)
+		print_json(r);
+	else if (r->csv_path == NULL || strcmp(r->csv_path, "-") != 0)
+		print_table(r);
+	if (r->plot_path != NULL && replay_plot(r) < 0)
+		return -1;
+	return 0;
+}
+
+static void
+replay_free(struct replay *r)
+{
+	int k;
+
+	if (r->job.csv != NULL && r->job.csv != stdout)
+		fclose(r->job.csv);
+	for (k = 0; k < r->nrun; k++) {
+		causal_free(&r->runs[k].cr);
+		tt_simresult_free(&r->runs[k].res);
+		free(r->runs[k].link);
+		r->runs[k].link = NULL;
+		if (r->runs[k].net.coord != NULL)
+			tt_net_free(&r->runs[k].net);
+	}
+	tt_trace_in_close(r->in);
+	tt_addrmap_free(&r->map);
+	tt_config_free(&r->net.cfg);
+	free(r->paths);
 }
 
 int
 cmd_replay(int argc, char **argv)
 {
-	const char *cmd = "replay", **paths, *compare = NULL, *v;
-	const char *csv_path = NULL, *plot_path = NULL;
-	static struct netrun runs[REPLAY_MAX_NETS];
-	struct replay_job job;
-	struct causal_opts co;
-	tt_replay_params rpp;
-	netopts no;
-	simopts so;
-	tt_addrmap map;
-	tt_trace_in *in = NULL;
-	tt_msg m;
-	size_t np = 0;
-	int nrun = 0, i, k, r, x, top = 10, flit_bytes = 0, rc = TTSIM_EXIT_USAGE;
-	int no_copies = 0;
-	double gbps = 0, cycle_ns;
-	uint64_t u, total = 0;
-	uint32_t base_pes = 0;	/* PEs of the network of --dims or the YAML */
-	char err[1024];
+	static struct replay r;
+	int rc;
 
-	memset(&map, 0, sizeof(map));
-	memset(&job, 0, sizeof(job));
-	netopts_init(&no);
-	simopts_init(&so);
-	causal_opts_init(&co);
-	so.cmd = cmd;
-	so.model_only = 1;
-	tt_replay_params_default(&rpp);
-	paths = calloc((size_t)argc, sizeof(*paths));
-	if (paths == NULL)
+	memset(&r, 0, sizeof(r));
+	r.paths = calloc((size_t)argc, sizeof(*r.paths));
+	if (r.paths == NULL)
 		return TTSIM_EXIT_USAGE;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			replay_usage(stdout);
-			free(paths);
-			return TTSIM_EXIT_OK;
-		}
-		if (a[0] != '-' && !is_yaml(a)) {
-			paths[np++] = a;
-			continue;
-		}
-		if (flag_is(a, "--compare") || flag_is(a, "--csv") ||
-		    flag_is(a, "--plot")) {
-			if ((v = flag_value(argc, argv, &i, cmd)) == NULL)
-				goto out;
-			if (flag_is(a, "--compare"))
-				compare = v;
-			else if (flag_is(a, "--csv"))
-				csv_path = v;
-			else
-				plot_path = v;
-			continue;
-		}
-		if (flag_is(a, "--speed") || flag_is(a, "--link-gbps")) {
-			int sp = flag_is(a, "--speed");
-			char *end;
-			double d;
-
-			if ((v = flag_value(argc, argv, &i, cmd)) == NULL)
-				goto out;
-			if (sp && strcmp(v, "max") == 0) {
-				rpp.speed = 0;
-				continue;
-			}
-			d = strtod(v, &end);
-			if (*end != '\0' || end == v || !(d > 0) || d > 1e9) {
-				fprintf(stderr, "ttsim replay: %s: '%s' is not %s\n",
-				    sp ? "--speed" : "--link-gbps", v, sp ?
-				    "a speed-up above 0 (e.g. 2) or max" :
-				    "a link speed in Gb/s above 0");
-				goto out;
-			}
-			if (sp)
-				rpp.speed = d;
-			else
-				gbps = d;
-			continue;
-		}
-		if (flag_is(a, "--warmup")) {
-			if ((v = flag_value(argc, argv, &i, cmd)) == NULL ||
-			    parse_u64(cmd, "--warmup", v, 0, 1ull << 40,
-			    &rpp.warmup) < 0)
-				goto out;
-			continue;
-		}
-		if (flag_is(a, "--flit-bytes") || flag_is(a, "--top") ||
-		    flag_is(a, "--lookahead")) {
-			const char *name = flag_is(a, "--flit-bytes") ? "--flit-bytes" :
-			    flag_is(a, "--top") ? "--top" : "--lookahead";
-
-			if ((v = flag_value(argc, argv, &i, cmd)) == NULL ||
-			    parse_u64(cmd, name, v, 1, name[2] == 'l' ?
-			    (1ull << 32) : 65536, &u) < 0)
-				goto out;
-			if (name[2] == 'f')
-				flit_bytes = (int)u;
-			else if (name[2] == 't')
-				top = (int)u;
-			else
-				rpp.lookahead = u;
-			continue;
-		}
-		if ((r = causal_take(&co, argc, argv, &i)) < 0)
-			goto out;
-		if (r > 0)
-			continue;
-		if ((r = simopts_take(&so, argc, argv, &i, cmd)) < 0)
-			goto out;
-		if (r > 0)
-			continue;
-		if ((r = netopts_take(&no, argc, argv, &i, cmd)) < 0)
-			goto out;
-		if (r == 0) {
-			fprintf(stderr, "ttsim replay: unknown flag '%s' (see "
-			    "ttsim replay --help)\n", a);
-			goto out;
-		}
-	}
-	if (np == 0) {
-		fprintf(stderr, "ttsim replay: give one or more trace files or "
-		    "directories (see ttsim replay --help)\n");
-		goto out;
-	}
-	if (co.deps != NULL && !co.on) {
-		fprintf(stderr, "ttsim replay: --deps goes with --causal\n");
-		goto out;
-	}
-	if (co.on && (rpp.speed != 1 || rpp.lookahead != 4096 ||
-	    rpp.warmup != 0)) {
-		fprintf(stderr, "ttsim replay: --speed, --lookahead and --warmup "
-		    "are open loop's; --causal sends each message when it is "
-		    "enabled\n");
-		goto out;
-	}
-	if (ttsim_comm() != NULL && rpp.speed == 0) {
-		fprintf(stderr, "ttsim replay: --speed max is for serial runs: "
-		    "when the next message is read depends on every PE at "
-		    "once, so ranks would not agree; give a speed-up (e.g. "
-		    "--speed 100) or run without mpirun\n");
-		goto out;
-	}
-	if (ttsim_comm() != NULL && csv_path != NULL) {
-		fprintf(stderr, "ttsim replay: --csv is for serial runs: each "
-		    "rank completes its own PEs' messages; run without mpirun "
-		    "for per-message output\n");
-		goto out;
-	}
-	if (no.json && csv_path != NULL && strcmp(csv_path, "-") == 0) {
-		fprintf(stderr, "ttsim replay: --json and --csv - both want "
-		    "standard output; give --csv a file\n");
-		goto out;
-	}
-	if (netopts_finish(&no, cmd) < 0)
-		goto out;
-	if (no.ports_all) {
-		fprintf(stderr, "ttsim replay: --ports all is for analyze and "
-		    "sweep; use --compare A,B,... here\n");
-		goto out;
-	}
-	simopts_apply_config(&so, &no.cfg);
-	rpp.packet_flits = so.p.packet_flits;
-	rpp.flit_bytes = flit_bytes ? flit_bytes : no.cfg.params.flit_bytes;
-	rpp.link_gbps = gbps > 0 ? gbps : no.cfg.params.link_gbps;
-	cycle_ns = tt_replay_cycle_ns(&rpp);
-	if (plot_path != NULL && plot_ready(cmd, plot_path) < 0)
-		goto out;
-
-	/* The networks.  Every one must have as many PEs as the network the
-	 * trace was given with (flags or YAML): its PE ids are that one's. */
-	runs[0].spec = no.spec;
-	nrun = 1;
-	if (compare != NULL) {
-		char buf[1024], *item, *save = NULL;
-		tt_net base;
-
-		if (tt_net_init(&base, &no.spec, err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim replay: %s\n", err);
-			nrun = 0;
-			goto out;
-		}
-		base_pes = base.ncards;
-		nrun = 0;
-		snprintf(buf, sizeof(buf), "%s", compare);
-		for (item = strtok_r(buf, ",", &save); item != NULL;
-		    item = strtok_r(NULL, ",", &save)) {
-			tt_netspec *sp;
-
-			if (nrun == REPLAY_MAX_NETS) {
-				fprintf(stderr, "ttsim replay: --compare: at most "
-				    "%d networks\n", REPLAY_MAX_NETS);
-				tt_net_free(&base);
-				goto out;
-			}
-			sp = &runs[nrun].spec;
-			if (strcmp(item, "2d") == 0) {
-				if (spec_2d(&no.spec, base.ncards, sp) < 0) {
-					fprintf(stderr, "ttsim replay: --compare 2d: "
-					    "%u PEs make no 2D torus of at least 2x2\n",
-					    base.ncards);
-					tt_net_free(&base);
-					goto out;
-				}
-			} else if (strchr(item, 'x') != NULL ||
-			    strchr(item, ':') != NULL) {
-				if (topo_parse(item, &no.spec, sp, cmd,
-				    "--compare") < 0) {
-					tt_net_free(&base);
-					goto out;
-				}
-			} else {
-				*sp = no.spec;
-				sp->twin = 1;
-				if (tt_netspec_set_ports(sp, item, err,
-				    sizeof(err)) < 0) {
-					fprintf(stderr, "ttsim replay: --compare %s: "
-					    "%s (or use 2d or a topology such as "
-					    "16x8:plain)\n", item, err);
-					tt_net_free(&base);
-					goto out;
-				}
-			}
-			nrun++;
-		}
-		tt_net_free(&base);
-		if (nrun == 0) {
-			fprintf(stderr, "ttsim replay: --compare: give networks, "
-			    "e.g. D,A,2d\n");
-			goto out;
-		}
-	}
-	for (k = 0; k < nrun; k++) {
-		char title[128];
-
-		if (tt_net_init(&runs[k].net, &runs[k].spec, err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim replay: network %d: %s\n", k + 1, err);
-			nrun = k;
-			goto out;
-		}
-		if (tt_sim_check(&runs[k].net, &so.p, err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim replay: %s: %s\n",
-			    net_title(&runs[k].net, title, sizeof(title)), err);
-			nrun = k + 1;
-			goto out;
-		}
-		{
-			char d[64];
-			int di, len = 0;
-
-			for (di = 0; di < runs[k].net.n; di++)
-				len += snprintf(d + len, sizeof(d) - (size_t)len,
-				    "%s%d", di ? "x" : "", runs[k].net.k[di]);
-			if (runs[k].net.twin)
-				snprintf(runs[k].name, sizeof(runs[k].name),
-				    "%s %dDT %s %s", d, runs[k].net.n,
-				    runs[k].net.ports_name,
-				    tt_deadlock_name(runs[k].net.deadlock));
-			else
-				snprintf(runs[k].name, sizeof(runs[k].name),
-				    "%s plain %s", d,
-				    tt_deadlock_name(runs[k].net.deadlock));
-		}
-		if (k == 0 && base_pes == 0)
-			base_pes = runs[0].net.ncards;
-		if (runs[k].net.ncards != base_pes) {
-			fprintf(stderr, "ttsim replay: --compare: %s has %u PEs, "
-			    "the trace's network (--dims or the YAML file) has "
-			    "%u; compare networks of as many PEs\n",
-			    runs[k].name, runs[k].net.ncards, base_pes);
-			nrun = k + 1;
-			goto out;
-		}
-	}
-	if (tt_addrmap_build(&map, &no.cfg, &runs[0].net, stderr) > 0)
-		goto out;
-
-	/* Read the whole trace once first: every damaged record is reported
-	 * before anything runs, and progress knows the total. */
-	if (tt_trace_in_open(&in, paths, np, &map, runs[0].net.ncards, err,
-	    sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim replay: %s\n", err);
-		goto out;
-	}
-	while ((x = tt_trace_in_next(in, &m, err, sizeof(err))) > 0)
-		total++;
-	if (x < 0) {
-		fprintf(stderr, "ttsim replay: %s\n", err);
-		goto out;
-	}
-	tt_trace_in_warnings(in, stderr, "ttsim replay: warning: ");
-	if (causal_check(&co) < 0)
-		goto out;
-	if (total == 0) {
-		fprintf(stderr, "ttsim replay: the trace holds no messages "
-		    "(%" PRIu64 " records read)\n",
-		    tt_trace_in_stats(in, tt_trace_in_nfiles(in))->records);
-		goto out;
-	}
-
-	{
-		const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
-
-		/* as fast as possible, message times are known only as they go */
-		rpp.window_end = rpp.speed > 0 && !co.on ?
-		    (uint64_t)llround((double)(st->last_ns - st->first_ns) /
-		    (cycle_ns * rpp.speed)) + 1 : 0;
-		/* a trace of torus frames without delivery copies */
-		no_copies = st->delivered == 0 && st->plain < st->messages;
-		if (rpp.window_end != 0 && rpp.warmup >= rpp.window_end) {
-			fprintf(stderr, "ttsim replay: --warmup %" PRIu64 ": the "
-			    "trace's messages are generated in cycles 0..%" PRIu64
-			    "; warm up for fewer cycles\n", rpp.warmup,
-			    rpp.window_end - 1);
-			goto out;
-		}
-	}
-	if (csv_path != NULL) {
-		job.csv = strcmp(csv_path, "-") == 0 ? stdout : fopen(csv_path, "w");
-		if (job.csv == NULL) {
-			fprintf(stderr, "ttsim replay: --csv %s: cannot create: "
-			    "%s\n", csv_path, strerror(errno));
-			goto out;
-		}
-		fprintf(job.csv, "network,src,dst,bytes,packets,time_ns,"
-		    "gen_cycle,done_cycle,latency_cycles,latency_ns,%s\n",
-		    co.on ? "seq,predecessors" : "file,record");
-	}
-	job.cycle_ns = cycle_ns;
-	job.total = total;
-	job.count = nrun;
-	snprintf(job.label, sizeof(job.label), "ttsim replay");
-	rc = TTSIM_EXIT_OK;
-	for (k = 0; k < nrun; k++) {
-		struct netrun *rn = &runs[k];
-		tt_trace_in *rin = NULL;
-		tt_replay *rp = NULL;
-		tt_sim *sim = NULL;
-		tt_source src;
-		const uint64_t *lf;
-		struct timespec t0, t1;
-
-		if (co.on) {
-			job.index = k;
-			if (replay_causal(rn, &co, &job, paths, np, &map, no_copies,
-			    &rpp, &so.p) < 0) {
-				rc = TTSIM_EXIT_USAGE;
-				nrun = k + 1;
-				break;
-			}
-			goto ran;
-		}
-		if (tt_sim_create_part(&sim, &rn->net, &so.p, ttsim_comm(), err,
-		    sizeof(err)) < 0 ||
-		    tt_trace_in_open(&rin, paths, np, &map, rn->net.ncards, err,
-		    sizeof(err)) < 0 ||
-		    tt_replay_create(&rp, rin, &rpp, sim, err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim replay: %s\n", err);
-			tt_trace_in_close(rin);
-			tt_sim_free(sim);
-			rc = TTSIM_EXIT_USAGE;
-			break;
-		}
-		job.name = rn->name;
-		job.rp = rp;
-		job.index = k;
-		if (job.csv != NULL)
-			tt_replay_on_message(rp, on_message, &job);
-		src = tt_replay_source(rp);
-		tt_sim_gather_links(sim, 1);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		tt_sim_run(sim, &src, 1, &rn->res, on_progress, &job);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		rn->wall = (double)(t1.tv_sec - t0.tv_sec) +
-		    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-		rn->rr = *tt_replay_result_get(rp);
-		combine_replay(&rn->rr);
-		rn->makespan = rn->res.cycles;
-		lf = tt_sim_link_flits(sim, &rn->nports);
-		rn->link = malloc(sizeof(uint64_t) * rn->net.ncards *
-		    (size_t)rn->nports);
-		if (rn->link != NULL)
-			memcpy(rn->link, lf, sizeof(uint64_t) * rn->net.ncards *
-			    (size_t)rn->nports);
-		if (tt_replay_error(rp, err, sizeof(err)) < 0) {
-			progress_clear();
-			fprintf(stderr, "ttsim replay: %s\n", err);
-			rc = TTSIM_EXIT_USAGE;
-		}
-		tt_replay_free(rp);
-		tt_trace_in_close(rin);
-		tt_sim_free(sim);
-		if (rn->link == NULL) {
-			fprintf(stderr, "ttsim replay: out of memory\n");
-			rc = TTSIM_EXIT_USAGE;
-		}
-		if (rc != TTSIM_EXIT_OK) {
-			nrun = k + 1;
-			break;
-		}
-ran:
-		if (rn->res.deadlock) {
-			size_t c;
-			char cb[96];
-
-			progress_clear();
-			fprintf(stderr, "ttsim replay: %s: deadlock: no flit moved "
-			    "for %llu cycles (cycle %llu); the full buffers wait "
-			    "on each other in a cycle of %zu channels:\n", rn->name,
-			    (unsigned long long)so.p.watchdog,
-			    (unsigned long long)rn->res.cycles, rn->res.cycle_len);
-			for (c = 0; c < rn->res.cycle_len; c++)
-				fprintf(stderr, "  %s\n", tt_chan_name(&rn->net,
-				    rn->res.cycle[c], cb, sizeof(cb)));
-			rc = TTSIM_EXIT_DEADLOCK;
-		}
-	}
-	progress_clear();
-	if (job.csv != NULL && job.csv != stdout && fclose(job.csv) != 0) {
-		fprintf(stderr, "ttsim replay: --csv %s: write failed\n", csv_path);
+	rc = replay_parse(&r, argc, argv);
+	if (rc == OPT_HELP_SHOWN)
+		rc = TTSIM_EXIT_OK;
+	else if (rc != OPT_PARSED || replay_networks(&r) < 0 ||
+	    replay_scan(&r) < 0 || replay_csv_open(&r) < 0)
 		rc = TTSIM_EXIT_USAGE;
-	}
-	job.csv = NULL;
-	if (rc == TTSIM_EXIT_USAGE)
-		goto out;
-	if (no.json)
-		print_json(runs, nrun, in, &rpp, cycle_ns, &co);
-	else if (csv_path == NULL || strcmp(csv_path, "-") != 0)
-		print_table(runs, nrun, in, &rpp, cycle_ns, top, &co);
-	if (plot_path != NULL) {
-		char data[4200];
-		const char *names[REPLAY_MAX_NETS];
-		char title[256];
-
-		snprintf(data, sizeof(data), "%s.dat", plot_path);
-		for (k = 0; k < nrun; k++)
-			names[k] = runs[k].name;
-		snprintf(title, sizeof(title), "message latency, %" PRIu64
-		    " messages", total);
-		if (write_cdf(data, runs, nrun, cycle_ns) != 0 ||
-		    plot_cdf(data, names, nrun, "message latency (us)",
-		    plot_path, title) < 0) {
-			fprintf(stderr, "ttsim replay: --plot %s failed\n", plot_path);
-			rc = TTSIM_EXIT_USAGE;
-		} else {
-			remove(data);
-			fprintf(stderr, "ttsim replay: wrote %s\n", plot_path);
-		}
-	}
-out:
-	if (job.csv != NULL && job.csv != stdout)
-		fclose(job.csv);
-	for (k = 0; k < nrun; k++) {
-		tt_simresult_free(&runs[k].res);
-		causal_free(&runs[k].cr);
-		free(runs[k].link);
-		runs[k].link = NULL;
-		if (runs[k].net.coord != NULL)
-			tt_net_free(&runs[k].net);
-	}
-	tt_trace_in_close(in);
-	tt_addrmap_free(&map);
-	tt_config_free(&no.cfg);
-	free(paths);
+	else if ((rc = replay_run(&r)) != TTSIM_EXIT_USAGE &&
+	    replay_report(&r) < 0)
+		rc = TTSIM_EXIT_USAGE;
+	replay_free(&r);
 	return rc;
 }

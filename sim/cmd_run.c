@@ -63,13 +63,13 @@ run_usage(FILE *f)
  * the last dimension, with their boundary buffers).
  */
 static int
-dry_run(const simopts *so, const netopts *no, long ranks)
+dry_run(const simopts *so, const netopts *no, int json, int ranks)
 {
 	tt_net net;
 	char err[512];
 	uint64_t total, per_rank, most = 0;
 	uint32_t f, e;
-	long r;
+	int r;
 
 	if (tt_net_init(&net, &no->spec, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim run: %s\n", err);
@@ -80,28 +80,28 @@ dry_run(const simopts *so, const netopts *no, long ranks)
 		tt_net_free(&net);
 		return TTSIM_EXIT_USAGE;
 	}
-	if (tt_sim_part(&net, (int)ranks, 0, &f, &e) < 0) {
-		fprintf(stderr, "ttsim run: --ranks %ld: the network has %u "
+	if (tt_sim_part(&net, ranks, 0, &f, &e) < 0) {
+		fprintf(stderr, "ttsim run: --ranks %d: the network has %u "
 		    "nodes; use at most one rank per node\n", ranks,
 		    net.twin ? net.ncards / 2 : net.ncards);
 		tt_net_free(&net);
 		return TTSIM_EXIT_USAGE;
 	}
 	for (r = 0; r < ranks; r++) {
-		tt_sim_part(&net, (int)ranks, (int)r, &f, &e);
+		tt_sim_part(&net, ranks, r, &f, &e);
 		if (e - f > most)
 			most = e - f;
 	}
 	total = tt_sim_memory(&net, &so->p);
-	per_rank = tt_sim_memory_part(&net, &so->p, (int)ranks);
-	if (no->json)
-		printf("{\"pes\":%u,\"ranks\":%ld,\"slab_dim\":%d,"
+	per_rank = tt_sim_memory_part(&net, &so->p, ranks);
+	if (json)
+		printf("{\"pes\":%u,\"ranks\":%d,\"slab_dim\":%d,"
 		    "\"switches_per_rank\":%llu,\"bytes_total\":%llu,"
 		    "\"bytes_per_rank\":%llu}\n", net.ncards, ranks, net.n - 1,
 		    (unsigned long long)most, (unsigned long long)total,
 		    (unsigned long long)per_rank);
 	else
-		printf("%u PEs: %.1f MiB for the engine; %ld rank%s: at most "
+		printf("%u PEs: %.1f MiB for the engine; %d rank%s: at most "
 		    "%llu switches (slabs of dimension %d), %.1f MiB per "
 		    "rank\n", net.ncards, total / 1048576.0, ranks,
 		    ranks > 1 ? "s" : "", (unsigned long long)most, net.n - 1,
@@ -116,152 +116,180 @@ show_progress(void *ctx, double done)
 	progress_show(ctx, done);
 }
 
+/* What ttsim run is told. */
+struct runargs {
+	netopts net;
+	simopts sim;
+	outopts out;
+	recordopts rec;
+	int dry;
+	int ranks;
+};
+
+enum { OPT_RUN_DRY = OPT_OWN, OPT_RUN_RANKS };
+
+static const struct option run_flags[] = {
+	{"dry-run", no_argument, NULL, OPT_RUN_DRY},
+	{"ranks", required_argument, NULL, OPT_RUN_RANKS},
+	{NULL, 0, NULL, 0}
+};
+
+static int
+run_take(void *state, const struct optval *v)
+{
+	struct runargs *a = state;
+
+	if (v->id == OPT_RUN_DRY) {
+		a->dry = 1;
+		return 0;
+	}
+	return opt_int(v->cmd, v->flag, v->value, 1, 1000000, &a->ranks);
+}
+
+/* Parse and check: OPT_PARSED, OPT_HELP_SHOWN or -1 after a message. */
+static int
+run_parse(struct runargs *a, int argc, char **argv)
+{
+	const opt_group groups[] = {
+		{run_flags, 0, run_take, a},
+		{netopts_flags, 1, netopts_take, &a->net},
+		{outopts_json_csv, 0, outopts_take, &a->out},
+		{simopts_traffic_flags, 0, simopts_take, &a->sim},
+		{simopts_model_flags, 0, simopts_take, &a->sim},
+		{simopts_window_flags, 0, simopts_take, &a->sim},
+		{recordopts_flags, 0, recordopts_take, &a->rec},
+	};
+	int r;
+
+	netopts_init(&a->net);
+	simopts_init(&a->sim);
+	recordopts_init(&a->rec);
+	a->sim.cmd = "run";
+	a->ranks = 1;
+	r = opt_parse("run", run_usage, groups, OPT_NGROUPS(groups), argc, argv);
+	if (r != OPT_PARSED)
+		return r;
+	if (netopts_finish(&a->net, "run") < 0)
+		return -1;
+	if (a->net.ports_all) {
+		fprintf(stderr, "ttsim run: --ports all runs many networks; use "
+		    "ttsim sweep --ports all\n");
+		return -1;
+	}
+	if (a->out.json && a->out.csv) {
+		fprintf(stderr, "ttsim run: --json and --csv do not go together\n");
+		return -1;
+	}
+	simopts_apply_config(&a->sim, &a->net.cfg);
+	if (!a->dry && a->ranks != 1) {
+		fprintf(stderr, "ttsim run: --ranks goes with --dry-run; to "
+		    "run on N ranks, use mpirun -np N ttsim run ...\n");
+		return -1;
+	}
+	if (recordopts_check(&a->rec, "run") < 0)
+		return -1;
+	if (a->rec.dir != NULL && (a->dry || a->sim.seeds != 1)) {
+		fprintf(stderr, "ttsim run: --record records one run: not with "
+		    "--dry-run or --seeds\n");
+		return -1;
+	}
+	a->sim.record = &a->rec;
+	a->sim.record_cfg = &a->net.cfg;
+	return OPT_PARSED;
+}
+
+static void
+run_text(const simpoint *pt, const tt_simparams *p)
+{
+	char title[128];
+
+	printf("%s, ports %s, scheme %s: %s traffic at %g flits/cycle/PE, "
+	    "%d seed%s\n", net_title(&pt->net, title, sizeof(title)),
+	    pt->net.ports_name, tt_deadlock_name(pt->net.deadlock),
+	    tt_pattern_name(pt->pattern), pt->load, pt->seeds,
+	    pt->seeds > 1 ? "s" : "");
+	printf("  offered load        %.4f flits/cycle/PE\n", pt->offered);
+	printf("  accepted load       %.4f", pt->accepted);
+	if (pt->seeds > 1)
+		printf(" +- %.4f", pt->accepted_ci);
+	printf(" flits/cycle/PE%s\n", pt->saturated ? "  (saturated)" : "");
+	printf("  throughput          %.3f packets/cycle\n",
+	    pt->throughput_packets);
+	if (pt->measured_runs < pt->seeds) {
+		printf("  network latency     n/a (no packet generated in the "
+		    "window arrived)\n");
+	} else {
+		printf("  network latency     %.2f", pt->net_lat);
+		if (pt->seeds > 1)
+			printf(" +- %.2f", pt->net_lat_ci);
+		printf(" cycles\n  end-to-end latency  %.2f", pt->e2e_lat);
+		if (pt->seeds > 1)
+			printf(" +- %.2f", pt->e2e_lat_ci);
+		printf(" cycles, p99 %.0f\n", pt->p99_e2e);
+		printf("  hops                %.3f links per packet\n",
+		    pt->avg_hops);
+	}
+	if (pt->undelivered > 0)
+		printf("  not delivered       %.0f packets of the window by the "
+		    "end of the drain; the latencies cover the others\n",
+		    pt->undelivered);
+	if (pt->net.twin)
+		printf("  internal links      %.1f%% busy\n",
+		    100 * pt->internal_util);
+	printf("  simulated           %.0f cycles (warm-up %llu, window "
+	    "%llu), %.0f packets delivered\n", pt->cycles,
+	    (unsigned long long)p->warmup, (unsigned long long)p->measure,
+	    pt->delivered);
+	printf("  speed               %.0f cycles/s\n",
+	    pt->wall > 0 ? pt->total_cycles / pt->wall : 0);
+}
+
+static void
+run_deadlock(const simpoint *pt, const tt_simparams *p)
+{
+	size_t c;
+
+	fprintf(stderr, "ttsim run: deadlock: no flit moved for %llu cycles "
+	    "(seed %llu, cycle %llu); the full buffers wait on each other in "
+	    "a cycle of %zu channels:\n", (unsigned long long)p->watchdog,
+	    (unsigned long long)pt->deadlock_seed,
+	    (unsigned long long)pt->deadlock_cycle, pt->nchan);
+	for (c = 0; c < pt->nchan; c++)
+		fprintf(stderr, "  %s\n", pt->chan[c]);
+}
+
 int
 cmd_run(int argc, char **argv)
 {
-	netopts no;
-	simopts so;
+	struct runargs a;
 	simpoint pt;
 	char label[] = "ttsim run";
-	int i, r, dry = 0;
-	long ranks = 1;
-	char *end;
-	size_t c;
+	int r;
 
-	netopts_init(&no);
-	simopts_init(&so);
-	so.cmd = "run";
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			run_usage(stdout);
-			return TTSIM_EXIT_OK;
-		}
-		if (strcmp(argv[i], "--dry-run") == 0) {
-			dry = 1;
-			continue;
-		}
-		if ((r = run_record_flag(&so, argc, argv, &i)) < 0)
-			return TTSIM_EXIT_USAGE;
-		if (r > 0)
-			continue;
-		if (strcmp(argv[i], "--ranks") == 0) {
-			if (i + 1 >= argc || (ranks = strtol(argv[i + 1], &end,
-			    10), *end != '\0') || ranks < 1 || ranks > 1000000) {
-				fprintf(stderr, "ttsim run: --ranks needs a "
-				    "number of ranks from 1 to 1000000\n");
-				return TTSIM_EXIT_USAGE;
-			}
-			i++;
-			continue;
-		}
-		if ((r = simopts_take(&so, argc, argv, &i, "run")) < 0)
-			return TTSIM_EXIT_USAGE;
-		if (r > 0)
-			continue;
-		if ((r = netopts_take(&no, argc, argv, &i, "run")) < 0)
-			return TTSIM_EXIT_USAGE;
-		if (r == 0) {
-			fprintf(stderr, "ttsim run: unknown flag '%s' (see ttsim "
-			    "run --help)\n", argv[i]);
-			return TTSIM_EXIT_USAGE;
-		}
-	}
-	if (netopts_finish(&no, "run") < 0)
+	memset(&a, 0, sizeof(a));
+	r = run_parse(&a, argc, argv);
+	if (r != OPT_PARSED)
+		return r == OPT_HELP_SHOWN ? TTSIM_EXIT_OK : TTSIM_EXIT_USAGE;
+	if (a.dry)
+		return dry_run(&a.sim, &a.net, a.out.json, a.ranks);
+	if (simpoint_check(&a.sim, &a.net.spec, a.sim.load) < 0)
 		return TTSIM_EXIT_USAGE;
-	if (no.ports_all) {
-		fprintf(stderr, "ttsim run: --ports all runs many networks; use "
-		    "ttsim sweep --ports all\n");
-		return TTSIM_EXIT_USAGE;
-	}
-	if (no.json && so.csv) {
-		fprintf(stderr, "ttsim run: --json and --csv do not go together\n");
-		return TTSIM_EXIT_USAGE;
-	}
-	simopts_apply_config(&so, &no.cfg);
-	if (so.record_dir != NULL && (dry || so.seeds != 1)) {
-		fprintf(stderr, "ttsim run: --record records one run: not with "
-		    "--dry-run or --seeds\n");
-		return TTSIM_EXIT_USAGE;
-	}
-	so.record_cfg = &no.cfg;
-	so.record_flit_bytes = no.cfg.params.flit_bytes;
-	so.record_cycle_ns = (double)no.cfg.params.flit_bytes * 8.0 /
-	    no.cfg.params.link_gbps;
-	if (dry)
-		return dry_run(&so, &no, ranks);
-	if (ranks != 1) {
-		fprintf(stderr, "ttsim run: --ranks goes with --dry-run; to "
-		    "run on N ranks, use mpirun -np N ttsim run ...\n");
-		return TTSIM_EXIT_USAGE;
-	}
-	if (simpoint_check(&so, &no.spec, so.load) < 0)
-		return TTSIM_EXIT_USAGE;
-	if (simpoint_run(&so, &no.spec, so.load, &pt, show_progress, label,
-	    0, 1) < 0) {
-		progress_clear();
-		return TTSIM_EXIT_USAGE;
-	}
+	r = simpoint_run(&a.sim, &a.net.spec, a.sim.load, &pt, show_progress,
+	    label, 0, 1);
 	progress_clear();
-	if (no.json) {
+	if (r < 0)
+		return TTSIM_EXIT_USAGE;
+	if (a.out.json) {
 		simpoint_json(stdout, &pt);
 		putchar('\n');
-	} else if (so.csv) {
+	} else if (a.out.csv) {
 		simpoint_csv_header(stdout);
 		simpoint_csv(stdout, &pt);
 	} else {
-		char title[128];
-
-		printf("%s, ports %s, scheme %s: %s traffic at %g "
-		    "flits/cycle/PE, %d seed%s\n",
-		    net_title(&pt.net, title, sizeof(title)), pt.net.ports_name,
-		    tt_deadlock_name(pt.net.deadlock),
-		    tt_pattern_name(pt.pattern), pt.load, pt.seeds,
-		    pt.seeds > 1 ? "s" : "");
-		printf("  offered load        %.4f flits/cycle/PE\n", pt.offered);
-		printf("  accepted load       %.4f", pt.accepted);
-		if (pt.seeds > 1)
-			printf(" +- %.4f", pt.accepted_ci);
-		printf(" flits/cycle/PE%s\n", pt.saturated ? "  (saturated)" : "");
-		printf("  throughput          %.3f packets/cycle\n",
-		    pt.throughput_packets);
-		if (pt.measured_runs < pt.seeds) {
-			printf("  network latency     n/a (no packet generated in "
-			    "the window arrived)\n");
-		} else {
-			printf("  network latency     %.2f", pt.net_lat);
-			if (pt.seeds > 1)
-				printf(" +- %.2f", pt.net_lat_ci);
-			printf(" cycles\n  end-to-end latency  %.2f", pt.e2e_lat);
-			if (pt.seeds > 1)
-				printf(" +- %.2f", pt.e2e_lat_ci);
-			printf(" cycles, p99 %.0f\n", pt.p99_e2e);
-			printf("  hops                %.3f links per packet\n",
-			    pt.avg_hops);
-		}
-		if (pt.undelivered > 0)
-			printf("  not delivered       %.0f packets of the window "
-			    "by the end of the drain; the latencies cover the "
-			    "others\n", pt.undelivered);
-		if (pt.net.twin)
-			printf("  internal links      %.1f%% busy\n",
-			    100 * pt.internal_util);
-		printf("  simulated           %.0f cycles (warm-up %llu, window "
-		    "%llu), %.0f packets delivered\n", pt.cycles,
-		    (unsigned long long)so.p.warmup,
-		    (unsigned long long)so.p.measure, pt.delivered);
-		printf("  speed               %.0f cycles/s\n",
-		    pt.wall > 0 ? pt.total_cycles / pt.wall : 0);
+		run_text(&pt, &a.sim.p);
 	}
-	if (pt.deadlock) {
-		fprintf(stderr, "ttsim run: deadlock: no flit moved for %llu "
-		    "cycles (seed %llu, cycle %llu); the full buffers wait on "
-		    "each other in a cycle of %zu channels:\n",
-		    (unsigned long long)so.p.watchdog,
-		    (unsigned long long)pt.deadlock_seed,
-		    (unsigned long long)pt.deadlock_cycle, pt.nchan);
-		for (c = 0; c < pt.nchan; c++)
-			fprintf(stderr, "  %s\n", pt.chan[c]);
-	}
+	if (pt.deadlock)
+		run_deadlock(&pt, &a.sim.p);
 	r = pt.deadlock ? TTSIM_EXIT_DEADLOCK : TTSIM_EXIT_OK;
 	simpoint_free(&pt);
 	return r;

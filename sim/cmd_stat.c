@@ -149,233 +149,297 @@ json_stats_fields(FILE *f, const tt_trace_stats *st)
 	    st->delivered, st->unmapped, st->backwards);
 }
 
+/* What ttsim trace stat is told. */
+struct statargs {
+	netopts net;
+	outopts out;
+	const char **paths;
+	size_t npaths;
+	int top;
+};
+
+enum { OPT_STAT_TOP = OPT_OWN };
+
+static const struct option stat_flags[] = {
+	{"top", required_argument, NULL, OPT_STAT_TOP},
+	{NULL, 0, NULL, 0}
+};
+
+static int
+stat_take(void *state, const struct optval *v)
+{
+	struct statargs *a = state;
+
+	if (v->id == OPT_STAT_TOP)
+		return opt_int(v->cmd, v->flag, v->value, 1, 100000, &a->top);
+	if (netopts_is_yaml(v->value))
+		return netopts_file(&a->net, v->value, v->cmd);
+	a->paths[a->npaths++] = v->value;
+	return 0;
+}
+
+static int
+stat_parse(struct statargs *a, int argc, char **argv)
+{
+	const char *cmd = "trace stat";
+	const opt_group groups[] = {
+		{stat_flags, 1, stat_take, a},
+		{netopts_flags, 0, netopts_take, &a->net},
+		{outopts_json, 0, outopts_take, &a->out},
+	};
+	int r;
+
+	netopts_init(&a->net);
+	a->top = 10;
+	r = opt_parse(cmd, stat_usage, groups, OPT_NGROUPS(groups), argc, argv);
+	if (r != OPT_PARSED)
+		return r;
+	if (a->npaths == 0) {
+		fprintf(stderr, "ttsim %s: give one or more trace files or "
+		    "directories (see ttsim trace stat --help)\n", cmd);
+		return -1;
+	}
+	if (a->net.given && netopts_finish(&a->net, cmd) < 0)
+		return -1;
+	return OPT_PARSED;
+}
+
+/* Open the traces, through the network's address map when one is given. */
+static int
+stat_open(struct statargs *a, tt_net *net, tt_addrmap *map,
+    tt_trace_in **in)
+{
+	char err[1024];
+
+	if (a->net.given) {
+		if (tt_net_init(net, &a->net.spec, err, sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim trace stat: %s\n", err);
+			return -1;
+		}
+		if (tt_addrmap_build(map, &a->net.cfg, net, stderr) > 0)
+			return -1;
+	}
+	if (tt_trace_in_open(in, a->paths, a->npaths, a->net.given ? map : NULL,
+	    a->net.given ? net->ncards : 0, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim trace stat: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Count every message; then the pairs, busiest first. */
+static int
+tstat_read(struct tstat *t, tt_trace_in *in)
+{
+	struct pair *p;
+	char err[1024];
+	size_t i, k;
+	tt_msg m;
+	int x;
+
+	t->min_size = UINT64_MAX;
+	while ((x = tt_trace_in_next(in, &m, err, sizeof(err))) > 0) {
+		if (tstat_grow(t, m.src > m.dst ? m.src : m.dst) < 0 ||
+		    (p = pair_find(t, (uint64_t)m.src << 32 | m.dst)) == NULL) {
+			fprintf(stderr, "ttsim trace stat: out of memory\n");
+			return -1;
+		}
+		t->sent_m[m.src]++;
+		t->sent_b[m.src] += m.bytes;
+		t->recv_m[m.dst]++;
+		t->recv_b[m.dst] += m.bytes;
+		p->msgs++;
+		p->bytes += m.bytes;
+		tt_hist_add(&t->size, m.bytes);
+		if (m.bytes < t->min_size)
+			t->min_size = m.bytes;
+	}
+	if (x < 0) {
+		fprintf(stderr, "ttsim trace stat: %s\n", err);
+		return -1;
+	}
+	tt_trace_in_warnings(in, stderr, "ttsim trace stat: warning: ");
+	for (i = k = 0; i < t->pcap; i++)
+		if (t->pairs[i].key != UINT64_MAX)
+			t->pairs[k++] = t->pairs[i];
+	if (k > 0)
+		qsort(t->pairs, k, sizeof(*t->pairs), pair_by_bytes);
+	return 0;
+}
+
+static double
+duration(const tt_trace_stats *st)
+{
+	return st->messages ? (double)(st->last_ns - st->first_ns) * 1e-9 : 0;
+}
+
+static void
+json_files(tt_trace_in *in)
+{
+	const tt_trace_stats *fs;
+	size_t i;
+
+	printf("{\"files\": [");
+	for (i = 0; i < tt_trace_in_nfiles(in); i++) {
+		fs = tt_trace_in_stats(in, i);
+		printf("%s{\"path\": ", i ? ", " : "");
+		tt_json_string(stdout, tt_trace_in_path(in, i));
+		printf(", ");
+		json_stats_fields(stdout, fs);
+		printf(", \"truncated_record\": ");
+		if (fs->truncated)
+			printf("%" PRIu64 "}", fs->truncated);
+		else
+			printf("null}");
+	}
+	printf("], ");
+}
+
+static void
+stat_json(const struct tstat *t, tt_trace_in *in, int top)
+{
+	const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
+	size_t i, k;
+
+	json_files(in);
+	json_stats_fields(stdout, st);
+	printf(", \"first_ns\": %" PRIu64 ", \"last_ns\": %" PRIu64
+	    ", \"duration_s\": %.9f", st->first_ns, st->last_ns, duration(st));
+	printf(", \"message_bytes\": {\"min\": %" PRIu64 ", \"mean\": %.1f"
+	    ", \"p50\": %" PRIu64 ", \"max\": %" PRIu64 "}",
+	    st->messages ? t->min_size : 0,
+	    st->messages ? (double)st->bytes / (double)st->messages : 0.0,
+	    tt_hist_quantile(&t->size, 0.5), t->size.max);
+	printf(", \"pes\": [");
+	for (i = k = 0; i < t->npe; i++) {
+		if (t->sent_m[i] == 0 && t->recv_m[i] == 0)
+			continue;
+		printf("%s{\"pe\": %zu, \"sent_messages\": %" PRIu64
+		    ", \"sent_bytes\": %" PRIu64 ", \"received_messages\": %"
+		    PRIu64 ", \"received_bytes\": %" PRIu64 "}",
+		    k++ ? ", " : "", i, t->sent_m[i], t->sent_b[i],
+		    t->recv_m[i], t->recv_b[i]);
+	}
+	printf("], \"pairs\": %zu, \"top_pairs\": [", t->npairs);
+	for (i = 0; i < t->npairs && i < (size_t)top; i++)
+		printf("%s{\"src\": %" PRIu64 ", \"dst\": %" PRIu64
+		    ", \"messages\": %" PRIu64 ", \"bytes\": %" PRIu64 "}",
+		    i ? ", " : "", t->pairs[i].key >> 32,
+		    t->pairs[i].key & 0xFFFFFFFFu, t->pairs[i].msgs,
+		    t->pairs[i].bytes);
+	printf("]}\n");
+}
+
+/* The summary lines of the text output. */
+static void
+text_summary(const struct tstat *t, tt_trace_in *in)
+{
+	const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
+	double dur = duration(st);
+
+	printf("%zu file%s, %" PRIu64 " records\n", tt_trace_in_nfiles(in),
+	    tt_trace_in_nfiles(in) == 1 ? "" : "s", st->records);
+	printf("  messages      %" PRIu64 " (%" PRIu64 " bytes)", st->messages,
+	    st->bytes);
+	if (st->plain)
+		printf(", %" PRIu64 " of them plain frames", st->plain);
+	printf("\n");
+	if (st->hello || st->delivered || st->unmapped)
+		printf("  skipped       %" PRIu64 " hello, %" PRIu64 " delivery "
+		    "copies, %" PRIu64 " unmapped\n", st->hello, st->delivered,
+		    st->unmapped);
+	if (st->messages == 0)
+		return;
+	printf("  first         ");
+	print_time(stdout, st->first_ns);
+	printf("\n  duration      %.9f s\n", dur);
+	if (dur > 0)
+		printf("  rate          %.0f messages/s, %.3f Gb/s\n",
+		    (double)st->messages / dur, (double)st->bytes * 8e-9 / dur);
+	printf("  message size  min %" PRIu64 ", mean %.1f, median %" PRIu64
+	    ", max %" PRIu64 " bytes\n", t->min_size,
+	    (double)st->bytes / (double)st->messages,
+	    tt_hist_quantile(&t->size, 0.5), t->size.max);
+}
+
+static void
+stat_text(const struct tstat *t, tt_trace_in *in, int top)
+{
+	uint32_t senders = 0;
+	size_t i, k;
+
+	text_summary(t, in);
+	for (i = 0; i < t->npe; i++)
+		senders += t->sent_m[i] > 0;
+	printf("  PEs           %u send, ids up to %u\n", senders,
+	    t->npe ? t->npe - 1 : 0);
+	printf("  pairs         %zu source x destination pairs\n", t->npairs);
+	if (t->npairs == 0)
+		return;
+	printf("\nbusiest pairs (of %zu):\n  %8s %8s %10s %14s\n", t->npairs,
+	    "src", "dst", "messages", "bytes");
+	for (i = 0; i < t->npairs && i < (size_t)top; i++)
+		printf("  %8" PRIu64 " %8" PRIu64 " %10" PRIu64 " %14" PRIu64
+		    "\n", t->pairs[i].key >> 32, t->pairs[i].key & 0xFFFFFFFFu,
+		    t->pairs[i].msgs, t->pairs[i].bytes);
+	printf("\nper PE (first %d by id):\n  %8s %10s %14s %10s %14s\n", top,
+	    "pe", "sent", "bytes", "received", "bytes");
+	for (i = k = 0; i < t->npe && k < (size_t)top; i++) {
+		if (t->sent_m[i] == 0 && t->recv_m[i] == 0)
+			continue;
+		k++;
+		printf("  %8zu %10" PRIu64 " %14" PRIu64 " %10" PRIu64 " %14"
+		    PRIu64 "\n", i, t->sent_m[i], t->sent_b[i], t->recv_m[i],
+		    t->recv_b[i]);
+	}
+}
+
+static void
+tstat_free(struct tstat *t)
+{
+	free(t->sent_m);
+	free(t->sent_b);
+	free(t->recv_m);
+	free(t->recv_b);
+	free(t->pairs);
+}
+
 int
 cmd_trace_stat(int argc, char **argv)
 {
-	const char *cmd = "trace stat", **paths;
-	size_t np = 0, i, k;
-	netopts no;
+	struct statargs a;
+	struct tstat t;
 	tt_net net;
 	tt_addrmap map;
 	tt_trace_in *in = NULL;
-	const tt_trace_stats *st;
-	struct tstat t;
-	tt_msg m;
-	int top = 10, have_net = 0, r, x;
-	uint64_t v;
-	char err[1024];
+	int r;
 
+	memset(&a, 0, sizeof(a));
 	memset(&t, 0, sizeof(t));
 	memset(&map, 0, sizeof(map));
-	netopts_init(&no);
-	paths = calloc((size_t)argc, sizeof(*paths));
-	if (paths == NULL)
+	memset(&net, 0, sizeof(net));
+	a.paths = calloc((size_t)argc, sizeof(*a.paths));
+	if (a.paths == NULL)
 		return TTSIM_EXIT_USAGE;
-	for (i = 1; i < (size_t)argc; i++) {
-		int ii = (int)i;
-		const char *a = argv[i];
-		size_t len = strlen(a);
-
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			stat_usage(stdout);
-			free(paths);
-			return TTSIM_EXIT_OK;
-		}
-		if (flag_is(a, "--top")) {
-			const char *val = flag_value(argc, argv, &ii, cmd);
-
-			if (val == NULL || parse_u64(cmd, "--top", val, 1, 100000,
-			    &v) < 0)
-				goto usage;
-			top = (int)v;
-			i = (size_t)ii;
-			continue;
-		}
-		if (a[0] != '-' && !(len > 5 && (strcmp(a + len - 5, ".yaml") == 0 ||
-		    strcmp(a + len - 4, ".yml") == 0))) {
-			paths[np++] = a;
-			continue;
-		}
-		if ((r = netopts_take(&no, argc, argv, &ii, cmd)) < 0)
-			goto usage;
-		if (r == 0) {
-			fprintf(stderr, "ttsim %s: unknown flag '%s' (see ttsim "
-			    "trace stat --help)\n", cmd, a);
-			goto usage;
-		}
-		if (a[0] != '-' || strcmp(a, "--json") != 0)
-			have_net = 1;
-		i = (size_t)ii;
-	}
-	if (np == 0) {
-		fprintf(stderr, "ttsim %s: give one or more trace files or "
-		    "directories (see ttsim trace stat --help)\n", cmd);
-		goto usage;
-	}
-	if (have_net) {
-		if (netopts_finish(&no, cmd) < 0)
-			goto usage;
-		if (tt_net_init(&net, &no.spec, err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim %s: %s\n", cmd, err);
-			goto usage;
-		}
-		if (tt_addrmap_build(&map, &no.cfg, &net, stderr) > 0) {
-			tt_net_free(&net);
-			goto usage;
-		}
-	}
-	if (tt_trace_in_open(&in, paths, np, have_net ? &map : NULL,
-	    have_net ? net.ncards : 0, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim %s: %s\n", cmd, err);
-		goto fail;
-	}
-	t.min_size = UINT64_MAX;
-	while ((x = tt_trace_in_next(in, &m, err, sizeof(err))) > 0) {
-		struct pair *p;
-		uint32_t hi = m.src > m.dst ? m.src : m.dst;
-
-		if (tstat_grow(&t, hi) < 0 ||
-		    (p = pair_find(&t, (uint64_t)m.src << 32 | m.dst)) == NULL) {
-			fprintf(stderr, "ttsim %s: out of memory\n", cmd);
-			goto fail;
-		}
-		t.sent_m[m.src]++;
-		t.sent_b[m.src] += m.bytes;
-		t.recv_m[m.dst]++;
-		t.recv_b[m.dst] += m.bytes;
-		p->msgs++;
-		p->bytes += m.bytes;
-		tt_hist_add(&t.size, m.bytes);
-		if (m.bytes < t.min_size)
-			t.min_size = m.bytes;
-	}
-	if (x < 0) {
-		fprintf(stderr, "ttsim %s: %s\n", cmd, err);
-		goto fail;
-	}
-	tt_trace_in_warnings(in, stderr, "ttsim trace stat: warning: ");
-	/* the pairs, busiest first */
-	for (i = k = 0; i < t.pcap; i++)
-		if (t.pairs[i].key != UINT64_MAX)
-			t.pairs[k++] = t.pairs[i];
-	if (k > 0)
-		qsort(t.pairs, k, sizeof(*t.pairs), pair_by_bytes);
-	st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
-	if (no.json) {
-		double dur = st->messages ? (double)(st->last_ns - st->first_ns) * 1e-9 : 0;
-
-		printf("{\"files\": [");
-		for (i = 0; i < tt_trace_in_nfiles(in); i++) {
-			const tt_trace_stats *fs = tt_trace_in_stats(in, i);
-
-			printf("%s{\"path\": ", i ? ", " : "");
-			tt_json_string(stdout, tt_trace_in_path(in, i));
-			printf(", ");
-			json_stats_fields(stdout, fs);
-			printf(", \"truncated_record\": ");
-			if (fs->truncated)
-				printf("%" PRIu64 "}", fs->truncated);
-			else
-				printf("null}");
-		}
-		printf("], ");
-		json_stats_fields(stdout, st);
-		printf(", \"first_ns\": %" PRIu64 ", \"last_ns\": %" PRIu64
-		    ", \"duration_s\": %.9f", st->first_ns, st->last_ns, dur);
-		printf(", \"message_bytes\": {\"min\": %" PRIu64 ", \"mean\": %.1f"
-		    ", \"p50\": %" PRIu64 ", \"max\": %" PRIu64 "}",
-		    st->messages ? t.min_size : 0,
-		    st->messages ? (double)st->bytes / (double)st->messages : 0.0,
-		    tt_hist_quantile(&t.size, 0.5), t.size.max);
-		printf(", \"pes\": [");
-		for (i = k = 0; i < t.npe; i++) {
-			if (t.sent_m[i] == 0 && t.recv_m[i] == 0)
-				continue;
-			printf("%s{\"pe\": %zu, \"sent_messages\": %" PRIu64
-			    ", \"sent_bytes\": %" PRIu64 ", \"received_messages\": %"
-			    PRIu64 ", \"received_bytes\": %" PRIu64 "}",
-			    k++ ? ", " : "", i, t.sent_m[i], t.sent_b[i],
-			    t.recv_m[i], t.recv_b[i]);
-		}
-		printf("], \"pairs\": %zu, \"top_pairs\": [", t.npairs);
-		for (i = 0; i < t.npairs && i < (size_t)top; i++)
-			printf("%s{\"src\": %" PRIu64 ", \"dst\": %" PRIu64
-			    ", \"messages\": %" PRIu64 ", \"bytes\": %" PRIu64 "}",
-			    i ? ", " : "", t.pairs[i].key >> 32,
-			    t.pairs[i].key & 0xFFFFFFFFu, t.pairs[i].msgs,
-			    t.pairs[i].bytes);
-		printf("]}\n");
+	r = stat_parse(&a, argc, argv);
+	if (r == OPT_HELP_SHOWN) {
+		r = TTSIM_EXIT_OK;
+	} else if (r != OPT_PARSED || stat_open(&a, &net, &map, &in) < 0 ||
+	    tstat_read(&t, in) < 0) {
+		r = TTSIM_EXIT_USAGE;
 	} else {
-		double dur = st->messages ? (double)(st->last_ns - st->first_ns) * 1e-9 : 0;
-		uint32_t senders = 0;
-
-		printf("%zu file%s, %" PRIu64 " records\n",
-		    tt_trace_in_nfiles(in), tt_trace_in_nfiles(in) == 1 ? "" : "s",
-		    st->records);
-		printf("  messages      %" PRIu64 " (%" PRIu64 " bytes)", st->messages,
-		    st->bytes);
-		if (st->plain)
-			printf(", %" PRIu64 " of them plain frames", st->plain);
-		printf("\n");
-		if (st->hello || st->delivered || st->unmapped)
-			printf("  skipped       %" PRIu64 " hello, %" PRIu64
-			    " delivery copies, %" PRIu64 " unmapped\n", st->hello,
-			    st->delivered, st->unmapped);
-		if (st->messages) {
-			printf("  first         ");
-			print_time(stdout, st->first_ns);
-			printf("\n  duration      %.9f s\n", dur);
-			if (dur > 0)
-				printf("  rate          %.0f messages/s, %.3f Gb/s\n",
-				    (double)st->messages / dur,
-				    (double)st->bytes * 8e-9 / dur);
-			printf("  message size  min %" PRIu64 ", mean %.1f, median %"
-			    PRIu64 ", max %" PRIu64 " bytes\n", t.min_size,
-			    (double)st->bytes / (double)st->messages,
-			    tt_hist_quantile(&t.size, 0.5), t.size.max);
-		}
-		for (i = 0; i < t.npe; i++)
-			senders += t.sent_m[i] > 0;
-		printf("  PEs           %u send, ids up to %u\n", senders,
-		    t.npe ? t.npe - 1 : 0);
-		printf("  pairs         %zu source x destination pairs\n", t.npairs);
-		if (t.npairs) {
-			printf("\nbusiest pairs (of %zu):\n  %8s %8s %10s %14s\n",
-			    t.npairs, "src", "dst", "messages", "bytes");
-			for (i = 0; i < t.npairs && i < (size_t)top; i++)
-				printf("  %8" PRIu64 " %8" PRIu64 " %10" PRIu64 " %14"
-				    PRIu64 "\n", t.pairs[i].key >> 32,
-				    t.pairs[i].key & 0xFFFFFFFFu, t.pairs[i].msgs,
-				    t.pairs[i].bytes);
-			printf("\nper PE (first %d by id):\n  %8s %10s %14s %10s "
-			    "%14s\n", top, "pe", "sent", "bytes", "received",
-			    "bytes");
-			for (i = k = 0; i < t.npe && k < (size_t)top; i++) {
-				if (t.sent_m[i] == 0 && t.recv_m[i] == 0)
-					continue;
-				k++;
-				printf("  %8zu %10" PRIu64 " %14" PRIu64 " %10" PRIu64
-				    " %14" PRIu64 "\n", i, t.sent_m[i], t.sent_b[i],
-				    t.recv_m[i], t.recv_b[i]);
-			}
-		}
+		if (a.out.json)
+			stat_json(&t, in, a.top);
+		else
+			stat_text(&t, in, a.top);
+		r = TTSIM_EXIT_OK;
 	}
-	r = TTSIM_EXIT_OK;
-	goto out;
-usage:
-fail:
-	r = TTSIM_EXIT_USAGE;
-out:
 	tt_trace_in_close(in);
-	if (have_net && net.coord != NULL)
+	if (net.coord != NULL)
 		tt_net_free(&net);
 	tt_addrmap_free(&map);
-	tt_config_free(&no.cfg);
-	free(t.sent_m);
-	free(t.sent_b);
-	free(t.recv_m);
-	free(t.recv_b);
-	free(t.pairs);
-	free(paths);
+	tt_config_free(&a.net.cfg);
+	tstat_free(&t);
+	free(a.paths);
 	return r;
 }

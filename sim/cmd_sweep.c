@@ -118,259 +118,356 @@ parse_topos(const char *v, const tt_netspec *base, topo *out, int max)
 	return n;
 }
 
-struct sweep_prog {
-	char label[32];
-};
-
 static void
 show_progress(void *ctx, double done)
 {
-	progress_show(((struct sweep_prog *)ctx)->label, done);
+	progress_show(ctx, done);
+}
+
+/* What ttsim sweep is told, and the networks and loads it makes of it. */
+struct sweep {
+	netopts net;
+	simopts sim;
+	outopts out;
+	const char *topo, *ports, *deadlock, *loads, *plot;
+	double load[SWEEP_MAX];
+	int nload;
+	char pbuf[1024], *port[SWEEP_MAX];     /* --ports LIST, split */
+	int nports, ports_all;
+	tt_netspec spec[SWEEP_MAX * 16];
+	int nspec;
+};
+
+enum {
+	OPT_SWEEP_TOPO = OPT_OWN, OPT_SWEEP_PORTS, OPT_SWEEP_DEADLOCK,
+	OPT_SWEEP_LOADS, OPT_SWEEP_PLOT
+};
+
+/* Listed before the network group: here --ports and --deadlock take lists. */
+static const struct option sweep_flags[] = {
+	{"topo", required_argument, NULL, OPT_SWEEP_TOPO},
+	{"ports", required_argument, NULL, OPT_SWEEP_PORTS},
+	{"deadlock", required_argument, NULL, OPT_SWEEP_DEADLOCK},
+	{"loads", required_argument, NULL, OPT_SWEEP_LOADS},
+	{"plot", required_argument, NULL, OPT_SWEEP_PLOT},
+	{NULL, 0, NULL, 0}
+};
+
+static int
+sweep_take(void *state, const struct optval *v)
+{
+	struct sweep *sw = state;
+	const char **slot[] = {&sw->topo, &sw->ports, &sw->deadlock,
+	    &sw->loads, &sw->plot};
+
+	*slot[v->id - OPT_SWEEP_TOPO] = v->value;
+	return 0;
+}
+
+static int
+sweep_parse(struct sweep *sw, int argc, char **argv)
+{
+	const opt_group groups[] = {
+		{sweep_flags, 0, sweep_take, sw},
+		{netopts_flags, 1, netopts_take, &sw->net},
+		{outopts_json_csv, 0, outopts_take, &sw->out},
+		{simopts_traffic_flags, 0, simopts_take, &sw->sim},
+		{simopts_model_flags, 0, simopts_take, &sw->sim},
+		{simopts_window_flags, 0, simopts_take, &sw->sim},
+	};
+	size_t len;
+	int r;
+
+	netopts_init(&sw->net);
+	simopts_init(&sw->sim);
+	sw->sim.cmd = "sweep";
+	sw->loads = "0.05:0.5:0.05";
+	r = opt_parse("sweep", sweep_usage, groups, OPT_NGROUPS(groups), argc, argv);
+	if (r != OPT_PARSED)
+		return r;
+	if (netopts_finish(&sw->net, "sweep") < 0)
+		return -1;
+	if (sw->out.json && sw->out.csv) {
+		fprintf(stderr, "ttsim sweep: --json and --csv do not go together\n");
+		return -1;
+	}
+	len = sw->plot != NULL ? strlen(sw->plot) : 0;
+	if (sw->plot != NULL && (len < 5 ||
+	    (strcmp(sw->plot + len - 4, ".png") != 0 &&
+	    strcmp(sw->plot + len - 4, ".svg") != 0))) {
+		fprintf(stderr, "ttsim sweep: --plot %s: the file must end in "
+		    ".png or .svg\n", sw->plot);
+		return -1;
+	}
+	simopts_apply_config(&sw->sim, &sw->net.cfg);
+	sw->nload = parse_loads(sw->loads, sw->load, SWEEP_MAX);
+	return sw->nload < 0 ? -1 : OPT_PARSED;
+}
+
+/* --deadlock LIST: the schemes, or the network's one. */
+static int
+sweep_schemes(const struct sweep *sw, enum tt_deadlock *dls)
+{
+	char buf[128], *item[8];
+	int n, i;
+
+	dls[0] = sw->net.spec.deadlock;
+	if (sw->deadlock == NULL)
+		return 1;
+	snprintf(buf, sizeof(buf), "%s", sw->deadlock);
+	n = split_list(buf, item, 3);
+	for (i = 0; i < n; i++)
+		if (tt_deadlock_parse(item[i], &dls[i]) < 0) {
+			fprintf(stderr, "ttsim sweep: --deadlock: '%s' is not a "
+			    "scheme: use vc, bubble or none\n", item[i]);
+			return -1;
+		}
+	if (n <= 0) {
+		fprintf(stderr, "ttsim sweep: --deadlock %s: give up to three of "
+		    "vc,bubble,none\n", sw->deadlock);
+		return -1;
+	}
+	return n;
+}
+
+/* The port configurations of --ports on the topology base (all of them
+ * for --ports all); base alone when it is plain or --ports is not given. */
+/* --ports LIST or all, checked before any network is built. */
+static int
+sweep_port_list(struct sweep *sw)
+{
+	if (sw->ports == NULL)
+		return 0;
+	if (sw->net.plain_flag) {
+		fprintf(stderr, "ttsim sweep: --ports and --plain do not go "
+		    "together: a plain torus has no port configuration\n");
+		return -1;
+	}
+	snprintf(sw->pbuf, sizeof(sw->pbuf), "%s", sw->ports);
+	if (strcmp(sw->pbuf, "all") == 0) {
+		sw->ports_all = 1;
+		return 0;
+	}
+	sw->nports = split_list(sw->pbuf, sw->port, SWEEP_MAX);
+	if (sw->nports <= 0) {
+		fprintf(stderr, "ttsim sweep: --ports %s: give a list such as "
+		    "A,D,G or all\n", sw->ports);
+		return -1;
+	}
+	return 0;
+}
+
+/* The port configurations of --ports on the topology base (all of them
+ * for --ports all); base alone when it is plain or --ports is not given. */
+static int
+sweep_ports(const struct sweep *sw, const tt_netspec *base,
+    tt_netspec **list, size_t *nl)
+{
+	char err[256];
+	netopts all;
+	int i;
+
+	if (sw->ports_all && base->twin) {
+		all = sw->net;
+		all.spec = *base;
+		all.ports_all = 1;
+		return netopts_specs(&all, list, nl);
+	}
+	*nl = sw->nports > 0 && base->twin ? (size_t)sw->nports : 1;
+	if ((*list = malloc(sizeof(**list) * *nl)) == NULL)
+		return -1;
+	(*list)[0] = *base;
+	for (i = 0; i < sw->nports && base->twin; i++) {
+		(*list)[i] = *base;
+		if (tt_netspec_set_ports(&(*list)[i], sw->port[i], err,
+		    sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim sweep: --ports %s: %s\n",
+			    sw->port[i], err);
+			free(*list);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Add the networks of one topology: its port configurations x schemes. */
+static int
+sweep_add(struct sweep *sw, const tt_netspec *base,
+    const enum tt_deadlock *dls, int ndl)
+{
+	const int max = (int)(sizeof(sw->spec) / sizeof(sw->spec[0]));
+	tt_netspec *list;
+	size_t nl, k;
+	char err[256];
+	int d;
+
+	if (sweep_ports(sw, base, &list, &nl) < 0)
+		return -1;
+	for (k = 0; k < nl; k++)
+		for (d = 0; d < ndl; d++) {
+			tt_netspec *sp = &sw->spec[sw->nspec];
+
+			if (sw->nspec == max) {
+				fprintf(stderr, "ttsim sweep: more than %d "
+				    "networks; split the sweep\n", max);
+				free(list);
+				return -1;
+			}
+			*sp = list[k];
+			sp->deadlock = dls[d];
+			if (tt_netspec_check(sp, err, sizeof(err)) < 0) {
+				fprintf(stderr, "ttsim sweep: %s\n", err);
+				free(list);
+				return -1;
+			}
+			sw->nspec++;
+		}
+	free(list);
+	return 0;
+}
+
+/* Topologies x port configurations x schemes, each checked now so that
+ * nothing stops the sweep half-way. */
+static int
+sweep_networks(struct sweep *sw)
+{
+	static topo topos[SWEEP_MAX];
+	enum tt_deadlock dls[4];
+	int ntopo = 1, ndl, t, i;
+
+	if (sw->topo != NULL) {
+		ntopo = parse_topos(sw->topo, &sw->net.spec, topos, SWEEP_MAX);
+		if (ntopo < 0)
+			return -1;
+	} else {
+		topos[0].spec = sw->net.spec;
+	}
+	if ((ndl = sweep_schemes(sw, dls)) < 0 || sweep_port_list(sw) < 0)
+		return -1;
+	for (t = 0; t < ntopo; t++)
+		if (sweep_add(sw, &topos[t].spec, dls, ndl) < 0)
+			return -1;
+	for (i = 0; i < sw->nspec; i++)
+		if (simpoint_check(&sw->sim, &sw->spec[i], sw->load[0]) < 0)
+			return -1;
+	return 0;
+}
+
+static void
+sweep_header(const struct sweep *sw)
+{
+	if (sw->out.json)
+		printf("[\n");
+	else if (sw->out.csv)
+		simpoint_csv_header(stdout);
+	else
+		simpoint_table_header(stdout);
+}
+
+static void
+sweep_point(const struct sweep *sw, const simpoint *pt, int first)
+{
+	if (sw->out.json) {
+		printf("%s  ", first ? "" : ",\n");
+		simpoint_json(stdout, pt);
+	} else if (sw->out.csv) {
+		simpoint_csv(stdout, pt);
+	} else {
+		simpoint_table_row(stdout, pt);
+	}
+	fflush(stdout);
+}
+
+/* Every load of one network; -1 on an error, else whether it deadlocked. */
+static int
+sweep_curve(const struct sweep *sw, const tt_netspec *spec, FILE *csvf,
+    int *done)
+{
+	double sat_load = -1, peak = 0, total = sw->nspec * sw->nload;
+	char label[] = "ttsim sweep";
+	int li, deadlocked = 0;
+	simpoint pt;
+
+	for (li = 0; li < sw->nload; li++) {
+		if (simpoint_run(&sw->sim, spec, sw->load[li], &pt,
+		    show_progress, label, *done / total, 1.0 / total) < 0)
+			return -1;
+		progress_hide();
+		sweep_point(sw, &pt, *done == 0);
+		(*done)++;
+		if (csvf != NULL)
+			simpoint_csv(csvf, &pt);
+		if (pt.accepted > peak)
+			peak = pt.accepted;
+		if (pt.saturated && sat_load < 0)
+			sat_load = pt.offered;
+		deadlocked |= pt.deadlock;
+		simpoint_free(&pt);
+	}
+	if (!sw->out.json && !sw->out.csv && sw->nload > 1) {
+		if (sat_load > 0)
+			printf("  saturates at %.3f flits/cycle/PE offered; peak "
+			    "accepted %.4f\n", sat_load, peak);
+		else
+			printf("  not saturated up to the highest load; peak "
+			    "accepted %.4f\n", peak);
+	}
+	return deadlocked;
+}
+
+/* Run every point; the curves also go to csvf for --plot.  -1 on an
+ * error, else whether a point deadlocked. */
+static int
+sweep_run(const struct sweep *sw, FILE *csvf)
+{
+	int i, r, done = 0, deadlocked = 0;
+
+	sweep_header(sw);
+	for (i = 0; i < sw->nspec; i++) {
+		if ((r = sweep_curve(sw, &sw->spec[i], csvf, &done)) < 0) {
+			progress_clear();
+			return -1;
+		}
+		deadlocked |= r;
+	}
+	progress_clear();
+	if (sw->out.json)
+		printf("\n]\n");
+	return deadlocked;
 }
 
 int
 cmd_sweep(int argc, char **argv)
 {
-	netopts no;
-	simopts so;
-	const char *topo_flag = NULL, *ports_flag = NULL, *dl_flag = NULL;
-	const char *loads_flag = "0.05:0.5:0.05", *plot = NULL;
-	static topo topos[SWEEP_MAX];
-	static tt_netspec specs[SWEEP_MAX * 16];
-	double loads[SWEEP_MAX];
-	enum tt_deadlock dls[4];
-	char *ports[SWEEP_MAX], *dlv[8], pbuf[1024], dbuf[128];
-	int ntopo, nports = 0, ndl = 1, nload, nspec = 0, ports_all = 0;
-	int i, r, t, pi, di, li, first = 1, deadlocked = 0, total, done = 0;
-	FILE *csvf = NULL;
+	static struct sweep sw;
 	char csvpath[] = "/tmp/ttsim-sweep-XXXXXX.csv";
-	struct sweep_prog prog = {"ttsim sweep"};
+	FILE *csvf = NULL;
+	int r, fd;
 
-	netopts_init(&no);
-	simopts_init(&so);
-	so.cmd = "sweep";
-	for (i = 1; i < argc; i++) {
-		const char **slot = NULL;
-		const char *a = argv[i];
-
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			sweep_usage(stdout);
-			return TTSIM_EXIT_OK;
-		}
-		if (flag_is(a, "--topo"))
-			slot = &topo_flag;
-		else if (flag_is(a, "--ports"))
-			slot = &ports_flag;
-		else if (flag_is(a, "--deadlock"))
-			slot = &dl_flag;
-		else if (flag_is(a, "--loads"))
-			slot = &loads_flag;
-		else if (flag_is(a, "--plot"))
-			slot = &plot;
-		if (slot != NULL) {
-			if ((*slot = flag_value(argc, argv, &i, "sweep")) == NULL)
-				return TTSIM_EXIT_USAGE;
-			continue;
-		}
-		if ((r = simopts_take(&so, argc, argv, &i, "sweep")) < 0)
-			return TTSIM_EXIT_USAGE;
-		if (r > 0)
-			continue;
-		if ((r = netopts_take(&no, argc, argv, &i, "sweep")) < 0)
-			return TTSIM_EXIT_USAGE;
-		if (r == 0) {
-			fprintf(stderr, "ttsim sweep: unknown flag '%s' (see ttsim "
-			    "sweep --help)\n", argv[i]);
-			return TTSIM_EXIT_USAGE;
-		}
-	}
-	if (netopts_finish(&no, "sweep") < 0)
+	memset(&sw, 0, sizeof(sw));
+	r = sweep_parse(&sw, argc, argv);
+	if (r != OPT_PARSED)
+		return r == OPT_HELP_SHOWN ? TTSIM_EXIT_OK : TTSIM_EXIT_USAGE;
+	if (sweep_networks(&sw) < 0)
 		return TTSIM_EXIT_USAGE;
-	if (no.json && so.csv) {
-		fprintf(stderr, "ttsim sweep: --json and --csv do not go together\n");
-		return TTSIM_EXIT_USAGE;
-	}
-	if (plot != NULL) {
-		size_t len = strlen(plot);
-
-		if (len < 5 || (strcmp(plot + len - 4, ".png") != 0 &&
-		    strcmp(plot + len - 4, ".svg") != 0)) {
-			fprintf(stderr, "ttsim sweep: --plot %s: the file must end "
-			    "in .png or .svg\n", plot);
+	if (sw.plot != NULL) {
+		if (plot_ready("sweep", sw.plot) < 0)
 			return TTSIM_EXIT_USAGE;
-		}
-	}
-	simopts_apply_config(&so, &no.cfg);
-	if ((nload = parse_loads(loads_flag, loads, SWEEP_MAX)) < 0)
-		return TTSIM_EXIT_USAGE;
-	if (topo_flag != NULL) {
-		if ((ntopo = parse_topos(topo_flag, &no.spec, topos, SWEEP_MAX)) < 0)
-			return TTSIM_EXIT_USAGE;
-	} else {
-		topos[0].spec = no.spec;
-		ntopo = 1;
-	}
-	dls[0] = no.spec.deadlock;
-	if (dl_flag != NULL) {
-		snprintf(dbuf, sizeof(dbuf), "%s", dl_flag);
-		ndl = split_list(dbuf, dlv, 3);
-		for (i = 0; i < ndl; i++)
-			if (tt_deadlock_parse(dlv[i], &dls[i]) < 0) {
-				fprintf(stderr, "ttsim sweep: --deadlock: '%s' is "
-				    "not a scheme: use vc, bubble or none\n", dlv[i]);
-				return TTSIM_EXIT_USAGE;
-			}
-		if (ndl <= 0) {
-			fprintf(stderr, "ttsim sweep: --deadlock %s: give up to "
-			    "three of vc,bubble,none\n", dl_flag);
-			return TTSIM_EXIT_USAGE;
-		}
-	}
-	if (ports_flag != NULL && no.plain_flag) {
-		fprintf(stderr, "ttsim sweep: --ports and --plain do not go "
-		    "together: a plain torus has no port configuration\n");
-		return TTSIM_EXIT_USAGE;
-	}
-	if (ports_flag != NULL) {
-		snprintf(pbuf, sizeof(pbuf), "%s", ports_flag);
-		if (strcmp(pbuf, "all") == 0)
-			ports_all = 1;
-		else if ((nports = split_list(pbuf, ports, SWEEP_MAX)) <= 0) {
-			fprintf(stderr, "ttsim sweep: --ports %s: give a list such "
-			    "as A,D,G or all\n", ports_flag);
-			return TTSIM_EXIT_USAGE;
-		}
-	}
-	/* Expand topologies x port configurations x schemes into specs. */
-	for (t = 0; t < ntopo; t++) {
-		tt_netspec base = topos[t].spec, *list = NULL;
-		size_t nl = 0, k;
-		char err[256];
-
-		if (!base.twin || (ports_flag == NULL)) {
-			list = malloc(sizeof(*list));
-			list[0] = base;
-			nl = 1;
-		} else if (ports_all) {
-			netopts tmp = no;
-
-			tmp.spec = base;
-			tmp.ports_all = 1;
-			if (netopts_specs(&tmp, &list, &nl) < 0)
-				return TTSIM_EXIT_USAGE;
-		} else {
-			list = malloc(sizeof(*list) * (size_t)nports);
-			for (pi = 0; pi < nports; pi++) {
-				list[pi] = base;
-				if (tt_netspec_set_ports(&list[pi], ports[pi], err,
-				    sizeof(err)) < 0) {
-					fprintf(stderr, "ttsim sweep: --ports %s: "
-					    "%s\n", ports[pi], err);
-					free(list);
-					return TTSIM_EXIT_USAGE;
-				}
-			}
-			nl = (size_t)nports;
-		}
-		for (k = 0; k < nl; k++)
-			for (di = 0; di < ndl; di++) {
-				if (nspec == (int)(sizeof(specs) / sizeof(specs[0]))) {
-					fprintf(stderr, "ttsim sweep: more than %zu "
-					    "networks; split the sweep\n",
-					    sizeof(specs) / sizeof(specs[0]));
-					free(list);
-					return TTSIM_EXIT_USAGE;
-				}
-				specs[nspec] = list[k];
-				specs[nspec].deadlock = dls[di];
-				if (tt_netspec_check(&specs[nspec], err,
-				    sizeof(err)) < 0) {
-					fprintf(stderr, "ttsim sweep: %s\n", err);
-					free(list);
-					return TTSIM_EXIT_USAGE;
-				}
-				nspec++;
-			}
-		free(list);
-	}
-	/* Refuse now what would stop the sweep half-way. */
-	for (i = 0; i < nspec; i++)
-		if (simpoint_check(&so, &specs[i], loads[0]) < 0)
-			return TTSIM_EXIT_USAGE;
-	if (plot != NULL && plot_ready("sweep", plot) < 0)
-		return TTSIM_EXIT_USAGE;
-	if (plot != NULL) {
-		int fd = mkstemps(csvpath, 4);
-
-		if (fd < 0 || (csvf = fdopen(fd, "w")) == NULL) {
+		if ((fd = mkstemps(csvpath, 4)) < 0 ||
+		    (csvf = fdopen(fd, "w")) == NULL) {
 			perror("ttsim sweep: temporary file for the plot");
 			return TTSIM_EXIT_USAGE;
 		}
 		simpoint_csv_header(csvf);
 	}
-	total = nspec * nload;
-	if (no.json)
-		printf("[\n");
-	else if (so.csv)
-		simpoint_csv_header(stdout);
-	else
-		simpoint_table_header(stdout);
-	for (i = 0; i < nspec; i++) {
-		double sat_load = -1, peak = 0;
-
-		for (li = 0; li < nload; li++) {
-			simpoint pt;
-
-			if (simpoint_run(&so, &specs[i], loads[li], &pt,
-			    show_progress, &prog, (double)done / total,
-			    1.0 / total) < 0) {
-				progress_clear();
-				if (csvf != NULL) {
-					fclose(csvf);
-					unlink(csvpath);
-				}
-				return TTSIM_EXIT_USAGE;
-			}
-			done++;
-			progress_hide();
-			if (no.json) {
-				printf("%s  ", first ? "" : ",\n");
-				simpoint_json(stdout, &pt);
-			} else if (so.csv) {
-				simpoint_csv(stdout, &pt);
-			} else {
-				simpoint_table_row(stdout, &pt);
-			}
-			fflush(stdout);
-			first = 0;
-			if (csvf != NULL)
-				simpoint_csv(csvf, &pt);
-			if (pt.accepted > peak)
-				peak = pt.accepted;
-			if (pt.saturated && sat_load < 0)
-				sat_load = pt.offered;
-			if (pt.deadlock)
-				deadlocked = 1;
-			simpoint_free(&pt);
-		}
-		if (!no.json && !so.csv && nload > 1) {
-			if (sat_load > 0)
-				printf("  saturates at %.3f flits/cycle/PE offered; "
-				    "peak accepted %.4f\n", sat_load, peak);
-			else
-				printf("  not saturated up to the highest load; "
-				    "peak accepted %.4f\n", peak);
-		}
-	}
-	progress_clear();
-	if (no.json)
-		printf("\n]\n");
+	r = sweep_run(&sw, csvf);
 	if (csvf != NULL) {
 		fclose(csvf);
-		r = plot_csv(csvpath, plot, NULL);
+		if (r >= 0 && plot_csv(csvpath, sw.plot, NULL) != 0)
+			r = -1;
 		unlink(csvpath);
-		if (r != 0)
-			return TTSIM_EXIT_USAGE;
 	}
-	return deadlocked ? TTSIM_EXIT_DEADLOCK : TTSIM_EXIT_OK;
+	if (r < 0)
+		return TTSIM_EXIT_USAGE;
+	return r ? TTSIM_EXIT_DEADLOCK : TTSIM_EXIT_OK;
 }

@@ -11,15 +11,12 @@
 #include <time.h>
 
 #include "twintorus/trace.h"
+#include "twintorus/workload.h"
 #include "ttsim.h"
 
 /* 2026-01-01T00:00:00Z: synthetic traces start here, so that they read
  * like captures and are the same on every run. */
 #define SYNTH_EPOCH_NS (1767225600ull * 1000000000ull)
-
-enum app { APP_STENCIL, APP_ALLTOALL, APP_ALLREDUCE, APP_PATTERN };
-
-static const char *const app_names[] = {"stencil", "alltoall", "allreduce"};
 
 static void
 synth_usage(FILE *f)
@@ -51,6 +48,7 @@ synth_usage(FILE *f)
 "                   50, others 20); each PE's varies by +-10%%\n"
 "  --load F --cycles N (20000) --hot PE --hot-fraction F --flow S:D\n"
 "                   patterns: as in ttsim run; time is cycles * cycle ns\n"
+"  --packet-flits N patterns: flits per packet (YAML network:, default 4)\n"
 "  --messages N     stop after N messages (any application)\n"
 "  --link-gbps G --flit-bytes N   link speed and flit size (YAML network:,\n"
 "                   default 10 and 16) for message times\n"
@@ -73,269 +71,238 @@ on_signal(int sig)
 	synth_stop = 1;
 }
 
-/* What the generator knows. */
+/* What ttsim trace synth is told. */
 struct synth {
-	enum app app;
-	uint32_t npes;
-	uint64_t bytes;
-	int iterations;
-	double compute_ns, link_gbps, cycle_ns;
-	uint64_t seed;
-	/* stencil grid */
-	uint32_t g[3];
-	/* per PE */
-	tt_rng *rng;
-	uint32_t *iter, *idx, *seq;
-	double *offset;          /* this iteration's compute time */
-	double period;           /* ns between iteration starts */
-	uint32_t per_iter;       /* messages per PE per iteration */
-	double step_ns;          /* allreduce: one step */
-	/* patterns */
-	tt_traffic tr;
-	tt_source src;
+	netopts net;
+	simopts sim;            /* the pattern's flags, --seed */
+	linkopts link;
+	tt_app_params app;
+	int is_app;             /* an application, not a pattern */
+	int app_set, per_node;
+	const char *out;
+	uint64_t max_msgs, cycles;
 };
 
-static double
-ser_ns(const struct synth *s, uint64_t bytes)
-{
-	return (double)bytes * 8.0 / s->link_gbps;
-}
+enum {
+	OPT_SYNTH_APP = OPT_OWN, OPT_SYNTH_PER_NODE, OPT_SYNTH_BYTES,
+	OPT_SYNTH_MESSAGES, OPT_SYNTH_CYCLES, OPT_SYNTH_ITERATIONS,
+	OPT_SYNTH_COMPUTE
+};
 
-/* a * b * c = n with c - a smallest: the most cubic process grid */
-static void
-grid3(uint32_t n, uint32_t g[3])
-{
-	uint32_t a, b, best = UINT32_MAX;
+static const struct option synth_flags[] = {
+	{"app", required_argument, NULL, OPT_SYNTH_APP},
+	{"out", required_argument, NULL, OPT_OUT},
+	{"per-node", no_argument, NULL, OPT_SYNTH_PER_NODE},
+	{"bytes", required_argument, NULL, OPT_SYNTH_BYTES},
+	{"messages", required_argument, NULL, OPT_SYNTH_MESSAGES},
+	{"cycles", required_argument, NULL, OPT_SYNTH_CYCLES},
+	{"iterations", required_argument, NULL, OPT_SYNTH_ITERATIONS},
+	{"compute-us", required_argument, NULL, OPT_SYNTH_COMPUTE},
+	{NULL, 0, NULL, 0}
+};
 
-	g[0] = n;
-	g[1] = g[2] = 1;
-	for (a = 1; (uint64_t)a * a * a <= n; a++) {
-		if (n % a)
-			continue;
-		for (b = a; (uint64_t)a * b * b <= n; b++) {
-			uint32_t c;
-
-			if ((n / a) % b)
-				continue;
-			c = n / a / b;
-			if (c - a < best) {
-				best = c - a;
-				g[0] = a;
-				g[1] = b;
-				g[2] = c;
-			}
-		}
-	}
-}
-
-/* The stencil neighbour j (0..5: +x, -x, +y, -y, +z, -z) of pe, over the
- * dimensions of the grid that have more than one PE. */
-static uint32_t
-stencil_dst(const struct synth *s, uint32_t pe, uint32_t j)
-{
-	uint32_t c[3], d, k, used = 0;
-
-	c[0] = pe % s->g[0];
-	c[1] = pe / s->g[0] % s->g[1];
-	c[2] = pe / s->g[0] / s->g[1];
-	for (d = 0; d < 3; d++) {
-		if (s->g[d] < 2)
-			continue;
-		if (used == j / 2)
-			break;
-		used++;
-	}
-	k = s->g[d];
-	c[d] = j % 2 == 0 ? (c[d] + 1) % k : (c[d] + k - 1) % k;
-	return c[0] + s->g[0] * (c[1] + s->g[1] * c[2]);
-}
-
-static void
-new_iteration(struct synth *s, uint32_t pe)
-{
-	s->offset[pe] = s->compute_ns * (0.9 + 0.2 * tt_rng_unit(&s->rng[pe]));
-}
-
-/* PE pe's next message: 1 with m filled (time relative to the start), 0
- * when it has sent everything. */
-static int
-synth_next(struct synth *s, uint32_t pe, tt_msg *m)
-{
-	double t;
-
-	if (s->app == APP_PATTERN) {
-		tt_srcpkt pk;
-
-		if (s->src.next(s->src.ctx, pe, 0, &pk) != TT_SRC_PACKET)
-			return 0;
-		m->t_ns = (uint64_t)llround((double)pk.gen * s->cycle_ns);
-		m->dst = pk.dst;
-		m->bytes = s->bytes;
-	} else {
-		uint32_t j;
-
-		if (s->idx[pe] == s->per_iter) {
-			s->iter[pe]++;
-			s->idx[pe] = 0;
-			new_iteration(s, pe);
-		}
-		if ((int)s->iter[pe] >= s->iterations)
-			return 0;
-		j = s->idx[pe]++;
-		t = s->iter[pe] * s->period + s->offset[pe];
-		switch (s->app) {
-		case APP_STENCIL:
-			t += j * ser_ns(s, s->bytes);
-			m->dst = stencil_dst(s, pe, j);
-			m->bytes = s->bytes;
-			break;
-		case APP_ALLTOALL:
-			t += j * ser_ns(s, s->bytes);
-			m->dst = (pe + 1 + j) % s->npes;
-			m->bytes = s->bytes;
-			break;
-		default:        /* allreduce: the steps keep the ring in step */
-			t = s->iter[pe] * s->period + s->compute_ns +
-			    j * s->step_ns;
-			m->dst = (pe + 1) % s->npes;
-			m->bytes = (s->bytes + s->npes - 1) / s->npes;
-			break;
-		}
-		m->t_ns = (uint64_t)llround(t);
-	}
-	m->src = pe;
-	m->seq = s->seq[pe]++;
-	return 1;
-}
-
-/* Heap of PEs by their next message's time (then PE id). */
-struct pend {
-	tt_msg m;
-	uint32_t pe;
+/* Of the traffic and model flags, what a trace of a pattern uses (--app
+ * names the pattern; --seeds only to be refused). */
+static const struct option synth_traffic[] = {
+	{"load", required_argument, NULL, OPT_LOAD},
+	{"seed", required_argument, NULL, OPT_SEED},
+	{"seeds", required_argument, NULL, OPT_SEEDS},
+	{"hot", required_argument, NULL, OPT_HOT},
+	{"hot-fraction", required_argument, NULL, OPT_HOT_FRACTION},
+	{"flow", required_argument, NULL, OPT_FLOW},
+	{"packet-flits", required_argument, NULL, OPT_PACKET_FLITS},
+	{NULL, 0, NULL, 0}
 };
 
 static int
-pend_less(const struct pend *a, const struct pend *b)
+synth_app(struct synth *s, const struct optval *v)
 {
-	if (a->m.t_ns != b->m.t_ns)
-		return a->m.t_ns < b->m.t_ns;
-	return a->pe < b->pe;
-}
-
-static void
-pend_down(struct pend *h, size_t n, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct pend t;
-
-		if (l < n && pend_less(&h[l], &h[m]))
-			m = l;
-		if (r < n && pend_less(&h[r], &h[m]))
-			m = r;
-		if (m == i)
-			return;
-		t = h[i];
-		h[i] = h[m];
-		h[m] = t;
-		i = m;
+	if (tt_app_parse(v->value, &s->app.app) == 0)
+		s->is_app = 1;
+	else if (tt_pattern_parse(v->value, &s->sim.pattern) == 0)
+		s->is_app = 0;
+	else {
+		fprintf(stderr, "ttsim %s: --app: '%s' is not an application; "
+		    "use stencil, alltoall, allreduce or a pattern (%s)\n",
+		    v->cmd, v->value, tt_pattern_list());
+		return -1;
 	}
+	s->app_set = 1;
+	return 0;
 }
 
 static int
-parse_app(const char *v, enum app *app, enum tt_pattern *pat)
+synth_take(void *state, const struct optval *v)
 {
-	size_t i;
+	struct synth *s = state;
+	const char *c = v->cmd, *f = v->flag, *x = v->value;
 
-	for (i = 0; i < sizeof(app_names) / sizeof(app_names[0]); i++)
-		if (strcmp(v, app_names[i]) == 0) {
-			*app = (enum app)i;
-			return 0;
-		}
-	if (tt_pattern_parse(v, pat) == 0) {
-		*app = APP_PATTERN;
+	switch (v->id) {
+	case OPT_SYNTH_APP:
+		return synth_app(s, v);
+	case OPT_OUT:
+		s->out = x;
 		return 0;
+	case OPT_SYNTH_PER_NODE:
+		s->per_node = 1;
+		return 0;
+	case OPT_SYNTH_BYTES:
+		return opt_u64(c, f, x, 1, 0xFFFFFFFFull - 64, &s->app.bytes);
+	case OPT_SYNTH_MESSAGES:
+		return opt_u64(c, f, x, 1, 1ull << 40, &s->max_msgs);
+	case OPT_SYNTH_CYCLES:
+		return opt_u64(c, f, x, 1, 1ull << 40, &s->cycles);
+	case OPT_SYNTH_ITERATIONS:
+		return opt_int(c, f, x, 1, 1000000, &s->app.iterations);
 	}
+	return opt_real(c, f, x, 0, 1e7, "a time in microseconds from 0 to "
+	    "10000000", &s->app.compute_us);
+}
+
+static int
+synth_parse(struct synth *s, int argc, char **argv)
+{
+	const char *cmd = "trace synth";
+	const opt_group groups[] = {
+		{synth_flags, 0, synth_take, s},
+		{netopts_flags, 1, netopts_take, &s->net},
+		{synth_traffic, 0, simopts_take, &s->sim},
+		{linkopts_flags, 0, linkopts_take, &s->link},
+	};
+	int r;
+
+	netopts_init(&s->net);
+	simopts_init(&s->sim);
+	s->sim.cmd = cmd;
+	tt_app_params_default(&s->app);
+	s->max_msgs = UINT64_MAX;
+	r = opt_parse(cmd, synth_usage, groups, OPT_NGROUPS(groups), argc, argv);
+	if (r != OPT_PARSED)
+		return r;
+	if (!s->app_set || s->out == NULL) {
+		fprintf(stderr, "ttsim %s: %s is required (see ttsim trace synth "
+		    "--help)\n", cmd, !s->app_set ? "--app" : "-o OUT");
+		return -1;
+	}
+	if (netopts_finish(&s->net, cmd) < 0)
+		return -1;
+	if (s->net.ports_all) {
+		fprintf(stderr, "ttsim %s: --ports all names many networks; "
+		    "give one\n", cmd);
+		return -1;
+	}
+	if (s->sim.seeds != 1) {
+		fprintf(stderr, "ttsim %s: --seeds makes no sense for one trace; "
+		    "use --seed\n", cmd);
+		return -1;
+	}
+	simopts_apply_config(&s->sim, &s->net.cfg);
+	return OPT_PARSED;
+}
+
+/*
+ * The workload: an application, or the pattern's traffic on net (tr and
+ * hold keep what it reads).  0, or -1 after a message.
+ */
+static int
+synth_workload(struct synth *s, const tt_net *net, tt_workload **w,
+    tt_traffic *tr, void **hold)
+{
+	const char *cmd = "trace synth";
+	tt_netparams np;
+	uint64_t bytes;
+	char err[512];
+
+	linkopts_resolve(&s->link, &s->net.cfg, &np);
+	s->app.npes = net->ncards;
+	s->app.seed = s->sim.seed;
+	s->app.link_gbps = np.link_gbps;
+	if (s->is_app) {
+		if (tt_workload_app(w, &s->app, err, sizeof(err)) == 0)
+			return 0;
+		fprintf(stderr, "ttsim %s: %s\n", cmd, err);
+		return -1;
+	}
+	bytes = s->app.bytes ? s->app.bytes :
+	    (uint64_t)s->sim.p.packet_flits * (uint64_t)np.flit_bytes;
+	if (simopts_traffic(&s->sim, net, s->sim.load, s->sim.seed, tr,
+	    hold) < 0)
+		return -1;
+	tr->stop = s->cycles ? s->cycles :
+	    s->max_msgs < UINT64_MAX ? UINT64_MAX : 20000;
+	if (tt_workload_source(w, net->ncards, tt_traffic_source(tr),
+	    tt_cycle_ns(np.flit_bytes, np.link_gbps), bytes, err,
+	    sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "ttsim %s: %s\n", cmd, err);
+	tt_traffic_free(tr);
 	return -1;
 }
 
-static void
-synth_free(struct synth *s)
-{
-	free(s->rng);
-	free(s->iter);
-	free(s->idx);
-	free(s->seq);
-	free(s->offset);
-}
-
+/* The trace files: one, or one per node.  0, or -1 after a message. */
 static int
-synth_write(struct synth *s, const tt_net *net, const char *out,
-    int per_node, uint64_t max_msgs)
+synth_open(const struct synth *s, tt_trace_writer **w, size_t nw)
 {
-	tt_trace_writer **w = NULL;
-	struct pend *h = NULL;
-	size_t nh = 0, nw = per_node ? net->nnodes : 1, i;
-	uint64_t written = 0, last = 0;
-	char err[512];
-	int rc = TTSIM_EXIT_OK;
+	char path[4200], err[512];
+	size_t i;
 
-	if (per_node && nw > 1000) {
+	if (s->per_node && nw > 1000) {
 		fprintf(stderr, "ttsim trace synth: --per-node would open %zu "
 		    "files at once (at most 1000); write one file instead\n", nw);
-		return TTSIM_EXIT_USAGE;
+		return -1;
 	}
-	if (per_node && mkdir(out, 0777) != 0 && errno != EEXIST) {
+	if (s->per_node && mkdir(s->out, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "ttsim trace synth: %s: cannot create the "
-		    "directory: %s\n", out, strerror(errno));
-		return TTSIM_EXIT_USAGE;
-	}
-	w = calloc(nw, sizeof(*w));
-	h = calloc(s->npes, sizeof(*h));
-	if (w == NULL || h == NULL) {
-		fprintf(stderr, "ttsim trace synth: out of memory\n");
-		rc = TTSIM_EXIT_USAGE;
-		goto out;
+		    "directory: %s\n", s->out, strerror(errno));
+		return -1;
 	}
 	for (i = 0; i < nw; i++) {
-		char path[4200];
-
-		if (per_node)
-			snprintf(path, sizeof(path), "%s/node-%05zu.pcap", out, i);
+		if (s->per_node)
+			snprintf(path, sizeof(path), "%s/node-%05zu.pcap", s->out,
+			    i);
 		else
-			snprintf(path, sizeof(path), "%s", out);
+			snprintf(path, sizeof(path), "%s", s->out);
 		if (tt_trace_create(&w[i], path, 1, err, sizeof(err)) < 0) {
 			fprintf(stderr, "ttsim trace synth: %s\n", err);
-			rc = TTSIM_EXIT_USAGE;
-			goto out;
+			return -1;
 		}
 	}
-	for (i = 0; i < s->npes; i++) {
-		h[nh].pe = (uint32_t)i;
-		if (synth_next(s, (uint32_t)i, &h[nh].m))
-			nh++;
-	}
-	for (i = nh / 2; i-- > 0; )
-		pend_down(h, nh, i);
+	return 0;
+}
+
+/* Write the workload's messages, each to its node's file, until it ends,
+ * max_msgs are written or a signal comes.  0, or -1 after a message. */
+static int
+synth_loop(const struct synth *s, const tt_net *net, tt_workload *wl,
+    tt_trace_writer **w, uint64_t *written, uint64_t *last)
+{
+	tt_msg m;
+	size_t f;
+
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	while (nh > 0 && written < max_msgs && !synth_stop) {
-		tt_msg m = h[0].m;
-		size_t f = per_node ? (net->twin ? m.src / 2 : m.src) : 0;
-
+	while (*written < s->max_msgs && !synth_stop &&
+	    tt_workload_next(wl, &m)) {
+		f = s->per_node ? (net->twin ? m.src / 2 : m.src) : 0;
 		m.t_ns += SYNTH_EPOCH_NS;
 		if (tt_trace_write_msg(w[f], &m) < 0) {
 			fprintf(stderr, "ttsim trace synth: a message of %" PRIu64
 			    " bytes does not fit a pcap record\n", m.bytes);
-			rc = TTSIM_EXIT_USAGE;
-			break;
+			return -1;
 		}
-		written++;
-		last = m.t_ns;
-		if (!synth_next(s, h[0].pe, &h[0].m))
-			h[0] = h[--nh];
-		pend_down(h, nh, 0);
+		(*written)++;
+		*last = m.t_ns;
 	}
+	return 0;
+}
+
+/* Close (or, after an error, discard) every file: the exit status. */
+static int
+synth_close(tt_trace_writer **w, size_t nw, int rc)
+{
+	char err[512];
+	size_t i;
+
 	for (i = 0; i < nw; i++) {
 		if (w[i] == NULL)
 			continue;
@@ -347,232 +314,68 @@ synth_write(struct synth *s, const tt_net *net, const char *out,
 		}
 		w[i] = NULL;
 	}
-	if (rc == TTSIM_EXIT_OK) {
-		fprintf(stderr, "ttsim trace synth: %" PRIu64 " messages over "
-		    "%.6f s written to %s%s\n", written, written ?
-		    (double)(last - SYNTH_EPOCH_NS) * 1e-9 : 0.0, out,
-		    per_node ? " (one file per node)" : "");
-		if (synth_stop) {
-			fprintf(stderr, "ttsim trace synth: interrupted; the "
-			    "trace is complete up to there\n");
-			rc = 130;
-		}
-	}
-out:
-	if (w != NULL)
-		for (i = 0; i < nw; i++)
-			if (w[i] != NULL)
-				tt_trace_discard(w[i]);
-	free(w);
-	free(h);
 	return rc;
+}
+
+static int
+synth_write(const struct synth *s, const tt_net *net, tt_workload *wl)
+{
+	tt_trace_writer **w;
+	size_t nw = s->per_node ? net->nnodes : 1;
+	uint64_t written = 0, last = 0;
+	int rc = TTSIM_EXIT_OK;
+
+	if ((w = calloc(nw, sizeof(*w))) == NULL) {
+		fprintf(stderr, "ttsim trace synth: out of memory\n");
+		return TTSIM_EXIT_USAGE;
+	}
+	if (synth_open(s, w, nw) < 0 ||
+	    synth_loop(s, net, wl, w, &written, &last) < 0)
+		rc = TTSIM_EXIT_USAGE;
+	rc = synth_close(w, nw, rc);
+	free(w);
+	if (rc != TTSIM_EXIT_OK)
+		return rc;
+	fprintf(stderr, "ttsim trace synth: %" PRIu64 " messages over %.6f s "
+	    "written to %s%s\n", written, written ?
+	    (double)(last - SYNTH_EPOCH_NS) * 1e-9 : 0.0, s->out,
+	    s->per_node ? " (one file per node)" : "");
+	if (synth_stop) {
+		fprintf(stderr, "ttsim trace synth: interrupted; the trace is "
+		    "complete up to there\n");
+		return 130;
+	}
+	return TTSIM_EXIT_OK;
 }
 
 int
 cmd_trace_synth(int argc, char **argv)
 {
-	const char *cmd = "trace synth", *out = NULL, *v;
-	netopts no;
-	simopts so;
 	struct synth s;
 	tt_net net;
-	enum tt_pattern pat = TT_TR_UNIFORM;
-	uint64_t max_msgs = UINT64_MAX, cycles = 0, bytes = 0, x;
-	int per_node = 0, app_set = 0, iterations = 0, flit_bytes = 0, i, r;
-	double compute_us = -1, gbps = 0;
+	tt_workload *wl = NULL;
+	tt_traffic tr;
 	void *hold = NULL;
 	char err[512];
+	int r;
 
 	memset(&s, 0, sizeof(s));
-	netopts_init(&no);
-	simopts_init(&so);
-	so.cmd = cmd;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			synth_usage(stdout);
-			return TTSIM_EXIT_OK;
-		}
-		if (flag_is(a, "--app")) {
-			if ((v = flag_value(argc, argv, &i, cmd)) == NULL)
-				return TTSIM_EXIT_USAGE;
-			if (parse_app(v, &s.app, &pat) < 0) {
-				fprintf(stderr, "ttsim %s: --app: '%s' is not an "
-				    "application; use stencil, alltoall, "
-				    "allreduce or a pattern (%s)\n", cmd, v,
-				    tt_pattern_list());
-				return TTSIM_EXIT_USAGE;
-			}
-			app_set = 1;
-			continue;
-		}
-		if (strcmp(a, "-o") == 0 || flag_is(a, "--out")) {
-			if ((out = flag_value(argc, argv, &i, cmd)) == NULL)
-				return TTSIM_EXIT_USAGE;
-			continue;
-		}
-		if (strcmp(a, "--per-node") == 0) {
-			per_node = 1;
-			continue;
-		}
-		if (flag_is(a, "--bytes") || flag_is(a, "--messages") ||
-		    flag_is(a, "--cycles") || flag_is(a, "--iterations") ||
-		    flag_is(a, "--flit-bytes")) {
-			int is_bytes = flag_is(a, "--bytes");
-
-			if ((v = flag_value(argc, argv, &i, cmd)) == NULL ||
-			    parse_u64(cmd, is_bytes ? "--bytes" : a, v, 1,
-			    is_bytes ? 0xFFFFFFFFull - 64 : 1ull << 40, &x) < 0)
-				return TTSIM_EXIT_USAGE;
-			if (is_bytes)
-				bytes = x;
-			else if (flag_is(a, "--messages"))
-				max_msgs = x;
-			else if (flag_is(a, "--cycles"))
-				cycles = x;
-			else if (flag_is(a, "--flit-bytes") && x <= 65536)
-				flit_bytes = (int)x;
-			else if (flag_is(a, "--iterations") && x <= 1000000)
-				iterations = (int)x;
-			else {
-				fprintf(stderr, "ttsim %s: %s: '%s' is too large\n",
-				    cmd, a, v);
-				return TTSIM_EXIT_USAGE;
-			}
-			continue;
-		}
-		if (flag_is(a, "--compute-us") || flag_is(a, "--link-gbps")) {
-			int is_c = flag_is(a, "--compute-us");
-			char *end;
-			double d;
-
-			if ((v = flag_value(argc, argv, &i, cmd)) == NULL)
-				return TTSIM_EXIT_USAGE;
-			d = strtod(v, &end);
-			if (*end != '\0' || end == v || !(is_c ? d >= 0 : d > 0) ||
-			    d > 1e7) {
-				fprintf(stderr, "ttsim %s: %s: '%s' is not a %s\n",
-				    cmd, is_c ? "--compute-us" : "--link-gbps", v,
-				    is_c ? "time in microseconds (0 or more)" :
-				    "speed in Gb/s (above 0)");
-				return TTSIM_EXIT_USAGE;
-			}
-			if (is_c)
-				compute_us = d;
-			else
-				gbps = d;
-			continue;
-		}
-		if ((r = simopts_take(&so, argc, argv, &i, cmd)) < 0)
-			return TTSIM_EXIT_USAGE;
-		if (r > 0)
-			continue;
-		if ((r = netopts_take(&no, argc, argv, &i, cmd)) < 0)
-			return TTSIM_EXIT_USAGE;
-		if (r == 0) {
-			fprintf(stderr, "ttsim %s: unknown flag '%s' (see ttsim "
-			    "trace synth --help)\n", cmd, a);
-			return TTSIM_EXIT_USAGE;
-		}
-	}
-	if (!app_set || out == NULL) {
-		fprintf(stderr, "ttsim %s: %s is required (see ttsim trace "
-		    "synth --help)\n", cmd, !app_set ? "--app" : "-o OUT");
+	r = synth_parse(&s, argc, argv);
+	if (r != OPT_PARSED)
+		return r == OPT_HELP_SHOWN ? TTSIM_EXIT_OK : TTSIM_EXIT_USAGE;
+	if (tt_net_init(&net, &s.net.spec, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim trace synth: %s\n", err);
 		return TTSIM_EXIT_USAGE;
 	}
-	if (netopts_finish(&no, cmd) < 0)
-		return TTSIM_EXIT_USAGE;
-	if (no.ports_all) {
-		fprintf(stderr, "ttsim %s: --ports all names many networks; "
-		    "give one\n", cmd);
-		return TTSIM_EXIT_USAGE;
+	r = TTSIM_EXIT_USAGE;
+	if (synth_workload(&s, &net, &wl, &tr, &hold) == 0) {
+		r = synth_write(&s, &net, wl);
+		tt_workload_free(wl);
+		if (!s.is_app)
+			tt_traffic_free(&tr);
 	}
-	if (so.seeds != 1) {
-		fprintf(stderr, "ttsim %s: --seeds makes no sense for one trace; "
-		    "use --seed\n", cmd);
-		return TTSIM_EXIT_USAGE;
-	}
-	simopts_apply_config(&so, &no.cfg);
-	if (tt_net_init(&net, &no.spec, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim %s: %s\n", cmd, err);
-		return TTSIM_EXIT_USAGE;
-	}
-	s.npes = net.ncards;
-	s.seed = so.seed;
-	s.link_gbps = gbps > 0 ? gbps : no.cfg.params.link_gbps;
-	if (flit_bytes == 0)
-		flit_bytes = no.cfg.params.flit_bytes;
-	s.cycle_ns = flit_bytes * 8.0 / s.link_gbps;
-	s.rng = calloc(s.npes, sizeof(*s.rng));
-	s.iter = calloc(s.npes, sizeof(uint32_t));
-	s.idx = calloc(s.npes, sizeof(uint32_t));
-	s.seq = calloc(s.npes, sizeof(uint32_t));
-	s.offset = calloc(s.npes, sizeof(double));
-	if (s.rng == NULL || s.iter == NULL || s.idx == NULL || s.seq == NULL ||
-	    s.offset == NULL) {
-		fprintf(stderr, "ttsim %s: out of memory\n", cmd);
-		r = TTSIM_EXIT_USAGE;
-		goto done;
-	}
-	switch (s.app) {
-	case APP_STENCIL:
-		s.bytes = bytes ? bytes : 8192;
-		s.iterations = iterations ? iterations : 10;
-		s.compute_ns = (compute_us >= 0 ? compute_us : 50) * 1e3;
-		grid3(s.npes, s.g);
-		s.per_iter = 2 * (uint32_t)((s.g[0] > 1) + (s.g[1] > 1) +
-		    (s.g[2] > 1));
-		s.period = s.compute_ns * 1.1 + 2 * s.per_iter *
-		    ser_ns(&s, s.bytes) + 5000;
-		break;
-	case APP_ALLTOALL:
-		s.bytes = bytes ? bytes : 4096;
-		s.iterations = iterations ? iterations : 4;
-		s.compute_ns = (compute_us >= 0 ? compute_us : 20) * 1e3;
-		s.per_iter = s.npes - 1;
-		s.period = s.compute_ns * 1.1 + 2 * s.per_iter *
-		    ser_ns(&s, s.bytes) + 5000;
-		break;
-	case APP_ALLREDUCE:
-		s.bytes = bytes ? bytes : 1048576;
-		s.iterations = iterations ? iterations : 4;
-		s.compute_ns = (compute_us >= 0 ? compute_us : 20) * 1e3;
-		s.per_iter = 2 * (s.npes - 1);
-		/* a chunk's serialisation plus a microsecond of latency */
-		s.step_ns = 1.5 * ser_ns(&s, (s.bytes + s.npes - 1) / s.npes) +
-		    1000;
-		s.period = s.compute_ns * 1.1 + s.per_iter * s.step_ns + 5000;
-		break;
-	default:
-		so.pattern = pat;
-		s.bytes = bytes ? bytes :
-		    (uint64_t)so.p.packet_flits * (uint64_t)flit_bytes;
-		if (simopts_traffic(&so, &net, so.load, so.seed, &s.tr,
-		    &hold) < 0) {
-			r = TTSIM_EXIT_USAGE;
-			goto done;
-		}
-		s.tr.stop = cycles ? cycles :
-		    max_msgs < UINT64_MAX ? UINT64_MAX : 20000;
-		s.src = tt_traffic_source(&s.tr);
-		break;
-	}
-	if (s.app != APP_PATTERN) {
-		uint32_t pe;
-
-		for (pe = 0; pe < s.npes; pe++) {
-			tt_rng_seed(&s.rng[pe], s.seed, pe);
-			new_iteration(&s, pe);
-		}
-	}
-	r = synth_write(&s, &net, out, per_node, max_msgs);
-	if (s.app == APP_PATTERN)
-		tt_traffic_free(&s.tr);
-done:
 	free(hold);
-	synth_free(&s);
 	tt_net_free(&net);
-	tt_config_free(&no.cfg);
+	tt_config_free(&s.net.cfg);
 	return r;
 }

@@ -37,28 +37,14 @@ typedef struct flowarg {
 static int
 parse_flows(const tt_net *net, const flowarg *args, size_t n, tt_flow *out)
 {
-	char src[128], err[256];
-	const char *colon;
-	size_t i, len;
+	size_t i;
 
 	for (i = 0; i < n; i++) {
-		colon = strchr(args[i].text, ':');
-		len = colon ? (size_t)(colon - args[i].text) : 0;
-		if (colon == NULL || len >= sizeof(src)) {
-			fprintf(stderr, "ttsim verify: --flow '%s': expected "
-			    "SRC:DST, e.g. 0,0,0/1:1,0,1/0\n", args[i].text);
+		if (flow_parse(net, args[i].text, &out[i].src, &out[i].dst,
+		    "verify") < 0)
 			return -1;
-		}
-		memcpy(src, args[i].text, len);
-		src[len] = '\0';
-		if (tt_pe_parse(net, src, &out[i].src, err, sizeof(err)) < 0 ||
-		    tt_pe_parse(net, colon + 1, &out[i].dst, err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim verify: --flow '%s': %s\n",
-			    args[i].text, err);
-			return -1;
-		}
 		if (out[i].src == out[i].dst) {
-			fprintf(stderr, "ttsim verify: --flow '%s': source and "
+			fprintf(stderr, "ttsim verify: --flow %s: source and "
 			    "destination are the same PE\n", args[i].text);
 			return -1;
 		}
@@ -66,18 +52,26 @@ parse_flows(const tt_net *net, const flowarg *args, size_t n, tt_flow *out)
 	return 0;
 }
 
-/* Verify one network.  Returns 0 free, 1 not, -1 error (printed). */
+/* What verify works out for one network. */
+struct verdict {
+	tt_cdg g;
+	uint64_t *cycle;
+	size_t len;
+	int is_free;
+};
+
+/* The graph of every route (or of the --flow routes), then a cycle in it.
+ * 0, or -1 after a message. */
 static int
-verify_one(const tt_net *net, const flowarg *fargs, size_t nflows, int json,
-    int first)
+verify_build(const tt_net *net, const flowarg *fargs, size_t nflows,
+    struct verdict *v)
 {
 	tt_flow *flows = NULL;
-	tt_cdg g;
-	uint64_t *cycle = NULL;
-	size_t len = 0, i;
-	char title[128], cb[128], cb2[128];
-	int rc, is_free;
+	char title[128];
+	size_t i;
+	int rc = 0;
 
+	memset(v, 0, sizeof(*v));
 	if (nflows > 0) {
 		flows = calloc(nflows, sizeof(*flows));
 		if (flows == NULL || parse_flows(net, fargs, nflows, flows) < 0) {
@@ -85,167 +79,205 @@ verify_one(const tt_net *net, const flowarg *fargs, size_t nflows, int json,
 			return -1;
 		}
 	}
-	if (tt_cdg_init(&g, net) < 0) {
+	if (tt_cdg_init(&v->g, net) < 0) {
 		fprintf(stderr, "ttsim verify: out of memory for %u PEs\n",
 		    net->ncards);
 		free(flows);
 		return -1;
 	}
-	rc = 0;
 	if (nflows > 0) {
 		for (i = 0; i < nflows && rc == 0; i++)
-			rc = tt_cdg_add_path(&g, flows[i].src, flows[i].dst, NULL);
+			rc = tt_cdg_add_path(&v->g, flows[i].src, flows[i].dst,
+			    NULL);
 	} else {
 		net_title(net, title, sizeof(title));
-		rc = tt_cdg_add_all(&g, NULL, progress_show, title);
+		rc = tt_cdg_add_all(&v->g, NULL, progress_show, title);
 		progress_clear();
 	}
 	free(flows);
 	if (rc < 0) {
 		fprintf(stderr, "ttsim verify: internal error: a route does not "
 		    "reach its destination\n");
-		tt_cdg_free(&g);
+		tt_cdg_free(&v->g);
 		return -1;
 	}
-	rc = tt_cdg_find_cycle(&g, &cycle, &len);
+	rc = tt_cdg_find_cycle(&v->g, &v->cycle, &v->len);
 	if (rc < 0) {
 		fprintf(stderr, "ttsim verify: out of memory searching for a "
 		    "cycle\n");
-		tt_cdg_free(&g);
+		tt_cdg_free(&v->g);
 		return -1;
 	}
-	is_free = rc == 0 && g.bubble_violations == 0;
+	v->is_free = rc == 0 && v->g.bubble_violations == 0;
+	return 0;
+}
 
-	if (json) {
-		printf("%s{", first ? "" : ",\n");
-		json_net_fields(stdout, net, "deadlock");
-		printf(", \"routes\": %llu, "
-		    "\"channels\": %llu, \"dependencies\": %llu, "
-		    "\"ring_dependencies_covered_by_bubble\": %llu, "
-		    "\"bubble_violations\": %llu, \"vcs\": %d, \"ext_vcs\": %d, "
-		    "\"deadlock_free\": %s, \"cycle\": [",
-		    (unsigned long long)g.paths, (unsigned long long)g.nchan,
-		    (unsigned long long)tt_cdg_edges(&g),
-		    (unsigned long long)g.ring_edges_dropped,
-		    (unsigned long long)g.bubble_violations, net->int_vcs,
-		    net->ext_vcs, is_free ? "true" : "false");
-		for (i = 0; i < len; i++) {
-			printf("%s", i ? ", " : "");
-			tt_json_string(stdout, tt_chan_name(net, cycle[i], cb,
-			    sizeof(cb)));
-		}
-		printf("]}");
-	} else {
-		printf("%s", net_title(net, title, sizeof(title)));
-		if (net->twin)
-			printf(", ports %s", net->ports_name);
-		printf(", deadlock %s: %llu routes, %llu channels, %llu "
-		    "dependencies", tt_deadlock_name(net->deadlock),
-		    (unsigned long long)g.paths, (unsigned long long)g.nchan,
-		    (unsigned long long)tt_cdg_edges(&g));
-		if (net->deadlock == TT_DL_BUBBLE)
-			printf(" (%llu within rings, covered by the bubble)",
-			    (unsigned long long)g.ring_edges_dropped);
-		printf("; internal-link VCs %d\n", net->int_vcs);
-		if (is_free) {
-			printf("  deadlock-free: the channel dependency graph is "
-			    "acyclic\n");
-		}
-		if (len > 0) {
-			printf("  DEADLOCK POSSIBLE: a cycle of %zu channels:\n",
-			    len);
-			for (i = 0; i < len; i++)
-				printf("    %s\n", tt_chan_name(net, cycle[i], cb,
-				    sizeof(cb)));
-			printf("    -> back to %s\n", tt_chan_name(net, cycle[0],
-			    cb, sizeof(cb)));
-		}
-		if (g.bubble_violations > 0) {
-			printf("  DEADLOCK POSSIBLE: %llu ring entries do not ask "
-			    "for the bubble; the first: %s -> %s\n",
-			    (unsigned long long)g.bubble_violations,
-			    g.first_violation[0] == UINT64_MAX ? "injection" :
-			    tt_chan_name(net, g.first_violation[0], cb, sizeof(cb)),
-			    tt_chan_name(net, g.first_violation[1], cb2,
-			    sizeof(cb2)));
-		}
+static void
+verify_json(const tt_net *net, const struct verdict *v, int first)
+{
+	const tt_cdg *g = &v->g;
+	char cb[128];
+	size_t i;
+
+	printf("%s{", first ? "" : ",\n");
+	json_net_fields(stdout, net, "deadlock");
+	printf(", \"routes\": %llu, "
+	    "\"channels\": %llu, \"dependencies\": %llu, "
+	    "\"ring_dependencies_covered_by_bubble\": %llu, "
+	    "\"bubble_violations\": %llu, \"vcs\": %d, \"ext_vcs\": %d, "
+	    "\"deadlock_free\": %s, \"cycle\": [",
+	    (unsigned long long)g->paths, (unsigned long long)g->nchan,
+	    (unsigned long long)tt_cdg_edges(g),
+	    (unsigned long long)g->ring_edges_dropped,
+	    (unsigned long long)g->bubble_violations, net->int_vcs,
+	    net->ext_vcs, v->is_free ? "true" : "false");
+	for (i = 0; i < v->len; i++) {
+		printf("%s", i ? ", " : "");
+		tt_json_string(stdout, tt_chan_name(net, v->cycle[i], cb,
+		    sizeof(cb)));
 	}
-	free(cycle);
-	tt_cdg_free(&g);
-	return is_free ? 0 : 1;
+	printf("]}");
+}
+
+static void
+verify_text(const tt_net *net, const struct verdict *v)
+{
+	const tt_cdg *g = &v->g;
+	char title[128], cb[128], cb2[128];
+	size_t i;
+
+	printf("%s", net_title(net, title, sizeof(title)));
+	if (net->twin)
+		printf(", ports %s", net->ports_name);
+	printf(", deadlock %s: %llu routes, %llu channels, %llu "
+	    "dependencies", tt_deadlock_name(net->deadlock),
+	    (unsigned long long)g->paths, (unsigned long long)g->nchan,
+	    (unsigned long long)tt_cdg_edges(g));
+	if (net->deadlock == TT_DL_BUBBLE)
+		printf(" (%llu within rings, covered by the bubble)",
+		    (unsigned long long)g->ring_edges_dropped);
+	printf("; internal-link VCs %d\n", net->int_vcs);
+	if (v->is_free)
+		printf("  deadlock-free: the channel dependency graph is "
+		    "acyclic\n");
+	if (v->len > 0) {
+		printf("  DEADLOCK POSSIBLE: a cycle of %zu channels:\n", v->len);
+		for (i = 0; i < v->len; i++)
+			printf("    %s\n", tt_chan_name(net, v->cycle[i], cb,
+			    sizeof(cb)));
+		printf("    -> back to %s\n", tt_chan_name(net, v->cycle[0],
+		    cb, sizeof(cb)));
+	}
+	if (g->bubble_violations > 0)
+		printf("  DEADLOCK POSSIBLE: %llu ring entries do not ask "
+		    "for the bubble; the first: %s -> %s\n",
+		    (unsigned long long)g->bubble_violations,
+		    g->first_violation[0] == UINT64_MAX ? "injection" :
+		    tt_chan_name(net, g->first_violation[0], cb, sizeof(cb)),
+		    tt_chan_name(net, g->first_violation[1], cb2, sizeof(cb2)));
+}
+
+/* Verify one network.  Returns 0 free, 1 not, -1 error (printed). */
+static int
+verify_one(const tt_net *net, const flowarg *fargs, size_t nflows, int json,
+    int first)
+{
+	struct verdict v;
+
+	if (verify_build(net, fargs, nflows, &v) < 0)
+		return -1;
+	if (json)
+		verify_json(net, &v, first);
+	else
+		verify_text(net, &v);
+	free(v.cycle);
+	tt_cdg_free(&v.g);
+	return v.is_free ? 0 : 1;
+}
+
+/* --flow SRC:DST, repeatable: kept as written until the network is known. */
+struct flowlist {
+	flowarg *args;
+	size_t n;
+};
+
+enum { OPT_VERIFY_FLOW = OPT_OWN };
+
+static const struct option verify_flags[] = {
+	{"flow", required_argument, NULL, OPT_VERIFY_FLOW},
+	{NULL, 0, NULL, 0}
+};
+
+static int
+verify_take(void *state, const struct optval *v)
+{
+	struct flowlist *fl = state;
+
+	fl->args[fl->n++].text = v->value;
+	return 0;
+}
+
+/* Every network of specs, in turn: the worst verdict, or -1. */
+static int
+verify_all(const tt_netspec *specs, size_t count, const struct flowlist *fl,
+    int json)
+{
+	tt_net net;
+	char err[512];
+	size_t i;
+	int r, worst = 0;
+
+	if (json && count > 1)
+		printf("[\n");
+	for (i = 0; i < count; i++) {
+		if (tt_net_init(&net, &specs[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim verify: %s\n", err);
+			return -1;
+		}
+		r = verify_one(&net, fl->args, fl->n, json, i == 0);
+		tt_net_free(&net);
+		if (r < 0)
+			return -1;
+		if (r > worst)
+			worst = r;
+	}
+	if (json)
+		printf("%s\n", count > 1 ? "\n]" : "");
+	return worst;
 }
 
 int
 cmd_verify(int argc, char **argv)
 {
-	netopts o;
+	netopts no;
+	outopts out = {0, 0};
+	struct flowlist fl = {NULL, 0};
+	const opt_group groups[] = {
+		{netopts_flags, 1, netopts_take, &no},
+		{outopts_json, 0, outopts_take, &out},
+		{verify_flags, 0, verify_take, &fl},
+	};
 	tt_netspec *specs = NULL;
-	flowarg *flows;
-	size_t nflows = 0, count = 0, i;
-	tt_net net;
-	char err[512];
-	int r, a, worst = 0;
+	size_t count = 0;
+	int r = -1;
 
-	flows = calloc((size_t)argc, sizeof(*flows));
-	if (flows == NULL)
+	fl.args = calloc((size_t)argc, sizeof(*fl.args));
+	if (fl.args == NULL)
 		return TTSIM_EXIT_USAGE;
-	netopts_init(&o);
-	for (a = 1; a < argc; a++) {
-		if (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0) {
-			verify_usage(stdout);
-			free(flows);
-			return TTSIM_EXIT_OK;
-		}
-		if (strncmp(argv[a], "--flow", 6) == 0 &&
-		    (argv[a][6] == '\0' || argv[a][6] == '=')) {
-			if (argv[a][6] == '=')
-				flows[nflows++].text = argv[a] + 7;
-			else if (a + 1 < argc)
-				flows[nflows++].text = argv[++a];
-			else {
-				fprintf(stderr, "ttsim verify: --flow needs "
-				    "SRC:DST\n");
-				free(flows);
-				return TTSIM_EXIT_USAGE;
-			}
-			continue;
-		}
-		r = netopts_take(&o, argc, argv, &a, "verify");
-		if (r == 0)
-			fprintf(stderr, "ttsim verify: unknown option '%s' (see "
-			    "ttsim verify --help)\n", argv[a]);
-		if (r <= 0) {
-			free(flows);
-			return TTSIM_EXIT_USAGE;
-		}
+	netopts_init(&no);
+	r = opt_parse("verify", verify_usage, groups, OPT_NGROUPS(groups), argc, argv);
+	if (r == OPT_HELP_SHOWN) {
+		free(fl.args);
+		return TTSIM_EXIT_OK;
 	}
-	if (netopts_finish(&o, "verify") < 0 ||
-	    netopts_specs(&o, &specs, &count) < 0) {
-		free(flows);
-		return TTSIM_EXIT_USAGE;
-	}
-	if (o.json && count > 1)
-		printf("[\n");
-	for (i = 0; i < count; i++) {
-		if (tt_net_init(&net, &specs[i], err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim verify: %s\n", err);
-			worst = -1;
-			break;
-		}
-		r = verify_one(&net, flows, nflows, o.json, i == 0);
-		tt_net_free(&net);
-		if (r < 0) {
-			worst = -1;
-			break;
-		}
-		if (r > worst)
-			worst = r;
-	}
-	if (o.json)
-		printf("%s\n", count > 1 ? "\n]" : "");
-	free(flows);
+	if (r == OPT_PARSED && netopts_finish(&no, "verify") == 0 &&
+	    netopts_specs(&no, &specs, &count) == 0)
+		r = verify_all(specs, count, &fl, out.json);
+	else
+		r = -1;
+	free(fl.args);
 	free(specs);
-	if (worst < 0)
+	if (r < 0)
 		return TTSIM_EXIT_USAGE;
-	return worst ? TTSIM_EXIT_DEADLOCK : TTSIM_EXIT_OK;
+	return r ? TTSIM_EXIT_DEADLOCK : TTSIM_EXIT_OK;
 }

@@ -2,6 +2,7 @@
  * ttsim: the offline twin-torus tool.  Subcommands live in cmd_*.c; this
  * file only dispatches.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,7 +43,8 @@ usage(FILE *f)
 "  --json                machine-readable output\n"
 "\n"
 "'ttsim COMMAND --help' describes a command.  Exit status: 0 success,\n"
-"1 verify found a possible deadlock, 2 bad usage or input.\n");
+"1 verify found a possible deadlock, 2 bad usage or input, or output that\n"
+"could not be written.\n");
 }
 
 static int
@@ -86,13 +88,36 @@ dispatch(int argc, char **argv)
 	return TTSIM_EXIT_USAGE;
 }
 
+/*
+ * Everything a command printed must have reached standard output: a full
+ * disk or a closed file must not pass for success.  The result did not
+ * arrive, so the exit status says so (2) whatever the command's was.
+ * (Flushed, not closed: the MPI shutdown flushes it once more.)
+ */
+static int
+stdout_done(int rc)
+{
+	int err;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	err = errno;
+	if (err != 0)
+		fprintf(stderr, "ttsim: cannot write standard output: %s\n",
+		    strerror(err));
+	else
+		fprintf(stderr, "ttsim: cannot write standard output\n");
+	return TTSIM_EXIT_USAGE;
+}
+
 int
 main(int argc, char **argv)
 {
 	int rc;
 
 	ttsim_mpi_start(&argc, &argv);
-	rc = dispatch(argc, argv);
+	rc = stdout_done(dispatch(argc, argv));
 	ttsim_mpi_finish();
 	return rc;
 }

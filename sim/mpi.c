@@ -47,6 +47,17 @@ mpi_allgather(void *ctx, const uint64_t *mine, size_t n, uint64_t *all)
 }
 
 static void
+mpi_allreduce(void *ctx, uint64_t *v, size_t n, enum tt_sim_op op)
+{
+	MPI_Op mop = op == TT_SIM_MAX ? MPI_MAX : op == TT_SIM_MIN ? MPI_MIN :
+	    MPI_SUM;
+
+	(void)ctx;
+	MPI_Allreduce(MPI_IN_PLACE, v, as_int(n, "a reduction"), MPI_UINT64_T,
+	    mop, MPI_COMM_WORLD);
+}
+
+static void
 mpi_alltoallv(void *ctx, const void *send, const uint64_t *scount,
     void *recv, const uint64_t *rcount)
 {
@@ -83,6 +94,7 @@ ttsim_mpi_start(int *argc, char ***argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &comm.rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &comm.nranks);
 	comm.allgather = mpi_allgather;
+	comm.allreduce = mpi_allreduce;
 	comm.alltoallv = mpi_alltoallv;
 	/* every rank computes the same results; rank 0 speaks */
 	if (comm.rank != 0 && (freopen("/dev/null", "w", stdout) == NULL ||
@@ -126,3 +138,12 @@ ttsim_comm(void)
 }
 
 #endif
+
+void
+ttsim_allreduce(uint64_t *v, size_t n, enum tt_sim_op op)
+{
+	const tt_sim_comm *c = ttsim_comm();
+
+	if (c != NULL)
+		c->allreduce(c->ctx, v, n, op);
+}

@@ -1,7 +1,8 @@
 /*
- * The flags every network-taking subcommand accepts (DESIGN.md §4, "Common
- * ttsim flags"): a YAML file, then --dims, --ports, --deadlock, --plain and
- * --json over it.
+ * The option groups every command shares: the network (a YAML file, then
+ * --dims, --ports, --deadlock and --plain over it), the output (--json,
+ * --csv) and the link (--link-gbps, --flit-bytes); and the one way a
+ * network is named.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,31 @@
 
 #include "twintorus/json.h"
 #include "ttsim.h"
+
+const struct option netopts_flags[] = {
+	{"dims", required_argument, NULL, OPT_DIMS},
+	{"ports", required_argument, NULL, OPT_PORTS},
+	{"deadlock", required_argument, NULL, OPT_DEADLOCK},
+	{"plain", no_argument, NULL, OPT_PLAIN},
+	{NULL, 0, NULL, 0}
+};
+
+const struct option outopts_json[] = {
+	{"json", no_argument, NULL, OPT_JSON},
+	{NULL, 0, NULL, 0}
+};
+
+const struct option outopts_json_csv[] = {
+	{"json", no_argument, NULL, OPT_JSON},
+	{"csv", no_argument, NULL, OPT_CSV},
+	{NULL, 0, NULL, 0}
+};
+
+const struct option linkopts_flags[] = {
+	{"link-gbps", required_argument, NULL, OPT_LINK_GBPS},
+	{"flit-bytes", required_argument, NULL, OPT_FLIT_BYTES},
+	{NULL, 0, NULL, 0}
+};
 
 void
 netopts_init(netopts *o)
@@ -18,61 +44,88 @@ netopts_init(netopts *o)
 	tt_netspec_default(&o->spec);
 }
 
-const char *
-flag_value(int argc, char **argv, int *i, const char *cmd)
+int
+netopts_file(netopts *o, const char *path, const char *cmd)
 {
-	const char *arg = argv[*i], *eq = strchr(arg, '=');
-
-	if (eq != NULL)
-		return eq + 1;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "ttsim %s: %s needs a value (see ttsim %s "
-		    "--help)\n", cmd, arg, cmd);
-		return NULL;
+	if (o->file != NULL) {
+		fprintf(stderr, "ttsim %s: one config file only (got %s and %s)\n",
+		    cmd, o->file, path);
+		return -1;
 	}
-	return argv[++*i];
+	o->file = path;
+	o->given = 1;
+	return 0;
 }
 
 int
-flag_is(const char *arg, const char *name)
+netopts_is_yaml(const char *path)
 {
-	size_t len = strlen(name);
+	size_t len = strlen(path);
 
-	return strncmp(arg, name, len) == 0 &&
-	    (arg[len] == '\0' || arg[len] == '=');
+	return (len > 5 && strcmp(path + len - 5, ".yaml") == 0) ||
+	    (len > 4 && strcmp(path + len - 4, ".yml") == 0);
 }
 
 int
-netopts_take(netopts *o, int argc, char **argv, int *i, const char *cmd)
+netopts_take(void *state, const struct optval *v)
 {
-	const char *arg = argv[*i];
-	const char **slot = NULL;
+	netopts *o = state;
 
-	if (flag_is(arg, "--dims"))
-		slot = &o->dims_flag;
-	else if (flag_is(arg, "--ports"))
-		slot = &o->ports_flag;
-	else if (flag_is(arg, "--deadlock"))
-		slot = &o->deadlock_flag;
-	else if (strcmp(arg, "--plain") == 0) {
+	o->given = 1;
+	switch (v->id) {
+	case OPT_ARG:
+		return netopts_file(o, v->value, v->cmd);
+	case OPT_DIMS:
+		o->dims_flag = v->value;
+		break;
+	case OPT_PORTS:
+		o->ports_flag = v->value;
+		break;
+	case OPT_DEADLOCK:
+		o->deadlock_flag = v->value;
+		break;
+	case OPT_PLAIN:
 		o->plain_flag = 1;
-		return 1;
-	} else if (strcmp(arg, "--json") == 0) {
-		o->json = 1;
-		return 1;
-	} else if (arg[0] != '-' && arg[0] != '\0') {
-		if (o->file != NULL) {
-			fprintf(stderr, "ttsim %s: one config file only (got "
-			    "%s and %s)\n", cmd, o->file, arg);
-			return -1;
-		}
-		o->file = arg;
-		return 1;
-	} else {
-		return 0;
+		break;
 	}
-	*slot = flag_value(argc, argv, i, cmd);
-	return *slot == NULL ? -1 : 1;
+	return 0;
+}
+
+int
+outopts_take(void *state, const struct optval *v)
+{
+	outopts *o = state;
+
+	if (v->id == OPT_JSON)
+		o->json = 1;
+	else
+		o->csv = 1;
+	return 0;
+}
+
+int
+linkopts_take(void *state, const struct optval *v)
+{
+	linkopts *o = state;
+	char what[96];
+
+	if (v->id == OPT_FLIT_BYTES)
+		return opt_int(v->cmd, v->flag, v->value, 1, TT_FLIT_BYTES_MAX,
+		    &o->flit_bytes);
+	snprintf(what, sizeof(what), "a link speed in Gb/s from %g to %g",
+	    TT_LINK_GBPS_MIN, TT_LINK_GBPS_MAX);
+	return opt_real(v->cmd, v->flag, v->value, TT_LINK_GBPS_MIN,
+	    TT_LINK_GBPS_MAX, what, &o->gbps);
+}
+
+void
+linkopts_resolve(const linkopts *l, const tt_config *cfg, tt_netparams *out)
+{
+	*out = cfg->params;
+	if (l->gbps > 0)
+		out->link_gbps = l->gbps;
+	if (l->flit_bytes > 0)
+		out->flit_bytes = l->flit_bytes;
 }
 
 int
@@ -188,20 +241,35 @@ netopts_specs(const netopts *o, tt_netspec **specs, size_t *count)
 	return 0;
 }
 
-const char *
-net_title(const tt_net *net, char *buf, size_t bufsz)
+static const char *
+net_label(const tt_net *net, int full, char *buf, size_t bufsz)
 {
 	size_t len;
 	int d;
 
-	if (net->twin)
-		len = (size_t)snprintf(buf, bufsz, "%dDT torus ", net->n);
-	else
-		len = (size_t)snprintf(buf, bufsz, "plain %dD torus ", net->n);
+	len = (size_t)snprintf(buf, bufsz, "%dD%s ", net->n, net->twin ? "T" : "");
 	for (d = 0; d < net->n && len < bufsz; d++)
 		len += (size_t)snprintf(buf + len, bufsz - len, "%s%d",
 		    d ? "x" : "", net->k[d]);
+	if (full && len < bufsz && net->twin)
+		len += (size_t)snprintf(buf + len, bufsz - len, " %s",
+		    net->ports_name);
+	if (full && len < bufsz)
+		snprintf(buf + len, bufsz - len, " %s",
+		    tt_deadlock_name(net->deadlock));
 	return buf;
+}
+
+const char *
+net_title(const tt_net *net, char *buf, size_t bufsz)
+{
+	return net_label(net, 0, buf, bufsz);
+}
+
+const char *
+net_name(const tt_net *net, char *buf, size_t bufsz)
+{
+	return net_label(net, 1, buf, bufsz);
 }
 
 const char *
@@ -267,6 +335,28 @@ json_dims(FILE *f, const tt_net *net)
 	for (d = 0; d < net->n; d++)
 		fprintf(f, "%s%d", d ? ", " : "", net->k[d]);
 	fputc(']', f);
+}
+
+int
+flow_parse(const tt_net *net, const char *text, uint32_t *src, uint32_t *dst,
+    const char *cmd)
+{
+	char buf[256], err[256], *colon;
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	colon = strchr(buf, ':');
+	if (colon == NULL) {
+		fprintf(stderr, "ttsim %s: --flow %s: write SRC:DST, each a PE id "
+		    "or x,y,z/card, e.g. 0,0,0/1:1,0,1/0\n", cmd, text);
+		return -1;
+	}
+	*colon = '\0';
+	if (tt_pe_parse(net, buf, src, err, sizeof(err)) < 0 ||
+	    tt_pe_parse(net, colon + 1, dst, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim %s: --flow %s: %s\n", cmd, text, err);
+		return -1;
+	}
+	return 0;
 }
 
 int

@@ -1,6 +1,7 @@
 /*
  * Progress on long runs: a line on stderr that rewrites itself, only when
- * stderr is a terminal, so that pipes and CI logs stay clean.  Under
+ * stderr is a terminal (and after TTSIM_PROGRESS_AFTER seconds, default
+ * 1), so that pipes and CI logs stay clean.  Under
  * mpirun stderr is a pipe to the launcher: rank 0 (whose cycle count is
  * every rank's) then writes a whole line every TTSIM_PROGRESS_SECONDS
  * (default 30) instead.
@@ -23,6 +24,23 @@ elapsed(void)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (double)(now.tv_sec - started.tv_sec) +
 	    (double)(now.tv_nsec - started.tv_nsec) / 1e9;
+}
+
+/* How long a run goes without a progress line: TTSIM_PROGRESS_AFTER
+ * seconds, default 1. */
+static double
+quiet_seconds(void)
+{
+	static double after = -1;
+	const char *e;
+
+	if (after < 0) {
+		e = getenv("TTSIM_PROGRESS_AFTER");
+		after = e != NULL ? atof(e) : 1.0;
+		if (!(after >= 0))
+			after = 1.0;
+	}
+	return after;
 }
 
 /* Under MPI: a line now and then, for a batch job's log. */
@@ -72,8 +90,8 @@ progress_show(void *label, double done)
 		return;
 	}
 	t = elapsed();
-	/* Quiet for the first second: most runs finish before then. */
-	if (t < 1.0 || done <= 0.0)
+	/* Quiet at first: most runs finish before then. */
+	if (t < quiet_seconds() || done <= 0.0)
 		return;
 	fprintf(stderr, "\r%s: %3.0f%%, %.0f s left   ",
 	    (const char *)label, done * 100.0, t / done - t);
@@ -85,7 +103,7 @@ progress_hide(void)
 {
 	if (ttsim_comm() != NULL)
 		return;
-	if (shown && isatty(STDERR_FILENO) && elapsed() >= 1.0)
+	if (shown && isatty(STDERR_FILENO) && elapsed() >= quiet_seconds())
 		fprintf(stderr, "\r%60s\r", "");
 }
 
@@ -96,7 +114,7 @@ progress_clear(void)
 		shown = 0;
 		return;
 	}
-	if (shown && isatty(STDERR_FILENO) && elapsed() >= 1.0)
+	if (shown && isatty(STDERR_FILENO) && elapsed() >= quiet_seconds())
 		fprintf(stderr, "\r%60s\r", "");
 	shown = 0;
 }

@@ -1,14 +1,23 @@
 /*
- * ttsim replay --causal: flags, the dependency stream (a file, or the
- * inference over the trace as the replay goes) and the results.
+ * ttsim replay --causal: its flags, the dependency stream (a --deps file,
+ * or the inference over the trace as the replay goes), one network's run
+ * and what the output says of it.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "twintorus/json.h"
-#include "replay_causal.h"
-#include "ttsim.h"
+#include "replay.h"
+
+enum { OPT_CAUSAL = OPT_OWN + 64, OPT_CAUSAL_DEPS };
+
+const struct option causal_flags[] = {
+	{"causal", no_argument, NULL, OPT_CAUSAL},
+	{"deps", required_argument, NULL, OPT_CAUSAL_DEPS},
+	{NULL, 0, NULL, 0}
+};
 
 void
 causal_opts_init(struct causal_opts *co)
@@ -18,35 +27,40 @@ causal_opts_init(struct causal_opts *co)
 }
 
 int
-causal_take(struct causal_opts *co, int argc, char **argv, int *i)
+causal_take(void *state, const struct optval *v)
 {
-	const char *a = argv[*i], *v;
-	uint64_t u;
+	struct causal_opts *co = state;
 
-	if (strcmp(a, "--causal") == 0) {
+	if (v->id == OPT_CAUSAL)
 		co->on = 1;
-		return 1;
-	}
-	if (flag_is(a, "--deps")) {
-		if ((co->deps = flag_value(argc, argv, i, "replay")) == NULL)
-			return -1;
-		return 1;
-	}
-	if (flag_is(a, "--burst-gap") || flag_is(a, "--window") ||
-	    flag_is(a, "--pause")) {
-		const char *name = a[2] == 'b' ? "--burst-gap" : a[2] == 'w' ?
-		    "--window" : "--pause";
+	else
+		co->deps = v->value;
+	return 0;
+}
 
-		if ((v = flag_value(argc, argv, i, "replay")) == NULL ||
-		    parse_u64("replay", name, v, a[2] == 'w', 1ull << 50, &u) < 0)
-			return -1;
-		if (a[2] == 'b')
-			co->ip.burst_gap_ns = u;
-		else if (a[2] == 'w')
-			co->ip.window_ns = u;
-		else
-			co->ip.pause_ns = u;
-		return 1;
+int
+causal_conflicts(const struct replay *r)
+{
+	tt_infer_params d;
+
+	tt_infer_params_default(&d);
+	if ((!r->causal.on || r->causal.deps != NULL) &&
+	    (r->causal.ip.burst_gap_ns != d.burst_gap_ns ||
+	    r->causal.ip.pause_ns != d.pause_ns ||
+	    r->causal.ip.window_ns != d.window_ns)) {
+		fprintf(stderr, "ttsim replay: --burst-gap, --pause and --window "
+		    "tune the inference of --causal without --deps\n");
+		return -1;
+	}
+	if (r->causal.deps != NULL && !r->causal.on) {
+		fprintf(stderr, "ttsim replay: --deps goes with --causal\n");
+		return -1;
+	}
+	if (r->causal.on && r->open_loop_flag != NULL) {
+		fprintf(stderr, "ttsim replay: %s is open loop's: --causal sends "
+		    "each message when it is enabled, not at its recorded "
+		    "time\n", r->open_loop_flag);
+		return -1;
 	}
 	return 0;
 }
@@ -54,20 +68,20 @@ causal_take(struct causal_opts *co, int argc, char **argv, int *i)
 int
 causal_check(const struct causal_opts *co)
 {
-	tt_deps_reader *r;
+	tt_deps_reader *dr;
 	tt_dep d;
 	char err[1024];
 	int x;
 
 	if (!co->on || co->deps == NULL)
 		return 0;
-	if (tt_deps_open(&r, co->deps, err, sizeof(err)) < 0) {
+	if (tt_deps_open(&dr, co->deps, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim replay: --deps %s\n", err);
 		return -1;
 	}
-	while ((x = tt_deps_read(r, &d, err, sizeof(err))) > 0)
+	while ((x = tt_deps_read(dr, &d, err, sizeof(err))) > 0)
 		;
-	tt_deps_close_reader(r);
+	tt_deps_close_reader(dr);
 	if (x < 0) {
 		fprintf(stderr, "ttsim replay: --deps %s\n", err);
 		return -1;
@@ -75,30 +89,41 @@ causal_check(const struct causal_opts *co)
 	return 0;
 }
 
-int
-causal_start(struct causal_run *cr, const struct causal_opts *co,
-    const char *const *paths, size_t np, const tt_addrmap *map,
-    int no_copies, const tt_replay_params *rpp, tt_sim *sim)
+void
+causal_free(struct causal_run *cr)
 {
+	tt_causal_free(cr->c);
+	tt_infer_free(cr->inf);
+	tt_deps_close_reader(cr->dr);
+	cr->c = NULL;
+	cr->inf = NULL;
+	cr->dr = NULL;
+}
+
+/* The stream (file or inference over the trace) and the source on sim.
+ * -1 after a message. */
+static int
+causal_start(struct causal_run *cr, const struct replay *r, tt_sim *sim)
+{
+	const struct causal_opts *co = &r->causal;
 	tt_infer_params ip = co->ip;
 	tt_dep_stream in;
 	char err[1024];
 
-	memset(cr, 0, sizeof(*cr));
 	if (co->deps != NULL) {
 		if (tt_deps_open(&cr->dr, co->deps, err, sizeof(err)) < 0)
 			goto bad;
 		in = tt_deps_stream(cr->dr);
 	} else {
 		ip.npes = tt_sim_pes(sim);
-		ip.map = map;
-		ip.no_copies = no_copies;
-		if (tt_infer_open(&cr->inf, paths, np, &ip, err,
+		ip.map = &r->map;
+		ip.no_copies = r->no_copies;
+		if (tt_infer_open(&cr->inf, r->paths, r->npaths, &ip, err,
 		    sizeof(err)) < 0)
 			goto bad;
 		in = tt_infer_stream(cr->inf);
 	}
-	if (tt_causal_create(&cr->c, in, rpp, sim, err, sizeof(err)) < 0)
+	if (tt_causal_create(&cr->c, in, &r->rpp, sim, err, sizeof(err)) < 0)
 		goto bad;
 	return 0;
 bad:
@@ -108,45 +133,11 @@ bad:
 	return -1;
 }
 
-/* Every rank's counts as one: sums, and the latest or earliest cycles. */
-static void
-combine(tt_causal_result *r)
-{
-	enum { NF = 11, N = NF + TT_HIST_WORDS };
-	static unsigned char max[N];
-	uint64_t v[N];
-
-	if (ttsim_comm() == NULL)
-		return;
-	max[3] = max[4] = max[5] = max[6] = max[NF + 2] = 1;
-	v[0] = r->rr.messages;
-	v[1] = r->rr.packets;
-	v[2] = r->rr.bytes;
-	v[3] = r->rr.last_done;
-	v[4] = r->rr.last_gen;
-	v[5] = r->rr.max_pending;
-	v[6] = UINT64_MAX - r->first_gen;
-	v[7] = r->waited;
-	v[8] = r->ignored;
-	v[9] = r->rr.packets_window;
-	v[10] = 0;
-	tt_hist_pack(&r->rr.latency, v + NF);
-	tt_sim_combine(ttsim_comm(), v, N, max);
-	r->rr.messages = v[0];
-	r->rr.packets = v[1];
-	r->rr.bytes = v[2];
-	r->rr.last_done = v[3];
-	r->rr.last_gen = v[4];
-	r->rr.max_pending = v[5];
-	r->first_gen = UINT64_MAX - v[6];
-	r->waited = v[7];
-	r->ignored = v[8];
-	r->rr.packets_window = v[9];
-	tt_hist_unpack(&r->rr.latency, v + NF);
-}
-
-int
-causal_finish(struct causal_run *cr, int warn)
+/* After the run: the results, over every rank, and (if warn) the
+ * warnings, which are the same for every network.  -1 after a message if
+ * reading failed. */
+static int
+causal_finish(struct causal_run *cr, tt_sim *sim, int warn)
 {
 	char err[1024];
 	int rc = 0;
@@ -163,31 +154,94 @@ causal_finish(struct causal_run *cr, int warn)
 	if (cr->inf != NULL) {
 		cr->ist = *tt_infer_stats_get(cr->inf);
 		if (warn)
-			tt_infer_warnings(cr->inf, stderr, "ttsim replay: warning: ");
+			tt_infer_warnings(cr->inf, stderr,
+			    "ttsim replay: warning: ");
 	}
-	combine(&cr->res);
-	/* every rank read the whole file: the lines are not summed */
-	cr->res.lines = tt_causal_result_get(cr->c)->lines;
+	tt_sim_reduce_causal(sim, &cr->res);
+	return rc;
+}
+
+static void
+on_causal_message(void *ctx, const tt_causal_msg *m)
+{
+	struct replay_job *j = ctx;
+	uint64_t lat = m->done - m->gen;
+
+	fprintf(j->csv, "%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu32 ",%"
+	    PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu32 ",%"
+	    PRIu32 "\n", j->name, m->src, m->dst, m->bytes, m->packets,
+	    m->t_ns, m->gen, m->done, lat, (double)lat * j->cycle_ns, m->seq,
+	    m->npred);
+}
+
+static void
+on_causal_progress(void *ctx, double done)
+{
+	struct replay_job *j = ctx;
+	const tt_causal_result *res = tt_causal_result_get(j->cr->c);
+	double f = j->total ? (double)res->lines / (double)j->total : 0;
+
+	(void)done;
+	progress_show(j->label, ((double)j->index + (f < 1 ? f : 1)) /
+	    (double)j->count);
+}
+
+int
+causal_replay_one(struct replay *r, int k)
+{
+	struct netrun *rn = &r->runs[k];
+	tt_sim *sim = NULL;
+	tt_source src;
+	struct timespec t0, t1;
+	char err[1024];
+	int rc = TTSIM_EXIT_OK;
+
+	if (tt_sim_create_part(&sim, &rn->net, &r->sim.p, ttsim_comm(), err,
+	    sizeof(err)) < 0 ||
+	    tt_sim_gather_links(sim, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim replay: %s\n", err);
+		tt_sim_free(sim);
+		return TTSIM_EXIT_USAGE;
+	}
+	if (causal_start(&rn->cr, r, sim) < 0) {
+		tt_sim_free(sim);
+		return TTSIM_EXIT_USAGE;
+	}
+	r->job.name = rn->name;
+	r->job.index = k;
+	r->job.cr = &rn->cr;
+	if (r->job.csv != NULL)
+		tt_causal_on_message(rn->cr.c, on_causal_message, &r->job);
+	src = tt_causal_source(rn->cr.c);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	tt_sim_run(sim, &src, 1, &rn->res, on_causal_progress, &r->job);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	rn->wall = (double)(t1.tv_sec - t0.tv_sec) +
+	    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	if (causal_finish(&rn->cr, sim, k == 0) < 0 || replay_links(rn, sim) < 0)
+		rc = TTSIM_EXIT_USAGE;
+	rn->rr = rn->cr.res.rr;
+	rn->makespan = tt_causal_makespan(&rn->cr.res);
+	causal_free(&rn->cr);
+	tt_sim_free(sim);
+	if (rc == TTSIM_EXIT_OK && rn->res.deadlock) {
+		replay_deadlock(rn, &r->sim.p);
+		rc = TTSIM_EXIT_DEADLOCK;
+	}
 	return rc;
 }
 
 void
-causal_free(struct causal_run *cr)
+causal_json(FILE *f, const struct replay *r)
 {
-	tt_causal_free(cr->c);
-	tt_infer_free(cr->inf);
-	tt_deps_close_reader(cr->dr);
-	cr->c = NULL;
-	cr->inf = NULL;
-	cr->dr = NULL;
-}
-
-void
-causal_json(FILE *f, const struct causal_opts *co, const struct causal_run *cr)
-{
+	const struct causal_opts *co = &r->causal;
+	const struct causal_run *cr = &r->runs[0].cr;
 	const tt_infer_stats *s = &cr->ist;
 
-	fprintf(f, "\"causal\": {\"dependencies\": ");
+	fprintf(f, "\"mode\": \"%s\"", co->on ? "causal" : "open_loop");
+	if (!co->on)
+		return;
+	fprintf(f, ", \"causal\": {\"dependencies\": ");
 	if (co->deps != NULL)
 		tt_json_string(f, co->deps);
 	else
@@ -195,7 +249,7 @@ causal_json(FILE *f, const struct causal_opts *co, const struct causal_run *cr)
 	fprintf(f, ", \"messages\": %" PRIu64 ", \"waited\": %" PRIu64
 	    ", \"ignored_predecessors\": %" PRIu64 ", \"first_release_cycle\": %"
 	    PRIu64, cr->res.lines, cr->res.waited, cr->res.ignored,
-	    cr->res.first_gen);
+	    cr->res.first_gen == UINT64_MAX ? 0 : cr->res.first_gen);
 	if (co->deps == NULL)
 		fprintf(f, ", \"burst_gap_ns\": %" PRIu64 ", \"frames\": %" PRIu64
 		    ", \"deliveries\": %" PRIu64 ", \"grouped\": %" PRIu64
@@ -211,8 +265,10 @@ causal_json(FILE *f, const struct causal_opts *co, const struct causal_run *cr)
 }
 
 void
-causal_table(FILE *f, const struct causal_opts *co, const struct causal_run *cr)
+causal_table(FILE *f, const struct replay *r)
 {
+	const struct causal_opts *co = &r->causal;
+	const struct causal_run *cr = &r->runs[0].cr;
 	const tt_infer_stats *s = &cr->ist;
 
 	fprintf(f, "causal replay: %" PRIu64 " messages, each released when "
@@ -227,4 +283,10 @@ causal_table(FILE *f, const struct causal_opts *co, const struct causal_run *cr)
 	    " TCP ACKs, %" PRIu64 " SYN/FIN/RST, %" PRIu64 " ARP, %" PRIu64
 	    " ND\n", s->predecessors, s->frames, s->grouped, s->tcp_acks,
 	    s->tcp_control, s->arp, s->nd);
+}
+
+const char *
+causal_csv_columns(const struct causal_opts *co)
+{
+	return co->on ? "seq,predecessors" : "file,record";
 }

@@ -1,41 +1,50 @@
 /*
- * ttsim run --record DIR: the synthetic traffic of a run, recorded as ttd
- * would have captured it (twintorus/record.h), every packet a message.
+ * --record DIR and --clock-skew NS (ttsim run and ttsim app): what ttd
+ * would have captured (twintorus/record.h); for run, its synthetic
+ * traffic, every packet a message.
  */
 #include <string.h>
 
-#include "twintorus/record.h"
 #include "ttsim.h"
 
-/* --record DIR and --clock-skew NS at argv[*i]: 1 taken, 0 not one,
- * -1 after a message. */
-int
-run_record_flag(simopts *o, int argc, char **argv, int *i)
-{
-	const char *v;
+const struct option recordopts_flags[] = {
+	{"record", required_argument, NULL, OPT_RECORD},
+	{"clock-skew", required_argument, NULL, OPT_CLOCK_SKEW},
+	{NULL, 0, NULL, 0}
+};
 
-	if (flag_is(argv[*i], "--record")) {
-		if ((o->record_dir = flag_value(argc, argv, i, o->cmd)) == NULL)
-			return -1;
-		if (o->record_skew == 0)
-			o->record_skew = 500000;
-		return 1;
+void
+recordopts_init(recordopts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->skew_ns = TT_RECORD_SKEW_NS;
+}
+
+int
+recordopts_take(void *state, const struct optval *v)
+{
+	recordopts *o = state;
+
+	if (v->id == OPT_RECORD) {
+		o->dir = v->value;
+		return 0;
 	}
-	if (flag_is(argv[*i], "--clock-skew")) {
-		if ((v = flag_value(argc, argv, i, o->cmd)) == NULL ||
-		    parse_u64(o->cmd, "--clock-skew", v, 0, 1000000000,
-		    &o->record_skew) < 0)
-			return -1;
-		o->record_skew += o->record_skew == 0;  /* 0: at most 1 ns */
-		return 1;
+	o->skew_set = 1;
+	return opt_u64(v->cmd, v->flag, v->value, 0, TT_RECORD_SKEW_MAX_NS,
+	    &o->skew_ns);
+}
+
+int
+recordopts_check(const recordopts *o, const char *cmd)
+{
+	if (o->skew_set && o->dir == NULL) {
+		fprintf(stderr, "ttsim %s: --clock-skew goes with --record DIR: "
+		    "it offsets the recorded nodes' clocks\n", cmd);
+		return -1;
 	}
 	return 0;
 }
 
-/*
- * tt_record_dir_ready() on every rank before any rank creates its files
- * (they share the directory), failing together: -1 after a message.
- */
 int
 record_dir_ready(const char *dir, const char *cmd)
 {
@@ -45,44 +54,67 @@ record_dir_ready(const char *dir, const char *cmd)
 	bad = tt_record_dir_ready(dir, err, sizeof(err)) < 0;
 	if (bad)
 		fprintf(stderr, "ttsim %s: --record %s\n", cmd, err);
-	tt_sim_combine(ttsim_comm(), &bad, 1, NULL);
+	ttsim_allreduce(&bad, 1, TT_SIM_MAX);
 	return bad ? -1 : 0;
 }
 
-/* The recording wrapped around src for one run on sim; NULL state when
- * o asks for none.  -1 after a message. */
+/* The recording's files and source on every rank, or on none. */
+static int
+record_open(struct run_record *rr, const simopts *o, const tt_net *net,
+    tt_sim *sim, tt_source src)
+{
+	const tt_netparams *np = &o->record_cfg->params;
+	uint32_t pe0, pe1;
+	uint64_t bad = 0;
+	char err[1024];
+
+	tt_sim_local(sim, &pe0, &pe1);
+	if (tt_record_open(&rr->rec, o->record->dir, net, o->record_cfg, pe0,
+	    pe1, tt_cycle_ns(np->flit_bytes, np->link_gbps),
+	    o->record->skew_ns, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim %s: --record %s\n", o->cmd, err);
+		bad = 1;
+	} else if (tt_record_src_init(&rr->rs, rr->rec, src, pe0, pe1,
+	    (uint64_t)o->p.packet_flits * (uint64_t)np->flit_bytes) < 0) {
+		fprintf(stderr, "ttsim %s: --record: out of memory\n", o->cmd);
+		bad = 1;
+	}
+	ttsim_allreduce(&bad, 1, TT_SIM_MAX);
+	if (bad == 0)
+		return 0;
+	tt_record_src_free(&rr->rs);
+	if (rr->rec != NULL)
+		tt_record_close(rr->rec, NULL, NULL, 0);
+	rr->rec = NULL;
+	return -1;
+}
+
 int
 run_record_start(struct run_record *rr, const simopts *o, const tt_net *net,
     tt_sim *sim, tt_source *src)
 {
-	uint32_t pe0, pe1;
 	char err[1024];
 
 	memset(rr, 0, sizeof(*rr));
-	if (o->record_dir == NULL)
+	if (o->record == NULL || o->record->dir == NULL)
 		return 0;
-	tt_sim_local(sim, &pe0, &pe1);
-	if (record_dir_ready(o->record_dir, o->cmd) < 0)
+	if (record_dir_ready(o->record->dir, o->cmd) < 0 ||
+	    record_open(rr, o, net, sim, *src) < 0)
 		return -1;
-	if (tt_record_open(&rr->rec, o->record_dir, net, o->record_cfg, pe0,
-	    pe1, o->record_cycle_ns, o->record_skew, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim %s: --record %s\n", o->cmd, err);
-		return -1;
-	}
-	if (tt_record_src_init(&rr->rs, rr->rec, *src, pe0, pe1,
-	    (uint64_t)o->p.packet_flits * o->record_flit_bytes) < 0) {
-		fprintf(stderr, "ttsim %s: out of memory\n", o->cmd);
+	/* collective: every rank fails if one does */
+	if (tt_sim_on_deliver(sim, tt_record_src_deliver, &rr->rs, err,
+	    sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
+		tt_record_src_free(&rr->rs);
 		tt_record_close(rr->rec, NULL, NULL, 0);
 		rr->rec = NULL;
 		return -1;
 	}
 	*src = tt_record_src_source(&rr->rs);
-	tt_sim_on_deliver(sim, tt_record_src_deliver, &rr->rs);
 	tt_sim_on_arrive(sim, tt_record_src_deliver, &rr->rs);
 	return 0;
 }
 
-/* Close the traces: -1 after a message if anything failed. */
 int
 run_record_finish(struct run_record *rr, tt_sim *sim, const char *cmd)
 {
@@ -91,7 +123,7 @@ run_record_finish(struct run_record *rr, tt_sim *sim, const char *cmd)
 
 	if (rr->rec == NULL)
 		return 0;
-	tt_sim_on_deliver(sim, NULL, NULL);
+	tt_sim_on_deliver(sim, NULL, NULL, NULL, 0);
 	tt_sim_on_arrive(sim, NULL, NULL);
 	if (tt_record_close(rr->rec, &rr->records, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim %s: --record: %s\n", cmd, err);

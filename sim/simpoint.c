@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "twintorus/json.h"
+#include "twintorus/stats.h"
 #include "ttsim.h"
 
 void
@@ -24,165 +25,114 @@ simopts_init(simopts *o)
 	o->cmd = "run";
 }
 
-int
-parse_u64(const char *cmd, const char *flag, const char *v, uint64_t lo,
-    uint64_t hi, uint64_t *out)
-{
-	char *end;
-	unsigned long long x;
+const struct option simopts_model_flags[] = {
+	{"vcs", required_argument, NULL, OPT_VCS},
+	{"buffer-flits", required_argument, NULL, OPT_BUFFER_FLITS},
+	{"packet-flits", required_argument, NULL, OPT_PACKET_FLITS},
+	{"router-latency", required_argument, NULL, OPT_ROUTER_LATENCY},
+	{"link-latency", required_argument, NULL, OPT_LINK_LATENCY},
+	{"watchdog", required_argument, NULL, OPT_WATCHDOG},
+	{NULL, 0, NULL, 0}
+};
 
-	if (v[0] == '-' || v[0] == '\0')
-		goto bad;
-	x = strtoull(v, &end, 10);
-	if (*end != '\0' || x < lo || x > hi)
-		goto bad;
-	*out = x;
-	return 0;
-bad:
-	fprintf(stderr, "ttsim %s: %s: '%s' is not a whole number in %llu..%llu\n",
-	    cmd, flag, v, (unsigned long long)lo, (unsigned long long)hi);
+const struct option simopts_window_flags[] = {
+	{"warmup", required_argument, NULL, OPT_WARMUP},
+	{"measure", required_argument, NULL, OPT_MEASURE},
+	{"drain", required_argument, NULL, OPT_DRAIN},
+	{NULL, 0, NULL, 0}
+};
+
+const struct option simopts_traffic_flags[] = {
+	{"traffic", required_argument, NULL, OPT_TRAFFIC},
+	{"load", required_argument, NULL, OPT_LOAD},
+	{"seed", required_argument, NULL, OPT_SEED},
+	{"seeds", required_argument, NULL, OPT_SEEDS},
+	{"hot", required_argument, NULL, OPT_HOT},
+	{"hot-fraction", required_argument, NULL, OPT_HOT_FRACTION},
+	{"flow", required_argument, NULL, OPT_FLOW},
+	{NULL, 0, NULL, 0}
+};
+
+/* The model's and the window's flags. */
+static int
+simopts_model_take(simopts *o, const struct optval *v)
+{
+	const char *c = v->cmd, *f = v->flag, *s = v->value;
+	tt_simparams *p = &o->p;
+
+	switch (v->id) {
+	case OPT_VCS:
+		return opt_int(c, f, s, 1, TT_MAX_VCS, &p->vcs);
+	case OPT_BUFFER_FLITS:
+		o->buffer_set = 1;
+		return opt_int(c, f, s, 1, TT_BUFFER_FLITS_MAX, &p->buffer_flits);
+	case OPT_PACKET_FLITS:
+		o->packet_set = 1;
+		return opt_int(c, f, s, 1, TT_PACKET_FLITS_MAX, &p->packet_flits);
+	case OPT_ROUTER_LATENCY:
+		return opt_int(c, f, s, 1, TT_LATENCY_MAX, &p->router_latency);
+	case OPT_LINK_LATENCY:
+		return opt_int(c, f, s, 1, TT_LATENCY_MAX, &p->link_latency);
+	case OPT_WATCHDOG:
+		return opt_u64(c, f, s, 10, 1ull << 40, &p->watchdog);
+	case OPT_WARMUP:
+		return opt_u64(c, f, s, 0, 1ull << 40, &p->warmup);
+	case OPT_MEASURE:
+		return opt_u64(c, f, s, 1, 1ull << 40, &p->measure);
+	case OPT_DRAIN:
+		return opt_u64(c, f, s, 0, 1ull << 40, &p->drain);
+	}
 	return -1;
 }
 
-int
-parse_int(const char *cmd, const char *flag, const char *v, int lo, int hi,
-    int *out)
+/* A PE list flag (--hot, --flow): kept as written, resolved per network. */
+static int
+simopts_list(simopts *o, const struct optval *v)
 {
-	uint64_t x;
+	int hot = v->id == OPT_HOT;
+	size_t *n = hot ? &o->nhot : &o->nflows;
 
-	if (parse_u64(cmd, flag, v, (uint64_t)lo, (uint64_t)hi, &x) < 0)
-		return -1;
-	*out = (int)x;
-	return 0;
-}
-
-int
-parse_load(const char *cmd, const char *flag, const char *v, double *out)
-{
-	char *end;
-	double x = strtod(v, &end);
-
-	if (*end != '\0' || end == v || !(x > 0) || x > 64) {
-		fprintf(stderr, "ttsim %s: %s: '%s' is not an offered load "
-		    "(flits/cycle/PE, above 0, e.g. 0.3)\n", cmd, flag, v);
+	if (*n >= SIMOPTS_MAX_LIST) {
+		fprintf(stderr, "ttsim %s: at most %d %s flags\n", v->cmd,
+		    SIMOPTS_MAX_LIST, v->flag);
 		return -1;
 	}
-	*out = x;
+	if (hot)
+		o->hot[(*n)++] = v->value;
+	else
+		o->flow[(*n)++] = v->value;
 	return 0;
 }
 
 int
-simopts_take(simopts *o, int argc, char **argv, int *i, const char *cmd)
+simopts_take(void *state, const struct optval *v)
 {
-	const char *arg = argv[*i], *v;
-	uint64_t x;
+	simopts *o = state;
+	const char *c = v->cmd, *f = v->flag, *s = v->value;
 
-#define VALUE() do { if ((v = flag_value(argc, argv, i, cmd)) == NULL) return -1; } while (0)
-	/* replay takes only the model's flags */
-	if (o->model_only && !flag_is(arg, "--vcs") &&
-	    !flag_is(arg, "--buffer-flits") && !flag_is(arg, "--packet-flits") &&
-	    !flag_is(arg, "--router-latency") &&
-	    !flag_is(arg, "--link-latency") && !flag_is(arg, "--watchdog"))
-		return 0;
-	if (flag_is(arg, "--traffic")) {
-		VALUE();
-		if (tt_pattern_parse(v, &o->pattern) < 0) {
+	switch (v->id) {
+	case OPT_TRAFFIC:
+		if (tt_pattern_parse(s, &o->pattern) < 0) {
 			fprintf(stderr, "ttsim %s: --traffic: '%s' is not a "
-			    "pattern; use one of %s\n", cmd, v, tt_pattern_list());
+			    "pattern; use one of %s\n", c, s, tt_pattern_list());
 			return -1;
 		}
 		o->pattern_set = 1;
-		return 1;
+		return 0;
+	case OPT_LOAD:
+		return parse_load(c, f, s, &o->load);
+	case OPT_SEED:
+		return opt_u64(c, f, s, 0, UINT64_MAX >> 1, &o->seed);
+	case OPT_SEEDS:
+		return opt_int(c, f, s, 1, 1000, &o->seeds);
+	case OPT_HOT_FRACTION:
+		return opt_real(c, f, s, 0, 1, "a fraction in 0..1",
+		    &o->hot_fraction);
+	case OPT_HOT:
+	case OPT_FLOW:
+		return simopts_list(o, v);
 	}
-	if (flag_is(arg, "--load")) {
-		VALUE();
-		return parse_load(cmd, "--load", v, &o->load) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--seed")) {
-		VALUE();
-		return parse_u64(cmd, "--seed", v, 0, UINT64_MAX >> 1, &o->seed) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--seeds")) {
-		VALUE();
-		return parse_int(cmd, "--seeds", v, 1, 1000, &o->seeds) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--vcs")) {
-		VALUE();
-		return parse_int(cmd, "--vcs", v, 1, TT_MAX_VCS, &o->p.vcs) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--buffer-flits")) {
-		VALUE();
-		o->buffer_set = 1;
-		return parse_int(cmd, "--buffer-flits", v, 1, 1 << 20,
-		    &o->p.buffer_flits) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--packet-flits")) {
-		VALUE();
-		o->packet_set = 1;
-		return parse_int(cmd, "--packet-flits", v, 1, 4096,
-		    &o->p.packet_flits) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--router-latency")) {
-		VALUE();
-		return parse_int(cmd, "--router-latency", v, 1, 64,
-		    &o->p.router_latency) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--link-latency")) {
-		VALUE();
-		return parse_int(cmd, "--link-latency", v, 1, 64,
-		    &o->p.link_latency) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--warmup")) {
-		VALUE();
-		return parse_u64(cmd, "--warmup", v, 0, 1ull << 40, &o->p.warmup) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--measure")) {
-		VALUE();
-		return parse_u64(cmd, "--measure", v, 1, 1ull << 40, &o->p.measure) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--drain")) {
-		VALUE();
-		return parse_u64(cmd, "--drain", v, 0, 1ull << 40, &o->p.drain) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--watchdog")) {
-		VALUE();
-		return parse_u64(cmd, "--watchdog", v, 10, 1ull << 40, &o->p.watchdog) < 0 ? -1 : 1;
-	}
-	if (flag_is(arg, "--hot-fraction")) {
-		char *end;
-
-		VALUE();
-		o->hot_fraction = strtod(v, &end);
-		if (*end != '\0' || end == v || o->hot_fraction < 0 ||
-		    o->hot_fraction > 1) {
-			fprintf(stderr, "ttsim %s: --hot-fraction: '%s' is not "
-			    "a fraction in 0..1\n", cmd, v);
-			return -1;
-		}
-		return 1;
-	}
-	if (flag_is(arg, "--hot") || flag_is(arg, "--flow")) {
-		int hot = flag_is(arg, "--hot");
-
-		VALUE();
-		if ((hot ? o->nhot : o->nflows) >= SIMOPTS_MAX_LIST) {
-			fprintf(stderr, "ttsim %s: at most %d %s flags\n", cmd,
-			    SIMOPTS_MAX_LIST, hot ? "--hot" : "--flow");
-			return -1;
-		}
-		if (hot)
-			o->hot[o->nhot++] = v;
-		else
-			o->flow[o->nflows++] = v;
-		return 1;
-	}
-	if (strcmp(arg, "--csv") == 0) {
-		o->csv = 1;
-		return 1;
-	}
-	(void)x;
-#undef VALUE
-	return 0;
+	return simopts_model_take(o, v);
 }
 
 /* The YAML network: section gives packet and buffer sizes unless flags do. */
@@ -197,19 +147,12 @@ simopts_apply_config(simopts *o, const tt_config *cfg)
 		o->pattern = TT_TR_FLOWS;
 }
 
-/* Two-sided 95% Student t quantiles for n - 1 degrees of freedom. */
+/* The factor of a two-sided 95% interval of a mean of n values: Student's
+ * t for n - 1 degrees of freedom, exact at every n. */
 static double
 t95(int n)
 {
-	static const double t[] = {0, 12.706, 4.303, 3.182, 2.776, 2.571,
-	    2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
-	    2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
-	    2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
-	int df = n - 1;
-
-	if (df < 1)
-		return 0;
-	return df <= 30 ? t[df] : 1.96;
+	return n < 2 ? 0 : tt_t_quantile(0.975, n - 1);
 }
 
 typedef struct acc {
@@ -258,25 +201,11 @@ parse_pes(const char *cmd, const tt_net *net, const char *what,
 static int
 parse_flows(const tt_net *net, const simopts *o, uint32_t *src, uint32_t *dst)
 {
-	char buf[256], err[256], *colon;
 	size_t i;
 
-	for (i = 0; i < o->nflows; i++) {
-		snprintf(buf, sizeof(buf), "%s", o->flow[i]);
-		colon = strchr(buf, ':');
-		if (colon == NULL) {
-			fprintf(stderr, "ttsim %s: --flow %s: write SRC:DST, each "
-			    "a PE id or x,y,z/card\n", o->cmd, o->flow[i]);
+	for (i = 0; i < o->nflows; i++)
+		if (flow_parse(net, o->flow[i], &src[i], &dst[i], o->cmd) < 0)
 			return -1;
-		}
-		*colon = '\0';
-		if (tt_pe_parse(net, buf, &src[i], err, sizeof(err)) < 0 ||
-		    tt_pe_parse(net, colon + 1, &dst[i], err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim %s: --flow %s: %s\n", o->cmd,
-			    o->flow[i], err);
-			return -1;
-		}
-	}
 	return 0;
 }
 
@@ -362,6 +291,94 @@ seed_progress(void *ctx, double frac)
 	sp->fn(sp->ctx, sp->base + sp->span * (sp->seed + frac) / sp->seeds);
 }
 
+/* The means over a point's seeds and their intervals. */
+struct pointacc {
+	acc accepted, net, e2e;
+};
+
+/* Add the run of one seed (of n) to pt. */
+static void
+point_add(simpoint *pt, struct pointacc *pa, const tt_net *net,
+    const tt_simresult *r, uint64_t seed, int n)
+{
+	if (r->measured_delivered > 0)
+		pt->measured_runs++;
+	acc_add(&pa->accepted, r->accepted_load);
+	acc_add(&pa->net, r->avg_network_latency);
+	acc_add(&pa->e2e, r->avg_e2e_latency);
+	pt->offered += r->offered_load / n;
+	pt->throughput_packets += r->throughput_packets / n;
+	pt->p99_e2e += r->p99_e2e_latency / n;
+	pt->avg_hops += r->avg_hops / n;
+	pt->internal_util += r->internal_link_utilization / n;
+	pt->cycles += (double)r->cycles / n;
+	pt->delivered += (double)r->delivered / n;
+	pt->undelivered += (double)(r->measured_generated -
+	    r->measured_delivered) / n;
+	pt->traversals += (double)r->traversals;
+	pt->total_cycles += (double)r->cycles;
+	if (!r->drained)
+		pt->saturated = 1;
+	if (r->deadlock && !pt->deadlock) {
+		pt->deadlock = 1;
+		pt->deadlock_seed = seed;
+		pt->deadlock_cycle = r->cycles;
+		chan_names(pt, net, r);
+	}
+}
+
+static void
+point_finish(simpoint *pt, const struct pointacc *pa, int n)
+{
+	pt->accepted = acc_mean(&pa->accepted, n);
+	pt->accepted_ci = acc_ci(&pa->accepted, n);
+	pt->net_lat = acc_mean(&pa->net, n);
+	pt->net_lat_ci = acc_ci(&pa->net, n);
+	pt->e2e_lat = acc_mean(&pa->e2e, n);
+	pt->e2e_lat_ci = acc_ci(&pa->e2e, n);
+	/* saturated: the accepted load falls short of the offered one, or
+	 * the packets of the window could not all be delivered in the drain */
+	if (pt->accepted < 0.95 * pt->offered)
+		pt->saturated = 1;
+}
+
+/* Every seed of the point on sim.  0, or -1 after a message. */
+static int
+point_seeds(const simopts *o, tt_sim *sim, const tt_net *net, double load,
+    simpoint *pt, struct seedprog *sp)
+{
+	struct pointacc pa;
+	struct pointpes pp;
+	struct run_record rec;
+	tt_traffic tr;
+	tt_simresult r;
+	tt_source src;
+	int s, n = o->seeds;
+
+	memset(&pa, 0, sizeof(pa));
+	for (s = 0; s < n; s++) {
+		if (point_traffic(o, net, &pp, load, o->seed + (uint64_t)s,
+		    &tr) < 0)
+			return -1;
+		src = tt_traffic_source(&tr);
+		sp->seed = s;
+		if (run_record_start(&rec, o, net, sim, &src) < 0) {
+			tt_traffic_free(&tr);
+			return -1;
+		}
+		tt_sim_run(sim, &src, 0, &r, sp->fn ? seed_progress : NULL, sp);
+		tt_traffic_free(&tr);
+		if (run_record_finish(&rec, sim, o->cmd) < 0) {
+			tt_simresult_free(&r);
+			return -1;
+		}
+		point_add(pt, &pa, net, &r, tr.seed, n);
+		tt_simresult_free(&r);
+	}
+	point_finish(pt, &pa, n);
+	return 0;
+}
+
 /*
  * Run one point: the network of spec at `load`, o->seeds times from seed
  * o->seed upwards.  0 when it ran (deadlock or not), -1 after an error
@@ -372,97 +389,38 @@ simpoint_run(const simopts *o, const tt_netspec *spec, double load,
     simpoint *pt, void (*progress)(void *, double), void *pctx,
     double done0, double span)
 {
-	tt_net net;
 	tt_sim *sim = NULL;
-	tt_traffic tr;
-	tt_simresult r;
-	struct pointpes pp;
-	acc acc_acc = {0, 0}, acc_net = {0, 0}, acc_e2e = {0, 0};
 	struct timespec t0, t1;
 	struct seedprog sp = {progress, pctx, done0, span, 0, o->seeds};
 	char err[512];
-	int s, n = o->seeds, rc = -1;
+	int rc = -1;
 
 	memset(pt, 0, sizeof(*pt));
-	if (tt_net_init(&net, spec, err, sizeof(err)) < 0) {
+	if (tt_net_init(&pt->net, spec, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
 		return -1;
 	}
-	pt->net = net;
 	pt->pattern = o->pattern;
 	pt->load = load;
-	pt->seeds = n;
+	pt->seeds = o->seeds;
 	pt->seed = o->seed;
 	pt->p = o->p;
-	if (tt_sim_create_part(&sim, &net, &o->p, ttsim_comm(), err,
+	if (tt_sim_create_part(&sim, &pt->net, &o->p, ttsim_comm(), err,
 	    sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
 		goto out;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (s = 0; s < n; s++) {
-		tt_source src;
-		struct run_record rec;
-
-		if (point_traffic(o, &net, &pp, load, o->seed + (uint64_t)s,
-		    &tr) < 0)
-			goto out;
-		src = tt_traffic_source(&tr);
-		sp.seed = s;
-		if (run_record_start(&rec, o, &net, sim, &src) < 0) {
-			tt_traffic_free(&tr);
-			goto out;
-		}
-		tt_sim_run(sim, &src, 0, &r, progress ? seed_progress : NULL, &sp);
-		tt_traffic_free(&tr);
-		if (run_record_finish(&rec, sim, o->cmd) < 0) {
-			tt_simresult_free(&r);
-			goto out;
-		}
-		if (r.measured_delivered > 0)
-			pt->measured_runs++;
-		acc_add(&acc_acc, r.accepted_load);
-		acc_add(&acc_net, r.avg_network_latency);
-		acc_add(&acc_e2e, r.avg_e2e_latency);
-		pt->offered += r.offered_load / n;
-		pt->throughput_packets += r.throughput_packets / n;
-		pt->p99_e2e += r.p99_e2e_latency / n;
-		pt->avg_hops += r.avg_hops / n;
-		pt->internal_util += r.internal_link_utilization / n;
-		pt->cycles += (double)r.cycles / n;
-		pt->delivered += (double)r.delivered / n;
-		pt->undelivered += (double)(r.measured_generated -
-		    r.measured_delivered) / n;
-		pt->traversals += (double)r.traversals;
-		pt->total_cycles += (double)r.cycles;
-		if (!r.drained)
-			pt->saturated = 1;
-		if (r.deadlock && !pt->deadlock) {
-			pt->deadlock = 1;
-			pt->deadlock_seed = tr.seed;
-			pt->deadlock_cycle = r.cycles;
-			chan_names(pt, &net, &r);
-		}
-		tt_simresult_free(&r);
-	}
+	if (point_seeds(o, sim, &pt->net, load, pt, &sp) < 0)
+		goto out;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	pt->wall = (double)(t1.tv_sec - t0.tv_sec) +
 	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	pt->accepted = acc_mean(&acc_acc, n);
-	pt->accepted_ci = acc_ci(&acc_acc, n);
-	pt->net_lat = acc_mean(&acc_net, n);
-	pt->net_lat_ci = acc_ci(&acc_net, n);
-	pt->e2e_lat = acc_mean(&acc_e2e, n);
-	pt->e2e_lat_ci = acc_ci(&acc_e2e, n);
-	/* saturated: the accepted load falls short of the offered one, or
-	 * the packets of the window could not all be delivered in the drain */
-	if (pt->accepted < 0.95 * pt->offered)
-		pt->saturated = 1;
 	rc = 0;
 out:
 	tt_sim_free(sim);
 	if (rc < 0)
-		tt_net_free(&net);
+		tt_net_free(&pt->net);
 	return rc;
 }
 
@@ -498,27 +456,6 @@ simpoint_free(simpoint *pt)
 	tt_net_free(&pt->net);
 }
 
-/* "3DT 4x4x4 D vc" or "2D 16x8 vc": one curve of a sweep or a plot. */
-const char *
-simpoint_series(const simpoint *pt, char *buf, size_t bufsz)
-{
-	const tt_net *net = &pt->net;
-	size_t len;
-	int d;
-
-	len = (size_t)snprintf(buf, bufsz, "%dD%s ", net->n, net->twin ? "T" : "");
-	for (d = 0; d < net->n && len < bufsz; d++)
-		len += (size_t)snprintf(buf + len, bufsz - len, "%s%d",
-		    d ? "x" : "", net->k[d]);
-	if (len < bufsz && net->twin)
-		len += (size_t)snprintf(buf + len, bufsz - len, " %s",
-		    net->ports_name);
-	if (len < bufsz)
-		snprintf(buf + len, bufsz - len, " %s",
-		    tt_deadlock_name(net->deadlock));
-	return buf;
-}
-
 static void
 json_num(FILE *f, const char *key, double v, int have, int ci, double civ,
     int seeds)
@@ -537,7 +474,7 @@ json_num(FILE *f, const char *key, double v, int have, int ci, double civ,
 
 /*
  * One point as a JSON object.  The scheme is "scheme" here, because
- * "deadlock" is the watchdog's verdict (DESIGN.md §4, ttsim run --json).
+ * "deadlock" is the watchdog's verdict (ttsim run --json).
  * Latencies and hops are null when no packet of the window arrived.
  */
 void
@@ -551,7 +488,7 @@ simpoint_json(FILE *f, const simpoint *pt)
 	fputc('{', f);
 	json_net_fields(f, net, "scheme");
 	fprintf(f, ", \"series\": ");
-	tt_json_string(f, simpoint_series(pt, sb, sizeof(sb)));
+	tt_json_string(f, net_name(&pt->net, sb, sizeof(sb)));
 	fprintf(f, ", \"pes\": %u, \"traffic\": \"%s\"", (unsigned)net->ncards,
 	    tt_pattern_name(pt->pattern));
 	fprintf(f, ", \"load\": %.6g", pt->load);
@@ -616,7 +553,7 @@ simpoint_csv(FILE *f, const simpoint *pt)
 	char sb[128];
 	int d;
 
-	fprintf(f, "%s,", simpoint_series(pt, sb, sizeof(sb)));
+	fprintf(f, "%s,", net_name(&pt->net, sb, sizeof(sb)));
 	for (d = 0; d < pt->net.n; d++)
 		fprintf(f, "%s%d", d ? "x" : "", pt->net.k[d]);
 	fprintf(f, ",%d,%s,%s,%u,%s,%.6g", pt->net.twin, pt->net.ports_name,
@@ -659,13 +596,13 @@ simpoint_table_row(FILE *f, const simpoint *pt)
 		snprintf(iu, sizeof(iu), "-");
 	if (pt->measured_runs < pt->seeds) {
 		fprintf(f, "%-22s %6.3f %9.4f %10.3f %9s %9s %6s %6s %6s  %s\n",
-		    simpoint_series(pt, sb, sizeof(sb)), pt->offered,
+		    net_name(&pt->net, sb, sizeof(sb)), pt->offered,
 		    pt->accepted, pt->throughput_packets, "n/a", "n/a", "n/a",
 		    "n/a", iu, pt->deadlock ? "DEADLOCK" : "saturated");
 		return;
 	}
 	fprintf(f, "%-22s %6.3f %9.4f %10.3f %9.1f %9.1f %6.0f %6.2f %6s  %s\n",
-	    simpoint_series(pt, sb, sizeof(sb)), pt->offered, pt->accepted,
+	    net_name(&pt->net, sb, sizeof(sb)), pt->offered, pt->accepted,
 	    pt->throughput_packets, pt->net_lat, pt->e2e_lat, pt->p99_e2e,
 	    pt->avg_hops, iu,
 	    pt->deadlock ? "DEADLOCK" : pt->saturated ? "saturated" : "");

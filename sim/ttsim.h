@@ -4,56 +4,152 @@
  * Exit codes, for every subcommand:
  *   0  success (verify: deadlock-free)
  *   1  verify found a cycle (deadlock possible)
- *   2  bad usage or bad input (flags, config file)
+ *   2  bad usage or bad input (flags, config file), or standard output
+ *      could not be written
  */
 #ifndef TTSIM_H
 #define TTSIM_H
 
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sim_part.h"           /* lib/: the partition, not installed */
 #include "twintorus/analyze.h"
 #include "twintorus/sim.h"
 #include "twintorus/traffic.h"
 #include "twintorus/config.h"
+#include "twintorus/record.h"
 #include "twintorus/topo.h"
 
 #define TTSIM_EXIT_OK       0
 #define TTSIM_EXIT_DEADLOCK 1
 #define TTSIM_EXIT_USAGE    2
 
+/*
+ * sim/opt.c: the option layer, getopt_long under one table per option
+ * group.  A group is a table of long options (ending with a zeroed entry;
+ * .val is the option's id) and the function that takes them; a command
+ * lists the groups it takes.  Positional arguments go to the first group
+ * with args set, as OPT_ARG.
+ */
+enum {
+	OPT_ARG = 1,            /* a positional argument */
+	OPT_HELP = 'h',         /* -h, --help: every command */
+	OPT_OUT = 'o',          /* -o FILE and the long name a command gives it */
+	/* network (netopts_flags) */
+	OPT_DIMS = 256, OPT_PORTS, OPT_DEADLOCK, OPT_PLAIN,
+	/* output (outopts_json, outopts_json_csv) */
+	OPT_JSON, OPT_CSV,
+	/* model (simopts_model_flags) */
+	OPT_VCS, OPT_BUFFER_FLITS, OPT_PACKET_FLITS, OPT_ROUTER_LATENCY,
+	OPT_LINK_LATENCY, OPT_WATCHDOG,
+	/* measurement window (simopts_window_flags) */
+	OPT_WARMUP, OPT_MEASURE, OPT_DRAIN,
+	/* traffic (simopts_traffic_flags) */
+	OPT_TRAFFIC, OPT_LOAD, OPT_SEED, OPT_SEEDS, OPT_HOT, OPT_HOT_FRACTION,
+	OPT_FLOW,
+	/* link (linkopts_flags) */
+	OPT_LINK_GBPS, OPT_FLIT_BYTES,
+	/* recording (recordopts_flags) */
+	OPT_RECORD, OPT_CLOCK_SKEW,
+	/* dependency inference (inferopts_flags) */
+	OPT_BURST_GAP, OPT_PAUSE, OPT_WINDOW,
+	OPT_OWN = 512           /* a command's own options from here */
+};
+
+/* One option as a group's take function gets it. */
+struct optval {
+	const char *cmd;        /* "run", "trace synth": for messages */
+	const char *flag;       /* "--load" (or the argument, for OPT_ARG) */
+	const char *value;      /* NULL for a flag without a value */
+	int id;
+};
+
+typedef struct opt_group {
+	const struct option *opts;
+	int args;               /* takes the positional arguments */
+	/* 0, or -1 after a message */
+	int (*take)(void *state, const struct optval *v);
+	void *state;
+} opt_group;
+
+#define OPT_NGROUPS(g) (sizeof(g) / sizeof((g)[0]))
+
+enum { OPT_PARSED = 0, OPT_HELP_SHOWN = 1 };
+/* Parse argv (argv[0] is the command) into the groups: OPT_PARSED,
+ * OPT_HELP_SHOWN after printing usage to stdout, or -1 after a message. */
+int opt_parse(const char *cmd, void (*usage)(FILE *), const opt_group *groups,
+    size_t ngroups, int argc, char **argv);
+/* Values: each 0, or -1 after "ttsim CMD: FLAG: 'V' is not ...". */
+int opt_u64(const char *cmd, const char *flag, const char *v, uint64_t lo,
+    uint64_t hi, uint64_t *out);
+int opt_int(const char *cmd, const char *flag, const char *v, int lo, int hi,
+    int *out);
+/* A finite number in [lo, hi]; what says what was expected. */
+int opt_real(const char *cmd, const char *flag, const char *v, double lo,
+    double hi, const char *what, double *out);
+int parse_load(const char *cmd, const char *flag, const char *v, double *out);
+
 /* The network a subcommand works on: a YAML file, then flags over it. */
 typedef struct netopts {
 	const char *file;
 	tt_config cfg;
 	tt_netspec spec;
-	int json;
 	int ports_all;        /* --ports all */
 	const char *dims_flag, *ports_flag, *deadlock_flag;
 	int plain_flag;
+	int given;            /* a file or a network flag was given */
 } netopts;
 
+/* --json, and --csv where a command prints CSV on standard output */
+typedef struct outopts {
+	int json, csv;
+} outopts;
+
+/* --link-gbps and --flit-bytes, over the YAML network: section */
+typedef struct linkopts {
+	double gbps;          /* 0: the file's or the default */
+	int flit_bytes;       /* 0: likewise */
+} linkopts;
+
 /* sim/netopts.c */
-/* argv[*i] is --name or --name=value */
-int flag_is(const char *arg, const char *name);
-/* The value of the flag at argv[*i] (after '=' or the next argument,
- * advancing *i), or NULL after a message. */
-const char *flag_value(int argc, char **argv, int *i, const char *cmd);
+extern const struct option netopts_flags[];     /* FILE.yaml --dims ... */
+extern const struct option outopts_json[];      /* --json */
+extern const struct option outopts_json_csv[];  /* --json --csv */
+extern const struct option linkopts_flags[];    /* --link-gbps --flit-bytes */
 void netopts_init(netopts *o);
-/* If argv[*i] is a common network flag, take it (and its value) and return
- * 1; 0 if it is not one; -1 after printing an error. */
-int netopts_take(netopts *o, int argc, char **argv, int *i, const char *cmd);
+int netopts_take(void *o, const struct optval *v);
+/* The YAML file argument, and whether an argument names one (.yaml, .yml)
+ * for commands that also take trace files. */
+int netopts_file(netopts *o, const char *path, const char *cmd);
+int netopts_is_yaml(const char *path);
+int outopts_take(void *o, const struct optval *v);
+int linkopts_take(void *o, const struct optval *v);
+/* The link of the flags over the file's network: section. */
+void linkopts_resolve(const linkopts *l, const tt_config *cfg,
+    tt_netparams *out);
 /* Load the file, apply the flags, check what results.  -1 after printing
  * every error. */
 int netopts_finish(netopts *o, const char *cmd);
 /* The configurations to run: one, or all of them for --ports all. */
 int netopts_specs(const netopts *o, tt_netspec **specs, size_t *count);
+/* --flow SRC:DST on net, each a PE id or x,y,z/card; -1 after a message
+ * naming cmd. */
+int flow_parse(const tt_net *net, const char *text, uint32_t *src,
+    uint32_t *dst, const char *cmd);
 /* A topology such as 4x4x4 or 16x8:plain over base; -1 after a message
  * naming cmd and flag. */
 int topo_parse(const char *item, const tt_netspec *base, tt_netspec *out,
     const char *cmd, const char *flag);
-/* "3DT torus 4x4x4", "plain 2D torus 16x8" */
+/*
+ * A network's name, in one format everywhere: the kind and the dimensions,
+ * "3DT 4x4x4" (twin) or "2D 16x8" (plain), is its title; its name adds the
+ * port configuration (twin) and the deadlock scheme: "3DT 4x4x4 D vc",
+ * "2D 16x8 vc", one curve of a sweep or one network of a replay.
+ */
 const char *net_title(const tt_net *net, char *buf, size_t bufsz);
+const char *net_name(const tt_net *net, char *buf, size_t bufsz);
 /* "X+ Y+ X-" for a card's external ports */
 const char *net_card_ports(const tt_net *net, int side, char *buf, size_t bufsz);
 void json_card_ports(FILE *f, const tt_net *net, int side);
@@ -66,6 +162,9 @@ void json_net_fields(FILE *f, const tt_net *net, const char *scheme_key);
 void ttsim_mpi_start(int *argc, char ***argv);
 void ttsim_mpi_finish(void);
 const tt_sim_comm *ttsim_comm(void);
+/* v combined by op over the ranks, on every rank (nothing serially): for
+ * what the ranks must agree on outside a simulator, e.g. a failure. */
+void ttsim_allreduce(uint64_t *v, size_t n, enum tt_sim_op op);
 
 /* sim/progress.c: a one-line progress report on a terminal, none when
  * stderr is not a terminal */
@@ -87,16 +186,12 @@ typedef struct simopts {
 	size_t nhot;
 	const char *flow[SIMOPTS_MAX_LIST];
 	size_t nflows;
-	int csv;
 	int pattern_set, packet_set, buffer_set;
-	int model_only;         /* take only the model's flags (replay) */
 	const char *cmd;        /* "run" or "sweep", for messages */
-	/* ttsim run --record (sim/run_record.c) */
-	const char *record_dir;
+	/* ttsim run --record: NULL, or what to record and the network's
+	 * file (host names, link speed) */
+	const struct recordopts *record;
 	const tt_config *record_cfg;
-	uint64_t record_skew;
-	double record_cycle_ns;
-	int record_flit_bytes;
 } simopts;
 
 #define SIMPOINT_MAX_CHANS 64
@@ -120,15 +215,12 @@ typedef struct simpoint {
 	size_t nchan;
 } simpoint;
 
+extern const struct option simopts_model_flags[];    /* --vcs ... --watchdog */
+extern const struct option simopts_window_flags[];   /* --warmup --measure --drain */
+extern const struct option simopts_traffic_flags[];  /* --traffic --load ... */
 void simopts_init(simopts *o);
-int simopts_take(simopts *o, int argc, char **argv, int *i, const char *cmd);
+int simopts_take(void *o, const struct optval *v);
 void simopts_apply_config(simopts *o, const tt_config *cfg);
-int parse_load(const char *cmd, const char *flag, const char *v, double *out);
-/* A whole number in [lo, hi], or -1 after saying what is wrong. */
-int parse_u64(const char *cmd, const char *flag, const char *v, uint64_t lo,
-    uint64_t hi, uint64_t *out);
-int parse_int(const char *cmd, const char *flag, const char *v, int lo, int hi,
-    int *out);
 int simpoint_run(const simopts *o, const tt_netspec *spec, double load,
     simpoint *pt, void (*progress)(void *, double), void *pctx,
     double done0, double span);
@@ -139,25 +231,44 @@ int simopts_traffic(const simopts *o, const tt_net *net, double load,
 /* Everything simpoint_run() would refuse, checked without running. */
 int simpoint_check(const simopts *o, const tt_netspec *spec, double load);
 void simpoint_free(simpoint *pt);
-const char *simpoint_series(const simpoint *pt, char *buf, size_t bufsz);
 void simpoint_json(FILE *f, const simpoint *pt);
 void simpoint_csv_header(FILE *f);
 void simpoint_csv(FILE *f, const simpoint *pt);
 void simpoint_table_header(FILE *f);
 void simpoint_table_row(FILE *f, const simpoint *pt);
 
-/* sim/run_record.c: ttsim run --record */
-#include "twintorus/record.h"
+/*
+ * sim/run_record.c: --record DIR and --clock-skew NS (run and app): what
+ * ttd would have captured, one pcap per node (twintorus/record.h).
+ */
+typedef struct recordopts {
+	const char *dir;        /* NULL: nothing recorded */
+	uint64_t skew_ns;       /* node clock offsets stay below this */
+	int skew_set;
+} recordopts;
+extern const struct option recordopts_flags[];  /* --record --clock-skew */
+void recordopts_init(recordopts *o);
+int recordopts_take(void *o, const struct optval *v);
+/* --clock-skew without --record: -1 after a message naming cmd. */
+int recordopts_check(const recordopts *o, const char *cmd);
+/* tt_record_dir_ready() on every rank before any creates its files,
+ * failing together: -1 after a message. */
+int record_dir_ready(const char *dir, const char *cmd);
 struct run_record {
 	tt_record *rec;
 	tt_record_src rs;
 	uint64_t records;
 };
-int run_record_flag(simopts *o, int argc, char **argv, int *i);
-int record_dir_ready(const char *dir, const char *cmd);
+/* The recording wrapped around src for one run of o on sim (nothing when
+ * o records nothing); its close.  Each -1 after a message. */
 int run_record_start(struct run_record *rr, const simopts *o,
     const tt_net *net, tt_sim *sim, tt_source *src);
 int run_record_finish(struct run_record *rr, tt_sim *sim, const char *cmd);
+
+/* sim/cmd_infer.c: --burst-gap, --pause, --window (trace infer and
+ * replay --causal) */
+extern const struct option inferopts_flags[];
+int inferopts_take(void *ip, const struct optval *v);   /* tt_infer_params */
 
 /* sim/cmd_plot.c */
 int plot_csv(const char *csv, const char *out, const char *title);

@@ -12,6 +12,9 @@
 #include <stdint.h>
 
 #include "twintorus/topo.h"
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
 
 /* Called now and then with the fraction of routes walked (0..1). */
 typedef void (*tt_progress_fn)(void *arg, double done);
@@ -102,5 +105,7 @@ int tt_transit_paths(const tt_net *net, uint64_t *per_node);
 /* Shortest-path distances between cards (BFS over cables and internal
  * links): the diameter and the mean over ordered pairs of distinct PEs. */
 int tt_distances(const tt_net *net, uint32_t *diameter, double *avg);
+
+TT_END_DECLS
 
 #endif

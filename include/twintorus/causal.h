@@ -37,6 +37,9 @@
 #include "twintorus/deps.h"
 #include "twintorus/replay.h"
 #include "twintorus/sim.h"
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
 
 typedef struct tt_causal tt_causal;
 
@@ -51,7 +54,8 @@ typedef struct tt_causal_result {
 	tt_replay_result rr;    /* messages, packets, bytes, last_done,
 	                         * last_gen, latency; max_pending: the most
 	                         * lines and arrivals held at once */
-	uint64_t first_gen;     /* cycle of the first release */
+	uint64_t first_gen;     /* cycle of the first release (UINT64_MAX:
+	                         * none yet) */
 	uint64_t lines;         /* read */
 	uint64_t waited;        /* releases held back by a predecessor */
 	uint64_t ignored;       /* predecessors ignored (see above) */
@@ -74,5 +78,7 @@ int tt_causal_error(const tt_causal *c, char *err, size_t errsz);
 /* The ignored predecessors, the first few by name. */
 void tt_causal_warnings(const tt_causal *c, FILE *f, const char *prefix);
 void tt_causal_free(tt_causal *c);
+
+TT_END_DECLS
 
 #endif

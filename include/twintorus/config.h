@@ -1,5 +1,5 @@
 /*
- * twintorus: the YAML cluster description (DESIGN.md §4, "YAML config").
+ * twintorus: the YAML cluster description.
  *
  * One file describes a cluster: torus: (the model), network: (simulator
  * parameters), nodes: (the deployment map, used by ttd) and trace:.  The
@@ -11,15 +11,11 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "twintorus/params.h"
 #include "twintorus/topo.h"
+#include "twintorus/api.h"
 
-/* Simulator parameters, defaults from seed 000 §7.1. */
-typedef struct tt_netparams {
-	int packet_flits;     /* default 4 */
-	int buffer_flits;     /* per input port, split among its VCs; default 128 */
-	int flit_bytes;       /* default 16 */
-	double link_gbps;     /* default 10: maps trace time to cycles */
-} tt_netparams;
+TT_BEGIN_DECLS
 
 /*
  * addresses: maps the addresses of a plain capture (tcpdump of a cluster's
@@ -106,5 +102,7 @@ void tt_config_free(tt_config *cfg);
  * errors; cfg is usable only when it returns 0.
  */
 int tt_config_load(tt_config *cfg, const char *path, FILE *errs);
+
+TT_END_DECLS
 
 #endif

@@ -32,6 +32,9 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
 
 typedef struct tt_depref {
 	uint32_t src, seq;
@@ -79,5 +82,7 @@ typedef struct tt_dep_stream {
 } tt_dep_stream;
 
 tt_dep_stream tt_deps_stream(tt_deps_reader *r);
+
+TT_END_DECLS
 
 #endif

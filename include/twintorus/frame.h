@@ -1,5 +1,5 @@
 /*
- * twintorus: the torus frame (DESIGN.md §4, "Torus frame").
+ * twintorus: the torus frame.
  *
  * What ttd puts on the wire between cards and what traces hold.  An
  * Ethernet II frame, optionally 802.1Q-tagged (for PFC-capable hardware the
@@ -28,6 +28,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
 
 #define TT_ETHERTYPE        0x88B5
 #define TT_ETHERTYPE_VLAN   0x8100
@@ -96,9 +99,21 @@ size_t tt_frame_encode(const tt_frame *f, uint8_t *buf, size_t bufsz);
 int tt_frame_decode(tt_frame *f, const uint8_t *buf, size_t len,
     char *err, size_t errsz);
 
+/*
+ * A PE's MAC address, one scheme for ttd's TAP interfaces, the frames it
+ * delivers and the traces ttsim writes: 02:74:74 (locally administered,
+ * unicast) and then the PE id in 24 bits.  The torus header carries the
+ * whole id; PEs 2^24 apart share a MAC.  tt_mac_pe() reads the PE back, or
+ * gives -1 for an address of another scheme.
+ */
+void tt_pe_mac(uint32_t pe, uint8_t mac[6]);
+int64_t tt_mac_pe(const uint8_t mac[6]);
+
 /* Hello payloads: encode into 8 bytes; decode checks the length. */
 void tt_hello_encode(const tt_hello *h, uint8_t out[TT_HELLO_LEN]);
 int tt_hello_decode(tt_hello *h, const uint8_t *buf, size_t len,
     char *err, size_t errsz);
+
+TT_END_DECLS
 
 #endif

@@ -76,6 +76,9 @@
 
 #include "twintorus/deps.h"
 #include "twintorus/trace.h"
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
 
 /* What a frame is (rule 1 and 2). */
 enum tt_infer_cls {
@@ -169,5 +172,7 @@ const tt_infer_stats *tt_infer_stats_get(const tt_infer *inf);
  * of order, are tt_trace_in_warnings()'s: stats has their counts). */
 void tt_infer_warnings(const tt_infer *inf, FILE *f, const char *prefix);
 void tt_infer_free(tt_infer *inf);
+
+TT_END_DECLS
 
 #endif

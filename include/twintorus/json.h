@@ -9,10 +9,9 @@
 #define TWINTORUS_JSON_H
 
 #include <stdio.h>
+#include "twintorus/api.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+TT_BEGIN_DECLS
 
 /*
  * Write s as a JSON string, quotes included.  '"' and '\\' are escaped,
@@ -22,8 +21,6 @@ extern "C" {
  */
 void tt_json_string(FILE *f, const char *s);
 
-#ifdef __cplusplus
-}
-#endif
+TT_END_DECLS
 
 #endif

@@ -33,9 +33,16 @@
 #include "twintorus/config.h"
 #include "twintorus/sim.h"
 #include "twintorus/topo.h"
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
 
 /* Where recorded traces start, node offsets aside. */
 #define TT_RECORD_EPOCH_NS (1767225600ull * 1000000000ull)
+/* The nodes' clock offsets: below this by default (ttd's nodes are not
+ * synchronised to better than this), and at most the most. */
+#define TT_RECORD_SKEW_NS       500000ull
+#define TT_RECORD_SKEW_MAX_NS   1000000000ull
 
 typedef struct tt_record tt_record;
 
@@ -93,5 +100,7 @@ int tt_record_src_init(tt_record_src *rs, tt_record *rec, tt_source inner,
 tt_source tt_record_src_source(tt_record_src *rs);
 void tt_record_src_deliver(void *ctx, const tt_delivery *d);
 void tt_record_src_free(tt_record_src *rs);
+
+TT_END_DECLS
 
 #endif

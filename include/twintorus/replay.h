@@ -26,6 +26,9 @@
 #include <stdint.h>
 #include "twintorus/sim.h"
 #include "twintorus/trace.h"
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
 
 typedef struct tt_replay_params {
 	int packet_flits;       /* flits per packet (the simulator's P) */
@@ -80,5 +83,7 @@ const tt_replay_result *tt_replay_result_get(const tt_replay *rp);
 /* After the run: 0, or -1 with the reading error that stopped it. */
 int tt_replay_error(const tt_replay *rp, char *err, size_t errsz);
 void tt_replay_free(tt_replay *rp);
+
+TT_END_DECLS
 
 #endif

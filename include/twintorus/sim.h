@@ -38,6 +38,9 @@
 
 #include <stdint.h>
 #include "twintorus/topo.h"
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
 
 typedef struct tt_simparams {
 	int packet_flits;       /* P; default 4 (seed 000 §7.1) */
@@ -98,12 +101,6 @@ void tt_hist_add(tt_hist *h, uint64_t v);
 /* The q-quantile (0 < q <= 1); bins above the linear range give their
  * lower edge. */
 uint64_t tt_hist_quantile(const tt_hist *h, double q);
-/* A histogram as TT_HIST_WORDS integers (count, sum, max, bins), for
- * combining ranks' histograms: word 2 (max) takes the largest, the rest
- * add up. */
-#define TT_HIST_WORDS (3 + TT_HIST_BINS)
-void tt_hist_pack(const tt_hist *h, uint64_t *w);
-void tt_hist_unpack(tt_hist *h, const uint64_t *w);
 
 typedef struct tt_simresult {
 	uint64_t cycles;              /* simulated, all phases */
@@ -120,6 +117,8 @@ typedef struct tt_simresult {
 	uint64_t measured_delivered;  /* ... and delivered by the end */
 	uint64_t hops_sum;            /* links crossed by measured packets */
 	uint64_t traversals;          /* flit-router traversals (all phases) */
+	uint64_t internal_flits;      /* flits the internal links carried
+	                               * inside the window, both directions */
 	double offered_load;          /* flits/cycle/PE offered in the window */
 	double accepted_load;         /* flits/cycle/PE delivered in the window */
 	double throughput_packets;    /* packets/cycle, whole network */
@@ -157,8 +156,10 @@ int tt_sim_check(const tt_net *net, const tt_simparams *p, char *err,
 /* Bytes tt_sim_create() would allocate for net and p (for planning). */
 uint64_t tt_sim_memory(const tt_net *net, const tt_simparams *p);
 
-/* 0 if the simulator's routing tables give tt_route()'s hop for every
- * card, destination and input port (for tests: O(cards^2)). */
+/* 0 if the simulator's routing tables take tt_route()'s decision (output
+ * port, VC and bubble condition) for every card it simulates, every
+ * destination and every input port: the 2n external ports, the internal
+ * link and the PE.  -1 at the first difference.  For tests: O(cards^2). */
 int tt_sim_check_routes(const tt_sim *sim);
 
 /* VCs the simulator gives each port of net (after the minimum of p->vcs). */
@@ -181,7 +182,11 @@ typedef struct tt_delivery {
 	                                 * NIC, tail reached the PE */
 } tt_delivery;
 typedef void (*tt_sim_deliver_fn)(void *ctx, const tt_delivery *d);
-void tt_sim_on_deliver(tt_sim *sim, tt_sim_deliver_fn fn, void *ctx);
+/* 0, or -1 with err: a simulator split across processes makes room here
+ * for the deliveries the others report to it, and every process fails if
+ * one ran out of memory (there, every process calls it). */
+int tt_sim_on_deliver(tt_sim *sim, tt_sim_deliver_fn fn, void *ctx,
+    char *err, size_t errsz);
 
 /*
  * Closed-loop sources (a PE that waits for a message before it sends).
@@ -208,62 +213,6 @@ void tt_sim_on_arrive(tt_sim *sim, tt_sim_deliver_fn fn, void *ctx);
  */
 const uint64_t *tt_sim_link_flits(const tt_sim *sim, int *nports);
 
-/*
- * Partitioned runs: each of nranks processes builds one part of the
- * switches and they run the same cycles together, exchanging what crosses
- * a part's boundary (the flits of a granted packet, the credit that comes
- * back, and a delivery for a source on another part).  The transport is
- * the caller's (ttsim's is MPI); the engine needs two collective calls,
- * made by every rank in the same order:
- *   allgather   every rank's n values into all[rank * n + i]
- *   alltoallv   scount[r] bytes of send (packed in rank order) to rank r,
- *               rcount[r] bytes from rank r into recv (in rank order)
- * Results are the serial run's, bit for bit: every rank gets the totals.
- */
-typedef struct tt_sim_comm {
-	int rank, nranks;
-	void *ctx;
-	void (*allgather)(void *ctx, const uint64_t *mine, size_t n,
-	    uint64_t *all);
-	void (*alltoallv)(void *ctx, const void *send, const uint64_t *scount,
-	    void *recv, const uint64_t *rcount);
-} tt_sim_comm;
-
-/*
- * The switches of rank `rank` of `nranks`: cards [*first, *end).  Nodes are
- * split into nranks runs of consecutive node ids (whole nodes, so a twin
- * node's internal link never crosses ranks); node ids count the first
- * dimension fastest, so the runs are slabs of the last dimension, cut
- * inside a plane only where the ranks do not divide the planes.
- * -1 if there are more ranks than nodes.
- */
-int tt_sim_part(const tt_net *net, int nranks, int rank, uint32_t *first,
-    uint32_t *end);
-
-/* tt_sim_create() for one part; comm NULL (or one rank) is a serial run.
- * Collective: every rank calls it, and every rank fails if one does. */
-int tt_sim_create_part(tt_sim **simp, const tt_net *net, const tt_simparams *p,
-    const tt_sim_comm *comm, char *err, size_t errsz);
-
-/* The PEs this process simulates: [*first, *end); all of them unless the
- * run is partitioned.  A source is asked only about these. */
-void tt_sim_local(const tt_sim *sim, uint32_t *first, uint32_t *end);
-
-/* Bytes the largest part of an nranks-way partition allocates, and the
- * boundary it exchanges (for planning; tt_sim_memory() is nranks = 1). */
-uint64_t tt_sim_memory_part(const tt_net *net, const tt_simparams *p,
-    int nranks);
-
-/* Every rank's n values, combined in place on every rank: summed, or the
- * largest where max[i] (max may be NULL).  Nothing for a NULL comm or one
- * rank.  Collective. */
-void tt_sim_combine(const tt_sim_comm *comm, uint64_t *v, size_t n,
-    const unsigned char *max);
-
-/* Have the next partitioned tt_sim_run() gather every output's window
- * flits to every rank, for tt_sim_link_flits() (costs a whole network's
- * counters per rank). */
-void tt_sim_gather_links(tt_sim *sim, int on);
-
+TT_END_DECLS
 
 #endif

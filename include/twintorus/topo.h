@@ -6,7 +6,7 @@
  * internal link; card c carries PE c and n of the 2n external ports.  In a
  * plain torus a node has one card with all 2n ports and one PE.
  *
- * Identifiers (DESIGN.md §3):
+ * Identifiers:
  *   node  = o_0 + k_0*(o_1 + k_1*(o_2 + ...))
  *   card  = pe = node*2 + c   (twin)        card = pe = node   (plain)
  *   external port p = 2*dim + neg, so X+ = 0, X- = 1, Y+ = 2, ...
@@ -19,6 +19,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
 
 #define TT_MAX_DIMS   8
 #define TT_MAX_K      65535
@@ -211,5 +214,7 @@ tt_rtable_lookup(const tt_net *net, const tt_rtable *rt, uint32_t dst,
 	    (uint8_t)tt_route_bubble(net, in_port, &h) : 0;
 	return h;
 }
+
+TT_END_DECLS
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * twintorus: traces (DESIGN.md §4, "Traces").
+ * twintorus: traces.
  *
  * A trace is a pcap file with nanosecond timestamps and link type Ethernet
  * whose records are torus frames (twintorus/frame.h).  A cluster trace is
@@ -23,6 +23,9 @@
 #include "twintorus/config.h"
 #include "twintorus/frame.h"
 #include "twintorus/topo.h"
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
 
 /* The largest record a writer accepts and a reader expects. */
 #define TT_TRACE_SNAPLEN 262144
@@ -65,9 +68,12 @@ typedef struct tt_msg {
 /*
  * One data frame of a message, header only: the record keeps the Ethernet
  * and torus headers (30 bytes) and says on the wire 30 + m->bytes.  The
- * MACs are 02:00 followed by the PE id.
+ * MACs are the PEs' own, as ttd gives them (tt_pe_mac(), twintorus/frame.h).
  */
 int tt_trace_write_msg(tt_trace_writer *w, const tt_msg *m);
+/* The copy of message m that ttd records when it delivers it to m->dst
+ * (TT_FRAME_F_DELIVERED), at m->t_ns on the destination's clock. */
+int tt_trace_write_delivery(tt_trace_writer *w, const tt_msg *m);
 
 /* ---- reading one file ---- */
 
@@ -162,5 +168,7 @@ const tt_trace_stats *tt_trace_in_stats(tt_trace_in *in, size_t i);
  * unmapped addresses, records out of order), "FILE: ...". */
 void tt_trace_in_warnings(const tt_trace_in *in, FILE *f, const char *prefix);
 void tt_trace_in_close(tt_trace_in *in);
+
+TT_END_DECLS
 
 #endif

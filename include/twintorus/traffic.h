@@ -23,6 +23,9 @@
 
 #include "twintorus/sim.h"
 #include "twintorus/topo.h"
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
 
 enum tt_pattern {
 	TT_TR_UNIFORM = 0,
@@ -74,7 +77,7 @@ tt_rng_below(tt_rng *r, uint32_t n)
 static inline double
 tt_rng_unit(tt_rng *r)
 {
-	return (double)(tt_rng_next(r) >> 11) * 0x1.0p-53;
+	return (double)(tt_rng_next(r) >> 11) / 9007199254740992.0;   /* 2^53: C++ before 17 has no hex floats */
 }
 
 typedef struct tt_traffic {
@@ -120,5 +123,7 @@ void tt_traffic_free(tt_traffic *tr);
 tt_source tt_traffic_source(tt_traffic *tr);
 /* Offered load averaged over all PEs (silent PEs offer nothing). */
 double tt_traffic_offered(const tt_traffic *tr);
+
+TT_END_DECLS
 
 #endif

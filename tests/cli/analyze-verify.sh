@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# ttsim analyze and ttsim verify as a user runs them: the JSON keys of
-# DESIGN.md §4, values checked against the seed's closed forms (oracles,
+# ttsim analyze and ttsim verify as a user runs them: the JSON keys,
+# values checked against the seed's closed forms (oracles,
 # computed here), exit codes, and the cycles of seed 000 Examples 6.1/6.2.
 set -u
 cd "$(dirname "$0")/../.."
@@ -106,17 +106,42 @@ expect help 0 "$T" --help && grep -q '^usage: ttsim' <<<"$out" && ok help
 expect analyze-help 0 "$T" analyze --help && grep -q 'internal_transit_paths' <<<"$out" && ok analyze-help
 expect verify-help 0 "$T" verify --help && grep -q -- '--flow' <<<"$out" && ok verify-help
 
-# --- bad flags: golden expected errors (tests/cli/flags/NAME.args, .err) ---
-for args in tests/cli/flags/*.args; do
-	name=flag-$(basename "$args" .args)
-	mapfile -t argv < "$args"
-	"$T" "${argv[@]}" >/dev/null 2>/tmp/ttsim-cli-err.$$; st=$?
-	if [ "$st" -eq 2 ] && diff -u "${args%.args}.err" /tmp/ttsim-cli-err.$$ >/dev/null; then
-		ok "$name"
-	else
-		bad "$name" "exit $st; $(diff -u "${args%.args}.err" /tmp/ttsim-cli-err.$$)"
-	fi
+# --- big networks: a warning before a long walk, progress on a terminal ---
+tmpd=$(mktemp -d /tmp/ttsim-analyze.XXXXXX)
+trap 'rm -f /tmp/ttsim-cli-err.$$; rm -rf "$tmpd"' EXIT
+# 4096 PEs: 16.8 million routes of some 17 hops.  The warning comes before
+# the walk, so the run is stopped once it is there.
+"$T" analyze --dims 64,64 --plain >/dev/null 2>"$tmpd/err" &
+pid=$!
+for _ in $(seq 200); do
+	[ -s "$tmpd/err" ] && break
+	sleep 0.05
 done
+kill "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+got=$(head -1 "$tmpd/err")
+[ "$got" = "ttsim analyze: warning: 2D 64x64 has 4096 PEs: walking the routes of all 1.68e+07 pairs of them may take minutes (progress shows on a terminal)" ] &&
+    ok analyze-big-warning || bad analyze-big-warning "$got"
+expect analyze-small-quiet 0 "$T" analyze --dims 8,8,8 &&
+    { [ ! -s /tmp/ttsim-cli-err.$$ ] && ok analyze-small-quiet ||
+    bad analyze-small-quiet "$(cat /tmp/ttsim-cli-err.$$)"; }
+# On a terminal (script(1) gives the command one) progress rewrites a line
+# on stderr: "TITLE: NN%, S s left"; TTSIM_PROGRESS_AFTER=0 shows it from
+# the start instead of after a second.
+if command -v script >/dev/null 2>&1; then
+	TTSIM_PROGRESS_AFTER=0 script -q -e -c "$T analyze --dims 16,16 >/dev/null" \
+	    "$tmpd/typescript" >/dev/null 2>&1
+	n=$(tr '\r' '\n' <"$tmpd/typescript" | grep -cE '^2DT 16x16: +[0-9]+%, [0-9]+ s left')
+	[ "$n" -ge 2 ] && ok "analyze-progress-terminal ($n lines)" ||
+	    bad analyze-progress-terminal "$(cat -v "$tmpd/typescript" | head -5)"
+	"$T" analyze --dims 16,16 >/dev/null 2>"$tmpd/err"
+	[ ! -s "$tmpd/err" ] && ok analyze-progress-not-piped ||
+	    bad analyze-progress-not-piped "$(cat "$tmpd/err")"
+else
+	echo "SKIP analyze-progress-terminal: script(1) is not installed"
+fi
+
+# bad flags: the golden errors of tests/cli/flags/ run in tests/cli/flags.sh
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

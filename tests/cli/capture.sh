@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# A real capture replayed through an address map (DESIGN.md §4, plain
-# captures): two network namespaces joined by a veth pair, tcpdump on one
+# A real capture replayed through an address map: two network namespaces joined by a veth pair, tcpdump on one
 # end while they ping (and, with python3, exchange a short TCP stream), then
 #   - `trace stat` and `replay` with a YAML `addresses:` map of the two IPs
 #     take exactly the IPv4 frames between them (counted here with tcpdump

@@ -16,7 +16,8 @@
 # Then the commands as a user meets them: JSON keys, CSV lines, the files
 # a recording makes (named from a YAML nodes: map), open-loop replay and
 # trace stat reading a recording as it is, MPI giving the serial JSON, and
-# one clear message with exit 2 for each kind of bad input.
+# one clear message with exit 2 for each kind of bad input (bad flags are
+# flags.sh's).
 # shellcheck disable=SC2015,SC2054,SC2012  # "check && ok || bad": ok cannot fail; commas in flag values; ls of our own files
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -145,23 +146,14 @@ else
 	echo "SKIP MPI checks: $T is built without Open MPI"
 fi
 
-# bad input: one message, exit 2
-refused "app without a motif" "ttsim app: give a motif first" "$T" app --dims 4,4,4
-refused "app unknown motif" "ttsim app: give a motif first" "$T" app stencil
-refused "app bad iterations" "ttsim app: --iterations" "$T" app halo3d --iterations 0
-refused "app bad ranks" "ttsim app: --ranks: '5-2'" "$T" app halo3d --ranks 0-3,5-2
+# bad input: one message, exit 2 (the flag errors are tests/cli/flags/'s
+# goldens)
 refused "app ranks outside" "ttsim app: PE 200 is not in the network" "$T" app halo3d --ranks 0-3,200
 refused "app too many clients" "ttsim app: incast: 100 clients" "$T" app incast --clients 100
-refused "app deps-out alone" "ttsim app: --deps-out goes with --record" "$T" app halo3d --deps-out "$tmp/x"
 refused "app record into traces" "ttsim app: --record $tmp/halo3d already holds traces" \
     "$T" app halo3d --iterations 1 --record "$tmp/halo3d"
-refused "infer without -o" "ttsim trace infer: give trace files" "$T" trace infer "$tmp/halo3d"
 printf 'not a trace' >"$tmp/junk.pcap"
 refused "infer damaged trace" "ttsim trace infer: $tmp/junk.pcap:" "$T" trace infer "$tmp/junk.pcap" -o "$tmp/x"
-refused "replay --causal with --speed" "ttsim replay: --speed, --lookahead and --warmup are open loop's" \
-    "$T" replay "$tmp/halo3d" --causal --speed 2
-refused "replay --deps alone" "ttsim replay: --deps goes with --causal" \
-    "$T" replay "$tmp/halo3d" --deps "$tmp/halo3d.deps"
 head -n 100 "$tmp/halo3d.deps" >"$tmp/cut.deps"
 refused "replay --deps cut short" "ttsim replay: --deps $tmp/cut.deps:100: the file ends without" \
     "$T" replay "$tmp/halo3d" --causal --deps "$tmp/cut.deps"

@@ -1,6 +1,5 @@
 #!/bin/sh
-# Golden tests of the YAML loader's error messages (DESIGN.md §4, "YAML
-# config"): for every tests/config/bad-*.yaml, "ttsim analyze FILE" must exit
+# Golden tests of the YAML loader's error messages: for every tests/config/bad-*.yaml, "ttsim analyze FILE" must exit
 # with status 2 and print exactly the lines of the matching .err file on
 # stderr.  The paths in the .err files are relative to the repository root,
 # as given on the command line, so the checks run from there.

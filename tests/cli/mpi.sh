@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ttsim on Open MPI (issue 6): mpirun -np 1..4 gives the serial run's JSON,
+# ttsim on Open MPI: mpirun -np 1..4 gives the serial run's JSON,
 # bit for bit, for run, sweep and replay, on several topologies, loads and
 # model parameters; rank 0 alone prints; the watchdog and progress work
 # across ranks; what cannot run partitioned is refused with one message.
@@ -117,7 +117,7 @@ refuse "more ranks than nodes" "5 ranks for a network of 4 nodes" -np 5 "$T" run
 # the serial build needs no MPI: sim/mpi.c without TTSIM_MPI, linked with
 # the same objects, has no libmpi and gives the same JSON
 objs=$(ls build/sim/*.o | grep -v '/mpi-')
-if cc -std=c11 -D_GNU_SOURCE -Iinclude -O2 -c sim/mpi.c -o "$tmp/mpi-serial.o" &&
+if cc -std=c11 -D_GNU_SOURCE -Iinclude -Ilib -O2 -c sim/mpi.c -o "$tmp/mpi-serial.o" &&
     # shellcheck disable=SC2086  # a list of objects
     cc -o "$tmp/ttsim-serial" $objs "$tmp/mpi-serial.o" build/libtwintorus.a \
         -lyaml -lpcap -lm && ! ldd "$tmp/ttsim-serial" | grep -q libmpi &&

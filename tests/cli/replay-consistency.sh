@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Replay agrees with the simulator: a synthetic uniform trace at load L,
 # replayed, gives the accepted load and the latency that `ttsim run` gives
-# at L, within the confidence intervals (issue 4).
+# at L, within the confidence intervals.
 #
 # Both sides are measured alike: warm-up 2000 cycles, window 10000 cycles
 # (replay --warmup 2000 on a 12000-cycle trace).  `ttsim run --seeds 5`

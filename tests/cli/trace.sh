@@ -12,7 +12,7 @@
 #     line per message and network, --speed 2 halves the generation cycles,
 #     --speed max, messages conserved on every network, and the watchdog
 #     under --deadlock none (replay's golden flag errors, tests/cli/flags/
-#     replay-*, run with the others in sim.sh).
+#     replay-*, run with the others in flags.sh).
 # Traces are small (a few thousand messages): the script takes a few seconds.
 # Needs jq and od; editcap (wireshark-common) for the pcapng check, which is
 # skipped without it.
@@ -363,10 +363,10 @@ big=$tmp/a2a-4x4x4.pcap      # 4x4x4 alltoall of 256-byte messages
 M=$((128 * 127))             # every PE to every other, once
 # the plain 2D torus with 128 PEs, a x b, a >= b, as square as can be
 for ((b = 11; b >= 2; b--)); do ((128 % b == 0)) && break; done
-twod="$((128 / b))x$b plain vc"
+twod="2D $((128 / b))x$b vc"
 if expect compare 0 "$T" replay "$big" --dims 4,4,4 --compare D,A,2d --json; then
 	got=$(js '[.networks[].name] | join(", ")')
-	want="4x4x4 3DT D vc, 4x4x4 3DT A vc, $twod"
+	want="3DT 4x4x4 D vc, 3DT 4x4x4 A vc, $twod"
 	[ "$got" = "$want" ] && ok compare-networks || bad compare-networks "$got, wanted $want"
 	got=$(js '[.networks[] | [(.makespan_cycles, .makespan_s, .latency_cycles.mean,
 	    .latency_cycles.p50, .latency_cycles.p99, .latency_cycles.max,
@@ -401,7 +401,7 @@ if expect csv 0 "$T" replay "$big" --dims 4,4,4 --compare D,A,2d --csv "$tmp/msg
 	# lines per network, and any (network, file, record) seen twice
 	got=$(awk -F, 'NR > 1 { n[$1]++; if (r[$1 "," $11 "," $12]++) dup++ }
 	    END { for (k in n) print k "=" n[k]; print "twice=" dup + 0 }' "$tmp/msgs.csv" | sort | paste -sd';')
-	want=$(printf '%s\n' "4x4x4 3DT D vc=$M" "4x4x4 3DT A vc=$M" "$twod=$M" twice=0 | sort | paste -sd';')
+	want=$(printf '%s\n' "3DT 4x4x4 D vc=$M" "3DT 4x4x4 A vc=$M" "$twod=$M" twice=0 | sort | paste -sd';')
 	[ "$got" = "$want" ] && ok csv-one-line-per-message || bad csv-one-line-per-message "got $got, want $want"
 fi
 
@@ -429,12 +429,24 @@ if expect speed-max 0 "$T" replay "$big" --dims 4,4,4 --speed max --json; then
 fi
 
 # bad flags: the golden errors tests/cli/flags/replay-*.args run with the
-# others in tests/cli/sim.sh
+# others in tests/cli/flags.sh
 # --compare naming only networks of another size than the trace's network:
 # each is checked against the network of --dims/YAML, not against the
 # first of the list.
-refused compare-other-size "ttsim replay: --compare: 8x8 plain vc has 64 PEs, the trace's network (--dims or the YAML file) has 16;" \
+refused compare-other-size "ttsim replay: --compare: 2D 8x8 vc has 64 PEs, the trace's network (--dims or the YAML file) has 16;" \
     "$T" replay traces/allreduce-2x2x2.pcap --dims 2,2,2 --compare 8x8:plain
+
+# A trace whose span, in cycles at the speed asked for, is more than a
+# replay counts (2^53): 11 s of trace slowed a million times on 0.0008-ns
+# cycles.  Refused before anything runs, instead of overflowed times.
+if expect synth-long 0 "$T" trace synth --dims 2,2,2 --app allreduce --iterations 2 \
+    --compute-us 10000000 -o "$tmp/long.pcap"; then
+	# about 1.1e10 ns / (0.0008 ns * 1e-6) = 1.4e19 cycles
+	refused replay-span-cycles "ttsim replay: the trace's 11.0" \
+	    "$T" replay "$tmp/long.pcap" --dims 2,2,2 --speed 0.000001 --link-gbps 10000 --flit-bytes 1 &&
+	    { grep -q ' s are 1.[34][0-9]*e+19 cycles of 0.0008 ns at --speed 1e-06, more than the 2^53' "$tmp/err" ||
+	    bad replay-span-cycles-message "$(cat "$tmp/err")"; }
+fi
 
 # ======== the watchdog: plain DOR on one VC deadlocks under heavy load ========
 
@@ -444,7 +456,7 @@ if expect synth-heavy 0 "$T" trace synth --dims 2,2,2 --app uniform --load 1 \
 		line=$(grep 'deadlock: no flit moved' "$tmp/err")
 		want=$(sed -n 's/.*in a cycle of \([0-9]*\) channels:$/\1/p' <<<"$line")
 		chans=$(grep -cE '^  \([0-9],[0-9],[0-9]\)/c[01] ([XYZ][+-]|int) vc[0-9]+$' "$tmp/err")
-		[[ $line == "ttsim replay: 2x2x2 3DT D none: deadlock: no flit moved for 5000 cycles (cycle "* ]] &&
+		[[ $line == "ttsim replay: 3DT 2x2x2 D none: deadlock: no flit moved for 5000 cycles (cycle "* ]] &&
 		    [ -n "$want" ] && [ "$want" -ge 2 ] && [ "$chans" -eq "$want" ] &&
 		    ok "deadlock-none (a cycle of $want channels)" || bad deadlock-none "$(cat "$tmp/err")"
 	fi

@@ -157,8 +157,8 @@ if "$T" trace synth --help >/dev/null 2>&1; then
 				return v
 			}
 			{
-				split($6, m, ":")	# 02:00 then the PE id
-				mac_pe = hex(m[3] m[4] m[5] m[6])
+				split($6, m, ":")	# 02:74:74 then the PE id (tt_pe_mac)
+				mac_pe = m[1] m[2] m[3] == "027474" ? hex(m[4] m[5] m[6]) : -1
 				if ($1 != 1 || $2 != 0 || $3 >= 32 || $4 >= 16 || $5 >= 16 ||
 				    $4 != mac_pe || $7 != 30 || $8 <= 30 || $9 != "")
 					print NR ": " $0

@@ -108,7 +108,8 @@ static const struct sample samples[] = {
 /* Where the ARP frame goes: after the sound torus frames. */
 #define ARP_BEFORE 9
 
-/* ttd's PE MACs: 02:00 then the PE id; hellos go to every PE. */
+/* The PEs' MACs (tt_pe_mac(), as ttd and ttsim use them); hellos go to
+ * every PE. */
 static void
 pe_mac(uint8_t mac[6], uint32_t pe)
 {
@@ -116,12 +117,7 @@ pe_mac(uint8_t mac[6], uint32_t pe)
 		memset(mac, 0xFF, 6);
 		return;
 	}
-	mac[0] = 0x02;
-	mac[1] = 0x00;
-	mac[2] = (uint8_t)(pe >> 24);
-	mac[3] = (uint8_t)(pe >> 16);
-	mac[4] = (uint8_t)(pe >> 8);
-	mac[5] = (uint8_t)pe;
+	tt_pe_mac(pe, mac);
 }
 
 /*

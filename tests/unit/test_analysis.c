@@ -4,7 +4,7 @@
  *   seed 000 Table 7 (k odd) and Table 8 (k even): internal-link transit
  *     paths for A..J, k = 2..8.  Table 8's entry for D is printed as
  *     (k^4 - 4k^2 - 4)/4 in the extracted text; the right form is
- *     (k^4 - 4k^2 + 4)/4 (shared/seeds/README.md).
+ *     (k^4 - 4k^2 + 4)/4: the printed one is negative at k = 2.
  *   seed 001 Prop. 3.4: C_Best, k odd, n = 3..5.
  *   seed 000 Table 2: diameter 2k for k = 2^w.
  */

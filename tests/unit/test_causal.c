@@ -102,7 +102,7 @@ test_wait_and_wake(void **state)
 	(void)state;
 	memset(&h, 0, sizeof(h));
 	h.sim = small_sim(&net);
-	tt_sim_on_deliver(h.sim, hook_deliver, &h);
+	assert_int_equal(tt_sim_on_deliver(h.sim, hook_deliver, &h, NULL, 0), 0);
 	tt_sim_run(h.sim, &src, 1, &res, NULL, NULL);
 	assert_int_equal(res.delivered, 2);
 	assert_true(h.arrived > 0);

@@ -531,6 +531,9 @@ test_network_ranges(void **state)
 	    2, 22, "network.link_gbps: 0 is out of range");
 	assert_one_error("torus: {dims: [4, 4]}\nnetwork: {link_gbps: 10001}\n",
 	    2, 22, "network.link_gbps: 10001 is out of range");
+	/* a link so slow that trace times overflow the cycle count */
+	assert_one_error("torus: {dims: [4, 4]}\nnetwork: {link_gbps: 1e-300}\n",
+	    2, 22, "network.link_gbps: 1e-300 is out of range (0.001..10000)");
 	assert_one_error("torus: {dims: [4, 4]}\nnetwork: {link_gbps: .inf}\n",
 	    2, 22, "network.link_gbps: expected a number");
 	assert_one_error("torus: {dims: [4, 4]}\nnetwork: {flit_bytes: 1.5}\n",

@@ -1,5 +1,5 @@
 /*
- * The torus frame against its layout (twintorus/frame.h, DESIGN.md §4):
+ * The torus frame against its layout (twintorus/frame.h):
  * encode then decode gives back every field, two frames written out by
  * hand byte by byte are what the encoder writes and what the decoder
  * reads, every malformed frame is refused with a message naming the
@@ -467,6 +467,26 @@ test_encode_refuses_small_buffer(void **state)
 	assert_int_equal(tt_frame_encode(&f, buf, sizeof(buf)), 0);
 }
 
+/* One MAC scheme for every PE: 02:74:74 and the id in 24 bits. */
+static void
+test_pe_mac(void **state)
+{
+	static const uint8_t want[6] = {0x02, 0x74, 0x74, 0x12, 0x34, 0x56};
+	uint8_t mac[6], other[6] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x07};
+	uint32_t pe;
+
+	(void)state;
+	tt_pe_mac(0x123456, mac);
+	assert_memory_equal(mac, want, 6);
+	for (pe = 0; pe < (1u << 24); pe += 4099) {
+		tt_pe_mac(pe, mac);
+		assert_true(mac[0] & 0x02);             /* locally administered */
+		assert_false(mac[0] & 0x01);            /* unicast */
+		assert_int_equal(tt_mac_pe(mac), pe);
+	}
+	assert_int_equal(tt_mac_pe(other), -1);
+}
+
 int
 main(void)
 {
@@ -482,6 +502,7 @@ main(void)
 		cmocka_unit_test(test_other_ethertype_is_passed_over),
 		cmocka_unit_test(test_encode_refuses_bad_fields),
 		cmocka_unit_test(test_encode_refuses_small_buffer),
+		cmocka_unit_test(test_pe_mac),
 	};
 
 	return cmocka_run_group_tests_name("frame", tests, NULL, NULL);

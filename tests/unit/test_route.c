@@ -1,5 +1,5 @@
 /*
- * The routing function against the rules of seed 000 §6 and DESIGN.md §3:
+ * The routing function against the rules of seed 000 §6:
  * DOR order, ringDirection() with ties to +, internal-link crossings, the
  * VC numbers of Alg. 3 and Alg. 6 for configuration D, the bubble flags of
  * Alg. 5, and compact routing tables equal to the function everywhere.
@@ -34,7 +34,7 @@ test_ids_follow_design(void **state)
 
 	(void)state;
 	tt_test_net(&net, 3, k, 1, "D", TT_DL_VC);
-	/* node = o0 + k0*(o1 + k1*o2), pe = node*2 + card (DESIGN.md §3) */
+	/* node = o0 + k0*(o1 + k1*o2), pe = node*2 + card */
 	assert_int_equal(tt_node_index(&net, c), 3 + 4 * (2 + 3 * 4));
 	assert_int_equal(pe_at(&net, 3, 2, 4, 1), 2 * (3 + 4 * (2 + 3 * 4)) + 1);
 	assert_int_equal(net.ncards, 2 * 4 * 3 * 5);
@@ -376,6 +376,14 @@ test_pe_parse(void **state)
 	assert_int_equal(tt_pe_parse(&net, "1,0/1", &pe, err, sizeof(err)), -1);
 	assert_int_equal(tt_pe_parse(&net, "1,0,4/1", &pe, err, sizeof(err)), -1);
 	assert_int_equal(tt_pe_parse(&net, "x", &pe, err, sizeof(err)), -1);
+	/* ids and coordinates beyond an int are refused, not truncated to
+	 * PE 0 or coordinate 0 */
+	assert_int_equal(tt_pe_parse(&net, "4294967296", &pe, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "does not exist"));
+	assert_int_equal(tt_pe_parse(&net, "4294967296,0,0/1", &pe, err,
+	    sizeof(err)), -1);
+	assert_int_equal(tt_pe_parse(&net, "0,0,4294967297/0", &pe, err,
+	    sizeof(err)), -1);
 	tt_net_free(&net);
 }
 

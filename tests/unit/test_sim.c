@@ -1,5 +1,5 @@
 /*
- * The simulator against exact facts (DESIGN.md §5): zero-load latency equals
+ * The simulator against exact facts: zero-load latency equals
  * the formula of sim.h, every packet is delivered exactly once, accepted
  * load equals offered load below saturation, the same seed gives the same
  * numbers, vc and bubble never deadlock, and under none the watchdog
@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include <malloc.h>
 
+#include "sim_int.h"            /* lib/: test_check_routes_nd() edits a table */
 #include "twintorus/analyze.h"
 #include "twintorus/sim.h"
 #include "twintorus/traffic.h"
@@ -173,7 +174,7 @@ zero_load_case(int n, const int *k, int twin, const char *ports,
 	memset(&z, 0, sizeof(z));
 	z.net = &net;
 	z.p = &p;
-	tt_sim_on_deliver(sim, zl_deliver, &z);
+	assert_int_equal(tt_sim_on_deliver(sim, zl_deliver, &z, NULL, 0), 0);
 	assert_int_equal(tt_sim_run(sim, &s, 1, &res, NULL, NULL), 0);
 	assert_int_equal(z.bad, 0);
 	assert_int_equal(z.seen, npk);
@@ -241,6 +242,46 @@ test_routes_equal_tt_route(void **state)
 	}
 }
 
+/*
+ * tt_sim_check_routes() looks at every input port of an n-D network, not
+ * only the six of a 3D one.  In a 4D bubble network, the hops that enter
+ * or continue dimension 3's ring are made to claim dimension 7: only a
+ * packet that arrives on d3+ or d3- (ports 6 and 7) would get another
+ * bubble condition from them (it continues the ring, so needs no bubble,
+ * but the table now says it enters one), so only a check of those ports
+ * finds the difference.
+ */
+static void
+test_check_routes_nd(void **state)
+{
+	static const int k[4] = {3, 2, 2, 3};
+	tt_simparams p;
+	tt_net net;
+	tt_sim *sim;
+	char err[256];
+	uint32_t s;
+	int v, changed = 0;
+
+	(void)state;
+	tt_simparams_default(&p);
+	tt_test_net(&net, 4, k, 1, "best", TT_DL_BUBBLE);
+	assert_int_equal(tt_sim_create(&sim, &net, &p, err, sizeof(err)), 0);
+	assert_int_equal(tt_sim_check_routes(sim), 0);
+	for (s = 0; s < net.ncards; s++)
+		for (v = 0; v < k[3]; v++) {
+			tt_hop *h = &sim->rt[s].dim[3][v];
+
+			if (h->type == TT_HOP_EXT && h->dim == 3) {
+				h->dim = TT_MAX_DIMS - 1;
+				changed++;
+			}
+		}
+	assert_true(changed > 0);
+	assert_int_equal(tt_sim_check_routes(sim), -1);
+	tt_sim_free(sim);
+	tt_net_free(&net);
+}
+
 /* ---- conservation: each packet delivered exactly once ---- */
 
 struct once {
@@ -306,7 +347,7 @@ conservation_case(const char *ports, enum tt_deadlock dl, double load)
 	assert_non_null(o.seen);
 	o.inner = tt_traffic_source(&tr);
 	assert_int_equal(tt_sim_create(&sim, &net, &p, err, sizeof(err)), 0);
-	tt_sim_on_deliver(sim, once_deliver, &o);
+	assert_int_equal(tt_sim_on_deliver(sim, once_deliver, &o, NULL, 0), 0);
 	assert_int_equal(tt_sim_run(sim, &s, 1, &res, NULL, NULL), 0);
 	assert_int_equal(o.bad, 0);
 	assert_true(o.generated > 1000);
@@ -811,8 +852,9 @@ test_partition(void **state)
 	}
 }
 
-/* A transport for one process that plays rank 0 of two: enough to build
- * a part (tt_sim_create_part() only gathers an "ok" from every rank). */
+/* A transport for one process that plays rank 0 of two, rank 1 having
+ * the same values: enough to build a part (tt_sim_create_part() only
+ * learns that every rank got its memory) and to combine results. */
 static void
 fake_allgather(void *ctx, const uint64_t *mine, size_t n, uint64_t *all)
 {
@@ -821,17 +863,28 @@ fake_allgather(void *ctx, const uint64_t *mine, size_t n, uint64_t *all)
 	memcpy(all + n, mine, n * sizeof(uint64_t));
 }
 
+static void
+fake_allreduce(void *ctx, uint64_t *v, size_t n, enum tt_sim_op op)
+{
+	size_t i;
+
+	(void)ctx;
+	if (op == TT_SIM_SUM)
+		for (i = 0; i < n; i++)
+			v[i] *= 2;
+}
+
 /*
  * tt_sim_memory_part(), which --dry-run --ranks N reports, is what
- * tt_sim_create_part() takes from the heap for its part (the boundary
- * buffers, which grow only as boundary traffic needs them, are the model's
- * margin), and is about half the whole for two ranks.
+ * tt_sim_create_part() takes from the heap for its part, the buffers of
+ * the exchange between ranks included, and is about half the whole for
+ * two ranks.
  */
 static void
 test_memory_part(void **state)
 {
 	static const int k888[3] = {8, 8, 8};
-	tt_sim_comm comm = {0, 2, NULL, fake_allgather, NULL};
+	tt_sim_comm comm = {0, 2, NULL, fake_allgather, fake_allreduce, NULL};
 	tt_net net;
 	tt_simparams p;
 	tt_sim *sim;
@@ -865,11 +918,69 @@ test_memory_part(void **state)
 	tt_net_free(&net);
 }
 
+/*
+ * A partitioned replay's counts combine as lib/sim_reduce.c's table says:
+ * counts add up, the last cycles and max_pending are the largest; a
+ * histogram's count, sum and bins add up and its max is the largest.  The
+ * fake transport's other rank has the same counts, so a sum doubles and
+ * the rest stay.  A serial simulator leaves them alone.
+ */
+static void
+test_reduce_replay(void **state)
+{
+	static const int k44[2] = {4, 4};
+	tt_sim_comm comm = {0, 2, NULL, fake_allgather, fake_allreduce, NULL};
+	tt_replay_result rr, mine;
+	tt_simparams p;
+	tt_net net;
+	tt_sim *sim, *serial;
+	char err[256];
+	size_t b;
+
+	(void)state;
+	tt_test_net(&net, 2, k44, 0, NULL, TT_DL_VC);
+	tt_simparams_default(&p);
+	if (tt_sim_create_part(&sim, &net, &p, &comm, err, sizeof(err)) != 0)
+		fail_msg("tt_sim_create_part: %s", err);
+	assert_int_equal(tt_sim_create(&serial, &net, &p, err, sizeof(err)), 0);
+	memset(&mine, 0, sizeof(mine));
+	mine.messages = 3;
+	mine.packets = 5;
+	mine.bytes = 7;
+	mine.last_done = 11;
+	mine.last_gen = 13;
+	mine.max_pending = 17;
+	mine.packets_window = 19;
+	tt_hist_add(&mine.latency, 5);
+	tt_hist_add(&mine.latency, 100);
+	tt_hist_add(&mine.latency, 50000);
+	rr = mine;
+	tt_sim_reduce_replay(serial, &rr);
+	assert_memory_equal(&rr, &mine, sizeof(rr));
+	tt_sim_reduce_replay(sim, &rr);
+	assert_int_equal(rr.messages, 6);
+	assert_int_equal(rr.packets, 10);
+	assert_int_equal(rr.bytes, 14);
+	assert_int_equal(rr.last_done, 11);
+	assert_int_equal(rr.last_gen, 13);
+	assert_int_equal(rr.max_pending, 17);
+	assert_int_equal(rr.packets_window, 38);
+	assert_int_equal(rr.latency.count, 6);
+	assert_true(rr.latency.sum == 2 * mine.latency.sum);
+	assert_int_equal(rr.latency.max, 50000);
+	for (b = 0; b < TT_HIST_BINS; b++)
+		assert_int_equal(rr.latency.bin[b], 2 * mine.latency.bin[b]);
+	tt_sim_free(sim);
+	tt_sim_free(serial);
+	tt_net_free(&net);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_routes_equal_tt_route),
+		cmocka_unit_test(test_check_routes_nd),
 		cmocka_unit_test(test_zero_load_latency),
 		cmocka_unit_test(test_every_packet_delivered_once),
 		cmocka_unit_test(test_accepted_equals_offered),
@@ -882,6 +993,7 @@ main(void)
 		cmocka_unit_test(test_memory_model),
 		cmocka_unit_test(test_partition),
 		cmocka_unit_test(test_memory_part),
+		cmocka_unit_test(test_reduce_replay),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

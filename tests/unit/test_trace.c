@@ -283,6 +283,31 @@ test_write_msg_too_large(void **state)
 	wclose(w);
 }
 
+/* A record's MACs are its PEs', as ttd gives them (tt_pe_mac()). */
+static void
+test_write_msg_macs(void **state)
+{
+	const char *path = tpath("macs.pcap");
+	tt_trace_writer *w = wopen(path);
+	tt_msg m = {EPOCH_NS, 0x12345, 7, 1, 100, 0, 0};
+	char perr[PCAP_ERRBUF_SIZE];
+	struct pcap_pkthdr *h;
+	const u_char *d;
+	uint8_t want[12];
+	pcap_t *p;
+
+	(void)state;
+	assert_int_equal(tt_trace_write_msg(w, &m), 0);
+	wclose(w);
+	p = pcap_open_offline(path, perr);
+	assert_non_null(p);
+	assert_int_equal(pcap_next_ex(p, &h, &d), 1);
+	tt_pe_mac(7, want);             /* destination first */
+	tt_pe_mac(0x12345, want + 6);
+	assert_memory_equal(d, want, 12);
+	pcap_close(p);
+}
+
 /* An atomic trace is "path.part" until it is closed; discard leaves
  * nothing. */
 static void
@@ -1265,6 +1290,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_write_msg_too_large),
+		cmocka_unit_test(test_write_msg_macs),
 		cmocka_unit_test(test_atomic_create),
 		cmocka_unit_test(test_merge_three_files),
 		cmocka_unit_test(test_merge_ties_follow_file_order),

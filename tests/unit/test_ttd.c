@@ -5,6 +5,7 @@
  * cabling verdict) and trace rotation (capture.c).
  */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "twintorus/trace.h"
@@ -110,6 +113,36 @@ assert_refused(const char *cards, int live, const char *word)
 		fail_msg("accepted, wanted \"%s\"", word);
 	if (strstr(msgs, word) == NULL || strstr(msgs, c.path) == NULL)
 		fail_msg("said \"%s\", wanted \"%s\" and the file", msgs, word);
+	cfg_free(&c);
+}
+
+/* A host that would put the node's trace files outside trace.dir. */
+static void
+test_map_refuses_path_hosts(void **state)
+{
+	static const char *const hosts[] = {"../etc", "a/b", "..", "x..y"};
+	struct cfgfile c;
+	struct ttd_node nd;
+	char text[1024], msgs[2048], want[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
+		snprintf(text, sizeof(text), TORUS_D "nodes:\n  - host: \"%s\"\n"
+		    "    coord: [0, 0, 0]\n", hosts[i]);
+		cfg_from_text(&c, text);
+		msgs[0] = '\0';
+		if (map_errors(&c, &nd, 0, msgs, sizeof(msgs)) == 0)
+			fail_msg("host %s accepted", hosts[i]);
+		snprintf(want, sizeof(want), "nodes[0]: host \"%s\"", hosts[i]);
+		if (strstr(msgs, want) == NULL || strstr(msgs, c.path) == NULL)
+			fail_msg("said \"%s\", wanted \"%s\"", msgs, want);
+		cfg_free(&c);
+	}
+	/* dots inside a name are a name */
+	cfg_from_text(&c, TORUS_D "nodes:\n  - host: n0.rack1.example\n"
+	    "    coord: [0, 0, 0]\n");
+	assert_int_equal(map_errors(&c, &nd, 0, msgs, sizeof(msgs)), 0);
 	cfg_free(&c);
 }
 
@@ -271,6 +304,9 @@ static struct rec {
 	struct sent sent[64];
 	int nsent;
 	int busy;                 /* port_send says busy */
+	int send_fails;           /* port_send says the port failed */
+	int deliver_fails;        /* pe_deliver says the TAP refused it */
+	uint64_t now;             /* the clock, ns */
 	uint8_t pe[2][TTD_FRAME_MAX];
 	size_t pe_len[2];
 	int delivered[2];
@@ -285,7 +321,10 @@ rec_send(void *ctx, int side, int lport, const uint8_t *buf, size_t len)
 	(void)ctx;
 	if (rec.busy)
 		return -1;
-	assert_true(rec.nsent < 64);
+	if (rec.send_fails)
+		return 1;
+	if (rec.nsent == 64)
+		rec.nsent = 0;		/* floods: keep the last ones */
 	rec.sent[rec.nsent].side = side;
 	rec.sent[rec.nsent].lport = lport;
 	memcpy(rec.sent[rec.nsent].buf, buf, len);
@@ -293,13 +332,23 @@ rec_send(void *ctx, int side, int lport, const uint8_t *buf, size_t len)
 	return 0;
 }
 
-static void
+static int
 rec_deliver(void *ctx, int side, const uint8_t *buf, size_t len)
 {
 	(void)ctx;
+	if (rec.deliver_fails)
+		return -1;
 	memcpy(rec.pe[side], buf, len);
 	rec.pe_len[side] = len;
 	rec.delivered[side]++;
+	return 0;
+}
+
+static uint64_t
+rec_now(void *ctx)
+{
+	(void)ctx;
+	return rec.now;
 }
 
 static void
@@ -313,8 +362,16 @@ rec_trace(void *ctx, const uint8_t *buf, size_t len)
 
 static const struct ttd_io rec_io = {
 	.port_send = rec_send, .pe_deliver = rec_deliver,
-	.trace_pe = rec_trace
+	.trace_pe = rec_trace, .now_ns = rec_now
 };
+
+/* A frame received whole (its length on the wire is what was captured). */
+static void
+port_rx(struct ttd_fwd *f, int side, int lport, const uint8_t *buf,
+    size_t len)
+{
+	ttd_fwd_port_rx(f, side, lport, buf, len, len);
+}
 
 /* A 4x4x4 D (vc) network and node (1,2,3) mapped port by port. */
 struct fixture {
@@ -431,7 +488,7 @@ check_every_route(const char *ports, const char *deadlock)
 					ttd_fwd_pe_rx(&x.f, side, buf,
 					    pe_frame(buf, card, dst));
 				else
-					ttd_fwd_port_rx(&x.f, side, in, buf,
+					port_rx(&x.f, side, in, buf,
 					    torus_frame(buf, 9, dst, 2));
 				ttd_fwd_drain(&x.f);
 				if (h.port == TT_PORT_NIC) {
@@ -493,7 +550,7 @@ test_injection_traced_and_delivery_flagged(void **state)
 	assert_int_equal(x.f.fp[0][rec.sent[0].lport].port, TT_PORT_INT);
 	/* card1 receives it on its internal port: delivered to PE1 as the
 	 * PE sent it, and recorded with the delivered flag */
-	ttd_fwd_port_rx(&x.f, 1, x.f.nports[1] - 1, rec.sent[0].buf,
+	port_rx(&x.f, 1, x.f.nports[1] - 1, rec.sent[0].buf,
 	    rec.sent[0].len);
 	assert_int_equal(rec.delivered[1], 1);
 	assert_int_equal(rec.pe_len[1], 60);
@@ -559,17 +616,17 @@ test_drops(void **state)
 	fixture_init(&x, "D", "vc");
 	pe0 = x.nd.card[0].card;
 	/* a loop: the hop limit */
-	ttd_fwd_port_rx(&x.f, 0, 0, buf, torus_frame(buf, 3, far,
+	port_rx(&x.f, 0, 0, buf, torus_frame(buf, 3, far,
 	    TTD_HOP_LIMIT));
 	assert_int_equal(x.f.cnt.dropped[TTD_DROP_HOP_LIMIT], 1);
 	/* a PE id outside the torus */
-	ttd_fwd_port_rx(&x.f, 0, 0, buf, torus_frame(buf, 3, 128, 1));
+	port_rx(&x.f, 0, 0, buf, torus_frame(buf, 3, 128, 1));
 	assert_int_equal(x.f.cnt.dropped[TTD_DROP_NO_ROUTE], 1);
 	/* garbage with the torus EtherType */
 	memset(buf, 0, 20);
 	buf[12] = 0x88;
 	buf[13] = 0xb5;
-	ttd_fwd_port_rx(&x.f, 0, 0, buf, 20);
+	port_rx(&x.f, 0, 0, buf, 20);
 	assert_int_equal(x.f.cnt.dropped[TTD_DROP_BAD_FRAME], 1);
 	/* from a TAP, a broadcast that is not ARP */
 	pe_frame(buf, pe0, 5);
@@ -612,7 +669,7 @@ test_arp_answered_for_pes(void **state)
 	memset(req + 32, 0, 6);
 	memcpy(req + 38, "\x0a\x58\x00\x06", 4);	/* 10.88.0.6: PE 5 */
 	ttd_fwd_pe_rx(&x.f, 0, req, sizeof(req));
-	assert_int_equal(x.f.cnt.arp_replies, 1);
+	assert_int_equal(x.f.cnt.arp, 1);
 	assert_int_equal(rec.pe_len[0], 42);
 	ttd_pe_mac(5, want);
 	assert_memory_equal(rec.pe[0], asker, 6);
@@ -626,7 +683,7 @@ test_arp_answered_for_pes(void **state)
 	/* outside the PEs: no answer */
 	memcpy(req + 38, "\x0a\x58\x01\x00", 4);	/* 10.88.1.0: PE 255 */
 	ttd_fwd_pe_rx(&x.f, 0, req, sizeof(req));
-	assert_int_equal(x.f.cnt.arp_replies, 1);
+	assert_int_equal(x.f.cnt.arp, 1);
 	fixture_free(&x);
 }
 
@@ -679,23 +736,264 @@ test_hello_and_cabling(void **state)
 	assert_int_equal(x.f.fp[0][0].port, tt_port_of(0, 0));
 	peer = tt_link_peer(&x.c.net, x.nd.card[0].card, tt_port_of(0, 0),
 	    &peer_port);
-	ttd_fwd_port_rx(&x.f, 0, 0, buf, hello_frame(buf, tt_card_node(
+	port_rx(&x.f, 0, 0, buf, hello_frame(buf, tt_card_node(
 	    &x.c.net, peer), tt_card_side(&x.c.net, peer), peer_port));
 	assert_int_equal(x.f.fp[0][0].cabling, TTD_CABLING_OK);
 	/* the right node and card, but its Y+ port: a wrong cable */
-	ttd_fwd_port_rx(&x.f, 0, 0, buf, hello_frame(buf, tt_card_node(
+	port_rx(&x.f, 0, 0, buf, hello_frame(buf, tt_card_node(
 	    &x.c.net, peer), tt_card_side(&x.c.net, peer), tt_port_of(1, 0)));
 	assert_int_equal(x.f.fp[0][0].cabling, TTD_CABLING_WRONG);
 	/* the same neighbour's Y- instead: a wrong cable */
-	ttd_fwd_port_rx(&x.f, 0, 0, buf, hello_frame(buf, tt_card_node(
+	port_rx(&x.f, 0, 0, buf, hello_frame(buf, tt_card_node(
 	    &x.c.net, peer), 1, tt_port_of(1, 1)));
 	assert_int_equal(x.f.fp[0][0].cabling, TTD_CABLING_WRONG);
 	/* another node altogether: wrong */
-	ttd_fwd_port_rx(&x.f, 0, 0, buf, hello_frame(buf, 0, 1, peer_port));
+	port_rx(&x.f, 0, 0, buf, hello_frame(buf, 0, 1, peer_port));
 	assert_int_equal(x.f.fp[0][0].cabling, TTD_CABLING_WRONG);
 	/* a link that goes down forgets what it heard */
 	ttd_fwd_link(&x.f, 0, 0, 0);
 	assert_int_equal(x.f.fp[0][0].cabling, TTD_CABLING_UNKNOWN);
+	fixture_free(&x);
+}
+
+/*
+ * The balance every frame taken in must keep, computed here from the
+ * counters and the queues themselves (not from ttd_fwd_accounted()).
+ */
+static void
+assert_balance(const struct ttd_fwd *f)
+{
+	const struct ttd_counters *c = &f->cnt;
+	uint64_t sum = c->forwarded + c->delivered + c->hellos + c->arp;
+	int s, i, v, d;
+
+	for (d = 0; d < TTD_DROP_N; d++)
+		sum += c->dropped[d];
+	for (s = 0; s < f->nd->ncards; s++)
+		for (i = 0; i < f->nports[s]; i++)
+			for (v = 0; v < f->fp[s][i].nvcs; v++)
+				sum += f->fp[s][i].q[v].count;
+	if (c->received != sum)
+		fail_msg("received %llu, accounted for %llu",
+		    (unsigned long long)c->received, (unsigned long long)sum);
+	assert_int_equal(ttd_fwd_accounted(f), sum);
+}
+
+/* A frame of another EtherType (IPv4), len bytes. */
+static size_t
+ipv4_frame(uint8_t *buf, size_t len)
+{
+	memset(buf, 0x11, len);
+	buf[12] = 0x08;
+	buf[13] = 0x00;
+	return len;
+}
+
+static size_t hello_frame(uint8_t *buf, uint32_t node, int card, int port);
+
+/*
+ * A mixed flood: data for the local PE and for far PEs, a busy and a
+ * failing port, hellos good and bad (on an external and on the internal
+ * port), other EtherTypes, malformed and too long frames, and from the
+ * TAP data, ARP, broadcasts and frames too long.  After each, every frame
+ * received is forwarded, delivered, consumed, dropped for one reason or
+ * still queued.
+ */
+static void
+test_counters_balance(void **state)
+{
+	struct fixture x;
+	uint8_t buf[TTD_FRAME_MAX + 1];
+	uint32_t pe0, pe1, far = 0;
+	int i, lint;
+
+	(void)state;
+	fixture_init(&x, "D", "vc");
+	pe0 = x.nd.card[0].card;
+	pe1 = x.nd.card[1].card;
+	lint = x.f.nports[0] - 1;
+	/* data: for the local PE, for a far PE */
+	port_rx(&x.f, 0, 0, buf, torus_frame(buf, 9, pe0, 2));
+	port_rx(&x.f, 0, 0, buf, torus_frame(buf, 9, far, 2));
+	assert_int_equal(x.f.cnt.delivered, 1);
+	assert_int_equal(x.f.cnt.forwarded, 1);
+	assert_balance(&x.f);
+	/* a busy port: the frames wait; then the port fails them */
+	rec.busy = 1;
+	port_rx(&x.f, 0, 0, buf, torus_frame(buf, 9, far, 2));
+	port_rx(&x.f, 0, 0, buf, torus_frame(buf, 9, far, 2));
+	assert_int_equal(ttd_fwd_queued(&x.f), 2);
+	assert_balance(&x.f);
+	rec.busy = 0;
+	rec.send_fails = 1;
+	ttd_fwd_drain(&x.f);
+	rec.send_fails = 0;
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_SEND_FAILED], 2);
+	assert_int_equal(x.f.cnt.forwarded, 1);	/* a failed send is not */
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_LINK_DOWN], 0);
+	assert_balance(&x.f);
+	/* hellos: on an external port, on the internal one, naming a port
+	 * a 3D torus does not have, and one cut short */
+	port_rx(&x.f, 0, 0, buf, hello_frame(buf, 1, 0, tt_port_of(0, 1)));
+	port_rx(&x.f, 0, lint, buf, hello_frame(buf, x.nd.node, 1,
+	    tt_port_of(1, 1)));
+	port_rx(&x.f, 0, 0, buf, hello_frame(buf, 1, 0, 7));
+	assert_int_equal(x.f.cnt.hellos, 2);
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_BAD_HELLO], 1);
+	port_rx(&x.f, 0, 0, buf, hello_frame(buf, 1, 0, 1) - 4);
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_BAD_FRAME], 1);
+	assert_balance(&x.f);
+	/* another EtherType, garbage with ours, a frame the capture cut */
+	port_rx(&x.f, 0, 1, buf, ipv4_frame(buf, 60));
+	memset(buf, 0, 20);
+	buf[12] = 0x88;
+	buf[13] = 0xb5;
+	port_rx(&x.f, 0, 1, buf, 20);
+	ttd_fwd_port_rx(&x.f, 0, 1, buf, torus_frame(buf, 9, pe0, 2), 9300);
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_NOT_TORUS], 1);
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_BAD_FRAME], 2);
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_TOO_LONG], 1);
+	assert_balance(&x.f);
+	/* from the TAP: data to PE1 (over the internal link), ARP asked by
+	 * a PE that then cannot take the answer, a broadcast */
+	ttd_fwd_pe_rx(&x.f, 0, buf, pe_frame(buf, pe0, pe1));
+	assert_int_equal(x.f.cnt.injected, 1);
+	memset(buf, 0xff, 6);
+	ttd_fwd_pe_rx(&x.f, 0, buf, 60);
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_NOT_FOR_PE], 1);
+	rec.deliver_fails = 1;
+	port_rx(&x.f, 1, 0, buf, torus_frame(buf, 9, pe1, 3));
+	rec.deliver_fails = 0;
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_DELIVER_FAILED], 1);
+	assert_balance(&x.f);
+	/* hop limit, a PE outside the torus, a port whose link is down */
+	port_rx(&x.f, 0, 0, buf, torus_frame(buf, 3, far, TTD_HOP_LIMIT));
+	port_rx(&x.f, 0, 0, buf, torus_frame(buf, 3, 128, 1));
+	ttd_fwd_link(&x.f, 0, 0, 0);
+	for (i = 0; i < 20; i++)
+		ttd_fwd_pe_rx(&x.f, 0, buf, pe_frame(buf, pe0, i));
+	assert_true(x.f.cnt.dropped[TTD_DROP_LINK_DOWN] > 0);
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_HOP_LIMIT], 1);
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_NO_ROUTE], 1);
+	assert_balance(&x.f);
+	/* a full queue */
+	rec.busy = 1;
+	for (i = 0; i < 6; i++)
+		port_rx(&x.f, 0, 1, buf, torus_frame(buf, 9, pe1, 1));
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_QUEUE_FULL], 2);
+	assert_balance(&x.f);
+	rec.busy = 0;
+	ttd_fwd_drain(&x.f);
+	assert_int_equal(ttd_fwd_queued(&x.f), 0);
+	assert_balance(&x.f);
+	fixture_free(&x);
+}
+
+/* Frames longer than a port's snap length or a TAP's read: dropped and
+ * counted, never forwarded or delivered as if whole. */
+static void
+test_too_long_dropped(void **state)
+{
+	struct fixture x;
+	uint8_t buf[TTD_FRAME_MAX + 1];
+	uint32_t pe0;
+	size_t len;
+
+	(void)state;
+	fixture_init(&x, "D", "vc");
+	pe0 = x.nd.card[0].card;
+	/* a frame for the local PE, 9,300 bytes on the wire, cut at 9,216 */
+	len = torus_frame(buf, 9, pe0, 2);
+	ttd_fwd_port_rx(&x.f, 0, 0, buf, len, 9300);
+	/* and one for a far PE */
+	len = torus_frame(buf, 9, 0, 2);
+	ttd_fwd_port_rx(&x.f, 0, 0, buf, len, 9300);
+	assert_int_equal(rec.delivered[0], 0);
+	assert_int_equal(rec.nsent, 0);
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_TOO_LONG], 2);
+	/* from a TAP: longer than a frame may be (the read's extra byte) */
+	pe_frame(buf, pe0, 0);
+	ttd_fwd_pe_rx(&x.f, 0, buf, TTD_FRAME_MAX + 1);
+	/* at the limit: no room left for the torus header */
+	ttd_fwd_pe_rx(&x.f, 0, buf, TTD_FRAME_MAX);
+	assert_int_equal(rec.nsent, 0);
+	assert_int_equal(rec.traced, 0);
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_TOO_LONG], 4);
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_NOT_FOR_PE], 0);
+	fixture_free(&x);
+}
+
+/* A hello naming a node, card or port the torus does not have. */
+static void
+test_hello_bad_port_refused(void **state)
+{
+	struct fixture x;
+	uint8_t buf[64];
+
+	(void)state;
+	fixture_init(&x, "D", "vc");
+	/* port 6 is d3+: a 3D torus has ports 0..5 */
+	port_rx(&x.f, 0, 0, buf, hello_frame(buf, 1, 0, 6));
+	/* X+ is card0's port under D: card 1 has none */
+	port_rx(&x.f, 0, 0, buf, hello_frame(buf, 1, 1, tt_port_of(0, 0)));
+	/* node 64 of 64 */
+	port_rx(&x.f, 0, 0, buf, hello_frame(buf, 64, 0, tt_port_of(0, 1)));
+	assert_int_equal(x.f.cnt.dropped[TTD_DROP_BAD_HELLO], 3);
+	assert_int_equal(x.f.cnt.hellos, 0);
+	assert_int_equal(x.f.fp[0][0].cabling, TTD_CABLING_UNKNOWN);
+	fixture_free(&x);
+}
+
+static int
+count_lines(const char *text, const char *word)
+{
+	const char *p;
+	int n = 0;
+
+	for (p = text; (p = strstr(p, word)) != NULL; p += strlen(word))
+		n++;
+	return n;
+}
+
+/* A flapping (or spoofed) neighbour: a few lines per port, then one that
+ * says how many were held back. */
+static void
+test_hello_log_rate_limited(void **state)
+{
+	struct fixture x;
+	uint8_t a[64], b[64];
+	size_t alen, blen, loglen = 0;
+	char *log = NULL, want[64];
+	FILE *fp;
+	int i;
+
+	(void)state;
+	fixture_init(&x, "D", "vc");
+	fp = open_memstream(&log, &loglen);
+	assert_non_null(fp);
+	ttd_log_file = fp;
+	ttd_log_level = TTD_LOG_NOTICE;
+	rec.now = 5000000000ull;
+	alen = hello_frame(a, 1, 0, tt_port_of(0, 1));
+	blen = hello_frame(b, 2, 0, tt_port_of(0, 1));
+	for (i = 0; i < 1000; i++) {
+		port_rx(&x.f, 0, 0, i & 1 ? b : a, i & 1 ? blen : alen);
+		rec.now += 1000;	/* 1 us apart */
+	}
+	fflush(fp);
+	assert_int_equal(count_lines(log, "cabling: "), TTD_LOG_BURST);
+	/* the window ends: the next second's timer says what was held */
+	rec.now += TTD_LOG_WINDOW_NS;
+	ttd_fwd_hello(&x.f);
+	fflush(fp);
+	snprintf(want, sizeof(want), "%d more lines about its hellos "
+	    "suppressed", 1000 - TTD_LOG_BURST);
+	assert_non_null(strstr(log, want));
+	assert_int_equal(count_lines(log, "cabling: "), TTD_LOG_BURST + 1);
+	ttd_log_file = NULL;
+	ttd_log_level = TTD_LOG_ERR;
+	fclose(fp);
+	free(log);
 	fixture_free(&x);
 }
 
@@ -733,12 +1031,12 @@ test_capture_rotation(void **state)
 	assert_int_equal(ttd_capture_open(&c, base, 400, 3, err, sizeof(err)),
 	    0);
 	for (i = 0; i < 10; i++)
-		assert_int_equal(ttd_capture_write(&c, 1000 + (uint64_t)i,
-		    frame, sizeof(frame), err, sizeof(err)), 0);
+		ttd_capture_write(&c, 1000 + (uint64_t)i, frame, sizeof(frame));
 	/* files 0, 1, 2 hold 3 records each; the tenth went to file 0 anew */
 	assert_int_equal(c.cur, 0);
-	assert_int_equal(c.records, 10);
 	assert_int_equal(ttd_capture_close(&c, err, sizeof(err)), 0);
+	assert_int_equal(c.records, 10);
+	assert_int_equal(c.lost, 0);
 	assert_int_equal(count_records(base), 1);
 	ttd_capture_name(&c, 1, name, sizeof(name));
 	assert_int_equal(strcmp(name + strlen(base), "1"), 0);
@@ -748,9 +1046,9 @@ test_capture_rotation(void **state)
 	/* reopening (SIGHUP) appends to a file still there */
 	assert_int_equal(ttd_capture_open(&c, base, 0, 1, err, sizeof(err)),
 	    0);
-	ttd_capture_write(&c, 5, frame, sizeof(frame), err, sizeof(err));
+	ttd_capture_write(&c, 5, frame, sizeof(frame));
 	assert_int_equal(ttd_capture_reopen(&c, err, sizeof(err)), 0);
-	ttd_capture_write(&c, 6, frame, sizeof(frame), err, sizeof(err));
+	ttd_capture_write(&c, 6, frame, sizeof(frame));
 	assert_int_equal(ttd_capture_close(&c, err, sizeof(err)), 0);
 	assert_int_equal(count_records(base), 2);
 	unlink(base);
@@ -760,12 +1058,165 @@ test_capture_rotation(void **state)
 	rmdir(dir);
 }
 
+/* How many records of len bytes a file of size bytes holds, or -1 if it
+ * does not end on a record boundary. */
+static long
+records_in_size(off_t size, size_t len)
+{
+	off_t body = size - 24;
+
+	return body >= 0 && body % (off_t)(16 + len) == 0 ?
+	    (long)(body / (off_t)(16 + len)) : -1;
+}
+
+static off_t
+file_size(const char *path)
+{
+	struct stat st;
+
+	assert_int_equal(stat(path, &st), 0);
+	return st.st_size;
+}
+
+/* Let this process write files up to limit bytes (RLIM_INFINITY: any);
+ * a write past it fails with EFBIG, as one on a full disk with ENOSPC. */
+static void
+file_limit(rlim_t limit)
+{
+	struct rlimit rl;
+
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &rl), 0);
+	rl.rlim_cur = limit == RLIM_INFINITY ? rl.rlim_max : limit;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &rl), 0);
+}
+
+/*
+ * A full disk (here a file size limit): the failed flush is seen, logged
+ * once, the file cut back to its last whole record, the records counted
+ * as lost and not as written; writing resumes when space returns, and an
+ * append after SIGHUP lands on a record boundary.  The file reads back
+ * whole at every step.
+ */
+static void
+test_capture_full_disk(void **state)
+{
+	struct ttd_capture c;
+	uint8_t frame[100];
+	char dir[] = "/tmp/test-ttd-full-XXXXXX", base[128], err[256];
+	char *log = NULL;
+	size_t loglen = 0;
+	FILE *fp;
+	int i;
+
+	(void)state;
+	signal(SIGXFSZ, SIG_IGN);
+	assert_non_null(mkdtemp(dir));
+	snprintf(base, sizeof(base), "%s/n0-pe.pcap", dir);
+	fp = open_memstream(&log, &loglen);
+	ttd_log_file = fp;
+	ttd_log_level = TTD_LOG_NOTICE;
+	memset(frame, 7, sizeof(frame));
+	assert_int_equal(ttd_capture_open(&c, base, 0, 1, err, sizeof(err)),
+	    0);
+	for (i = 0; i < 10; i++)
+		ttd_capture_write(&c, (uint64_t)i, frame, sizeof(frame));
+	assert_int_equal(ttd_capture_flush(&c), 0);
+	assert_int_equal(c.records, 10);
+	/* room for two and a half more records */
+	file_limit((rlim_t)file_size(base) + 2 * 116 + 58);
+	for (i = 0; i < 10; i++)
+		ttd_capture_write(&c, (uint64_t)i, frame, sizeof(frame));
+	assert_int_equal(ttd_capture_flush(&c), -1);
+	assert_int_equal(c.records, 10);
+	assert_int_equal(c.lost, 10);
+	assert_true(c.failing);
+	assert_int_equal(records_in_size(file_size(base), sizeof(frame)), 10);
+	assert_int_equal(count_records(base), 10);
+	/* still full: more lost, not logged again */
+	for (i = 0; i < 3; i++) {
+		ttd_capture_write(&c, (uint64_t)i, frame, sizeof(frame));
+		ttd_capture_write(&c, (uint64_t)i, frame, sizeof(frame));
+		ttd_capture_write(&c, (uint64_t)i, frame, sizeof(frame));
+		(void)ttd_capture_flush(&c);
+	}
+	assert_true(c.lost > 10);
+	assert_int_equal(c.records, 10);
+	assert_int_equal(records_in_size(file_size(base), sizeof(frame)), 10);
+	/* SIGHUP while full: the append starts on a record boundary */
+	(void)ttd_capture_reopen(&c, err, sizeof(err));
+	ttd_capture_write(&c, 1, frame, sizeof(frame));
+	ttd_capture_write(&c, 2, frame, sizeof(frame));
+	ttd_capture_write(&c, 3, frame, sizeof(frame));
+	(void)ttd_capture_flush(&c);
+	assert_int_equal(count_records(base), 10 + (long)(c.records - 10));
+	/* space returns: the next flushes work again */
+	file_limit(RLIM_INFINITY);
+	for (i = 0; i < 3; i++) {
+		ttd_capture_write(&c, 100 + (uint64_t)i, frame, sizeof(frame));
+		(void)ttd_capture_flush(&c);
+	}
+	ttd_capture_write(&c, 200, frame, sizeof(frame));
+	assert_int_equal(ttd_capture_flush(&c), 0);
+	assert_false(c.failing);
+	assert_int_equal(ttd_capture_close(&c, err, sizeof(err)), 0);
+	assert_int_equal(count_records(base), (long)c.records);
+	assert_int_equal(records_in_size(file_size(base), sizeof(frame)),
+	    (long)c.records);
+	assert_true(c.records >= 12);
+	fflush(fp);
+	assert_int_equal(count_lines(log, "write failed"), 1);
+	assert_int_equal(count_lines(log, "writing again"), 1);
+	ttd_log_file = NULL;
+	ttd_log_level = TTD_LOG_ERR;
+	fclose(fp);
+	free(log);
+	unlink(base);
+	rmdir(dir);
+}
+
+/* A link or something not a regular file where a trace goes: refused,
+ * and what the link points to is left as it was. */
+static void
+test_capture_refuses_links(void **state)
+{
+	struct ttd_capture c;
+	char dir[] = "/tmp/test-ttd-link-XXXXXX", base[128], victim[128];
+	char err[512], buf[16] = "";
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(base, sizeof(base), "%s/n0-pe.pcap", dir);
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	fp = fopen(victim, "w");
+	fputs("precious\n", fp);
+	fclose(fp);
+	assert_int_equal(symlink(victim, base), 0);
+	assert_int_equal(ttd_capture_open(&c, base, 0, 1, err, sizeof(err)),
+	    -1);
+	assert_non_null(strstr(err, "a symbolic link"));
+	assert_non_null(strstr(err, base));
+	fp = fopen(victim, "r");
+	assert_non_null(fgets(buf, sizeof(buf), fp));
+	fclose(fp);
+	assert_string_equal(buf, "precious\n");
+	unlink(base);
+	assert_int_equal(mkfifo(base, 0600), 0);
+	assert_int_equal(ttd_capture_open(&c, base, 0, 1, err, sizeof(err)),
+	    -1);
+	assert_non_null(strstr(err, "not a regular file"));
+	unlink(base);
+	unlink(victim);
+	rmdir(dir);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_map_by_configuration),
 		cmocka_unit_test(test_map_refusals),
+		cmocka_unit_test(test_map_refuses_path_hosts),
 		cmocka_unit_test(test_node_find),
 		cmocka_unit_test(test_discover_real_machine),
 		cmocka_unit_test(test_discover_twin_and_auto_map),
@@ -775,7 +1226,13 @@ main(void)
 		cmocka_unit_test(test_drops),
 		cmocka_unit_test(test_arp_answered_for_pes),
 		cmocka_unit_test(test_hello_and_cabling),
+		cmocka_unit_test(test_counters_balance),
+		cmocka_unit_test(test_too_long_dropped),
+		cmocka_unit_test(test_hello_bad_port_refused),
+		cmocka_unit_test(test_hello_log_rate_limited),
 		cmocka_unit_test(test_capture_rotation),
+		cmocka_unit_test(test_capture_full_disk),
+		cmocka_unit_test(test_capture_refuses_links),
 	};
 
 	ttd_log_level = TTD_LOG_ERR;

@@ -1,6 +1,6 @@
 -- Wireshark dissector for the twintorus torus frame.
 --
--- The layout is the one in include/twintorus/frame.h (DESIGN.md §4): after
+-- The layout is the one in include/twintorus/frame.h: after
 -- the Ethernet header (and any 802.1Q tag, which Wireshark's vlan dissector
 -- removes before handing over by EtherType) comes EtherType 0x88B5 and a
 -- 16-byte header in network byte order, then the carried frame (data) or an

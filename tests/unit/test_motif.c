@@ -1,5 +1,5 @@
 /*
- * The closed-loop motifs and their recording (twintorus/app.h,
+ * The closed-loop motifs and their recording (twintorus/motif.h,
  * twintorus/record.h):
  *   - every motif's programs end on a twin and on a plain torus, with as
  *     many messages as the motif's definition gives (computed here from
@@ -24,7 +24,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "twintorus/app.h"
+#include "twintorus/motif.h"
 #include "twintorus/frame.h"
 #include "twintorus/infer.h"
 #include "twintorus/record.h"
@@ -32,13 +32,13 @@
 #include "tt_test.h"
 
 struct run {
-	tt_app_result r;
+	tt_motif_result r;
 	uint64_t makespan;
 	uint64_t waiting;
 };
 
 static struct run
-run_motif(const tt_net *net, const tt_app_params *ap, tt_record *rec,
+run_motif(const tt_net *net, const tt_motif_params *ap, tt_record *rec,
     tt_deps_writer *dw)
 {
 	tt_simparams sp;
@@ -46,34 +46,34 @@ run_motif(const tt_net *net, const tt_app_params *ap, tt_record *rec,
 	struct run out;
 	tt_source src;
 	tt_sim *sim;
-	tt_app *a;
+	tt_motif_job *a;
 	char err[256], wait[256];
 
 	tt_simparams_default(&sp);
 	assert_int_equal(tt_sim_create(&sim, net, &sp, err, sizeof(err)), 0);
-	if (tt_app_create(&a, ap, sim, err, sizeof(err)) != 0)
-		fail_msg("tt_app_create: %s", err);
+	if (tt_motif_create(&a, ap, sim, err, sizeof(err)) != 0)
+		fail_msg("tt_motif_create: %s", err);
 	if (rec != NULL)
-		tt_app_record(a, rec);
+		tt_motif_record(a, rec);
 	if (dw != NULL)
-		tt_app_deps(a, dw);
-	src = tt_app_source(a);
+		tt_motif_deps(a, dw);
+	src = tt_motif_source(a);
 	tt_sim_run(sim, &src, 1, &res, NULL, NULL);
 	assert_false(res.deadlock);
-	assert_int_equal(tt_app_error(a, err, sizeof(err)), 0);
-	out.r = *tt_app_result_get(a);
-	out.makespan = tt_app_makespan(&out.r);
-	out.waiting = tt_app_waiting(a, wait, sizeof(wait));
+	assert_int_equal(tt_motif_error(a, err, sizeof(err)), 0);
+	out.r = *tt_motif_result_get(a);
+	out.makespan = tt_motif_makespan(&out.r);
+	out.waiting = tt_motif_waiting(a, wait, sizeof(wait));
 	if (out.waiting)
 		fail_msg("%s: %s", tt_motif_name(ap->motif), wait);
-	tt_app_free(a);
+	tt_motif_free(a);
 	tt_simresult_free(&res);
 	tt_sim_free(sim);
 	return out;
 }
 
 /* The messages motif m sends among n ranks in `it` iterations, from the
- * definitions in twintorus/app.h. */
+ * definitions in twintorus/motif.h. */
 static uint64_t
 expected(enum tt_motif m, uint64_t n, uint64_t it, uint64_t blocks)
 {
@@ -113,9 +113,9 @@ expected(enum tt_motif m, uint64_t n, uint64_t it, uint64_t blocks)
 }
 
 static void
-small_params(tt_app_params *p, enum tt_motif m)
+small_params(tt_motif_params *p, enum tt_motif m)
 {
-	tt_app_defaults(p, m);
+	tt_motif_params_default(p, m);
 	p->iterations = 4;      /* sweep3d: every corner once */
 	p->bytes = m == TT_MOTIF_ALLREDUCE ? 4096 : 256;
 	p->compute_ns = 500;
@@ -127,7 +127,7 @@ test_motifs_complete(void **state)
 {
 	static const int k3[3] = {4, 2, 2}, k2[2] = {5, 6};
 	tt_net nets[2];
-	tt_app_params p;
+	tt_motif_params p;
 	struct run r, again;
 	int m, k;
 
@@ -156,12 +156,12 @@ test_ranks_subset(void **state)
 {
 	static const int k3[3] = {4, 2, 2};
 	static const uint32_t pes[] = {0, 3, 5, 8, 13, 31};
-	tt_app_params p;
+	tt_motif_params p;
 	tt_simparams sp;
 	tt_simresult res;
 	tt_source src;
 	tt_sim *sim;
-	tt_app *a;
+	tt_motif_job *a;
 	tt_net net;
 	uint32_t pe, rank;
 	uint64_t fin, sent, rcvd;
@@ -175,12 +175,12 @@ test_ranks_subset(void **state)
 	p.nranks = 6;
 	tt_simparams_default(&sp);
 	assert_int_equal(tt_sim_create(&sim, &net, &sp, err, sizeof(err)), 0);
-	assert_int_equal(tt_app_create(&a, &p, sim, err, sizeof(err)), 0);
-	src = tt_app_source(a);
+	assert_int_equal(tt_motif_create(&a, &p, sim, err, sizeof(err)), 0);
+	src = tt_motif_source(a);
 	tt_sim_run(sim, &src, 1, &res, NULL, NULL);
-	assert_int_equal(tt_app_result_get(a)->messages, 6 * 5 * 4);
+	assert_int_equal(tt_motif_result_get(a)->messages, 6 * 5 * 4);
 	for (pe = 0; pe < net.ncards; pe++) {
-		if (!tt_app_pe(a, pe, &rank, &fin, &sent, &rcvd))
+		if (!tt_motif_pe(a, pe, &rank, &fin, &sent, &rcvd))
 			continue;
 		assert_int_equal(pe, pes[rank]);
 		assert_int_equal(sent, 5 * 4);
@@ -191,13 +191,13 @@ test_ranks_subset(void **state)
 	/* a PE twice, or outside the network, is refused */
 	p.ranks = (const uint32_t []){0, 3, 3};
 	p.nranks = 3;
-	assert_int_equal(tt_app_check(&p, net.ncards, err, sizeof(err)), -1);
+	assert_int_equal(tt_motif_check(&p, net.ncards, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "PE 3 is listed twice"));
 	p.ranks = (const uint32_t []){0, 32};
 	p.nranks = 2;
-	assert_int_equal(tt_app_check(&p, net.ncards, err, sizeof(err)), -1);
+	assert_int_equal(tt_motif_check(&p, net.ncards, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "PE 32 is not in the network"));
-	tt_app_free(a);
+	tt_motif_free(a);
 	tt_simresult_free(&res);
 	tt_sim_free(sim);
 	tt_net_free(&net);
@@ -265,7 +265,7 @@ static void
 test_record(void **state)
 {
 	static const int k3[3] = {2, 2, 2};
-	tt_app_params p;
+	tt_motif_params p;
 	tt_config cfg;
 	tt_record *rec;
 	tt_net net;
@@ -336,7 +336,7 @@ test_inferred_equal_true(void **state)
 {
 	static const int k3[3] = {4, 2, 2};
 	const char *paths[1];
-	tt_app_params p;
+	tt_motif_params p;
 	tt_infer_params ip;
 	tt_deps_writer *w;
 	tt_deps_reader *tr;

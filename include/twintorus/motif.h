@@ -46,8 +46,8 @@
  * packets and completes it with the last one, on its own rank in a
  * partitioned run (tt_sim_on_arrive()).
  */
-#ifndef TWINTORUS_APP_H
-#define TWINTORUS_APP_H
+#ifndef TWINTORUS_MOTIF_H
+#define TWINTORUS_MOTIF_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -55,6 +55,9 @@
 #include "twintorus/deps.h"
 #include "twintorus/record.h"
 #include "twintorus/sim.h"
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
 
 enum tt_motif {
 	TT_MOTIF_HALO3D = 0,
@@ -71,7 +74,7 @@ const char *tt_motif_name(enum tt_motif m);
 /* "halo3d, sweep3d, ..." */
 const char *tt_motif_list(void);
 
-typedef struct tt_app_params {
+typedef struct tt_motif_params {
 	enum tt_motif motif;
 	uint64_t iterations;
 	uint64_t bytes;         /* a message (allreduce: the vector; incast:
@@ -88,35 +91,35 @@ typedef struct tt_app_params {
 	uint32_t nranks;
 	int packet_flits, flit_bytes;
 	double link_gbps;
-} tt_app_params;
+} tt_motif_params;
 
 /* The defaults of motif m (each sized to run in a few seconds on 128 PEs). */
-void tt_app_defaults(tt_app_params *p, enum tt_motif m);
+void tt_motif_params_default(tt_motif_params *p, enum tt_motif m);
 /* Check p for a network of npes PEs.  0, or -1 with err set. */
-int tt_app_check(const tt_app_params *p, uint32_t npes, char *err,
+int tt_motif_check(const tt_motif_params *p, uint32_t npes, char *err,
     size_t errsz);
 
-typedef struct tt_app tt_app;
+typedef struct tt_motif_job tt_motif_job;
 
 /* Build the programs of p on sim (which must outlive it) and hook its
  * deliveries.  0, or -1 with err set. */
-int tt_app_create(tt_app **ap, const tt_app_params *p, tt_sim *sim,
+int tt_motif_create(tt_motif_job **jp, const tt_motif_params *p, tt_sim *sim,
     char *err, size_t errsz);
 /* The source to hand to tt_sim_run(..., until_empty = 1, ...). */
-tt_source tt_app_source(tt_app *a);
+tt_source tt_motif_source(tt_motif_job *j);
 /* Record sends and deliveries (before the run). */
-void tt_app_record(tt_app *a, tt_record *rec);
+void tt_motif_record(tt_motif_job *j, tt_record *rec);
 /* Write the true dependencies, one line per send as it happens (serial
  * runs: a partitioned run knows only its own PEs'). */
-void tt_app_deps(tt_app *a, tt_deps_writer *w);
+void tt_motif_deps(tt_motif_job *j, tt_deps_writer *w);
 /* Stop issuing steps: every program ends at its next step (a signal). */
-void tt_app_stop(tt_app *a);
+void tt_motif_stop(tt_motif_job *j);
 /* The share of this process's iterations done, 0 to 1 (progress). */
-double tt_app_progress(const tt_app *a);
+double tt_motif_progress(const tt_motif_job *j);
 /* "grid 4x4x8", "ring of 128", "8 clients, 120 servers", ... */
-const char *tt_app_layout(const tt_app *a, char *buf, size_t bufsz);
+const char *tt_motif_layout(const tt_motif_job *j, char *buf, size_t bufsz);
 
-typedef struct tt_app_result {
+typedef struct tt_motif_result {
 	uint64_t sent;          /* messages the programs sent */
 	uint64_t messages;      /* ... that arrived whole */
 	uint64_t bytes, packets;        /* theirs */
@@ -125,22 +128,24 @@ typedef struct tt_app_result {
 	uint64_t finish;        /* the last program's end, cycle */
 	uint64_t done;          /* PEs whose program ended */
 	tt_hist latency;        /* messages: generation to last packet */
-} tt_app_result;
+} tt_motif_result;
 
 /* This process's PEs' results (a partitioned run: combine the ranks'). */
-const tt_app_result *tt_app_result_get(const tt_app *a);
+const tt_motif_result *tt_motif_result_get(const tt_motif_job *j);
 /* Makespan: first send to last delivery, in cycles (0 if none). */
-uint64_t tt_app_makespan(const tt_app_result *r);
+uint64_t tt_motif_makespan(const tt_motif_result *r);
 /* PE pe's program (pe simulated here): 1 and its figures, 0 if it does
  * not take part. */
-int tt_app_pe(const tt_app *a, uint32_t pe, uint32_t *rank,
+int tt_motif_pe(const tt_motif_job *j, uint32_t pe, uint32_t *rank,
     uint64_t *finish, uint64_t *sent, uint64_t *received);
 /* After the run: how many of this process's PEs wait, and the first one's
  * wait in buf ("PE 5 (rank 5) waits for message 4:11"). */
-uint64_t tt_app_waiting(const tt_app *a, char *buf, size_t bufsz);
+uint64_t tt_motif_waiting(const tt_motif_job *j, char *buf, size_t bufsz);
 /* Write or out-of-memory errors of recording or dependencies: 0, or -1
  * with err set. */
-int tt_app_error(const tt_app *a, char *err, size_t errsz);
-void tt_app_free(tt_app *a);
+int tt_motif_error(const tt_motif_job *j, char *err, size_t errsz);
+void tt_motif_free(tt_motif_job *j);
+
+TT_END_DECLS
 
 #endif

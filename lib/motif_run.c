@@ -1,5 +1,5 @@
 /*
- * Closed-loop motifs as a packet source (twintorus/app.h).
+ * Closed-loop motifs as a packet source (twintorus/motif.h).
  *
  * Each PE's program runs in its own time, pt (cycles): a compute step
  * moves pt on, a send generates a message at pt, a receive moves pt to
@@ -22,7 +22,9 @@
 #include <string.h>
 
 #include "errf.h"
-#include "motif.h"
+#include "sim_part.h"
+#include "motif_int.h"
+#include "twintorus/params.h"
 #include "u64map.h"
 
 #define NONE UINT32_MAX
@@ -55,7 +57,7 @@ struct amsg {
 	uint8_t done;
 };
 
-struct tt_app {
+struct tt_motif_job {
 	struct motif mo;
 	tt_sim *sim;
 	uint32_t npes, pe0, pe1;
@@ -73,23 +75,23 @@ struct tt_app {
 	volatile int stop;
 	int failed;
 	char err[256];
-	tt_app_result res;
+	tt_motif_result res;
 };
 
 static uint32_t
-npk_of(const tt_app *a, uint64_t bytes)
+npk_of(const tt_motif_job *a, uint64_t bytes)
 {
 	return bytes == 0 ? 1 : (uint32_t)((bytes + a->pkt_bytes - 1) / a->pkt_bytes);
 }
 
 static uint64_t
-cycles_of(const tt_app *a, double ns)
+cycles_of(const tt_motif_job *a, double ns)
 {
 	return (uint64_t)llround(ns / a->cycle_ns);
 }
 
 static void
-fail(tt_app *a, const char *what)
+fail(tt_motif_job *a, const char *what)
 {
 	if (!a->failed)
 		tt_errf(a->err, sizeof(a->err), "%s", what);
@@ -98,7 +100,7 @@ fail(tt_app *a, const char *what)
 
 /* The arrival entry of (src, seq), made if missing.  NONE: no memory. */
 static uint32_t
-arrival(tt_app *a, uint32_t src, uint32_t seq)
+arrival(tt_motif_job *a, uint32_t src, uint32_t seq)
 {
 	uint64_t key = tt_u64map_key(src, seq);
 	uint32_t i;
@@ -130,7 +132,7 @@ arrival(tt_app *a, uint32_t src, uint32_t seq)
 }
 
 static void
-arrival_drop(tt_app *a, uint32_t src, uint32_t seq, uint32_t i)
+arrival_drop(tt_motif_job *a, uint32_t src, uint32_t seq, uint32_t i)
 {
 	tt_u64map_del(&a->arrive, tt_u64map_key(src, seq));
 	a->slot[i].next = a->free_head;
@@ -138,7 +140,7 @@ arrival_drop(tt_app *a, uint32_t src, uint32_t seq, uint32_t i)
 }
 
 static uint64_t
-node_ns(const tt_app *a, uint32_t pe, uint64_t cycle)
+node_ns(const tt_motif_job *a, uint32_t pe, uint64_t cycle)
 {
 	if (a->rec != NULL)
 		return tt_record_ns(a->rec, pe, cycle);
@@ -147,7 +149,7 @@ node_ns(const tt_app *a, uint32_t pe, uint64_t cycle)
 
 /* A send at pe: its true dependencies, then the record. */
 static void
-note_send(tt_app *a, uint32_t pe, struct ape *e, uint64_t bytes)
+note_send(tt_motif_job *a, uint32_t pe, struct ape *e, uint64_t bytes)
 {
 	uint64_t base = e->pt;  /* the first send with nothing before it */
 
@@ -183,7 +185,7 @@ note_send(tt_app *a, uint32_t pe, struct ape *e, uint64_t bytes)
 }
 
 static void
-note_recv(tt_app *a, struct ape *e, uint32_t src, uint32_t seq, uint64_t at)
+note_recv(tt_motif_job *a, struct ape *e, uint32_t src, uint32_t seq, uint64_t at)
 {
 	e->received++;
 	if (at > e->pt)
@@ -209,7 +211,7 @@ note_recv(tt_app *a, struct ape *e, uint32_t src, uint32_t seq, uint64_t at)
 
 /* The next packet of the current message. */
 static int
-hand_packet(tt_app *a, struct ape *e, tt_srcpkt *pk)
+hand_packet(tt_motif_job *a, struct ape *e, tt_srcpkt *pk)
 {
 	(void)a;
 	pk->gen = e->last_send;
@@ -221,7 +223,7 @@ hand_packet(tt_app *a, struct ape *e, tt_srcpkt *pk)
 
 /* A receive step: 1 if the message is there (taken), 0 to wait. */
 static int
-try_recv(tt_app *a, struct ape *e)
+try_recv(tt_motif_job *a, struct ape *e)
 {
 	uint32_t i;
 
@@ -236,7 +238,7 @@ try_recv(tt_app *a, struct ape *e)
 static int
 app_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 {
-	tt_app *a = ctx;
+	tt_motif_job *a = ctx;
 	struct ape *e = &a->pe[pe - a->pe0];
 	struct mstep s;
 
@@ -312,7 +314,7 @@ wait:
 static void
 app_deliver(void *ctx, const tt_delivery *d)
 {
-	tt_app *a = ctx;
+	tt_motif_job *a = ctx;
 	struct amsg *m;
 	struct ape *e;
 	uint32_t i;
@@ -344,14 +346,14 @@ app_deliver(void *ctx, const tt_delivery *d)
 }
 
 int
-tt_app_create(tt_app **ap, const tt_app_params *p, tt_sim *sim, char *err,
+tt_motif_create(tt_motif_job **ap, const tt_motif_params *p, tt_sim *sim, char *err,
     size_t errsz)
 {
-	tt_app *a;
+	tt_motif_job *a;
 	uint32_t npes = tt_sim_pes(sim), n, r, pe;
 
 	*ap = NULL;
-	if (tt_app_check(p, npes, err, errsz) < 0)
+	if (tt_motif_check(p, npes, err, errsz) < 0)
 		return -1;
 	if ((a = calloc(1, sizeof(*a))) == NULL)
 		return tt_errf(err, errsz, "out of memory");
@@ -363,7 +365,7 @@ tt_app_create(tt_app **ap, const tt_app_params *p, tt_sim *sim, char *err,
 	a->sim = sim;
 	a->npes = npes;
 	tt_sim_local(sim, &a->pe0, &a->pe1);
-	a->cycle_ns = (double)p->flit_bytes * 8.0 / p->link_gbps;
+	a->cycle_ns = tt_cycle_ns(p->flit_bytes, p->link_gbps);
 	a->pkt_bytes = (uint64_t)p->packet_flits * (uint64_t)p->flit_bytes;
 	a->free_head = NONE;
 	a->res.first_send = UINT64_MAX;
@@ -372,7 +374,7 @@ tt_app_create(tt_app **ap, const tt_app_params *p, tt_sim *sim, char *err,
 	a->pe_rank = malloc(sizeof(uint32_t) * npes);
 	a->pe = calloc(a->pe1 - a->pe0, sizeof(*a->pe));
 	if (a->rank_pe == NULL || a->pe_rank == NULL || a->pe == NULL) {
-		tt_app_free(a);
+		tt_motif_free(a);
 		return tt_errf(err, errsz, "out of memory");
 	}
 	for (pe = 0; pe < npes; pe++)
@@ -389,14 +391,17 @@ tt_app_create(tt_app **ap, const tt_app_params *p, tt_sim *sim, char *err,
 		if (e->rank != NONE)
 			a->iters_all += p->iterations;
 	}
-	tt_sim_on_deliver(sim, app_deliver, a);
+	if (tt_sim_on_deliver(sim, app_deliver, a, err, errsz) < 0) {
+		tt_motif_free(a);
+		return -1;
+	}
 	tt_sim_on_arrive(sim, app_deliver, a);
 	*ap = a;
 	return 0;
 }
 
 tt_source
-tt_app_source(tt_app *a)
+tt_motif_source(tt_motif_job *a)
 {
 	tt_source s = {app_next, a};
 
@@ -404,43 +409,43 @@ tt_app_source(tt_app *a)
 }
 
 void
-tt_app_record(tt_app *a, tt_record *rec)
+tt_motif_record(tt_motif_job *a, tt_record *rec)
 {
 	a->rec = rec;
 }
 
 void
-tt_app_deps(tt_app *a, tt_deps_writer *w)
+tt_motif_deps(tt_motif_job *a, tt_deps_writer *w)
 {
 	a->deps = w;
 }
 
 void
-tt_app_stop(tt_app *a)
+tt_motif_stop(tt_motif_job *a)
 {
 	a->stop = 1;
 }
 
 double
-tt_app_progress(const tt_app *a)
+tt_motif_progress(const tt_motif_job *a)
 {
 	return a->iters_all ? (double)a->iters_done / (double)a->iters_all : 1;
 }
 
 const char *
-tt_app_layout(const tt_app *a, char *buf, size_t bufsz)
+tt_motif_layout(const tt_motif_job *a, char *buf, size_t bufsz)
 {
 	return motif_layout(&a->mo, buf, bufsz);
 }
 
-const tt_app_result *
-tt_app_result_get(const tt_app *a)
+const tt_motif_result *
+tt_motif_result_get(const tt_motif_job *a)
 {
 	return &a->res;
 }
 
 uint64_t
-tt_app_makespan(const tt_app_result *r)
+tt_motif_makespan(const tt_motif_result *r)
 {
 	if (r->first_send == UINT64_MAX || r->messages == 0 ||
 	    r->last_delivery < r->first_send)
@@ -449,7 +454,7 @@ tt_app_makespan(const tt_app_result *r)
 }
 
 int
-tt_app_pe(const tt_app *a, uint32_t pe, uint32_t *rank, uint64_t *finish,
+tt_motif_pe(const tt_motif_job *a, uint32_t pe, uint32_t *rank, uint64_t *finish,
     uint64_t *sent, uint64_t *received)
 {
 	const struct ape *e;
@@ -465,7 +470,7 @@ tt_app_pe(const tt_app *a, uint32_t pe, uint32_t *rank, uint64_t *finish,
 }
 
 uint64_t
-tt_app_waiting(const tt_app *a, char *buf, size_t bufsz)
+tt_motif_waiting(const tt_motif_job *a, char *buf, size_t bufsz)
 {
 	uint64_t n = 0;
 	uint32_t pe;
@@ -487,13 +492,13 @@ tt_app_waiting(const tt_app *a, char *buf, size_t bufsz)
 }
 
 int
-tt_app_error(const tt_app *a, char *err, size_t errsz)
+tt_motif_error(const tt_motif_job *a, char *err, size_t errsz)
 {
 	return a->failed ? tt_errf(err, errsz, "%s", a->err) : 0;
 }
 
 void
-tt_app_free(tt_app *a)
+tt_motif_free(tt_motif_job *a)
 {
 	uint32_t pe;
 

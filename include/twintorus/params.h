@@ -1,0 +1,52 @@
+/*
+ * twintorus: the parameters of the network model, each defined once: its
+ * default (seed 000 §7.1) and the range every reader of it accepts.  The
+ * YAML loader's network: section (tt_netparams), the engine
+ * (tt_simparams), replay (tt_replay_params) and ttsim's flags all take
+ * them from here.
+ */
+#ifndef TWINTORUS_PARAMS_H
+#define TWINTORUS_PARAMS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The network: section of the YAML file. */
+typedef struct tt_netparams {
+	int packet_flits;     /* flits per packet */
+	int buffer_flits;     /* per input port, split among its VCs */
+	int flit_bytes;       /* bytes a link carries in one cycle */
+	double link_gbps;     /* link speed: maps trace time to cycles */
+} tt_netparams;
+
+#define TT_PACKET_FLITS_DEFAULT 4
+#define TT_PACKET_FLITS_MAX     1024
+#define TT_BUFFER_FLITS_DEFAULT 128
+#define TT_BUFFER_FLITS_MAX     1048576
+#define TT_FLIT_BYTES_DEFAULT   16
+#define TT_FLIT_BYTES_MAX       65536
+#define TT_LINK_GBPS_DEFAULT    10.0
+#define TT_LINK_GBPS_MIN        0.001   /* 1 Mb/s */
+#define TT_LINK_GBPS_MAX        10000.0
+/* Router and link latency (the engine's R and L), in cycles. */
+#define TT_LATENCY_DEFAULT      1
+#define TT_LATENCY_MAX          64
+
+void tt_netparams_default(tt_netparams *p);
+
+/* Nanoseconds a link of link_gbps takes to send bytes: bytes * 8 / link_gbps. */
+double tt_wire_ns(uint64_t bytes, double link_gbps);
+/*
+ * Nanoseconds per cycle.  A link carries one flit per cycle, so a cycle is
+ * the wire time of a flit: 12.8 ns with the defaults.
+ */
+double tt_cycle_ns(int flit_bytes, double link_gbps);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

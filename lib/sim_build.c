@@ -1,0 +1,534 @@
+/*
+ * Building the network model (sim_int.h): the parameters and their
+ * checks, the VCs of every port, the memory it takes, the switches'
+ * arrays, routing tables and wiring, and the check of those tables
+ * against the routing function.  sim.c runs what is built here.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "errf.h"
+#include "twintorus/params.h"
+#include "sim_int.h"
+
+void
+tt_simparams_default(tt_simparams *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->packet_flits = TT_PACKET_FLITS_DEFAULT;
+	p->buffer_flits = TT_BUFFER_FLITS_DEFAULT;
+	p->vcs = 0;
+	p->router_latency = TT_LATENCY_DEFAULT;
+	p->link_latency = TT_LATENCY_DEFAULT;
+	p->warmup = 2000;
+	p->measure = 10000;
+	p->drain = 20000;
+	p->watchdog = 5000;
+}
+
+/* ---- layout ---- */
+
+static int
+pow2ceil(int v)
+{
+	int r = 1;
+
+	while (r < v)
+		r <<= 1;
+	return r;
+}
+
+/* Classes (the core's VCs) on local port o of a card on `side`. */
+static int
+port_classes(const tt_net *net, int side, int o)
+{
+	if (o == net->card_nports)
+		return 1;
+	return net->card_port[side][o] == TT_PORT_INT ? net->int_vcs : net->ext_vcs;
+}
+
+/*
+ * Seed 000 §7.1 gives every port 4 VCs under vc and 1 under bubble, except
+ * where more are needed: the internal link gets 4 under bubble (3 needed)
+ * and 8 for A, B, E, F under vc (7 needed).  That is: the classes rounded
+ * up to a power of two, and at least p->vcs (4 under vc by default).
+ */
+static int
+vcs_for(const tt_net *net, const tt_simparams *p, int classes)
+{
+	int min = p->vcs > 0 ? p->vcs : (net->deadlock == TT_DL_VC ? 4 : 1);
+	int v = pow2ceil(classes);
+
+	return v > min ? v : min;
+}
+
+int
+tt_sim_port_vcs(const tt_net *net, const tt_simparams *p, int port)
+{
+	int side, o;
+
+	for (side = 0; side < (net->twin ? 2 : 1); side++)
+		for (o = 0; o < net->card_nports; o++)
+			if (net->card_port[side][o] == port)
+				return vcs_for(net, p, port_classes(net, side, o));
+	return vcs_for(net, p, 1);
+}
+
+static int
+check_params(const tt_net *net, const tt_simparams *p, char *err, size_t errsz)
+{
+	int side, o, nv, per;
+
+	if (p->packet_flits < 1 || p->packet_flits > TT_PACKET_FLITS_MAX)
+		return tt_errf(err, errsz, "packet_flits must be 1..%d, got %d",
+		    TT_PACKET_FLITS_MAX, p->packet_flits);
+	if (p->router_latency < 1 || p->router_latency > TT_LATENCY_MAX)
+		return tt_errf(err, errsz, "router latency must be 1..%d "
+		    "cycles, got %d", TT_LATENCY_MAX, p->router_latency);
+	if (p->link_latency < 1 || p->link_latency > TT_LATENCY_MAX)
+		return tt_errf(err, errsz, "link latency must be 1..%d cycles, "
+		    "got %d", TT_LATENCY_MAX, p->link_latency);
+	if (p->vcs < 0 || p->vcs > TT_MAX_VCS)
+		return tt_errf(err, errsz, "vcs must be 1..%d, got %d",
+		    TT_MAX_VCS, p->vcs);
+	if (p->measure < 1)
+		return tt_errf(err, errsz, "the measurement window must be at "
+		    "least one cycle");
+	for (side = 0; side < (net->twin ? 2 : 1); side++) {
+		for (o = 0; o <= net->card_nports; o++) {
+			nv = vcs_for(net, p, port_classes(net, side, o));
+			if (nv > TT_MAX_VCS)
+				return tt_errf(err, errsz, "a port needs %d "
+				    "VCs; at most %d are supported", nv,
+				    TT_MAX_VCS);
+			per = p->buffer_flits / nv / p->packet_flits;
+			if (per > 65535)
+				return tt_errf(err, errsz, "buffer_flits %d "
+				    "holds more than 65535 packets per VC",
+				    p->buffer_flits);
+			if (per < 1)
+				return tt_errf(err, errsz, "buffer_flits %d "
+				    "split among %d VCs leaves %d flits per VC, "
+				    "less than one packet of %d flits; raise "
+				    "buffer_flits or lower vcs", p->buffer_flits,
+				    nv, p->buffer_flits / nv, p->packet_flits);
+			if (per < 2 && net->deadlock == TT_DL_BUBBLE &&
+			    o < net->card_nports)
+				return tt_errf(err, errsz, "buffer_flits %d "
+				    "split among %d VCs leaves room for one "
+				    "packet per VC; the bubble scheme needs two "
+				    "(seed 000 §6.3.2); raise buffer_flits",
+				    p->buffer_flits, nv);
+		}
+	}
+	return 0;
+}
+
+void
+sim_layout(tt_sim *sim)
+{
+	const tt_net *net = sim->net;
+	int side, o, nv, V = 1;
+
+	for (side = 0; side < 2; side++) {
+		int sd = net->twin ? side : 0;
+
+		for (o = 0; o < sim->np; o++) {
+			sim->ncls[side][o] = port_classes(net, sd, o);
+			nv = vcs_for(net, &sim->p, sim->ncls[side][o]);
+			sim->nvc[side][o] = nv;
+			if (nv > V)
+				V = nv;
+			sim->port_id[side][o] = o == net->card_nports ?
+			    TT_PORT_NIC : net->card_port[sd][o];
+		}
+	}
+	/* a power of two, so that a credit's output port is idx >> vshift */
+	sim->V = 1;
+	sim->vshift = 0;
+	while (sim->V < V) {
+		sim->V <<= 1;
+		sim->vshift++;
+	}
+}
+
+static int
+slots_per_vc(const tt_sim *sim, int side, int o)
+{
+	return sim->p.buffer_flits / sim->nvc[side][o] / sim->P;
+}
+
+static uint64_t
+switch_slots(const tt_sim *sim, int side)
+{
+	uint64_t n = 0;
+	int o;
+
+	for (o = 0; o < sim->np; o++)
+		n += (uint64_t)sim->nvc[side][o] * (uint64_t)slots_per_vc(sim, side, o);
+	return n;
+}
+
+static uint32_t
+wheel_size(const tt_simparams *p)
+{
+	uint32_t w = 1;
+
+	while (w < (uint32_t)(p->packet_flits + p->link_latency + 1))
+		w <<= 1;
+	return w;
+}
+
+/* The farthest ahead an output can be due: a grant (P), a new head (L + R). */
+static uint32_t
+switch_wheel_size(const tt_simparams *p)
+{
+	uint32_t w = 1, h = (uint32_t)(p->packet_flits > p->link_latency +
+	    p->router_latency ? p->packet_flits : p->link_latency + p->router_latency);
+
+	while (w < h + 2)
+		w <<= 1;
+	return w;
+}
+
+uint64_t
+sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
+{
+	tt_sim tmp;
+	uint64_t npv, slots, per_port, total;
+	uint64_t rtab = 0;
+	int d;
+
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.net = net;
+	tmp.p = *p;
+	tmp.P = p->packet_flits;
+	tmp.np = net->card_nports + 1;
+	sim_layout(&tmp);
+	npv = ns * (uint64_t)tmp.np * (uint64_t)tmp.V;
+	slots = net->twin ? (switch_slots(&tmp, 0) + switch_slots(&tmp, 1)) *
+	    (ns / 2) : switch_slots(&tmp, 0) * ns;
+	per_port = 8 + 8 + 8 + 1 + 4 + 4 + 1 + 1 + 4 + 1 + 8 +
+	    4 * (uint64_t)tmp.np + (uint64_t)wheel_size(p) * 4;
+	for (d = 0; d < net->n; d++)
+		rtab += (uint64_t)net->k[d];
+	total = npv * (sizeof(struct vcq) + sizeof(uint16_t)) +
+	    slots * sizeof(struct pkt) + ns * (uint64_t)tmp.np * per_port +
+	    ns * (4 + sizeof(tt_rtable) + rtab * sizeof(tt_hop) +
+	    sizeof(struct nic) + 4 + 4 + 4 + 8 +
+	    (uint64_t)switch_wheel_size(p) * switch_wheel_size(p) * 4);
+	return total;
+}
+
+uint64_t
+tt_sim_memory(const tt_net *net, const tt_simparams *p)
+{
+	return sim_memory_switches(net, p, net->ncards);
+}
+
+void
+tt_sim_free(tt_sim *sim)
+{
+	uint32_t i;
+
+	if (sim == NULL)
+		return;
+	if (sim->rt != NULL)
+		for (i = 0; i < sim->ns; i++)
+			tt_rtable_free(&sim->rt[i]);
+	if (sim->wheel != NULL)
+		for (i = 0; i < sim->W; i++)
+			free(sim->wheel[i]);
+	free(sim->wheel);
+	free(sim->wheel_n);
+	if (sim->sw_wheel != NULL)
+		for (i = 0; i < sim->W2; i++)
+			free(sim->sw_wheel[i]);
+	free(sim->sw_wheel);
+	free(sim->sw_wheel_n);
+	free(sim->swake);
+	free(sim->rt);
+	free(sim->vcq);
+	free(sim->slot);
+	free(sim->cred);
+	free(sim->out_busy);
+	free(sim->out_next);
+	free(sim->cwait);
+	free(sim->in_busy);
+	free(sim->req);
+	free(sim->want);
+	free(sim->oreq);
+	free(sim->rr_out);
+	free(sim->rr_vc);
+	sim_part_free(sim->part);
+	free(sim->down_sw);
+	free(sim->down_in);
+	free(sim->up_cred);
+	free(sim->link_flits);
+	free(sim->nic);
+	free(sim->active);
+	free(sim->nic_bucket);
+	free(sim->nic_link);
+	free(sim->nic_far);
+	free(sim);
+}
+
+int
+tt_sim_check(const tt_net *net, const tt_simparams *p, char *err, size_t errsz)
+{
+	return check_params(net, p, err, errsz);
+}
+
+/* The same routing decision: what head_route() takes from a hop (the
+ * hop's type and dimension only decide its bubble condition). */
+static int
+same_decision(const tt_hop *a, const tt_hop *b)
+{
+	return a->port == b->port && a->vc == b->vc && a->bubble == b->bubble;
+}
+
+/* The routing table of local switch s against tt_route(), for every
+ * destination and every input port: the 2n external ports, the internal
+ * link and the PE (the bubble condition depends on the input port). */
+static int
+check_table(const tt_sim *sim, uint32_t s)
+{
+	const tt_net *net = sim->net;
+	uint32_t g = s + sim->s0, dst;
+	int in;
+
+	for (dst = 0; dst < net->ncards; dst++)
+		for (in = 0; in < 2 * net->n + 2; in++) {
+			int port = in < 2 * net->n ? in :
+			    in == 2 * net->n ? TT_PORT_INT : TT_PORT_NIC;
+			tt_hop a = tt_route(net, g, dst, port);
+			tt_hop b = tt_rtable_lookup(net, &sim->rt[s], dst, port);
+
+			if (!same_decision(&a, &b))
+				return -1;
+		}
+	return 0;
+}
+
+int
+tt_sim_check_routes(const tt_sim *sim)
+{
+	uint32_t s;
+
+	for (s = 0; s < sim->ns; s++)
+		if (check_table(sim, s) < 0)
+			return -1;
+	return 0;
+}
+
+void
+sim_wire(const tt_sim *sim, uint32_t g, int o, uint32_t *down, uint8_t *din,
+    uint32_t *up)
+{
+	const tt_net *net = sim->net;
+	uint64_t so = (uint64_t)g * (uint64_t)sim->np + (uint64_t)o;
+	uint32_t peer;
+	int po;
+
+	if (o == sim->np - 1) {
+		/* the PE: injection credits live at its own port's cred[] */
+		*down = g;
+		*din = (uint8_t)o;
+		*up = (uint32_t)(so * (uint64_t)sim->V);
+		return;
+	}
+	peer = tt_link_peer(net, g, sim->port_id[side_of(sim, g)][o], &po);
+	*down = peer;
+	*din = (uint8_t)net->local_port[side_of(sim, peer)][po];
+	/* input o of g is fed by output po of the peer */
+	*up = (uint32_t)(((uint64_t)peer * (uint64_t)sim->np +
+	    (uint64_t)net->local_port[side_of(sim, peer)][po]) * (uint64_t)sim->V);
+}
+
+tt_sim *
+sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
+    uint32_t end)
+{
+	tt_sim *sim = calloc(1, sizeof(*sim));
+
+	if (sim == NULL)
+		return NULL;
+	sim->net = net;
+	sim->p = *p;
+	sim->ns_all = net->ncards;
+	sim->s0 = first;
+	sim->ns = end - first;
+	sim->side_mask = net->twin ? 1 : 0;
+	sim->np = net->card_nports + 1;
+	sim->P = p->packet_flits;
+	sim->R = p->router_latency;
+	sim->L = p->link_latency;
+	sim_layout(sim);
+	sim->W = wheel_size(p);
+	sim->W2 = switch_wheel_size(p);
+	return sim;
+}
+
+/* The arrays of the switches and their NICs; -1 if out of memory. */
+static int
+sim_alloc(tt_sim *sim)
+{
+	const tt_net *net = sim->net;
+	uint64_t npo = (uint64_t)sim->ns * (uint64_t)sim->np;
+	uint64_t npv = npo * (uint64_t)sim->V, nslots;
+	uint32_t i;
+
+	nslots = net->twin ? (switch_slots(sim, 0) + switch_slots(sim, 1)) *
+	    (sim->ns / 2) : switch_slots(sim, 0) * sim->ns;
+	if (nslots >= UINT32_MAX)
+		return -1;
+	sim->vcq = calloc(npv, sizeof(*sim->vcq));
+	sim->slot = calloc(nslots, sizeof(*sim->slot));
+	sim->cred = calloc(npv, sizeof(*sim->cred));
+	sim->out_busy = calloc(npo, sizeof(uint64_t));
+	sim->out_next = calloc(npo, sizeof(uint64_t));
+	sim->cwait = calloc(npo, 1);
+	sim->in_busy = calloc(npo, sizeof(uint64_t));
+	sim->req = calloc(npo, sizeof(uint32_t));
+	sim->want = calloc(npo * (uint64_t)sim->np, sizeof(uint32_t));
+	sim->oreq = calloc(sim->ns, sizeof(uint32_t));
+	sim->rr_out = calloc(npo, 1);
+	sim->rr_vc = calloc(npo, 1);
+	sim->down_sw = calloc(npo, sizeof(uint32_t));
+	sim->down_in = calloc(npo, 1);
+	sim->up_cred = calloc(npo, sizeof(uint32_t));
+	sim->link_flits = calloc(npo, sizeof(uint64_t));
+	sim->rt = calloc(sim->ns, sizeof(tt_rtable));
+	sim->nic = calloc(sim->ns, sizeof(struct nic));
+	sim->active = calloc(sim->ns, sizeof(uint32_t));
+	sim->nic_bucket = calloc(NIC_WHEEL, sizeof(uint32_t));
+	sim->nic_link = calloc(sim->ns, sizeof(uint32_t));
+	sim->nic_far = calloc(sim->ns, sizeof(uint32_t));
+	sim->sw_wheel = calloc(sim->W2, sizeof(uint32_t *));
+	sim->sw_wheel_n = calloc(sim->W2, sizeof(uint32_t));
+	sim->swake = calloc(sim->ns, sizeof(uint64_t));
+	if (sim->sw_wheel == NULL || sim->sw_wheel_n == NULL || sim->swake == NULL)
+		return -1;
+	/* A switch enters one cycle's list once per time it is processed
+	 * before that cycle, and a wake-up is never more than W2 - 1 cycles
+	 * ahead: W2 entries per switch per list are enough. */
+	for (i = 0; i < sim->W2; i++)
+		if ((sim->sw_wheel[i] = calloc((size_t)sim->ns * sim->W2,
+		    sizeof(uint32_t))) == NULL)
+			return -1;
+	sim->wheel = calloc(sim->W, sizeof(uint32_t *));
+	sim->wheel_n = calloc(sim->W, sizeof(uint32_t));
+	if (!sim->vcq || !sim->slot || !sim->cred || !sim->out_busy || !sim->out_next || !sim->cwait ||
+	    !sim->in_busy || !sim->req || !sim->want || !sim->oreq || !sim->rr_out ||
+	    !sim->rr_vc || !sim->down_sw || !sim->down_in ||
+	    !sim->up_cred || !sim->link_flits || !sim->rt || !sim->nic ||
+	    !sim->active || !sim->nic_bucket || !sim->nic_link || !sim->nic_far || !sim->wheel || !sim->wheel_n)
+		return -1;
+	/* At most one credit per input port per cycle: a granted input
+	 * port is busy for P >= 1 cycles. */
+	for (i = 0; i < sim->W; i++)
+		if ((sim->wheel[i] = calloc(npo, sizeof(uint32_t))) == NULL)
+			return -1;
+	return 0;
+}
+
+int
+sim_build(tt_sim *sim)
+{
+	const tt_net *net = sim->net;
+	uint64_t off = 0;
+	uint32_t s;
+	int o, v, side;
+
+	if (sim_alloc(sim) < 0)
+		return -1;
+	for (s = 0; s < sim->ns; s++) {
+		uint32_t g = s + sim->s0;
+
+		side = side_of(sim, s);
+		if (tt_rtable_build(net, g, &sim->rt[s]) < 0)
+			return -1;
+		for (o = 0; o < sim->np; o++) {
+			uint64_t so = (uint64_t)s * (uint64_t)sim->np + (uint64_t)o;
+			int cap = slots_per_vc(sim, side, o);
+			uint32_t down, up;
+
+			for (v = 0; v < sim->nvc[side][o]; v++) {
+				sim->vcq[so * (uint64_t)sim->V + (uint64_t)v].base = (uint32_t)off;
+				sim->vcq[so * (uint64_t)sim->V + (uint64_t)v].cap = (uint16_t)cap;
+				off += (uint64_t)cap;
+				/* the link is symmetric: the buffer at the
+				 * far end of output o has the same VCs */
+				sim->cred[so * (uint64_t)sim->V + (uint64_t)v] = (uint16_t)cap;
+			}
+			sim_wire(sim, g, o, &down, &sim->down_in[so], &up);
+			/* local ids here, REMOTE for another part's */
+			sim->down_sw[so] = down - sim->s0 < sim->ns ?
+			    down - sim->s0 : REMOTE;
+			sim->up_cred[so] = up / (uint32_t)(sim->np * sim->V) -
+			    sim->s0 < sim->ns ? up - sim->s0 *
+			    (uint32_t)(sim->np * sim->V) : REMOTE;
+		}
+	}
+	return 0;
+}
+
+int
+tt_sim_create(tt_sim **simp, const tt_net *net, const tt_simparams *p,
+    char *err, size_t errsz)
+{
+	tt_sim *sim;
+
+	*simp = NULL;
+	if (check_params(net, p, err, errsz) < 0)
+		return -1;
+	sim = sim_new(net, p, 0, net->ncards);
+	if (sim == NULL || sim_build(sim) < 0) {
+		tt_sim_free(sim);
+		return tt_errf(err, errsz, "out of memory building the "
+		    "switches of %u cards", (unsigned)net->ncards);
+	}
+	*simp = sim;
+	return 0;
+}
+
+uint32_t
+tt_sim_pes(const tt_sim *sim)
+{
+	return sim->ns_all;
+}
+
+int
+tt_sim_on_deliver(tt_sim *sim, tt_sim_deliver_fn fn, void *ctx, char *err,
+    size_t errsz)
+{
+	if (sim->dist && fn != NULL && sim_part_deliveries(sim, err, errsz) < 0)
+		return -1;
+	sim->on_deliver = fn;
+	sim->deliver_ctx = ctx;
+	return 0;
+}
+
+void
+tt_sim_on_arrive(tt_sim *sim, tt_sim_deliver_fn fn, void *ctx)
+{
+	sim->on_arrive = fn;
+	sim->arrive_ctx = ctx;
+}
+
+const uint64_t *
+tt_sim_link_flits(const tt_sim *sim, int *nports)
+{
+	const uint64_t *all = sim_part_links(sim);
+
+	*nports = sim->np;
+	return all != NULL ? all : sim->link_flits;
+}
+
+void
+tt_simresult_free(tt_simresult *res)
+{
+	free(res->cycle);
+	res->cycle = NULL;
+	res->cycle_len = 0;
+}

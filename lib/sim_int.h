@@ -1,0 +1,252 @@
+/*
+ * The network model's state, shared by the files that make up the engine
+ * and private to lib/ (prototypes grouped by the file that defines them):
+ *   sim_build.c     parameters, layout, memory, the switches and wiring
+ *   sim.c           the run: switches, NICs, the cycle loops
+ *   sim_part.c      the partition: parts, boundary exchange, gathering
+ *   sim_deadlock.c  the deadlock's channels, when the watchdog fires
+ *   sim_reduce.c    how each per-rank count combines (one table)
+ *   hist.c          the latency histogram
+ *
+ * Everything lives in flat arrays sized once when the simulator is built;
+ * the cycle loop allocates nothing.  Indices:
+ *   s            switch = card id (minus s0 in a partitioned run)
+ *   s*np + o     a port of a switch (o < np-1: card_port order, np-1: PE)
+ *   (s*np+o)*V+v a VC of that port (V = the most VCs any port has)
+ * An input VC is a ring of packet slots; cred[] holds, for every output VC,
+ * the free slots of the input VC at the other end of the link.  For the PE
+ * port, cred[] holds the NIC's credits for injecting into the switch.
+ */
+#ifndef TWINTORUS_SIM_INT_H
+#define TWINTORUS_SIM_INT_H
+
+#include <stdint.h>
+
+#include "sim_part.h"
+#include "twintorus/sim.h"
+
+#define PKT_BUBBLE   0x01
+#define PKT_MEASURED 0x02
+
+struct pkt {
+	uint64_t gen;       /* generated at the source NIC */
+	uint64_t inj;       /* head left the NIC */
+	uint64_t ready;     /* head may cross this switch from this cycle */
+	uint32_t src, dst;
+	uint8_t hops;       /* links between switches crossed so far */
+	uint8_t out;        /* output port here (local index) */
+	uint8_t cls;        /* VC class on that output (the core's VC) */
+	uint8_t flags;
+	uint32_t tag;       /* the source's, handed back on delivery */
+};
+
+/* An input VC.  What the arbiters read about its head packet is kept here,
+ * next to the counters, so that arbitration never touches the slots. */
+struct vcq {
+	uint64_t ready;     /* head: may cross the switch from this cycle */
+	uint32_t base;      /* first slot in sim->slot */
+	uint16_t cap, head, cnt;
+	uint8_t out;        /* head: output port (local index) */
+	uint8_t cls;        /* head: VC class on that output */
+	uint8_t bubble;     /* head: enters a ring under bubble */
+};
+
+struct nic {
+	tt_srcpkt sp;       /* the pending packet, written by the source */
+	uint8_t pending, done;  /* neither: asleep until the source has one */
+	uint8_t waiting;        /* TT_SRC_WAIT: on no list until tt_sim_wake() */
+	uint64_t busy;      /* injection link free from this cycle */
+	uint64_t wake;      /* while asleep: when the NIC has work */
+};
+
+#define NIC_WHEEL 1024
+/* down_sw or up_cred of a link whose far end is another rank's */
+#define REMOTE UINT32_MAX
+
+/* The partition's own state (sim_part.c). */
+struct sim_part;
+
+struct tt_sim {
+	const tt_net *net;
+	tt_simparams p;
+	uint32_t ns;            /* switches */
+	int np, V, vshift;      /* ports per switch (PE port last), VC stride
+	                         * (a power of two, 1 << vshift) */
+	int P, R, L;
+	uint32_t side_mask;     /* 1 for twin tori: card & 1 is the side */
+	int nvc[2][TT_NPORTS];  /* VCs per local port, by card side */
+	int ncls[2][TT_NPORTS]; /* the core's VC classes on that port */
+	int port_id[2][TT_NPORTS];
+
+	struct vcq *vcq;        /* ns*np*V */
+	struct pkt *slot;
+	uint16_t *cred;         /* ns*np*V */
+	uint64_t *out_busy;     /* ns*np: the link is free from this cycle */
+	uint8_t *cwait;         /* ns*np: a request waits for credits */
+	uint64_t *out_next;     /* ns*np: no grant can happen before this
+	                         * cycle (a lower bound, see arbitrate()) */
+	uint64_t *in_busy;      /* ns*np */
+	uint32_t *req;          /* ns*np: input ports with a head wanting o */
+	uint32_t *want;         /* (ns*np+in)*np+o: VCs of in whose head wants o */
+	uint32_t *oreq;         /* ns: outputs with a nonzero req */
+	uint8_t *rr_out;        /* ns*np: next input port to favour */
+	uint8_t *rr_vc;         /* ns*np: next VC to favour */
+	uint32_t *down_sw;      /* ns*np: switch at the far end of output o */
+	uint8_t *down_in;       /* ns*np: its input port */
+	uint32_t *up_cred;      /* ns*np: cred[] index (vc 0) feeding input in */
+	tt_rtable *rt;          /* ns */
+	uint64_t *link_flits;   /* ns*np, inside the window */
+
+	struct nic *nic;        /* ns (one PE per switch) */
+	uint32_t *active;       /* NICs with a due packet */
+	uint32_t nactive;
+	/* sleeping NICs: lists by wake-up cycle mod NIC_WHEEL for the next
+	 * NIC_WHEEL cycles, and a list of those due later */
+	uint32_t *nic_bucket;   /* NIC_WHEEL list heads */
+	uint32_t *nic_link;     /* ns: next NIC in the same list */
+	uint32_t *nic_far;      /* ns */
+	uint32_t nfar;
+	uint32_t nsleep;        /* NICs in any of these lists */
+
+	uint32_t **wheel;       /* credit returns, by cycle mod W */
+	uint32_t *wheel_n;
+	uint32_t W;
+
+	/* switches due for arbitration, by cycle mod W2: a switch is listed
+	 * at the earliest out_next of its requested outputs (swake) */
+	uint32_t **sw_wheel;
+	uint32_t *sw_wheel_n;
+	uint32_t W2;
+	uint64_t *swake;        /* ns: UINT64_MAX when not scheduled */
+
+	tt_sim_deliver_fn on_deliver;
+	void *deliver_ctx;
+	tt_sim_deliver_fn on_arrive;    /* partitioned: see tt_sim_on_arrive() */
+	void *arrive_ctx;
+
+	/* the run in progress */
+	uint64_t t, wstart, wend, last_move, inflight, traversals;
+	uint64_t early_pending;     /* NICs holding a packet generated < wend */
+	tt_simresult *res;
+
+	/*
+	 * A partitioned run (tt_sim_create_part()): this process holds
+	 * switches [s0, s0 + ns) of ns_all, and every array above is indexed
+	 * by the local id s - s0.  A link to another part has down_sw (or
+	 * up_cred) REMOTE; sim_part.c knows where it leads.
+	 */
+	uint32_t s0, ns_all;
+	int dist;
+	struct sim_part *part;
+};
+
+/* What decides whether a run stops or jumps: this rank's own counts in a
+ * partitioned run until sim_part_sync() combines them (inflight may wrap:
+ * it is injected here minus delivered here, and only the sum means
+ * anything).  sim_reduce.c's table says how each field combines. */
+struct sim_gstate {
+	uint64_t inflight, nactive, nsleep, early_pending, measured,
+	    measured_delivered, last_move;
+};
+
+static inline int
+side_of(const tt_sim *sim, uint32_t s)
+{
+	return (int)(s & sim->side_mask);
+}
+
+/* ---- sim_build.c ---- */
+
+/* VC counts and port ids of every local port (sim->net, p, np set). */
+void sim_layout(tt_sim *sim);
+/* Bytes the switches of a part of ns switches (even for a twin torus:
+ * whole nodes) allocate, apart from what the partition adds. */
+uint64_t sim_memory_switches(const tt_net *net, const tt_simparams *p,
+    uint64_t ns);
+/* A simulator of switches [first, end), not yet allocated; NULL if out of
+ * memory. */
+tt_sim *sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
+    uint32_t end);
+/* The switches' arrays, routing tables and wiring; -1 if out of memory. */
+int sim_build(tt_sim *sim);
+/* The far end of output o of global switch g: its switch and input port,
+ * and the cred[] index (vc 0, global) of the output feeding input o. */
+void sim_wire(const tt_sim *sim, uint32_t g, int o, uint32_t *down,
+    uint8_t *din, uint32_t *up);
+
+/* ---- sim.c ---- */
+
+/* Another rank's packet enters input VC (ds, din, pv) (local ids); its
+ * credit comes back at `when` to cred[idx] (local). */
+void sim_receive_packet(tt_sim *sim, uint32_t ds, int din, int pv,
+    const struct pkt *pk);
+void sim_receive_credit(tt_sim *sim, uint64_t when, uint32_t idx);
+/* The earliest wake-up of this part's sleeping NICs, UINT64_MAX if none. */
+uint64_t sim_first_wake(tt_sim *sim, uint64_t t);
+
+/* ---- sim_part.c ---- */
+
+void sim_part_free(struct sim_part *part);
+/* Boundary traffic of this epoch, for the rank holding its far end. */
+void sim_part_send_packet(tt_sim *sim, uint64_t so, int pv,
+    const struct pkt *pk);
+void sim_part_send_credit(tt_sim *sim, uint64_t si, int v, uint64_t when);
+void sim_part_send_delivery(tt_sim *sim, const tt_delivery *d);
+/* Room for the deliveries the other ranks report to this one's sources,
+ * before a delivery callback is set.  0, or -1 with err on every rank if
+ * one ran out of memory; collective. */
+int sim_part_deliveries(tt_sim *sim, char *err, size_t errsz);
+/* The end of an epoch: g, this rank's, becomes every rank's combined, and
+ * what crossed into this part is in.  Collective. */
+void sim_part_sync(tt_sim *sim, struct sim_gstate *g);
+/* The earliest wake-up of a sleeping NIC on any rank.  Collective. */
+uint64_t sim_part_first_wake(tt_sim *sim, uint64_t t);
+/* After the run: res holds every rank's totals, and the links are
+ * gathered if asked for.  Collective. */
+void sim_part_finish(tt_sim *sim, tt_simresult *res);
+/* The gathered window flits of every output, NULL if not gathered. */
+const uint64_t *sim_part_links(const tt_sim *sim);
+/* Every rank learns whether every rank got this far: 0, or -1 with
+ * *bad_rank the first that did not.  Collective; uses no memory. */
+int sim_part_all_ok(const tt_sim_comm *comm, int ok, int *bad_rank);
+/* words[] of every switch (per_switch words each) to rank 0, in switch
+ * order, into *all (rank 0's to free).  0, or -1 on every rank if one
+ * ran out of memory (mine NULL says this one did).  Collective. */
+int sim_part_gather(tt_sim *sim, const uint32_t *mine, uint64_t per_switch,
+    uint32_t **all);
+/* This process's rank (0 for a serial run). */
+int sim_part_rank(const tt_sim *sim);
+
+/* ---- sim_deadlock.c ---- */
+
+/* The deadlock's channels, into sim->res (on rank 0 of a partitioned run,
+ * which gathers every part's VCs; collective there).  Out of memory, there
+ * is no report; the deadlock itself stands. */
+void sim_find_deadlock(tt_sim *sim);
+
+/* ---- sim_reduce.c ---- */
+
+/* The counts that cross ranks, each a table of fields (sim_reduce.c). */
+enum sim_set {
+	SIM_SET_RUN,            /* tt_simresult: a run's totals */
+	SIM_SET_EPOCH,          /* struct sim_gstate: the stop rules' state */
+	SIM_SET_REPLAY,         /* tt_replay_result: a replay's totals */
+	SIM_SET_CAUSAL,         /* tt_causal_result: beside its replay's */
+	SIM_SET_MOTIF,          /* tt_motif_result: a motif's totals */
+	SIM_NSETS
+};
+
+/* 64-bit words of a set, and the most of any set. */
+size_t sim_reduce_words(enum sim_set set);
+size_t sim_reduce_words_max(void);
+/* obj's fields of the set as words, in table order. */
+void sim_reduce_pack(enum sim_set set, const void *obj, uint64_t *w);
+/* obj from nranks packed rows (row r at all + r * stride), combined. */
+void sim_reduce_rows(enum sim_set set, void *obj, const uint64_t *all,
+    int nranks, size_t stride);
+/* obj combined in place over every rank, with buf (sim_reduce_words(set)
+ * words) for scratch.  Collective; nothing for one rank. */
+void sim_reduce_all(const tt_sim_comm *comm, enum sim_set set, void *obj,
+    uint64_t *buf);
+
+#endif

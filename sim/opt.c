@@ -1,0 +1,248 @@
+/*
+ * ttsim's option layer: getopt_long under one table per option group.
+ *
+ * A command lists the groups it takes (network, output, model, traffic, ...
+ * and its own); each group is a table of long options and the function
+ * that takes them, so a flag is declared once and means the same in every
+ * command that has it.  --name=value and --name value both work; names
+ * must be written out whole, because getopt_long's abbreviations would let
+ * a flag added later change what an old command line means.  -h and
+ * --help print the command's usage.
+ *
+ * The value parsers below give every flag the same kind of message:
+ * "ttsim CMD: --flag: 'value' is not ...".
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ttsim.h"
+
+#define OPT_MAX 96              /* long options of one command, all groups */
+
+/* The long options of every group, in order; a name a group before has
+ * already declared is skipped, so a command's own group listed first
+ * overrides a shared one. */
+static size_t
+opt_table(const opt_group *groups, size_t ngroups, struct option *out,
+    size_t max)
+{
+	size_t n = 0, g, j;
+	const struct option *o;
+
+	for (g = 0; g < ngroups; g++)
+		for (o = groups[g].opts; o != NULL && o->name != NULL; o++) {
+			for (j = 0; j < n; j++)
+				if (strcmp(out[j].name, o->name) == 0)
+					break;
+			if (j < n || n + 2 > max)
+				continue;
+			out[n++] = *o;
+		}
+	out[n].name = "help";
+	out[n].has_arg = no_argument;
+	out[n].flag = NULL;
+	out[n++].val = OPT_HELP;
+	memset(&out[n], 0, sizeof(out[n]));
+	return n;
+}
+
+/* The short options: "-" (arguments in order, as OPT_ARG), ":" (a missing
+ * value is told apart from an unknown flag), h, and o when a group has it. */
+static void
+opt_shorts(const struct option *opts, char *buf)
+{
+	const struct option *o;
+
+	strcpy(buf, "-:h");
+	for (o = opts; o->name != NULL; o++)
+		if (o->val == OPT_OUT) {
+			strcat(buf, "o:");
+			break;
+		}
+}
+
+static const opt_group *
+opt_owner(const opt_group *groups, size_t ngroups, int id)
+{
+	const struct option *o;
+	size_t g;
+
+	for (g = 0; g < ngroups; g++) {
+		if (id == OPT_ARG) {
+			if (groups[g].args)
+				return &groups[g];
+			continue;
+		}
+		for (o = groups[g].opts; o != NULL && o->name != NULL; o++)
+			if (o->val == id)
+				return &groups[g];
+	}
+	return NULL;
+}
+
+/* The flag as written, without any "=value". */
+static void
+opt_written(const char *arg, char *buf, size_t bufsz)
+{
+	snprintf(buf, bufsz, "%s", arg);
+	if (strncmp(buf, "--", 2) == 0)
+		buf[strcspn(buf, "=")] = '\0';
+}
+
+static int
+opt_unknown(const char *cmd, const char *arg, const struct option *opts)
+{
+	char name[64];
+	const struct option *o;
+
+	opt_written(arg, name, sizeof(name));
+	if (strchr(arg, '=') != NULL)
+		for (o = opts; o->name != NULL; o++)
+			if (o->has_arg == no_argument &&
+			    strcmp(name + 2, o->name) == 0) {
+				fprintf(stderr, "ttsim %s: %s takes no value (see "
+				    "ttsim %s --help)\n", cmd, name, cmd);
+				return -1;
+			}
+	fprintf(stderr, "ttsim %s: unknown flag '%s' (see ttsim %s --help)\n",
+	    cmd, arg, cmd);
+	return -1;
+}
+
+static int
+opt_give(const char *cmd, const opt_group *groups, size_t ngroups, int id,
+    const char *flag, const char *value)
+{
+	const opt_group *g = opt_owner(groups, ngroups, id);
+	struct optval v = {cmd, flag, value, id};
+
+	if (g == NULL) {
+		fprintf(stderr, "ttsim %s: unexpected argument '%s' (see ttsim "
+		    "%s --help)\n", cmd, value, cmd);
+		return -1;
+	}
+	return g->take(g->state, &v);
+}
+
+int
+opt_parse(const char *cmd, void (*usage)(FILE *), const opt_group *groups,
+    size_t ngroups, int argc, char **argv)
+{
+	struct option opts[OPT_MAX];
+	char shorts[16], flag[64];
+	const char *arg;
+	int c, at, li;
+
+	opt_table(groups, ngroups, opts, OPT_MAX);
+	opt_shorts(opts, shorts);
+	opterr = 0;
+	optind = 0;             /* glibc: start again, on this argv */
+	for (;;) {
+		at = optind < 1 ? 1 : optind;
+		li = -1;
+		c = getopt_long(argc, argv, shorts, opts, &li);
+		if (c == -1)
+			break;
+		arg = at < argc ? argv[at] : "";
+		if (c == '?')
+			return opt_unknown(cmd, arg, opts);
+		if (c == ':') {
+			opt_written(arg, flag, sizeof(flag));
+			fprintf(stderr, "ttsim %s: %s needs a value (see ttsim %s "
+			    "--help)\n", cmd, flag, cmd);
+			return -1;
+		}
+		/* a long option must be named in full */
+		if (li >= 0) {
+			opt_written(arg, flag, sizeof(flag));
+			if (strcmp(flag + 2, opts[li].name) != 0)
+				return opt_unknown(cmd, arg, opts);
+		} else if (c != OPT_ARG) {
+			snprintf(flag, sizeof(flag), "-%c", c);
+		}
+		if (c == OPT_HELP) {
+			usage(stdout);
+			return OPT_HELP_SHOWN;
+		}
+		if (opt_give(cmd, groups, ngroups, c,
+		    c == OPT_ARG ? optarg : flag, optarg) < 0)
+			return -1;
+	}
+	/* after "--", everything is an argument */
+	for (; optind < argc; optind++)
+		if (opt_give(cmd, groups, ngroups, OPT_ARG, argv[optind],
+		    argv[optind]) < 0)
+			return -1;
+	return OPT_PARSED;
+}
+
+/* ---- values ---- */
+
+int
+opt_u64(const char *cmd, const char *flag, const char *v, uint64_t lo,
+    uint64_t hi, uint64_t *out)
+{
+	char *end;
+	unsigned long long x;
+
+	if (v[0] == '-' || v[0] == '\0')
+		goto bad;
+	errno = 0;
+	x = strtoull(v, &end, 10);
+	if (*end != '\0' || errno != 0 || x < lo || x > hi)
+		goto bad;
+	*out = x;
+	return 0;
+bad:
+	fprintf(stderr, "ttsim %s: %s: '%s' is not a whole number in %llu..%llu\n",
+	    cmd, flag, v, (unsigned long long)lo, (unsigned long long)hi);
+	return -1;
+}
+
+int
+opt_int(const char *cmd, const char *flag, const char *v, int lo, int hi,
+    int *out)
+{
+	uint64_t x;
+
+	if (opt_u64(cmd, flag, v, (uint64_t)lo, (uint64_t)hi, &x) < 0)
+		return -1;
+	*out = (int)x;
+	return 0;
+}
+
+int
+opt_real(const char *cmd, const char *flag, const char *v, double lo,
+    double hi, const char *what, double *out)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(v, &end);
+	/* isfinite first: NaN compares false with everything */
+	if (*end != '\0' || end == v || !isfinite(x) || x < lo || x > hi) {
+		fprintf(stderr, "ttsim %s: %s: '%s' is not %s\n", cmd, flag, v,
+		    what);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+int
+parse_load(const char *cmd, const char *flag, const char *v, double *out)
+{
+	char *end;
+	double x = strtod(v, &end);
+
+	if (*end != '\0' || end == v || !(x > 0) || x > 64) {
+		fprintf(stderr, "ttsim %s: %s: '%s' is not an offered load "
+		    "(flits/cycle/PE, above 0, e.g. 0.3)\n", cmd, flag, v);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}

@@ -1,0 +1,112 @@
+/*
+ * ttsim replay's private header: the command's state, shared by
+ * cmd_replay.c (the flags, open loop, the networks and the output) and
+ * replay_causal.c (--causal: twintorus/causal.h is the model, this the
+ * command's side of it).
+ */
+#ifndef TTSIM_REPLAY_H
+#define TTSIM_REPLAY_H
+
+#include "twintorus/causal.h"
+#include "twintorus/infer.h"
+#include "twintorus/replay.h"
+#include "twintorus/trace.h"
+#include "ttsim.h"
+
+#define REPLAY_MAX_NETS 16
+
+/* --causal, --deps FILE and the inference's flags */
+struct causal_opts {
+	int on;
+	const char *deps;       /* NULL: infer from the trace as it goes */
+	tt_infer_params ip;
+};
+
+/* The dependency stream and the source of one network's causal replay;
+ * res and ist stay after causal_free(). */
+struct causal_run {
+	tt_causal *c;
+	tt_infer *inf;
+	tt_deps_reader *dr;
+	tt_infer_stats ist;     /* of the inference, when it ran */
+	tt_causal_result res;
+};
+
+/* One network of the replay and what it gave. */
+struct netrun {
+	char name[96];
+	tt_netspec spec;
+	tt_net net;
+	tt_simresult res;
+	tt_replay_result rr;
+	uint64_t makespan;      /* cycles: open loop the run's, causal from
+	                         * the first send to the last delivery */
+	uint64_t *link;         /* copy of the per-output flits */
+	int nports;
+	double wall;
+	struct causal_run cr;   /* --causal */
+};
+
+/* What the callbacks of a run see. */
+struct replay_job {
+	const char *csv_path;
+	FILE *csv;
+	const char *name;       /* the network being run */
+	double cycle_ns;
+	uint64_t total;         /* messages in the trace */
+	tt_replay *rp;
+	struct causal_run *cr;  /* --causal */
+	int index, count;
+	char label[32];
+};
+
+/* What ttsim replay is told, and what it builds. */
+struct replay {
+	netopts net;
+	simopts sim;            /* the model's flags */
+	outopts out;
+	linkopts link;
+	struct causal_opts causal;
+	tt_replay_params rpp;
+	const char **paths;
+	size_t npaths;
+	const char *compare, *csv_path, *plot_path;
+	const char *open_loop_flag;     /* the first of --speed, --warmup,
+	                                 * --lookahead given */
+	int top;
+	int no_copies;          /* torus frames without delivery copies */
+	double cycle_ns;
+	struct netrun runs[REPLAY_MAX_NETS];
+	int nrun;
+	tt_addrmap map;
+	tt_trace_in *in;        /* read once first, for its totals */
+	uint64_t total;         /* its messages */
+	struct replay_job job;
+};
+
+/* sim/cmd_replay.c */
+/* The run's link counts copied into rn: -1 after a message. */
+int replay_links(struct netrun *rn, tt_sim *sim);
+void replay_deadlock(const struct netrun *rn, const tt_simparams *p);
+
+/* sim/replay_causal.c */
+extern const struct option causal_flags[];      /* --causal --deps */
+void causal_opts_init(struct causal_opts *co);
+int causal_take(void *co, const struct optval *v);
+/* Flags that do not go with --causal (or --deps without it): -1 after
+ * a message. */
+int causal_conflicts(const struct replay *r);
+/* Read a --deps file through once, so that a damaged line is reported
+ * before anything runs.  -1 after a message. */
+int causal_check(const struct causal_opts *co);
+/* Replay the trace causally through network k: exit status so far. */
+int causal_replay_one(struct replay *r, int k);
+void causal_free(struct causal_run *cr);
+/* The "mode" and "causal" members of replay's JSON, after a comma. */
+void causal_json(FILE *f, const struct replay *r);
+/* The table's line on the causal replay. */
+void causal_table(FILE *f, const struct replay *r);
+/* The CSV's last two columns: "file,record" or "seq,predecessors". */
+const char *causal_csv_columns(const struct causal_opts *co);
+
+#endif

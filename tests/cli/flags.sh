@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# ttsim's command line, every command: the golden flag errors (each
+# tests/cli/flags/NAME.args, one argument a line, must exit 2 with exactly
+# NAME.err on stderr), --name=value and --name value alike, every flag a
+# command's --help names accepted by it, and standard output that cannot
+# be written (/dev/full) failing the command with one message.
+# shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+T=${TTSIM:-build/ttsim}
+pass=0 fail=0
+tmp=$(mktemp -d /tmp/ttsim-flags.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+ok()  { echo "ok $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
+
+# --- golden errors: exit 2 and the expected message, nothing else ---
+for args in tests/cli/flags/*.args; do
+	name=flag-$(basename "$args" .args)
+	mapfile -t argv < "$args"
+	"$T" "${argv[@]}" >/dev/null 2>"$tmp/err"; st=$?
+	if [ "$st" -eq 2 ] && diff -u "${args%.args}.err" "$tmp/err" >/dev/null; then
+		ok "$name"
+	else
+		bad "$name" "exit $st; $(diff -u "${args%.args}.err" "$tmp/err")"
+	fi
+done
+
+# --- --name=value is --name value ---
+# same CMD... -- ARGS...: the command's output with the flags as given
+# and with every "--name value" pair written "--name=value"
+same() {
+	local name=$1 a=() b=() i
+	shift
+	a=("$@")
+	for ((i = 0; i < ${#a[@]}; i++)); do
+		if [[ ${a[i]} == --* && $((i + 1)) -lt ${#a[@]} && ${a[i + 1]} != -* ]] &&
+		    [[ ${a[i]} != --json && ${a[i]} != --plain ]]; then
+			b+=("${a[i]}=${a[i + 1]}")
+			i=$((i + 1))
+		else
+			b+=("${a[i]}")
+		fi
+	done
+	"$T" "${a[@]}" >"$tmp/a" 2>&1
+	"$T" "${b[@]}" >"$tmp/b" 2>&1
+	if cmp -s "$tmp/a" "$tmp/b" && [ -s "$tmp/a" ]; then
+		ok "equals-$name"
+	else
+		bad "equals-$name" "$* :: $(diff "$tmp/a" "$tmp/b" | head -5)"
+	fi
+}
+same analyze analyze --dims 4,4,4 --ports D --deadlock bubble --json
+same verify verify --dims 4,4,4 --ports D --deadlock none --flow 1,1,1/1:2,1,2/0 --json
+same run run --dims 2,2,2 --load 0.2 --seed 3 --warmup 100 --measure 300 --packet-flits 8 --json
+same sweep sweep --topo 2x2x2,4x4:plain --loads 0.1,0.2 --warmup 100 --measure 300 --csv
+same stat trace stat traces/alltoall-4x4x4.pcap --top 3 --dims 4,4,4 --json
+same replay replay traces/allreduce-2x2x2.pcap --dims 2,2,2 --speed 2 --link-gbps 40 --top 2
+same replay-causal replay traces/allreduce-2x2x2.pcap --dims 2,2,2 --causal --burst-gap 20000 --compare D,A
+same app app pingpong --dims 2,2,2 --iterations 3 --bytes 4096 --compute-ns 1000 --link-gbps 40 --csv -
+same infer trace infer traces/allreduce-2x2x2.pcap --dims 2,2,2 --pause 500 --window 1000000 -o /dev/null
+
+# "--" ends the flags: what follows is an argument, even with a dash
+if "$T" trace stat --top 2 -- traces/alltoall-4x4x4.pcap >"$tmp/out" 2>"$tmp/err" &&
+    grep -q '^1 file, ' "$tmp/out"; then
+	ok double-dash
+else
+	bad double-dash "$(cat "$tmp/err")"
+fi
+
+# --- every flag a command's --help names, the command takes ---
+# Each flag is given followed by a flag no command has: a taken flag
+# (with or without its value) leads to an error about the other one or
+# about its value, never to "unknown flag" about itself.
+for cmd in analyze verify run sweep plot "trace synth" "trace stat" \
+    "trace infer" replay "app halo3d"; do
+	# shellcheck disable=SC2086  # "trace synth" is two words
+	"$T" $cmd --help >"$tmp/help" 2>&1 || { bad "help-${cmd// /-}" "exit $?"; continue; }
+	missing=""
+	n=0
+	# plot's help names sweep's --csv, where its input comes from, and
+	# trace infer's and replay's name replay --causal and app --deps-out,
+	# where theirs goes and comes from
+	for f in $(grep -o -- '--[a-z][a-z-]*[a-z]' "$tmp/help" | sort -u); do
+		[[ $cmd == plot && $f == --csv ]] && continue
+		[[ $cmd == "trace infer" && $f == --causal ]] && continue
+		[[ $cmd == "trace infer" || $cmd == replay ]] &&
+		    [[ $f == --deps-out ]] && continue
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		"$T" $cmd "$f" --no-such-flag >/dev/null 2>"$tmp/err"
+		grep -q "unknown flag '$f'" "$tmp/err" && missing="$missing $f"
+	done
+	[ -z "$missing" ] && [ "$n" -gt 0 ] && ok "help-${cmd// /-} ($n flags)" ||
+	    bad "help-${cmd// /-}" "named in --help but refused:$missing"
+done
+
+# --- standard output that cannot be written ---
+# /dev/full takes no byte (ENOSPC); it is only written to here, never
+# replaced.  Each command must exit 2 with the one message.
+if [ -c /dev/full ]; then
+	full() {
+		local name=$1
+		shift
+		"$T" "$@" >/dev/full 2>"$tmp/err"; st=$?
+		if [ "$st" -eq 2 ] && [ "$(cat "$tmp/err")" = \
+		    "ttsim: cannot write standard output: No space left on device" ]; then
+			ok "full-$name"
+		else
+			bad "full-$name" "exit $st: $(cat "$tmp/err")"
+		fi
+	}
+	full help --help
+	full analyze analyze
+	full analyze-json analyze --ports all --json
+	full verify verify --dims 4,4,4
+	full run run --dims 2,2,2 --warmup 100 --measure 300
+	full sweep sweep --dims 2,2,2 --loads 0.1,0.2 --warmup 100 --measure 300
+	full stat trace stat traces/alltoall-4x4x4.pcap
+	full replay replay traces/allreduce-2x2x2.pcap --dims 2,2,2 --json
+	full replay-csv replay traces/allreduce-2x2x2.pcap --dims 2,2,2 --csv -
+	full app app pingpong --dims 2,2,2 --iterations 3 --record "$tmp/rec"
+	full replay-causal replay "$tmp/rec" --dims 2,2,2 --causal
+	full infer trace infer "$tmp/rec" --dims 2,2,2 -o "$tmp/rec.deps"
+else
+	echo "SKIP full: no /dev/full"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

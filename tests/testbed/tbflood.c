@@ -1,0 +1,249 @@
+/*
+ * tbflood: frames of every kind ttd may meet, sent out of one interface
+ * (a packet socket), for the daemon's tests and bench/soak.sh.
+ *
+ *   tbflood IFACE KIND COUNT [RATE]
+ *
+ * sends COUNT frames of KIND out of IFACE (in the caller's network
+ * namespace), at most RATE frames a second (0 or absent: as fast as the
+ * socket takes them), and prints "sent N".  KIND:
+ *   data:SRC:DST:VC:HOPS:LEN   a torus data frame from PE SRC to PE DST,
+ *                              LEN bytes on the wire (a PE's IPv4 frame
+ *                              inside), built with tt_frame_encode()
+ *   hello:NODE:CARD:PORT       a hello, as card CARD of NODE sends it on
+ *                              port PORT (any values: spoofing is allowed)
+ *   flap:NODE:CARD:PORT        hellos alternating between that sender and
+ *                              the same with PORT + 1: a flapping cable
+ *   other:LEN                  an IPv4 frame (another EtherType), LEN bytes
+ *   bad:LEN                    the torus EtherType with a version this
+ *                              build does not read, LEN bytes
+ *   pe:SRC:DST:LEN             what PE SRC's TAP sends to PE DST: an IPv4
+ *                              frame between their MACs, LEN bytes
+ *   arp:SRC:DST                PE SRC asking for PE DST's address
+ *                              (pes.subnet 10.88.0.0/16)
+ * A LEN past the interface's MTU is refused by the kernel (EMSGSIZE): the
+ * caller raises the MTU for frames meant to be too long for ttd.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "twintorus/frame.h"
+
+#define FRAME_MAX	65536
+#define PE_SUBNET	0x0a580000u	/* 10.88.0.0 */
+
+static uint8_t frame[2][FRAME_MAX];
+static size_t frame_len[2];
+
+static void
+pe_mac(uint32_t pe, uint8_t mac[6])
+{
+	mac[0] = 0x02;
+	mac[1] = 0x74;
+	mac[2] = 0x74;
+	mac[3] = (uint8_t)(pe >> 16);
+	mac[4] = (uint8_t)(pe >> 8);
+	mac[5] = (uint8_t)pe;
+}
+
+/* A PE's IPv4 frame of len bytes (at least 34) from src to dst. */
+static size_t
+pe_frame(uint8_t *buf, uint32_t src, uint32_t dst, size_t len)
+{
+	if (len < 34)
+		len = 34;
+	memset(buf, 0xab, len);
+	pe_mac(dst, buf);
+	pe_mac(src, buf + 6);
+	buf[12] = 0x08;
+	buf[13] = 0x00;
+	return len;
+}
+
+static size_t
+data_frame(uint8_t *buf, uint32_t src, uint32_t dst, uint32_t vc,
+    uint32_t hops, size_t len)
+{
+	static uint8_t inner[FRAME_MAX];
+	tt_frame f;
+	size_t hl;
+
+	memset(&f, 0, sizeof(f));
+	memset(f.dst_mac, 0xff, 6);
+	f.src_mac[0] = 0x02;
+	f.version = TT_FRAME_VERSION;
+	f.type = TT_FRAME_DATA;
+	f.src = src;
+	f.dst = dst;
+	f.vc = (uint8_t)vc;
+	f.hops = (uint8_t)hops;
+	hl = tt_frame_hlen(&f);
+	f.payload = inner;
+	f.payload_len = pe_frame(inner, src, dst, len > hl + 34 ? len - hl :
+	    34);
+	return tt_frame_encode(&f, buf, FRAME_MAX);
+}
+
+static size_t
+hello_frame(uint8_t *buf, uint32_t node, uint32_t card, uint32_t port)
+{
+	uint8_t body[TT_HELLO_LEN];
+	tt_hello h;
+	tt_frame f;
+
+	memset(&h, 0, sizeof(h));
+	h.node = node;
+	h.card = (uint8_t)card;
+	h.port = (uint8_t)port;
+	tt_hello_encode(&h, body);
+	/* a card or port out of range: encoded as given, byte by byte */
+	body[4] = (uint8_t)card;
+	body[5] = (uint8_t)port;
+	memset(&f, 0, sizeof(f));
+	memset(f.dst_mac, 0xff, 6);
+	f.src_mac[0] = 0x02;
+	f.version = TT_FRAME_VERSION;
+	f.type = TT_FRAME_HELLO;
+	f.dst = TT_PE_BROADCAST;
+	f.payload = body;
+	f.payload_len = sizeof(body);
+	return tt_frame_encode(&f, buf, FRAME_MAX);
+}
+
+static size_t
+plain_frame(uint8_t *buf, uint16_t ethertype, size_t len)
+{
+	if (len < 60)
+		len = 60;
+	memset(buf, 0x5a, len);
+	memset(buf, 0xff, 6);
+	memcpy(buf + 6, "\x02\x00\x00\x00\x00\x01", 6);
+	buf[12] = (uint8_t)(ethertype >> 8);
+	buf[13] = (uint8_t)ethertype;
+	if (ethertype == TT_ETHERTYPE)
+		buf[14] = 0x31;		/* version 3, data */
+	return len;
+}
+
+static size_t
+arp_frame(uint8_t *buf, uint32_t src, uint32_t dst)
+{
+	uint32_t spa = PE_SUBNET + src + 1, tpa = PE_SUBNET + dst + 1;
+
+	memset(buf, 0, 60);
+	memset(buf, 0xff, 6);
+	pe_mac(src, buf + 6);
+	buf[12] = 0x08;
+	buf[13] = 0x06;
+	memcpy(buf + 14, "\x00\x01\x08\x00\x06\x04\x00\x01", 8);
+	pe_mac(src, buf + 22);
+	spa = htonl(spa);
+	tpa = htonl(tpa);
+	memcpy(buf + 28, &spa, 4);
+	memcpy(buf + 38, &tpa, 4);
+	return 60;
+}
+
+/* The one or two frames of kind (sent in turn); 0 or -1. */
+static int
+build(const char *kind)
+{
+	uint32_t a, b, c, d;
+	size_t len;
+
+	if (sscanf(kind, "data:%" SCNu32 ":%" SCNu32 ":%" SCNu32 ":%" SCNu32
+	    ":%zu", &a, &b, &c, &d, &len) == 5)
+		frame_len[0] = data_frame(frame[0], a, b, c, d, len);
+	else if (sscanf(kind, "hello:%" SCNu32 ":%" SCNu32 ":%" SCNu32, &a,
+	    &b, &c) == 3)
+		frame_len[0] = hello_frame(frame[0], a, b, c);
+	else if (sscanf(kind, "flap:%" SCNu32 ":%" SCNu32 ":%" SCNu32, &a,
+	    &b, &c) == 3) {
+		frame_len[0] = hello_frame(frame[0], a, b, c);
+		frame_len[1] = hello_frame(frame[1], a, b, c + 1);
+	} else if (sscanf(kind, "other:%zu", &len) == 1)
+		frame_len[0] = plain_frame(frame[0], 0x0800, len);
+	else if (sscanf(kind, "bad:%zu", &len) == 1)
+		frame_len[0] = plain_frame(frame[0], TT_ETHERTYPE, len);
+	else if (sscanf(kind, "pe:%" SCNu32 ":%" SCNu32 ":%zu", &a, &b,
+	    &len) == 3)
+		frame_len[0] = pe_frame(frame[0], a, b, len);
+	else if (sscanf(kind, "arp:%" SCNu32 ":%" SCNu32, &a, &b) == 2)
+		frame_len[0] = arp_frame(frame[0], a, b);
+	else
+		return -1;
+	return frame_len[0] > 0 && frame_len[0] <= FRAME_MAX ? 0 : -1;
+}
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct sockaddr_ll sll;
+	unsigned long count, rate = 0, i;
+	uint64_t t0;
+	int s, k;
+
+	if (argc < 4 || argc > 5) {
+		fprintf(stderr, "usage: tbflood IFACE KIND COUNT [RATE]\n");
+		return 64;
+	}
+	count = strtoul(argv[3], NULL, 10);
+	if (argc == 5)
+		rate = strtoul(argv[4], NULL, 10);
+	if (build(argv[2]) < 0) {
+		fprintf(stderr, "tbflood: %s: not a kind of frame (see the "
+		    "source's head)\n", argv[2]);
+		return 64;
+	}
+	memset(&sll, 0, sizeof(sll));
+	sll.sll_family = AF_PACKET;
+	sll.sll_ifindex = (int)if_nametoindex(argv[1]);
+	sll.sll_halen = 6;
+	if (sll.sll_ifindex == 0) {
+		fprintf(stderr, "tbflood: %s: no such interface\n", argv[1]);
+		return 69;
+	}
+	s = socket(AF_PACKET, SOCK_RAW, 0);
+	if (s < 0) {
+		fprintf(stderr, "tbflood: packet socket: %s\n", strerror(errno));
+		return 69;
+	}
+	t0 = now_ns();
+	for (i = 0; i < count; i++) {
+		k = frame_len[1] > 0 ? (int)(i & 1) : 0;
+		while (rate > 0 && now_ns() - t0 < i * 1000000000u / rate)
+			usleep(100);
+		while (sendto(s, frame[k], frame_len[k], 0,
+		    (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+			if (errno != ENOBUFS && errno != EAGAIN) {
+				fprintf(stderr, "tbflood: %s: send: %s\n",
+				    argv[1], strerror(errno));
+				printf("sent %lu\n", i);
+				return 1;
+			}
+			usleep(100);
+		}
+	}
+	printf("sent %lu\n", count);
+	close(s);
+	return 0;
+}
