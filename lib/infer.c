@@ -69,6 +69,8 @@ tt_infer_create(tt_infer **ip, const tt_infer_params *p, char *err,
 	inf->free_head = NONE;
 	tt_u64map_init(&inf->frames);
 	tt_u64map_init(&inf->flows);
+	tt_u64map_init(&inf->tcp_sent);
+	tt_u64map_init(&inf->tcp_had);
 	*ip = inf;
 	return 0;
 }
@@ -796,9 +798,31 @@ send_frame(tt_infer *inf, const tt_infer_ev *ev)
 	return 0;
 }
 
+/*
+ * Rule 1's retransmissions: a data segment whose bytes all lie before the
+ * end of what its sender has sent on the connection (or, for a delivery
+ * copy, of what its receiver has had) is a repeat.  TCP sequence numbers
+ * wrap: compared as serial numbers.  (An event without a range, tcp_len
+ * 0, is not looked at.)  1 a repeat, 0 new data, -1 out of memory.
+ */
+static int
+tcp_repeat(tt_infer *inf, const tt_infer_ev *ev)
+{
+	int dlv = ev->delivered != 0;
+	tt_u64map *m = dlv ? &inf->tcp_had : &inf->tcp_sent;
+	uint64_t key = flow_key(dlv ? ev->dst : ev->src, ev->flow);
+	uint32_t end = ev->tcp_seq + ev->tcp_len, had;
+
+	if (tt_u64map_get(m, key, &had) && (int32_t)(end - had) <= 0)
+		return 1;
+	return tt_u64map_put(m, key, end) < 0 ? -1 : 0;
+}
+
 int
 tt_infer_feed(tt_infer *inf, const tt_infer_ev *ev)
 {
+	int r;
+
 	struct item it;
 
 	if (inf->failed)
@@ -818,6 +842,15 @@ tt_infer_feed(tt_infer *inf, const tt_infer_ev *ev)
 	case TT_INFER_ARP: inf->st.arp++; goto out;
 	case TT_INFER_ND: inf->st.nd++; goto out;
 	default: break;
+	}
+	if (ev->cls == TT_INFER_TCP_DATA && ev->tcp_len > 0 &&
+	    (r = tcp_repeat(inf, ev)) != 0) {
+		if (r < 0) {
+			inf->failed = 1;
+			return -1;
+		}
+		inf->st.tcp_retrans++;
+		goto out;
 	}
 	/* data coming to a PE ends its message the other way (rule 2) */
 	if (ev->cls == TT_INFER_TCP_DATA && (ev->delivered || ev->arrives ||
@@ -996,6 +1029,8 @@ tt_infer_free(tt_infer *inf)
 	free(inf->tmp);
 	tt_u64map_free(&inf->frames);
 	tt_u64map_free(&inf->flows);
+	tt_u64map_free(&inf->tcp_sent);
+	tt_u64map_free(&inf->tcp_had);
 	free(inf);
 }
 

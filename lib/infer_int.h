@@ -64,6 +64,9 @@ struct tt_infer {
 	uint32_t nm, mcap, free_head, held;
 	tt_u64map frames;       /* (src, frame seq) -> message */
 	tt_u64map flows;        /* (src, connection) -> its open message */
+	tt_u64map tcp_sent;     /* (src, connection) -> the end of the data
+	                         * sent on it so far (TCP sequence) */
+	tt_u64map tcp_had;      /* (dst, connection) -> of the data delivered */
 	uint32_t *ohead, *otail, nclocks;
 	uint32_t *work, nwork;  /* PEs to advance */
 	struct oline **out;     /* lines ready, a ring */

@@ -42,6 +42,7 @@ tt_infer_classify(const uint8_t *p, size_t len, tt_infer_ev *ev)
 
 	ev->cls = TT_INFER_MSG;
 	ev->flow = ev->rflow = 0;
+	ev->tcp_seq = ev->tcp_len = 0;
 	if (len < TT_ETH_HLEN)
 		return;
 	et = (uint16_t)(p[12] << 8 | p[13]);
@@ -88,8 +89,13 @@ tt_infer_classify(const uint8_t *p, size_t len, tt_infer_ev *ev)
 	    p + off + (alen == 4 ? 16 : 24), alen, p + tcp, p + tcp + 2);
 	ev->rflow = conn_hash(p + off + (alen == 4 ? 16 : 24),
 	    p + off + (alen == 4 ? 12 : 8), alen, p + tcp + 2, p + tcp);
-	if (total > ihl + doff)
+	if (total > ihl + doff) {
 		ev->cls = TT_INFER_TCP_DATA;
+		ev->tcp_seq = (uint32_t)p[tcp + 4] << 24 |
+		    (uint32_t)p[tcp + 5] << 16 | (uint32_t)p[tcp + 6] << 8 |
+		    p[tcp + 7];
+		ev->tcp_len = (uint32_t)(total - ihl - doff);
+	}
 	else if (flags & 0x07)          /* FIN, SYN, RST */
 		ev->cls = TT_INFER_TCP_CTL;
 	else

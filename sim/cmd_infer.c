@@ -338,15 +338,16 @@ print_summary(FILE *f, const struct infer_opts *o, const tt_infer_stats *st,
 		    ", \"deliveries\": %" PRIu64 ", \"plain\": %" PRIu64
 		    ", \"messages\": %" PRIu64 ", \"grouped\": %" PRIu64
 		    ", \"predecessors\": %" PRIu64 ", \"transport\": {\"tcp_acks\": "
-		    "%" PRIu64 ", \"tcp_control\": %" PRIu64 ", \"arp\": %" PRIu64
+		    "%" PRIu64 ", \"tcp_control\": %" PRIu64
+		    ", \"tcp_retransmissions\": %" PRIu64 ", \"arp\": %" PRIu64
 		    ", \"nd\": %" PRIu64 "}, \"hello\": %" PRIu64 ", \"unmapped\": %"
 		    PRIu64 ", \"lost_sends\": %" PRIu64 ", \"undelivered\": %" PRIu64
 		    ", \"passed_over\": %" PRIu64 ", \"cycles_broken\": %" PRIu64
 		    ", \"truncated_files\": %" PRIu64 ", \"max_held\": %" PRIu64
 		    ", \"no_delivery_copies\": %s", st->records, st->frames,
 		    st->deliveries, st->plain, st->messages, st->grouped,
-		    st->predecessors, st->tcp_acks, st->tcp_control, st->arp,
-		    st->nd, st->hello, st->unmapped, st->lost_sends,
+		    st->predecessors, st->tcp_acks, st->tcp_control,
+		    st->tcp_retrans, st->arp, st->nd, st->hello, st->unmapped, st->lost_sends,
 		    st->undelivered, st->passed_over, st->cycles_broken,
 		    st->truncated, st->max_held, o->ip.no_copies ? "true" : "false");
 		if (scored)
@@ -366,9 +367,10 @@ print_summary(FILE *f, const struct infer_opts *o, const tt_infer_stats *st,
 	    "one started before them)\n", st->messages, st->grouped);
 	fprintf(f, "  predecessors    %" PRIu64 "\n", st->predecessors);
 	fprintf(f, "  set aside       %" PRIu64 " TCP ACKs, %" PRIu64 " TCP "
-	    "SYN/FIN/RST, %" PRIu64 " ARP, %" PRIu64 " neighbour discovery, %"
-	    PRIu64 " hello\n", st->tcp_acks, st->tcp_control, st->arp, st->nd,
-	    st->hello);
+	    "SYN/FIN/RST, %" PRIu64 " TCP retransmissions,\n                  %"
+	    PRIu64 " ARP, %" PRIu64 " neighbour discovery, %" PRIu64 " hello "
+	    "(sends and delivery copies alike)\n", st->tcp_acks,
+	    st->tcp_control, st->tcp_retrans, st->arp, st->nd, st->hello);
 	fprintf(f, "  not matched     %" PRIu64 " deliveries without a send, %"
 	    PRIu64 " messages not wholly delivered\n", st->lost_sends,
 	    st->undelivered);

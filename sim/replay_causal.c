@@ -254,12 +254,13 @@ causal_json(FILE *f, const struct replay *r)
 		fprintf(f, ", \"burst_gap_ns\": %" PRIu64 ", \"frames\": %" PRIu64
 		    ", \"deliveries\": %" PRIu64 ", \"grouped\": %" PRIu64
 		    ", \"predecessors\": %" PRIu64 ", \"transport\": {\"tcp_acks\": "
-		    "%" PRIu64 ", \"tcp_control\": %" PRIu64 ", \"arp\": %" PRIu64
+		    "%" PRIu64 ", \"tcp_control\": %" PRIu64
+		    ", \"tcp_retransmissions\": %" PRIu64 ", \"arp\": %" PRIu64
 		    ", \"nd\": %" PRIu64 "}, \"lost_sends\": %" PRIu64
 		    ", \"undelivered\": %" PRIu64 ", \"passed_over\": %" PRIu64
 		    ", \"cycles_broken\": %" PRIu64, co->ip.burst_gap_ns, s->frames,
 		    s->deliveries, s->grouped, s->predecessors, s->tcp_acks,
-		    s->tcp_control, s->arp, s->nd, s->lost_sends, s->undelivered,
+		    s->tcp_control, s->tcp_retrans, s->arp, s->nd, s->lost_sends, s->undelivered,
 		    s->passed_over, s->cycles_broken);
 	fprintf(f, "}");
 }
@@ -280,9 +281,10 @@ causal_table(FILE *f, const struct replay *r)
 	}
 	fprintf(f, "inferred: %" PRIu64 " predecessors from %" PRIu64
 	    " frames (%" PRIu64 " grouped into messages); set aside %" PRIu64
-	    " TCP ACKs, %" PRIu64 " SYN/FIN/RST, %" PRIu64 " ARP, %" PRIu64
-	    " ND\n", s->predecessors, s->frames, s->grouped, s->tcp_acks,
-	    s->tcp_control, s->arp, s->nd);
+	    " TCP ACKs, %" PRIu64 " SYN/FIN/RST, %" PRIu64 " retransmissions, %"
+	    PRIu64 " ARP, %" PRIu64 " ND\n", s->predecessors, s->frames,
+	    s->grouped, s->tcp_acks, s->tcp_control, s->tcp_retrans, s->arp,
+	    s->nd);
 }
 
 const char *

@@ -11,9 +11,12 @@
  * in the order they apply:
  *
  *  1. Transport is set aside.  ARP, IPv6 neighbour discovery (ICMPv6 types
- *     133-137) and TCP segments without payload (pure ACKs; SYN, FIN and
- *     RST without data) are the network stack's, not the application's:
- *     counted, never messages.
+ *     133-137), TCP segments without payload (pure ACKs; SYN, FIN and
+ *     RST without data) and TCP retransmissions (a data segment whose
+ *     bytes its sender has sent on the connection before, and the
+ *     delivery copy of one whose bytes its receiver has had) are the
+ *     network stack's, not the application's: counted (sends and delivery
+ *     copies alike), never messages.
  *  2. Frames are grouped into messages.  The data segments a PE sends on
  *     one TCP connection in one direction form one message while each
  *     follows the previous one within burst_gap_ns and no data has come
@@ -64,8 +67,11 @@
  * predecessors were all received long before (the PE computed meanwhile
  * on its own) is still taken to depend on them.  Compute that overlaps
  * communication (a send, then computing while a receive is in flight) is
- * seen as a gap after the receive.  TCP retransmissions are frames like
- * any other.  A message the application sends in several TCP bursts
+ * seen as a gap after the receive.  A segment lost in the capture's path
+ * and sent again is a message never delivered (its first copy) and a
+ * delivery without a send (the copy that arrived): both counted, the
+ * message replayed, enabling nothing.  A message the application sends in
+ * several TCP bursts
  * (a pause of more than burst_gap_ns inside it) is several messages.
  */
 #ifndef TWINTORUS_INFER_H
@@ -102,10 +108,12 @@ typedef struct tt_infer_ev {
 	int cls;                /* enum tt_infer_cls */
 	uint64_t flow, rflow;   /* TCP: this direction's connection, and
 	                         * the other direction's */
+	uint32_t tcp_seq, tcp_len;      /* TCP data: its sequence range */
 } tt_infer_ev;
 
 /* Classify the carried (Ethernet) frame of caplen bytes: cls, flow,
- * rflow.  Too short to tell: a message of its own. */
+ * rflow, and for TCP data its sequence range.  Too short to tell: a
+ * message of its own. */
 void tt_infer_classify(const uint8_t *frame, size_t caplen,
     tt_infer_ev *ev);
 
@@ -131,6 +139,8 @@ typedef struct tt_infer_stats {
 	                         * an earlier one */
 	uint64_t predecessors;
 	uint64_t tcp_acks, tcp_control, arp, nd;        /* set aside */
+	uint64_t tcp_retrans;   /* set aside: data already sent (or already
+	                         * delivered) on its connection */
 	uint64_t hello, unmapped;
 	uint64_t lost_sends;    /* deliveries whose send is not in the trace */
 	uint64_t undelivered;   /* messages with a frame never delivered */

@@ -247,33 +247,51 @@ check_stat() {
 	fi
 }
 
-# THE REPLAY STEP.  Open loop for now: every frame is injected at its
-# captured time.  Causal replay (each rank's sends released by the
-# receives they depend on) goes here when ttsim has it: it is the one
-# place to change, and what it prints beside the measured times is the
-# prediction on the recorded configuration.
+# THE REPLAY STEP: causal.  ttsim infers from the traces which received
+# messages enabled each send and the compute gap before it (TCP segments
+# grouped into messages; ACKs, SYN/FIN/RST and retransmissions set aside
+# as transport) and replays each rank's messages in its order, each when
+# what enabled it has arrived in the simulation, on the recorded
+# configuration.
 mpi_replay() {
-	"$TTSIM" replay "$1" "$2" --json
+	"$TTSIM" replay "$1" "$2" --causal --json
 }
 
-# The replay reads the traces, every frame is a message and arrives; its
-# prediction beside what was measured.
+# The recorded makespan, as the replay defines it: the first TCP data
+# segment sent to the last delivered (every namespace reads this
+# machine's one clock, so the two ends compare).
+mpi_recorded_span() {
+	awk '$7 == "tcp" && $6 == 0 && (a == "" || $2 < a) { a = $2 }
+	$7 == "tcp" && $6 == 1 && $2 > b { b = $2 }
+	END { if (a != "") printf "%.6f", (b - a) / 1e9 }' "$1"
+}
+
+# Every application message is accounted for: the data segments sent
+# once are the inference's frames, the retransmissions (sends and their
+# delivery copies) its tcp_retransmissions, ACKs and SYN/FIN/RST its
+# transport; every inferred message is replayed and delivered, none lost
+# or undelivered.  The prediction on the recorded configuration beside
+# what was measured.
 check_replay() {
-	local label=$1 dir=$2 yaml=$3 measured=$4 js msgs dlv mk
-	if js=$(mpi_replay "$dir/traces" "$yaml" 2> "$dir/replay.err"); then
-		msgs=$(echo "$js" | jq .trace.messages)
-		dlv=$(echo "$js" | jq '.networks[0].messages_delivered')
-		mk=$(echo "$js" | jq '.networks[0].makespan_s')
-		if [ "$msgs" = "$MPI_SENDS" ] && [ "$dlv" = "$msgs" ]; then
-			local lat
-			read -r -a lat <<< "$(mpi_latency "$dir/flows")"
-			tb_ok "$label: replay of the traces: $msgs messages, all delivered; measured $measured, trace span $MPI_SPAN s; replay on $(echo "$js" | jq -r '.networks[0].name') at $(echo "$js" | jq .link_gbps) Gb/s: makespan $mk s; frame latency captured median ${lat[0]:-?} us (p99 ${lat[1]:-?}), simulated mean $(echo "$js" | jq '.networks[0].latency_us.mean') us"
-			return
-		fi
-		tb_fail "$label: replay message count" "replayed $msgs, delivered $dlv; frames sent $MPI_SENDS"
-	else
-		tb_fail "$label: ttsim replay exits 0" "$(head -2 "$dir/replay.err")"
+	local label=$1 dir=$2 yaml=$3 measured=$4 js got want
+	if ! js=$(mpi_replay "$dir/traces" "$yaml" 2> "$dir/replay.err"); then
+		tb_fail "$label: ttsim replay --causal exits 0" "$(head -2 "$dir/replay.err")"
+		return
 	fi
+	got=$(echo "$js" | jq -r '.causal as $c | "\($c.frames) \($c.transport.tcp_retransmissions) \($c.transport.tcp_acks) \($c.transport.tcp_control) \($c.lost_sends) \($c.undelivered) \($c.messages) \(.networks[0].messages_delivered)"')
+	want=$(awk '$6 == 0 { n[$7]++ }
+	$6 == 0 && $7 == "tcp" { k = $10 " " $11 " " $12; if (k in seen) re++; seen[k] = 1 }
+	END { printf "%d %d %d %d 0 0", n["tcp"] - re, 2 * re, 2 * n["ack"], 2 * (n["syn"] + n["fin"] + n["rst"]) }' "$dir/flows")
+	read -r -a g <<< "$got"
+	if [ "${got% * *}" != "$want" ] || [ "${g[6]}" != "${g[7]}" ] || [ "${g[6]}" -eq 0 ]; then
+		tb_fail "$label: causal replay accounts for every message" \
+		    "frames retransmissions acks control lost undelivered messages delivered: $got" \
+		    "from the capture (frames ... undelivered): $want"
+		return
+	fi
+	local lat
+	read -r -a lat <<< "$(mpi_latency "$dir/flows")"
+	tb_ok "$label: causal replay: ${g[6]} application messages from ${g[0]} data segments (${g[1]} retransmission records, $((g[2] + g[3])) ACK and SYN/FIN/RST records set aside), every one replayed and delivered; prediction on $(echo "$js" | jq -r '.networks[0].name') at $(echo "$js" | jq .link_gbps) Gb/s: makespan $(echo "$js" | jq -r '.networks[0].makespan_s | . * 1e6 | round / 1e6') s, measured $(mpi_recorded_span "$dir/flows") s (first data segment sent to last delivered; $measured); frame latency captured median ${lat[0]:-?} us (p99 ${lat[1]:-?}), simulated mean $(echo "$js" | jq '.networks[0].latency_us.mean') us"
 }
 
 # The traces cut to their headers keep every message, byte and time and

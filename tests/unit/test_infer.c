@@ -3,8 +3,11 @@
  * lists written by hand (and a few frames and pcap files):
  *   1. transport (TCP ACKs, SYN/FIN/RST, ARP, IPv6 ND) is counted, never a
  *      message, sent or delivered; the classifier tells each kind from its
- *      bytes, tagged or not, IPv4 or IPv6, and takes a frame too short to
- *      read as a message of its own;
+ *      bytes, tagged or not, IPv4 or IPv6, reads a data segment's sequence
+ *      range, and takes a frame too short to read as a message of its own;
+ *      a TCP retransmission (its bytes sent before on the connection, or
+ *      delivered before) is transport, sequence numbers compared across
+ *      their wrap;
  *   2. TCP data segments of one direction group into one message until a
  *      pause of more than burst_gap or data the other way; the message is
  *      sent at its first segment and received at the delivery of its last;
@@ -238,8 +241,14 @@ test_classify_frames(void **state)
 
 	(void)state;
 	n = frame_tcp(b, 0, 0, 0x18, 100);
+	b[38] = 0x12;                   /* TCP sequence 0x12345678 */
+	b[39] = 0x34;
+	b[40] = 0x56;
+	b[41] = 0x78;
 	tt_infer_classify(b, n, &e);
 	assert_int_equal(e.cls, TT_INFER_TCP_DATA);
+	assert_int_equal(e.tcp_seq, 0x12345678u);
+	assert_int_equal(e.tcp_len, 100);
 	/* the other direction of the same connection: flows swap */
 	b[29] = 2;
 	b[33] = 1;
@@ -290,6 +299,50 @@ test_classify_frames(void **state)
 	assert_int_equal(e.cls, TT_INFER_MSG);
 	tt_infer_classify(b, 10, &e);           /* not even Ethernet */
 	assert_int_equal(e.cls, TT_INFER_MSG);
+}
+
+/* Segments of one connection: PE 0 sends 100 bytes at sequence s0 and
+ * 100 more, the first sent again 20 us later (a spurious retransmission:
+ * both copies are delivered), then 100 bytes after the sequence wrapped;
+ * PE 2 answers once everything is in. */
+static void
+test_tcp_retransmission_set_aside(void **state)
+{
+	const uint32_t s0 = 0xffffff00u;
+	tt_infer_ev ev[] = {
+		tcp(snd(1000, 0, 2, 10), 7, 8),
+		tcp(snd(2000, 0, 2, 11), 7, 8),
+		tcp(dlv(2500, 0, 2, 10), 7, 8),
+		tcp(dlv(3500, 0, 2, 11), 7, 8),
+		tcp(snd(21000, 0, 2, 12), 7, 8),        /* the first again */
+		tcp(dlv(22000, 0, 2, 12), 7, 8),
+		tcp(snd(23000, 0, 2, 13), 7, 8),        /* past the wrap */
+		tcp(dlv(24000, 0, 2, 13), 7, 8),
+		tcp(snd(30000, 2, 0, 1), 8, 7),
+		tcp(dlv(31000, 2, 0, 1), 8, 7),
+	};
+	uint32_t seq[] = {s0, s0 + 100, s0, s0 + 100, s0, s0, s0 + 200,
+	    s0 + 200, 5000, 5000};
+	const tt_dep *d;
+	struct out o;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		ev[i].tcp_seq = seq[i];
+		ev[i].tcp_len = 100;
+	}
+	run(ev, (int)(sizeof(ev) / sizeof(ev[0])), NULL, &o);
+	assert_int_equal(o.st.tcp_retrans, 2);  /* the send and its copy */
+	assert_int_equal(o.st.frames, 4);
+	assert_int_equal(o.st.deliveries, 4);
+	assert_int_equal(o.n, 2);
+	d = line(&o, 0, 10);
+	assert_int_equal(d->bytes, 3000);       /* three segments, once each */
+	d = line(&o, 2, 1);
+	assert_true(has_pred(d, 0, 10));
+	assert_int_equal(d->npred, 1);
+	assert_topological(&o);
 }
 
 /* ---- rule 2: grouping TCP segments ---- */
@@ -655,6 +708,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_transport_set_aside),
 		cmocka_unit_test(test_classify_frames),
+		cmocka_unit_test(test_tcp_retransmission_set_aside),
 		cmocka_unit_test(test_tcp_segments_group),
 		cmocka_unit_test(test_tcp_reply_ends_message),
 		cmocka_unit_test(test_lost_and_undelivered),
