@@ -3,6 +3,7 @@
 #   make            build libtwintorus.{a,so} and ttsim into build/
 #   make check      install missing Debian packages, build, run every test
 #   make demo       install missing Debian packages, build, show what ttsim does
+#                   (about 10 s)
 #   make install    PREFIX=/usr/local DESTDIR= : binaries, libraries, headers,
 #                   pkg-config file, man pages (1, 5, 8), example configs, sample
 #                   traces, the Wireshark dissector
@@ -261,6 +262,13 @@ demo: deps
 	  --compare D,A,2d --top 3
 	build/ttsim replay traces/stencil-4x4x4 yaml/3dt-4x4x4.yaml \
 	  --compare D,A,2d --top 3
+	@echo; echo "== a real MPI run recorded by ttd (traces/README.md), predicted causally"
+	build/ttsim trace infer traces/captured/mpihalo-2x2x2 --dims 2,2,2 \
+	  -o build/mpihalo-2x2x2.deps
+	build/ttsim replay traces/captured/mpihalo-2x2x2 --dims 2,2,2 --causal \
+	  --deps build/mpihalo-2x2x2.deps --compare D,A,2d --top 1
+	build/ttsim replay traces/captured/mpihalo-2x2x2 --dims 2,2,2 --causal \
+	  --deps build/mpihalo-2x2x2.deps --compare D,A,2d --link-gbps 0.02 --top 1
 
 deps:
 	@missing=""; \
