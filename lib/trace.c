@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "errf.h"
+#include "twintorus/outfile.h"
 #include "twintorus/trace.h"
 
 /* ---- writing ---- */
@@ -21,53 +22,72 @@
 struct tt_trace_writer {
 	pcap_t *dead;
 	pcap_dumper_t *dump;
-	char *path, *part;      /* part == NULL: written in place */
+	char *path;
+	tt_outfile *out;        /* TT_TRACE_ATOMIC; NULL: libpcap's own file */
+	int werr;               /* errno of the first failed write, or 0 */
 };
+
+static void
+writer_free(tt_trace_writer *w)
+{
+	pcap_close(w->dead);
+	free(w->path);
+	free(w);
+}
 
 int
 tt_trace_create(tt_trace_writer **wp, const char *path, int mode,
     char *err, size_t errsz)
 {
 	tt_trace_writer *w;
-	size_t len = strlen(path);
-	int atomic = mode == TT_TRACE_ATOMIC;
+	FILE *f;
 
 	*wp = NULL;
 	w = calloc(1, sizeof(*w));
 	if (w == NULL)
 		return tt_errf(err, errsz, "%s: out of memory", path);
 	w->path = strdup(path);
-	if (atomic && w->path != NULL) {
-		w->part = malloc(len + 6);
-		if (w->part != NULL)
-			snprintf(w->part, len + 6, "%s.part", path);
-	}
-	if (w->path == NULL || (atomic && w->part == NULL))
-		goto nomem;
 	w->dead = pcap_open_dead_with_tstamp_precision(DLT_EN10MB,
 	    TT_TRACE_SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
-	if (w->dead == NULL)
-		goto nomem;
-	/* append: an existing nanosecond Ethernet trace goes on, a missing
-	 * one is created (libpcap checks the header it appends to) */
-	w->dump = mode == TT_TRACE_APPEND ? pcap_dump_open_append(w->dead,
-	    path) : pcap_dump_open(w->dead, atomic ? w->part : path);
-	if (w->dump == NULL) {
-		tt_errf(err, errsz, "%s: cannot create: %s", path,
-		    pcap_geterr(w->dead));
-		pcap_close(w->dead);
-		free(w->part);
+	if (w->path == NULL || w->dead == NULL) {
+		if (w->dead != NULL)
+			pcap_close(w->dead);
 		free(w->path);
 		free(w);
-		return -1;
+		return tt_errf(err, errsz, "%s: out of memory", path);
+	}
+	if (mode == TT_TRACE_ATOMIC) {
+		/* "-", FIFOs, devices and links as every output of the tools */
+		if (tt_outfile_open(&w->out, path, err, errsz) < 0) {
+			writer_free(w);
+			return -1;
+		}
+		if ((f = tt_outfile_stream(w->out)) == NULL ||
+		    (w->dump = pcap_dump_fopen(w->dead, f)) == NULL) {
+			tt_errf(err, errsz, "%s: cannot create: %s", path,
+			    f == NULL ? "out of memory" : pcap_geterr(w->dead));
+			if (f != NULL)
+				fclose(f);
+			tt_outfile_discard(w->out);
+			writer_free(w);
+			return -1;
+		}
+	} else {
+		/* append: an existing nanosecond Ethernet trace goes on, a
+		 * missing one is created (libpcap checks the header it
+		 * appends to) */
+		w->dump = mode == TT_TRACE_APPEND ?
+		    pcap_dump_open_append(w->dead, path) :
+		    pcap_dump_open(w->dead, path);
+		if (w->dump == NULL) {
+			tt_errf(err, errsz, "%s: cannot create: %s", path,
+			    pcap_geterr(w->dead));
+			writer_free(w);
+			return -1;
+		}
 	}
 	*wp = w;
 	return 0;
-nomem:
-	free(w->part);
-	free(w->path);
-	free(w);
-	return tt_errf(err, errsz, "%s: out of memory", path);
 }
 
 int
@@ -84,14 +104,23 @@ tt_trace_write(tt_trace_writer *w, uint64_t t_ns, const uint8_t *data,
 	h.ts.tv_usec = (suseconds_t)(t_ns % 1000000000u);
 	h.caplen = caplen;
 	h.len = wirelen;
+	errno = 0;
 	pcap_dump((u_char *)w->dump, &h, data);
+	/* the stream's error flag sticks, errno does not: keep why now */
+	if (w->werr == 0 && ferror(pcap_dump_file(w->dump)))
+		w->werr = errno != 0 ? errno : EIO;
 	return 0;
 }
 
 int
 tt_trace_flush(tt_trace_writer *w)
 {
-	return pcap_dump_flush(w->dump) == 0 ? 0 : -1;
+	errno = 0;
+	if (pcap_dump_flush(w->dump) == 0)
+		return 0;
+	if (w->werr == 0)
+		w->werr = errno != 0 ? errno : EIO;
+	return -1;
 }
 
 int
@@ -99,21 +128,18 @@ tt_trace_close(tt_trace_writer *w, char *err, size_t errsz)
 {
 	int r = 0;
 
-	if (pcap_dump_flush(w->dump) != 0 || ferror(pcap_dump_file(w->dump)))
-		r = tt_errf(err, errsz, "%s: write failed: %s", w->path,
-		    strerror(errno));
+	(void)tt_trace_flush(w);
+	if (w->werr != 0)
+		r = tt_errf(err, errsz, "%s: write failed: %s", w->out != NULL ?
+		    tt_outfile_name(w->out) : w->path, strerror(w->werr));
 	pcap_dump_close(w->dump);
-	pcap_close(w->dead);
-	if (w->part != NULL) {
-		if (r == 0 && rename(w->part, w->path) != 0)
-			r = tt_errf(err, errsz, "%s: cannot rename %s to it: %s",
-			    w->path, w->part, strerror(errno));
+	if (w->out != NULL) {
 		if (r != 0)
-			unlink(w->part);
+			tt_outfile_discard(w->out);
+		else
+			r = tt_outfile_close(w->out, err, errsz);
 	}
-	free(w->part);
-	free(w->path);
-	free(w);
+	writer_free(w);
 	return r;
 }
 
@@ -121,11 +147,11 @@ void
 tt_trace_discard(tt_trace_writer *w)
 {
 	pcap_dump_close(w->dump);
-	pcap_close(w->dead);
-	unlink(w->part != NULL ? w->part : w->path);
-	free(w->part);
-	free(w->path);
-	free(w);
+	if (w->out != NULL)
+		tt_outfile_discard(w->out);
+	else
+		unlink(w->path);
+	writer_free(w);
 }
 
 static void

@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "twintorus/json.h"
+#include "twintorus/outfile.h"
 #include "twintorus/replay.h"
 #include "twintorus/trace.h"
 #include "ttsim.h"
@@ -75,6 +77,7 @@ struct netrun {
 
 struct replay_job {
 	const char *csv_path;
+	tt_outfile *csv_out;
 	FILE *csv;
 	const char *name;       /* the network being run */
 	double cycle_ns;
@@ -326,16 +329,22 @@ print_table(const struct netrun *runs, int nrun, tt_trace_in *in,
 	}
 }
 
-/* One series per network: (latency us, share of messages at most that). */
+/* One series per network: (latency us, share of messages at most that),
+ * into a temporary file (gnuplot reads it), so that nothing beside the
+ * plot is written or removed. */
 static int
-write_cdf(const char *path, const struct netrun *runs, int nrun,
-    double cycle_ns)
+write_cdf(char *path, const struct netrun *runs, int nrun, double cycle_ns)
 {
-	FILE *f = fopen(path, "w");
-	int k, q;
+	int fd = mkstemps(path, 4), k, q;
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 
-	if (f == NULL)
+	if (f == NULL) {
+		if (fd >= 0) {
+			close(fd);
+			unlink(path);
+		}
 		return -1;
+	}
 	for (k = 0; k < nrun; k++) {
 		const tt_hist *h = &runs[k].rr.latency;
 
@@ -693,10 +702,11 @@ cmd_replay(int argc, char **argv)
 		}
 	}
 	if (csv_path != NULL) {
-		job.csv = strcmp(csv_path, "-") == 0 ? stdout : fopen(csv_path, "w");
-		if (job.csv == NULL) {
-			fprintf(stderr, "ttsim replay: --csv %s: cannot create: "
-			    "%s\n", csv_path, strerror(errno));
+		if (tt_outfile_open(&job.csv_out, csv_path, err,
+		    sizeof(err)) < 0 ||
+		    (job.csv = tt_outfile_file(job.csv_out)) == NULL) {
+			fprintf(stderr, "ttsim replay: --csv %s\n", job.csv_out ?
+			    "out of memory" : err);
 			goto out;
 		}
 		fprintf(job.csv, "network,src,dst,bytes,packets,time_ns,"
@@ -780,10 +790,15 @@ cmd_replay(int argc, char **argv)
 		}
 	}
 	progress_clear();
-	if (job.csv != NULL && job.csv != stdout && fclose(job.csv) != 0) {
-		fprintf(stderr, "ttsim replay: --csv %s: write failed\n", csv_path);
+	/* the CSV of a run that failed would be incomplete: keep the old */
+	if (job.csv_out != NULL && rc == TTSIM_EXIT_USAGE) {
+		tt_outfile_discard(job.csv_out);
+	} else if (job.csv_out != NULL &&
+	    tt_outfile_close(job.csv_out, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim replay: --csv %s\n", err);
 		rc = TTSIM_EXIT_USAGE;
 	}
+	job.csv_out = NULL;
 	job.csv = NULL;
 	if (rc == TTSIM_EXIT_USAGE)
 		goto out;
@@ -792,28 +807,29 @@ cmd_replay(int argc, char **argv)
 	else if (csv_path == NULL || strcmp(csv_path, "-") != 0)
 		print_table(runs, nrun, in, &rpp, cycle_ns, top);
 	if (plot_path != NULL) {
-		char data[4200];
+		char data[] = "/tmp/ttsim-replay-XXXXXX.dat";
 		const char *names[REPLAY_MAX_NETS];
 		char title[256];
 
-		snprintf(data, sizeof(data), "%s.dat", plot_path);
 		for (k = 0; k < nrun; k++)
 			names[k] = runs[k].name;
 		snprintf(title, sizeof(title), "message latency, %" PRIu64
 		    " messages", total);
-		if (write_cdf(data, runs, nrun, cycle_ns) != 0 ||
-		    plot_cdf(data, names, nrun, "message latency (us)",
-		    plot_path, title) < 0) {
+		x = write_cdf(data, runs, nrun, cycle_ns);
+		if (x == 0) {
+			x = plot_cdf(data, names, nrun, "message latency (us)",
+			    plot_path, title);
+			unlink(data);
+		}
+		if (x != 0) {
 			fprintf(stderr, "ttsim replay: --plot %s failed\n", plot_path);
 			rc = TTSIM_EXIT_USAGE;
 		} else {
-			remove(data);
 			fprintf(stderr, "ttsim replay: wrote %s\n", plot_path);
 		}
 	}
 out:
-	if (job.csv != NULL && job.csv != stdout)
-		fclose(job.csv);
+	tt_outfile_discard(job.csv_out);
 	for (k = 0; k < nrun; k++) {
 		tt_simresult_free(&runs[k].res);
 		free(runs[k].link);

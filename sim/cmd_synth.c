@@ -55,12 +55,15 @@ synth_usage(FILE *f)
 "  --link-gbps G --flit-bytes N   link speed and flit size (YAML network:,\n"
 "                   default 10 and 16) for message times\n"
 "output:\n"
-"  -o, --out PATH   a .pcap file, or with --per-node a directory that gets\n"
-"                   one node-NNNNN.pcap per node, as a cluster records it\n"
+"  -o, --out PATH   a .pcap file (- for standard output), or with --per-node\n"
+"                   a directory that gets one node-NNNNN.pcap per node, as a\n"
+"                   cluster records it\n"
 "  --seed N         seed of the jitter and of the patterns (1)\n"
 "\n"
-"A trace is written as PATH.part and renamed when complete; an interrupt\n"
-"(Ctrl-C, SIGTERM) closes the files early, complete and readable.\n"
+"A trace file is written under a temporary name beside it (PATH.XXXXXX.part,\n"
+"beside the file a symbolic link names) and renamed over it when complete;\n"
+"a FIFO or a device is written through.  An interrupt (Ctrl-C, SIGTERM)\n"
+"closes the files early, complete and readable.\n"
 "Exit status: 0 written, 2 bad usage or input, 130 interrupted.\n");
 }
 
@@ -285,6 +288,11 @@ synth_write(struct synth *s, const tt_net *net, const char *out,
 		    "files at once (at most 1000); write one file instead\n", nw);
 		return TTSIM_EXIT_USAGE;
 	}
+	if (per_node && strcmp(out, "-") == 0) {
+		fprintf(stderr, "ttsim trace synth: --per-node writes a "
+		    "directory of files; -o - (standard output) takes one trace\n");
+		return TTSIM_EXIT_USAGE;
+	}
 	if (per_node && mkdir(out, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "ttsim trace synth: %s: cannot create the "
 		    "directory: %s\n", out, strerror(errno));
@@ -350,7 +358,8 @@ synth_write(struct synth *s, const tt_net *net, const char *out,
 	if (rc == TTSIM_EXIT_OK) {
 		fprintf(stderr, "ttsim trace synth: %" PRIu64 " messages over "
 		    "%.6f s written to %s%s\n", written, written ?
-		    (double)(last - SYNTH_EPOCH_NS) * 1e-9 : 0.0, out,
+		    (double)(last - SYNTH_EPOCH_NS) * 1e-9 : 0.0,
+		    strcmp(out, "-") == 0 ? "standard output" : out,
 		    per_node ? " (one file per node)" : "");
 		if (synth_stop) {
 			fprintf(stderr, "ttsim trace synth: interrupted; the "

@@ -32,11 +32,14 @@
 typedef struct tt_trace_writer tt_trace_writer;
 
 /*
- * Create a trace.  TT_TRACE_INPLACE writes path; TT_TRACE_ATOMIC writes
- * "path.part", which close renames to path: the trace is then either
- * complete or absent; TT_TRACE_APPEND goes on at the end of an existing
- * trace at path (same link type and precision) or creates it.  0, or -1
- * with err set.
+ * Create a trace.  TT_TRACE_INPLACE writes path; TT_TRACE_ATOMIC opens path
+ * as every output of the tools (twintorus/outfile.h): "-" is standard
+ * output, a FIFO or a device is written through, and a file (or the file a
+ * symbolic link names) is written under a temporary name beside it that
+ * close renames over it, so that the trace is then either complete or as
+ * it was; TT_TRACE_APPEND goes on at the end of an existing trace at path
+ * (same link type and precision) or creates it.  0, or -1 with err set.
+ * A write that fails is remembered with its reason, which close reports.
  */
 enum { TT_TRACE_INPLACE = 0, TT_TRACE_ATOMIC = 1, TT_TRACE_APPEND = 2 };
 int tt_trace_create(tt_trace_writer **wp, const char *path, int mode,

@@ -24,9 +24,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <pcap/pcap.h>
 #include <cmocka.h>
 
@@ -283,12 +288,32 @@ test_write_msg_too_large(void **state)
 	wclose(w);
 }
 
-/* An atomic trace is "path.part" until it is closed; discard leaves
- * nothing. */
+/* How many names in tmpdir start with prefix and end in ".part". */
+static int
+count_parts(const char *prefix)
+{
+	DIR *d = opendir(tmpdir);
+	struct dirent *de;
+	size_t plen = strlen(prefix), len;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL) {
+		len = strlen(de->d_name);
+		if (strncmp(de->d_name, prefix, plen) == 0 && len > 5 &&
+		    strcmp(de->d_name + len - 5, ".part") == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* An atomic trace is a temporary "path.XXXXXX.part" until it is closed;
+ * discard leaves nothing. */
 static void
 test_atomic_create(void **state)
 {
-	const char *path = tpath("atomic.pcap"), *part = tpath("atomic.pcap.part");
+	const char *path = tpath("atomic.pcap");
 	tt_trace_writer *w;
 	char err[256];
 	tt_msg m = {EPOCH_NS, 1, 2, 3, 100, 0, 0};
@@ -297,10 +322,10 @@ test_atomic_create(void **state)
 	assert_int_equal(tt_trace_create(&w, path, 1, err, sizeof(err)), 0);
 	assert_int_equal(tt_trace_write_msg(w, &m), 0);
 	assert_int_equal(access(path, F_OK), -1);
-	assert_int_equal(access(part, F_OK), 0);
+	assert_int_equal(count_parts("atomic.pcap."), 1);
 	wclose(w);
 	assert_int_equal(access(path, F_OK), 0);
-	assert_int_equal(access(part, F_OK), -1);
+	assert_int_equal(count_parts("atomic.pcap."), 0);
 	read_one(path, NULL, 0);
 	assert_int_equal(got.n, 1);
 
@@ -309,7 +334,64 @@ test_atomic_create(void **state)
 	assert_int_equal(tt_trace_write_msg(w, &m), 0);
 	tt_trace_discard(w);
 	assert_int_equal(access(tpath("gone.pcap"), F_OK), -1);
-	assert_int_equal(access(tpath("gone.pcap.part"), F_OK), -1);
+	assert_int_equal(count_parts("gone.pcap"), 0);
+}
+
+/*
+ * A write that failed once (a full disk, here a file size limit) is
+ * reported at close with its reason, even when the flush at close then
+ * succeeds (space came back) and errno says nothing.  In a child: it
+ * changes its resource limits.
+ */
+static void
+test_write_error_reason_kept(void **state)
+{
+	char path[256], errf[256];
+	pid_t pid;
+	int status;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tpath("full.pcap"));
+	snprintf(errf, sizeof(errf), "%s", tpath("full.err"));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit rl = {4096, RLIM_INFINITY};
+		tt_msg m = {EPOCH_NS, 1, 2, 3, 100, 0, 0};
+		char err[512] = "";
+		tt_trace_writer *w;
+		FILE *f;
+		int i, r;
+
+		signal(SIGXFSZ, SIG_IGN);
+		if (tt_trace_create(&w, path, TT_TRACE_INPLACE, err,
+		    sizeof(err)) != 0 || setrlimit(RLIMIT_FSIZE, &rl) != 0)
+			_exit(2);
+		for (i = 0; i < 1000; i++)
+			tt_trace_write_msg(w, &m);
+		rl.rlim_cur = RLIM_INFINITY;
+		if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+			_exit(2);
+		errno = 0;
+		r = tt_trace_close(w, err, sizeof(err));
+		if ((f = fopen(errf, "w")) == NULL)
+			_exit(2);
+		fputs(err, f);
+		fclose(f);
+		_exit(r == -1 ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	{
+		char text[512] = "";
+		FILE *f = fopen(errf, "r");
+
+		assert_non_null(f);
+		assert_non_null(fgets(text, sizeof(text), f));
+		fclose(f);
+		assert_contains(text, "full.pcap: write failed: File too large");
+	}
 }
 
 /* ---- merging ---- */
@@ -1266,6 +1348,7 @@ main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_write_msg_too_large),
 		cmocka_unit_test(test_atomic_create),
+		cmocka_unit_test(test_write_error_reason_kept),
 		cmocka_unit_test(test_merge_three_files),
 		cmocka_unit_test(test_merge_ties_follow_file_order),
 		cmocka_unit_test(test_merge_directory),
