@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <arpa/inet.h>
 #include <pcap/pcap.h>
@@ -189,70 +190,274 @@ tt_trace_write_msg(tt_trace_writer *w, const tt_msg *m)
 	    (uint32_t)(len + m->bytes));
 }
 
+/* ---- standard input ---- */
+
+/*
+ * "-" reads standard input.  A pipe can be read only once, but replay
+ * reads its trace more than once (a first pass, then each network), so
+ * what is read from a pipe is kept in an unlinked temporary file: every
+ * open reads that copy first and then goes on reading the pipe, adding to
+ * the copy.  Redirected from a file, standard input is read at its offsets
+ * and nothing is copied.  A process reads its standard input once.
+ */
+static struct {
+	int init, seekable;
+	off_t base;             /* seekable: where stdin stood at first */
+	int copy;               /* the copy of the pipe, or -1 */
+	off_t len;              /* bytes read from the pipe so far */
+	int eof;                /* the pipe ended */
+	int lost;               /* errno: the copy could not be kept */
+} tin0;
+
+struct stdin_reader {
+	off_t pos;
+};
+
+static ssize_t
+stdin_copy_add(const char *buf, size_t n)
+{
+	size_t done = 0;
+	ssize_t w;
+
+	while (done < n) {
+		w = pwrite(tin0.copy, buf + done, n - done,
+		    tin0.len + (off_t)done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+static ssize_t
+stdin_read(void *cookie, char *buf, size_t n)
+{
+	struct stdin_reader *k = cookie;
+	ssize_t r;
+
+	if (tin0.seekable) {
+		r = pread(STDIN_FILENO, buf, n, tin0.base + k->pos);
+	} else if (k->pos < tin0.len) {
+		if ((off_t)n > tin0.len - k->pos)
+			n = (size_t)(tin0.len - k->pos);
+		r = pread(tin0.copy, buf, n, k->pos);
+	} else if (tin0.eof) {
+		return 0;
+	} else {
+		do
+			r = read(STDIN_FILENO, buf, n);
+		while (r < 0 && errno == EINTR);
+		if (r == 0)
+			tin0.eof = 1;
+		if (r > 0 && tin0.lost == 0 &&
+		    stdin_copy_add(buf, (size_t)r) < 0)
+			tin0.lost = errno != 0 ? errno : EIO;
+		if (r > 0)
+			tin0.len += r;
+	}
+	if (r > 0)
+		k->pos += r;
+	return r < 0 ? -1 : r;
+}
+
+static int
+stdin_close(void *cookie)
+{
+	free(cookie);
+	return 0;
+}
+
+/* A temporary file nobody else can see, for the copy of the pipe. */
+static int
+stdin_copy_open(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4200];
+	int fd;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR &&
+	    errno != EINVAL))
+		return fd;
+	snprintf(path, sizeof(path), "%s/ttsim-stdin-XXXXXX", dir);
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(path);
+	return fd;
+}
+
+/* A stream reading standard input from its start (see above). */
+static FILE *
+stdin_open(char *err, size_t errsz)
+{
+	cookie_io_functions_t io = {stdin_read, NULL, NULL, stdin_close};
+	struct stdin_reader *k;
+	struct stat st;
+	FILE *f;
+
+	if (!tin0.init) {
+		if (isatty(STDIN_FILENO)) {
+			tt_errf(err, errsz, "standard input: is a terminal; "
+			    "pipe a trace into it (tcpdump -w - ... | ttsim "
+			    "... -) or give a file");
+			return NULL;
+		}
+		if (fstat(STDIN_FILENO, &st) != 0) {
+			tt_errf(err, errsz, "standard input: cannot read it: "
+			    "%s", strerror(errno));
+			return NULL;
+		}
+		tin0.init = 1;
+		tin0.copy = -1;
+		tin0.base = S_ISREG(st.st_mode) ?
+		    lseek(STDIN_FILENO, 0, SEEK_CUR) : -1;
+		tin0.seekable = tin0.base >= 0;
+		if (!tin0.seekable && (tin0.copy = stdin_copy_open()) < 0)
+			tin0.lost = errno;
+	}
+	if (tin0.lost != 0 && tin0.len > 0) {
+		tt_errf(err, errsz, "standard input: read once already, and "
+		    "no copy of it could be kept (%s); save the trace to a "
+		    "file and give that", strerror(tin0.lost));
+		return NULL;
+	}
+	k = calloc(1, sizeof(*k));
+	f = k == NULL ? NULL : fopencookie(k, "r", io);
+	if (f == NULL) {
+		free(k);
+		tt_errf(err, errsz, "standard input: out of memory");
+	}
+	return f;
+}
+
 /* ---- reading one file ---- */
 
 struct tt_trace_reader {
 	pcap_t *p;
-	char *path;
+	char *path;             /* as shown: "standard input" for "-" */
 	uint64_t recno, truncated;
 };
+
+const char *
+tt_trace_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "standard input" : path;
+}
+
+int
+tt_trace_fopen(tt_trace_reader **rp, FILE *f, const char *name, char *err,
+    size_t errsz)
+{
+	char ebuf[PCAP_ERRBUF_SIZE];
+	tt_trace_reader *r;
+	int dlt, c;
+
+	*rp = NULL;
+	/* an empty stream, in our words rather than libpcap's */
+	if ((c = getc(f)) == EOF) {
+		if (ferror(f))
+			tt_errf(err, errsz, "%s: cannot read: %s", name,
+			    strerror(errno));
+		else
+			tt_errf(err, errsz, "%s: empty%s (0 bytes), not a pcap "
+			    "or pcapng trace", name, strcmp(name,
+			    "standard input") == 0 ? "" : " file");
+		fclose(f);
+		return -1;
+	}
+	ungetc(c, f);
+	ebuf[0] = '\0';
+	r = calloc(1, sizeof(*r));
+	if (r == NULL || (r->path = strdup(name)) == NULL) {
+		free(r);
+		fclose(f);
+		return tt_errf(err, errsz, "%s: out of memory", name);
+	}
+	r->p = pcap_fopen_offline_with_tstamp_precision(f,
+	    PCAP_TSTAMP_PRECISION_NANO, ebuf);
+	if (r->p == NULL) {
+		/* libpcap leaves f open when it refuses it */
+		fclose(f);
+		free(r->path);
+		free(r);
+		if (strstr(ebuf, "unknown file format") != NULL)
+			return tt_errf(err, errsz, "%s: not a pcap or pcapng "
+			    "file (libpcap: %s)", name, ebuf);
+		return tt_errf(err, errsz, "%s: cannot read the file header "
+		    "(libpcap: %s)", name, ebuf);
+	}
+	dlt = pcap_datalink(r->p);
+	if (dlt != DLT_EN10MB) {
+		const char *dname = pcap_datalink_val_to_name(dlt);
+		const char *desc = pcap_datalink_val_to_description(dlt);
+
+		if (dname != NULL)
+			tt_errf(err, errsz, "%s: link type %s (%s, DLT %d), not "
+			    "Ethernet; traces hold Ethernet frames (capture on "
+			    "an Ethernet interface, e.g. tcpdump -i eth0, not "
+			    "-i any)", name, dname, desc ? desc : "no "
+			    "description", dlt);
+		else
+			tt_errf(err, errsz, "%s: link type %d (unknown to "
+			    "libpcap), not Ethernet; traces hold Ethernet "
+			    "frames", name, dlt);
+		tt_trace_close_reader(r);
+		return -1;
+	}
+	*rp = r;
+	return 0;
+}
 
 int
 tt_trace_open(tt_trace_reader **rp, const char *path, char *err,
     size_t errsz)
 {
-	char ebuf[PCAP_ERRBUF_SIZE];
-	tt_trace_reader *r;
 	struct stat st;
 	FILE *f;
-	int dlt;
 
 	*rp = NULL;
+	if (strcmp(path, "-") == 0) {
+		if ((f = stdin_open(err, errsz)) == NULL)
+			return -1;
+		return tt_trace_fopen(rp, f, tt_trace_name(path), err, errsz);
+	}
 	if (stat(path, &st) != 0)
 		return tt_errf(err, errsz, "%s: cannot open: %s", path,
 		    strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return tt_errf(err, errsz, "%s: is a directory", path);
-	if (S_ISREG(st.st_mode) && st.st_size == 0)
-		return tt_errf(err, errsz, "%s: empty file (0 bytes), not a "
-		    "pcap or pcapng trace", path);
 	/* fopen here so that an unreadable file says why in our words */
 	f = fopen(path, "rb");
 	if (f == NULL)
 		return tt_errf(err, errsz, "%s: cannot open: %s", path,
 		    strerror(errno));
-	ebuf[0] = '\0';
-	r = calloc(1, sizeof(*r));
-	if (r == NULL || (r->path = strdup(path)) == NULL) {
-		free(r);
-		fclose(f);
-		return tt_errf(err, errsz, "%s: out of memory", path);
-	}
-	r->p = pcap_fopen_offline_with_tstamp_precision(f,
-	    PCAP_TSTAMP_PRECISION_NANO, ebuf);
-	if (r->p == NULL) {
-		/* libpcap closes f on failure */
-		free(r->path);
-		free(r);
-		if (strstr(ebuf, "unknown file format") != NULL)
-			return tt_errf(err, errsz, "%s: not a pcap or pcapng "
-			    "file (libpcap: %s)", path, ebuf);
-		return tt_errf(err, errsz, "%s: cannot read the file header "
-		    "(libpcap: %s)", path, ebuf);
-	}
-	dlt = pcap_datalink(r->p);
-	if (dlt != DLT_EN10MB) {
-		const char *name = pcap_datalink_val_to_name(dlt);
-		const char *desc = pcap_datalink_val_to_description(dlt);
+	return tt_trace_fopen(rp, f, path, err, errsz);
+}
 
-		tt_errf(err, errsz, "%s: link type %s (%s), not Ethernet; "
-		    "traces hold Ethernet frames (capture on an Ethernet "
-		    "interface, e.g. tcpdump -i eth0, not -i any)", path,
-		    name ? name : "unknown", desc ? desc : "?");
-		tt_trace_close_reader(r);
+/*
+ * A record's time in ns.  pcap keeps seconds in 32 bits that libpcap
+ * hands over signed, so a time from 2038-01-19 on arrives negative: those
+ * bits are the unsigned seconds pcap means (up to 2106).  pcapng's 64-bit
+ * times can reach beyond what 64-bit nanoseconds hold (year 2554).
+ */
+static int
+rec_time(const struct pcap_pkthdr *h, uint64_t *t_ns)
+{
+	uint64_t sec, nsec;
+
+	if (h->ts.tv_sec < INT32_MIN || h->ts.tv_usec < INT32_MIN)
 		return -1;
-	}
-	*rp = r;
+	sec = h->ts.tv_sec < 0 ? (uint64_t)(uint32_t)h->ts.tv_sec :
+	    (uint64_t)h->ts.tv_sec;
+	nsec = h->ts.tv_usec < 0 ? (uint64_t)(uint32_t)h->ts.tv_usec :
+	    (uint64_t)h->ts.tv_usec;
+	if (sec > (UINT64_MAX - nsec) / 1000000000u)
+		return -1;
+	*t_ns = sec * 1000000000u + nsec;
 	return 0;
 }
 
@@ -284,8 +489,11 @@ tt_trace_read(tt_trace_reader *r, tt_trace_rec *rec, char *err,
 	if (x != 1)
 		return tt_errf(err, errsz, "%s: record %" PRIu64 ": cannot "
 		    "read (libpcap returned %d)", r->path, r->recno, x);
-	rec->t_ns = (uint64_t)h->ts.tv_sec * 1000000000u +
-	    (uint64_t)h->ts.tv_usec;
+	if (rec_time(h, &rec->t_ns) < 0)
+		return tt_errf(err, errsz, "%s: record %" PRIu64 ": time %lld "
+		    "s is beyond what a trace can hold (2554-07-21); the "
+		    "record is damaged", r->path, r->recno,
+		    (long long)h->ts.tv_sec);
 	rec->caplen = h->caplen;
 	rec->wirelen = h->len;
 	rec->data = data;
@@ -385,6 +593,7 @@ tt_addrmap_free(tt_addrmap *m)
 
 struct tin_file {
 	char *path;
+	const char *name;       /* for messages: path, or "standard input" */
 	tt_trace_reader *r;
 	tt_trace_stats st;
 	tt_msg head;            /* the file's next message */
@@ -427,10 +636,10 @@ add_path(tt_trace_in *in, const char *path, size_t *cap, char *err,
 	struct dirent *de;
 	int r = 0;
 
-	if (stat(path, &st) != 0)
+	if (strcmp(path, "-") != 0 && stat(path, &st) != 0)
 		return tt_errf(err, errsz, "%s: cannot open: %s", path,
 		    strerror(errno));
-	if (!S_ISDIR(st.st_mode)) {
+	if (strcmp(path, "-") == 0 || !S_ISDIR(st.st_mode)) {
 		names = malloc(sizeof(char *));
 		if (names == NULL || (names[0] = strdup(path)) == NULL) {
 			free(names);
@@ -495,7 +704,9 @@ add_path(tt_trace_in *in, const char *path, size_t *cap, char *err,
 			in->f = g;
 		}
 		memset(&in->f[in->nf], 0, sizeof(in->f[0]));
-		in->f[in->nf++].path = names[i];
+		in->f[in->nf].path = names[i];
+		in->f[in->nf].name = tt_trace_name(names[i]);
+		in->nf++;
 		names[i] = NULL;
 	}
 	for (i = 0; i < n; i++)
@@ -555,7 +766,7 @@ plain_msg(tt_trace_in *in, struct tin_file *f, const tt_trace_rec *rec,
 		if (left < 20)
 			return tt_errf(err, errsz, "%s: record %" PRIu64 ": IPv4 "
 			    "header cut at %zu of 20 bytes (capture with a "
-			    "larger snap length)", f->path, rec->recno, left);
+			    "larger snap length)", f->name, rec->recno, left);
 		kind = TT_ADDR_IPV4;
 		s = tt_addrmap_find(in->map, kind, p + 12);
 		d = tt_addrmap_find(in->map, kind, p + 16);
@@ -565,7 +776,7 @@ plain_msg(tt_trace_in *in, struct tin_file *f, const tt_trace_rec *rec,
 		if (left < 40)
 			return tt_errf(err, errsz, "%s: record %" PRIu64 ": IPv6 "
 			    "header cut at %zu of 40 bytes (capture with a "
-			    "larger snap length)", f->path, rec->recno, left);
+			    "larger snap length)", f->name, rec->recno, left);
 		kind = TT_ADDR_IPV6;
 		s = tt_addrmap_find(in->map, kind, p + 8);
 		d = tt_addrmap_find(in->map, kind, p + 24);
@@ -638,7 +849,7 @@ file_advance(tt_trace_in *in, struct tin_file *f, size_t fi, char *err,
 		    sizeof(ferr));
 		if (x < 0)
 			return tt_errf(err, errsz, "%s: record %" PRIu64 ": %s%s",
-			    f->path, rec.recno, ferr, x == TT_FRAME_CUT &&
+			    f->name, rec.recno, ferr, x == TT_FRAME_CUT &&
 			    rec.caplen < rec.wirelen ?
 			    " (the capture kept too few bytes of it: use a "
 			    "snap length of at least 34)" : "");
@@ -652,7 +863,7 @@ file_advance(tt_trace_in *in, struct tin_file *f, size_t fi, char *err,
 				    ": not a torus frame (EtherType 0x%04x, %s); "
 				    "to replay a plain capture, map its "
 				    "addresses to PEs in the YAML file "
-				    "(addresses:)", f->path, rec.recno,
+				    "(addresses:)", f->name, rec.recno,
 				    fr.ethertype, ethertype_name(fr.ethertype));
 			x = plain_msg(in, f, &rec, &fr, &f->head, err, errsz);
 			if (x < 0)
@@ -678,7 +889,7 @@ file_advance(tt_trace_in *in, struct tin_file *f, size_t fi, char *err,
 			return tt_errf(err, errsz, "%s: record %" PRIu64 ": %s "
 			    "PE %" PRIu32 " is outside the network (%" PRIu32
 			    " PEs, ids 0..%" PRIu32 "); replay on a network of "
-			    "the trace's size", f->path, rec.recno,
+			    "the trace's size", f->name, rec.recno,
 			    f->head.src >= in->npes ? "source" : "destination",
 			    f->head.src >= in->npes ? f->head.src : f->head.dst,
 			    in->npes, in->npes - 1);
@@ -854,16 +1065,16 @@ tt_trace_in_warnings(const tt_trace_in *in, FILE *out, const char *prefix)
 		if (s->truncated)
 			fprintf(out, "%s%s: record %" PRIu64 ": truncated (the "
 			    "file ends inside it); using the %" PRIu64
-			    " records before it\n", prefix, in->f[i].path,
+			    " records before it\n", prefix, in->f[i].name,
 			    s->truncated, s->truncated - 1);
 		if (s->backwards)
 			fprintf(out, "%s%s: %" PRIu64 " records older than the "
 			    "record before them, taken at that record's time\n",
-			    prefix, in->f[i].path, s->backwards);
+			    prefix, in->f[i].name, s->backwards);
 		if (s->unmapped) {
 			fprintf(out, "%s%s: %" PRIu64 " frames skipped: an "
 			    "address is not in addresses:", prefix,
-			    in->f[i].path, s->unmapped);
+			    in->f[i].name, s->unmapped);
 			for (j = 0; j < s->nunmapped_addr; j++)
 				fprintf(out, "%s %s (%" PRIu64 ")", j ? "," : "",
 				    s->unmapped_addr[j].text,

@@ -25,14 +25,14 @@ replay_usage(FILE *f)
 "usage: ttsim replay TRACE... [FILE.yaml] [network flags] [--compare LIST]\n"
 "                    [--speed X|max] [--json] [--csv FILE] [--plot FILE]\n"
 "\n"
-"Replays a trace (pcap or pcapng files, or directories of them: one file\n"
-"per node, merged by time) through the cycle-accurate model and predicts\n"
-"its makespan, message latencies and link loads.  Each data frame is a\n"
-"message from its source PE to its destination PE at its time; it becomes\n"
-"ceil(bytes / (packet_flits * flit_bytes)) packets.  A cycle is the time a\n"
-"link takes for one flit: flit_bytes * 8 / link_gbps ns (12.8 ns with the\n"
-"defaults, 16 bytes at 10 Gb/s).  Plain captures (tcpdump of Ethernet/IP)\n"
-"replay through the YAML file's addresses: map.\n"
+"Replays a trace (pcap or pcapng files, - for standard input, or directories\n"
+"of them: one file per node, merged by time) through the cycle-accurate\n"
+"model and predicts its makespan, message latencies and link loads.  Each\n"
+"data frame is a message from its source PE to its destination PE at its\n"
+"time; it becomes ceil(bytes / (packet_flits * flit_bytes)) packets.  A\n"
+"cycle is the time a link takes for one flit: flit_bytes * 8 / link_gbps ns\n"
+"(12.8 ns with the defaults, 16 bytes at 10 Gb/s).  Plain captures (tcpdump\n"
+"of Ethernet/IP) replay through the YAML file's addresses: map.\n"
 "\n"
 "network flags:   --dims 4,4,4  --ports D|A..J|best  --deadlock vc|bubble|none\n"
 "                 --plain\n"
@@ -443,7 +443,7 @@ cmd_replay(int argc, char **argv)
 			free(paths);
 			return TTSIM_EXIT_OK;
 		}
-		if (a[0] != '-' && !is_yaml(a)) {
+		if ((a[0] != '-' || strcmp(a, "-") == 0) && !is_yaml(a)) {
 			paths[np++] = a;
 			continue;
 		}

@@ -20,12 +20,12 @@ stat_usage(FILE *f)
 "usage: ttsim trace stat TRACE... [FILE.yaml] [network flags] [--json]\n"
 "                        [--top N]\n"
 "\n"
-"Summarises traces (pcap or pcapng files, or directories of them, merged\n"
-"by time as replay reads them): records, messages, bytes, duration, what\n"
-"was skipped, messages and bytes per PE, and the busiest source x\n"
-"destination pairs.  With a YAML file or network flags, PE ids are checked\n"
-"against that network and plain captures are read through the file's\n"
-"addresses: map.\n"
+"Summarises traces (pcap or pcapng files, - for standard input, or\n"
+"directories of them, merged by time as replay reads them): records,\n"
+"messages, bytes, duration, what was skipped, messages and bytes per PE, and\n"
+"the busiest source x destination pairs.  With a YAML file or network flags,\n"
+"PE ids are checked against that network and plain captures are read through\n"
+"the file's addresses: map.\n"
 "\n"
 "  --top N   pairs and PEs listed (default 10; --json lists every PE)\n"
 "Exit status: 0 read, 2 bad usage or a damaged trace.\n");
@@ -191,7 +191,7 @@ cmd_trace_stat(int argc, char **argv)
 			i = (size_t)ii;
 			continue;
 		}
-		if (a[0] != '-' && !(len > 5 && (strcmp(a + len - 5, ".yaml") == 0 ||
+		if ((a[0] != '-' || strcmp(a, "-") == 0) && !(len > 5 && (strcmp(a + len - 5, ".yaml") == 0 ||
 		    strcmp(a + len - 4, ".yml") == 0))) {
 			paths[np++] = a;
 			continue;

@@ -83,10 +83,21 @@ typedef struct tt_trace_rec {
 
 typedef struct tt_trace_reader tt_trace_reader;
 
-/* Open a pcap or pcapng file of Ethernet frames.  Refuses an empty file,
- * a file that is neither format, and another link type, saying which. */
+/*
+ * Open a pcap or pcapng file of Ethernet frames; "-" is standard input, a
+ * pipe or a redirected file (a pipe is read once: what a process reads of
+ * it is kept in an unlinked temporary file, so that "-" can be opened
+ * again and read from its start).  Refuses an empty file, a file that is
+ * neither format, and another link type, saying which (and its number).
+ */
 int tt_trace_open(tt_trace_reader **rp, const char *path, char *err,
     size_t errsz);
+/* The same on a stream, which the reader then owns (closed on failure
+ * too); name is what messages call it. */
+int tt_trace_fopen(tt_trace_reader **rp, FILE *f, const char *name,
+    char *err, size_t errsz);
+/* What messages call a trace path: the path, or "standard input" for "-". */
+const char *tt_trace_name(const char *path);
 /*
  * 1 with a record, 0 at the end, -1 with err set.  A file that ends inside
  * a record ends there: 0, and tt_trace_truncated() gives that record's
@@ -143,8 +154,8 @@ typedef struct tt_trace_stats {
 typedef struct tt_trace_in tt_trace_in;
 
 /*
- * Open paths (files, or directories whose *.pcap* files are taken in name
- * order) for reading messages in time order.  map may be NULL (torus frames
+ * Open paths (files, "-" for standard input, or directories whose *.pcap*
+ * files are taken in name order) for reading messages in time order.  map may be NULL (torus frames
  * only); npes > 0 refuses PE ids outside 0..npes-1.  0, or -1 with err set
  * ("FILE: ...").
  */

@@ -11,6 +11,10 @@
 #     a symlinked CSV stays a link;
 #   - `replay --plot FILE`: no file but the plot is written or removed
 #     beside it (a user's FILE.dat survives);
+#   - `-` as a TRACE: `trace stat -` and `replay -` read a pcap or pcapng
+#     from standard input, through a pipe (read once: replay's passes over
+#     the trace need no second read) or redirected from a file; an empty
+#     pipe is called empty.
 # Never touches a device node: the FIFOs, links and files are made in a
 # temporary directory, removed at the end.  A few seconds.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
@@ -135,6 +139,32 @@ if command -v gnuplot >/dev/null 2>&1; then
 else
 	echo "SKIP plot-leaves-others-alone: gnuplot not installed"
 fi
+
+# ======== - as a TRACE: standard input ========
+
+got=$(cat "$tmp/ref.pcap" | messages -)
+[ "$got" = "$M" ] && ok stat-stdin-pipe || bad stat-stdin-pipe "$got"
+got=$(messages - <"$tmp/ref.pcap")
+[ "$got" = "$M" ] && ok stat-stdin-file || bad stat-stdin-file "$got"
+if command -v editcap >/dev/null 2>&1; then
+	editcap -F pcapng "$tmp/ref.pcap" "$tmp/ref.pcapng"
+	got=$(cat "$tmp/ref.pcapng" | messages -)
+	[ "$got" = "$M" ] && ok stat-stdin-pcapng || bad stat-stdin-pcapng "$got"
+else
+	echo "SKIP stat-stdin-pcapng: editcap not installed"
+fi
+# replay reads its trace more than once (a first pass, then each network):
+# from a pipe, once
+"$T" replay "$tmp/ref.pcap" --dims 2,2,2 --compare D,A --json >"$tmp/want.json" 2>/dev/null
+cat "$tmp/ref.pcap" | "$T" replay - --dims 2,2,2 --compare D,A --json >"$tmp/got.json" 2>"$tmp/err"
+st=$?
+same='del(.trace.files) | del(.networks[].wall_s)'
+[ $st -eq 0 ] && [ "$(jq -c "$same" "$tmp/got.json")" = "$(jq -c "$same" "$tmp/want.json")" ] &&
+    ok replay-stdin-pipe || bad replay-stdin-pipe "exit $st: $(cat "$tmp/err")"
+: | "$T" trace stat - 2>"$tmp/err"
+st=$?
+[ $st -eq 2 ] && grep -qx "ttsim trace stat: standard input: empty (0 bytes), not a pcap or pcapng trace" \
+    "$tmp/err" && ok stat-stdin-empty || bad stat-stdin-empty "exit $st: $(cat "$tmp/err")"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

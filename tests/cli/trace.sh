@@ -57,11 +57,12 @@ pcap_header() {
 	printf '\x4d\x3c\xb2\xa1\x02\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00'
 	printf "%b" "$(le32 "${2:-262144}")$(le32 "$1")"
 }
-# pcap_record HEX [WIRELEN]: one record at 2026-01-01T00:00:00.000000005Z
+# pcap_record HEX [WIRELEN [SECONDS]]: one record at SECONDS (default
+# 2026-01-01T00:00:00Z) and 5 ns
 pcap_record() {
 	local hex=$1 wire=${2:-0} n=$((${#1} / 2))
 	[ "$wire" -ge "$n" ] || wire=$n
-	printf "%b" "$(le32 1767225600)$(le32 5)$(le32 "$n")$(le32 "$wire")"
+	printf "%b" "$(le32 "${3:-1767225600}")$(le32 5)$(le32 "$n")$(le32 "$wire")"
 	# shellcheck disable=SC2001  # every byte: a backreference
 	printf "%b" "$(sed 's/../\\x&/g' <<<"$hex")"
 }
@@ -205,6 +206,22 @@ if expect synth-per-node 0 "$T" trace synth --dims 2,2,2 --app alltoall \
 	[ -z "$others" ] && ok per-node-own-pes || bad per-node-own-pes "$others"
 fi
 
+# ======== times from 2038 on: pcap's seconds are unsigned 32 bits ========
+
+# 2^31 s is 2038-01-19T03:14:08Z, 2^32 - 1 s is 2106-02-07T06:28:15Z
+{ pcap_header 1; pcap_record "$(torus_hex)" 100 2147483648
+  pcap_record "$(torus_hex)" 100 4294967295; } >"$tmp/y2038.pcap"
+if expect time-2038 0 "$T" trace stat "$tmp/y2038.pcap" --json; then
+	# the digits as printed (jq's doubles would round them)
+	got=$(grep -o '"\(first_ns\|last_ns\|out_of_order\)": [0-9]*' <<<"$out" | tail -3 | cut -d' ' -f2 | paste -sd' ')
+	[ "$got" = "0 2147483648000000005 4294967295000000005" ] && ok time-2038 ||
+	    bad time-2038 "out-of-order first last: $got"
+fi
+if expect time-2038-text 0 "$T" trace stat "$tmp/y2038.pcap"; then
+	grep -q '^  first         2038-01-19T03:14:08.000000005Z$' <<<"$out" && ok time-2038-text ||
+	    bad time-2038-text "$out"
+fi
+
 # ======== damaged input: refused with file and record, exit 2 ========
 
 small=$tmp/alltoall.pcap     # 2x2x2, synth above
@@ -240,7 +257,10 @@ damaged() {
 }
 
 { pcap_header 101; pcap_record 4500001c000000004001f7c80a6300010a630002; } >"$tmp/raw.pcap"
-damaged link-type-raw "$tmp/raw.pcap" "link type RAW (Raw IP), not Ethernet"
+damaged link-type-raw "$tmp/raw.pcap" "link type RAW (Raw IP, DLT 12), not Ethernet"
+# a link type libpcap has no name for: its number
+{ pcap_header 65000; pcap_record "$(torus_hex)"; } >"$tmp/dlt65000.pcap"
+damaged link-type-unknown "$tmp/dlt65000.pcap" "link type 65000 (unknown to libpcap), not Ethernet"
 
 # deterministic noise: 4 KiB from a fixed seed
 LC_ALL=C awk 'BEGIN { srand(7); for (i = 0; i < 4096; i++) printf "%c", int(rand() * 256) }' >"$tmp/garbage.pcap"

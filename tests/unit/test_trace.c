@@ -797,6 +797,53 @@ test_open_refuses(void **state)
 	assert_contains(err, "missing.pcap: cannot open");
 }
 
+/* Open descriptors of this process. */
+static int
+count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL)
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* A file libpcap refuses leaves no descriptor open: thousands of opens of
+ * bad files (a fuzzer, a directory of junk) must not run out of them. */
+static void
+test_refused_open_leaks_nothing(void **state)
+{
+	static const uint8_t half_header[] = {0x4d, 0x3c, 0xb2, 0xa1, 0x02,
+	    0x00, 0x04, 0x00};
+	const char *paths[3];
+	tt_trace_reader *r;
+	char err[512];
+	FILE *f;
+	int before, i, j;
+
+	(void)state;
+	paths[0] = tpath("junk.pcap");
+	write_text(paths[0], "src,dst,bytes\n0,1,64\n");
+	paths[1] = tpath("half.pcap");
+	f = fopen(paths[1], "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(half_header, 1, sizeof(half_header), f),
+	    sizeof(half_header));
+	assert_int_equal(fclose(f), 0);
+	paths[2] = tpath("empty.pcap");
+	write_text(paths[2], "");
+	before = count_fds();
+	for (i = 0; i < 2000; i++)
+		for (j = 0; j < 3; j++)
+			assert_int_equal(tt_trace_open(&r, paths[j], err,
+			    sizeof(err)), -1);
+	assert_int_equal(count_fds(), before);
+}
+
 /* ---- plain frames through an address map ---- */
 
 static const uint8_t mac_a[6] = {0x02, 0xaa, 0, 0, 0, 0x01};
@@ -1360,6 +1407,7 @@ main(void)
 		cmocka_unit_test(test_backwards_clamped),
 		cmocka_unit_test(test_truncated_last_record),
 		cmocka_unit_test(test_open_refuses),
+		cmocka_unit_test(test_refused_open_leaks_nothing),
 		cmocka_unit_test(test_plain_through_map),
 		cmocka_unit_test(test_map_bad_pe),
 		cmocka_unit_test(test_plain_header_cut),
