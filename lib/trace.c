@@ -173,7 +173,7 @@ tt_trace_write_msg(tt_trace_writer *w, const tt_msg *m)
 	tt_frame f;
 	size_t len;
 
-	if (m->bytes > UINT32_MAX - sizeof(buf))
+	if (m->bytes > TT_TRACE_MSG_MAX)
 		return -1;
 	memset(&f, 0, sizeof(f));
 	pe_mac(f.dst_mac, m->dst);
@@ -736,16 +736,34 @@ note_unmapped(tt_trace_stats *st, const char *text)
 	}
 }
 
+/*
+ * What the two bytes after the MACs say: an EtherType from 0x0600 on; up to
+ * 1500 the length of an IEEE 802.3 frame (LLC, STP, ...), which has none.
+ */
 static const char *
-ethertype_name(uint16_t et)
+ethertype_text(uint16_t et, char *buf, size_t bufsz)
 {
-	switch (et) {
-	case 0x0800: return "IPv4";
-	case 0x0806: return "ARP";
-	case 0x86DD: return "IPv6";
-	case 0x88CC: return "LLDP";
-	default: return "unknown";
+	const char *name;
+
+	if (et <= 1500) {
+		snprintf(buf, bufsz, "an 802.3 frame (length field %u, no "
+		    "EtherType)", et);
+		return buf;
 	}
+	if (et < 0x0600) {
+		snprintf(buf, bufsz, "type/length field 0x%04x (neither an "
+		    "EtherType nor an 802.3 length)", et);
+		return buf;
+	}
+	switch (et) {
+	case 0x0800: name = "IPv4"; break;
+	case 0x0806: name = "ARP"; break;
+	case 0x86DD: name = "IPv6"; break;
+	case 0x88CC: name = "LLDP"; break;
+	default: name = "unknown"; break;
+	}
+	snprintf(buf, bufsz, "EtherType 0x%04x (%s)", et, name);
+	return buf;
 }
 
 /*
@@ -801,8 +819,7 @@ plain_msg(tt_trace_in *in, struct tin_file *f, const tt_trace_rec *rec,
 		}
 	}
 	if (kind == 0 && (s < 0 || d < 0)) {
-		snprintf(text, sizeof(text), "EtherType 0x%04x (%s)",
-		    fr->ethertype, ethertype_name(fr->ethertype));
+		ethertype_text(fr->ethertype, text, sizeof(text));
 		note_unmapped(&f->st, text);
 		return 0;
 	}
@@ -817,6 +834,39 @@ plain_msg(tt_trace_in *in, struct tin_file *f, const tt_trace_rec *rec,
 	m->bytes = rec->wirelen;
 	f->st.plain++;
 	return 1;
+}
+
+/*
+ * f->head, the message of record rec, against what a trace can hold: PEs
+ * of the network, and at most TT_TRACE_MSG_MAX bytes (a record claiming
+ * more is damaged, and would have replay simulate for minutes).  A frame
+ * longer than ttd carries is counted for a warning: a ttd capture has none.
+ */
+static int
+msg_check(const tt_trace_in *in, struct tin_file *f, const tt_trace_rec *rec,
+    char *err, size_t errsz)
+{
+	const tt_msg *m = &f->head;
+
+	if (in->npes > 0 && (m->src >= in->npes || m->dst >= in->npes))
+		return tt_errf(err, errsz, "%s: record %" PRIu64 ": %s PE %"
+		    PRIu32 " is outside the network (%" PRIu32 " PEs, ids 0..%"
+		    PRIu32 "); replay on a network of the trace's size",
+		    f->name, rec->recno, m->src >= in->npes ? "source" :
+		    "destination", m->src >= in->npes ? m->src : m->dst,
+		    in->npes, in->npes - 1);
+	if (m->bytes > TT_TRACE_MSG_MAX)
+		return tt_errf(err, errsz, "%s: record %" PRIu64 ": claims a "
+		    "message of %" PRIu64 " bytes; a record may describe at "
+		    "most %u (%u MiB): the record is damaged", f->name,
+		    rec->recno, m->bytes, TT_TRACE_MSG_MAX,
+		    TT_TRACE_MSG_MAX >> 20);
+	if (rec->wirelen > TT_FRAME_MAX) {
+		f->st.oversize++;
+		if (rec->wirelen > f->st.oversize_max)
+			f->st.oversize_max = rec->wirelen;
+	}
+	return 0;
 }
 
 /* Read file f up to its next message; 0 when it has none left. */
@@ -860,11 +910,11 @@ file_advance(tt_trace_in *in, struct tin_file *f, size_t fi, char *err,
 		if (x == 1) {
 			if (in->map == NULL || in->map->n == 0)
 				return tt_errf(err, errsz, "%s: record %" PRIu64
-				    ": not a torus frame (EtherType 0x%04x, %s); "
-				    "to replay a plain capture, map its "
-				    "addresses to PEs in the YAML file "
-				    "(addresses:)", f->name, rec.recno,
-				    fr.ethertype, ethertype_name(fr.ethertype));
+				    ": not a torus frame: %s; to replay a plain "
+				    "capture, map its addresses to PEs in the "
+				    "YAML file (addresses:)", f->name, rec.recno,
+				    ethertype_text(fr.ethertype, ferr,
+				    sizeof(ferr)));
 			x = plain_msg(in, f, &rec, &fr, &f->head, err, errsz);
 			if (x < 0)
 				return -1;
@@ -884,15 +934,8 @@ file_advance(tt_trace_in *in, struct tin_file *f, size_t fi, char *err,
 			f->head.seq = fr.seq;
 			f->head.bytes = rec.wirelen > h ? rec.wirelen - h : 0;
 		}
-		if (in->npes > 0 && (f->head.src >= in->npes ||
-		    f->head.dst >= in->npes))
-			return tt_errf(err, errsz, "%s: record %" PRIu64 ": %s "
-			    "PE %" PRIu32 " is outside the network (%" PRIu32
-			    " PEs, ids 0..%" PRIu32 "); replay on a network of "
-			    "the trace's size", f->name, rec.recno,
-			    f->head.src >= in->npes ? "source" : "destination",
-			    f->head.src >= in->npes ? f->head.src : f->head.dst,
-			    in->npes, in->npes - 1);
+		if (msg_check(in, f, &rec, err, errsz) < 0)
+			return -1;
 		if (f->st.messages == 0)
 			f->st.first_ns = rec.t_ns;
 		f->st.last_ns = rec.t_ns;
@@ -1033,6 +1076,9 @@ tt_trace_in_stats(tt_trace_in *in, size_t i)
 		t->delivered += s->delivered;
 		t->unmapped += s->unmapped;
 		t->backwards += s->backwards;
+		t->oversize += s->oversize;
+		if (s->oversize_max > t->oversize_max)
+			t->oversize_max = s->oversize_max;
 		t->unmapped_other += s->unmapped_other;
 		if (s->truncated)
 			t->truncated++;
@@ -1068,9 +1114,17 @@ tt_trace_in_warnings(const tt_trace_in *in, FILE *out, const char *prefix)
 			    " records before it\n", prefix, in->f[i].name,
 			    s->truncated, s->truncated - 1);
 		if (s->backwards)
-			fprintf(out, "%s%s: %" PRIu64 " records older than the "
-			    "record before them, taken at that record's time\n",
-			    prefix, in->f[i].name, s->backwards);
+			fprintf(out, "%s%s: %" PRIu64 " record%s older than a "
+			    "record before them, each taken at the latest time "
+			    "before it\n", prefix, in->f[i].name, s->backwards,
+			    s->backwards == 1 ? "" : "s");
+		if (s->oversize)
+			fprintf(out, "%s%s: %" PRIu64 " record%s longer than ttd "
+			    "carries in one frame (at most %d bytes on the wire; "
+			    "the longest claims %" PRIu64 "): each is taken as "
+			    "one message of its size\n", prefix, in->f[i].name,
+			    s->oversize, s->oversize == 1 ? "" : "s",
+			    TT_FRAME_MAX, s->oversize_max);
 		if (s->unmapped) {
 			fprintf(out, "%s%s: %" PRIu64 " frames skipped: an "
 			    "address is not in addresses:", prefix,

@@ -45,7 +45,7 @@ synth_usage(FILE *f)
 "app flags:\n"
 "  --bytes N        message bytes (stencil 8192 per halo, alltoall 4096,\n"
 "                   allreduce 1048576 for the whole vector; patterns one\n"
-"                   packet: packet_flits * flit_bytes)\n"
+"                   packet: packet_flits * flit_bytes); at most 64 MiB\n"
 "  --iterations N   stencil 10, alltoall and allreduce 4\n"
 "  --compute-us T   compute time before each iteration's messages (stencil\n"
 "                   50, others 20); each PE's varies by +-10%%\n"
@@ -432,7 +432,7 @@ cmd_trace_synth(int argc, char **argv)
 
 			if ((v = flag_value(argc, argv, &i, cmd)) == NULL ||
 			    parse_u64(cmd, is_bytes ? "--bytes" : a, v, 1,
-			    is_bytes ? 0xFFFFFFFFull - 64 : 1ull << 40, &x) < 0)
+			    is_bytes ? TT_TRACE_MSG_MAX : 1ull << 40, &x) < 0)
 				return TTSIM_EXIT_USAGE;
 			if (is_bytes)
 				bytes = x;

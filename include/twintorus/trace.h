@@ -26,6 +26,13 @@
 
 /* The largest record a writer accepts and a reader expects. */
 #define TT_TRACE_SNAPLEN 262144
+/*
+ * The most bytes one record may claim for its message (64 MiB; a million
+ * packets of 64 bytes).  A ttd capture holds frames of at most
+ * TT_FRAME_MAX bytes; `ttsim trace synth` writes one record per message of
+ * any size up to this; a record claiming more is taken as damaged.
+ */
+#define TT_TRACE_MSG_MAX (64u << 20)
 
 /* ---- writing ---- */
 
@@ -68,7 +75,8 @@ typedef struct tt_msg {
 /*
  * One data frame of a message, header only: the record keeps the Ethernet
  * and torus headers (30 bytes) and says on the wire 30 + m->bytes.  The
- * MACs are 02:00 followed by the PE id.
+ * MACs are 02:00 followed by the PE id.  -1 when m->bytes is more than
+ * TT_TRACE_MSG_MAX.
  */
 int tt_trace_write_msg(tt_trace_writer *w, const tt_msg *m);
 
@@ -142,7 +150,10 @@ typedef struct tt_trace_stats {
 	uint64_t hello;         /* hello frames, skipped */
 	uint64_t delivered;     /* delivery copies, skipped */
 	uint64_t unmapped;      /* plain frames with an unmapped address */
-	uint64_t backwards;     /* records older than the one before them */
+	uint64_t backwards;     /* records older than one before them (taken
+	                           at the latest time before them) */
+	uint64_t oversize;      /* records longer than TT_FRAME_MAX on the wire */
+	uint64_t oversize_max;  /* the longest of them */
 	uint64_t truncated;     /* record cut off by the end of the file, or 0 */
 	uint64_t first_ns, last_ns;
 	/* the unmapped addresses seen, most frequent kept */
@@ -165,7 +176,8 @@ int tt_trace_in_open(tt_trace_in **inp, const char *const *paths,
 /*
  * The next message of all files, in timestamp order (ties: file order, then
  * record order).  1, 0 at the end, -1 with err set ("FILE: record N: ...").
- * A record older than its file's previous one is taken as at that time.
+ * A record older than one before it in its file is taken at the latest
+ * time before it.
  */
 int tt_trace_in_next(tt_trace_in *in, tt_msg *m, char *err, size_t errsz);
 size_t tt_trace_in_nfiles(const tt_trace_in *in);
@@ -173,7 +185,8 @@ const char *tt_trace_in_path(const tt_trace_in *in, size_t i);
 /* Statistics of file i, or of all files for i == nfiles. */
 const tt_trace_stats *tt_trace_in_stats(tt_trace_in *in, size_t i);
 /* One line per thing a user should know (a truncated last record,
- * unmapped addresses, records out of order), "FILE: ...". */
+ * unmapped addresses, records out of order, records longer than ttd
+ * carries), "FILE: ...". */
 void tt_trace_in_warnings(const tt_trace_in *in, FILE *f, const char *prefix);
 void tt_trace_in_close(tt_trace_in *in);
 

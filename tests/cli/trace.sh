@@ -283,9 +283,37 @@ refused header-only-replay "ttsim replay: the trace holds no messages (0 records
 # an IPv4 frame after a torus frame, without an address map
 { pcap_header 1; pcap_record "$(torus_hex)" 100
   pcap_record 0200000000010200000000020800450000540000400040010000c0a80001c0a80002 98; } >"$tmp/plain.pcap"
-damaged plain-no-map "$tmp/plain.pcap" "record 2: not a torus frame (EtherType 0x0800, IPv4); to replay a plain capture, map its addresses to PEs in the YAML file (addresses:)"
-refused plain-yaml-no-addresses "ttsim replay: $tmp/plain.pcap: record 2: not a torus frame (EtherType 0x0800, IPv4)" \
+damaged plain-no-map "$tmp/plain.pcap" "record 2: not a torus frame: EtherType 0x0800 (IPv4); to replay a plain capture, map its addresses to PEs in the YAML file (addresses:)"
+refused plain-yaml-no-addresses "ttsim replay: $tmp/plain.pcap: record 2: not a torus frame: EtherType 0x0800 (IPv4)" \
     "$T" replay "$tmp/plain.pcap" yaml/3dt-4x4x4.yaml
+# below 0x0600 the two bytes are an IEEE 802.3 length, not an EtherType
+{ pcap_header 1; pcap_record "$(torus_hex)" 100
+  pcap_record 020000000001020000000002002e424203000000000000000000 60; } >"$tmp/llc.pcap"
+refused plain-802.3 "ttsim replay: $tmp/llc.pcap: record 2: not a torus frame: an 802.3 frame (length field 46, no EtherType)" \
+    "$T" replay "$tmp/llc.pcap" "${D[@]}"
+
+# a message claimed bigger than a trace may describe (a 70-byte file that
+# would replay 67 million packets): refused, saying so
+{ pcap_header 1; pcap_record "$(torus_hex)" 4294967295; } >"$tmp/huge.pcap"
+[ "$(stat -c %s "$tmp/huge.pcap")" = 70 ] || bad huge-setup "$(stat -c %s "$tmp/huge.pcap") bytes"
+refused huge-message-replay "ttsim replay: $tmp/huge.pcap: record 1: claims a message of 4294967265 bytes; a record may describe at most 67108864 (64 MiB): the record is damaged" \
+    timeout 120 "$T" replay "$tmp/huge.pcap" "${D[@]}"
+# longer than ttd carries in one frame, but within the bound: a warning
+{ pcap_header 1; pcap_record "$(torus_hex)" 100; pcap_record "$(torus_hex)" 100030; } >"$tmp/long.pcap"
+if expect long-frame-warned 0 "$T" replay "$tmp/long.pcap" "${D[@]}" --json; then
+	grep -Fxq "ttsim replay: warning: $tmp/long.pcap: 1 record longer than ttd carries in one frame (at most 9216 bytes on the wire; the longest claims 100030): each is taken as one message of its size" "$tmp/err" &&
+	    [ "$(js '.networks[0].bytes_delivered')" = $((70 + 100000)) ] && ok long-frame-warned ||
+	    bad long-frame-warned "$(js '.networks[0].bytes_delivered') bytes; stderr: $(cat "$tmp/err")"
+fi
+# records older than an earlier one: counted against the latest time seen,
+# and said so (5, 3, 4: two records older than the first, though 4 is
+# younger than the 3 before it)
+{ pcap_header 1; pcap_record "$(torus_hex)" 100 5; pcap_record "$(torus_hex)" 100 3
+  pcap_record "$(torus_hex)" 100 4; } >"$tmp/back.pcap"
+if expect backwards-said 0 "$T" trace stat "$tmp/back.pcap" --json; then
+	grep -Fxq "ttsim trace stat: warning: $tmp/back.pcap: 2 records older than a record before them, each taken at the latest time before it" "$tmp/err" &&
+	    [ "$(js .out_of_order)" = 2 ] && ok backwards-said || bad backwards-said "$(js .out_of_order); $(cat "$tmp/err")"
+fi
 
 # PE ids of a 4x4x4 trace on 2x2x2 (16 PEs): the first record naming a PE
 # above 15, found here by reading the records' bytes

@@ -7,8 +7,9 @@
  *     directory gives its *.pcap* files in name order and nothing else;
  *   - hello frames and delivery copies are skipped and counted, a PE
  *     outside the network is an error naming the file and the record, a
- *     record older than the one before it is taken at that time and
- *     counted, a file cut inside its last record gives the records before;
+ *     record older than one before it is taken at the latest time before
+ *     it and counted, a file cut inside its last record gives the records
+ *     before; a message larger than a record may describe is refused;
  *   - plain frames (IPv4, IPv6, MAC) become messages through an address
  *     map, and unmapped addresses are counted with their text;
  *   - replay delivers every message exactly once, in ceil(B / (P * flit
@@ -225,7 +226,7 @@ static void
 test_round_trip(void **state)
 {
 	static const uint64_t sizes[] = {0, 1, 29, 30, 64, 65, 1500, 9000,
-	    1u << 20, 0xFFFFFFFFull - 30};
+	    1u << 20, TT_TRACE_MSG_MAX};
 	enum { N = 500 };
 	static tt_msg m[N];
 	uint64_t t = EPOCH_NS, bytes = 0;
@@ -268,10 +269,14 @@ test_round_trip(void **state)
 	assert_int_equal(got.st.last_ns, m[N - 1].t_ns);
 	assert_int_equal(got.st.backwards, 0);
 	assert_int_equal(got.st.truncated, 0);
-	assert_string_equal(got.warn, "");
+	/* the 1 MiB and 64 MiB messages: longer than a ttd frame */
+	assert_int_equal(got.st.oversize, N / 10 * 2);
+	assert_null(strstr(got.warn, "older"));
+	assert_null(strstr(got.warn, "truncated"));
 }
 
-/* A message too large for a pcap record's 32-bit length is refused. */
+/* A message larger than a record may describe is refused: a writer
+ * writes only what the reader takes. */
 static void
 test_write_msg_too_large(void **state)
 {
@@ -281,11 +286,20 @@ test_write_msg_too_large(void **state)
 	(void)state;
 	memset(&m, 0, sizeof(m));
 	m.t_ns = EPOCH_NS;
-	m.bytes = 0xFFFFFFFFull - 29;
+	m.bytes = TT_TRACE_MSG_MAX + 1ull;
 	assert_int_equal(tt_trace_write_msg(w, &m), -1);
-	m.bytes = 0xFFFFFFFFull - 30;
+	m.bytes = 0xFFFFFFFFull;
+	assert_int_equal(tt_trace_write_msg(w, &m), -1);
+	m.bytes = TT_TRACE_MSG_MAX;
 	assert_int_equal(tt_trace_write_msg(w, &m), 0);
 	wclose(w);
+	read_one(tpath("large.pcap"), NULL, 0);
+	assert_int_equal(got.rc, 0);
+	assert_int_equal(got.n, 1);
+	assert_int_equal(got.m[0].bytes, TT_TRACE_MSG_MAX);
+	assert_int_equal(got.st.oversize, 1);
+	assert_int_equal(got.st.oversize_max, TT_TRACE_MSG_MAX + 30ull);
+	assert_contains(got.warn, "1 record longer than ttd carries");
 }
 
 /* How many names in tmpdir start with prefix and end in ".part". */
@@ -710,14 +724,15 @@ test_backwards_clamped(void **state)
 	read_one(tpath("back.pcap"), NULL, 0);
 	assert_int_equal(got.rc, 0);
 	assert_int_equal(got.n, 6);
-	/* taken at the time of the record before them, in record order */
+	/* taken at the latest time before them, in record order */
 	assert_int_equal(got.m[2].t_ns, EPOCH_NS + 300);
 	assert_int_equal(got.m[4].t_ns, EPOCH_NS + 400);
 	for (i = 0; i < 6; i++)
 		assert_int_equal(got.m[i].seq, i);
 	assert_int_equal(got.st.backwards, 2);
 	assert_contains(got.warn, tpath("back.pcap"));
-	assert_contains(got.warn, "2 records older");
+	assert_contains(got.warn, "2 records older than a record before them, "
+	    "each taken at the latest time before it");
 }
 
 /* A file cut inside its last record: the records before it, a warning. */
