@@ -608,6 +608,8 @@ struct tt_trace_in {
 	size_t nheap;
 	const tt_addrmap *map;
 	uint32_t npes;
+	tt_trace_plain_fn on_plain;     /* listing: frames with no map */
+	void *plain_ctx;
 	tt_trace_stats total;
 };
 
@@ -907,6 +909,14 @@ file_advance(tt_trace_in *in, struct tin_file *f, size_t fi, char *err,
 		f->head.t_ns = rec.t_ns;
 		f->head.file = (uint32_t)fi;
 		f->head.recno = rec.recno;
+		if (x == 1 && (in->map == NULL || in->map->n == 0) &&
+		    in->on_plain != NULL) {
+			if (in->on_plain(in->plain_ctx, &rec, &fr) < 0)
+				return tt_errf(err, errsz, "%s: record %" PRIu64
+				    ": out of memory", f->name, rec.recno);
+			f->st.listed++;
+			continue;
+		}
 		if (x == 1) {
 			if (in->map == NULL || in->map->n == 0)
 				return tt_errf(err, errsz, "%s: record %" PRIu64
@@ -980,6 +990,15 @@ int
 tt_trace_in_open(tt_trace_in **inp, const char *const *paths, size_t npaths,
     const tt_addrmap *map, uint32_t npes, char *err, size_t errsz)
 {
+	return tt_trace_in_open_listing(inp, paths, npaths, map, npes, NULL,
+	    NULL, err, errsz);
+}
+
+int
+tt_trace_in_open_listing(tt_trace_in **inp, const char *const *paths,
+    size_t npaths, const tt_addrmap *map, uint32_t npes, tt_trace_plain_fn fn,
+    void *ctx, char *err, size_t errsz)
+{
 	tt_trace_in *in;
 	size_t cap = 0, i;
 	int x;
@@ -992,6 +1011,8 @@ tt_trace_in_open(tt_trace_in **inp, const char *const *paths, size_t npaths,
 		return tt_errf(err, errsz, "out of memory");
 	in->map = map;
 	in->npes = npes;
+	in->on_plain = fn;
+	in->plain_ctx = ctx;
 	for (i = 0; i < npaths; i++)
 		if (add_path(in, paths[i], &cap, err, errsz) < 0)
 			goto fail;
@@ -1075,6 +1096,7 @@ tt_trace_in_stats(tt_trace_in *in, size_t i)
 		t->hello += s->hello;
 		t->delivered += s->delivered;
 		t->unmapped += s->unmapped;
+		t->listed += s->listed;
 		t->backwards += s->backwards;
 		t->oversize += s->oversize;
 		if (s->oversize_max > t->oversize_max)

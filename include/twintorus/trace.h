@@ -150,6 +150,7 @@ typedef struct tt_trace_stats {
 	uint64_t hello;         /* hello frames, skipped */
 	uint64_t delivered;     /* delivery copies, skipped */
 	uint64_t unmapped;      /* plain frames with an unmapped address */
+	uint64_t listed;        /* plain frames given to a listing (no map) */
 	uint64_t backwards;     /* records older than one before them (taken
 	                           at the latest time before them) */
 	uint64_t oversize;      /* records longer than TT_FRAME_MAX on the wire */
@@ -164,6 +165,10 @@ typedef struct tt_trace_stats {
 
 typedef struct tt_trace_in tt_trace_in;
 
+/* A frame that is not a torus frame, read with no address map. */
+typedef int (*tt_trace_plain_fn)(void *ctx, const tt_trace_rec *rec,
+    const tt_frame *f);
+
 /*
  * Open paths (files, "-" for standard input, or directories whose *.pcap*
  * files are taken in name order) for reading messages in time order.  map may be NULL (torus frames
@@ -173,6 +178,15 @@ typedef struct tt_trace_in tt_trace_in;
 int tt_trace_in_open(tt_trace_in **inp, const char *const *paths,
     size_t npaths, const tt_addrmap *map, uint32_t npes, char *err,
     size_t errsz);
+/*
+ * The same, for listing what a plain capture holds before its address map
+ * is written: with map NULL (or empty), a frame that is not a torus frame
+ * is handed to fn and skipped (counted in stats.listed) instead of
+ * refused.  fn returns 0, or -1 (out of memory) to stop the reading.
+ */
+int tt_trace_in_open_listing(tt_trace_in **inp, const char *const *paths,
+    size_t npaths, const tt_addrmap *map, uint32_t npes, tt_trace_plain_fn fn,
+    void *ctx, char *err, size_t errsz);
 /*
  * The next message of all files, in timestamp order (ties: file order, then
  * record order).  1, 0 at the end, -1 with err set ("FILE: record N: ...").
@@ -189,5 +203,51 @@ const tt_trace_stats *tt_trace_in_stats(tt_trace_in *in, size_t i);
  * carries), "FILE: ...". */
 void tt_trace_in_warnings(const tt_trace_in *in, FILE *f, const char *prefix);
 void tt_trace_in_close(tt_trace_in *in);
+
+/* ---- counting what a trace holds (ttsim trace stat) ---- */
+
+/*
+ * Messages per PE and per source x destination pair, and per address of
+ * the plain frames of a capture read without a map; all by hash, so that
+ * memory follows what the trace holds, not the size of the ids in it.
+ */
+typedef struct tt_tally tt_tally;
+
+typedef struct tt_tally_pe {
+	uint32_t pe;
+	uint64_t sent_messages, sent_bytes;
+	uint64_t received_messages, received_bytes;
+} tt_tally_pe;
+
+typedef struct tt_tally_pair {
+	uint32_t src, dst;
+	uint64_t messages, bytes;
+} tt_tally_pair;
+
+typedef struct tt_tally_addr {
+	int kind;               /* enum tt_addr_kind */
+	uint8_t bytes[16];      /* 4, 16 or 6 significant */
+	uint64_t sent_frames, sent_bytes;         /* as source */
+	uint64_t received_frames, received_bytes; /* as destination */
+} tt_tally_addr;
+
+/* 0, or -1 out of memory (then the tally is incomplete). */
+int tt_tally_create(tt_tally **tp);
+int tt_tally_msg(tt_tally *t, const tt_msg *m);
+/* A plain frame: its MACs, and its IP addresses when the record holds the
+ * whole IPv4 or IPv6 header; bytes are the frame's on the wire. */
+int tt_tally_frame(tt_tally *t, const tt_trace_rec *rec, const tt_frame *f);
+uint64_t tt_tally_frames(const tt_tally *t);
+/* Sorted copies, valid until the next call of the same function or
+ * tt_tally_free(); NULL when out of memory.  PEs by id; pairs busiest
+ * (bytes) first, then by source and destination; addresses with the most
+ * frames first, then IPv4, IPv6, MAC, then by address. */
+const tt_tally_pe *tt_tally_pes(tt_tally *t, size_t *n);
+const tt_tally_pair *tt_tally_pairs(tt_tally *t, size_t *n);
+const tt_tally_addr *tt_tally_addrs(tt_tally *t, size_t *n);
+void tt_tally_free(tt_tally *t);
+/* An address as text: 10.0.0.1, fd00::1, 02:00:00:00:00:01. */
+const char *tt_addr_text(int kind, const uint8_t *bytes, char *buf,
+    size_t bufsz);
 
 #endif

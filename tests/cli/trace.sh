@@ -222,6 +222,49 @@ if expect time-2038-text 0 "$T" trace stat "$tmp/y2038.pcap"; then
 	    bad time-2038-text "$out"
 fi
 
+# ======== PE ids as large as 32 bits hold ========
+
+# one record from PE 2^31 to PE 2^32 - 2: stat lists both (no array sized
+# by the ids); against a network, the id is refused
+{ pcap_header 1
+  pcap_record "020000000001020000000002""88b5""10000000""fffffffe""80000000""00000007" 100; } >"$tmp/bigpe.pcap"
+if expect big-pe-ids 0 timeout 60 "$T" trace stat "$tmp/bigpe.pcap" --json; then
+	got=$(js '[.pes[] | "\(.pe):\(.sent_messages)/\(.received_messages)"] | join(" ")')
+	[ "$got" = "2147483648:1/0 4294967294:0/1" ] && ok big-pe-ids || bad big-pe-ids "$got"
+fi
+if expect big-pe-ids-text 0 timeout 60 "$T" trace stat "$tmp/bigpe.pcap"; then
+	grep -q '^  PEs           1 send, ids up to 4294967294$' <<<"$out" && ok big-pe-ids-text ||
+	    bad big-pe-ids-text "$out"
+fi
+refused big-pe-ids-network "ttsim trace stat: $tmp/bigpe.pcap: record 1: source PE 2147483648 is outside the network (16 PEs, ids 0..15)" \
+    "$T" trace stat "$tmp/bigpe.pcap" --dims 2,2,2
+
+# ======== a plain capture without an address map: its addresses listed ========
+
+ip4() {   # SRC_LAST_BYTE DST_LAST_BYTE: IPv4 (ICMP) between 10.0.0.x, MACs 02:aa:..:0x
+	echo "02aa000000$(printf %02x "$2")02aa000000$(printf %02x "$1")0800""4500005400004000400100000a0000$(printf %02x "$1")0a0000$(printf %02x "$2")"
+}
+{ pcap_header 1
+  for i in 1 2 3; do pcap_record "$(ip4 1 2)" 98; done
+  for i in 1 2; do pcap_record "$(ip4 2 1)" 98; done
+  pcap_record ffffffffffff02aa000000010806000108000604000102aa000000010a0000010000000000000a000002 60
+} >"$tmp/plain-only.pcap"
+for args in "" "yaml/3dt-4x4x4.yaml"; do
+	name=plain-listed${args:+-with-yaml}
+	# shellcheck disable=SC2086  # args: no file, or one
+	if expect "$name" 0 "$T" trace stat "$tmp/plain-only.pcap" $args --json; then
+		got=$(js '"\(.messages) \(.plain_listed) " + ([.addresses[] | "\(.address)=\(.sent_frames)/\(.sent_bytes)/\(.received_frames)/\(.received_bytes)"] | join(" "))')
+		# most frames first; ties IPv4 before MAC
+		want="0 6 02:aa:00:00:00:01=4/354/2/196 10.0.0.1=3/294/2/196 10.0.0.2=2/196/3/294 02:aa:00:00:00:02=2/196/3/294 ff:ff:ff:ff:ff:ff=0/0/1/60"
+		[ "$got" = "$want" ] && ok "$name" || bad "$name" "got  $got"$'\n'"want $want"
+	fi
+done
+if expect plain-listed-text 0 "$T" trace stat "$tmp/plain-only.pcap"; then
+	grep -q '^  10\.0\.0\.1  *3  *294  *2  *196$' <<<"$out" &&
+	    grep -Fq 'addresses: {"10.0.0.1": PE, "10.0.0.2": PE}' <<<"$out" &&
+	    ok plain-listed-text || bad plain-listed-text "$out"
+fi
+
 # ======== damaged input: refused with file and record, exit 2 ========
 
 small=$tmp/alltoall.pcap     # 2x2x2, synth above
@@ -283,7 +326,13 @@ refused header-only-replay "ttsim replay: the trace holds no messages (0 records
 # an IPv4 frame after a torus frame, without an address map
 { pcap_header 1; pcap_record "$(torus_hex)" 100
   pcap_record 0200000000010200000000020800450000540000400040010000c0a80001c0a80002 98; } >"$tmp/plain.pcap"
-damaged plain-no-map "$tmp/plain.pcap" "record 2: not a torus frame: EtherType 0x0800 (IPv4); to replay a plain capture, map its addresses to PEs in the YAML file (addresses:)"
+refused plain-no-map-replay "ttsim replay: $tmp/plain.pcap: record 2: not a torus frame: EtherType 0x0800 (IPv4); to replay a plain capture, map its addresses to PEs in the YAML file (addresses:)" \
+    "$T" replay "$tmp/plain.pcap" "${D[@]}"
+# stat lists what it cannot map (below)
+if expect plain-no-map-stat 0 "$T" trace stat "$tmp/plain.pcap" "${D[@]}" --json; then
+	[ "$(js '"\(.messages) \(.plain_listed) \(.addresses | length)"')" = "1 1 4" ] &&
+	    ok plain-no-map-stat || bad plain-no-map-stat "$out"
+fi
 refused plain-yaml-no-addresses "ttsim replay: $tmp/plain.pcap: record 2: not a torus frame: EtherType 0x0800 (IPv4)" \
     "$T" replay "$tmp/plain.pcap" yaml/3dt-4x4x4.yaml
 # below 0x0600 the two bytes are an IEEE 802.3 length, not an EtherType

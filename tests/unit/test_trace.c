@@ -1134,6 +1134,89 @@ test_plain_header_cut(void **state)
 	tt_net_free(&net);
 }
 
+/* ---- counting (trace stat) ---- */
+
+static int
+tally_plain(void *ctx, const tt_trace_rec *rec, const tt_frame *f)
+{
+	return tt_tally_frame(ctx, rec, f);
+}
+
+/*
+ * PE ids anywhere in 32 bits cost one entry each; pairs come busiest
+ * first; a plain capture read with no map lists its MACs and IPs with the
+ * frames and bytes each sent and received.
+ */
+static void
+test_tally(void **state)
+{
+	static const uint32_t big[] = {0x80000000u, 0xFFFFFFFEu, 0x04000000u};
+	tt_trace_writer *w;
+	tt_tally *t;
+	tt_trace_in *in;
+	const char *path = tpath("tally.pcap");
+	const tt_tally_pe *pe;
+	const tt_tally_pair *pr;
+	const tt_tally_addr *ad;
+	size_t npe, npr, nad;
+	char err[512], text[64];
+	tt_msg m;
+	int x;
+
+	(void)state;
+	w = wopen(path);
+	put_torus(w, EPOCH_NS + 1, big[0], big[1], 0, TT_FRAME_DATA, 0, 100);
+	put_torus(w, EPOCH_NS + 2, big[2], big[1], 1, TT_FRAME_DATA, 0, 50);
+	put_torus(w, EPOCH_NS + 3, big[0], big[1], 2, TT_FRAME_DATA, 0, 100);
+	put_plain(w, EPOCH_NS + 4, mac_a, mac_b, 4, "10.9.0.1", "10.9.0.2", 98);
+	put_plain(w, EPOCH_NS + 5, mac_b, mac_a, 6, "fd00::2", "fd00::1", 118);
+	put_plain(w, EPOCH_NS + 6, mac_a, mac_b, 0, NULL, NULL, 60);
+	wclose(w);
+
+	assert_int_equal(tt_tally_create(&t), 0);
+	assert_int_equal(tt_trace_in_open_listing(&in, &path, 1, NULL, 0,
+	    tally_plain, t, err, sizeof(err)), 0);
+	while ((x = tt_trace_in_next(in, &m, err, sizeof(err))) > 0)
+		assert_int_equal(tt_tally_msg(t, &m), 0);
+	assert_int_equal(x, 0);
+	assert_int_equal(tt_trace_in_stats(in, 1)->listed, 3);
+	assert_int_equal(tt_trace_in_stats(in, 1)->messages, 3);
+	tt_trace_in_close(in);
+
+	pe = tt_tally_pes(t, &npe);
+	assert_int_equal(npe, 3);
+	assert_int_equal(pe[0].pe, big[2]);
+	assert_int_equal(pe[1].pe, big[0]);
+	assert_int_equal(pe[1].sent_messages, 2);
+	assert_int_equal(pe[1].sent_bytes, 200);
+	assert_int_equal(pe[2].pe, big[1]);
+	assert_int_equal(pe[2].received_messages, 3);
+	assert_int_equal(pe[2].received_bytes, 250);
+	pr = tt_tally_pairs(t, &npr);
+	assert_int_equal(npr, 2);
+	assert_int_equal(pr[0].src, big[0]);
+	assert_int_equal(pr[0].bytes, 200);
+	assert_int_equal(pr[1].src, big[2]);
+
+	/* MAC a: 2 frames sent (98 + 60), 1 received (118); then the IPs */
+	ad = tt_tally_addrs(t, &nad);
+	assert_int_equal(tt_tally_frames(t), 3);
+	assert_int_equal(nad, 6);
+	assert_string_equal(tt_addr_text(ad[0].kind, ad[0].bytes, text,
+	    sizeof(text)), "02:aa:00:00:00:01");
+	assert_int_equal(ad[0].sent_frames, 2);
+	assert_int_equal(ad[0].sent_bytes, 158);
+	assert_int_equal(ad[0].received_frames, 1);
+	assert_int_equal(ad[0].received_bytes, 118);
+	assert_string_equal(tt_addr_text(ad[2].kind, ad[2].bytes, text,
+	    sizeof(text)), "10.9.0.1");
+	assert_int_equal(ad[2].sent_frames, 1);
+	assert_string_equal(tt_addr_text(ad[5].kind, ad[5].bytes, text,
+	    sizeof(text)), "fd00::2");
+	assert_int_equal(ad[5].sent_bytes, 118);
+	tt_tally_free(t);
+}
+
 /* ---- replay ---- */
 
 /* Links between switches a packet from src to dst crosses. */
@@ -1426,6 +1509,7 @@ main(void)
 		cmocka_unit_test(test_plain_through_map),
 		cmocka_unit_test(test_map_bad_pe),
 		cmocka_unit_test(test_plain_header_cut),
+		cmocka_unit_test(test_tally),
 		cmocka_unit_test(test_replay_isolated_messages),
 		cmocka_unit_test(test_replay_under_load),
 		cmocka_unit_test(test_replay_memory_bounded),
