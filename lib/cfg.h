@@ -8,6 +8,7 @@
 #define TWINTORUS_CFG_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <yaml.h>
 
 #include "twintorus/config.h"
@@ -83,7 +84,10 @@ const char *cfg_port_names(int n, char *buf, size_t bufsz);
 
 /* lib/config_nodes.c */
 void cfg_nodes(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg);
-void cfg_pes(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg);
+int cfg_pes(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg,
+    uint64_t npes);
+void cfg_pes_default(struct cfg_ctx *cx, const yaml_mark_t *nodes_mark,
+    const tt_config *cfg, uint64_t npes);
 void cfg_addresses(struct cfg_ctx *cx, const struct cfg_val *v,
     tt_config *cfg);
 

@@ -28,37 +28,87 @@
 
 /* ---- error collection ---- */
 
+/* The kind of a message is its format; NULL when out of memory (then
+ * nothing is capped). */
+static struct cfg_kind *
+cfg_kind_of(struct cfg_ctx *cx, const char *fmt)
+{
+	struct cfg_kind *k;
+	size_t i;
+
+	for (i = 0; i < cx->nkinds; i++)
+		if (cx->kinds[i].fmt == fmt)
+			return &cx->kinds[i];
+	if (cx->nkinds == cx->kcap) {
+		size_t cap = cx->kcap ? cx->kcap * 2 : 16;
+
+		k = realloc(cx->kinds, cap * sizeof(*k));
+		if (k == NULL)
+			return NULL;
+		cx->kinds = k;
+		cx->kcap = cap;
+	}
+	k = &cx->kinds[cx->nkinds++];
+	memset(k, 0, sizeof(*k));
+	k->fmt = fmt;
+	return k;
+}
+
+/* A message slot at mark; NULL when out of memory. */
+static struct cfg_msg *
+cfg_msg_new(struct cfg_ctx *cx, const yaml_mark_t *mark, size_t seq)
+{
+	struct cfg_msg *m;
+
+	if (cx->nmsgs == cx->cap) {
+		size_t cap = cx->cap ? cx->cap * 2 : 16;
+
+		m = realloc(cx->msgs, cap * sizeof(*m));
+		if (m == NULL)
+			return NULL;
+		cx->msgs = m;
+		cx->cap = cap;
+	}
+	m = &cx->msgs[cx->nmsgs++];
+	m->line = (unsigned long)mark->line + 1;
+	m->col = (unsigned long)mark->column + 1;
+	m->seq = seq;
+	return m;
+}
+
 void
 cfg_err(struct cfg_ctx *cx, const yaml_mark_t *mark, const char *fmt, ...)
 {
-	struct cfg_msg *m, *grown;
+	struct cfg_kind *k;
+	struct cfg_msg *m;
 	va_list ap;
 
 	cx->nerr++;
 	if (cx->errs == NULL)
 		return;
-	if (cx->nmsgs == cx->cap) {
-		size_t cap = cx->cap ? cx->cap * 2 : 16;
-
-		grown = realloc(cx->msgs, cap * sizeof(*grown));
-		if (grown == NULL) {
-			/* Out of order beats lost: print this one now. */
-			fprintf(cx->errs, "%s:%lu:%lu: ", cx->path,
-			    (unsigned long)mark->line + 1,
-			    (unsigned long)mark->column + 1);
-			va_start(ap, fmt);
-			vfprintf(cx->errs, fmt, ap);
-			va_end(ap);
-			fputc('\n', cx->errs);
-			return;
-		}
-		cx->msgs = grown;
-		cx->cap = cap;
+	k = cfg_kind_of(cx, fmt);
+	if (k != NULL && k->shown == CFG_KIND_SHOWN) {
+		if (k->more++ == 0)
+			k->first_more = (unsigned long)mark->line + 1;
+		return;
 	}
-	m = &cx->msgs[cx->nmsgs];
-	m->line = (unsigned long)mark->line + 1;
-	m->col = (unsigned long)mark->column + 1;
-	m->seq = cx->nmsgs++;
+	/* even sequence numbers: a kind's "and N more" goes just after */
+	m = cfg_msg_new(cx, mark, 2 * cx->nmsgs);
+	if (m == NULL) {
+		/* Out of order beats lost: print this one now. */
+		fprintf(cx->errs, "%s:%lu:%lu: ", cx->path,
+		    (unsigned long)mark->line + 1,
+		    (unsigned long)mark->column + 1);
+		va_start(ap, fmt);
+		vfprintf(cx->errs, fmt, ap);
+		va_end(ap);
+		fputc('\n', cx->errs);
+		return;
+	}
+	if (k != NULL) {
+		k->shown++;
+		k->last_seq = m->seq;
+	}
 	va_start(ap, fmt);
 	vsnprintf(m->text, sizeof(m->text), fmt, ap);
 	va_end(ap);
@@ -76,11 +126,37 @@ cfg_msg_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* After the last shown message of each capped kind: how many more. */
+static void
+cfg_add_counts(struct cfg_ctx *cx)
+{
+	const struct cfg_msg *last;
+	struct cfg_msg *m;
+	yaml_mark_t at;
+	size_t i;
+
+	for (i = 0; i < cx->nkinds; i++) {
+		if (cx->kinds[i].more == 0)
+			continue;
+		last = &cx->msgs[cx->kinds[i].last_seq / 2];
+		at.line = last->line - 1;
+		at.column = last->col - 1;
+		at.index = 0;
+		m = cfg_msg_new(cx, &at, cx->kinds[i].last_seq + 1);
+		if (m == NULL)
+			return;
+		snprintf(m->text, sizeof(m->text), "... and %zu more like the "
+		    "one above, the first on line %lu (not shown)",
+		    cx->kinds[i].more, cx->kinds[i].first_more);
+	}
+}
+
 static void
 cfg_flush(struct cfg_ctx *cx)
 {
 	size_t i;
 
+	cfg_add_counts(cx);
 	if (cx->nmsgs > 1)
 		qsort(cx->msgs, cx->nmsgs, sizeof(cx->msgs[0]), cfg_msg_cmp);
 	for (i = 0; i < cx->nmsgs; i++)
@@ -248,14 +324,16 @@ cfg_val_set(struct cfg_val *v, yaml_node_t *node, const yaml_node_t *key,
 /*
  * Match a mapping's keys against the expected names: unknown and repeated
  * keys are errors; the first occurrence of each expected key is kept.
- * `prefix` is the mapping's path ("torus"), NULL at the top level.
+ * `prefix` is the mapping's path ("torus"), NULL at the top level.  Each
+ * key is compared with the few expected names only, never with the keys
+ * before it: a mapping of a million keys is checked in linear time.
  */
 void
 cfg_map_keys(struct cfg_ctx *cx, const yaml_node_t *map, const char *prefix,
     struct cfg_key *keys, size_t nkeys)
 {
-	yaml_node_pair_t *pair, *prev;
-	yaml_node_t *key, *pkey, *val;
+	yaml_node_pair_t *pair;
+	yaml_node_t *key, *val;
 	char kb[64], lb[128], db[64];
 	size_t i;
 
@@ -269,20 +347,6 @@ cfg_map_keys(struct cfg_ctx *cx, const yaml_node_t *map, const char *prefix,
 			    cfg_describe(key, db, sizeof(db)));
 			continue;
 		}
-		for (prev = map->data.mapping.pairs.start; prev < pair; prev++) {
-			pkey = cfg_node(cx, prev->key);
-			if (cfg_is_text(pkey) &&
-			    strcmp(cfg_text(pkey), cfg_text(key)) == 0)
-				break;
-		}
-		if (prev < pair) {
-			cfg_err(cx, &key->start_mark, "duplicate %s %s%s%s "
-			    "(first at line %lu)", prefix ? "key" : "section",
-			    prefix ? prefix : "", prefix ? "." : "",
-			    cfg_keyname(key, kb, sizeof(kb)),
-			    (unsigned long)pkey->start_mark.line + 1);
-			continue;
-		}
 		for (i = 0; i < nkeys; i++)
 			if (strcmp(keys[i].name, cfg_text(key)) == 0)
 				break;
@@ -292,6 +356,14 @@ cfg_map_keys(struct cfg_ctx *cx, const yaml_node_t *map, const char *prefix,
 			    prefix ? prefix : "", prefix ? "." : "",
 			    cfg_keyname(key, kb, sizeof(kb)),
 			    cfg_namelist(keys, nkeys, lb, sizeof(lb)));
+			continue;
+		}
+		if (keys[i].key != NULL) {
+			cfg_err(cx, &key->start_mark, "duplicate %s %s%s%s "
+			    "(first at line %lu)", prefix ? "key" : "section",
+			    prefix ? prefix : "", prefix ? "." : "",
+			    cfg_keyname(key, kb, sizeof(kb)),
+			    (unsigned long)keys[i].key->start_mark.line + 1);
 			continue;
 		}
 		keys[i].key = key;
@@ -836,7 +908,9 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 	    "trace", "addresses", "pes"};
 	enum { K_TORUS, K_NETWORK, K_NODES, K_TRACE, K_ADDRS, K_PES, K_N };
 	struct cfg_key keys[K_N];
+	uint64_t npes = 0;
 	char qb[64];
+	int d, subnet_set = 0;
 
 	if (root->type != YAML_MAPPING_NODE) {
 		cfg_err(cx, &root->start_mark, "the top level must be a mapping "
@@ -850,8 +924,9 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 	if (keys[K_TORUS].key == NULL)
 		cfg_err(cx, &root->start_mark, "missing section torus (it "
 		    "needs at least dims, e.g. torus: {dims: [4, 4, 4]})");
-	else
-		cfg_torus(cx, keys[K_TORUS].key, &keys[K_TORUS].val, cfg);
+	else if (cfg_torus(cx, keys[K_TORUS].key, &keys[K_TORUS].val, cfg) == 0)
+		for (d = 0, npes = cfg->spec.twin ? 2 : 1; d < cfg->spec.n; d++)
+			npes *= (uint64_t)cfg->spec.k[d];
 	if (keys[K_NETWORK].key != NULL)
 		cfg_network(cx, &keys[K_NETWORK].val, &cfg->params);
 	/* nodes: belongs to ttd (ttsim ignores it); its coordinates need
@@ -861,7 +936,9 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 		cfg->has_nodes = 1;
 	}
 	if (keys[K_PES].key != NULL)
-		cfg_pes(cx, &keys[K_PES].val, cfg);
+		subnet_set = cfg_pes(cx, &keys[K_PES].val, cfg, npes);
+	if (keys[K_NODES].key != NULL && !subnet_set && npes > 0)
+		cfg_pes_default(cx, &keys[K_NODES].key->start_mark, cfg, npes);
 	if (keys[K_TRACE].key != NULL) {
 		cfg_trace(cx, &keys[K_TRACE].val, cfg);
 		cfg->has_trace = 1;
@@ -872,8 +949,17 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 
 /* ---- loading ---- */
 
-/* Config files are small; this only stops a wrong path from eating memory. */
+/*
+ * Config files are small (a 65,536-node cluster with automatic port maps
+ * is 2.6 MB); this only stops a wrong path from eating memory.
+ */
 #define CFG_FILE_MAX	(64u << 20)
+/*
+ * Deeper than any cluster file nests (top > nodes > node > cards > card >
+ * ports is 6).  Refused before the document is built: libyaml's time grows
+ * with the square of the depth (100,000 levels: 40 s).
+ */
+#define CFG_DEPTH_MAX	32
 
 /*
  * libyaml's reader reports an encoding error by byte offset only, so the
@@ -930,9 +1016,52 @@ cfg_syntax_err(struct cfg_ctx *cx, const yaml_parser_t *parser,
 	}
 }
 
-/* The whole file in memory; NULL with errno set on failure. */
+/*
+ * Nesting deeper than CFG_DEPTH_MAX: reported, -1.  Only events up to
+ * there are parsed; a syntax error is left for the load to report.
+ */
+static int
+cfg_check_depth(struct cfg_ctx *cx, const unsigned char *buf, size_t len)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	int depth = 0, r = 0, done = 0;
+
+	if (!yaml_parser_initialize(&p))
+		return 0;
+	yaml_parser_set_input_string(&p, buf, len);
+	while (!done && yaml_parser_parse(&p, &ev)) {
+		switch (ev.type) {
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			if (++depth <= CFG_DEPTH_MAX)
+				break;
+			cfg_err(cx, &ev.start_mark, "nesting deeper than %d "
+			    "levels (a cluster file has at most 6); is this a "
+			    "cluster file?", CFG_DEPTH_MAX);
+			r = -1;
+			done = 1;
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			depth--;
+			break;
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&p);
+	return r;
+}
+
+/* The whole file in memory; NULL with errno set on failure (EFBIG past
+ * CFG_FILE_MAX, with *size the file's size when it is known, else -1). */
 static unsigned char *
-cfg_read_file(const char *path, size_t *lenp)
+cfg_read_file(const char *path, size_t *lenp, long long *size)
 {
 	unsigned char *buf = NULL, *grown;
 	size_t len = 0, cap = 0, got;
@@ -943,9 +1072,16 @@ cfg_read_file(const char *path, size_t *lenp)
 	f = fopen(path, "rb");
 	if (f == NULL)
 		return NULL;
+	*size = -1;
 	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
 		fclose(f);
 		errno = EISDIR;
+		return NULL;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > (off_t)CFG_FILE_MAX) {
+		fclose(f);
+		*size = (long long)st.st_size;
+		errno = EFBIG;
 		return NULL;
 	}
 	for (;;) {
@@ -1016,6 +1152,7 @@ tt_config_load(tt_config *cfg, const char *path, FILE *errs)
 	yaml_document_t doc, extra;
 	yaml_node_t *root;
 	unsigned char *buf;
+	long long size;
 	size_t len;
 
 	tt_config_default(cfg);
@@ -1025,13 +1162,26 @@ tt_config_load(tt_config *cfg, const char *path, FILE *errs)
 	cx.errs = errs;
 	cx.doc = &doc;
 
-	buf = cfg_read_file(path, &len);
+	buf = cfg_read_file(path, &len, &size);
+	if (buf == NULL && errno == EFBIG) {
+		if (errs != NULL && size >= 0)
+			fprintf(errs, "%s: %lld bytes, more than a cluster file "
+			    "may have (%u MiB); is it the right file?\n", path,
+			    size, CFG_FILE_MAX >> 20);
+		else if (errs != NULL)
+			fprintf(errs, "%s: more bytes than a cluster file may "
+			    "have (%u MiB); is it the right file?\n", path,
+			    CFG_FILE_MAX >> 20);
+		return 1;
+	}
 	if (buf == NULL) {
 		if (errs != NULL)
 			fprintf(errs, "%s: cannot open: %s\n", path,
 			    strerror(errno));
 		return 1;
 	}
+	if (cfg_check_depth(&cx, buf, len) < 0)
+		goto flush;
 	if (!yaml_parser_initialize(&parser)) {
 		free(buf);
 		if (errs != NULL)
@@ -1067,9 +1217,11 @@ tt_config_load(tt_config *cfg, const char *path, FILE *errs)
 	}
 out:
 	yaml_parser_delete(&parser);
+flush:
 	free(buf);
 	if (errs != NULL)
 		cfg_flush(&cx);
 	free(cx.msgs);
+	free(cx.kinds);
 	return cx.nerr;
 }

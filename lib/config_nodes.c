@@ -6,6 +6,7 @@
  * addresses are found through hash tables, against the first occurrence.
  */
 #include <arpa/inet.h>
+#include <net/if.h>
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +14,87 @@
 #include <string.h>
 
 #include "cfg.h"
+
+/* ---- first occurrences, by hash ---- */
+
+/*
+ * The indexes of the entries seen so far, in an open-addressing table
+ * (linear probing, at most half full); an entry is compared only with the
+ * entries of its hash, so repeats are found in linear time.
+ */
+struct cfg_seen {
+	uint32_t *slot;         /* index + 1, 0 empty */
+	size_t mask;
+};
+
+static int
+seen_init(struct cfg_seen *s, size_t n)
+{
+	size_t size = 16;
+
+	while (size < 2 * n)
+		size *= 2;
+	s->mask = size - 1;
+	s->slot = calloc(size, sizeof(*s->slot));
+	return s->slot != NULL ? 0 : -1;
+}
+
+/*
+ * An earlier entry equal to entry i (same hash h, eq() true), or i itself,
+ * recorded if `add`.  eq(ctx, a, b) compares entries a and b.
+ */
+static size_t
+seen_first(struct cfg_seen *s, uint64_t h, size_t i,
+    int (*eq)(const void *, size_t, size_t), const void *ctx, int add)
+{
+	size_t k = (size_t)h & s->mask;
+
+	for (; s->slot[k] != 0; k = (k + 1) & s->mask)
+		if (eq(ctx, s->slot[k] - 1, i))
+			return s->slot[k] - 1;
+	if (add)
+		s->slot[k] = (uint32_t)i + 1;
+	return i;
+}
+
+static uint64_t
+hash_bytes(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ull;
+	}
+	return h ^ h >> 29;
+}
+
+static int
+same_host(const void *ctx, size_t a, size_t b)
+{
+	const tt_cfg_node *nd = ctx;
+
+	return strcmp(nd[a].host, nd[b].host) == 0;
+}
+
+static int
+same_coord(const void *ctx, size_t a, size_t b)
+{
+	const tt_cfg_node *nd = ctx;
+
+	return memcmp(nd[a].coord, nd[b].coord, sizeof(nd[a].coord)) == 0;
+}
+
+static int
+same_addr(const void *ctx, size_t a, size_t b)
+{
+	const tt_addr *ad = ctx;
+
+	return ad[a].kind == ad[b].kind &&
+	    memcmp(ad[a].bytes, ad[b].bytes, sizeof(ad[a].bytes)) == 0;
+}
 
 static void
 cfg_card(struct cfg_ctx *cx, const struct cfg_val *v, int n, tt_cfg_card *c)
@@ -182,6 +264,7 @@ void
 cfg_nodes(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 {
 	yaml_node_item_t *it;
+	struct cfg_seen hosts, coords;
 	size_t n = 0, i, j;
 	char qb[64];
 
@@ -195,8 +278,11 @@ cfg_nodes(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 	    it < v->node->data.sequence.items.top; it++)
 		n++;
 	cfg->nodes = calloc(n ? n : 1, sizeof(*cfg->nodes));
-	if (cfg->nodes == NULL) {
+	hosts.slot = coords.slot = NULL;
+	if (n >= UINT32_MAX || cfg->nodes == NULL || seen_init(&hosts, n) < 0 ||
+	    seen_init(&coords, n) < 0) {
 		cfg_err(cx, &v->mark, "nodes: out of memory");
+		free(hosts.slot);
 		return;
 	}
 	for (it = v->node->data.sequence.items.start;
@@ -207,30 +293,102 @@ cfg_nodes(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 		cfg_val_set(&e, cfg_node(cx, *it), NULL, "nodes[%zu]",
 		    cfg->nnodes);
 		cfg_one_node(cx, &e, &cfg->spec, nd);
-		cfg->nnodes++;
-		for (j = 0; j + 1 < cfg->nnodes; j++) {
-			const tt_cfg_node *o = &cfg->nodes[j];
-
-			if (nd->host[0] && strcmp(o->host, nd->host) == 0)
-				cfg_err(cx, &e.mark, "%s: host %s is listed "
-				    "twice (first on line %lu)", e.path,
-				    nd->host, o->line);
-			if (!nd->coord_ok || !o->coord_ok)
-				continue;
-			for (i = 0; i < (size_t)cfg->spec.n; i++)
-				if (o->coord[i] != nd->coord[i])
-					break;
-			if (i == (size_t)cfg->spec.n)
-				cfg_err(cx, &e.mark, "%s: the coordinate repeats "
-				    "that of nodes[%zu] (line %lu)", e.path, j,
-				    o->line);
-		}
+		i = cfg->nnodes++;
+		if (nd->host[0] != '\0' && (j = seen_first(&hosts,
+		    hash_bytes(nd->host, strlen(nd->host)), i, same_host,
+		    cfg->nodes, 1)) != i)
+			cfg_err(cx, &e.mark, "%s: host %s is listed twice (first "
+			    "on line %lu)", e.path, nd->host,
+			    cfg->nodes[j].line);
+		/* coordinates past n are 0 in every node (calloc) */
+		if (nd->coord_ok && (j = seen_first(&coords,
+		    hash_bytes(nd->coord, sizeof(nd->coord)), i, same_coord,
+		    cfg->nodes, 1)) != i)
+			cfg_err(cx, &e.mark, "%s: the coordinate repeats that of "
+			    "nodes[%zu] (line %lu)", e.path, j,
+			    cfg->nodes[j].line);
 	}
+	free(hosts.slot);
+	free(coords.slot);
 }
 
-/* pes: {tap: "tt%u", subnet: 10.88.0.0/16} */
-void
-cfg_pes(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
+/* Host addresses of a subnet of prefix pl: all but the network's and the
+ * broadcast; PE p gets the subnet's address p + 1. */
+static uint64_t
+subnet_pes(int pl)
+{
+	return (1ull << (32 - pl)) - 2;
+}
+
+/* The longest prefix whose subnet has an address for each of npes. */
+static int
+subnet_prefix_for(uint64_t npes)
+{
+	int pl = 30;
+
+	while (pl > 0 && subnet_pes(pl) < npes)
+		pl--;
+	return pl;
+}
+
+/*
+ * Whether the PEs fit the subnet: said at `mark` (what` names the subnet
+ * for the message: "pes.subnet 10.88.0.0/25", ...).
+ */
+static void
+cfg_subnet_fits(struct cfg_ctx *cx, const yaml_mark_t *mark, const char *key,
+    const char *what, int pl, uint64_t npes)
+{
+	int need = subnet_prefix_for(npes);
+
+	if (subnet_pes(pl) >= npes)
+		return;
+	if (need < 8)
+		cfg_err(cx, mark, "%s: %s has addresses for %llu PEs, the torus "
+		    "has %llu; no subnet of /8 or longer has enough", key, what,
+		    (unsigned long long)subnet_pes(pl),
+		    (unsigned long long)npes);
+	else if (strcmp(key, "nodes") == 0)
+		cfg_err(cx, mark, "nodes: the torus has %llu PEs, more than %s "
+		    "has addresses for (%llu); set pes: {subnet: ...} with a "
+		    "prefix of /%d or shorter", (unsigned long long)npes, what,
+		    (unsigned long long)subnet_pes(pl), need);
+	else
+		cfg_err(cx, mark, "%s: %s has addresses for %llu PEs (PE p gets "
+		    "the subnet's address p + 1), the torus has %llu; use a "
+		    "prefix of /%d or shorter", key, what,
+		    (unsigned long long)subnet_pes(pl),
+		    (unsigned long long)npes, need);
+}
+
+/* The TAP name of the largest PE must fit an interface name. */
+static void
+cfg_tap_fits(struct cfg_ctx *cx, const yaml_mark_t *mark, const char *tap,
+    uint64_t npes)
+{
+	const char *pct = strstr(tap, "%u");
+	char name[64];
+	int len;
+
+	if (pct == NULL || npes == 0)
+		return;
+	len = snprintf(name, sizeof(name), "%.*s%llu%s", (int)(pct - tap), tap,
+	    (unsigned long long)(npes - 1), pct + 2);
+	if (len > IF_NAMESIZE - 1)
+		cfg_err(cx, mark, "pes.tap: \"%s\" gives \"%s\" (%d characters) "
+		    "for PE %llu, the largest; interface names have at most %d",
+		    tap, name, len, (unsigned long long)(npes - 1),
+		    IF_NAMESIZE - 1);
+}
+
+/*
+ * pes: {tap: "tt%u", subnet: 10.88.0.0/16}.  npes is the torus's PE count
+ * (0 when torus: was bad): every PE needs a TAP name ttd can create and an
+ * address in the subnet.  1 if the subnet was given.
+ */
+int
+cfg_pes(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg,
+    uint64_t npes)
 {
 	static const char *const names[] = {"tap", "subnet"};
 	enum { K_TAP, K_SUBNET, K_N };
@@ -243,7 +401,7 @@ cfg_pes(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 	if (v->node->type != YAML_MAPPING_NODE) {
 		cfg_err(cx, &v->mark, "pes: expected a mapping with keys tap, "
 		    "subnet; got %s", cfg_describe(v->node, qb, sizeof(qb)));
-		return;
+		return 0;
 	}
 	cfg_keys_init(keys, K_N, names);
 	cfg_map_keys(cx, v->node, "pes", keys, K_N);
@@ -256,6 +414,7 @@ cfg_pes(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 			    "\"%s\"", tap);
 		else
 			snprintf(cfg->pe_tap, sizeof(cfg->pe_tap), "%s", tap);
+		cfg_tap_fits(cx, &keys[K_TAP].val.mark, cfg->pe_tap, npes);
 	}
 	if (keys[K_SUBNET].key != NULL && cfg_string(cx,
 	    &keys[K_SUBNET].val, "an IPv4 subnet such as 10.88.0.0/16", buf,
@@ -273,8 +432,29 @@ cfg_pes(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 			cfg->pe_subnet = ntohl(a.s_addr) &
 			    ~((1u << (32 - pl)) - 1);
 			cfg->pe_prefix = (int)pl;
+			if (npes > 0)
+				cfg_subnet_fits(cx, &keys[K_SUBNET].val.mark,
+				    "pes.subnet", cfg_text(keys[K_SUBNET].val.node),
+				    (int)pl, npes);
 		}
 	}
+	return keys[K_SUBNET].key != NULL;
+}
+
+/*
+ * A deployment (nodes:) on the default pes.subnet: the PEs must fit it
+ * too, or ttd gives addresses outside it.
+ */
+void
+cfg_pes_default(struct cfg_ctx *cx, const yaml_mark_t *nodes_mark,
+    const tt_config *cfg, uint64_t npes)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "pes.subnet (the default %u.%u.%u.%u/%d)",
+	    cfg->pe_subnet >> 24, cfg->pe_subnet >> 16 & 255,
+	    cfg->pe_subnet >> 8 & 255, cfg->pe_subnet & 255, cfg->pe_prefix);
+	cfg_subnet_fits(cx, nodes_mark, "nodes", what, cfg->pe_prefix, npes);
 }
 
 int
@@ -316,6 +496,7 @@ void
 cfg_addresses(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 {
 	yaml_node_pair_t *pair;
+	struct cfg_seen seen;
 	char qb[64];
 	size_t n = 0, i;
 
@@ -329,7 +510,7 @@ cfg_addresses(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 	    pair < v->node->data.mapping.pairs.top; pair++)
 		n++;
 	cfg->addrs = calloc(n ? n : 1, sizeof(*cfg->addrs));
-	if (cfg->addrs == NULL) {
+	if (n >= UINT32_MAX || cfg->addrs == NULL || seen_init(&seen, n) < 0) {
 		cfg_err(cx, &v->mark, "addresses: out of memory");
 		return;
 	}
@@ -346,10 +527,9 @@ cfg_addresses(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 			    cfg_describe(k, qb, sizeof(qb)));
 			continue;
 		}
-		for (i = 0; i < cfg->naddrs; i++)
-			if (cfg->addrs[i].kind == a->kind &&
-			    memcmp(cfg->addrs[i].bytes, a->bytes, 16) == 0)
-				break;
+		/* recorded below, once the entry is taken */
+		i = seen_first(&seen, hash_bytes(a->bytes, sizeof(a->bytes)) ^
+		    (uint64_t)a->kind, cfg->naddrs, same_addr, cfg->addrs, 0);
 		if (i < cfg->naddrs) {
 			cfg_err(cx, &k->start_mark, "addresses: %s is mapped "
 			    "twice (first on line %lu)", cfg_text(k),
@@ -367,7 +547,10 @@ cfg_addresses(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 		snprintf(a->pe, sizeof(a->pe), "%s", cfg_text(val));
 		a->line = (unsigned long)val->start_mark.line + 1;
 		a->col = (unsigned long)val->start_mark.column + 1;
+		(void)seen_first(&seen, hash_bytes(a->bytes, sizeof(a->bytes)) ^
+		    (uint64_t)a->kind, cfg->naddrs, same_addr, cfg->addrs, 1);
 		cfg->naddrs++;
 	}
+	free(seen.slot);
 }
 
