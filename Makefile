@@ -20,6 +20,13 @@ LIBDIR   = $(PREFIX)/lib
 INCDIR   = $(PREFIX)/include
 MANDIR   = $(PREFIX)/share/man
 DATADIR  = $(PREFIX)/share/twintorus
+# Wireshark looks for Lua plugins in its global folder (tshark -G folders:
+# "Global Lua Plugins"), /usr/lib/<multiarch>/wireshark/plugins on Debian:
+# right with PREFIX=/usr.  Under another prefix Wireshark does not look;
+# set WIRESHARK_PLUGINDIR, or copy the dissector to
+# ~/.local/lib/wireshark/plugins (a copy stays in DATADIR/wireshark).
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+WIRESHARK_PLUGINDIR ?= $(PREFIX)/lib/$(if $(MULTIARCH),$(MULTIARCH)/)wireshark/plugins
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -77,8 +84,8 @@ LIB_ASAN_OBJ = $(LIB_SRC:lib/%.c=build/asan/lib/%.o)
 TTD_ASAN_OBJ = $(TTD_SRC:daemon/%.c=build/asan/daemon/%.o)
 
 .PHONY: fuzz fuzz-quick
-.PHONY: all check check-build demo install deps clean unit unit-asan cli examples bench paper-quick \
-        testbed testbed-if-possible
+.PHONY: all check check-build demo install install-dissector deps clean unit unit-asan cli \
+        examples bench paper-quick testbed testbed-if-possible
 
 all: build/libtwintorus.a build/libtwintorus.so build/ttsim build/ttd
 
@@ -247,7 +254,7 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-install: all
+install: all install-dissector
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 	  $(DESTDIR)$(INCDIR)/twintorus $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/yaml
 	install -m 755 build/ttsim $(DESTDIR)$(BINDIR)/ttsim
@@ -270,6 +277,10 @@ install: all
 	install -m 644 traces/README.md traces/*.pcap $(DESTDIR)$(DATADIR)/traces/
 	install -m 644 traces/stencil-4x4x4/*.pcap $(DESTDIR)$(DATADIR)/traces/stencil-4x4x4/
 	install -m 644 tools/wireshark/twintorus.lua $(DESTDIR)$(DATADIR)/wireshark/
+
+install-dissector:
+	install -d $(DESTDIR)$(WIRESHARK_PLUGINDIR)
+	install -m 644 tools/wireshark/twintorus.lua $(DESTDIR)$(WIRESHARK_PLUGINDIR)/twintorus.lua
 
 clean:
 	rm -rf build
