@@ -157,7 +157,8 @@ build/bench/fwdprobe: bench/fwdprobe.c build/libtwintorus.a $(HDRS)
 # library sources.
 FUZZ_CC     ?= clang
 FUZZ_FLAGS   = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_BIN     = build/fuzz/fuzz_frame build/fuzz/fuzz_config
+FUZZ_TARGETS = frame config trace replay
+FUZZ_BIN     = $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 FUZZ_SECONDS ?= 60
 
 build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HDRS)
@@ -166,7 +167,7 @@ build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HDRS)
 
 # Each target for FUZZ_SECONDS; new inputs go to build/fuzz/work-*.
 fuzz: $(FUZZ_BIN)
-	@for t in frame config; do \
+	@for t in $(FUZZ_TARGETS); do \
 	  echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; mkdir -p build/fuzz/work-$$t; \
 	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    -artifact_prefix=build/fuzz/crash-$$t- build/fuzz/work-$$t tests/fuzz/corpus/$$t \
