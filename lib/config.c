@@ -1,5 +1,5 @@
 /*
- * The YAML cluster description (DESIGN.md §4, "YAML config").
+ * The YAML cluster description (the README's "The YAML config").
  *
  * The file is loaded whole with libyaml's document API and then walked
  * section by section.  Nothing stops at the first problem: every error is

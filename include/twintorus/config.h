@@ -1,5 +1,5 @@
 /*
- * twintorus: the YAML cluster description (DESIGN.md §4, "YAML config").
+ * twintorus: the YAML cluster description (the README's "The YAML config").
  *
  * One file describes a cluster: torus: (the model), network: (simulator
  * parameters), nodes: (the deployment map, used by ttd) and trace:.  The

@@ -1,5 +1,5 @@
 /*
- * twintorus: the torus frame (DESIGN.md §4, "Torus frame").
+ * twintorus: the torus frame (the README's "The torus frame").
  *
  * What ttd puts on the wire between cards and what traces hold.  An
  * Ethernet II frame, optionally 802.1Q-tagged (for PFC-capable hardware the

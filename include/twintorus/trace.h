@@ -1,5 +1,5 @@
 /*
- * twintorus: traces (DESIGN.md §4, "Traces").
+ * twintorus: traces (the README's "Trace files").
  *
  * A trace is a pcap file with nanosecond timestamps and link type Ethernet
  * whose records are torus frames (twintorus/frame.h).  A cluster trace is

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Golden tests of the YAML loader's error messages (DESIGN.md §4, "YAML
+# Golden tests of the YAML loader's error messages (the README's "The YAML
 # config"): for every tests/config/bad-*.yaml, "ttsim analyze FILE" must exit
 # with status 2 and print exactly the lines of the matching .err file on
 # stderr.  The paths in the .err files are relative to the repository root,

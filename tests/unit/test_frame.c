@@ -1,5 +1,6 @@
 /*
- * The torus frame against its layout (twintorus/frame.h, DESIGN.md §4):
+ * The torus frame against its layout (twintorus/frame.h; the README's
+ * "The torus frame"):
  * encode then decode gives back every field, two frames written out by
  * hand byte by byte are what the encoder writes and what the decoder
  * reads, every malformed frame is refused with a message naming the
