@@ -1136,10 +1136,10 @@ tt_trace_in_warnings(const tt_trace_in *in, FILE *out, const char *prefix)
 			    " records before it\n", prefix, in->f[i].name,
 			    s->truncated, s->truncated - 1);
 		if (s->backwards)
-			fprintf(out, "%s%s: %" PRIu64 " %s, taken at the latest "
+			fprintf(out, "%s%s: %" PRIu64 " %s taken at the latest "
 			    "time before it\n", prefix, in->f[i].name,
 			    s->backwards, s->backwards == 1 ? "record older than "
-			    "a record before it" : "records older than a record "
+			    "a record before it," : "records older than a record "
 			    "before them, each");
 		if (s->oversize)
 			fprintf(out, "%s%s: %" PRIu64 " record%s longer than ttd "
