@@ -153,7 +153,7 @@ typedef struct tt_trace_stats {
 	uint64_t listed;        /* plain frames given to a listing (no map) */
 	uint64_t backwards;     /* records older than one before them (taken
 	                           at the latest time before them) */
-	uint64_t oversize;      /* records longer than TT_FRAME_MAX on the wire */
+	uint64_t oversize;      /* records longer on the wire than TT_FRAME_MAX */
 	uint64_t oversize_max;  /* the longest of them */
 	uint64_t truncated;     /* record cut off by the end of the file, or 0 */
 	uint64_t first_ns, last_ns;
@@ -171,9 +171,9 @@ typedef int (*tt_trace_plain_fn)(void *ctx, const tt_trace_rec *rec,
 
 /*
  * Open paths (files, "-" for standard input, or directories whose *.pcap*
- * files are taken in name order) for reading messages in time order.  map may be NULL (torus frames
- * only); npes > 0 refuses PE ids outside 0..npes-1.  0, or -1 with err set
- * ("FILE: ...").
+ * files are taken in name order) for reading messages in time order.  map
+ * may be NULL (torus frames only); npes > 0 refuses PE ids outside
+ * 0..npes-1.  0, or -1 with err set ("FILE: ...").
  */
 int tt_trace_in_open(tt_trace_in **inp, const char *const *paths,
     size_t npaths, const tt_addrmap *map, uint32_t npes, char *err,
