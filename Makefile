@@ -187,7 +187,7 @@ build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HDRS)
 # the control socket's request parser is the daemon's own
 build/fuzz/fuzz_control: tests/fuzz/fuzz_control.c daemon/request.c $(HDRS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(STD) $(CPPFLAGS) $(FUZZ_FLAGS) -o $@ $< daemon/request.c
+	$(FUZZ_CC) $(STD) $(BUILD_CPPFLAGS) $(YAML_CFLAGS) $(FUZZ_FLAGS) -o $@ $< daemon/request.c
 
 # Each target for FUZZ_SECONDS; new inputs go to build/fuzz/work-*.
 fuzz: $(FUZZ_BIN)
