@@ -22,6 +22,13 @@ LIBDIR  ?= $(PREFIX)/lib
 INCDIR   = $(PREFIX)/include
 MANDIR   = $(PREFIX)/share/man
 DATADIR  = $(PREFIX)/share/twintorus
+# Wireshark looks for Lua plugins in its global folder (tshark -G folders:
+# "Global Lua Plugins"), /usr/lib/<multiarch>/wireshark/plugins on Debian:
+# right with PREFIX=/usr.  Under another prefix Wireshark does not look;
+# set WIRESHARK_PLUGINDIR, or copy the dissector to
+# ~/.local/lib/wireshark/plugins (a copy stays in DATADIR/wireshark).
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+WIRESHARK_PLUGINDIR ?= $(PREFIX)/lib/$(if $(MULTIARCH),$(MULTIARCH)/)wireshark/plugins
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -89,8 +96,8 @@ LIB_ASAN_OBJ = $(LIB_SRC:lib/%.c=build/asan/lib/%.o)
 TTD_ASAN_OBJ = $(TTD_SRC:daemon/%.c=build/asan/daemon/%.o)
 
 .PHONY: fuzz fuzz-quick
-.PHONY: all check check-build demo install uninstall deps clean unit unit-asan cli examples bench paper-quick \
-        testbed testbed-if-possible
+.PHONY: all check check-build demo install install-dissector uninstall deps clean unit unit-asan \
+        cli examples bench paper-quick testbed testbed-if-possible
 
 all: build/libtwintorus.a build/libtwintorus.so build/ttsim build/ttd
 
@@ -170,7 +177,8 @@ build/bench/fwdprobe: bench/fwdprobe.c build/libtwintorus.a
 # library sources.
 FUZZ_CC     ?= clang
 FUZZ_FLAGS   = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_BIN     = build/fuzz/fuzz_frame build/fuzz/fuzz_config build/fuzz/fuzz_control
+FUZZ_TARGETS = frame config control trace replay
+FUZZ_BIN     = $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 FUZZ_SECONDS ?= 60
 
 build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HDRS)
@@ -180,11 +188,11 @@ build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HDRS)
 # the control socket's request parser is the daemon's own
 build/fuzz/fuzz_control: tests/fuzz/fuzz_control.c daemon/request.c $(HDRS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(STD) $(CPPFLAGS) $(FUZZ_FLAGS) -o $@ $< daemon/request.c
+	$(FUZZ_CC) $(STD) $(BUILD_CPPFLAGS) $(YAML_CFLAGS) $(FUZZ_FLAGS) -o $@ $< daemon/request.c
 
 # Each target for FUZZ_SECONDS; new inputs go to build/fuzz/work-*.
 fuzz: $(FUZZ_BIN)
-	@for t in frame config control; do \
+	@for t in $(FUZZ_TARGETS); do \
 	  echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; mkdir -p build/fuzz/work-$$t; \
 	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    -artifact_prefix=build/fuzz/crash-$$t- build/fuzz/work-$$t tests/fuzz/corpus/$$t \
@@ -282,7 +290,7 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-install: all
+install: all install-dissector
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 	  $(DESTDIR)$(INCDIR)/twintorus $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/yaml
 	install -m 755 build/ttsim $(DESTDIR)$(BINDIR)/ttsim
@@ -310,6 +318,10 @@ install: all
 	install -m 644 traces/captured/mpihalo-2x2x2/*.pcap $(DESTDIR)$(DATADIR)/traces/captured/mpihalo-2x2x2/
 	install -m 644 tools/wireshark/twintorus.lua $(DESTDIR)$(DATADIR)/wireshark/
 
+install-dissector:
+	install -d $(DESTDIR)$(WIRESHARK_PLUGINDIR)
+	install -m 644 tools/wireshark/twintorus.lua $(DESTDIR)$(WIRESHARK_PLUGINDIR)/twintorus.lua
+
 # Removes exactly what install put there (same PREFIX, LIBDIR, UNITDIR and
 # DESTDIR), then the directories of its own that are left empty.
 uninstall:
@@ -319,6 +331,7 @@ uninstall:
 	  $(DESTDIR)$(LIBDIR)/libtwintorus.a $(DESTDIR)$(LIBDIR)/libtwintorus.so \
 	  $(DESTDIR)$(LIBDIR)/libtwintorus.so.0 $(DESTDIR)$(LIBDIR)/libtwintorus.so.$(VERSION) \
 	  $(DESTDIR)$(LIBDIR)/pkgconfig/twintorus.pc
+	rm -f $(DESTDIR)$(WIRESHARK_PLUGINDIR)/twintorus.lua
 	rm -rf $(DESTDIR)$(INCDIR)/twintorus $(DESTDIR)$(DATADIR)
 
 clean:

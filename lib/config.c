@@ -24,76 +24,91 @@
 #include <arpa/inet.h>
 #include <yaml.h>
 
-#include "twintorus/config.h"
-
-#define CFG_MSG_MAX	400
-#define CFG_QUOTE_MAX	40	/* characters of a bad value shown in a message */
-
-struct cfg_msg {
-	unsigned long line, col;	/* 1-based */
-	size_t seq;			/* keeps messages at one position in order */
-	char text[CFG_MSG_MAX];
-};
-
-struct cfg_ctx {
-	const char *path;
-	FILE *errs;
-	yaml_document_t *doc;
-	struct cfg_msg *msgs;
-	size_t nmsgs, cap;
-	int nerr;
-};
-
-/* A value being checked: the node, where errors about it point, its name. */
-struct cfg_val {
-	yaml_node_t *node;	/* NULL when the key is absent */
-	yaml_mark_t mark;
-	char path[96];		/* "torus.dims[0]" */
-};
-
-/* One expected key of a mapping, filled by cfg_map_keys(). */
-struct cfg_key {
-	const char *name;
-	yaml_node_t *key;	/* first occurrence; NULL when absent */
-	struct cfg_val val;
-};
+#include "cfg.h"
 
 /* ---- error collection ---- */
 
-static void cfg_err(struct cfg_ctx *cx, const yaml_mark_t *mark,
-    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The kind of a message is its format; NULL when out of memory (then
+ * nothing is capped). */
+static struct cfg_kind *
+cfg_kind_of(struct cfg_ctx *cx, const char *fmt)
+{
+	struct cfg_kind *k;
+	size_t i;
 
-static void
+	for (i = 0; i < cx->nkinds; i++)
+		if (cx->kinds[i].fmt == fmt)
+			return &cx->kinds[i];
+	if (cx->nkinds == cx->kcap) {
+		size_t cap = cx->kcap ? cx->kcap * 2 : 16;
+
+		k = realloc(cx->kinds, cap * sizeof(*k));
+		if (k == NULL)
+			return NULL;
+		cx->kinds = k;
+		cx->kcap = cap;
+	}
+	k = &cx->kinds[cx->nkinds++];
+	memset(k, 0, sizeof(*k));
+	k->fmt = fmt;
+	return k;
+}
+
+/* A message slot at mark; NULL when out of memory. */
+static struct cfg_msg *
+cfg_msg_new(struct cfg_ctx *cx, const yaml_mark_t *mark, size_t seq)
+{
+	struct cfg_msg *m;
+
+	if (cx->nmsgs == cx->cap) {
+		size_t cap = cx->cap ? cx->cap * 2 : 16;
+
+		m = realloc(cx->msgs, cap * sizeof(*m));
+		if (m == NULL)
+			return NULL;
+		cx->msgs = m;
+		cx->cap = cap;
+	}
+	m = &cx->msgs[cx->nmsgs++];
+	m->line = (unsigned long)mark->line + 1;
+	m->col = (unsigned long)mark->column + 1;
+	m->seq = seq;
+	return m;
+}
+
+void
 cfg_err(struct cfg_ctx *cx, const yaml_mark_t *mark, const char *fmt, ...)
 {
-	struct cfg_msg *m, *grown;
+	struct cfg_kind *k;
+	struct cfg_msg *m;
 	va_list ap;
 
 	cx->nerr++;
 	if (cx->errs == NULL)
 		return;
-	if (cx->nmsgs == cx->cap) {
-		size_t cap = cx->cap ? cx->cap * 2 : 16;
-
-		grown = realloc(cx->msgs, cap * sizeof(*grown));
-		if (grown == NULL) {
-			/* Out of order beats lost: print this one now. */
-			fprintf(cx->errs, "%s:%lu:%lu: ", cx->path,
-			    (unsigned long)mark->line + 1,
-			    (unsigned long)mark->column + 1);
-			va_start(ap, fmt);
-			vfprintf(cx->errs, fmt, ap);
-			va_end(ap);
-			fputc('\n', cx->errs);
-			return;
-		}
-		cx->msgs = grown;
-		cx->cap = cap;
+	k = cfg_kind_of(cx, fmt);
+	if (k != NULL && k->shown == CFG_KIND_SHOWN) {
+		if (k->more++ == 0)
+			k->first_more = (unsigned long)mark->line + 1;
+		return;
 	}
-	m = &cx->msgs[cx->nmsgs];
-	m->line = (unsigned long)mark->line + 1;
-	m->col = (unsigned long)mark->column + 1;
-	m->seq = cx->nmsgs++;
+	/* even sequence numbers: a kind's "and N more" goes just after */
+	m = cfg_msg_new(cx, mark, 2 * cx->nmsgs);
+	if (m == NULL) {
+		/* Out of order beats lost: print this one now. */
+		fprintf(cx->errs, "%s:%lu:%lu: ", cx->path,
+		    (unsigned long)mark->line + 1,
+		    (unsigned long)mark->column + 1);
+		va_start(ap, fmt);
+		vfprintf(cx->errs, fmt, ap);
+		va_end(ap);
+		fputc('\n', cx->errs);
+		return;
+	}
+	if (k != NULL) {
+		k->shown++;
+		k->last_seq = m->seq;
+	}
 	va_start(ap, fmt);
 	vsnprintf(m->text, sizeof(m->text), fmt, ap);
 	va_end(ap);
@@ -111,11 +126,37 @@ cfg_msg_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* After the last shown message of each capped kind: how many more. */
+static void
+cfg_add_counts(struct cfg_ctx *cx)
+{
+	const struct cfg_msg *last;
+	struct cfg_msg *m;
+	yaml_mark_t at;
+	size_t i;
+
+	for (i = 0; i < cx->nkinds; i++) {
+		if (cx->kinds[i].more == 0)
+			continue;
+		last = &cx->msgs[cx->kinds[i].last_seq / 2];
+		at.line = last->line - 1;
+		at.column = last->col - 1;
+		at.index = 0;
+		m = cfg_msg_new(cx, &at, cx->kinds[i].last_seq + 1);
+		if (m == NULL)
+			return;
+		snprintf(m->text, sizeof(m->text), "... and %zu more like the "
+		    "one above, the first on line %lu (not shown)",
+		    cx->kinds[i].more, cx->kinds[i].first_more);
+	}
+}
+
 static void
 cfg_flush(struct cfg_ctx *cx)
 {
 	size_t i;
 
+	cfg_add_counts(cx);
 	if (cx->nmsgs > 1)
 		qsort(cx->msgs, cx->nmsgs, sizeof(cx->msgs[0]), cfg_msg_cmp);
 	for (i = 0; i < cx->nmsgs; i++)
@@ -128,20 +169,20 @@ cfg_flush(struct cfg_ctx *cx)
 
 /* ---- nodes ---- */
 
-static yaml_node_t *
+yaml_node_t *
 cfg_node(struct cfg_ctx *cx, int id)
 {
 	return yaml_document_get_node(cx->doc, id);
 }
 
-static const char *
+const char *
 cfg_text(const yaml_node_t *node)
 {
 	return (const char *)node->data.scalar.value;
 }
 
 /* A scalar usable as a C string (no NUL escaped into it). */
-static int
+int
 cfg_is_text(const yaml_node_t *node)
 {
 	return node != NULL && node->type == YAML_SCALAR_NODE &&
@@ -149,7 +190,7 @@ cfg_is_text(const yaml_node_t *node)
 }
 
 /* YAML's null: "key:" with nothing after it, "~" or "null", unquoted. */
-static int
+int
 cfg_is_null(const yaml_node_t *node)
 {
 	const char *s;
@@ -165,7 +206,7 @@ cfg_is_null(const yaml_node_t *node)
  * A value as it may appear inside a message: quoted, escaped to one line
  * and cut short, since it can be anything the user typed.
  */
-static const char *
+const char *
 cfg_quote(const yaml_node_t *node, char *buf, size_t bufsz)
 {
 	const unsigned char *s = node->data.scalar.value;
@@ -214,7 +255,7 @@ cfg_number(const yaml_node_t *node, char *buf, size_t bufsz)
 }
 
 /* What a node is, for "expected X, got Y". */
-static const char *
+const char *
 cfg_describe(const yaml_node_t *node, char *buf, size_t bufsz)
 {
 	switch (node->type) {
@@ -262,15 +303,11 @@ cfg_namelist(struct cfg_key *keys, size_t nkeys, char *buf, size_t bufsz)
 	return buf;
 }
 
-static void
-cfg_val_set(struct cfg_val *v, yaml_node_t *node, const yaml_node_t *key,
-    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
 /*
  * An empty value's own mark lies wherever the next token starts (often the
  * next line), so errors about it point at its key instead.
  */
-static void
+void
 cfg_val_set(struct cfg_val *v, yaml_node_t *node, const yaml_node_t *key,
     const char *fmt, ...)
 {
@@ -287,14 +324,16 @@ cfg_val_set(struct cfg_val *v, yaml_node_t *node, const yaml_node_t *key,
 /*
  * Match a mapping's keys against the expected names: unknown and repeated
  * keys are errors; the first occurrence of each expected key is kept.
- * `prefix` is the mapping's path ("torus"), NULL at the top level.
+ * `prefix` is the mapping's path ("torus"), NULL at the top level.  Each
+ * key is compared with the few expected names only, never with the keys
+ * before it: a mapping of a million keys is checked in linear time.
  */
-static void
+void
 cfg_map_keys(struct cfg_ctx *cx, const yaml_node_t *map, const char *prefix,
     struct cfg_key *keys, size_t nkeys)
 {
-	yaml_node_pair_t *pair, *prev;
-	yaml_node_t *key, *pkey, *val;
+	yaml_node_pair_t *pair;
+	yaml_node_t *key, *val;
 	char kb[64], lb[128], db[64];
 	size_t i;
 
@@ -308,20 +347,6 @@ cfg_map_keys(struct cfg_ctx *cx, const yaml_node_t *map, const char *prefix,
 			    cfg_describe(key, db, sizeof(db)));
 			continue;
 		}
-		for (prev = map->data.mapping.pairs.start; prev < pair; prev++) {
-			pkey = cfg_node(cx, prev->key);
-			if (cfg_is_text(pkey) &&
-			    strcmp(cfg_text(pkey), cfg_text(key)) == 0)
-				break;
-		}
-		if (prev < pair) {
-			cfg_err(cx, &key->start_mark, "duplicate %s %s%s%s "
-			    "(first at line %lu)", prefix ? "key" : "section",
-			    prefix ? prefix : "", prefix ? "." : "",
-			    cfg_keyname(key, kb, sizeof(kb)),
-			    (unsigned long)pkey->start_mark.line + 1);
-			continue;
-		}
 		for (i = 0; i < nkeys; i++)
 			if (strcmp(keys[i].name, cfg_text(key)) == 0)
 				break;
@@ -333,13 +358,21 @@ cfg_map_keys(struct cfg_ctx *cx, const yaml_node_t *map, const char *prefix,
 			    cfg_namelist(keys, nkeys, lb, sizeof(lb)));
 			continue;
 		}
+		if (keys[i].key != NULL) {
+			cfg_err(cx, &key->start_mark, "duplicate %s %s%s%s "
+			    "(first at line %lu)", prefix ? "key" : "section",
+			    prefix ? prefix : "", prefix ? "." : "",
+			    cfg_keyname(key, kb, sizeof(kb)),
+			    (unsigned long)keys[i].key->start_mark.line + 1);
+			continue;
+		}
 		keys[i].key = key;
 		cfg_val_set(&keys[i].val, val, key, "%s%s%s",
 		    prefix ? prefix : "", prefix ? "." : "", keys[i].name);
 	}
 }
 
-static void
+void
 cfg_keys_init(struct cfg_key *keys, size_t nkeys, const char *const *names)
 {
 	size_t i;
@@ -373,7 +406,7 @@ cfg_parse_int(const yaml_node_t *node, long long *out)
 }
 
 /* An integer in lo..hi; hi == INT_MAX means "no upper limit" to the user. */
-static int
+int
 cfg_int(struct cfg_ctx *cx, const struct cfg_val *v, long long lo,
     long long hi, int *out)
 {
@@ -518,7 +551,7 @@ cfg_dims(struct cfg_ctx *cx, const struct cfg_val *v, tt_netspec *spec,
 }
 
 /* The names of a custom map's ports, listed for "unknown port" messages. */
-static const char *
+const char *
 cfg_port_names(int n, char *buf, size_t bufsz)
 {
 	char pb[8];
@@ -847,7 +880,7 @@ cfg_trace(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 }
 
 /* A string value of at most bufsz - 1 bytes into buf; 0, or -1 reported. */
-static int
+int
 cfg_string(struct cfg_ctx *cx, const struct cfg_val *v, const char *what,
     char *buf, size_t bufsz)
 {
@@ -870,370 +903,15 @@ cfg_string(struct cfg_ctx *cx, const struct cfg_val *v, const char *what,
 
 /* nodes[i].cards[j]: {pci: ..., ports: {IFACE: PORT, ...}} */
 static void
-cfg_card(struct cfg_ctx *cx, const struct cfg_val *v, int n, tt_cfg_card *c)
-{
-	static const char *const names[] = {"pci", "ports"};
-	enum { K_PCI, K_PORTS, K_N };
-	struct cfg_key keys[K_N];
-	yaml_node_pair_t *pair;
-	char qb[64], pb[160];
-
-	c->line = (unsigned long)v->mark.line + 1;
-	c->col = (unsigned long)v->mark.column + 1;
-	if (v->node->type != YAML_MAPPING_NODE) {
-		cfg_err(cx, &v->mark, "%s: expected a card {pci: ..., ports: "
-		    "{IFACE: PORT, ...}}, got %s", v->path,
-		    cfg_describe(v->node, qb, sizeof(qb)));
-		return;
-	}
-	cfg_keys_init(keys, K_N, names);
-	cfg_map_keys(cx, v->node, v->path, keys, K_N);
-	if (keys[K_PCI].key != NULL)
-		(void)cfg_string(cx, &keys[K_PCI].val, "a PCI address such as "
-		    "\"0000:03:00.0\"", c->pci, sizeof(c->pci));
-	if (keys[K_PORTS].key == NULL) {
-		cfg_err(cx, &v->mark, "%s: missing ports (e.g. ports: {ens1f0: "
-		    "X+, ..., ens1f3: internal})", v->path);
-		return;
-	}
-	if (keys[K_PORTS].val.node->type != YAML_MAPPING_NODE) {
-		cfg_err(cx, &keys[K_PORTS].val.mark, "%s: expected a mapping "
-		    "of interfaces to torus ports, got %s",
-		    keys[K_PORTS].val.path, cfg_describe(keys[K_PORTS].val.node,
-		    qb, sizeof(qb)));
-		return;
-	}
-	for (pair = keys[K_PORTS].val.node->data.mapping.pairs.start;
-	    pair < keys[K_PORTS].val.node->data.mapping.pairs.top; pair++) {
-		yaml_node_t *k = cfg_node(cx, pair->key);
-		yaml_node_t *val = cfg_node(cx, pair->value);
-		tt_cfg_port *pt;
-		int port;
-
-		if (!cfg_is_text(k) || cfg_is_null(k) ||
-		    strlen(cfg_text(k)) >= sizeof(pt->key)) {
-			cfg_err(cx, &k->start_mark, "%s: %s is not an interface "
-			    "name, PCI function or MAC address",
-			    keys[K_PORTS].val.path, cfg_describe(k, qb,
-			    sizeof(qb)));
-			continue;
-		}
-		if (!cfg_is_text(val) || cfg_is_null(val))
-			port = -1;
-		else if (strcmp(cfg_text(val), "internal") == 0)
-			port = TT_PORT_INT;
-		else
-			port = tt_port_parse(cfg_text(val), n);
-		if (port < 0) {
-			cfg_err(cx, &val->start_mark, "%s.%s: expected a torus "
-			    "port (%s) or internal, got %s",
-			    keys[K_PORTS].val.path, cfg_text(k),
-			    cfg_port_names(n, pb, sizeof(pb)),
-			    cfg_describe(val, qb, sizeof(qb)));
-			continue;
-		}
-		if (c->nports == TT_MAX_EXT + 1) {
-			cfg_err(cx, &k->start_mark, "%s: more than %d ports",
-			    keys[K_PORTS].val.path, TT_MAX_EXT + 1);
-			break;
-		}
-		pt = &c->ports[c->nports++];
-		snprintf(pt->key, sizeof(pt->key), "%s", cfg_text(k));
-		pt->port = port;
-		pt->line = (unsigned long)k->start_mark.line + 1;
-		pt->col = (unsigned long)k->start_mark.column + 1;
-	}
-}
-
-/* nodes[i]: {host: NAME, coord: [..], cards: [card0, card1]} */
-static void
-cfg_one_node(struct cfg_ctx *cx, const struct cfg_val *v,
-    const tt_netspec *spec, tt_cfg_node *nd)
-{
-	static const char *const names[] = {"host", "coord", "cards"};
-	enum { K_HOST, K_COORD, K_CARDS, K_N };
-	struct cfg_key keys[K_N];
-	yaml_node_item_t *it;
-	char qb[64];
-	int i;
-
-	nd->line = (unsigned long)v->mark.line + 1;
-	nd->col = (unsigned long)v->mark.column + 1;
-	if (v->node->type != YAML_MAPPING_NODE) {
-		cfg_err(cx, &v->mark, "%s: expected a node {host: ..., coord: "
-		    "[...], cards: [...]}, got %s", v->path,
-		    cfg_describe(v->node, qb, sizeof(qb)));
-		return;
-	}
-	cfg_keys_init(keys, K_N, names);
-	cfg_map_keys(cx, v->node, v->path, keys, K_N);
-	if (keys[K_HOST].key == NULL)
-		cfg_err(cx, &v->mark, "%s: missing host (the node's host name)",
-		    v->path);
-	else
-		(void)cfg_string(cx, &keys[K_HOST].val, "a host name",
-		    nd->host, sizeof(nd->host));
-	if (keys[K_COORD].key == NULL) {
-		cfg_err(cx, &v->mark, "%s: missing coord (e.g. coord: [0, 0, "
-		    "0])", v->path);
-	} else if (keys[K_COORD].val.node->type != YAML_SEQUENCE_NODE) {
-		cfg_err(cx, &keys[K_COORD].val.mark, "%s: expected a list of "
-		    "%d coordinates, got %s", keys[K_COORD].val.path, spec->n,
-		    cfg_describe(keys[K_COORD].val.node, qb, sizeof(qb)));
-	} else {
-		const yaml_node_t *cn = keys[K_COORD].val.node;
-		int bad = 0;
-
-		i = 0;
-		for (it = cn->data.sequence.items.start;
-		    it < cn->data.sequence.items.top; it++, i++) {
-			struct cfg_val e;
-			int x;
-
-			if (i >= spec->n)
-				continue;
-			cfg_val_set(&e, cfg_node(cx, *it), NULL, "%s[%d]",
-			    keys[K_COORD].val.path, i);
-			if (cfg_int(cx, &e, 0, spec->k[i] - 1, &x) == 0)
-				nd->coord[i] = x;
-			else
-				bad = 1;
-		}
-		if (i != spec->n)
-			cfg_err(cx, &keys[K_COORD].val.mark, "%s: %d "
-			    "coordinates for a torus of %d dimensions",
-			    keys[K_COORD].val.path, i, spec->n);
-		nd->coord_ok = !bad && i == spec->n;
-	}
-	if (keys[K_CARDS].key == NULL)
-		return;		/* automatic port map */
-	if (keys[K_CARDS].val.node->type != YAML_SEQUENCE_NODE) {
-		cfg_err(cx, &keys[K_CARDS].val.mark, "%s: expected a list of "
-		    "cards, got %s", keys[K_CARDS].val.path,
-		    cfg_describe(keys[K_CARDS].val.node, qb, sizeof(qb)));
-		return;
-	}
-	i = 0;
-	for (it = keys[K_CARDS].val.node->data.sequence.items.start;
-	    it < keys[K_CARDS].val.node->data.sequence.items.top; it++, i++) {
-		struct cfg_val e;
-		int want = spec->twin ? 2 : 1;
-
-		cfg_val_set(&e, cfg_node(cx, *it), NULL, "%s[%d]",
-		    keys[K_CARDS].val.path, i);
-		if (i >= want) {
-			cfg_err(cx, &e.mark, "%s: a %s node has %d card%s",
-			    e.path, spec->twin ? "twin" : "plain", want,
-			    want == 1 ? "" : "s");
-			continue;
-		}
-		cfg_card(cx, &e, spec->n, &nd->cards[i]);
-	}
-	nd->ncards = i > 2 ? 2 : i;
-}
-
-/* nodes: a list; hosts and coordinates must be unique. */
-static void
-cfg_nodes(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
-{
-	yaml_node_item_t *it;
-	size_t n = 0, i, j;
-	char qb[64];
-
-	if (v->node->type != YAML_SEQUENCE_NODE) {
-		cfg_err(cx, &v->mark, "nodes: expected a list of nodes "
-		    "(- host: ...), got %s", cfg_describe(v->node, qb,
-		    sizeof(qb)));
-		return;
-	}
-	for (it = v->node->data.sequence.items.start;
-	    it < v->node->data.sequence.items.top; it++)
-		n++;
-	cfg->nodes = calloc(n ? n : 1, sizeof(*cfg->nodes));
-	if (cfg->nodes == NULL) {
-		cfg_err(cx, &v->mark, "nodes: out of memory");
-		return;
-	}
-	for (it = v->node->data.sequence.items.start;
-	    it < v->node->data.sequence.items.top; it++) {
-		struct cfg_val e;
-		tt_cfg_node *nd = &cfg->nodes[cfg->nnodes];
-
-		cfg_val_set(&e, cfg_node(cx, *it), NULL, "nodes[%zu]",
-		    cfg->nnodes);
-		cfg_one_node(cx, &e, &cfg->spec, nd);
-		cfg->nnodes++;
-		for (j = 0; j + 1 < cfg->nnodes; j++) {
-			const tt_cfg_node *o = &cfg->nodes[j];
-
-			if (nd->host[0] && strcmp(o->host, nd->host) == 0)
-				cfg_err(cx, &e.mark, "%s: host %s is listed "
-				    "twice (first on line %lu)", e.path,
-				    nd->host, o->line);
-			if (!nd->coord_ok || !o->coord_ok)
-				continue;
-			for (i = 0; i < (size_t)cfg->spec.n; i++)
-				if (o->coord[i] != nd->coord[i])
-					break;
-			if (i == (size_t)cfg->spec.n)
-				cfg_err(cx, &e.mark, "%s: the coordinate repeats "
-				    "that of nodes[%zu] (line %lu)", e.path, j,
-				    o->line);
-		}
-	}
-}
-
-/* pes: {tap: "tt%u", subnet: 10.88.0.0/16} */
-static void
-cfg_pes(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
-{
-	static const char *const names[] = {"tap", "subnet"};
-	enum { K_TAP, K_SUBNET, K_N };
-	struct cfg_key keys[K_N];
-	char qb[64], buf[64], tap[16], *slash;
-	const char *pct;
-	struct in_addr a;
-	long pl;
-
-	if (v->node->type != YAML_MAPPING_NODE) {
-		cfg_err(cx, &v->mark, "pes: expected a mapping with keys tap, "
-		    "subnet; got %s", cfg_describe(v->node, qb, sizeof(qb)));
-		return;
-	}
-	cfg_keys_init(keys, K_N, names);
-	cfg_map_keys(cx, v->node, "pes", keys, K_N);
-	if (keys[K_TAP].key != NULL && cfg_string(cx, &keys[K_TAP].val,
-	    "a TAP name pattern such as \"tt%u\"", tap, sizeof(tap)) == 0) {
-		pct = strchr(tap, '%');
-		if (pct == NULL || pct[1] != 'u' || strchr(pct + 1, '%'))
-			cfg_err(cx, &keys[K_TAP].val.mark, "pes.tap: the "
-			    "pattern needs exactly one %%u (the PE id), got "
-			    "\"%s\"", tap);
-		else
-			snprintf(cfg->pe_tap, sizeof(cfg->pe_tap), "%s", tap);
-	}
-	if (keys[K_SUBNET].key != NULL && cfg_string(cx,
-	    &keys[K_SUBNET].val, "an IPv4 subnet such as 10.88.0.0/16", buf,
-	    sizeof(buf)) == 0) {
-		slash = strchr(buf, '/');
-		pl = slash ? strtol(slash + 1, NULL, 10) : -1;
-		if (slash != NULL)
-			*slash = '\0';
-		if (slash == NULL || inet_pton(AF_INET, buf, &a) != 1 ||
-		    pl < 8 || pl > 30)
-			cfg_err(cx, &keys[K_SUBNET].val.mark, "pes.subnet: "
-			    "expected an IPv4 subnet with a prefix of 8 to 30 "
-			    "bits, such as 10.88.0.0/16");
-		else {
-			cfg->pe_subnet = ntohl(a.s_addr) &
-			    ~((1u << (32 - pl)) - 1);
-			cfg->pe_prefix = (int)pl;
-		}
-	}
-}
-
-int
-tt_addr_parse(const char *s, tt_addr *a)
-{
-	unsigned m[6];
-	char tail;
-	int i;
-
-	memset(a->bytes, 0, sizeof(a->bytes));
-	if (inet_pton(AF_INET, s, a->bytes) == 1) {
-		a->kind = TT_ADDR_IPV4;
-		return 0;
-	}
-	if (inet_pton(AF_INET6, s, a->bytes) == 1) {
-		a->kind = TT_ADDR_IPV6;
-		return 0;
-	}
-	if (strlen(s) == 17 && sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &m[0],
-	    &m[1], &m[2], &m[3], &m[4], &m[5], &tail) == 6) {
-		for (i = 0; i < 6; i++) {
-			if (!isxdigit((unsigned char)s[3 * i]) ||
-			    !isxdigit((unsigned char)s[3 * i + 1]))
-				return -1;
-			a->bytes[i] = (uint8_t)m[i];
-		}
-		a->kind = TT_ADDR_MAC;
-		return 0;
-	}
-	return -1;
-}
-
-/*
- * addresses: { "10.0.0.1": 0, "10.0.0.2": "1,0,0/1", "02:00:..": 5 }.
- * The addresses are checked here; the PEs need the network, which flags
- * may still change, so they are kept as written.
- */
-static void
-cfg_addresses(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
-{
-	yaml_node_pair_t *pair;
-	char qb[64];
-	size_t n = 0, i;
-
-	if (v->node->type != YAML_MAPPING_NODE) {
-		cfg_err(cx, &v->mark, "addresses: expected a mapping of IP or "
-		    "MAC addresses to PEs (\"10.0.0.1\": 0), got %s",
-		    cfg_describe(v->node, qb, sizeof(qb)));
-		return;
-	}
-	for (pair = v->node->data.mapping.pairs.start;
-	    pair < v->node->data.mapping.pairs.top; pair++)
-		n++;
-	cfg->addrs = calloc(n ? n : 1, sizeof(*cfg->addrs));
-	if (cfg->addrs == NULL) {
-		cfg_err(cx, &v->mark, "addresses: out of memory");
-		return;
-	}
-	for (pair = v->node->data.mapping.pairs.start;
-	    pair < v->node->data.mapping.pairs.top; pair++) {
-		yaml_node_t *k = cfg_node(cx, pair->key);
-		yaml_node_t *val = cfg_node(cx, pair->value);
-		tt_addr *a = &cfg->addrs[cfg->naddrs];
-
-		if (!cfg_is_text(k) || strlen(cfg_text(k)) >= sizeof(a->text) ||
-		    tt_addr_parse(cfg_text(k), a) < 0) {
-			cfg_err(cx, &k->start_mark, "addresses: %s is not an "
-			    "IPv4, IPv6 or MAC (aa:bb:cc:dd:ee:ff) address",
-			    cfg_describe(k, qb, sizeof(qb)));
-			continue;
-		}
-		for (i = 0; i < cfg->naddrs; i++)
-			if (cfg->addrs[i].kind == a->kind &&
-			    memcmp(cfg->addrs[i].bytes, a->bytes, 16) == 0)
-				break;
-		if (i < cfg->naddrs) {
-			cfg_err(cx, &k->start_mark, "addresses: %s is mapped "
-			    "twice (first on line %lu)", cfg_text(k),
-			    cfg->addrs[i].line);
-			continue;
-		}
-		if (!cfg_is_text(val) || cfg_is_null(val) ||
-		    strlen(cfg_text(val)) >= sizeof(a->pe)) {
-			cfg_err(cx, &val->start_mark, "addresses.%s: expected a "
-			    "PE (an id or x,y,z/c), got %s", cfg_text(k),
-			    cfg_describe(val, qb, sizeof(qb)));
-			continue;
-		}
-		snprintf(a->text, sizeof(a->text), "%s", cfg_text(k));
-		snprintf(a->pe, sizeof(a->pe), "%s", cfg_text(val));
-		a->line = (unsigned long)val->start_mark.line + 1;
-		a->col = (unsigned long)val->start_mark.column + 1;
-		cfg->naddrs++;
-	}
-}
-
-static void
 cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 {
 	static const char *const names[] = {"torus", "network", "nodes",
 	    "trace", "addresses", "pes"};
 	enum { K_TORUS, K_NETWORK, K_NODES, K_TRACE, K_ADDRS, K_PES, K_N };
 	struct cfg_key keys[K_N];
+	uint64_t npes = 0;
 	char qb[64];
+	int d, subnet_set = 0;
 
 	if (root->type != YAML_MAPPING_NODE) {
 		cfg_err(cx, &root->start_mark, "the top level must be a mapping "
@@ -1247,8 +925,9 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 	if (keys[K_TORUS].key == NULL)
 		cfg_err(cx, &root->start_mark, "missing section torus (it "
 		    "needs at least dims, e.g. torus: {dims: [4, 4, 4]})");
-	else
-		cfg_torus(cx, keys[K_TORUS].key, &keys[K_TORUS].val, cfg);
+	else if (cfg_torus(cx, keys[K_TORUS].key, &keys[K_TORUS].val, cfg) == 0)
+		for (d = 0, npes = cfg->spec.twin ? 2 : 1; d < cfg->spec.n; d++)
+			npes *= (uint64_t)cfg->spec.k[d];
 	if (keys[K_NETWORK].key != NULL)
 		cfg_network(cx, &keys[K_NETWORK].val, &cfg->params);
 	/* nodes: belongs to ttd (ttsim ignores it); its coordinates need
@@ -1258,7 +937,9 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 		cfg->has_nodes = 1;
 	}
 	if (keys[K_PES].key != NULL)
-		cfg_pes(cx, &keys[K_PES].val, cfg);
+		subnet_set = cfg_pes(cx, &keys[K_PES].val, cfg, npes);
+	if (keys[K_NODES].key != NULL && !subnet_set && npes > 0)
+		cfg_pes_default(cx, &keys[K_NODES].key->start_mark, cfg, npes);
 	if (keys[K_TRACE].key != NULL) {
 		cfg_trace(cx, &keys[K_TRACE].val, cfg);
 		cfg->has_trace = 1;
@@ -1269,8 +950,17 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 
 /* ---- loading ---- */
 
-/* Config files are small; this only stops a wrong path from eating memory. */
+/*
+ * Config files are small (a 65,536-node cluster with automatic port maps
+ * is 2.6 MB); this only stops a wrong path from eating memory.
+ */
 #define CFG_FILE_MAX	(64u << 20)
+/*
+ * Deeper than any cluster file nests (top > nodes > node > cards > card >
+ * ports is 6).  Refused before the document is built: libyaml's time grows
+ * with the square of the depth (100,000 levels: 40 s).
+ */
+#define CFG_DEPTH_MAX	32
 
 /*
  * libyaml's reader reports an encoding error by byte offset only, so the
@@ -1327,9 +1017,52 @@ cfg_syntax_err(struct cfg_ctx *cx, const yaml_parser_t *parser,
 	}
 }
 
-/* The whole file in memory; NULL with errno set on failure. */
+/*
+ * Nesting deeper than CFG_DEPTH_MAX: reported, -1.  Only events up to
+ * there are parsed; a syntax error is left for the load to report.
+ */
+static int
+cfg_check_depth(struct cfg_ctx *cx, const unsigned char *buf, size_t len)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	int depth = 0, r = 0, done = 0;
+
+	if (!yaml_parser_initialize(&p))
+		return 0;
+	yaml_parser_set_input_string(&p, buf, len);
+	while (!done && yaml_parser_parse(&p, &ev)) {
+		switch (ev.type) {
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			if (++depth <= CFG_DEPTH_MAX)
+				break;
+			cfg_err(cx, &ev.start_mark, "nesting deeper than %d "
+			    "levels (a cluster file has at most 6); is this a "
+			    "cluster file?", CFG_DEPTH_MAX);
+			r = -1;
+			done = 1;
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			depth--;
+			break;
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&p);
+	return r;
+}
+
+/* The whole file in memory; NULL with errno set on failure (EFBIG past
+ * CFG_FILE_MAX, with *size the file's size when it is known, else -1). */
 static unsigned char *
-cfg_read_file(const char *path, size_t *lenp)
+cfg_read_file(const char *path, size_t *lenp, long long *size)
 {
 	unsigned char *buf = NULL, *grown;
 	size_t len = 0, cap = 0, got;
@@ -1340,9 +1073,16 @@ cfg_read_file(const char *path, size_t *lenp)
 	f = fopen(path, "rb");
 	if (f == NULL)
 		return NULL;
+	*size = -1;
 	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
 		fclose(f);
 		errno = EISDIR;
+		return NULL;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > (off_t)CFG_FILE_MAX) {
+		fclose(f);
+		*size = (long long)st.st_size;
+		errno = EFBIG;
 		return NULL;
 	}
 	for (;;) {
@@ -1410,6 +1150,7 @@ tt_config_load(tt_config *cfg, const char *path, FILE *errs)
 	yaml_document_t doc, extra;
 	yaml_node_t *root;
 	unsigned char *buf;
+	long long size;
 	size_t len;
 
 	tt_config_default(cfg);
@@ -1419,13 +1160,26 @@ tt_config_load(tt_config *cfg, const char *path, FILE *errs)
 	cx.errs = errs;
 	cx.doc = &doc;
 
-	buf = cfg_read_file(path, &len);
+	buf = cfg_read_file(path, &len, &size);
+	if (buf == NULL && errno == EFBIG) {
+		if (errs != NULL && size >= 0)
+			fprintf(errs, "%s: %lld bytes, more than a cluster file "
+			    "may have (%u MiB); is it the right file?\n", path,
+			    size, CFG_FILE_MAX >> 20);
+		else if (errs != NULL)
+			fprintf(errs, "%s: more bytes than a cluster file may "
+			    "have (%u MiB); is it the right file?\n", path,
+			    CFG_FILE_MAX >> 20);
+		return 1;
+	}
 	if (buf == NULL) {
 		if (errs != NULL)
 			fprintf(errs, "%s: cannot open: %s\n", path,
 			    strerror(errno));
 		return 1;
 	}
+	if (cfg_check_depth(&cx, buf, len) < 0)
+		goto flush;
 	if (!yaml_parser_initialize(&parser)) {
 		free(buf);
 		if (errs != NULL)
@@ -1461,9 +1215,11 @@ tt_config_load(tt_config *cfg, const char *path, FILE *errs)
 	}
 out:
 	yaml_parser_delete(&parser);
+flush:
 	free(buf);
 	if (errs != NULL)
 		cfg_flush(&cx);
 	free(cx.msgs);
+	free(cx.kinds);
 	return cx.nerr;
 }

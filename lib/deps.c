@@ -9,13 +9,14 @@
 
 #include "errf.h"
 #include "twintorus/deps.h"
+#include "twintorus/outfile.h"
 
 #define DEPS_MAGIC "# twintorus dependencies 1"
 #define DEPS_END   "# end "
 
 struct tt_deps_writer {
+	tt_outfile *out;        /* "-", or written whole (twintorus/outfile.h) */
 	FILE *f;
-	char *path, *part;      /* part NULL: standard output */
 	uint64_t lines, preds;
 };
 
@@ -24,32 +25,15 @@ tt_deps_create(tt_deps_writer **wp, const char *path, char *err,
     size_t errsz)
 {
 	tt_deps_writer *w;
-	size_t len = strlen(path) + 6;
 
 	*wp = NULL;
 	if ((w = calloc(1, sizeof(*w))) == NULL)
 		return tt_errf(err, errsz, "out of memory");
-	if (strcmp(path, "-") == 0) {
-		w->f = stdout;
-	} else {
-		w->path = strdup(path);
-		w->part = malloc(len);
-		if (w->path == NULL || w->part == NULL) {
-			free(w->path);
-			free(w->part);
-			free(w);
-			return tt_errf(err, errsz, "out of memory");
-		}
-		snprintf(w->part, len, "%s.part", path);
-		if ((w->f = fopen(w->part, "w")) == NULL) {
-			tt_errf(err, errsz, "%s: cannot create: %s", path,
-			    strerror(errno));
-			free(w->path);
-			free(w->part);
-			free(w);
-			return -1;
-		}
+	if (tt_outfile_open(&w->out, path, err, errsz) < 0) {
+		free(w);
+		return -1;
 	}
+	w->f = tt_outfile_file(w->out);
 	fprintf(w->f, "%s\n# pe seq dst bytes t_ns gap_ns preds\n", DEPS_MAGIC);
 	*wp = w;
 	return 0;
@@ -105,27 +89,11 @@ tt_deps_write(tt_deps_writer *w, const tt_dep *d)
 int
 tt_deps_close(tt_deps_writer *w, char *err, size_t errsz)
 {
-	int r = 0;
+	int r;
 
 	fprintf(w->f, "%s%" PRIu64 " messages %" PRIu64 " predecessors\n",
 	    DEPS_END, w->lines, w->preds);
-	if (w->part == NULL) {
-		/* not flushed: the program flushes its standard output and
-		 * reports that once, with the reason */
-		if (ferror(w->f))
-			r = tt_errf(err, errsz, "standard output: write failed");
-	} else {
-		if (ferror(w->f) | fclose(w->f))
-			r = tt_errf(err, errsz, "%s: write failed: %s", w->path,
-			    strerror(errno));
-		else if (rename(w->part, w->path) != 0)
-			r = tt_errf(err, errsz, "%s: cannot rename %s to it: %s",
-			    w->path, w->part, strerror(errno));
-		if (r != 0)
-			unlink(w->part);
-	}
-	free(w->path);
-	free(w->part);
+	r = tt_outfile_close(w->out, err, errsz);
 	free(w);
 	return r;
 }
@@ -135,12 +103,7 @@ tt_deps_discard(tt_deps_writer *w)
 {
 	if (w == NULL)
 		return;
-	if (w->part != NULL) {
-		fclose(w->f);
-		unlink(w->part);
-	}
-	free(w->path);
-	free(w->part);
+	tt_outfile_discard(w->out);
 	free(w);
 }
 

@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <arpa/inet.h>
 #include <pcap/pcap.h>
@@ -15,6 +16,7 @@
 
 #include "errf.h"
 #include "trace_int.h"
+#include "twintorus/outfile.h"
 #include "twintorus/trace.h"
 
 /* ---- writing ---- */
@@ -22,53 +24,72 @@
 struct tt_trace_writer {
 	pcap_t *dead;
 	pcap_dumper_t *dump;
-	char *path, *part;      /* part == NULL: written in place */
+	char *path;
+	tt_outfile *out;        /* TT_TRACE_ATOMIC; NULL: libpcap's own file */
+	int werr;               /* errno of the first failed write, or 0 */
 };
+
+static void
+writer_free(tt_trace_writer *w)
+{
+	pcap_close(w->dead);
+	free(w->path);
+	free(w);
+}
 
 int
 tt_trace_create(tt_trace_writer **wp, const char *path, int mode,
     char *err, size_t errsz)
 {
 	tt_trace_writer *w;
-	size_t len = strlen(path);
-	int atomic = mode == TT_TRACE_ATOMIC;
+	FILE *f;
 
 	*wp = NULL;
 	w = calloc(1, sizeof(*w));
 	if (w == NULL)
 		return tt_errf(err, errsz, "%s: out of memory", path);
 	w->path = strdup(path);
-	if (atomic && w->path != NULL) {
-		w->part = malloc(len + 6);
-		if (w->part != NULL)
-			snprintf(w->part, len + 6, "%s.part", path);
-	}
-	if (w->path == NULL || (atomic && w->part == NULL))
-		goto nomem;
 	w->dead = pcap_open_dead_with_tstamp_precision(DLT_EN10MB,
 	    TT_TRACE_SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
-	if (w->dead == NULL)
-		goto nomem;
-	/* append: an existing nanosecond Ethernet trace goes on, a missing
-	 * one is created (libpcap checks the header it appends to) */
-	w->dump = mode == TT_TRACE_APPEND ? pcap_dump_open_append(w->dead,
-	    path) : pcap_dump_open(w->dead, atomic ? w->part : path);
-	if (w->dump == NULL) {
-		tt_errf(err, errsz, "%s: cannot create: %s", path,
-		    pcap_geterr(w->dead));
-		pcap_close(w->dead);
-		free(w->part);
+	if (w->path == NULL || w->dead == NULL) {
+		if (w->dead != NULL)
+			pcap_close(w->dead);
 		free(w->path);
 		free(w);
-		return -1;
+		return tt_errf(err, errsz, "%s: out of memory", path);
+	}
+	if (mode == TT_TRACE_ATOMIC) {
+		/* "-", FIFOs, devices and links as every output of the tools */
+		if (tt_outfile_open(&w->out, path, err, errsz) < 0) {
+			writer_free(w);
+			return -1;
+		}
+		if ((f = tt_outfile_stream(w->out)) == NULL ||
+		    (w->dump = pcap_dump_fopen(w->dead, f)) == NULL) {
+			tt_errf(err, errsz, "%s: cannot create: %s", path,
+			    f == NULL ? "out of memory" : pcap_geterr(w->dead));
+			if (f != NULL)
+				fclose(f);
+			tt_outfile_discard(w->out);
+			writer_free(w);
+			return -1;
+		}
+	} else {
+		/* append: an existing nanosecond Ethernet trace goes on, a
+		 * missing one is created (libpcap checks the header it
+		 * appends to) */
+		w->dump = mode == TT_TRACE_APPEND ?
+		    pcap_dump_open_append(w->dead, path) :
+		    pcap_dump_open(w->dead, path);
+		if (w->dump == NULL) {
+			tt_errf(err, errsz, "%s: cannot create: %s", path,
+			    pcap_geterr(w->dead));
+			writer_free(w);
+			return -1;
+		}
 	}
 	*wp = w;
 	return 0;
-nomem:
-	free(w->part);
-	free(w->path);
-	free(w);
-	return tt_errf(err, errsz, "%s: out of memory", path);
 }
 
 int
@@ -85,14 +106,23 @@ tt_trace_write(tt_trace_writer *w, uint64_t t_ns, const uint8_t *data,
 	h.ts.tv_usec = (suseconds_t)(t_ns % 1000000000u);
 	h.caplen = caplen;
 	h.len = wirelen;
+	errno = 0;
 	pcap_dump((u_char *)w->dump, &h, data);
+	/* the stream's error flag sticks, errno does not: keep why now */
+	if (w->werr == 0 && ferror(pcap_dump_file(w->dump)))
+		w->werr = errno != 0 ? errno : EIO;
 	return 0;
 }
 
 int
 tt_trace_flush(tt_trace_writer *w)
 {
-	return pcap_dump_flush(w->dump) == 0 ? 0 : -1;
+	errno = 0;
+	if (pcap_dump_flush(w->dump) == 0)
+		return 0;
+	if (w->werr == 0)
+		w->werr = errno != 0 ? errno : EIO;
+	return -1;
 }
 
 int
@@ -100,21 +130,18 @@ tt_trace_close(tt_trace_writer *w, char *err, size_t errsz)
 {
 	int r = 0;
 
-	if (pcap_dump_flush(w->dump) != 0 || ferror(pcap_dump_file(w->dump)))
-		r = tt_errf(err, errsz, "%s: write failed: %s", w->path,
-		    strerror(errno));
+	(void)tt_trace_flush(w);
+	if (w->werr != 0)
+		r = tt_errf(err, errsz, "%s: write failed: %s", w->out != NULL ?
+		    tt_outfile_name(w->out) : w->path, strerror(w->werr));
 	pcap_dump_close(w->dump);
-	pcap_close(w->dead);
-	if (w->part != NULL) {
-		if (r == 0 && rename(w->part, w->path) != 0)
-			r = tt_errf(err, errsz, "%s: cannot rename %s to it: %s",
-			    w->path, w->part, strerror(errno));
+	if (w->out != NULL) {
 		if (r != 0)
-			unlink(w->part);
+			tt_outfile_discard(w->out);
+		else
+			r = tt_outfile_close(w->out, err, errsz);
 	}
-	free(w->part);
-	free(w->path);
-	free(w);
+	writer_free(w);
 	return r;
 }
 
@@ -122,11 +149,11 @@ void
 tt_trace_discard(tt_trace_writer *w)
 {
 	pcap_dump_close(w->dump);
-	pcap_close(w->dead);
-	unlink(w->part != NULL ? w->part : w->path);
-	free(w->part);
-	free(w->path);
-	free(w);
+	if (w->out != NULL)
+		tt_outfile_discard(w->out);
+	else
+		unlink(w->path);
+	writer_free(w);
 }
 
 static int
@@ -136,7 +163,7 @@ write_frame(tt_trace_writer *w, const tt_msg *m, uint8_t flags)
 	tt_frame f;
 	size_t len;
 
-	if (m->bytes > UINT32_MAX - sizeof(buf))
+	if (m->bytes > TT_TRACE_MSG_MAX)
 		return -1;
 	memset(&f, 0, sizeof(f));
 	tt_pe_mac(m->dst, f.dst_mac);
@@ -166,70 +193,274 @@ tt_trace_write_delivery(tt_trace_writer *w, const tt_msg *m)
 	return write_frame(w, m, TT_FRAME_F_DELIVERED);
 }
 
+/* ---- standard input ---- */
+
+/*
+ * "-" reads standard input.  A pipe can be read only once, but replay
+ * reads its trace more than once (a first pass, then each network), so
+ * what is read from a pipe is kept in an unlinked temporary file: every
+ * open reads that copy first and then goes on reading the pipe, adding to
+ * the copy.  Redirected from a file, standard input is read at its offsets
+ * and nothing is copied.  A process reads its standard input once.
+ */
+static struct {
+	int init, seekable;
+	off_t base;             /* seekable: where stdin stood at first */
+	int copy;               /* the copy of the pipe, or -1 */
+	off_t len;              /* bytes read from the pipe so far */
+	int eof;                /* the pipe ended */
+	int lost;               /* errno: the copy could not be kept */
+} tin0;
+
+struct stdin_reader {
+	off_t pos;
+};
+
+static ssize_t
+stdin_copy_add(const char *buf, size_t n)
+{
+	size_t done = 0;
+	ssize_t w;
+
+	while (done < n) {
+		w = pwrite(tin0.copy, buf + done, n - done,
+		    tin0.len + (off_t)done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+static ssize_t
+stdin_read(void *cookie, char *buf, size_t n)
+{
+	struct stdin_reader *k = cookie;
+	ssize_t r;
+
+	if (tin0.seekable) {
+		r = pread(STDIN_FILENO, buf, n, tin0.base + k->pos);
+	} else if (k->pos < tin0.len) {
+		if ((off_t)n > tin0.len - k->pos)
+			n = (size_t)(tin0.len - k->pos);
+		r = pread(tin0.copy, buf, n, k->pos);
+	} else if (tin0.eof) {
+		return 0;
+	} else {
+		do
+			r = read(STDIN_FILENO, buf, n);
+		while (r < 0 && errno == EINTR);
+		if (r == 0)
+			tin0.eof = 1;
+		if (r > 0 && tin0.lost == 0 &&
+		    stdin_copy_add(buf, (size_t)r) < 0)
+			tin0.lost = errno != 0 ? errno : EIO;
+		if (r > 0)
+			tin0.len += r;
+	}
+	if (r > 0)
+		k->pos += r;
+	return r < 0 ? -1 : r;
+}
+
+static int
+stdin_close(void *cookie)
+{
+	free(cookie);
+	return 0;
+}
+
+/* A temporary file nobody else can see, for the copy of the pipe. */
+static int
+stdin_copy_open(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4200];
+	int fd;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR &&
+	    errno != EINVAL))
+		return fd;
+	snprintf(path, sizeof(path), "%s/ttsim-stdin-XXXXXX", dir);
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(path);
+	return fd;
+}
+
+/* A stream reading standard input from its start (see above). */
+static FILE *
+stdin_open(char *err, size_t errsz)
+{
+	cookie_io_functions_t io = {stdin_read, NULL, NULL, stdin_close};
+	struct stdin_reader *k;
+	struct stat st;
+	FILE *f;
+
+	if (!tin0.init) {
+		if (isatty(STDIN_FILENO)) {
+			tt_errf(err, errsz, "standard input: is a terminal; "
+			    "pipe a trace into it (tcpdump -w - ... | ttsim "
+			    "... -) or give a file");
+			return NULL;
+		}
+		if (fstat(STDIN_FILENO, &st) != 0) {
+			tt_errf(err, errsz, "standard input: cannot read it: "
+			    "%s", strerror(errno));
+			return NULL;
+		}
+		tin0.init = 1;
+		tin0.copy = -1;
+		tin0.base = S_ISREG(st.st_mode) ?
+		    lseek(STDIN_FILENO, 0, SEEK_CUR) : -1;
+		tin0.seekable = tin0.base >= 0;
+		if (!tin0.seekable && (tin0.copy = stdin_copy_open()) < 0)
+			tin0.lost = errno;
+	}
+	if (tin0.lost != 0 && tin0.len > 0) {
+		tt_errf(err, errsz, "standard input: read once already, and "
+		    "no copy of it could be kept (%s); save the trace to a "
+		    "file and give that", strerror(tin0.lost));
+		return NULL;
+	}
+	k = calloc(1, sizeof(*k));
+	f = k == NULL ? NULL : fopencookie(k, "r", io);
+	if (f == NULL) {
+		free(k);
+		tt_errf(err, errsz, "standard input: out of memory");
+	}
+	return f;
+}
+
 /* ---- reading one file ---- */
 
 struct tt_trace_reader {
 	pcap_t *p;
-	char *path;
+	char *path;             /* as shown: "standard input" for "-" */
 	uint64_t recno, truncated;
 };
+
+const char *
+tt_trace_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "standard input" : path;
+}
+
+int
+tt_trace_fopen(tt_trace_reader **rp, FILE *f, const char *name, char *err,
+    size_t errsz)
+{
+	char ebuf[PCAP_ERRBUF_SIZE];
+	tt_trace_reader *r;
+	int dlt, c;
+
+	*rp = NULL;
+	/* an empty stream, in our words rather than libpcap's */
+	if ((c = getc(f)) == EOF) {
+		if (ferror(f))
+			tt_errf(err, errsz, "%s: cannot read: %s", name,
+			    strerror(errno));
+		else
+			tt_errf(err, errsz, "%s: empty%s (0 bytes), not a pcap "
+			    "or pcapng trace", name, strcmp(name,
+			    "standard input") == 0 ? "" : " file");
+		fclose(f);
+		return -1;
+	}
+	ungetc(c, f);
+	ebuf[0] = '\0';
+	r = calloc(1, sizeof(*r));
+	if (r == NULL || (r->path = strdup(name)) == NULL) {
+		free(r);
+		fclose(f);
+		return tt_errf(err, errsz, "%s: out of memory", name);
+	}
+	r->p = pcap_fopen_offline_with_tstamp_precision(f,
+	    PCAP_TSTAMP_PRECISION_NANO, ebuf);
+	if (r->p == NULL) {
+		/* libpcap leaves f open when it refuses it */
+		fclose(f);
+		free(r->path);
+		free(r);
+		if (strstr(ebuf, "unknown file format") != NULL)
+			return tt_errf(err, errsz, "%s: not a pcap or pcapng "
+			    "file (libpcap: %s)", name, ebuf);
+		return tt_errf(err, errsz, "%s: cannot read the file header "
+		    "(libpcap: %s)", name, ebuf);
+	}
+	dlt = pcap_datalink(r->p);
+	if (dlt != DLT_EN10MB) {
+		const char *dname = pcap_datalink_val_to_name(dlt);
+		const char *desc = pcap_datalink_val_to_description(dlt);
+
+		if (dname != NULL)
+			tt_errf(err, errsz, "%s: link type %s (%s, DLT %d), not "
+			    "Ethernet; traces hold Ethernet frames (capture on "
+			    "an Ethernet interface, e.g. tcpdump -i eth0, not "
+			    "-i any)", name, dname, desc ? desc : "no "
+			    "description", dlt);
+		else
+			tt_errf(err, errsz, "%s: link type %d (unknown to "
+			    "libpcap), not Ethernet; traces hold Ethernet "
+			    "frames", name, dlt);
+		tt_trace_close_reader(r);
+		return -1;
+	}
+	*rp = r;
+	return 0;
+}
 
 int
 tt_trace_open(tt_trace_reader **rp, const char *path, char *err,
     size_t errsz)
 {
-	char ebuf[PCAP_ERRBUF_SIZE];
-	tt_trace_reader *r;
 	struct stat st;
 	FILE *f;
-	int dlt;
 
 	*rp = NULL;
+	if (strcmp(path, "-") == 0) {
+		if ((f = stdin_open(err, errsz)) == NULL)
+			return -1;
+		return tt_trace_fopen(rp, f, tt_trace_name(path), err, errsz);
+	}
 	if (stat(path, &st) != 0)
 		return tt_errf(err, errsz, "%s: cannot open: %s", path,
 		    strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return tt_errf(err, errsz, "%s: is a directory", path);
-	if (S_ISREG(st.st_mode) && st.st_size == 0)
-		return tt_errf(err, errsz, "%s: empty file (0 bytes), not a "
-		    "pcap or pcapng trace", path);
 	/* fopen here so that an unreadable file says why in our words */
 	f = fopen(path, "rb");
 	if (f == NULL)
 		return tt_errf(err, errsz, "%s: cannot open: %s", path,
 		    strerror(errno));
-	ebuf[0] = '\0';
-	r = calloc(1, sizeof(*r));
-	if (r == NULL || (r->path = strdup(path)) == NULL) {
-		free(r);
-		fclose(f);
-		return tt_errf(err, errsz, "%s: out of memory", path);
-	}
-	r->p = pcap_fopen_offline_with_tstamp_precision(f,
-	    PCAP_TSTAMP_PRECISION_NANO, ebuf);
-	if (r->p == NULL) {
-		/* libpcap closes f on failure */
-		free(r->path);
-		free(r);
-		if (strstr(ebuf, "unknown file format") != NULL)
-			return tt_errf(err, errsz, "%s: not a pcap or pcapng "
-			    "file (libpcap: %s)", path, ebuf);
-		return tt_errf(err, errsz, "%s: cannot read the file header "
-		    "(libpcap: %s)", path, ebuf);
-	}
-	dlt = pcap_datalink(r->p);
-	if (dlt != DLT_EN10MB) {
-		const char *name = pcap_datalink_val_to_name(dlt);
-		const char *desc = pcap_datalink_val_to_description(dlt);
+	return tt_trace_fopen(rp, f, path, err, errsz);
+}
 
-		tt_errf(err, errsz, "%s: link type %s (%s), not Ethernet; "
-		    "traces hold Ethernet frames (capture on an Ethernet "
-		    "interface, e.g. tcpdump -i eth0, not -i any)", path,
-		    name ? name : "unknown", desc ? desc : "?");
-		tt_trace_close_reader(r);
+/*
+ * A record's time in ns.  pcap keeps seconds in 32 bits that libpcap
+ * hands over signed, so a time from 2038-01-19 on arrives negative: those
+ * bits are the unsigned seconds pcap means (up to 2106).  pcapng's 64-bit
+ * times can reach beyond what 64-bit nanoseconds hold (year 2554).
+ */
+static int
+rec_time(const struct pcap_pkthdr *h, uint64_t *t_ns)
+{
+	uint64_t sec, nsec;
+
+	if (h->ts.tv_sec < INT32_MIN || h->ts.tv_usec < INT32_MIN)
 		return -1;
-	}
-	*rp = r;
+	sec = h->ts.tv_sec < 0 ? (uint64_t)(uint32_t)h->ts.tv_sec :
+	    (uint64_t)h->ts.tv_sec;
+	nsec = h->ts.tv_usec < 0 ? (uint64_t)(uint32_t)h->ts.tv_usec :
+	    (uint64_t)h->ts.tv_usec;
+	if (sec > (UINT64_MAX - nsec) / 1000000000u)
+		return -1;
+	*t_ns = sec * 1000000000u + nsec;
 	return 0;
 }
 
@@ -261,8 +492,11 @@ tt_trace_read(tt_trace_reader *r, tt_trace_rec *rec, char *err,
 	if (x != 1)
 		return tt_errf(err, errsz, "%s: record %" PRIu64 ": cannot "
 		    "read (libpcap returned %d)", r->path, r->recno, x);
-	rec->t_ns = (uint64_t)h->ts.tv_sec * 1000000000u +
-	    (uint64_t)h->ts.tv_usec;
+	if (rec_time(h, &rec->t_ns) < 0)
+		return tt_errf(err, errsz, "%s: record %" PRIu64 ": time %lld "
+		    "s is beyond what a trace can hold (2554-07-21); the "
+		    "record is damaged", r->path, r->recno,
+		    (long long)h->ts.tv_sec);
 	rec->caplen = h->caplen;
 	rec->wirelen = h->len;
 	rec->data = data;
@@ -362,6 +596,7 @@ tt_addrmap_free(tt_addrmap *m)
 
 struct tin_file {
 	char *path;
+	const char *name;       /* for messages: path, or "standard input" */
 	tt_trace_reader *r;
 	tt_trace_stats st;
 	tt_msg head;            /* the file's next message */
@@ -376,6 +611,8 @@ struct tt_trace_in {
 	size_t nheap;
 	const tt_addrmap *map;
 	uint32_t npes;
+	tt_trace_plain_fn on_plain;     /* listing: frames with no map */
+	void *plain_ctx;
 	tt_trace_stats total;
 };
 
@@ -438,10 +675,10 @@ trace_files(const char *path, char ***names, size_t *n, char *err,
 
 	*names = NULL;
 	*n = 0;
-	if (stat(path, &st) != 0)
+	if (strcmp(path, "-") != 0 && stat(path, &st) != 0)
 		return tt_errf(err, errsz, "%s: cannot open: %s", path,
 		    strerror(errno));
-	if (S_ISDIR(st.st_mode)) {
+	if (strcmp(path, "-") != 0 && S_ISDIR(st.st_mode)) {
 		if (dir_files(path, names, n, err, errsz) == 0)
 			return 0;
 		for (i = 0; i < *n; i++)
@@ -485,7 +722,9 @@ add_path(tt_trace_in *in, const char *path, size_t *cap, char *err,
 			in->f = g;
 		}
 		memset(&in->f[in->nf], 0, sizeof(in->f[0]));
-		in->f[in->nf++].path = names[i];
+		in->f[in->nf].path = names[i];
+		in->f[in->nf].name = tt_trace_name(names[i]);
+		in->nf++;
 		names[i] = NULL;
 	}
 	for (i = 0; i < n; i++)
@@ -515,16 +754,34 @@ note_unmapped(tt_trace_stats *st, const char *text)
 	}
 }
 
+/*
+ * What the two bytes after the MACs say: an EtherType from 0x0600 on; up to
+ * 1500 the length of an IEEE 802.3 frame (LLC, STP, ...), which has none.
+ */
 static const char *
-ethertype_name(uint16_t et)
+ethertype_text(uint16_t et, char *buf, size_t bufsz)
 {
-	switch (et) {
-	case 0x0800: return "IPv4";
-	case 0x0806: return "ARP";
-	case 0x86DD: return "IPv6";
-	case 0x88CC: return "LLDP";
-	default: return "unknown";
+	const char *name;
+
+	if (et <= 1500) {
+		snprintf(buf, bufsz, "an 802.3 frame (length field %u, no "
+		    "EtherType)", et);
+		return buf;
 	}
+	if (et < 0x0600) {
+		snprintf(buf, bufsz, "type/length field 0x%04x (neither an "
+		    "EtherType nor an 802.3 length)", et);
+		return buf;
+	}
+	switch (et) {
+	case 0x0800: name = "IPv4"; break;
+	case 0x0806: name = "ARP"; break;
+	case 0x86DD: name = "IPv6"; break;
+	case 0x88CC: name = "LLDP"; break;
+	default: name = "unknown"; break;
+	}
+	snprintf(buf, bufsz, "EtherType 0x%04x (%s)", et, name);
+	return buf;
 }
 
 /*
@@ -545,7 +802,7 @@ plain_msg(tt_trace_in *in, struct tin_file *f, const tt_trace_rec *rec,
 		if (left < 20)
 			return tt_errf(err, errsz, "%s: record %" PRIu64 ": IPv4 "
 			    "header cut at %zu of 20 bytes (capture with a "
-			    "larger snap length)", f->path, rec->recno, left);
+			    "larger snap length)", f->name, rec->recno, left);
 		kind = TT_ADDR_IPV4;
 		s = tt_addrmap_find(in->map, kind, p + 12);
 		d = tt_addrmap_find(in->map, kind, p + 16);
@@ -555,7 +812,7 @@ plain_msg(tt_trace_in *in, struct tin_file *f, const tt_trace_rec *rec,
 		if (left < 40)
 			return tt_errf(err, errsz, "%s: record %" PRIu64 ": IPv6 "
 			    "header cut at %zu of 40 bytes (capture with a "
-			    "larger snap length)", f->path, rec->recno, left);
+			    "larger snap length)", f->name, rec->recno, left);
 		kind = TT_ADDR_IPV6;
 		s = tt_addrmap_find(in->map, kind, p + 8);
 		d = tt_addrmap_find(in->map, kind, p + 24);
@@ -580,8 +837,7 @@ plain_msg(tt_trace_in *in, struct tin_file *f, const tt_trace_rec *rec,
 		}
 	}
 	if (kind == 0 && (s < 0 || d < 0)) {
-		snprintf(text, sizeof(text), "EtherType 0x%04x (%s)",
-		    fr->ethertype, ethertype_name(fr->ethertype));
+		ethertype_text(fr->ethertype, text, sizeof(text));
 		note_unmapped(&f->st, text);
 		return 0;
 	}
@@ -596,6 +852,39 @@ plain_msg(tt_trace_in *in, struct tin_file *f, const tt_trace_rec *rec,
 	m->bytes = rec->wirelen;
 	f->st.plain++;
 	return 1;
+}
+
+/*
+ * f->head, the message of record rec, against what a trace can hold: PEs
+ * of the network, and at most TT_TRACE_MSG_MAX bytes (a record claiming
+ * more is damaged, and would have replay simulate for minutes).  A frame
+ * longer than ttd carries is counted for a warning: a ttd capture has none.
+ */
+static int
+msg_check(const tt_trace_in *in, struct tin_file *f, const tt_trace_rec *rec,
+    char *err, size_t errsz)
+{
+	const tt_msg *m = &f->head;
+
+	if (in->npes > 0 && (m->src >= in->npes || m->dst >= in->npes))
+		return tt_errf(err, errsz, "%s: record %" PRIu64 ": %s PE %"
+		    PRIu32 " is outside the network (%" PRIu32 " PEs, ids 0..%"
+		    PRIu32 "); replay on a network of the trace's size",
+		    f->name, rec->recno, m->src >= in->npes ? "source" :
+		    "destination", m->src >= in->npes ? m->src : m->dst,
+		    in->npes, in->npes - 1);
+	if (m->bytes > TT_TRACE_MSG_MAX)
+		return tt_errf(err, errsz, "%s: record %" PRIu64 ": claims a "
+		    "message of %" PRIu64 " bytes; a record may describe at "
+		    "most %u (%u MiB): the record is damaged", f->name,
+		    rec->recno, m->bytes, TT_TRACE_MSG_MAX,
+		    TT_TRACE_MSG_MAX >> 20);
+	if (rec->wirelen > TT_FRAME_MAX) {
+		f->st.oversize++;
+		if (rec->wirelen > f->st.oversize_max)
+			f->st.oversize_max = rec->wirelen;
+	}
+	return 0;
 }
 
 /* Read file f up to its next message; 0 when it has none left. */
@@ -628,7 +917,7 @@ file_advance(tt_trace_in *in, struct tin_file *f, size_t fi, char *err,
 		    sizeof(ferr));
 		if (x < 0)
 			return tt_errf(err, errsz, "%s: record %" PRIu64 ": %s%s",
-			    f->path, rec.recno, ferr, x == TT_FRAME_CUT &&
+			    f->name, rec.recno, ferr, x == TT_FRAME_CUT &&
 			    rec.caplen < rec.wirelen ?
 			    " (the capture kept too few bytes of it: use a "
 			    "snap length of at least 34)" : "");
@@ -636,14 +925,22 @@ file_advance(tt_trace_in *in, struct tin_file *f, size_t fi, char *err,
 		f->head.t_ns = rec.t_ns;
 		f->head.file = (uint32_t)fi;
 		f->head.recno = rec.recno;
+		if (x == 1 && (in->map == NULL || in->map->n == 0) &&
+		    in->on_plain != NULL) {
+			if (in->on_plain(in->plain_ctx, &rec, &fr) < 0)
+				return tt_errf(err, errsz, "%s: record %" PRIu64
+				    ": out of memory", f->name, rec.recno);
+			f->st.listed++;
+			continue;
+		}
 		if (x == 1) {
 			if (in->map == NULL || in->map->n == 0)
 				return tt_errf(err, errsz, "%s: record %" PRIu64
-				    ": not a torus frame (EtherType 0x%04x, %s); "
-				    "to replay a plain capture, map its "
-				    "addresses to PEs in the YAML file "
-				    "(addresses:)", f->path, rec.recno,
-				    fr.ethertype, ethertype_name(fr.ethertype));
+				    ": not a torus frame: %s; to replay a plain "
+				    "capture, map its addresses to PEs in the "
+				    "YAML file (addresses:)", f->name, rec.recno,
+				    ethertype_text(fr.ethertype, ferr,
+				    sizeof(ferr)));
 			x = plain_msg(in, f, &rec, &fr, &f->head, err, errsz);
 			if (x < 0)
 				return -1;
@@ -663,15 +960,8 @@ file_advance(tt_trace_in *in, struct tin_file *f, size_t fi, char *err,
 			f->head.seq = fr.seq;
 			f->head.bytes = rec.wirelen > h ? rec.wirelen - h : 0;
 		}
-		if (in->npes > 0 && (f->head.src >= in->npes ||
-		    f->head.dst >= in->npes))
-			return tt_errf(err, errsz, "%s: record %" PRIu64 ": %s "
-			    "PE %" PRIu32 " is outside the network (%" PRIu32
-			    " PEs, ids 0..%" PRIu32 "); replay on a network of "
-			    "the trace's size", f->path, rec.recno,
-			    f->head.src >= in->npes ? "source" : "destination",
-			    f->head.src >= in->npes ? f->head.src : f->head.dst,
-			    in->npes, in->npes - 1);
+		if (msg_check(in, f, &rec, err, errsz) < 0)
+			return -1;
 		if (f->st.messages == 0)
 			f->st.first_ns = rec.t_ns;
 		f->st.last_ns = rec.t_ns;
@@ -716,6 +1006,15 @@ int
 tt_trace_in_open(tt_trace_in **inp, const char *const *paths, size_t npaths,
     const tt_addrmap *map, uint32_t npes, char *err, size_t errsz)
 {
+	return tt_trace_in_open_listing(inp, paths, npaths, map, npes, NULL,
+	    NULL, err, errsz);
+}
+
+int
+tt_trace_in_open_listing(tt_trace_in **inp, const char *const *paths,
+    size_t npaths, const tt_addrmap *map, uint32_t npes, tt_trace_plain_fn fn,
+    void *ctx, char *err, size_t errsz)
+{
 	tt_trace_in *in;
 	size_t cap = 0, i;
 	int x;
@@ -728,6 +1027,8 @@ tt_trace_in_open(tt_trace_in **inp, const char *const *paths, size_t npaths,
 		return tt_errf(err, errsz, "out of memory");
 	in->map = map;
 	in->npes = npes;
+	in->on_plain = fn;
+	in->plain_ctx = ctx;
 	for (i = 0; i < npaths; i++)
 		if (add_path(in, paths[i], &cap, err, errsz) < 0)
 			goto fail;
@@ -811,7 +1112,11 @@ tt_trace_in_stats(tt_trace_in *in, size_t i)
 		t->hello += s->hello;
 		t->delivered += s->delivered;
 		t->unmapped += s->unmapped;
+		t->listed += s->listed;
 		t->backwards += s->backwards;
+		t->oversize += s->oversize;
+		if (s->oversize_max > t->oversize_max)
+			t->oversize_max = s->oversize_max;
 		t->unmapped_other += s->unmapped_other;
 		if (s->truncated)
 			t->truncated++;
@@ -844,16 +1149,25 @@ tt_trace_in_warnings(const tt_trace_in *in, FILE *out, const char *prefix)
 		if (s->truncated)
 			fprintf(out, "%s%s: record %" PRIu64 ": truncated (the "
 			    "file ends inside it); using the %" PRIu64
-			    " records before it\n", prefix, in->f[i].path,
+			    " records before it\n", prefix, in->f[i].name,
 			    s->truncated, s->truncated - 1);
 		if (s->backwards)
-			fprintf(out, "%s%s: %" PRIu64 " records older than the "
-			    "record before them, taken at that record's time\n",
-			    prefix, in->f[i].path, s->backwards);
+			fprintf(out, "%s%s: %" PRIu64 " %s taken at the latest "
+			    "time before it\n", prefix, in->f[i].name,
+			    s->backwards, s->backwards == 1 ? "record older than "
+			    "a record before it," : "records older than a record "
+			    "before them, each");
+		if (s->oversize)
+			fprintf(out, "%s%s: %" PRIu64 " record%s longer than ttd "
+			    "carries in one frame (at most %d bytes on the wire; "
+			    "the longest claims %" PRIu64 "): each is taken as "
+			    "one message of its size\n", prefix, in->f[i].name,
+			    s->oversize, s->oversize == 1 ? "" : "s",
+			    TT_FRAME_MAX, s->oversize_max);
 		if (s->unmapped) {
 			fprintf(out, "%s%s: %" PRIu64 " frames skipped: an "
 			    "address is not in addresses:", prefix,
-			    in->f[i].path, s->unmapped);
+			    in->f[i].name, s->unmapped);
 			for (j = 0; j < s->nunmapped_addr; j++)
 				fprintf(out, "%s %s (%" PRIu64 ")", j ? "," : "",
 				    s->unmapped_addr[j].text,

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "twintorus/motif.h"
+#include "twintorus/trace.h"
 #include "twintorus/json.h"
 #include "ttsim.h"
 
@@ -259,6 +260,13 @@ app_conflicts(const struct app_opts *o)
 {
 	if (recordopts_check(&o->rec, "app") < 0)
 		return -1;
+	if (o->rec.dir != NULL && (o->ap.bytes > TT_TRACE_MSG_MAX ||
+	    o->ap.request_bytes > TT_TRACE_MSG_MAX)) {
+		fprintf(stderr, "ttsim app: --record: a trace holds messages of "
+		    "at most %u bytes; give --bytes and --request-bytes no "
+		    "more\n", TT_TRACE_MSG_MAX);
+		return -1;
+	}
 	if (o->deps_out != NULL && o->rec.dir == NULL) {
 		fprintf(stderr, "ttsim app: --deps-out goes with --record: the "
 		    "dependencies name the recorded messages\n");

@@ -463,7 +463,7 @@ infer_build(struct infer_run *x)
 }
 
 /* Every line inferred, written and scored; the file closed whole or
- * removed.  -1 after a message. */
+ * left as it was.  -1 after a message. */
 static int
 infer_write(struct infer_run *x)
 {
@@ -473,24 +473,23 @@ infer_write(struct infer_run *x)
 	int r;
 
 	x->w = NULL;
+	/* a write that fails is kept and said when the file closes */
 	while ((r = tt_infer_next(x->inf, &d, err, sizeof(err))) > 0) {
-		if (tt_deps_write(w, &d) < 0) {
-			snprintf(err, sizeof(err), "%s: write failed: %s",
-			    x->o.file, strerror(errno));
-			r = -2;
+		if (tt_deps_write(w, &d) < 0)
 			break;
-		}
 		if (x->scored)
 			score_line(&x->sc, &d);
 	}
-	if (r == 0 && tt_deps_close(w, err, sizeof(err)) < 0)
-		r = -2;
-	else if (r < 0)
+	if (r < 0) {
 		tt_deps_discard(w);
-	/* standard output's failure is reported once, by ttsim itself */
-	if (r == -1 || (r == -2 && strcmp(x->o.file, "-") != 0))
 		fprintf(stderr, "ttsim trace infer: %s\n", err);
-	return r < 0 ? -1 : 0;
+		return -1;
+	}
+	if (tt_deps_close(w, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim trace infer: -o %s\n", err);
+		return -1;
+	}
+	return 0;
 }
 
 static void

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "twintorus/outfile.h"
 #include "ttsim.h"
 
 #define PLOT_MAX_SERIES 256
@@ -353,12 +354,62 @@ plot_ready(const char *cmd, const char *out)
 	return 0;
 }
 
+/*
+ * gnuplot, drawing into out as every output of the tools is written
+ * (twintorus/outfile.h): a file is replaced only once gnuplot succeeds,
+ * a link stays a link.  NULL after a message.
+ */
+static FILE *
+gp_open(const char *cmd, const char *out, const char *terminal,
+    tt_outfile **op)
+{
+	char err[512];
+	FILE *g;
+
+	if (tt_outfile_open(op, out, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim %s: %s\n", cmd, err);
+		return NULL;
+	}
+	g = popen("gnuplot", "w");
+	if (g == NULL) {
+		fprintf(stderr, "ttsim %s: gnuplot: %s\n", cmd, strerror(errno));
+		tt_outfile_discard(*op);
+		return NULL;
+	}
+	fprintf(g, "%s\nset output ", terminal);
+	gp_quoted(g, tt_outfile_path(*op) != NULL ? tt_outfile_path(*op) :
+	    "/dev/stdout");
+	fputc('\n', g);
+	return g;
+}
+
+static int
+gp_close(const char *cmd, FILE *g, const char *out, tt_outfile *o)
+{
+	char err[512];
+	int status = pclose(g);
+
+	if (status != 0) {
+		fprintf(stderr, "ttsim %s: gnuplot failed (status %d) drawing "
+		    "%s\n", cmd, WIFEXITED(status) ? WEXITSTATUS(status) :
+		    status, out);
+		tt_outfile_discard(o);
+		return -1;
+	}
+	if (tt_outfile_close(o, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim %s: %s\n", cmd, err);
+		return -1;
+	}
+	return 0;
+}
+
 int
 plot_csv(const char *csv, const char *out, const char *title)
 {
 	static struct series s[PLOT_MAX_SERIES];
-	int ns, status, svg;
+	int ns, svg;
 	size_t len = strlen(out);
+	tt_outfile *o;
 	FILE *g;
 
 	if (plot_ready("plot", out) < 0)
@@ -366,18 +417,11 @@ plot_csv(const char *csv, const char *out, const char *title)
 	svg = len >= 4 && strcmp(out + len - 4, ".svg") == 0;
 	if (read_series(csv, s, &ns) < 0)
 		return -1;
-	g = popen("gnuplot", "w");
-	if (g == NULL) {
-		perror("ttsim plot: gnuplot");
+	g = gp_open("plot", out, svg ? "set terminal svg size 1500,480 dynamic" :
+	    "set terminal pngcairo size 1500,480 font ',9'", &o);
+	if (g == NULL)
 		return -1;
-	}
-	if (svg)
-		fprintf(g, "set terminal svg size 1500,480 dynamic\n");
-	else
-		fprintf(g, "set terminal pngcairo size 1500,480 font ',9'\n");
-	fprintf(g, "set output ");
-	gp_quoted(g, out);
-	fprintf(g, "\nset grid\nset key top left font ',8'\n"
+	fprintf(g, "set grid\nset key top left font ',8'\n"
 	    "set multiplot layout 1,3 title ");
 	gp_quoted(g, title != NULL ? title : "");
 	fputc('\n', g);
@@ -385,13 +429,7 @@ plot_csv(const char *csv, const char *out, const char *title)
 	panel(g, s, ns, "network latency (cycles)", 1, 1);
 	panel(g, s, ns, "end-to-end latency (cycles)", 2, 1);
 	fprintf(g, "unset multiplot\n");
-	status = pclose(g);
-	if (status != 0) {
-		fprintf(stderr, "ttsim plot: gnuplot failed (status %d) drawing "
-		    "%s\n", WIFEXITED(status) ? WEXITSTATUS(status) : status, out);
-		return -1;
-	}
-	return 0;
+	return gp_close("plot", g, out, o);
 }
 
 int
@@ -399,23 +437,18 @@ plot_cdf(const char *data, const char *const *names, int nnames,
     const char *xlabel, const char *out, const char *title)
 {
 	size_t len = strlen(out);
-	int i, status;
+	tt_outfile *o;
+	int i;
 	FILE *g;
 
 	if (plot_ready("replay", out) < 0)
 		return -1;
-	g = popen("gnuplot", "w");
-	if (g == NULL) {
-		perror("ttsim replay: gnuplot");
+	g = gp_open("replay", out, len >= 4 && strcmp(out + len - 4, ".svg") == 0 ?
+	    "set terminal svg size 800,520 dynamic" :
+	    "set terminal pngcairo size 800,520 font ',10'", &o);
+	if (g == NULL)
 		return -1;
-	}
-	if (len >= 4 && strcmp(out + len - 4, ".svg") == 0)
-		fprintf(g, "set terminal svg size 800,520 dynamic\n");
-	else
-		fprintf(g, "set terminal pngcairo size 800,520 font ',10'\n");
-	fprintf(g, "set output ");
-	gp_quoted(g, out);
-	fprintf(g, "\nset title ");
+	fprintf(g, "set title ");
 	gp_quoted(g, title != NULL ? title : "");
 	fprintf(g, "\nset grid\nset key bottom right\nset xlabel ");
 	gp_quoted(g, xlabel);
@@ -428,14 +461,7 @@ plot_cdf(const char *data, const char *const *names, int nnames,
 		gp_quoted(g, names[i]);
 	}
 	fprintf(g, "\n");
-	status = pclose(g);
-	if (status != 0) {
-		fprintf(stderr, "ttsim replay: gnuplot failed (status %d) "
-		    "drawing %s\n", WIFEXITED(status) ? WEXITSTATUS(status) :
-		    status, out);
-		return -1;
-	}
-	return 0;
+	return gp_close("replay", g, out, o);
 }
 
 /* What ttsim plot is told. */

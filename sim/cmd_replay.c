@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "twintorus/json.h"
+#include "twintorus/outfile.h"
 #include "replay.h"
 
 static void
@@ -20,14 +22,14 @@ replay_usage(FILE *f)
 "                    [--speed X|max | --causal [--deps FILE]] [--json]\n"
 "                    [--csv FILE] [--plot FILE]\n"
 "\n"
-"Replays a trace (pcap or pcapng files, or directories of them: one file\n"
-"per node, merged by time) through the cycle-accurate model and predicts\n"
-"its makespan, message latencies and link loads.  Each data frame is a\n"
-"message from its source PE to its destination PE at its time; it becomes\n"
-"ceil(bytes / (packet_flits * flit_bytes)) packets.  A cycle is the time a\n"
-"link takes for one flit: flit_bytes * 8 / link_gbps ns (12.8 ns with the\n"
-"defaults, 16 bytes at 10 Gb/s).  Plain captures (tcpdump of Ethernet/IP)\n"
-"replay through the YAML file's addresses: map.\n"
+"Replays a trace (pcap or pcapng files, - for standard input, or directories\n"
+"of them: one file per node, merged by time) through the cycle-accurate\n"
+"model and predicts its makespan, message latencies and link loads.  Each\n"
+"data frame is a message from its source PE to its destination PE at its\n"
+"time; it becomes ceil(bytes / (packet_flits * flit_bytes)) packets.  A\n"
+"cycle is the time a link takes for one flit: flit_bytes * 8 / link_gbps ns\n"
+"(12.8 ns with the defaults, 16 bytes at 10 Gb/s).  Plain captures (tcpdump\n"
+"of Ethernet/IP) replay through the YAML file's addresses: map.\n"
 "\n"
 "network flags:   --dims 4,4,4  --ports D|A..J|best  --deadlock vc|bubble|none\n"
 "                 --plain\n"
@@ -370,16 +372,22 @@ print_table(const struct replay *r)
 		table_links(&r->runs[k], rpp, r->top);
 }
 
-/* One series per network: (latency us, share of messages at most that). */
+/* One series per network: (latency us, share of messages at most that),
+ * into a temporary file (gnuplot reads it), so that nothing beside the
+ * plot is written or removed. */
 static int
-write_cdf(const char *path, const struct netrun *runs, int nrun,
-    double cycle_ns)
+write_cdf(char *path, const struct netrun *runs, int nrun, double cycle_ns)
 {
-	FILE *f = fopen(path, "w");
-	int k, q;
+	int fd = mkstemps(path, 4), k, q;
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 
-	if (f == NULL)
+	if (f == NULL) {
+		if (fd >= 0) {
+			close(fd);
+			unlink(path);
+		}
 		return -1;
+	}
 	for (k = 0; k < nrun; k++) {
 		const tt_hist *h = &runs[k].rr.latency;
 
@@ -719,6 +727,7 @@ static int
 replay_csv_open(struct replay *r)
 {
 	struct replay_job *j = &r->job;
+	char err[1024];
 
 	j->cycle_ns = r->cycle_ns;
 	j->total = r->total;
@@ -727,11 +736,10 @@ replay_csv_open(struct replay *r)
 	if (r->csv_path == NULL)
 		return 0;
 	j->csv_path = r->csv_path;
-	j->csv = strcmp(r->csv_path, "-") == 0 ? stdout :
-	    fopen(r->csv_path, "w");
-	if (j->csv == NULL) {
-		fprintf(stderr, "ttsim replay: --csv %s: cannot create: %s\n",
-		    r->csv_path, strerror(errno));
+	if (tt_outfile_open(&j->csv_out, r->csv_path, err, sizeof(err)) < 0 ||
+	    (j->csv = tt_outfile_file(j->csv_out)) == NULL) {
+		fprintf(stderr, "ttsim replay: --csv %s\n", j->csv_out ?
+		    "out of memory" : err);
 		return -1;
 	}
 	fprintf(j->csv, "network,src,dst,bytes,packets,time_ns,gen_cycle,"
@@ -837,6 +845,7 @@ static int
 replay_run(struct replay *r)
 {
 	int k, one, rc = TTSIM_EXIT_OK, n = r->nrun;
+	char err[1024];
 
 	for (k = 0; k < n; k++) {
 		r->nrun = k + 1;
@@ -847,12 +856,15 @@ replay_run(struct replay *r)
 			break;
 	}
 	progress_clear();
-	if (r->job.csv != NULL && r->job.csv != stdout &&
-	    fclose(r->job.csv) != 0) {
-		fprintf(stderr, "ttsim replay: --csv %s: write failed\n",
-		    r->csv_path);
+	/* the CSV of a run that failed would be incomplete: keep the old */
+	if (r->job.csv_out != NULL && rc == TTSIM_EXIT_USAGE) {
+		tt_outfile_discard(r->job.csv_out);
+	} else if (r->job.csv_out != NULL &&
+	    tt_outfile_close(r->job.csv_out, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim replay: --csv %s\n", err);
 		rc = TTSIM_EXIT_USAGE;
 	}
+	r->job.csv_out = NULL;
 	r->job.csv = NULL;
 	return rc;
 }
@@ -861,21 +873,23 @@ static int
 replay_plot(const struct replay *r)
 {
 	const char *names[REPLAY_MAX_NETS];
-	char data[4200], title[256];
-	int k;
+	char data[] = "/tmp/ttsim-replay-XXXXXX.dat", title[256];
+	int k, x;
 
-	snprintf(data, sizeof(data), "%s.dat", r->plot_path);
 	for (k = 0; k < r->nrun; k++)
 		names[k] = r->runs[k].name;
 	snprintf(title, sizeof(title), "message latency, %" PRIu64 " messages",
 	    r->total);
-	if (write_cdf(data, r->runs, r->nrun, r->cycle_ns) != 0 ||
-	    plot_cdf(data, names, r->nrun, "message latency (us)",
-	    r->plot_path, title) < 0) {
+	x = write_cdf(data, r->runs, r->nrun, r->cycle_ns);
+	if (x == 0) {
+		x = plot_cdf(data, names, r->nrun, "message latency (us)",
+		    r->plot_path, title);
+		unlink(data);
+	}
+	if (x != 0) {
 		fprintf(stderr, "ttsim replay: --plot %s failed\n", r->plot_path);
 		return -1;
 	}
-	remove(data);
 	fprintf(stderr, "ttsim replay: wrote %s\n", r->plot_path);
 	return 0;
 }
@@ -897,8 +911,7 @@ replay_free(struct replay *r)
 {
 	int k;
 
-	if (r->job.csv != NULL && r->job.csv != stdout)
-		fclose(r->job.csv);
+	tt_outfile_discard(r->job.csv_out);
 	for (k = 0; k < r->nrun; k++) {
 		causal_free(&r->runs[k].cr);
 		tt_simresult_free(&r->runs[k].res);

@@ -20,110 +20,32 @@ stat_usage(FILE *f)
 "usage: ttsim trace stat TRACE... [FILE.yaml] [network flags] [--json]\n"
 "                        [--top N]\n"
 "\n"
-"Summarises traces (pcap or pcapng files, or directories of them, merged\n"
-"by time as replay reads them): records, messages, bytes, duration, what\n"
-"was skipped, messages and bytes per PE, and the busiest source x\n"
-"destination pairs.  With a YAML file or network flags, PE ids are checked\n"
-"against that network and plain captures are read through the file's\n"
-"addresses: map.\n"
+"Summarises traces (pcap or pcapng files, - for standard input, or\n"
+"directories of them, merged by time as replay reads them): records,\n"
+"messages, bytes, duration, what was skipped, messages and bytes per PE, and\n"
+"the busiest source x destination pairs.  With a YAML file or network flags,\n"
+"PE ids are checked against that network and plain captures are read through\n"
+"the file's addresses: map.  Plain frames (Ethernet/IP, no torus header) with\n"
+"no addresses: map are listed by address (IP and MAC: frames and bytes sent\n"
+"and received), to write that map from.\n"
 "\n"
-"  --top N   pairs and PEs listed (default 10; --json lists every PE)\n"
+"  --top N   pairs, PEs and addresses listed (default 10; --json lists all)\n"
 "Exit status: 0 read, 2 bad usage or a damaged trace.\n");
 }
 
-struct pair {
-	uint64_t key;           /* src << 32 | dst, UINT64_MAX: empty */
-	uint64_t msgs, bytes;
-};
-
+/* What stat keeps beyond the reader's statistics. */
 struct tstat {
-	uint64_t *sent_m, *sent_b, *recv_m, *recv_b;
-	uint32_t npe;           /* highest PE seen + 1 */
-	uint32_t cap;
-	struct pair *pairs;
-	size_t npairs, pcap;
+	tt_tally *tally;
 	tt_hist size;
 	uint64_t min_size;
+	int top;
 };
 
+/* A plain frame read with no address map: its addresses counted. */
 static int
-tstat_grow(struct tstat *t, uint32_t pe)
+on_plain(void *ctx, const tt_trace_rec *rec, const tt_frame *f)
 {
-	uint32_t cap = t->cap ? t->cap : 256, i;
-
-	while (cap <= pe)
-		cap *= 2;
-	if (cap != t->cap) {
-		uint64_t **arr[4] = {&t->sent_m, &t->sent_b, &t->recv_m, &t->recv_b};
-
-		for (i = 0; i < 4; i++) {
-			uint64_t *g = realloc(*arr[i], (size_t)cap * sizeof(uint64_t));
-
-			if (g == NULL)
-				return -1;
-			memset(g + t->cap, 0, (size_t)(cap - t->cap) * sizeof(uint64_t));
-			*arr[i] = g;
-		}
-		t->cap = cap;
-	}
-	if (pe + 1 > t->npe)
-		t->npe = pe + 1;
-	return 0;
-}
-
-static uint64_t
-pair_hash(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	return k;
-}
-
-static struct pair *
-pair_find(struct tstat *t, uint64_t key)
-{
-	size_t i;
-
-	if (2 * (t->npairs + 1) > t->pcap) {
-		size_t cap = t->pcap ? t->pcap * 2 : 1024, j;
-		struct pair *g = malloc(cap * sizeof(*g));
-
-		if (g == NULL)
-			return NULL;
-		for (j = 0; j < cap; j++)
-			g[j].key = UINT64_MAX;
-		for (j = 0; j < t->pcap; j++) {
-			if (t->pairs[j].key == UINT64_MAX)
-				continue;
-			i = pair_hash(t->pairs[j].key) & (cap - 1);
-			while (g[i].key != UINT64_MAX)
-				i = (i + 1) & (cap - 1);
-			g[i] = t->pairs[j];
-		}
-		free(t->pairs);
-		t->pairs = g;
-		t->pcap = cap;
-	}
-	i = pair_hash(key) & (t->pcap - 1);
-	while (t->pairs[i].key != UINT64_MAX && t->pairs[i].key != key)
-		i = (i + 1) & (t->pcap - 1);
-	if (t->pairs[i].key == UINT64_MAX) {
-		t->pairs[i].key = key;
-		t->pairs[i].msgs = t->pairs[i].bytes = 0;
-		t->npairs++;
-	}
-	return &t->pairs[i];
-}
-
-static int
-pair_by_bytes(const void *a, const void *b)
-{
-	const struct pair *x = a, *y = b;
-
-	if (x->bytes != y->bytes)
-		return x->bytes < y->bytes ? 1 : -1;
-	return x->key < y->key ? -1 : x->key > y->key;
+	return tt_tally_frame(ctx, rec, f);
 }
 
 static void
@@ -143,10 +65,204 @@ json_stats_fields(FILE *f, const tt_trace_stats *st)
 {
 	fprintf(f, "\"records\": %" PRIu64 ", \"messages\": %" PRIu64
 	    ", \"bytes\": %" PRIu64 ", \"plain_frames\": %" PRIu64
-	    ", \"hello_frames\": %" PRIu64 ", \"delivery_copies\": %" PRIu64
-	    ", \"unmapped_frames\": %" PRIu64 ", \"out_of_order\": %" PRIu64,
-	    st->records, st->messages, st->bytes, st->plain, st->hello,
-	    st->delivered, st->unmapped, st->backwards);
+	    ", \"plain_listed\": %" PRIu64 ", \"hello_frames\": %" PRIu64
+	    ", \"delivery_copies\": %" PRIu64 ", \"unmapped_frames\": %" PRIu64
+	    ", \"out_of_order\": %" PRIu64 ", \"longer_than_ttd_frames\": %"
+	    PRIu64, st->records, st->messages, st->bytes, st->plain,
+	    st->listed, st->hello, st->delivered, st->unmapped, st->backwards,
+	    st->oversize);
+}
+
+static const char *
+addr_kind(int kind)
+{
+	return kind == TT_ADDR_IPV4 ? "ipv4" : kind == TT_ADDR_IPV6 ? "ipv6" :
+	    "mac";
+}
+
+static void
+json_addresses(const tt_tally_addr *a, size_t na)
+{
+	char text[64];
+	size_t i;
+
+	printf(", \"addresses\": [");
+	for (i = 0; i < na; i++) {
+		printf("%s{\"address\": \"%s\", \"kind\": \"%s\", "
+		    "\"sent_frames\": %" PRIu64 ", \"sent_bytes\": %" PRIu64
+		    ", \"received_frames\": %" PRIu64 ", \"received_bytes\": %"
+		    PRIu64 "}", i ? ", " : "", tt_addr_text(a[i].kind,
+		    a[i].bytes, text, sizeof(text)), addr_kind(a[i].kind),
+		    a[i].sent_frames, a[i].sent_bytes, a[i].received_frames,
+		    a[i].received_bytes);
+	}
+	printf("]");
+}
+
+static void
+print_json(tt_trace_in *in, const struct tstat *t, const tt_trace_stats *st,
+    const tt_tally_pe *pe, size_t npe, const tt_tally_pair *pr, size_t npr,
+    const tt_tally_addr *ad, size_t nad)
+{
+	double dur = st->messages ? (double)(st->last_ns - st->first_ns) * 1e-9 : 0;
+	size_t i;
+
+	printf("{\"files\": [");
+	for (i = 0; i < tt_trace_in_nfiles(in); i++) {
+		const tt_trace_stats *fs = tt_trace_in_stats(in, i);
+
+		printf("%s{\"path\": ", i ? ", " : "");
+		tt_json_string(stdout, tt_trace_in_path(in, i));
+		printf(", ");
+		json_stats_fields(stdout, fs);
+		printf(", \"truncated_record\": ");
+		if (fs->truncated)
+			printf("%" PRIu64 "}", fs->truncated);
+		else
+			printf("null}");
+	}
+	printf("], ");
+	json_stats_fields(stdout, st);
+	printf(", \"first_ns\": %" PRIu64 ", \"last_ns\": %" PRIu64
+	    ", \"duration_s\": %.9f", st->first_ns, st->last_ns, dur);
+	printf(", \"message_bytes\": {\"min\": %" PRIu64 ", \"mean\": %.1f"
+	    ", \"p50\": %" PRIu64 ", \"max\": %" PRIu64 "}",
+	    st->messages ? t->min_size : 0,
+	    st->messages ? (double)st->bytes / (double)st->messages : 0.0,
+	    tt_hist_quantile(&t->size, 0.5), t->size.max);
+	printf(", \"pes\": [");
+	for (i = 0; i < npe; i++)
+		printf("%s{\"pe\": %" PRIu32 ", \"sent_messages\": %" PRIu64
+		    ", \"sent_bytes\": %" PRIu64 ", \"received_messages\": %"
+		    PRIu64 ", \"received_bytes\": %" PRIu64 "}", i ? ", " : "",
+		    pe[i].pe, pe[i].sent_messages, pe[i].sent_bytes,
+		    pe[i].received_messages, pe[i].received_bytes);
+	printf("], \"pairs\": %zu, \"top_pairs\": [", npr);
+	for (i = 0; i < npr && i < (size_t)t->top; i++)
+		printf("%s{\"src\": %" PRIu32 ", \"dst\": %" PRIu32
+		    ", \"messages\": %" PRIu64 ", \"bytes\": %" PRIu64 "}",
+		    i ? ", " : "", pr[i].src, pr[i].dst, pr[i].messages,
+		    pr[i].bytes);
+	printf("]");
+	json_addresses(ad, nad);
+	printf("}\n");
+}
+
+/* The addresses of plain frames read without a map, and how to map them. */
+static void
+print_addresses(const tt_trace_stats *st, const tt_tally_addr *a, size_t na,
+    int top)
+{
+	char text[64], ex[2][64];
+	size_t i, nex = 0;
+
+	printf("  plain frames  %" PRIu64 " without a torus header, listed by "
+	    "address below; to replay\n                them, map the addresses "
+	    "to PEs in the YAML file", st->listed);
+	for (i = 0; i < na && nex < 2; i++)
+		if (a[i].kind != TT_ADDR_MAC)
+			tt_addr_text(a[i].kind, a[i].bytes, ex[nex++],
+			    sizeof(ex[0]));
+	for (i = 0; i < na && nex < 2; i++)
+		if (a[i].kind == TT_ADDR_MAC && a[i].sent_frames > 0)
+			tt_addr_text(a[i].kind, a[i].bytes, ex[nex++],
+			    sizeof(ex[0]));
+	if (nex == 2)
+		printf(", e.g.\n                addresses: {\"%s\": PE, \"%s\": "
+		    "PE}  (PE: an id or x,y,z/card)", ex[0], ex[1]);
+	printf("\n");
+	printf("\naddresses, most frames first (of %zu):\n  %-39s %10s %14s "
+	    "%10s %14s\n", na, "address", "sent", "bytes", "received", "bytes");
+	for (i = 0; i < na && i < (size_t)top; i++)
+		printf("  %-39s %10" PRIu64 " %14" PRIu64 " %10" PRIu64 " %14"
+		    PRIu64 "\n", tt_addr_text(a[i].kind, a[i].bytes, text,
+		    sizeof(text)), a[i].sent_frames, a[i].sent_bytes,
+		    a[i].received_frames, a[i].received_bytes);
+	if (na > (size_t)top)
+		printf("  ... and %zu more (--top N lists more, --json all)\n",
+		    na - (size_t)top);
+}
+
+static void
+print_text(tt_trace_in *in, const struct tstat *t, const tt_trace_stats *st,
+    const tt_tally_pe *pe, size_t npe, const tt_tally_pair *pr, size_t npr,
+    const tt_tally_addr *ad, size_t nad)
+{
+	double dur = st->messages ? (double)(st->last_ns - st->first_ns) * 1e-9 : 0;
+	size_t i, senders = 0;
+
+	printf("%zu file%s, %" PRIu64 " records\n", tt_trace_in_nfiles(in),
+	    tt_trace_in_nfiles(in) == 1 ? "" : "s", st->records);
+	printf("  messages      %" PRIu64 " (%" PRIu64 " bytes)", st->messages,
+	    st->bytes);
+	if (st->plain)
+		printf(", %" PRIu64 " of them plain frames", st->plain);
+	printf("\n");
+	if (st->hello || st->delivered || st->unmapped)
+		printf("  skipped       %" PRIu64 " hello, %" PRIu64
+		    " delivery copies, %" PRIu64 " unmapped\n", st->hello,
+		    st->delivered, st->unmapped);
+	if (st->messages) {
+		printf("  first         ");
+		print_time(stdout, st->first_ns);
+		printf("\n  duration      %.9f s\n", dur);
+		if (dur > 0)
+			printf("  rate          %.0f messages/s, %.3f Gb/s\n",
+			    (double)st->messages / dur,
+			    (double)st->bytes * 8e-9 / dur);
+		printf("  message size  min %" PRIu64 ", mean %.1f, median %"
+		    PRIu64 ", max %" PRIu64 " bytes\n", t->min_size,
+		    (double)st->bytes / (double)st->messages,
+		    tt_hist_quantile(&t->size, 0.5), t->size.max);
+	}
+	for (i = 0; i < npe; i++)
+		senders += pe[i].sent_messages > 0;
+	printf("  PEs           %zu send, ids up to %" PRIu32 "\n", senders,
+	    npe ? pe[npe - 1].pe : 0);
+	printf("  pairs         %zu source x destination pairs\n", npr);
+	if (st->listed)
+		print_addresses(st, ad, nad, t->top);
+	if (npr) {
+		printf("\nbusiest pairs (of %zu):\n  %8s %8s %10s %14s\n", npr,
+		    "src", "dst", "messages", "bytes");
+		for (i = 0; i < npr && i < (size_t)t->top; i++)
+			printf("  %8" PRIu32 " %8" PRIu32 " %10" PRIu64 " %14"
+			    PRIu64 "\n", pr[i].src, pr[i].dst, pr[i].messages,
+			    pr[i].bytes);
+		printf("\nper PE (first %d by id):\n  %10s %10s %14s %10s "
+		    "%14s\n", t->top, "pe", "sent", "bytes", "received",
+		    "bytes");
+		for (i = 0; i < npe && i < (size_t)t->top; i++)
+			printf("  %10" PRIu32 " %10" PRIu64 " %14" PRIu64 " %10"
+			    PRIu64 " %14" PRIu64 "\n", pe[i].pe,
+			    pe[i].sent_messages, pe[i].sent_bytes,
+			    pe[i].received_messages, pe[i].received_bytes);
+	}
+}
+
+/* Read every message (and listed plain frame) into t; 0, or -1 said. */
+static int
+stat_read(tt_trace_in *in, struct tstat *t, const char *cmd)
+{
+	char err[1024];
+	tt_msg m;
+	int x;
+
+	t->min_size = UINT64_MAX;
+	while ((x = tt_trace_in_next(in, &m, err, sizeof(err))) > 0) {
+		if (tt_tally_msg(t->tally, &m) < 0) {
+			fprintf(stderr, "ttsim %s: out of memory\n", cmd);
+			return -1;
+		}
+		tt_hist_add(&t->size, m.bytes);
+		if (m.bytes < t->min_size)
+			t->min_size = m.bytes;
+	}
+	if (x < 0) {
+		fprintf(stderr, "ttsim %s: %s\n", cmd, err);
+		return -1;
+	}
+	return 0;
 }
 
 /* What ttsim trace stat is told. */
@@ -204,9 +320,10 @@ stat_parse(struct statargs *a, int argc, char **argv)
 	return OPT_PARSED;
 }
 
-/* Open the traces, through the network's address map when one is given. */
+/* Open the traces, through the network's address map when one is given;
+ * plain frames with no addresses: map are listed by address. */
 static int
-stat_open(struct statargs *a, tt_net *net, tt_addrmap *map,
+stat_open(struct statargs *a, struct tstat *t, tt_net *net, tt_addrmap *map,
     tt_trace_in **in)
 {
 	char err[1024];
@@ -219,189 +336,41 @@ stat_open(struct statargs *a, tt_net *net, tt_addrmap *map,
 		if (tt_addrmap_build(map, &a->net.cfg, net, stderr) > 0)
 			return -1;
 	}
-	if (tt_trace_in_open(in, a->paths, a->npaths, a->net.given ? map : NULL,
-	    a->net.given ? net->ncards : 0, err, sizeof(err)) < 0) {
+	if (tt_tally_create(&t->tally) < 0) {
+		fprintf(stderr, "ttsim trace stat: out of memory\n");
+		return -1;
+	}
+	if (tt_trace_in_open_listing(in, a->paths, a->npaths,
+	    a->net.given ? map : NULL, a->net.given ? net->ncards : 0,
+	    on_plain, t->tally, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim trace stat: %s\n", err);
 		return -1;
 	}
 	return 0;
 }
 
-/* Count every message; then the pairs, busiest first. */
+/* What was read, sorted, printed. */
 static int
-tstat_read(struct tstat *t, tt_trace_in *in)
+stat_report(const struct statargs *a, tt_trace_in *in, struct tstat *t)
 {
-	struct pair *p;
-	char err[1024];
-	size_t i, k;
-	tt_msg m;
-	int x;
+	const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
+	const tt_tally_pe *pe;
+	size_t npe, npr, nad;
+	const tt_tally_pair *pr;
+	const tt_tally_addr *ad;
 
-	t->min_size = UINT64_MAX;
-	while ((x = tt_trace_in_next(in, &m, err, sizeof(err))) > 0) {
-		if (tstat_grow(t, m.src > m.dst ? m.src : m.dst) < 0 ||
-		    (p = pair_find(t, (uint64_t)m.src << 32 | m.dst)) == NULL) {
-			fprintf(stderr, "ttsim trace stat: out of memory\n");
-			return -1;
-		}
-		t->sent_m[m.src]++;
-		t->sent_b[m.src] += m.bytes;
-		t->recv_m[m.dst]++;
-		t->recv_b[m.dst] += m.bytes;
-		p->msgs++;
-		p->bytes += m.bytes;
-		tt_hist_add(&t->size, m.bytes);
-		if (m.bytes < t->min_size)
-			t->min_size = m.bytes;
-	}
-	if (x < 0) {
-		fprintf(stderr, "ttsim trace stat: %s\n", err);
+	pe = tt_tally_pes(t->tally, &npe);
+	pr = tt_tally_pairs(t->tally, &npr);
+	ad = tt_tally_addrs(t->tally, &nad);
+	if (pe == NULL || pr == NULL || ad == NULL) {
+		fprintf(stderr, "ttsim trace stat: out of memory\n");
 		return -1;
 	}
-	tt_trace_in_warnings(in, stderr, "ttsim trace stat: warning: ");
-	for (i = k = 0; i < t->pcap; i++)
-		if (t->pairs[i].key != UINT64_MAX)
-			t->pairs[k++] = t->pairs[i];
-	if (k > 0)
-		qsort(t->pairs, k, sizeof(*t->pairs), pair_by_bytes);
+	if (a->out.json)
+		print_json(in, t, st, pe, npe, pr, npr, ad, nad);
+	else
+		print_text(in, t, st, pe, npe, pr, npr, ad, nad);
 	return 0;
-}
-
-static double
-duration(const tt_trace_stats *st)
-{
-	return st->messages ? (double)(st->last_ns - st->first_ns) * 1e-9 : 0;
-}
-
-static void
-json_files(tt_trace_in *in)
-{
-	const tt_trace_stats *fs;
-	size_t i;
-
-	printf("{\"files\": [");
-	for (i = 0; i < tt_trace_in_nfiles(in); i++) {
-		fs = tt_trace_in_stats(in, i);
-		printf("%s{\"path\": ", i ? ", " : "");
-		tt_json_string(stdout, tt_trace_in_path(in, i));
-		printf(", ");
-		json_stats_fields(stdout, fs);
-		printf(", \"truncated_record\": ");
-		if (fs->truncated)
-			printf("%" PRIu64 "}", fs->truncated);
-		else
-			printf("null}");
-	}
-	printf("], ");
-}
-
-static void
-stat_json(const struct tstat *t, tt_trace_in *in, int top)
-{
-	const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
-	size_t i, k;
-
-	json_files(in);
-	json_stats_fields(stdout, st);
-	printf(", \"first_ns\": %" PRIu64 ", \"last_ns\": %" PRIu64
-	    ", \"duration_s\": %.9f", st->first_ns, st->last_ns, duration(st));
-	printf(", \"message_bytes\": {\"min\": %" PRIu64 ", \"mean\": %.1f"
-	    ", \"p50\": %" PRIu64 ", \"max\": %" PRIu64 "}",
-	    st->messages ? t->min_size : 0,
-	    st->messages ? (double)st->bytes / (double)st->messages : 0.0,
-	    tt_hist_quantile(&t->size, 0.5), t->size.max);
-	printf(", \"pes\": [");
-	for (i = k = 0; i < t->npe; i++) {
-		if (t->sent_m[i] == 0 && t->recv_m[i] == 0)
-			continue;
-		printf("%s{\"pe\": %zu, \"sent_messages\": %" PRIu64
-		    ", \"sent_bytes\": %" PRIu64 ", \"received_messages\": %"
-		    PRIu64 ", \"received_bytes\": %" PRIu64 "}",
-		    k++ ? ", " : "", i, t->sent_m[i], t->sent_b[i],
-		    t->recv_m[i], t->recv_b[i]);
-	}
-	printf("], \"pairs\": %zu, \"top_pairs\": [", t->npairs);
-	for (i = 0; i < t->npairs && i < (size_t)top; i++)
-		printf("%s{\"src\": %" PRIu64 ", \"dst\": %" PRIu64
-		    ", \"messages\": %" PRIu64 ", \"bytes\": %" PRIu64 "}",
-		    i ? ", " : "", t->pairs[i].key >> 32,
-		    t->pairs[i].key & 0xFFFFFFFFu, t->pairs[i].msgs,
-		    t->pairs[i].bytes);
-	printf("]}\n");
-}
-
-/* The summary lines of the text output. */
-static void
-text_summary(const struct tstat *t, tt_trace_in *in)
-{
-	const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
-	double dur = duration(st);
-
-	printf("%zu file%s, %" PRIu64 " records\n", tt_trace_in_nfiles(in),
-	    tt_trace_in_nfiles(in) == 1 ? "" : "s", st->records);
-	printf("  messages      %" PRIu64 " (%" PRIu64 " bytes)", st->messages,
-	    st->bytes);
-	if (st->plain)
-		printf(", %" PRIu64 " of them plain frames", st->plain);
-	printf("\n");
-	if (st->hello || st->delivered || st->unmapped)
-		printf("  skipped       %" PRIu64 " hello, %" PRIu64 " delivery "
-		    "copies, %" PRIu64 " unmapped\n", st->hello, st->delivered,
-		    st->unmapped);
-	if (st->messages == 0)
-		return;
-	printf("  first         ");
-	print_time(stdout, st->first_ns);
-	printf("\n  duration      %.9f s\n", dur);
-	if (dur > 0)
-		printf("  rate          %.0f messages/s, %.3f Gb/s\n",
-		    (double)st->messages / dur, (double)st->bytes * 8e-9 / dur);
-	printf("  message size  min %" PRIu64 ", mean %.1f, median %" PRIu64
-	    ", max %" PRIu64 " bytes\n", t->min_size,
-	    (double)st->bytes / (double)st->messages,
-	    tt_hist_quantile(&t->size, 0.5), t->size.max);
-}
-
-static void
-stat_text(const struct tstat *t, tt_trace_in *in, int top)
-{
-	uint32_t senders = 0;
-	size_t i, k;
-
-	text_summary(t, in);
-	for (i = 0; i < t->npe; i++)
-		senders += t->sent_m[i] > 0;
-	printf("  PEs           %u send, ids up to %u\n", senders,
-	    t->npe ? t->npe - 1 : 0);
-	printf("  pairs         %zu source x destination pairs\n", t->npairs);
-	if (t->npairs == 0)
-		return;
-	printf("\nbusiest pairs (of %zu):\n  %8s %8s %10s %14s\n", t->npairs,
-	    "src", "dst", "messages", "bytes");
-	for (i = 0; i < t->npairs && i < (size_t)top; i++)
-		printf("  %8" PRIu64 " %8" PRIu64 " %10" PRIu64 " %14" PRIu64
-		    "\n", t->pairs[i].key >> 32, t->pairs[i].key & 0xFFFFFFFFu,
-		    t->pairs[i].msgs, t->pairs[i].bytes);
-	printf("\nper PE (first %d by id):\n  %8s %10s %14s %10s %14s\n", top,
-	    "pe", "sent", "bytes", "received", "bytes");
-	for (i = k = 0; i < t->npe && k < (size_t)top; i++) {
-		if (t->sent_m[i] == 0 && t->recv_m[i] == 0)
-			continue;
-		k++;
-		printf("  %8zu %10" PRIu64 " %14" PRIu64 " %10" PRIu64 " %14"
-		    PRIu64 "\n", i, t->sent_m[i], t->sent_b[i], t->recv_m[i],
-		    t->recv_b[i]);
-	}
-}
-
-static void
-tstat_free(struct tstat *t)
-{
-	free(t->sent_m);
-	free(t->sent_b);
-	free(t->recv_m);
-	free(t->recv_b);
-	free(t->pairs);
 }
 
 int
@@ -422,24 +391,23 @@ cmd_trace_stat(int argc, char **argv)
 	if (a.paths == NULL)
 		return TTSIM_EXIT_USAGE;
 	r = stat_parse(&a, argc, argv);
+	t.top = a.top;
 	if (r == OPT_HELP_SHOWN) {
 		r = TTSIM_EXIT_OK;
-	} else if (r != OPT_PARSED || stat_open(&a, &net, &map, &in) < 0 ||
-	    tstat_read(&t, in) < 0) {
+	} else if (r != OPT_PARSED || stat_open(&a, &t, &net, &map, &in) < 0 ||
+	    stat_read(in, &t, "trace stat") < 0) {
 		r = TTSIM_EXIT_USAGE;
 	} else {
-		if (a.out.json)
-			stat_json(&t, in, a.top);
-		else
-			stat_text(&t, in, a.top);
-		r = TTSIM_EXIT_OK;
+		tt_trace_in_warnings(in, stderr, "ttsim trace stat: warning: ");
+		r = stat_report(&a, in, &t) < 0 ? TTSIM_EXIT_USAGE :
+		    TTSIM_EXIT_OK;
 	}
 	tt_trace_in_close(in);
 	if (net.coord != NULL)
 		tt_net_free(&net);
 	tt_addrmap_free(&map);
 	tt_config_free(&a.net.cfg);
-	tstat_free(&t);
+	tt_tally_free(t.tally);
 	free(a.paths);
 	return r;
 }

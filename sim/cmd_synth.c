@@ -42,7 +42,7 @@ synth_usage(FILE *f)
 "app flags:\n"
 "  --bytes N        message bytes (stencil 8192 per halo, alltoall 4096,\n"
 "                   allreduce 1048576 for the whole vector; patterns one\n"
-"                   packet: packet_flits * flit_bytes)\n"
+"                   packet: packet_flits * flit_bytes); at most 64 MiB\n"
 "  --iterations N   stencil 10, alltoall and allreduce 4\n"
 "  --compute-us T   compute time before each iteration's messages (stencil\n"
 "                   50, others 20); each PE's varies by +-10%%\n"
@@ -53,12 +53,15 @@ synth_usage(FILE *f)
 "  --link-gbps G --flit-bytes N   link speed and flit size (YAML network:,\n"
 "                   default 10 and 16) for message times\n"
 "output:\n"
-"  -o, --out PATH   a .pcap file, or with --per-node a directory that gets\n"
-"                   one node-NNNNN.pcap per node, as a cluster records it\n"
+"  -o, --out PATH   a .pcap file (- for standard output), or with --per-node\n"
+"                   a directory that gets one node-NNNNN.pcap per node, as a\n"
+"                   cluster records it\n"
 "  --seed N         seed of the jitter and of the patterns (1)\n"
 "\n"
-"A trace is written as PATH.part and renamed when complete; an interrupt\n"
-"(Ctrl-C, SIGTERM) closes the files early, complete and readable.\n"
+"A trace file is written under a temporary name beside it (PATH.XXXXXX.part,\n"
+"beside the file a symbolic link names) and renamed over it when complete;\n"
+"a FIFO or a device is written through.  An interrupt (Ctrl-C, SIGTERM)\n"
+"closes the files early, complete and readable.\n"
 "Exit status: 0 written, 2 bad usage or input, 130 interrupted.\n");
 }
 
@@ -147,7 +150,7 @@ synth_take(void *state, const struct optval *v)
 		s->per_node = 1;
 		return 0;
 	case OPT_SYNTH_BYTES:
-		return opt_u64(c, f, x, 1, 0xFFFFFFFFull - 64, &s->app.bytes);
+		return opt_u64(c, f, x, 1, TT_TRACE_MSG_MAX, &s->app.bytes);
 	case OPT_SYNTH_MESSAGES:
 		return opt_u64(c, f, x, 1, 1ull << 40, &s->max_msgs);
 	case OPT_SYNTH_CYCLES:
@@ -251,6 +254,11 @@ synth_open(const struct synth *s, tt_trace_writer **w, size_t nw)
 		    "files at once (at most 1000); write one file instead\n", nw);
 		return -1;
 	}
+	if (s->per_node && strcmp(s->out, "-") == 0) {
+		fprintf(stderr, "ttsim trace synth: --per-node writes a "
+		    "directory of files; -o - (standard output) takes one trace\n");
+		return TTSIM_EXIT_USAGE;
+	}
 	if (s->per_node && mkdir(s->out, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "ttsim trace synth: %s: cannot create the "
 		    "directory: %s\n", s->out, strerror(errno));
@@ -338,7 +346,8 @@ synth_write(const struct synth *s, const tt_net *net, tt_workload *wl)
 		return rc;
 	fprintf(stderr, "ttsim trace synth: %" PRIu64 " messages over %.6f s "
 	    "written to %s%s\n", written, written ?
-	    (double)(last - SYNTH_EPOCH_NS) * 1e-9 : 0.0, s->out,
+	    (double)(last - SYNTH_EPOCH_NS) * 1e-9 : 0.0,
+	    strcmp(s->out, "-") == 0 ? "standard output" : s->out,
 	    s->per_node ? " (one file per node)" : "");
 	if (synth_stop) {
 		fprintf(stderr, "ttsim trace synth: interrupted; the trace is "

@@ -9,6 +9,7 @@
 
 #include "twintorus/causal.h"
 #include "twintorus/infer.h"
+#include "twintorus/outfile.h"
 #include "twintorus/replay.h"
 #include "twintorus/trace.h"
 #include "ttsim.h"
@@ -50,6 +51,7 @@ struct netrun {
 /* What the callbacks of a run see. */
 struct replay_job {
 	const char *csv_path;
+	tt_outfile *csv_out;
 	FILE *csv;
 	const char *name;       /* the network being run */
 	double cycle_ns;

@@ -53,14 +53,17 @@ typedef struct tt_dep {
 
 typedef struct tt_deps_writer tt_deps_writer;
 
-/* Create path ("-": standard output, written as it goes).  0, or -1 with
- * err set. */
+/* Create path as every output of the tools (twintorus/outfile.h: "-" is
+ * standard output; a file is written whole or not at all).  0, or -1
+ * with err set. */
 int tt_deps_create(tt_deps_writer **wp, const char *path, char *err,
     size_t errsz);
+/* 0, or -1 when the write failed (tt_deps_close() says why). */
 int tt_deps_write(tt_deps_writer *w, const tt_dep *d);
-/* Write the end line, close, rename.  0, or -1 with err set. */
+/* Write the end line and close: the file is then complete.  0, or -1 with
+ * err set (the file is left as it was). */
 int tt_deps_close(tt_deps_writer *w, char *err, size_t errsz);
-/* Close and delete what was written (an interrupted run). */
+/* Close and forget what was written (an interrupted run). */
 void tt_deps_discard(tt_deps_writer *w);
 
 /* ---- reading ---- */

@@ -37,6 +37,9 @@ TT_BEGIN_DECLS
 #define TT_ETH_HLEN         14
 #define TT_VLAN_HLEN        4
 #define TT_FRAME_HLEN       16      /* the torus header alone */
+/* The longest frame ttd carries on a port or a TAP (a 9000-byte jumbo MTU
+ * and headers), and so the most a record of its traces holds on the wire. */
+#define TT_FRAME_MAX        9216
 #define TT_FRAME_VERSION    1
 #define TT_HELLO_LEN        8
 #define TT_PE_BROADCAST     0xFFFFFFFFu   /* destination of hello frames */

@@ -99,12 +99,13 @@ done
 # /dev/full takes no byte (ENOSPC); it is only written to here, never
 # replaced.  Each command must exit 2 with the one message.
 if [ -c /dev/full ]; then
+	# want: the message, when the output is a file the command opens
+	# itself (--csv -) rather than its own standard output
 	full() {
-		local name=$1
+		local name=$1 want=${want:-"ttsim: cannot write standard output: No space left on device"}
 		shift
 		"$T" "$@" >/dev/full 2>"$tmp/err"; st=$?
-		if [ "$st" -eq 2 ] && [ "$(cat "$tmp/err")" = \
-		    "ttsim: cannot write standard output: No space left on device" ]; then
+		if [ "$st" -eq 2 ] && [ "$(cat "$tmp/err")" = "$want" ]; then
 			ok "full-$name"
 		else
 			bad "full-$name" "exit $st: $(cat "$tmp/err")"
@@ -117,11 +118,14 @@ if [ -c /dev/full ]; then
 	full run run --dims 2,2,2 --warmup 100 --measure 300
 	full sweep sweep --dims 2,2,2 --loads 0.1,0.2 --warmup 100 --measure 300
 	full stat trace stat traces/alltoall-4x4x4.pcap
-	full replay replay traces/allreduce-2x2x2.pcap --dims 2,2,2 --json
-	full replay-csv replay traces/allreduce-2x2x2.pcap --dims 2,2,2 --csv -
-	full app app pingpong --dims 2,2,2 --iterations 3 --record "$tmp/rec"
+	full replay replay traces/uniform-4x4x4.pcap --dims 4,4,4 --json
+	want="ttsim replay: --csv standard output: write failed: No space left on device" \
+	    full replay-csv replay traces/uniform-4x4x4.pcap --dims 4,4,4 --csv -
+	full app app pingpong --dims 2,2,2 --iterations 3 --bytes 4096 --record "$tmp/rec"
 	full replay-causal replay "$tmp/rec" --dims 2,2,2 --causal
 	full infer trace infer "$tmp/rec" --dims 2,2,2 -o "$tmp/rec.deps"
+	want="ttsim trace infer: -o standard output: write failed: No space left on device" \
+	    full infer-stdout trace infer traces/uniform-4x4x4.pcap --dims 4,4,4 -o -
 else
 	echo "SKIP full: no /dev/full"
 fi

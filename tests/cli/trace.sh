@@ -57,11 +57,12 @@ pcap_header() {
 	printf '\x4d\x3c\xb2\xa1\x02\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00'
 	printf "%b" "$(le32 "${2:-262144}")$(le32 "$1")"
 }
-# pcap_record HEX [WIRELEN]: one record at 2026-01-01T00:00:00.000000005Z
+# pcap_record HEX [WIRELEN [SECONDS]]: one record at SECONDS (default
+# 2026-01-01T00:00:00Z) and 5 ns
 pcap_record() {
 	local hex=$1 wire=${2:-0} n=$((${#1} / 2))
 	[ "$wire" -ge "$n" ] || wire=$n
-	printf "%b" "$(le32 1767225600)$(le32 5)$(le32 "$n")$(le32 "$wire")"
+	printf "%b" "$(le32 "${3:-1767225600}")$(le32 5)$(le32 "$n")$(le32 "$wire")"
 	# shellcheck disable=SC2001  # every byte: a backreference
 	printf "%b" "$(sed 's/../\\x&/g' <<<"$hex")"
 }
@@ -205,6 +206,65 @@ if expect synth-per-node 0 "$T" trace synth --dims 2,2,2 --app alltoall \
 	[ -z "$others" ] && ok per-node-own-pes || bad per-node-own-pes "$others"
 fi
 
+# ======== times from 2038 on: pcap's seconds are unsigned 32 bits ========
+
+# 2^31 s is 2038-01-19T03:14:08Z, 2^32 - 1 s is 2106-02-07T06:28:15Z
+{ pcap_header 1; pcap_record "$(torus_hex)" 100 2147483648
+  pcap_record "$(torus_hex)" 100 4294967295; } >"$tmp/y2038.pcap"
+if expect time-2038 0 "$T" trace stat "$tmp/y2038.pcap" --json; then
+	# the digits as printed (jq's doubles would round them)
+	got=$(grep -o '"\(first_ns\|last_ns\|out_of_order\)": [0-9]*' <<<"$out" | tail -3 | cut -d' ' -f2 | paste -sd' ')
+	[ "$got" = "0 2147483648000000005 4294967295000000005" ] && ok time-2038 ||
+	    bad time-2038 "out-of-order first last: $got"
+fi
+if expect time-2038-text 0 "$T" trace stat "$tmp/y2038.pcap"; then
+	grep -q '^  first         2038-01-19T03:14:08.000000005Z$' <<<"$out" && ok time-2038-text ||
+	    bad time-2038-text "$out"
+fi
+
+# ======== PE ids as large as 32 bits hold ========
+
+# one record from PE 2^31 to PE 2^32 - 2: stat lists both (no array sized
+# by the ids); against a network, the id is refused
+{ pcap_header 1
+  pcap_record "020000000001020000000002""88b5""10000000""fffffffe""80000000""00000007" 100; } >"$tmp/bigpe.pcap"
+if expect big-pe-ids 0 timeout 60 "$T" trace stat "$tmp/bigpe.pcap" --json; then
+	got=$(js '[.pes[] | "\(.pe):\(.sent_messages)/\(.received_messages)"] | join(" ")')
+	[ "$got" = "2147483648:1/0 4294967294:0/1" ] && ok big-pe-ids || bad big-pe-ids "$got"
+fi
+if expect big-pe-ids-text 0 timeout 60 "$T" trace stat "$tmp/bigpe.pcap"; then
+	grep -q '^  PEs           1 send, ids up to 4294967294$' <<<"$out" && ok big-pe-ids-text ||
+	    bad big-pe-ids-text "$out"
+fi
+refused big-pe-ids-network "ttsim trace stat: $tmp/bigpe.pcap: record 1: source PE 2147483648 is outside the network (16 PEs, ids 0..15)" \
+    "$T" trace stat "$tmp/bigpe.pcap" --dims 2,2,2
+
+# ======== a plain capture without an address map: its addresses listed ========
+
+ip4() {   # SRC_LAST_BYTE DST_LAST_BYTE: IPv4 (ICMP) between 10.0.0.x, MACs 02:aa:..:0x
+	echo "02aa000000$(printf %02x "$2")02aa000000$(printf %02x "$1")0800""4500005400004000400100000a0000$(printf %02x "$1")0a0000$(printf %02x "$2")"
+}
+{ pcap_header 1
+  for i in 1 2 3; do pcap_record "$(ip4 1 2)" 98; done
+  for i in 1 2; do pcap_record "$(ip4 2 1)" 98; done
+  pcap_record ffffffffffff02aa000000010806000108000604000102aa000000010a0000010000000000000a000002 60
+} >"$tmp/plain-only.pcap"
+for args in "" "yaml/3dt-4x4x4.yaml"; do
+	name=plain-listed${args:+-with-yaml}
+	# shellcheck disable=SC2086  # args: no file, or one
+	if expect "$name" 0 "$T" trace stat "$tmp/plain-only.pcap" $args --json; then
+		got=$(js '"\(.messages) \(.plain_listed) " + ([.addresses[] | "\(.address)=\(.sent_frames)/\(.sent_bytes)/\(.received_frames)/\(.received_bytes)"] | join(" "))')
+		# most frames first; ties IPv4 before MAC
+		want="0 6 02:aa:00:00:00:01=4/354/2/196 10.0.0.1=3/294/2/196 10.0.0.2=2/196/3/294 02:aa:00:00:00:02=2/196/3/294 ff:ff:ff:ff:ff:ff=0/0/1/60"
+		[ "$got" = "$want" ] && ok "$name" || bad "$name" "got  $got"$'\n'"want $want"
+	fi
+done
+if expect plain-listed-text 0 "$T" trace stat "$tmp/plain-only.pcap"; then
+	grep -q '^  10\.0\.0\.1  *3  *294  *2  *196$' <<<"$out" &&
+	    grep -Fq 'addresses: {"10.0.0.1": PE, "10.0.0.2": PE}' <<<"$out" &&
+	    ok plain-listed-text || bad plain-listed-text "$out"
+fi
+
 # ======== damaged input: refused with file and record, exit 2 ========
 
 small=$tmp/alltoall.pcap     # 2x2x2, synth above
@@ -240,7 +300,10 @@ damaged() {
 }
 
 { pcap_header 101; pcap_record 4500001c000000004001f7c80a6300010a630002; } >"$tmp/raw.pcap"
-damaged link-type-raw "$tmp/raw.pcap" "link type RAW (Raw IP), not Ethernet"
+damaged link-type-raw "$tmp/raw.pcap" "link type RAW (Raw IP, DLT 12), not Ethernet"
+# a link type libpcap has no name for: its number
+{ pcap_header 65000; pcap_record "$(torus_hex)"; } >"$tmp/dlt65000.pcap"
+damaged link-type-unknown "$tmp/dlt65000.pcap" "link type 65000 (unknown to libpcap), not Ethernet"
 
 # deterministic noise: 4 KiB from a fixed seed
 LC_ALL=C awk 'BEGIN { srand(7); for (i = 0; i < 4096; i++) printf "%c", int(rand() * 256) }' >"$tmp/garbage.pcap"
@@ -263,9 +326,43 @@ refused header-only-replay "ttsim replay: the trace holds no messages (0 records
 # an IPv4 frame after a torus frame, without an address map
 { pcap_header 1; pcap_record "$(torus_hex)" 100
   pcap_record 0200000000010200000000020800450000540000400040010000c0a80001c0a80002 98; } >"$tmp/plain.pcap"
-damaged plain-no-map "$tmp/plain.pcap" "record 2: not a torus frame (EtherType 0x0800, IPv4); to replay a plain capture, map its addresses to PEs in the YAML file (addresses:)"
-refused plain-yaml-no-addresses "ttsim replay: $tmp/plain.pcap: record 2: not a torus frame (EtherType 0x0800, IPv4)" \
+refused plain-no-map-replay "ttsim replay: $tmp/plain.pcap: record 2: not a torus frame: EtherType 0x0800 (IPv4); to replay a plain capture, map its addresses to PEs in the YAML file (addresses:)" \
+    "$T" replay "$tmp/plain.pcap" "${D[@]}"
+# stat lists what it cannot map (below)
+if expect plain-no-map-stat 0 "$T" trace stat "$tmp/plain.pcap" "${D[@]}" --json; then
+	[ "$(js '"\(.messages) \(.plain_listed) \(.addresses | length)"')" = "1 1 4" ] &&
+	    ok plain-no-map-stat || bad plain-no-map-stat "$out"
+fi
+refused plain-yaml-no-addresses "ttsim replay: $tmp/plain.pcap: record 2: not a torus frame: EtherType 0x0800 (IPv4)" \
     "$T" replay "$tmp/plain.pcap" yaml/3dt-4x4x4.yaml
+# below 0x0600 the two bytes are an IEEE 802.3 length, not an EtherType
+{ pcap_header 1; pcap_record "$(torus_hex)" 100
+  pcap_record 020000000001020000000002002e424203000000000000000000 60; } >"$tmp/llc.pcap"
+refused plain-802.3 "ttsim replay: $tmp/llc.pcap: record 2: not a torus frame: an 802.3 frame (length field 46, no EtherType)" \
+    "$T" replay "$tmp/llc.pcap" "${D[@]}"
+
+# a message claimed bigger than a trace may describe (a 70-byte file that
+# would replay 67 million packets): refused, saying so
+{ pcap_header 1; pcap_record "$(torus_hex)" 4294967295; } >"$tmp/huge.pcap"
+[ "$(stat -c %s "$tmp/huge.pcap")" = 70 ] || bad huge-setup "$(stat -c %s "$tmp/huge.pcap") bytes"
+refused huge-message-replay "ttsim replay: $tmp/huge.pcap: record 1: claims a message of 4294967265 bytes; a record may describe at most 67108864 (64 MiB): the record is damaged" \
+    timeout 120 "$T" replay "$tmp/huge.pcap" "${D[@]}"
+# longer than ttd carries in one frame, but within the bound: a warning
+{ pcap_header 1; pcap_record "$(torus_hex)" 100; pcap_record "$(torus_hex)" 100030; } >"$tmp/long.pcap"
+if expect long-frame-warned 0 "$T" replay "$tmp/long.pcap" "${D[@]}" --json; then
+	grep -Fxq "ttsim replay: warning: $tmp/long.pcap: 1 record longer than ttd carries in one frame (at most 9216 bytes on the wire; the longest claims 100030): each is taken as one message of its size" "$tmp/err" &&
+	    [ "$(js '.networks[0].bytes_delivered')" = $((70 + 100000)) ] && ok long-frame-warned ||
+	    bad long-frame-warned "$(js '.networks[0].bytes_delivered') bytes; stderr: $(cat "$tmp/err")"
+fi
+# records older than an earlier one: counted against the latest time seen,
+# and said so (5, 3, 4: two records older than the first, though 4 is
+# younger than the 3 before it)
+{ pcap_header 1; pcap_record "$(torus_hex)" 100 5; pcap_record "$(torus_hex)" 100 3
+  pcap_record "$(torus_hex)" 100 4; } >"$tmp/back.pcap"
+if expect backwards-said 0 "$T" trace stat "$tmp/back.pcap" --json; then
+	grep -Fxq "ttsim trace stat: warning: $tmp/back.pcap: 2 records older than a record before them, each taken at the latest time before it" "$tmp/err" &&
+	    [ "$(js .out_of_order)" = 2 ] && ok backwards-said || bad backwards-said "$(js .out_of_order); $(cat "$tmp/err")"
+fi
 
 # PE ids of a 4x4x4 trace on 2x2x2 (16 PEs): the first record naming a PE
 # above 15, found here by reading the records' bytes
@@ -439,7 +536,7 @@ refused compare-other-size "ttsim replay: --compare: 2D 8x8 vc has 64 PEs, the t
 # A trace whose span, in cycles at the speed asked for, is more than a
 # replay counts (2^53): 11 s of trace slowed a million times on 0.0008-ns
 # cycles.  Refused before anything runs, instead of overflowed times.
-if expect synth-long 0 "$T" trace synth --dims 2,2,2 --app allreduce --iterations 2 \
+if expect synth-long 0 "$T" trace synth --dims 2,2,2 --app allreduce --iterations 2 --bytes 8192 \
     --compute-us 10000000 -o "$tmp/long.pcap"; then
 	# about 1.1e10 ns / (0.0008 ns * 1e-6) = 1.4e19 cycles
 	refused replay-span-cycles "ttsim replay: the trace's 11.0" \

@@ -5,8 +5,9 @@
 # the expert item naming their problem, hello ports show by name, carried
 # frames go on to Wireshark's Ethernet dissector; on a `ttsim trace synth`
 # trace (if ttsim has it) every record decodes as a sound data frame and
-# the totals per PE equal what `ttsim trace stat` counts.
-# Seven tshark runs: about four seconds.  Without tshark: SKIP, exit 0.
+# the totals per PE equal what `ttsim trace stat` counts; make install puts
+# the dissector where tshark looks for Lua plugins.
+# Nine tshark runs: about five seconds.  Without tshark: SKIP, exit 0.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -123,7 +124,9 @@ else
 	bad fields "tshark failed: $(cat "$tmp/err")"
 fi
 
-# --- the detail view names the port; filters on the sub-fields work ---
+# --- the detail view as a user reads it: the text shown, not only the
+# values (a value_string would show "Unknown (17)" for every data frame's
+# destination); hello ports and the broadcast destination by name ---
 if tsh -r frames.pcap -V -Y 'frame.number == 6 || frame.number == 8' >"$tmp/detail"; then
 	grep -q 'Port: Y- (3)' "$tmp/detail" && grep -q 'Port: d3- (7)' "$tmp/detail" &&
 	    ok hello-port-named || bad hello-port-named "$(grep 'Port:' "$tmp/detail")"
@@ -131,6 +134,17 @@ if tsh -r frames.pcap -V -Y 'frame.number == 6 || frame.number == 8' >"$tmp/deta
 	    ok hello-dst-named || bad hello-dst-named "$(grep 'Destination PE' "$tmp/detail")"
 else
 	bad detail "tshark failed: $(cat "$tmp/err")"
+fi
+# frame 1: data 3 -> 17 vc 1 hops 2 seq 5 (tests/traces/frames.expected)
+if tsh -r frames.pcap -V -Y 'frame.number == 1' >"$tmp/detail"; then
+	shown=$(sed -n '/^Twin-torus frame/,/^$/p' "$tmp/detail" | grep -E 'PE:|Sequence:|Virtual|Hop' |
+	    sed 's/^ *//' | paste -sd'|')
+	[ "$shown" = "Virtual channel: 1|Hop count: 2|Destination PE: 17|Source PE: 3|Sequence: 5" ] &&
+	    ok data-detail-text || bad data-detail-text "shown: $shown"
+	grep -q 'Unknown' "$tmp/detail" && bad data-nothing-unknown "$(grep Unknown "$tmp/detail")" ||
+	    ok data-nothing-unknown
+else
+	bad detail-data "tshark failed: $(cat "$tmp/err")"
 fi
 # the delivered bit: frames 3 and 4, and 13 (flags 0x05)
 shown=$(tsh -r frames.pcap -Y 'twintorus.flags.delivered == 1' -T fields -e frame.number | tr '\n' ' ')
@@ -186,6 +200,22 @@ if "$T" trace synth --help >/dev/null 2>&1; then
 	fi
 else
 	echo "note: $T has no 'trace synth' yet, only the committed sample is checked"
+fi
+
+# --- make install puts the dissector where this Wireshark looks for Lua
+# plugins ("Global Lua Plugins" of tshark -G folders) when PREFIX is
+# Wireshark's own (/usr on Debian); installed under a DESTDIR in $tmp ---
+global=$(tshark -G folders 2>/dev/null | sed -n 's/^Global Lua Plugins:[[:space:]]*//p')
+prefix=${global%%/lib/*}
+if [ -n "$global" ] && [ "$prefix" != "$global" ]; then
+	if make -s -C . install-dissector DESTDIR="$tmp/root" PREFIX="$prefix" >"$tmp/make" 2>&1; then
+		cmp -s "$tmp/root$global/twintorus.lua" "$LUA" && ok "installed-where-wireshark-looks ($global)" ||
+		    bad installed-where-wireshark-looks "not at $tmp/root$global/twintorus.lua: $(cd "$tmp/root" && find . -name twintorus.lua)"
+	else
+		bad installed-where-wireshark-looks "make install-dissector failed: $(cat "$tmp/make")"
+	fi
+else
+	echo "SKIP installed-where-wireshark-looks: tshark names no global Lua plugin folder under a lib/ ($global)"
 fi
 
 echo "$pass passed, $fail failed"

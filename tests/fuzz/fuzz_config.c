@@ -1,43 +1,33 @@
 /*
- * libFuzzer target: the YAML config loader (lib/config.c) on any file, as
- * `ttd check` and `ttsim` meet it.  tt_config_load reads a path, so each
- * input goes to one temporary file first.  Errors are expected; memory
- * errors, leaks and crashes are not.
+ * libFuzzer target: the YAML config loader (lib/config.c,
+ * lib/config_nodes.c) on any file, as `ttd check` and `ttsim` meet it.
+ * tt_config_load reads a path, so each input goes to a memfd first, read
+ * through /proc/self/fd: no file is left behind, whatever ends the run.
+ * Errors are expected; memory errors, leaks and crashes are not.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "twintorus/config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char path[64];
-
-static void
-remove_input(void)
-{
-	unlink(path);
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	tt_config cfg;
-	FILE *fp;
+	char path[64];
+	int fd;
 
-	if (path[0] == '\0') {
-		snprintf(path, sizeof(path), "/tmp/fuzz-config-%ld.yaml",
-		    (long)getpid());
-		atexit(remove_input);
-	}
-	if ((fp = fopen(path, "wb")) == NULL)
+	fd = memfd_create("fuzz-config.yaml", MFD_CLOEXEC);
+	if (fd < 0 || (size > 0 && write(fd, data, size) != (ssize_t)size))
 		abort();
-	if (size > 0 && fwrite(data, 1, size, fp) != size)
-		abort();
-	fclose(fp);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	(void)tt_config_load(&cfg, path, NULL);
 	tt_config_free(&cfg);
+	close(fd);
 	return 0;
 }

@@ -629,6 +629,145 @@ test_count_without_stream(void **state)
 	assert_int_equal(nerr, 4);
 }
 
+/* ---- size: linear in the file, bounded in what it prints ---- */
+
+/*
+ * A cluster of 65,536 nodes (64x32x32, automatic port maps) loads: the
+ * checks for repeated hosts and coordinates are hashed, not pairwise.  How
+ * fast is measured in bench/RESULTS.md, not here.
+ */
+static void
+test_big_cluster_loads(void **state)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	unsigned x, y, z;
+	struct load *l;
+
+	(void)state;
+	assert_non_null(f);
+	fprintf(f, "torus: {dims: [64, 32, 32]}\npes: {subnet: 10.0.0.0/14}\n"
+	    "nodes:\n");
+	for (z = 0; z < 32; z++)
+		for (y = 0; y < 32; y++)
+			for (x = 0; x < 64; x++)
+				fprintf(f, "  - {host: n%u-%u-%u, coord: [%u, %u, "
+				    "%u]}\n", x, y, z, x, y, z);
+	assert_int_equal(fclose(f), 0);
+	l = load_text(text);
+	free(text);
+	if (l->nerr != 0)
+		fail_msg("%d errors:\n%.2000s", l->nerr, l->errs);
+	assert_int_equal(l->cfg.nnodes, 65536);
+	assert_string_equal(l->cfg.nodes[65535].host, "n63-31-31");
+	assert_int_equal(l->cfg.nodes[65535].coord[0], 63);
+	assert_int_equal(l->cfg.nodes[65535].coord[2], 31);
+	load_free(l);
+}
+
+/*
+ * 1,000 copies of one node: each copy is one repeated host and one
+ * repeated coordinate (against the first, not against every copy before
+ * it), all counted, ten of each kind printed and then how many more.
+ */
+static void
+test_repeated_errors_capped(void **state)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct load *l;
+	int i;
+
+	(void)state;
+	assert_non_null(f);
+	fprintf(f, "torus: {dims: [4, 4, 4]}\nnodes:\n");
+	for (i = 0; i < 1000; i++)
+		fprintf(f, "  - {host: n0, coord: [0, 0, 0]}\n");
+	assert_int_equal(fclose(f), 0);
+	l = load_text(text);
+	free(text);
+	assert_int_equal(l->nerr, 2 * 999);
+	assert_int_equal(count_lines(l), 2 * (10 + 1));
+	assert_error_at(l, 4, 5, "nodes[1]: host n0 is listed twice (first on "
+	    "line 3)");
+	assert_error_at(l, 13, 5, "nodes[10]: the coordinate repeats that of "
+	    "nodes[0] (line 3)");
+	assert_error_at(l, 13, 5, "... and 989 more like the one above, the "
+	    "first on line 14 (not shown)");
+	load_free(l);
+}
+
+/* Thousands of addresses, and one mapped twice: found through a hash. */
+static void
+test_many_addresses(void **state)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct load *l;
+	int i;
+
+	(void)state;
+	assert_non_null(f);
+	fprintf(f, "torus: {dims: [64, 64]}\naddresses:\n");
+	for (i = 0; i < 8192; i++)
+		fprintf(f, "  10.1.%d.%d: %d\n", i / 256, i % 256, i);
+	fprintf(f, "  10.1.0.7: 1\n");
+	assert_int_equal(fclose(f), 0);
+	l = load_text(text);
+	free(text);
+	assert_int_equal(l->nerr, 1);
+	assert_int_equal(l->cfg.naddrs, 8192);
+	assert_error_at(l, 8195, 3, "addresses: 10.1.0.7 is mapped twice (first "
+	    "on line 10)");
+	load_free(l);
+}
+
+/* Nesting deeper than a cluster file has: one error, at once. */
+static void
+test_deep_nesting_refused(void **state)
+{
+	char text[256];
+	int i, o;
+
+	(void)state;
+	o = snprintf(text, sizeof(text), "torus: ");
+	for (i = 0; i < 100; i++)
+		text[o++] = '[';
+	text[o++] = '\n';
+	text[o] = '\0';
+	/* the top-level mapping is level 1: the 33rd level opens at the
+	 * 32nd '[' (column 7 + 32) */
+	assert_one_error(text, 1, 39, "nesting deeper than 32 levels (a "
+	    "cluster file has at most 6)");
+}
+
+/* A file bigger than a cluster file can be: refused before it is read. */
+static void
+test_huge_file_refused(void **state)
+{
+	char path[64];
+	char *errs = NULL;
+	size_t len = 0;
+	FILE *f;
+	tt_config cfg;
+
+	(void)state;
+	write_file(path, sizeof(path), "torus: {dims: [4, 4]}\n");
+	assert_int_equal(truncate(path, 65 << 20), 0);	/* sparse */
+	f = open_memstream(&errs, &len);
+	assert_non_null(f);
+	assert_int_equal(tt_config_load(&cfg, path, f), 1);
+	fclose(f);
+	unlink(path);
+	assert_non_null(strstr(errs, ": 68157440 bytes, more than a cluster "
+	    "file may have (64 MiB); is it the right file?"));
+	free(errs);
+	tt_config_free(&cfg);
+}
+
 /* A second document would be ignored silently: it is an error. */
 static void
 test_one_document_per_file(void **state)
@@ -675,6 +814,11 @@ main(void)
 		cmocka_unit_test(test_trace_errors),
 		cmocka_unit_test(test_every_error_is_reported_in_file_order),
 		cmocka_unit_test(test_count_without_stream),
+		cmocka_unit_test(test_big_cluster_loads),
+		cmocka_unit_test(test_repeated_errors_capped),
+		cmocka_unit_test(test_many_addresses),
+		cmocka_unit_test(test_deep_nesting_refused),
+		cmocka_unit_test(test_huge_file_refused),
 		cmocka_unit_test(test_one_document_per_file),
 		cmocka_unit_test(test_invalid_utf8_position),
 	};

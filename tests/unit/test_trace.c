@@ -7,8 +7,9 @@
  *     directory gives its *.pcap* files in name order and nothing else;
  *   - hello frames and delivery copies are skipped and counted, a PE
  *     outside the network is an error naming the file and the record, a
- *     record older than the one before it is taken at that time and
- *     counted, a file cut inside its last record gives the records before;
+ *     record older than one before it is taken at the latest time before
+ *     it and counted, a file cut inside its last record gives the records
+ *     before; a message larger than a record may describe is refused;
  *   - plain frames (IPv4, IPv6, MAC) become messages through an address
  *     map, and unmapped addresses are counted with their text;
  *   - replay delivers every message exactly once, in ceil(B / (P * flit
@@ -24,9 +25,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <pcap/pcap.h>
 #include <cmocka.h>
 
@@ -220,7 +226,7 @@ static void
 test_round_trip(void **state)
 {
 	static const uint64_t sizes[] = {0, 1, 29, 30, 64, 65, 1500, 9000,
-	    1u << 20, 0xFFFFFFFFull - 30};
+	    1u << 20, TT_TRACE_MSG_MAX};
 	enum { N = 500 };
 	static tt_msg m[N];
 	uint64_t t = EPOCH_NS, bytes = 0;
@@ -263,10 +269,14 @@ test_round_trip(void **state)
 	assert_int_equal(got.st.last_ns, m[N - 1].t_ns);
 	assert_int_equal(got.st.backwards, 0);
 	assert_int_equal(got.st.truncated, 0);
-	assert_string_equal(got.warn, "");
+	/* the 1 MiB and 64 MiB messages: longer than a ttd frame */
+	assert_int_equal(got.st.oversize, N / 10 * 2);
+	assert_null(strstr(got.warn, "older"));
+	assert_null(strstr(got.warn, "truncated"));
 }
 
-/* A message too large for a pcap record's 32-bit length is refused. */
+/* A message larger than a record may describe is refused: a writer
+ * writes only what the reader takes. */
 static void
 test_write_msg_too_large(void **state)
 {
@@ -276,11 +286,20 @@ test_write_msg_too_large(void **state)
 	(void)state;
 	memset(&m, 0, sizeof(m));
 	m.t_ns = EPOCH_NS;
-	m.bytes = 0xFFFFFFFFull - 29;
+	m.bytes = TT_TRACE_MSG_MAX + 1ull;
 	assert_int_equal(tt_trace_write_msg(w, &m), -1);
-	m.bytes = 0xFFFFFFFFull - 30;
+	m.bytes = 0xFFFFFFFFull;
+	assert_int_equal(tt_trace_write_msg(w, &m), -1);
+	m.bytes = TT_TRACE_MSG_MAX;
 	assert_int_equal(tt_trace_write_msg(w, &m), 0);
 	wclose(w);
+	read_one(tpath("large.pcap"), NULL, 0);
+	assert_int_equal(got.rc, 0);
+	assert_int_equal(got.n, 1);
+	assert_int_equal(got.m[0].bytes, TT_TRACE_MSG_MAX);
+	assert_int_equal(got.st.oversize, 1);
+	assert_int_equal(got.st.oversize_max, TT_TRACE_MSG_MAX + 30ull);
+	assert_contains(got.warn, "1 record longer than ttd carries");
 }
 
 /* A record's MACs are its PEs', as ttd gives them (tt_pe_mac()). */
@@ -308,12 +327,32 @@ test_write_msg_macs(void **state)
 	pcap_close(p);
 }
 
-/* An atomic trace is "path.part" until it is closed; discard leaves
- * nothing. */
+/* How many names in tmpdir start with prefix and end in ".part". */
+static int
+count_parts(const char *prefix)
+{
+	DIR *d = opendir(tmpdir);
+	struct dirent *de;
+	size_t plen = strlen(prefix), len;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL) {
+		len = strlen(de->d_name);
+		if (strncmp(de->d_name, prefix, plen) == 0 && len > 5 &&
+		    strcmp(de->d_name + len - 5, ".part") == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* An atomic trace is a temporary "path.XXXXXX.part" until it is closed;
+ * discard leaves nothing. */
 static void
 test_atomic_create(void **state)
 {
-	const char *path = tpath("atomic.pcap"), *part = tpath("atomic.pcap.part");
+	const char *path = tpath("atomic.pcap");
 	tt_trace_writer *w;
 	char err[256];
 	tt_msg m = {EPOCH_NS, 1, 2, 3, 100, 0, 0};
@@ -322,10 +361,10 @@ test_atomic_create(void **state)
 	assert_int_equal(tt_trace_create(&w, path, 1, err, sizeof(err)), 0);
 	assert_int_equal(tt_trace_write_msg(w, &m), 0);
 	assert_int_equal(access(path, F_OK), -1);
-	assert_int_equal(access(part, F_OK), 0);
+	assert_int_equal(count_parts("atomic.pcap."), 1);
 	wclose(w);
 	assert_int_equal(access(path, F_OK), 0);
-	assert_int_equal(access(part, F_OK), -1);
+	assert_int_equal(count_parts("atomic.pcap."), 0);
 	read_one(path, NULL, 0);
 	assert_int_equal(got.n, 1);
 
@@ -334,7 +373,64 @@ test_atomic_create(void **state)
 	assert_int_equal(tt_trace_write_msg(w, &m), 0);
 	tt_trace_discard(w);
 	assert_int_equal(access(tpath("gone.pcap"), F_OK), -1);
-	assert_int_equal(access(tpath("gone.pcap.part"), F_OK), -1);
+	assert_int_equal(count_parts("gone.pcap"), 0);
+}
+
+/*
+ * A write that failed once (a full disk, here a file size limit) is
+ * reported at close with its reason, even when the flush at close then
+ * succeeds (space came back) and errno says nothing.  In a child: it
+ * changes its resource limits.
+ */
+static void
+test_write_error_reason_kept(void **state)
+{
+	char path[256], errf[256];
+	pid_t pid;
+	int status;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tpath("full.pcap"));
+	snprintf(errf, sizeof(errf), "%s", tpath("full.err"));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit rl = {4096, RLIM_INFINITY};
+		tt_msg m = {EPOCH_NS, 1, 2, 3, 100, 0, 0};
+		char err[512] = "";
+		tt_trace_writer *w;
+		FILE *f;
+		int i, r;
+
+		signal(SIGXFSZ, SIG_IGN);
+		if (tt_trace_create(&w, path, TT_TRACE_INPLACE, err,
+		    sizeof(err)) != 0 || setrlimit(RLIMIT_FSIZE, &rl) != 0)
+			_exit(2);
+		for (i = 0; i < 1000; i++)
+			tt_trace_write_msg(w, &m);
+		rl.rlim_cur = RLIM_INFINITY;
+		if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+			_exit(2);
+		errno = 0;
+		r = tt_trace_close(w, err, sizeof(err));
+		if ((f = fopen(errf, "w")) == NULL)
+			_exit(2);
+		fputs(err, f);
+		fclose(f);
+		_exit(r == -1 ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	{
+		char text[512] = "";
+		FILE *f = fopen(errf, "r");
+
+		assert_non_null(f);
+		assert_non_null(fgets(text, sizeof(text), f));
+		fclose(f);
+		assert_contains(text, "full.pcap: write failed: File too large");
+	}
 }
 
 /* ---- merging ---- */
@@ -653,14 +749,15 @@ test_backwards_clamped(void **state)
 	read_one(tpath("back.pcap"), NULL, 0);
 	assert_int_equal(got.rc, 0);
 	assert_int_equal(got.n, 6);
-	/* taken at the time of the record before them, in record order */
+	/* taken at the latest time before them, in record order */
 	assert_int_equal(got.m[2].t_ns, EPOCH_NS + 300);
 	assert_int_equal(got.m[4].t_ns, EPOCH_NS + 400);
 	for (i = 0; i < 6; i++)
 		assert_int_equal(got.m[i].seq, i);
 	assert_int_equal(got.st.backwards, 2);
 	assert_contains(got.warn, tpath("back.pcap"));
-	assert_contains(got.warn, "2 records older");
+	assert_contains(got.warn, "2 records older than a record before them, "
+	    "each taken at the latest time before it");
 }
 
 /* A file cut inside its last record: the records before it, a warning. */
@@ -738,6 +835,53 @@ test_open_refuses(void **state)
 	assert_int_equal(tt_trace_open(&r, tpath("missing.pcap"), err,
 	    sizeof(err)), -1);
 	assert_contains(err, "missing.pcap: cannot open");
+}
+
+/* Open descriptors of this process. */
+static int
+count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL)
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* A file libpcap refuses leaves no descriptor open: thousands of opens of
+ * bad files (a fuzzer, a directory of junk) must not run out of them. */
+static void
+test_refused_open_leaks_nothing(void **state)
+{
+	static const uint8_t half_header[] = {0x4d, 0x3c, 0xb2, 0xa1, 0x02,
+	    0x00, 0x04, 0x00};
+	const char *paths[3];
+	tt_trace_reader *r;
+	char err[512];
+	FILE *f;
+	int before, i, j;
+
+	(void)state;
+	paths[0] = tpath("junk.pcap");
+	write_text(paths[0], "src,dst,bytes\n0,1,64\n");
+	paths[1] = tpath("half.pcap");
+	f = fopen(paths[1], "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(half_header, 1, sizeof(half_header), f),
+	    sizeof(half_header));
+	assert_int_equal(fclose(f), 0);
+	paths[2] = tpath("empty.pcap");
+	write_text(paths[2], "");
+	before = count_fds();
+	for (i = 0; i < 2000; i++)
+		for (j = 0; j < 3; j++)
+			assert_int_equal(tt_trace_open(&r, paths[j], err,
+			    sizeof(err)), -1);
+	assert_int_equal(count_fds(), before);
 }
 
 /* ---- plain frames through an address map ---- */
@@ -1013,6 +1157,89 @@ test_plain_header_cut(void **state)
 	tt_addrmap_free(&map);
 	tt_config_free(&cfg);
 	tt_net_free(&net);
+}
+
+/* ---- counting (trace stat) ---- */
+
+static int
+tally_plain(void *ctx, const tt_trace_rec *rec, const tt_frame *f)
+{
+	return tt_tally_frame(ctx, rec, f);
+}
+
+/*
+ * PE ids anywhere in 32 bits cost one entry each; pairs come busiest
+ * first; a plain capture read with no map lists its MACs and IPs with the
+ * frames and bytes each sent and received.
+ */
+static void
+test_tally(void **state)
+{
+	static const uint32_t big[] = {0x80000000u, 0xFFFFFFFEu, 0x04000000u};
+	tt_trace_writer *w;
+	tt_tally *t;
+	tt_trace_in *in;
+	const char *path = tpath("tally.pcap");
+	const tt_tally_pe *pe;
+	const tt_tally_pair *pr;
+	const tt_tally_addr *ad;
+	size_t npe, npr, nad;
+	char err[512], text[64];
+	tt_msg m;
+	int x;
+
+	(void)state;
+	w = wopen(path);
+	put_torus(w, EPOCH_NS + 1, big[0], big[1], 0, TT_FRAME_DATA, 0, 100);
+	put_torus(w, EPOCH_NS + 2, big[2], big[1], 1, TT_FRAME_DATA, 0, 50);
+	put_torus(w, EPOCH_NS + 3, big[0], big[1], 2, TT_FRAME_DATA, 0, 100);
+	put_plain(w, EPOCH_NS + 4, mac_a, mac_b, 4, "10.9.0.1", "10.9.0.2", 98);
+	put_plain(w, EPOCH_NS + 5, mac_b, mac_a, 6, "fd00::2", "fd00::1", 118);
+	put_plain(w, EPOCH_NS + 6, mac_a, mac_b, 0, NULL, NULL, 60);
+	wclose(w);
+
+	assert_int_equal(tt_tally_create(&t), 0);
+	assert_int_equal(tt_trace_in_open_listing(&in, &path, 1, NULL, 0,
+	    tally_plain, t, err, sizeof(err)), 0);
+	while ((x = tt_trace_in_next(in, &m, err, sizeof(err))) > 0)
+		assert_int_equal(tt_tally_msg(t, &m), 0);
+	assert_int_equal(x, 0);
+	assert_int_equal(tt_trace_in_stats(in, 1)->listed, 3);
+	assert_int_equal(tt_trace_in_stats(in, 1)->messages, 3);
+	tt_trace_in_close(in);
+
+	pe = tt_tally_pes(t, &npe);
+	assert_int_equal(npe, 3);
+	assert_int_equal(pe[0].pe, big[2]);
+	assert_int_equal(pe[1].pe, big[0]);
+	assert_int_equal(pe[1].sent_messages, 2);
+	assert_int_equal(pe[1].sent_bytes, 200);
+	assert_int_equal(pe[2].pe, big[1]);
+	assert_int_equal(pe[2].received_messages, 3);
+	assert_int_equal(pe[2].received_bytes, 250);
+	pr = tt_tally_pairs(t, &npr);
+	assert_int_equal(npr, 2);
+	assert_int_equal(pr[0].src, big[0]);
+	assert_int_equal(pr[0].bytes, 200);
+	assert_int_equal(pr[1].src, big[2]);
+
+	/* MAC a: 2 frames sent (98 + 60), 1 received (118); then the IPs */
+	ad = tt_tally_addrs(t, &nad);
+	assert_int_equal(tt_tally_frames(t), 3);
+	assert_int_equal(nad, 6);
+	assert_string_equal(tt_addr_text(ad[0].kind, ad[0].bytes, text,
+	    sizeof(text)), "02:aa:00:00:00:01");
+	assert_int_equal(ad[0].sent_frames, 2);
+	assert_int_equal(ad[0].sent_bytes, 158);
+	assert_int_equal(ad[0].received_frames, 1);
+	assert_int_equal(ad[0].received_bytes, 118);
+	assert_string_equal(tt_addr_text(ad[2].kind, ad[2].bytes, text,
+	    sizeof(text)), "10.9.0.1");
+	assert_int_equal(ad[2].sent_frames, 1);
+	assert_string_equal(tt_addr_text(ad[5].kind, ad[5].bytes, text,
+	    sizeof(text)), "fd00::2");
+	assert_int_equal(ad[5].sent_bytes, 118);
+	tt_tally_free(t);
 }
 
 /* ---- replay ---- */
@@ -1292,6 +1519,7 @@ main(void)
 		cmocka_unit_test(test_write_msg_too_large),
 		cmocka_unit_test(test_write_msg_macs),
 		cmocka_unit_test(test_atomic_create),
+		cmocka_unit_test(test_write_error_reason_kept),
 		cmocka_unit_test(test_merge_three_files),
 		cmocka_unit_test(test_merge_ties_follow_file_order),
 		cmocka_unit_test(test_merge_directory),
@@ -1303,9 +1531,11 @@ main(void)
 		cmocka_unit_test(test_backwards_clamped),
 		cmocka_unit_test(test_truncated_last_record),
 		cmocka_unit_test(test_open_refuses),
+		cmocka_unit_test(test_refused_open_leaks_nothing),
 		cmocka_unit_test(test_plain_through_map),
 		cmocka_unit_test(test_map_bad_pe),
 		cmocka_unit_test(test_plain_header_cut),
+		cmocka_unit_test(test_tally),
 		cmocka_unit_test(test_replay_isolated_messages),
 		cmocka_unit_test(test_replay_under_load),
 		cmocka_unit_test(test_replay_memory_bounded),

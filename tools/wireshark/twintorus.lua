@@ -7,7 +7,10 @@
 -- 8-byte hello body.  Keep this file and frame.h in step.
 --
 --   tshark -X lua_script:tools/wireshark/twintorus.lua -r trace.pcap
---   or copy the file to ~/.local/lib/wireshark/plugins/
+-- make install puts it where Wireshark looks for Lua plugins (on Debian
+-- /usr/lib/<multiarch>/wireshark/plugins with PREFIX=/usr; see the
+-- Makefile's WIRESHARK_PLUGINDIR); for one user, copy it to
+-- ~/.local/lib/wireshark/plugins/.
 --
 -- Display filters start with "twintorus.": twintorus.src == 3,
 -- twintorus.type == 1 (hellos), twintorus.flags.delivered == 1, ...
@@ -20,6 +23,7 @@ local MAX_VCS = 32        -- TT_MAX_VCS in twintorus/topo.h
 local MAX_EXT = 16        -- TT_MAX_EXT: 2 ports per dimension, 8 dimensions
 local FLAG_DELIVERED = 0x01
 local FLAGS_KNOWN = 0x01
+local PE_BROADCAST = 0xFFFFFFFF  -- TT_PE_BROADCAST: a hello's destination
 
 local proto = Proto("twintorus", "Twin-torus frame")
 
@@ -53,8 +57,9 @@ local f = {
 	delivered = ProtoField.bool("twintorus.flags.delivered", "Delivered",
 	    8, nil, FLAG_DELIVERED,
 	    "Set only in the trace copy recorded at delivery to the PE"),
-	dst = ProtoField.uint32("twintorus.dst", "Destination PE", base.DEC,
-	    { [0xFFFFFFFF] = "every PE" }),
+	-- no value_string: Wireshark would show "Unknown (N)" for every PE
+	-- id not in it; the broadcast is named where the field is added
+	dst = ProtoField.uint32("twintorus.dst", "Destination PE", base.DEC),
 	src = ProtoField.uint32("twintorus.src", "Source PE", base.DEC),
 	seq = ProtoField.uint32("twintorus.seq", "Sequence", base.DEC),
 	carried_len = ProtoField.uint32("twintorus.carried_len",
@@ -208,7 +213,13 @@ function proto.dissector(tvb, pinfo, root)
 			    bit.band(flags, bit.bnot(FLAGS_KNOWN), 0xFF)))
 		end
 	end
-	if fits(4, 4) then tree:add(f.dst, tvb(4, 4)) end
+	if fits(4, 4) then
+		local item = tree:add(f.dst, tvb(4, 4))
+		if tvb(4, 4):uint() == PE_BROADCAST then
+			item:set_text(string.format("Destination PE: every PE (%d)",
+			    PE_BROADCAST))
+		end
+	end
 	if fits(8, 4) then tree:add(f.src, tvb(8, 4)) end
 	if fits(12, 4) then tree:add(f.seq, tvb(12, 4)) end
 	if shown < HEADER_LEN then

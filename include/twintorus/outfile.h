@@ -1,0 +1,70 @@
+/*
+ * twintorus: opening a file a program writes whole (a trace, a CSV, a plot).
+ *
+ * Every such output of the tools goes through here, so that a PATH given
+ * to -o, --csv or --plot means the same everywhere:
+ *
+ *   "-"             standard output (a duplicate of descriptor 1, so that
+ *                   closing the output leaves stdout open)
+ *   a regular file, or nothing yet
+ *                   written under a temporary name in the same directory
+ *                   ("PATH.XXXXXX.part") and renamed over PATH when closed:
+ *                   PATH is then complete, or as it was (never half
+ *                   written).  A file replaced keeps its permission bits; a
+ *                   new one gets 0666 less the umask, as a shell's > would.
+ *   a symbolic link followed (and a chain of them): the file it names is
+ *                   replaced as above, the link stays a link
+ *   a FIFO or a character device (/dev/stdout, /dev/null, a named pipe)
+ *                   written through, in order, as a shell's > would: there
+ *                   is no file to replace
+ *   a directory, a socket or a block device
+ *                   refused, saying which
+ *
+ * Writes go through a stdio stream whose first failing write is kept, so
+ * that close can say why ("No space left on device"), not "Success".
+ * Single-threaded: the umask is read by setting it.
+ */
+#ifndef TWINTORUS_OUTFILE_H
+#define TWINTORUS_OUTFILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tt_outfile tt_outfile;
+
+/* 0, or -1 with err set ("PATH: is a directory", ...). */
+int tt_outfile_open(tt_outfile **op, const char *path, char *err,
+    size_t errsz);
+/* The stream to write to; tt_outfile_close() closes it. */
+FILE *tt_outfile_file(tt_outfile *o);
+/*
+ * Another stream onto the output, for a library that closes the stream it
+ * is given (libpcap's pcap_dump_close): closing it releases only the
+ * stream; its write errors count as the output's.  Close it before
+ * tt_outfile_close().  NULL when out of memory.
+ */
+FILE *tt_outfile_stream(tt_outfile *o);
+/*
+ * The name under which another program can open the output itself
+ * (gnuplot's "set output"): the temporary file, or the path itself when it
+ * is written through; NULL for standard output.
+ */
+const char *tt_outfile_path(const tt_outfile *o);
+/* For messages: the path as given, or "standard output". */
+const char *tt_outfile_name(const tt_outfile *o);
+/* Flush, check every write, close and (temporary file) rename over the
+ * target.  0, or -1 with err set; either way o is freed. */
+int tt_outfile_close(tt_outfile *o, char *err, size_t errsz);
+/* Close and remove the temporary file: the target stays as it was.  What
+ * was written through to a FIFO or a device cannot be taken back. */
+void tt_outfile_discard(tt_outfile *o);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,276 @@
+/*
+ * Outputs written whole: standard output, a file replaced atomically, or
+ * a FIFO or device written through (twintorus/outfile.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "errf.h"
+#include "twintorus/outfile.h"
+
+/* as the kernel's own limit on a chain of links (MAXSYMLINKS) */
+#define OUT_MAX_LINKS 40
+
+struct tt_outfile {
+	int fd;
+	FILE *f;                /* the stream of tt_outfile_file(), or NULL */
+	char *name;             /* as given, or "standard output" */
+	char *target;           /* the file replaced at close, or NULL */
+	char *tmp;              /* its temporary name, or NULL */
+	int werr;               /* errno of the first failed write, or 0 */
+	int is_stdout;
+};
+
+static ssize_t
+out_write(void *cookie, const char *buf, size_t n)
+{
+	tt_outfile *o = cookie;
+	size_t done = 0;
+	ssize_t w;
+
+	while (done < n) {
+		w = write(o->fd, buf + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (o->werr == 0)
+				o->werr = w < 0 ? errno : EIO;
+			errno = o->werr;
+			/* stdio takes 0 as the error; what was written stays */
+			return (ssize_t)done;
+		}
+		done += (size_t)w;
+	}
+	return (ssize_t)n;
+}
+
+/* The descriptor belongs to the tt_outfile, not to its streams. */
+static int
+out_release(void *cookie)
+{
+	(void)cookie;
+	return 0;
+}
+
+FILE *
+tt_outfile_stream(tt_outfile *o)
+{
+	cookie_io_functions_t io = {NULL, out_write, NULL, out_release};
+
+	return fopencookie(o, "w", io);
+}
+
+FILE *
+tt_outfile_file(tt_outfile *o)
+{
+	if (o->f == NULL)
+		o->f = tt_outfile_stream(o);
+	return o->f;
+}
+
+const char *
+tt_outfile_path(const tt_outfile *o)
+{
+	if (o->tmp != NULL)
+		return o->tmp;
+	return o->is_stdout ? NULL : o->name;
+}
+
+const char *
+tt_outfile_name(const tt_outfile *o)
+{
+	return o->name;
+}
+
+/* path with every symbolic link of its last component followed (a
+ * relative link is relative to the link's directory); malloc'd, or NULL
+ * with errno set. */
+static char *
+follow_links(const char *path)
+{
+	char link[PATH_MAX], *p = strdup(path), *next;
+	struct stat st;
+	ssize_t n;
+	size_t dirlen;
+	int hops;
+
+	for (hops = 0; p != NULL; hops++) {
+		if (lstat(p, &st) != 0 || !S_ISLNK(st.st_mode))
+			return p;
+		if (hops == OUT_MAX_LINKS) {
+			free(p);
+			errno = ELOOP;
+			return NULL;
+		}
+		n = readlink(p, link, sizeof(link) - 1);
+		if (n < 0) {
+			free(p);
+			return NULL;
+		}
+		link[n] = '\0';
+		dirlen = strrchr(p, '/') != NULL && link[0] != '/' ?
+		    (size_t)(strrchr(p, '/') - p) + 1 : 0;
+		next = malloc(dirlen + (size_t)n + 1);
+		if (next != NULL) {
+			memcpy(next, p, dirlen);
+			memcpy(next + dirlen, link, (size_t)n + 1);
+		}
+		free(p);
+		p = next;
+	}
+	errno = ENOMEM;
+	return NULL;
+}
+
+/* The file to replace: a temporary file beside it, with the mode the
+ * result should have. */
+static int
+open_replacing(tt_outfile *o, const char *path, char *err, size_t errsz)
+{
+	static const char suffix[] = ".XXXXXX.part";
+	struct stat st;
+	mode_t mode, mask;
+	size_t len;
+
+	o->target = follow_links(path);
+	if (o->target == NULL)
+		return tt_errf(err, errsz, "%s: cannot follow the link: %s",
+		    path, strerror(errno));
+	if (stat(o->target, &st) == 0) {
+		mode = st.st_mode & 07777;
+	} else {
+		mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	len = strlen(o->target) + sizeof(suffix);
+	if ((o->tmp = malloc(len)) == NULL)
+		return tt_errf(err, errsz, "%s: out of memory", path);
+	snprintf(o->tmp, len, "%s%s", o->target, suffix);
+	o->fd = mkostemps(o->tmp, 5, O_CLOEXEC);
+	if (o->fd < 0) {
+		free(o->tmp);
+		o->tmp = NULL;
+		return tt_errf(err, errsz, "%s: cannot create: %s", path,
+		    strerror(errno));
+	}
+	if (fchmod(o->fd, mode) != 0) {
+		tt_errf(err, errsz, "%s: cannot set the mode of %s: %s", path,
+		    o->tmp, strerror(errno));
+		close(o->fd);
+		unlink(o->tmp);
+		free(o->tmp);
+		o->tmp = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int
+tt_outfile_open(tt_outfile **op, const char *path, char *err, size_t errsz)
+{
+	tt_outfile *o;
+	struct stat st;
+	int r = 0;
+
+	*op = NULL;
+	o = calloc(1, sizeof(*o));
+	if (o == NULL)
+		return tt_errf(err, errsz, "%s: out of memory", path);
+	o->fd = -1;
+	o->name = strdup(strcmp(path, "-") == 0 ? "standard output" : path);
+	if (o->name == NULL) {
+		free(o);
+		return tt_errf(err, errsz, "%s: out of memory", path);
+	}
+	if (strcmp(path, "-") == 0) {
+		o->is_stdout = 1;
+		o->fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (o->fd < 0)
+			r = tt_errf(err, errsz, "standard output: cannot write "
+			    "to it: %s", strerror(errno));
+	} else if (stat(path, &st) != 0) {
+		/* nothing there yet (or a link to nothing): create it */
+		if (errno == ENOENT)
+			r = open_replacing(o, path, err, errsz);
+		else
+			r = tt_errf(err, errsz, "%s: cannot open: %s", path,
+			    strerror(errno));
+	} else if (S_ISREG(st.st_mode)) {
+		r = open_replacing(o, path, err, errsz);
+	} else if (S_ISDIR(st.st_mode)) {
+		r = tt_errf(err, errsz, "%s: is a directory; give a file "
+		    "name", path);
+	} else if (S_ISSOCK(st.st_mode)) {
+		r = tt_errf(err, errsz, "%s: is a socket, not a file; give a "
+		    "file name", path);
+	} else if (S_ISBLK(st.st_mode)) {
+		r = tt_errf(err, errsz, "%s: is a block device; refusing to "
+		    "write over a disk (give a file name)", path);
+	} else {
+		/* a FIFO or a character device: nothing to replace */
+		o->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (o->fd < 0)
+			r = tt_errf(err, errsz, "%s: cannot open: %s", path,
+			    strerror(errno));
+	}
+	if (r != 0) {
+		free(o->target);
+		free(o->name);
+		free(o);
+		return -1;
+	}
+	*op = o;
+	return 0;
+}
+
+static void
+out_free(tt_outfile *o)
+{
+	free(o->tmp);
+	free(o->target);
+	free(o->name);
+	free(o);
+}
+
+int
+tt_outfile_close(tt_outfile *o, char *err, size_t errsz)
+{
+	int r = 0;
+
+	if (o->f != NULL && fclose(o->f) != 0 && o->werr == 0)
+		o->werr = errno != 0 ? errno : EIO;
+	/* durable before it replaces anything */
+	if (o->werr == 0 && o->tmp != NULL && fsync(o->fd) != 0)
+		o->werr = errno;
+	if (close(o->fd) != 0 && o->werr == 0)
+		o->werr = errno;
+	if (o->werr != 0)
+		r = tt_errf(err, errsz, "%s: write failed: %s", o->name,
+		    strerror(o->werr));
+	else if (o->tmp != NULL && rename(o->tmp, o->target) != 0)
+		r = tt_errf(err, errsz, "%s: cannot replace it with %s: %s",
+		    o->name, o->tmp, strerror(errno));
+	if (r != 0 && o->tmp != NULL)
+		unlink(o->tmp);
+	out_free(o);
+	return r;
+}
+
+void
+tt_outfile_discard(tt_outfile *o)
+{
+	if (o == NULL)
+		return;
+	if (o->f != NULL)
+		fclose(o->f);
+	close(o->fd);
+	if (o->tmp != NULL)
+		unlink(o->tmp);
+	out_free(o);
+}
