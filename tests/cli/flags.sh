@@ -72,6 +72,8 @@ fi
 # Each flag is given followed by a flag no command has: a taken flag
 # (with or without its value) leads to an error about the other one or
 # about its value, never to "unknown flag" about itself.
+mkdir -p "$tmp/scratch"
+Tabs=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 for cmd in analyze verify run sweep plot "trace synth" "trace stat" \
     "trace infer" replay "app halo3d"; do
 	# shellcheck disable=SC2086  # "trace synth" is two words
@@ -87,8 +89,13 @@ for cmd in analyze verify run sweep plot "trace synth" "trace stat" \
 		[[ $cmd == "trace infer" || $cmd == replay ]] &&
 		    [[ $f == --deps-out ]] && continue
 		n=$((n + 1))
+		# Twice: a flag that takes a value takes the first, and the
+		# second stops the parse, so that nothing ever runs (run
+		# --record or app --csv would write a file of that name); in
+		# the scratch directory all the same.
 		# shellcheck disable=SC2086
-		"$T" $cmd "$f" --no-such-flag >/dev/null 2>"$tmp/err"
+		(cd "$tmp/scratch" && "$Tabs" $cmd "$f" --no-such-flag --no-such-flag) \
+		    >/dev/null 2>"$tmp/err"
 		grep -q "unknown flag '$f'" "$tmp/err" && missing="$missing $f"
 	done
 	[ -z "$missing" ] && [ "$n" -gt 0 ] && ok "help-${cmd// /-} ($n flags)" ||
