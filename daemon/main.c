@@ -141,6 +141,31 @@ load(const char *path, tt_config *cfg, tt_net *net)
 	return 0;
 }
 
+/* A configuration by its name, or a custom one as the map it is, so that
+ * the normalised file loads again. */
+static void
+print_ports(const tt_net *net)
+{
+	char pn[16];
+	int side, p, first;
+
+	if (strcmp(net->ports_name, "custom") != 0) {
+		printf("%s", net->ports_name);
+		return;
+	}
+	for (side = 0; side < 2; side++) {
+		printf("%s", side ? "], card1: [" : "{card0: [");
+		for (p = 0, first = 1; p < 2 * net->n; p++) {
+			if (net->port_card[p] != side)
+				continue;
+			printf("%s%s", first ? "" : ", ",
+			    tt_port_name(p, net->n, pn, sizeof(pn)));
+			first = 0;
+		}
+	}
+	printf("]}");
+}
+
 static void
 print_normalised(const tt_config *cfg, const tt_net *net,
     const struct ttd_node *nds)
@@ -152,9 +177,9 @@ print_normalised(const tt_config *cfg, const tt_net *net,
 	printf("torus:\n  dims: [");
 	for (d = 0; d < net->n; d++)
 		printf("%s%d", d ? ", " : "", net->k[d]);
-	printf("]\n  twin: %s\n  ports: %s\n  deadlock: %s\n",
-	    net->twin ? "true" : "false", net->ports_name,
-	    tt_deadlock_name(net->deadlock));
+	printf("]\n  twin: %s\n  ports: ", net->twin ? "true" : "false");
+	print_ports(net);
+	printf("\n  deadlock: %s\n", tt_deadlock_name(net->deadlock));
 	printf("network:\n  packet_flits: %d\n  buffer_flits: %d\n"
 	    "  flit_bytes: %d\n  link_gbps: %g\n", cfg->params.packet_flits,
 	    cfg->params.buffer_flits, cfg->params.flit_bytes,
@@ -196,12 +221,16 @@ print_normalised(const tt_config *cfg, const tt_net *net,
 			    nd->card[s].card);
 		}
 	}
-	if (cfg->has_trace || cfg->trace_dir[0])
-		printf("trace:\n  dir: %s\n  rotate_mb: %d\n  keep: %d\n"
-		    "  ports: %s\n", cfg->trace_dir[0] ? cfg->trace_dir :
-		    "/var/lib/twintorus/traces", cfg->trace_rotate_mb,
-		    cfg->trace_keep ? cfg->trace_keep : 1,
-		    cfg->trace_ports ? "true" : "false");
+	if (cfg->has_trace || cfg->trace_dir[0]) {
+		printf("trace:\n  dir: %s\n", cfg->trace_dir[0] ?
+		    cfg->trace_dir : "/var/lib/twintorus/traces");
+		/* unset (0): no rotation, and the file's own default */
+		if (cfg->trace_rotate_mb > 0)
+			printf("  rotate_mb: %d\n", cfg->trace_rotate_mb);
+		if (cfg->trace_keep > 0)
+			printf("  keep: %d\n", cfg->trace_keep);
+		printf("  ports: %s\n", cfg->trace_ports ? "true" : "false");
+	}
 }
 
 static int

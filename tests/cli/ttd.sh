@@ -21,7 +21,7 @@ ok()  { echo "ok $1"; pass=$((pass + 1)); }
 bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
 
 # ---- check ----
-for f in yaml/*.yaml; do
+for f in yaml/*.yaml tests/ttd/ok/*.yaml; do
 	grep -q '^nodes:' "$f" || continue
 	"$D" check -c "$f" >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
 	    ok "check-accepts $f" || bad "check-accepts $f" "$(cat "$tmp/err")"
