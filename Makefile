@@ -77,7 +77,7 @@ SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 # Debian packages: build, tests, and and the components the tests exercise.
 DEB_PKGS = gcc make pkg-config libyaml-dev libcmocka-dev libpcap-dev libhwloc-dev jq time \
            gnuplot-nox tcpdump iproute2 iputils-ping tshark systemd man-db mandoc \
-           clang libclang-rt-dev g++ \
+           clang libclang-rt-dev g++ universal-ctags \
            libopenmpi-dev openmpi-bin lammps
 
 LIB_SRC  = $(wildcard lib/*.c)

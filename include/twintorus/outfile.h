@@ -29,6 +29,9 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
 
 #ifdef __cplusplus
 extern "C" {
@@ -66,5 +69,7 @@ void tt_outfile_discard(tt_outfile *o);
 #ifdef __cplusplus
 }
 #endif
+
+TT_END_DECLS
 
 #endif

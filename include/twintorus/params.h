@@ -9,6 +9,9 @@
 #define TWINTORUS_PARAMS_H
 
 #include <stdint.h>
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
 
 #ifdef __cplusplus
 extern "C" {
@@ -48,5 +51,7 @@ double tt_cycle_ns(int flit_bytes, double link_gbps);
 #ifdef __cplusplus
 }
 #endif
+
+TT_END_DECLS
 
 #endif

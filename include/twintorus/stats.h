@@ -5,6 +5,10 @@
 #ifndef TWINTORUS_STATS_H
 #define TWINTORUS_STATS_H
 
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -21,5 +25,7 @@ double tt_t_quantile(double p, double df);
 #ifdef __cplusplus
 }
 #endif
+
+TT_END_DECLS
 
 #endif

@@ -37,6 +37,9 @@
 
 #include "twintorus/sim.h"
 #include "twintorus/trace.h"
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
 
 #ifdef __cplusplus
 extern "C" {
@@ -105,5 +108,7 @@ uint32_t tt_grid3_neighbour(const uint32_t g[3], uint32_t pe, unsigned j);
 #ifdef __cplusplus
 }
 #endif
+
+TT_END_DECLS
 
 #endif

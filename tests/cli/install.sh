@@ -68,6 +68,18 @@ done <"$tmp/exports")
 [ -s "$tmp/exports" ] && [ -z "$undeclared" ] &&
     ok "the shared library exports $(wc -l <"$tmp/exports") symbols, each declared in a public header" ||
     bad "private symbols exported" "$undeclared"
+# ... and every function a public header declares is exported (a header
+# without TT_BEGIN_DECLS would leave its functions hidden).
+if command -v ctags >/dev/null; then
+	ctags -x --c-kinds=p "$root"/usr/include/twintorus/*.h | awk '{print $1}' |
+	    sort -u >"$tmp/protos"
+	hidden=$(comm -23 "$tmp/protos" "$tmp/exports")
+	[ -s "$tmp/protos" ] && [ -z "$hidden" ] &&
+	    ok "all $(wc -l <"$tmp/protos") functions the public headers declare are exported" ||
+	    bad "declared but not exported" "$hidden"
+else
+	echo "SKIP exports-complete: ctags missing (make deps installs universal-ctags)"
+fi
 
 # A packager's flags: make -n shows every link and compile command.
 make -n -B build/ttsim build/ttd build/libtwintorus.so \
