@@ -1138,10 +1138,42 @@ tt_trace_in_stats(tt_trace_in *in, size_t i)
 	return t;
 }
 
+/* Records longer than ttd carries: one line for the whole input (a
+ * recording of large messages has them in every file, and they are a
+ * property of how it was made, not damage). */
+static void
+warn_oversize(const tt_trace_in *in, FILE *out, const char *prefix)
+{
+	uint64_t n = 0, longest = 0;
+	size_t i, files = 0;
+
+	for (i = 0; i < in->nf; i++) {
+		n += in->f[i].st.oversize;
+		files += in->f[i].st.oversize > 0;
+		if (in->f[i].st.oversize_max > longest)
+			longest = in->f[i].st.oversize_max;
+	}
+	if (n == 0)
+		return;
+	fprintf(out, "%s", prefix);
+	if (files == 1)
+		for (i = 0; i < in->nf; i++)
+			if (in->f[i].st.oversize)
+				fprintf(out, "%s: ", in->f[i].name);
+	fprintf(out, "%" PRIu64 " record%s", n, n == 1 ? "" : "s");
+	if (files > 1)
+		fprintf(out, " (in %zu files)", files);
+	fprintf(out, " longer than ttd carries in one frame (at most %d bytes "
+	    "on the wire; the longest claims %" PRIu64 "): each is taken as "
+	    "one message of its size\n", TT_FRAME_MAX, longest);
+}
+
 void
 tt_trace_in_warnings(const tt_trace_in *in, FILE *out, const char *prefix)
 {
 	size_t i, j;
+
+	warn_oversize(in, out, prefix);
 
 	for (i = 0; i < in->nf; i++) {
 		const tt_trace_stats *s = &in->f[i].st;
@@ -1157,13 +1189,6 @@ tt_trace_in_warnings(const tt_trace_in *in, FILE *out, const char *prefix)
 			    s->backwards, s->backwards == 1 ? "record older than "
 			    "a record before it," : "records older than a record "
 			    "before them, each");
-		if (s->oversize)
-			fprintf(out, "%s%s: %" PRIu64 " record%s longer than ttd "
-			    "carries in one frame (at most %d bytes on the wire; "
-			    "the longest claims %" PRIu64 "): each is taken as "
-			    "one message of its size\n", prefix, in->f[i].name,
-			    s->oversize, s->oversize == 1 ? "" : "s",
-			    TT_FRAME_MAX, s->oversize_max);
 		if (s->unmapped) {
 			fprintf(out, "%s%s: %" PRIu64 " frames skipped: an "
 			    "address is not in addresses:", prefix,

@@ -354,6 +354,15 @@ if expect long-frame-warned 0 "$T" replay "$tmp/long.pcap" "${D[@]}" --json; the
 	    [ "$(js '.networks[0].bytes_delivered')" = $((70 + 100000)) ] && ok long-frame-warned ||
 	    bad long-frame-warned "$(js '.networks[0].bytes_delivered') bytes; stderr: $(cat "$tmp/err")"
 fi
+# the same in several files of one trace: one warning for them all
+mkdir -p "$tmp/longdir"
+cp "$tmp/long.pcap" "$tmp/longdir/a.pcap"
+cp "$tmp/long.pcap" "$tmp/longdir/b.pcap"
+if expect long-frame-warned-once 0 "$T" replay "$tmp/longdir" "${D[@]}" --json; then
+	[ "$(grep -c 'longer than ttd carries' "$tmp/err")" = 1 ] &&
+	    grep -Fq "ttsim replay: warning: 2 records (in 2 files) longer than ttd carries" "$tmp/err" &&
+	    ok long-frame-warned-once || bad long-frame-warned-once "$(cat "$tmp/err")"
+fi
 # records older than an earlier one: counted against the latest time seen,
 # and said so (5, 3, 4: two records older than the first, though 4 is
 # younger than the 3 before it)
