@@ -75,7 +75,7 @@ for cmd in analyze verify run sweep plot "trace synth" "trace stat" replay; do
 	missing=""
 	n=0
 	# plot's help names sweep's --csv, where its input comes from
-	for f in $(grep -o -- '--[a-z][a-z-]*[a-z]' "$tmp/help" | sort -u); do
+	for f in $(grep -o -- '--[a-z][a-z0-9-]*[a-z0-9]' "$tmp/help" | sort -u); do
 		[[ $cmd == plot && $f == --csv ]] && continue
 		n=$((n + 1))
 		# shellcheck disable=SC2086
