@@ -305,6 +305,8 @@ resolve_ports(tt_net *net, const tt_netspec *spec, char *err, size_t errsz)
  *    (d0 and d2 on card 0, d1 and d3 on card 1, say), packets can alternate
  *    cards several times and one VC closes a cycle through four nodes; we
  *    give each run its own VC, so type-1 VCs along a path strictly increase.
+ *    Where a type-1 class owns several of seed 000 §7.1's VCs, a packet
+ *    takes the one of its output port (layout_lanes() below).
  *  type 2 (the internal link as part of the ring of a split dimension): two
  *    VCs per split dimension under vc, one under bubble.
  *  type 3 (to the neighbour PE): one VC, last.

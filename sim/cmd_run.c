@@ -236,8 +236,11 @@ run_text(const simpoint *pt, const tt_simparams *p)
 	    "%+.1f%%, latency %+.1f%%)\n", pt->converged ? "converged" :
 	    pt->throughput_converged ? "not converged (accepted load steady)" :
 	    "not converged", 100 * pt->accepted_drift, 100 * pt->latency_drift);
-	printf("  simulated           %.0f cycles (warm-up %.0f, window "
-	    "%llu), %.0f packets delivered\n", pt->cycles, pt->warmup_used,
+	printf("  simulated           %.0f cycles%s (warm-up ", pt->cycles,
+	    pt->seeds > 1 ? " a seed" : "");
+	if (pt->warmup_least < pt->warmup_used)
+		printf("%.0f to ", pt->warmup_least);
+	printf("%.0f, window %llu), %.0f packets delivered\n", pt->warmup_used,
 	    (unsigned long long)p->measure, pt->delivered);
 	printf("  speed               %.0f cycles/s\n",
 	    pt->wall > 0 ? pt->total_cycles / pt->wall : 0);

@@ -347,6 +347,8 @@ point_add(simpoint *pt, struct pointacc *pa, const tt_net *net,
 		pt->throughput_converged = 0;
 	if ((double)r->warmup_cycles > pt->warmup_used)
 		pt->warmup_used = (double)r->warmup_cycles;
+	if (pt->warmup_least < 0 || (double)r->warmup_cycles < pt->warmup_least)
+		pt->warmup_least = (double)r->warmup_cycles;
 	if (fabs(r->accepted_drift) > fabs(pt->accepted_drift))
 		pt->accepted_drift = r->accepted_drift;
 	if (fabs(r->latency_drift) > fabs(pt->latency_drift))
@@ -388,6 +390,7 @@ point_seeds(const simopts *o, tt_sim *sim, const tt_net *net, double load,
 
 	memset(&pa, 0, sizeof(pa));
 	pt->converged = pt->throughput_converged = 1;
+	pt->warmup_least = -1;
 	for (s = 0; s < n; s++) {
 		if (point_traffic(o, net, &pp, load, o->seed + (uint64_t)s,
 		    &tr) < 0)

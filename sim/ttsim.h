@@ -215,6 +215,7 @@ typedef struct simpoint {
 	                         * test (tt_simresult.converged) */
 	int throughput_converged;   /* every seed's accepted load was steady */
 	double warmup_used;     /* the longest warm-up any seed ran */
+	double warmup_least;    /* the shortest */
 	double accepted_drift, latency_drift;   /* the largest of the seeds' */
 	uint64_t deadlock_seed, deadlock_cycle;
 	char chan[SIMPOINT_MAX_CHANS][96];
