@@ -341,7 +341,10 @@ point_add(simpoint *pt, struct pointacc *pa, const tt_net *net,
 	 * saw the source queues grow */
 	if (!r->drained || r->saturated_steady)
 		pt->saturated = 1;
-	if (!r->converged)
+	/* a saturated run is not in a steady state, whatever its window's
+	 * batches showed (a short window may not show the trend) */
+	if (!r->converged || !r->drained || r->saturated_steady ||
+	    r->accepted_load < 0.95 * r->offered_load)
 		pt->converged = 0;
 	if (!r->throughput_converged)
 		pt->throughput_converged = 0;
