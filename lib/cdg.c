@@ -49,8 +49,16 @@ ring_key(const tt_net *net, uint32_t card, const tt_hop *h)
 	return ((int64_t)line * net->n + d) * 2 + neg;
 }
 
-int
-tt_cdg_add_path(tt_cdg *g, uint32_t src, uint32_t dst, tt_pathstats *st)
+/*
+ * One walk of the route from src to dst, with the packet's tie bits (the
+ * directions of its distance-k/2 ties under TT_TIES_RANDOM).  A type-1
+ * hop's channel is its lane (seed 000 §7.1 footnote 5), and under
+ * TT_RINGVC_ENTRY the walk carries the ring class the packet took when it
+ * entered its ring, as a simulated packet does.
+ */
+static int
+cdg_walk(tt_cdg *g, uint32_t src, uint32_t dst, uint8_t tie_neg,
+    tt_pathstats *st)
 {
 	const tt_net *net = g->net;
 	uint32_t card = src, snode = tt_card_node(net, src),
@@ -58,6 +66,7 @@ tt_cdg_add_path(tt_cdg *g, uint32_t src, uint32_t dst, tt_pathstats *st)
 	uint64_t prev = UINT64_MAX;
 	int64_t prev_ring = -1, ring;
 	int in_port = TT_PORT_NIC, peer_port, side, local, d;
+	tt_pktroute pr = {tie_neg, 0};
 	tt_hop h;
 
 	/* A DOR path crosses each dimension at most once, half way round at
@@ -66,11 +75,11 @@ tt_cdg_add_path(tt_cdg *g, uint32_t src, uint32_t dst, tt_pathstats *st)
 	for (d = 0; d < net->n; d++)
 		limit += 2 * ((uint32_t)net->k[d] / 2 + 1);
 	for (;;) {
-		h = tt_route(net, card, dst, in_port);
+		h = tt_route_pkt(net, card, dst, in_port, &pr);
 		if (h.type == TT_HOP_EJECT)
 			break;
 		side = tt_card_side(net, card);
-		local = tt_chan_local(net, side, h.port, h.vc);
+		local = tt_chan_local(net, side, h.port, tt_hop_chan_vc(net, &h));
 		ring = ring_key(net, card, &h);
 		if (ring >= 0 && ring == prev_ring) {
 			g->ring_edges_dropped++;
@@ -101,13 +110,52 @@ tt_cdg_add_path(tt_cdg *g, uint32_t src, uint32_t dst, tt_pathstats *st)
 	}
 	if (card != dst)
 		return -1;
-	g->paths++;
 	if (st != NULL) {
 		st->pairs++;
 		st->hops += hops;
 		if (hops > st->max_hops)
 			st->max_hops = hops;
 	}
+	return 0;
+}
+
+/* The dimensions in which the route from src to dst meets a tie: DOR
+ * enters dimension d at the source's digit, so a tie is a distance of
+ * exactly k/2 between the two digits. */
+static uint8_t
+tie_dims(const tt_net *net, uint32_t src, uint32_t dst)
+{
+	uint32_t sn = tt_card_node(net, src), dn = tt_card_node(net, dst);
+	uint8_t m = 0;
+	int d, k;
+
+	for (d = 0; d < net->n; d++) {
+		k = net->k[d];
+		if (k % 2 == 0 && (tt_node_digit(net, dn, d) -
+		    tt_node_digit(net, sn, d) + k) % k == k / 2)
+			m |= (uint8_t)(1u << d);
+	}
+	return m;
+}
+
+/*
+ * Under TT_TIES_RANDOM a packet may take either way at each of its ties:
+ * every combination is walked (the path statistics count the all-+ one).
+ */
+int
+tt_cdg_add_path(tt_cdg *g, uint32_t src, uint32_t dst, tt_pathstats *st)
+{
+	uint8_t ties = 0, sub;
+
+	if (g->net->spec.ties == TT_TIES_RANDOM)
+		ties = tie_dims(g->net, src, dst);
+	sub = 0;
+	do {
+		if (cdg_walk(g, src, dst, sub, sub == 0 ? st : NULL) < 0)
+			return -1;
+		sub = (uint8_t)((sub - ties) & ties);
+	} while (sub != 0);
+	g->paths++;
 	return 0;
 }
 

@@ -113,15 +113,31 @@ sched_switch(tt_sim *sim, uint32_t s, uint64_t e)
 	sim->swake[s] = e;
 }
 
+/* A hop of a packet that carries routing state (ext runs with ties or
+ * ring classes): the routing function itself, with the packet's state. */
+static __attribute__((noinline)) tt_hop
+route_pkt(tt_sim *sim, uint32_t s, int in, struct pkt *pk)
+{
+	tt_pktroute st = {pk->tie, pk->ring};
+	tt_hop h = tt_route_pkt(sim->net, s + sim->s0, pk->dst,
+	    sim->port_id[side_of(sim, s)][in], &st);
+
+	pk->ring = st.ring_cls;
+	return h;
+}
+
 /* The head of input VC q = (s, in, v) is new: route it and raise its
- * request. */
+ * request.  In ext runs a type-1 hop whose class has several VCs gets the
+ * one of its output port (seed 000 §7.1 footnote 5). */
 static inline __attribute__((always_inline)) void
-head_route(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q)
+head_route(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
+    const int ext)
 {
 	const uint64_t np = (uint64_t)sim->np, si = (uint64_t)s * np + (uint64_t)in;
-	const struct pkt *pk = &sim->slot[q->base + q->head];
+	struct pkt *pk = &sim->slot[q->base + q->head];
 	const int side = side_of(sim, s);
-	const tt_hop h = tt_rtable_lookup(sim->net, &sim->rt[s], pk->dst,
+	const tt_hop h = ext && sim->pkt_route ? route_pkt(sim, s, in, pk) :
+	    tt_rtable_lookup(sim->net, &sim->rt[s], pk->dst,
 	    sim->port_id[side][in]);
 	const int out = h.port == TT_PORT_NIC ? sim->np - 1 :
 	    sim->net->local_port[side][h.port];
@@ -131,6 +147,13 @@ head_route(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q)
 	q->out = (uint8_t)out;
 	q->cls = h.vc;
 	q->bubble = h.bubble;
+	if (ext) {
+		q->fixed = 0;
+		if (h.type == TT_HOP_T1 && sim->t1pv[h.vc][h.via] != T1PV_NONE) {
+			q->cls = sim->t1pv[h.vc][h.via];
+			q->fixed = 1;
+		}
+	}
 	q->ready = pk->ready;
 	sim->want[si * np + (uint64_t)out] |= 1u << v;
 	/* the earliest this request can go; the output's hint must not be
@@ -158,11 +181,12 @@ tail_slot(tt_sim *sim, struct vcq *q)
 
 /* The packet just written at the tail of (s, in, v) is in. */
 static inline __attribute__((always_inline)) void
-tail_added(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q)
+tail_added(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
+    const int ext)
 {
 	q->cnt++;
 	if (q->cnt == 1)
-		head_route(sim, s, in, v, q);
+		head_route(sim, s, in, v, q, ext);
 }
 
 static inline void
@@ -179,12 +203,14 @@ deliver(tt_sim *sim, const struct pkt *pk, uint64_t at, const int dist)
 {
 	tt_simresult *r = sim->res;
 
+	struct sim_batch *b = sim->dbatch;
+
 	r->delivered++;
 	sim->inflight--;
-	if (at >= sim->wstart && at < sim->wend) {
-		r->packets_window++;
-		r->flits_window += (uint64_t)sim->P;
-	}
+	/* the batch of the window that `at` falls in (sim_window.c) */
+	b->pkts++;
+	b->lat += at - pk->gen;
+	b->nlat += at - pk->inj;
 	if (pk->flags & PKT_MEASURED) {
 		r->measured_delivered++;
 		r->hops_sum += pk->hops;
@@ -225,7 +251,7 @@ window_flits(const tt_sim *sim, uint64_t t)
  * VC pv, starting in cycle t. */
 static inline __attribute__((always_inline)) void
 grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
-    struct vcq *q, uint64_t t, const int dist)
+    struct vcq *q, uint64_t t, const int dist, const int ext)
 {
 	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
 	const uint64_t so = (uint64_t)s * np + (uint64_t)o;
@@ -248,7 +274,10 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 	sim->rr_vc[si] = (uint8_t)(v + 1 == nvi ? 0 : v + 1);
 	sim->last_move = t;
 	sim->traversals += (uint64_t)sim->P;
-	if (t + (uint64_t)sim->P > sim->wstart && t < sim->wend)
+	/* most transfers lie wholly inside the window or wholly outside */
+	if (t - sim->wstart < sim->wfull)
+		sim->link_flits[so] += (uint64_t)sim->P;
+	else if (t + (uint64_t)sim->P > sim->wstart && t < sim->wend)
 		sim->link_flits[so] += window_flits(sim, t);
 	/* the slot frees when the tail leaves, in t + P - 1; upstream hears
 	 * of it L cycles later */
@@ -278,12 +307,12 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 		*to = *pk;
 		to->hops++;
 		to->ready = t + (uint64_t)sim->L + (uint64_t)sim->R;
-		tail_added(sim, ds, din, pv, dq);
+		tail_added(sim, ds, din, pv, dq, ext);
 	}
 	q->head = (uint16_t)(q->head + 1 == q->cap ? 0 : q->head + 1);
 	q->cnt--;
 	if (q->cnt > 0)
-		head_route(sim, s, in, v, q);
+		head_route(sim, s, in, v, q, ext);
 }
 
 /*
@@ -295,7 +324,8 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
  * stage two takes that port's VCs in round-robin order from rr_vc.
  */
 static inline __attribute__((always_inline)) void
-arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist)
+arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
+    const int ext)
 {
 	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
 	const uint64_t so = (uint64_t)s * np + (uint64_t)o, cb = so * V;
@@ -355,20 +385,22 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist)
 			}
 			if (!eject) {
 				/* the physical VCs of class c are c, c +
-				 * ncls, ...; take the one with most room */
+				 * ncls, ...; take the one with most room
+				 * (a type-1 lane has just one) */
 				int c;
 
 				pv = q->cls;
-				for (c = pv + ncls; c < nvo; c += ncls)
-					if (sim->cred[cb + (uint64_t)c] >
-					    sim->cred[cb + (uint64_t)pv])
-						pv = c;
+				if (!ext || !q->fixed)
+					for (c = pv + ncls; c < nvo; c += ncls)
+						if (sim->cred[cb + (uint64_t)c] >
+						    sim->cred[cb + (uint64_t)pv])
+							pv = c;
 				if (sim->cred[cb + (uint64_t)pv] < (q->bubble ? 2 : 1)) {
 					sim->cwait[so] = 1;  /* apply_credits() wakes o */
 					continue;
 				}
 			}
-			grant(sim, s, in, v, o, pv, nvi, q, t, dist);
+			grant(sim, s, in, v, o, pv, nvi, q, t, dist, ext);
 			return;
 		}
 	}
@@ -388,7 +420,8 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist)
  * switch again for its earliest output.
  */
 static inline __attribute__((always_inline)) void
-switch_step(tt_sim *sim, uint32_t s, uint64_t t, const int dist)
+switch_step(tt_sim *sim, uint32_t s, uint64_t t, const int dist,
+    const int ext)
 {
 	const uint64_t *next = sim->out_next + (uint64_t)s * (uint64_t)sim->np;
 	uint32_t m = sim->oreq[s];
@@ -400,7 +433,7 @@ switch_step(tt_sim *sim, uint32_t s, uint64_t t, const int dist)
 
 		m &= m - 1;
 		if (next[o] <= t)
-			arbitrate(sim, s, o, t, dist);
+			arbitrate(sim, s, o, t, dist, ext);
 	}
 	for (m = sim->oreq[s]; m; m &= m - 1)
 		if (next[__builtin_ctz(m)] < first)
@@ -412,7 +445,7 @@ switch_step(tt_sim *sim, uint32_t s, uint64_t t, const int dist)
 /* The switches due in cycle t; entries left from an earlier schedule are
  * skipped. */
 static inline __attribute__((always_inline)) void
-switches_step(tt_sim *sim, uint64_t t, const int dist)
+switches_step(tt_sim *sim, uint64_t t, const int dist, const int ext)
 {
 	uint32_t b = (uint32_t)(t & (sim->W2 - 1)), i;
 
@@ -420,7 +453,7 @@ switches_step(tt_sim *sim, uint64_t t, const int dist)
 		uint32_t s = sim->sw_wheel[b][i];
 
 		if (sim->swake[s] == t)
-			switch_step(sim, s, t, dist);
+			switch_step(sim, s, t, dist, ext);
 	}
 	sim->sw_wheel_n[b] = 0;
 }
@@ -467,9 +500,26 @@ nic_fetch(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t now,
 	return 0;
 }
 
+/*
+ * A packet's tie directions under TT_TIES_RANDOM: a bit per dimension,
+ * drawn when it is injected (as BookSim2 draws one at each tie), from its
+ * source and number there through splitmix64, so that every rank of a
+ * partitioned run and every order of visiting switches gives the same.
+ */
+static uint8_t
+tie_bits(uint32_t src, uint32_t seq)
+{
+	uint64_t z = ((uint64_t)src << 32 | seq) + 0x9e3779b97f4a7c15ull;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (uint8_t)((z ^ (z >> 31)) >> 56);
+}
+
 /* Try to inject NIC pe's pending packet in cycle t; 1 if it went. */
 static inline __attribute__((always_inline)) int
-nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t)
+nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t,
+    const int ext)
 {
 	struct nic *n = &sim->nic[pe];
 	int side = side_of(sim, pe), o = sim->np - 1, v, best = -1;
@@ -493,7 +543,9 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t)
 	pk->src = pe + sim->s0;
 	pk->dst = n->sp.dst;
 	pk->tag = n->sp.tag;
-	pk->hops = pk->out = pk->cls = 0;
+	pk->hops = pk->tie = pk->ring = 0;
+	if (ext && sim->pkt_route)
+		pk->tie = tie_bits(pk->src, n->seq++);
 	pk->flags = 0;
 	if (n->sp.gen >= sim->wstart && n->sp.gen < sim->wend) {
 		pk->flags = PKT_MEASURED;
@@ -507,7 +559,7 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t)
 	sim->inflight++;
 	sim->res->injected++;
 	sim->last_move = t;
-	tail_added(sim, pe, o, best, q);
+	tail_added(sim, pe, o, best, q, ext);
 	nic_fetch(sim, src, pe, t, 0);
 	return 1;
 }
@@ -672,11 +724,13 @@ jump(tt_sim *sim, uint64_t t, uint64_t wake, int until_empty)
 
 /* One cycle of every NIC and switch of this part. */
 static inline __attribute__((always_inline)) void
-cycle(tt_sim *sim, const tt_source *src, uint64_t t, const int dist)
+cycle(tt_sim *sim, const tt_source *src, uint64_t t, const int dist,
+    const int ext)
 {
 	uint32_t i, pe;
 
 	sim->t = t;
+	sim->dbatch = sim_batch_at(sim, t + sim->doff);
 	if ((t & (NIC_WHEEL - 1)) == 0)
 		nic_far_scan(sim);
 	apply_credits(sim, t);
@@ -687,20 +741,20 @@ cycle(tt_sim *sim, const tt_source *src, uint64_t t, const int dist)
 		if (!sim->nic[pe].pending &&
 		    !nic_fetch(sim, src, pe, t, 1))
 			sim->active[i] = sim->active[--sim->nactive];
-		else if (nic_inject(sim, src, pe, t))
+		else if (nic_inject(sim, src, pe, t, ext))
 			sim->active[i] = sim->active[--sim->nactive];
 		else
 			i++;
 	}
-	switches_step(sim, t, dist);
+	switches_step(sim, t, dist, ext);
 }
 
 /* Cycle t, then the progress report every 4096 cycles; the next cycle. */
 static inline __attribute__((always_inline)) uint64_t
 step(tt_sim *sim, const tt_source *src, uint64_t t, tt_sim_progress progress,
-    void *pctx, uint64_t planned, const int dist)
+    void *pctx, uint64_t planned, const int dist, const int ext)
 {
-	cycle(sim, src, t, dist);
+	cycle(sim, src, t, dist, ext);
 	t++;
 	if (progress != NULL && (t & 4095) == 0)
 		progress(pctx, planned ? (double)t / (double)planned : -1.0);
@@ -709,16 +763,19 @@ step(tt_sim *sim, const tt_source *src, uint64_t t, tt_sim_progress progress,
 
 /* The serial cycle loop.  Kept out of tt_sim_run() (and run_dist() out of
  * it): inlined together, the two loops share registers and the serial one
- * costs about 2 instructions more per flit-router traversal. */
-static __attribute__((noinline)) uint64_t
-run_serial(tt_sim *sim, const tt_source *src, int until_empty,
-    tt_sim_progress progress, void *pctx, uint64_t planned)
+ * costs about 2 instructions more per flit-router traversal.  Two copies,
+ * run_serial() and run_serial_ext(): see sim_int.h's ext. */
+static inline __attribute__((always_inline)) uint64_t
+serial_loop(tt_sim *sim, const tt_source *src, int until_empty,
+    tt_sim_progress progress, void *pctx, uint64_t planned, const int ext)
 {
 	struct sim_gstate g;
 	uint64_t t = 0;
 	int r;
 
 	for (;;) {
+		if (t >= sim->wend && !sim->wdone && !until_empty)
+			sim_window_end(sim, t);
 		gstate_local(sim, &g);
 		if ((r = stop_now(sim, &g, t, until_empty)) != 0) {
 			if (r == 2) {
@@ -737,9 +794,23 @@ run_serial(tt_sim *sim, const tt_source *src, int until_empty,
 				continue;
 			}
 		}
-		t = step(sim, src, t, progress, pctx, planned, 0);
+		t = step(sim, src, t, progress, pctx, planned, 0, ext);
 	}
 	return t;
+}
+
+static __attribute__((noinline)) uint64_t
+run_serial(tt_sim *sim, const tt_source *src, int until_empty,
+    tt_sim_progress progress, void *pctx, uint64_t planned)
+{
+	return serial_loop(sim, src, until_empty, progress, pctx, planned, 0);
+}
+
+static __attribute__((noinline)) uint64_t
+run_serial_ext(tt_sim *sim, const tt_source *src, int until_empty,
+    tt_sim_progress progress, void *pctx, uint64_t planned)
+{
+	return serial_loop(sim, src, until_empty, progress, pctx, planned, 1);
 }
 
 /*
@@ -764,6 +835,8 @@ run_dist(tt_sim *sim, const tt_source *src, int until_empty,
 	for (;;) {
 		gstate_local(sim, &g);
 		sim_part_sync(sim, &g);
+		if (t >= sim->wend && !sim->wdone && !until_empty)
+			sim_window_end(sim, t);
 		if ((r = stop_now(sim, &g, t, until_empty)) != 0) {
 			if (r == 2) {
 				sim->res->deadlock = 1;
@@ -790,7 +863,7 @@ run_dist(tt_sim *sim, const tt_source *src, int until_empty,
 		if (fire - t < n)
 			n = fire - t;
 		for (e = 0; e < n; e++)
-			t = step(sim, src, t, progress, pctx, planned, 1);
+			t = step(sim, src, t, progress, pctx, planned, 1, 1);
 	}
 	return t;
 }
@@ -803,6 +876,8 @@ count_totals(tt_sim *sim, const tt_source *src, int until_empty,
 	uint32_t s;
 
 	res->traversals = sim->traversals;
+	res->packets_window = sim_window_packets(sim);
+	res->flits_window = res->packets_window * (uint64_t)sim->P;
 	res->measured_generated = res->measured;
 	if (!until_empty)
 		res->measured_generated += backlog_in_window(sim, src);
@@ -859,10 +934,14 @@ tt_sim_run(tt_sim *sim, const tt_source *src, int until_empty,
 		sim->wend = sim->p.warmup + sim->p.measure;
 	}
 	planned = until_empty ? 0 : sim->wend;
+	sim_window_reset(sim);
+	res->warmup_cycles = sim->wstart;
 	for (pe = 0; pe < sim->ns; pe++)
 		nic_fetch(sim, src, pe, 0, 0);
 	if (sim->dist)
 		t = run_dist(sim, src, until_empty, progress, pctx, planned);
+	else if (sim->ext)
+		t = run_serial_ext(sim, src, until_empty, progress, pctx, planned);
 	else
 		t = run_serial(sim, src, until_empty, progress, pctx, planned);
 	res->cycles = t;
@@ -874,7 +953,7 @@ tt_sim_run(tt_sim *sim, const tt_source *src, int until_empty,
 		sim->wend = t > sim->wstart ? t : sim->wstart;
 		res->measure_cycles = sim->wend - sim->wstart;
 	} else {
-		res->measure_cycles = sim->p.measure;
+		res->measure_cycles = sim->wend - sim->wstart;
 	}
 	count_totals(sim, src, until_empty, res);
 	if (sim->dist)
@@ -894,7 +973,7 @@ sim_receive_packet(tt_sim *sim, uint32_t ds, int din, int pv,
 	    (uint64_t)din) * (uint64_t)sim->V + (uint64_t)pv];
 
 	*tail_slot(sim, dq) = *pk;
-	tail_added(sim, ds, din, pv, dq);
+	tail_added(sim, ds, din, pv, dq, 1);
 }
 
 void
@@ -908,4 +987,26 @@ sim_first_wake(tt_sim *sim, uint64_t t)
 {
 	sim->t = t;
 	return sim->nsleep > 0 ? nic_first_wake(sim) : UINT64_MAX;
+}
+
+/* ---- for the unit tests: a hand-built state, stepped by hand ---- */
+
+void
+sim_test_start(tt_sim *sim, tt_simresult *res)
+{
+	memset(res, 0, sizeof(*res));
+	sim->res = res;
+	reset_state(sim);
+	sim->wstart = 0;
+	sim->wend = UINT64_MAX >> 8;
+	sim_window_reset(sim);
+}
+
+void
+sim_test_cycles(tt_sim *sim, const tt_source *src, uint64_t from, uint64_t to)
+{
+	uint64_t t;
+
+	for (t = from; t < to; t++)
+		cycle(sim, src, t, 0, 1);
 }

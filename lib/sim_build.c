@@ -28,16 +28,6 @@ tt_simparams_default(tt_simparams *p)
 
 /* ---- layout ---- */
 
-static int
-pow2ceil(int v)
-{
-	int r = 1;
-
-	while (r < v)
-		r <<= 1;
-	return r;
-}
-
 /* Classes (the core's VCs) on local port o of a card on `side`. */
 static int
 port_classes(const tt_net *net, int side, int o)
@@ -56,10 +46,7 @@ port_classes(const tt_net *net, int side, int o)
 static int
 vcs_for(const tt_net *net, const tt_simparams *p, int classes)
 {
-	int min = p->vcs > 0 ? p->vcs : (net->deadlock == TT_DL_VC ? 4 : 1);
-	int v = pow2ceil(classes);
-
-	return v > min ? v : min;
+	return tt_phys_vcs(net->deadlock, classes, p->vcs);
 }
 
 int
@@ -124,6 +111,40 @@ check_params(const tt_net *net, const tt_simparams *p, char *err, size_t errsz)
 	return 0;
 }
 
+/*
+ * Seed 000 §7.1 footnote 5: a type-1 class that owns several of the
+ * internal link's VCs (c, c + classes, ...) gives each packet the one of
+ * the output port it will take on the other card, t1pv[c][port], so that
+ * packets for X+ and X- never share a buffer.  The lanes are the core's
+ * (tt_net.lanes) when the link has the VCs of §7.1; with other --vcs the
+ * class's own VCs are shared out the same way.  Runs that need this, or a
+ * routing rule a packet carries state for, take the ext cycle loop.
+ */
+static void
+layout_lanes(tt_sim *sim)
+{
+	const tt_net *net = sim->net;
+	int c, p, m, K, nv, any = 0;
+
+	memset(sim->t1pv, T1PV_NONE, sizeof(sim->t1pv));
+	sim->pkt_route = net->spec.ties == TT_TIES_RANDOM ||
+	    (net->spec.ring_vc == TT_RINGVC_ENTRY && net->deadlock == TT_DL_VC);
+	if (net->twin && net->deadlock != TT_DL_NONE &&
+	    net->spec.t1_vc == TT_T1VC_PORT) {
+		K = net->int_vcs;
+		nv = vcs_for(net, &sim->p, K);
+		for (c = 0; c < net->t1_vcs; c++) {
+			m = (nv - c + K - 1) / K;
+			if (m < 2)
+				continue;
+			any = 1;
+			for (p = 0; p < 2 * net->n; p++)
+				sim->t1pv[c][p] = (uint8_t)(c + K * (p % m));
+		}
+	}
+	sim->ext = any || sim->pkt_route;
+}
+
 void
 sim_layout(tt_sim *sim)
 {
@@ -150,6 +171,7 @@ sim_layout(tt_sim *sim)
 		sim->V <<= 1;
 		sim->vshift++;
 	}
+	layout_lanes(sim);
 }
 
 static int
@@ -216,7 +238,8 @@ sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 	    slots * sizeof(struct pkt) + ns * (uint64_t)tmp.np * per_port +
 	    ns * (4 + sizeof(tt_rtable) + rtab * sizeof(tt_hop) +
 	    sizeof(struct nic) + 4 + 4 + 4 + 8 +
-	    (uint64_t)switch_wheel_size(p) * switch_wheel_size(p) * 4);
+	    (uint64_t)switch_wheel_size(p) * switch_wheel_size(p) * 4) +
+	    (2 * TT_SIM_BATCHES + 1) * sizeof(struct sim_batch);
 	return total;
 }
 
@@ -270,6 +293,8 @@ tt_sim_free(tt_sim *sim)
 	free(sim->nic_bucket);
 	free(sim->nic_link);
 	free(sim->nic_far);
+	free(sim->batch);
+	free(sim->bglob);
 	free(sim);
 }
 
@@ -363,6 +388,7 @@ sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
 	sim->P = p->packet_flits;
 	sim->R = p->router_latency;
 	sim->L = p->link_latency;
+	sim->doff = (uint64_t)(sim->P - 1 + sim->L);
 	sim_layout(sim);
 	sim->W = wheel_size(p);
 	sim->W2 = switch_wheel_size(p);
@@ -416,6 +442,10 @@ sim_alloc(tt_sim *sim)
 		if ((sim->sw_wheel[i] = calloc((size_t)sim->ns * sim->W2,
 		    sizeof(uint32_t))) == NULL)
 			return -1;
+	sim->batch = calloc(TT_SIM_BATCHES + 1, sizeof(*sim->batch));
+	sim->bglob = calloc(TT_SIM_BATCHES, sizeof(*sim->bglob));
+	if (sim->batch == NULL || sim->bglob == NULL)
+		return -1;
 	sim->wheel = calloc(sim->W, sizeof(uint32_t *));
 	sim->wheel_n = calloc(sim->W, sizeof(uint32_t));
 	if (!sim->vcq || !sim->slot || !sim->cred || !sim->out_busy || !sim->out_next || !sim->cwait ||

@@ -13,8 +13,9 @@
  * from every blocked buffer finds a cycle of full buffers if there is one;
  * it is reported as the channels (card, port, core VC) entering them.
  * st[] has, for every VC of the ns switches (global ids), 0 if it is empty
- * and else 1 << 16 | its head's output << 8 | class; down_sw, down_in and
- * up_cred are sim_wire()'s, with global ids.
+ * and else 1 << 16 | its head's output << 8 | class, with 1 << 17 when the
+ * head may take that one VC only (a type-1 lane, seed 000 §7.1 footnote
+ * 5); down_sw, down_in and up_cred are sim_wire()'s, with global ids.
  */
 struct walk {
 	const tt_sim *sim;
@@ -23,6 +24,20 @@ struct walk {
 	uint32_t *mark;         /* the walk that visited a buffer */
 	uint64_t *path;         /* the buffers of the walk in progress */
 };
+
+/* The channel VC of VC bv of output o of a card on `side`: its class, or
+ * its lane when the internal link has the VCs the core's graph counts. */
+static int
+chan_vc(const tt_sim *sim, int side, int o, int bv)
+{
+	const tt_net *net = sim->net;
+	int cls = bv % sim->ncls[side][o];
+
+	if (sim->port_id[side][o] == TT_PORT_INT && net->lanes[cls] > 1 &&
+	    sim->nvc[side][o] == net->int_phys)
+		return bv;
+	return cls;
+}
 
 /* The channels of the cycle path[i..len) into sim->res. */
 static void
@@ -43,7 +58,7 @@ report_cycle(const struct walk *w, uint64_t i, uint64_t len)
 
 		chan[j - i] = (uint64_t)us * (uint64_t)net->chans_per_card +
 		    net->chan_base[net->twin ? us_side : 0][uo] +
-		    (uint64_t)(bv % sim->ncls[us_side][uo]);
+		    (uint64_t)chan_vc(sim, us_side, uo, bv);
 	}
 	sim->res->cycle = chan;
 	sim->res->cycle_len = len - i;
@@ -65,6 +80,9 @@ waits_for(const struct walk *w, uint64_t cur)
 		return UINT64_MAX;
 	so = (uint64_t)s * (uint64_t)sim->np + (uint64_t)out;
 	ds = (uint64_t)w->down_sw[so] * (uint64_t)sim->np + w->down_in[so];
+	if (w->st[cur] >> 17 & 1)
+		return w->st[ds * (uint64_t)sim->V + (uint64_t)cls] != 0 ?
+		    ds * (uint64_t)sim->V + (uint64_t)cls : UINT64_MAX;
 	for (c = cls; c < sim->nvc[side][out]; c += sim->ncls[side][out])
 		if (w->st[ds * (uint64_t)sim->V + (uint64_t)c] != 0)
 			return ds * (uint64_t)sim->V + (uint64_t)c;
@@ -126,7 +144,8 @@ vc_states(const tt_sim *sim)
 		return NULL;
 	for (i = 0; i < npv; i++)
 		if (sim->vcq[i].cnt > 0)
-			st[i] = 1u << 16 | (uint32_t)sim->vcq[i].out << 8 |
+			st[i] = (uint32_t)(sim->ext && sim->vcq[i].fixed) << 17 |
+			    1u << 16 | (uint32_t)sim->vcq[i].out << 8 |
 			    sim->vcq[i].cls;
 	return st;
 }

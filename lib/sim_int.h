@@ -4,6 +4,8 @@
  *   sim_build.c     parameters, layout, memory, the switches and wiring
  *   sim.c           the run: switches, NICs, the cycle loops
  *   sim_part.c      the partition: parts, boundary exchange, gathering
+ *   sim_window.c    the measurement window: its batches, the steady-state
+ *                   test, and the warm-up extended until it passes
  *   sim_deadlock.c  the deadlock's channels, when the watchdog fires
  *   sim_reduce.c    how each per-rank count combines (one table)
  *   hist.c          the latency histogram
@@ -34,8 +36,8 @@ struct pkt {
 	uint64_t ready;     /* head may cross this switch from this cycle */
 	uint32_t src, dst;
 	uint8_t hops;       /* links between switches crossed so far */
-	uint8_t out;        /* output port here (local index) */
-	uint8_t cls;        /* VC class on that output (the core's VC) */
+	uint8_t tie;        /* tt_pktroute.tie_neg (TT_TIES_RANDOM) */
+	uint8_t ring;       /* tt_pktroute.ring_cls (TT_RINGVC_ENTRY) */
 	uint8_t flags;
 	uint32_t tag;       /* the source's, handed back on delivery */
 };
@@ -47,14 +49,17 @@ struct vcq {
 	uint32_t base;      /* first slot in sim->slot */
 	uint16_t cap, head, cnt;
 	uint8_t out;        /* head: output port (local index) */
-	uint8_t cls;        /* head: VC class on that output */
+	uint8_t cls;        /* head: VC class on that output; with fixed,
+	                     * the one VC it may take (a type-1 lane) */
 	uint8_t bubble;     /* head: enters a ring under bubble */
+	uint8_t fixed;      /* head: cls is a VC, not a class (ext runs) */
 };
 
 struct nic {
 	tt_srcpkt sp;       /* the pending packet, written by the source */
 	uint8_t pending, done;  /* neither: asleep until the source has one */
 	uint8_t waiting;        /* TT_SRC_WAIT: on no list until tt_sim_wake() */
+	uint32_t seq;       /* packets injected (a packet's tie bits) */
 	uint64_t busy;      /* injection link free from this cycle */
 	uint64_t wake;      /* while asleep: when the NIC has work */
 };
@@ -65,6 +70,16 @@ struct nic {
 
 /* The partition's own state (sim_part.c). */
 struct sim_part;
+
+/* What a batch of the measurement window counts: the packets whose tail
+ * reached their PE in it, and their end-to-end and network latencies
+ * summed. */
+struct sim_batch {
+	uint64_t pkts, lat, nlat;
+};
+
+/* T1PV_NONE in t1pv[]: the class has one VC, or the hop is not type 1. */
+#define T1PV_NONE 0xff
 
 struct tt_sim {
 	const tt_net *net;
@@ -119,6 +134,18 @@ struct tt_sim {
 	uint32_t W2;
 	uint64_t *swake;        /* ns: UINT64_MAX when not scheduled */
 
+	/*
+	 * Runs whose hops need more than the table's class (sim_build.c's
+	 * sim_layout() decides): a type-1 class with several VCs on the
+	 * internal link takes the one of its output port (seed 000 §7.1
+	 * footnote 5; t1pv[class][port]: the VC, or T1PV_NONE), and the
+	 * rules a packet carries state for (ties, ring classes) route each
+	 * hop through tt_route_pkt().  The cycle loop has a copy without
+	 * them (ext = 0) for every other run, plain tori among them.
+	 */
+	int ext, pkt_route;
+	uint8_t t1pv[TT_MAX_VCS][TT_MAX_EXT];
+
 	tt_sim_deliver_fn on_deliver;
 	void *deliver_ctx;
 	tt_sim_deliver_fn on_arrive;    /* partitioned: see tt_sim_on_arrive() */
@@ -128,6 +155,21 @@ struct tt_sim {
 	uint64_t t, wstart, wend, last_move, inflight, traversals;
 	uint64_t early_pending;     /* NICs holding a packet generated < wend */
 	tt_simresult *res;
+
+	/*
+	 * The window's batches (sim_window.c): batch[0..nb) cut [wstart,
+	 * wend) into equal parts (the last takes the remainder), batch[nb]
+	 * takes deliveries outside it.  dbatch is the batch of a delivery
+	 * granted in the current cycle: its tail arrives doff = P - 1 + L
+	 * cycles later.  wdone: the window's end has been dealt with.
+	 */
+	struct sim_batch *batch, *dbatch;
+	struct sim_batch *bglob;    /* nb: every rank's batches, summed */
+	uint64_t blen, doff;
+	uint64_t wfull;             /* a P-flit transfer from cycle t lies wholly
+	                             * inside the window iff t - wstart < wfull */
+	int nb, wdone;
+	double tcrit;               /* t(0.995, nb - 2), for the trend test */
 
 	/*
 	 * A partitioned run (tt_sim_create_part()): this process holds
@@ -183,6 +225,37 @@ void sim_receive_packet(tt_sim *sim, uint32_t ds, int din, int pv,
 void sim_receive_credit(tt_sim *sim, uint64_t when, uint32_t idx);
 /* The earliest wake-up of this part's sleeping NICs, UINT64_MAX if none. */
 uint64_t sim_first_wake(tt_sim *sim, uint64_t t);
+/* For the unit tests: empty buffers and no window (as a run until empty),
+ * ready for a state built with sim_receive_packet() and credits written
+ * by hand; then cycles [from, to) of a serial run, ext rules on. */
+void sim_test_start(tt_sim *sim, tt_simresult *res);
+void sim_test_cycles(tt_sim *sim, const tt_source *src, uint64_t from,
+    uint64_t to);
+
+/* ---- sim_window.c ---- */
+
+/* The batches of the window [wstart, wend), empty; set before a run. */
+void sim_window_reset(tt_sim *sim);
+/* The batch a delivery whose tail arrives in cycle `at` counts in. */
+static inline struct sim_batch *
+sim_batch_at(const tt_sim *sim, uint64_t at)
+{
+	uint64_t a = at - sim->wstart, b;
+
+	if (at < sim->wstart || at >= sim->wend)
+		return &sim->batch[sim->nb];
+	b = a / sim->blen;
+	return &sim->batch[b < (uint64_t)sim->nb ? b : (uint64_t)sim->nb - 1];
+}
+/*
+ * The window ends at cycle t: its batches are tested for a steady state
+ * (into sim->res), and when the run may extend its warm-up and the test
+ * failed, the window becomes warm-up and a new one starts at t.  Every
+ * rank of a partitioned run calls it at the same cycle (collective).
+ */
+void sim_window_end(tt_sim *sim, uint64_t t);
+/* The packets delivered inside the window, from this part's batches. */
+uint64_t sim_window_packets(const tt_sim *sim);
 
 /* ---- sim_part.c ---- */
 
@@ -214,6 +287,8 @@ int sim_part_all_ok(const tt_sim_comm *comm, int ok, int *bad_rank);
  * ran out of memory (mine NULL says this one did).  Collective. */
 int sim_part_gather(tt_sim *sim, const uint32_t *mine, uint64_t per_switch,
     uint32_t **all);
+/* v[0..n) summed over every rank, in place.  Collective. */
+void sim_part_sum(tt_sim *sim, uint64_t *v, size_t n);
 /* This process's rank (0 for a serial run). */
 int sim_part_rank(const tt_sim *sim);
 

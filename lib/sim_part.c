@@ -579,6 +579,13 @@ sim_part_finish(tt_sim *sim, tt_simresult *res)
 }
 
 void
+sim_part_sum(tt_sim *sim, uint64_t *v, size_t n)
+{
+	if (sim->part->comm.nranks > 1)
+		sim->part->comm.allreduce(sim->part->comm.ctx, v, n, TT_SIM_SUM);
+}
+
+void
 tt_sim_reduce_replay(const tt_sim *sim, tt_replay_result *rr)
 {
 	if (sim->dist)

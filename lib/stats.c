@@ -106,3 +106,53 @@ tt_t_quantile(double p, double df)
 	}
 	return (lo + hi) / 2;
 }
+
+void
+tt_trend_fit(const double *x, const double *y, int n, tt_trend *out)
+{
+	double mx = 0, my = 0, sxx = 0, sxy = 0, sse = 0, b, r, lo, hi;
+	int i;
+
+	out->mean = out->drift = out->t = 0;
+	if (n < 1)
+		return;
+	for (i = 0; i < n; i++) {
+		mx += x[i];
+		my += y[i];
+	}
+	mx /= n;
+	my /= n;
+	out->mean = my;
+	if (n < 2)
+		return;
+	lo = hi = x[0];
+	for (i = 0; i < n; i++) {
+		sxx += (x[i] - mx) * (x[i] - mx);
+		sxy += (x[i] - mx) * (y[i] - my);
+		if (x[i] < lo)
+			lo = x[i];
+		if (x[i] > hi)
+			hi = x[i];
+	}
+	if (sxx <= 0)
+		return;
+	b = sxy / sxx;
+	if (my != 0)
+		out->drift = b * (hi - lo) / fabs(my);
+	if (n < 3)
+		return;
+	for (i = 0; i < n; i++) {
+		r = y[i] - my - b * (x[i] - mx);
+		sse += r * r;
+	}
+	if (sse <= 0)
+		out->t = b == 0 ? 0 : (b > 0 ? INFINITY : -INFINITY);
+	else
+		out->t = b / sqrt(sse / (n - 2) / sxx);
+}
+
+int
+tt_trend_steady(const tt_trend *tr, double tol, double tcrit)
+{
+	return !(fabs(tr->drift) > tol && fabs(tr->t) > tcrit);
+}

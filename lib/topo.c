@@ -305,11 +305,63 @@ resolve_ports(tt_net *net, const tt_netspec *spec, char *err, size_t errsz)
  *    (d0 and d2 on card 0, d1 and d3 on card 1, say), packets can alternate
  *    cards several times and one VC closes a cycle through four nodes; we
  *    give each run its own VC, so type-1 VCs along a path strictly increase.
+ *    Where a type-1 class owns several of seed 000 §7.1's VCs, a packet
+ *    takes the one of its output port (layout_lanes() below).
  *  type 2 (the internal link as part of the ring of a split dimension): two
  *    VCs per split dimension under vc, one under bubble.
  *  type 3 (to the neighbour PE): one VC, last.
  * Under none everything shares VC 0.
  */
+static int
+pow2ceil(int v)
+{
+	int r = 1;
+
+	while (r < v)
+		r <<= 1;
+	return r;
+}
+
+int
+tt_phys_vcs(enum tt_deadlock dl, int classes, int min_vcs)
+{
+	int min = min_vcs > 0 ? min_vcs : (dl == TT_DL_VC ? 4 : 1);
+	int v = pow2ceil(classes);
+
+	return v > min ? v : min;
+}
+
+/*
+ * The internal link's VCs in seed 000 §7.1's switch, and footnote 5's
+ * choice among them: "for the traffic type 1 we have used two virtual
+ * channels instead of just one, choosing the destination virtual channel
+ * on the output port of the dimension in function of the output port".
+ * Class c owns VCs c, c + int_vcs, ...; a type-1 class with more than one
+ * takes lane (output port mod lanes), so under bubble a packet for X+ and
+ * one for X- never share a buffer (and under vc, where the 4 VCs of C..J
+ * are one per class, nothing changes).  Each lane is a refinement of its
+ * class: a packet uses one of its class's VCs either way, so the class
+ * graph being acyclic makes any choice among them deadlock-free; ttsim
+ * verify checks the lanes' own graph.
+ */
+static void
+layout_lanes(tt_net *net)
+{
+	int c, top = net->int_vcs - 1;
+
+	net->int_phys = tt_phys_vcs(net->deadlock, net->int_vcs, 0);
+	for (c = 0; c < TT_MAX_VCS; c++)
+		net->lanes[c] = 1;
+	if (net->deadlock != TT_DL_NONE && net->spec.t1_vc == TT_T1VC_PORT)
+		for (c = 0; c < net->t1_vcs; c++) {
+			net->lanes[c] = (uint8_t)((net->int_phys - c +
+			    net->int_vcs - 1) / net->int_vcs);
+			if (c + net->int_vcs * (net->lanes[c] - 1) > top)
+				top = c + net->int_vcs * (net->lanes[c] - 1);
+		}
+	net->int_chans = top + 1;
+}
+
 static void
 layout_vcs(tt_net *net)
 {
@@ -318,11 +370,13 @@ layout_vcs(tt_net *net)
 
 	memset(net->t1_vc, -1, sizeof(net->t1_vc));
 	memset(net->t2_vc, -1, sizeof(net->t2_vc));
+	memset(net->lanes, 1, sizeof(net->lanes));
 	net->ext_vcs = net->deadlock == TT_DL_VC ? 2 : 1;
 	if (!net->twin) {
 		net->int_vcs = 0;
 		net->t1_vcs = 0;
 		net->t3_vc = -1;
+		net->int_phys = net->int_chans = 0;
 		return;
 	}
 	for (d = 0; d < net->n; d++) {
@@ -348,6 +402,7 @@ layout_vcs(tt_net *net)
 		net->t1_vcs = 0;
 		net->t3_vc = 0;
 		net->int_vcs = 1;
+		layout_lanes(net);
 		return;
 	}
 	net->t1_vcs = runs[0] > runs[1] ? runs[0] : runs[1];
@@ -361,6 +416,7 @@ layout_vcs(tt_net *net)
 	}
 	net->t3_vc = v;
 	net->int_vcs = v + 1;
+	layout_lanes(net);
 }
 
 static void
@@ -385,7 +441,7 @@ layout_ports(tt_net *net)
 			net->card_port[c][i] = TT_PORT_INT;
 			net->local_port[c][TT_PORT_INT] = (int8_t)i;
 			net->chan_base[c][i] = (uint8_t)base;
-			base += net->int_vcs;
+			base += net->int_chans;
 			i++;
 		}
 		net->card_nports = i;

@@ -374,10 +374,13 @@ tt_traffic_offered(const tt_traffic *tr)
 }
 
 static uint32_t
-uniform_other(tt_rng *r, uint32_t pe, uint32_t n)
+uniform_other(const tt_traffic *tr, tt_rng *r, uint32_t pe, uint32_t n)
 {
-	uint32_t d = tt_rng_below(r, n - 1);
+	uint32_t d;
 
+	if (tr->uniform_self)
+		return tt_rng_below(r, n);
+	d = tt_rng_below(r, n - 1);
 	return d >= pe ? d + 1 : d;
 }
 
@@ -413,7 +416,7 @@ traffic_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 	tr->next_gen[pe] = t + 1;
 	switch (tr->pattern) {
 	case TT_TR_UNIFORM:
-		d = uniform_other(r, pe, tr->npes);
+		d = uniform_other(tr, r, pe, tr->npes);
 		break;
 	case TT_TR_HOTSPOT:
 		/* seed 003 §4: with probability hot_fraction to a hot PE,
@@ -421,9 +424,9 @@ traffic_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 		if (tt_rng_unit(r) < tr->hot_fraction) {
 			d = tr->hotset[tt_rng_below(r, tr->nhotset)];
 			if (d == pe)
-				d = uniform_other(r, pe, tr->npes);
+				d = uniform_other(tr, r, pe, tr->npes);
 		} else {
-			d = uniform_other(r, pe, tr->npes);
+			d = uniform_other(tr, r, pe, tr->npes);
 		}
 		break;
 	case TT_TR_FLOWS: {

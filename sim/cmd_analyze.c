@@ -25,7 +25,8 @@ analyze_usage(FILE *f)
 "                           to it) that cross its internal link: the load of\n"
 "                           seed 000 Tables 7-8 (the same at every node)\n"
 "  vcs                      VCs the internal link needs under --deadlock\n"
-"  deadlock_free            the channel dependency graph check (ttsim verify)\n"
+"  deadlock_free            the channel dependency graph check (ttsim verify;\n"
+"                           --type1-vc, --ties and --ring-vc as there)\n"
 "--ports all compares A..J (3 dimensions) or every configuration up to\n"
 "swapping the cards (35 for 4 dimensions, 126 for 5), least loaded first.\n");
 }
@@ -232,6 +233,7 @@ cmd_analyze(int argc, char **argv)
 	outopts out = {0, 0};
 	const opt_group groups[] = {
 		{netopts_flags, 1, netopts_take, &no},
+		{netopts_rule_flags, 0, netopts_take, &no},
 		{outopts_json, 0, outopts_take, &out},
 	};
 	tt_netspec *specs = NULL;

@@ -253,12 +253,38 @@ read_rows(struct csvin *c, const struct csvcols *k, struct series *s, int *ns)
 	return n;
 }
 
+/* A series' points in order of offered load: a sweep adds the loads it
+ * refines after its grid, and a curve is drawn point to point. */
+static void
+sort_series(struct series *s)
+{
+	double x, a, n, e;
+	int i, j;
+
+	for (i = 1; i < s->n; i++) {
+		x = s->x[i];
+		a = s->acc[i];
+		n = s->net[i];
+		e = s->e2e[i];
+		for (j = i; j > 0 && s->x[j - 1] > x; j--) {
+			s->x[j] = s->x[j - 1];
+			s->acc[j] = s->acc[j - 1];
+			s->net[j] = s->net[j - 1];
+			s->e2e[j] = s->e2e[j - 1];
+		}
+		s->x[j] = x;
+		s->acc[j] = a;
+		s->net[j] = n;
+		s->e2e[j] = e;
+	}
+}
+
 static int
 read_series(const char *csv, struct series *s, int *ns)
 {
 	static struct csvin c;
 	struct csvcols k;
-	int rc;
+	int rc, i;
 
 	c.f = fopen(csv, "r");
 	c.path = csv;
@@ -269,6 +295,8 @@ read_series(const char *csv, struct series *s, int *ns)
 	}
 	rc = csv_header(&c, &k) < 0 || read_rows(&c, &k, s, ns) < 0 ? -1 : 0;
 	fclose(c.f);
+	for (i = 0; rc == 0 && i < *ns; i++)
+		sort_series(&s[i]);
 	if (rc == 0 && *ns == 0) {
 		fprintf(stderr, "ttsim plot: %s: no data rows\n", csv);
 		return -1;

@@ -32,7 +32,8 @@ replay_usage(FILE *f)
 "of Ethernet/IP) replay through the YAML file's addresses: map.\n"
 "\n"
 "network flags:   --dims 4,4,4  --ports D|A..J|best  --deadlock vc|bubble|none\n"
-"                 --plain\n"
+"                 --plain  --type1-vc port|room  --ties plus|random\n"
+"                 --ring-vc hop|entry (see ttsim run --help)\n"
 "  --compare LIST  run several networks on the same trace: port\n"
 "                  configurations (D, A..J, best), 2d (the plain 2D torus\n"
 "                  with as many PEs, as square as possible) or topologies\n"
@@ -505,6 +506,7 @@ replay_parse(struct replay *r, int argc, char **argv)
 	const opt_group groups[] = {
 		{replay_flags, 1, replay_take, r},
 		{netopts_flags, 0, netopts_take, &r->net},
+		{netopts_rule_flags, 0, netopts_take, &r->net},
 		{outopts_json, 0, outopts_take, &r->out},
 		{simopts_model_flags, 0, simopts_take, &r->sim},
 		{linkopts_flags, 0, linkopts_take, &r->link},

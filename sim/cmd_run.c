@@ -16,10 +16,19 @@ run_usage(FILE *f)
 "Simulates the network flit by flit (input-queued switches, virtual\n"
 "cut-through, credits, two-stage round-robin arbiters; seed 000 §7.1) under\n"
 "synthetic traffic: warm-up, a measurement window, then a drain until every\n"
-"packet generated in the window has arrived.\n"
+"packet generated in the window has arrived.  The window's 20 batches are\n"
+"tested for a steady state (no significant trend in accepted load or\n"
+"latency); unless a window is given, a window that fails becomes warm-up\n"
+"and the next is measured, up to --warmup-max cycles of warm-up.\n"
 "\n"
 "network flags:   --dims 4,4,4  --ports D|A..J|best  --deadlock vc|bubble|none\n"
 "                 --plain (one card, 2n ports: the ordinary torus)\n"
+"rules (the seed model's first; the others match another simulator):\n"
+"  --type1-vc port|room  a type-1 packet's internal-link VC: by the port it\n"
+"                  leaves by (seed 000 §7.1 footnote 5), or the emptiest\n"
+"  --ties plus|random    a distance-k/2 tie: always +, or drawn per packet\n"
+"  --ring-vc hop|entry   a ring's VC class: per hop (Alg. 4), or fixed when\n"
+"                  the packet enters the ring\n"
 "traffic:\n"
 "  --traffic NAME  uniform (default), hotspot, tornado, transpose,\n"
 "                  bit-reversal, bit-complement, shuffle, bit-rotate,\n"
@@ -28,6 +37,7 @@ run_usage(FILE *f)
 "  --hot PE        hotspot: a hot PE (repeat; default the centre node's PE0)\n"
 "  --hot-fraction F  hotspot: share of packets sent to the hot PEs (0.1)\n"
 "  --flow SRC:DST  flows: only these pairs send (repeat); PEs as ids or x,y,z/c\n"
+"  --uniform-self  uniform traffic may pick the source itself (BookSim2's)\n"
 "  --seed N        first random seed (default 1)\n"
 "  --seeds N       N runs, with seeds S, S+1, ... from --seed S; mean and\n"
 "                  95%% confidence interval\n"
@@ -36,7 +46,9 @@ run_usage(FILE *f)
 "  --vcs N         at least N VCs per port (4 under vc, 1 otherwise; ports\n"
 "                  that need more get the next power of two)\n"
 "  --router-latency N (1)  --link-latency N (1)\n"
-"  --warmup N (2000)  --measure N (10000)  --drain N (20000 at most)\n"
+"  --warmup N (2000)  --measure N (10000)  --drain N (20000 at most): any\n"
+"                  of them runs the window as given (the test only flags)\n"
+"  --warmup-max N  the longest warm-up when extending (100000; 0: never)\n"
 "  --watchdog N    cycles without a flit moving that count as deadlock (5000)\n"
 "output:          a table; --json (one object) or --csv\n"
 "recording:       --record DIR: write what ttd would have captured, one pcap\n"
@@ -153,6 +165,7 @@ run_parse(struct runargs *a, int argc, char **argv)
 	const opt_group groups[] = {
 		{run_flags, 0, run_take, a},
 		{netopts_flags, 1, netopts_take, &a->net},
+		{netopts_rule_flags, 0, netopts_take, &a->net},
 		{outopts_json_csv, 0, outopts_take, &a->out},
 		{simopts_traffic_flags, 0, simopts_take, &a->sim},
 		{simopts_model_flags, 0, simopts_take, &a->sim},
@@ -236,10 +249,16 @@ run_text(const simpoint *pt, const tt_simparams *p)
 	if (pt->net.twin)
 		printf("  internal links      %.1f%% busy\n",
 		    100 * pt->internal_util);
-	printf("  simulated           %.0f cycles (warm-up %llu, window "
-	    "%llu), %.0f packets delivered\n", pt->cycles,
-	    (unsigned long long)p->warmup, (unsigned long long)p->measure,
-	    pt->delivered);
+	printf("  steady state        %s (over the window: accepted load "
+	    "%+.1f%%, latency %+.1f%%)\n", pt->converged ? "converged" :
+	    pt->throughput_converged ? "not converged (accepted load steady)" :
+	    "not converged", 100 * pt->accepted_drift, 100 * pt->latency_drift);
+	printf("  simulated           %.0f cycles%s (warm-up ", pt->cycles,
+	    pt->seeds > 1 ? " a seed" : "");
+	if (pt->warmup_least < pt->warmup_used)
+		printf("%.0f to ", pt->warmup_least);
+	printf("%.0f, window %llu), %.0f packets delivered\n", pt->warmup_used,
+	    (unsigned long long)p->measure, pt->delivered);
 	printf("  speed               %.0f cycles/s\n",
 	    pt->wall > 0 ? pt->total_cycles / pt->wall : 0);
 }

@@ -26,8 +26,13 @@ sweep_usage(FILE *f)
 "  --ports LIST     e.g. A,D,G, or all (A..J for 3 dimensions); twin only\n"
 "  --deadlock LIST  e.g. vc,bubble\n"
 "  --loads LIST     e.g. 0.1,0.2,0.3 or 0.05:0.5:0.05 (default)\n"
+"  --refine STEP    when a curve saturates, add loads half way between its\n"
+"                   steady-state peak and the loads beside it until they\n"
+"                   are at most STEP apart (default 0.01; 0: never)\n"
 "  --plot FILE      also draw the curves with gnuplot (.png or .svg)\n"
-"Every `ttsim run` flag applies to every point (see ttsim run --help).\n"
+"Every `ttsim run` flag applies to every point (see ttsim run --help).  The\n"
+"peak reported is the highest accepted load among points whose accepted\n"
+"load passed the steady-state test.\n"
 "Progress goes to a terminal's stderr; nothing when piped.\n"
 "Exit status: 0 done, 1 some point deadlocked, 2 bad usage or input.\n");
 }
@@ -132,6 +137,7 @@ struct sweep {
 	const char *topo, *ports, *deadlock, *loads, *plot;
 	double load[SWEEP_MAX];
 	int nload;
+	double refine;          /* --refine STEP; 0: off */
 	char pbuf[1024], *port[SWEEP_MAX];     /* --ports LIST, split */
 	int nports, ports_all;
 	tt_netspec spec[SWEEP_MAX * 16];
@@ -140,7 +146,7 @@ struct sweep {
 
 enum {
 	OPT_SWEEP_TOPO = OPT_OWN, OPT_SWEEP_PORTS, OPT_SWEEP_DEADLOCK,
-	OPT_SWEEP_LOADS, OPT_SWEEP_PLOT
+	OPT_SWEEP_LOADS, OPT_SWEEP_PLOT, OPT_SWEEP_REFINE
 };
 
 /* Listed before the network group: here --ports and --deadlock take lists. */
@@ -150,6 +156,7 @@ static const struct option sweep_flags[] = {
 	{"deadlock", required_argument, NULL, OPT_SWEEP_DEADLOCK},
 	{"loads", required_argument, NULL, OPT_SWEEP_LOADS},
 	{"plot", required_argument, NULL, OPT_SWEEP_PLOT},
+	{"refine", required_argument, NULL, OPT_SWEEP_REFINE},
 	{NULL, 0, NULL, 0}
 };
 
@@ -160,6 +167,9 @@ sweep_take(void *state, const struct optval *v)
 	const char **slot[] = {&sw->topo, &sw->ports, &sw->deadlock,
 	    &sw->loads, &sw->plot};
 
+	if (v->id == OPT_SWEEP_REFINE)
+		return opt_real(v->cmd, v->flag, v->value, 0, 1,
+		    "a load step from 0 (off) to 1", &sw->refine);
 	*slot[v->id - OPT_SWEEP_TOPO] = v->value;
 	return 0;
 }
@@ -170,6 +180,7 @@ sweep_parse(struct sweep *sw, int argc, char **argv)
 	const opt_group groups[] = {
 		{sweep_flags, 0, sweep_take, sw},
 		{netopts_flags, 1, netopts_take, &sw->net},
+		{netopts_rule_flags, 0, netopts_take, &sw->net},
 		{outopts_json_csv, 0, outopts_take, &sw->out},
 		{simopts_traffic_flags, 0, simopts_take, &sw->sim},
 		{simopts_model_flags, 0, simopts_take, &sw->sim},
@@ -182,6 +193,7 @@ sweep_parse(struct sweep *sw, int argc, char **argv)
 	simopts_init(&sw->sim);
 	sw->sim.cmd = "sweep";
 	sw->loads = "0.05:0.5:0.05";
+	sw->refine = 0.01;
 	r = opt_parse("sweep", sweep_usage, groups, OPT_NGROUPS(groups), argc, argv);
 	if (r != OPT_PARSED)
 		return r;
@@ -378,41 +390,165 @@ sweep_point(const struct sweep *sw, const simpoint *pt, int first)
 	fflush(stdout);
 }
 
-/* Every load of one network; -1 on an error, else whether it deadlocked. */
+/* The points of one curve so far, for its peak and its refinement. */
+struct curve {
+	double load[SWEEP_MAX], accepted[SWEEP_MAX];
+	int steady[SWEEP_MAX], sat[SWEEP_MAX];
+	int n, saturated, deadlocked;
+	double sat_load;
+};
+
+/* Run one point of a curve, print it and remember it; -1 on an error. */
 static int
-sweep_curve(const struct sweep *sw, const tt_netspec *spec, FILE *csvf,
-    int *done)
+curve_point(const struct sweep *sw, const tt_netspec *spec, double load,
+    struct curve *c, FILE *csvf, int *done, double total)
 {
-	double sat_load = -1, peak = 0, total = sw->nspec * sw->nload;
 	char label[] = "ttsim sweep";
-	int li, deadlocked = 0;
 	simpoint pt;
 
-	for (li = 0; li < sw->nload; li++) {
-		if (simpoint_run(&sw->sim, spec, sw->load[li], &pt,
-		    show_progress, label, *done / total, 1.0 / total) < 0)
+	if (simpoint_run(&sw->sim, spec, load, &pt, show_progress, label,
+	    *done / total, 1.0 / total) < 0)
+		return -1;
+	progress_hide();
+	sweep_point(sw, &pt, *done == 0);
+	(*done)++;
+	if (csvf != NULL)
+		simpoint_csv(csvf, &pt);
+	c->load[c->n] = load;
+	c->accepted[c->n] = pt.accepted;
+	c->steady[c->n] = pt.throughput_converged && !pt.deadlock;
+	c->sat[c->n] = pt.saturated || pt.deadlock;
+	c->n++;
+	if (pt.saturated) {
+		c->saturated = 1;
+		if (c->sat_load < 0 || pt.offered < c->sat_load)
+			c->sat_load = pt.offered;
+	}
+	c->deadlocked |= pt.deadlock;
+	simpoint_free(&pt);
+	return 0;
+}
+
+/* The point with the highest steady accepted load, -1 if none. */
+static int
+curve_peak(const struct curve *c)
+{
+	int i, best = -1;
+
+	for (i = 0; i < c->n; i++)
+		if (c->steady[i] && (best < 0 || c->accepted[i] > c->accepted[best]))
+			best = i;
+	return best;
+}
+
+/* The load run nearest below (dir -1) or above (dir +1) the point i, or
+ * -1 when there is none. */
+static double
+curve_beside(const struct curve *c, int i, int dir)
+{
+	double best = -1;
+	int j;
+
+	for (j = 0; j < c->n; j++)
+		if ((c->load[j] - c->load[i]) * dir > 1e-9 && (best < 0 ||
+		    (c->load[j] - best) * dir < 0))
+			best = c->load[j];
+	return best;
+}
+
+/*
+ * The load half way across the knee (between the highest load that did
+ * not saturate and the lowest above it that did), or beside the
+ * steady-state peak, where the loads run are more than sw->refine apart;
+ * -1 when there is none.
+ */
+static double
+curve_next(const struct sweep *sw, const struct curve *c)
+{
+	double lo = -1, hi = -1, side;
+	int i, dir;
+
+	for (i = 0; i < c->n; i++)
+		if (!c->sat[i] && c->load[i] > lo)
+			lo = c->load[i];
+	for (i = 0; i < c->n; i++)
+		if (c->sat[i] && c->load[i] > lo && (hi < 0 || c->load[i] < hi))
+			hi = c->load[i];
+	if (lo >= 0 && hi >= 0 && hi - lo > sw->refine + 1e-9)
+		return (lo + hi) / 2;
+	if ((i = curve_peak(c)) < 0)
+		return -1;
+	for (dir = -1; dir <= 1; dir += 2) {
+		side = curve_beside(c, i, dir);
+		if (side >= 0 && (side - c->load[i]) * dir > sw->refine + 1e-9)
+			return (c->load[i] + side) / 2;
+	}
+	return -1;
+}
+
+/*
+ * A saturating curve's knee and peak, refined: run curve_next()'s load
+ * until there is none (at most SWEEP_REFINE_MAX more points a curve).  A
+ * grid is only as good as its step near the knee, and a peak read off a
+ * coarse one is wherever the grid happened to fall.
+ */
+#define SWEEP_REFINE_MAX 10
+static int
+curve_refine(const struct sweep *sw, const tt_netspec *spec, struct curve *c,
+    FILE *csvf, int *done, double *total)
+{
+	double next;
+	int added;
+
+	for (added = 0; added < SWEEP_REFINE_MAX && c->n < SWEEP_MAX; added++) {
+		if ((next = curve_next(sw, c)) < 0)
+			break;
+		*total += 1;
+		if (curve_point(sw, spec, next, c, csvf, done, *total) < 0)
 			return -1;
-		progress_hide();
-		sweep_point(sw, &pt, *done == 0);
-		(*done)++;
-		if (csvf != NULL)
-			simpoint_csv(csvf, &pt);
-		if (pt.accepted > peak)
-			peak = pt.accepted;
-		if (pt.saturated && sat_load < 0)
-			sat_load = pt.offered;
-		deadlocked |= pt.deadlock;
-		simpoint_free(&pt);
 	}
-	if (!sw->out.json && !sw->out.csv && sw->nload > 1) {
-		if (sat_load > 0)
-			printf("  saturates at %.3f flits/cycle/PE offered; peak "
-			    "accepted %.4f\n", sat_load, peak);
+	return 0;
+}
+
+/* Every load of one network, then its knee refined; -1 on an error, else
+ * whether a point deadlocked. */
+static int
+sweep_curve(const struct sweep *sw, const tt_netspec *spec, FILE *csvf,
+    int *done, double *total)
+{
+	struct curve *c = calloc(1, sizeof(*c));
+	int li, best, rc = -1;
+
+	if (c == NULL) {
+		fprintf(stderr, "ttsim sweep: out of memory\n");
+		return -1;
+	}
+	c->sat_load = -1;
+	for (li = 0; li < sw->nload; li++)
+		if (curve_point(sw, spec, sw->load[li], c, csvf, done,
+		    *total) < 0)
+			goto out;
+	if (sw->refine > 0 && c->saturated && sw->nload > 1 &&
+	    curve_refine(sw, spec, c, csvf, done, total) < 0)
+		goto out;
+	if (!sw->out.json && !sw->out.csv && c->n > 1) {
+		best = curve_peak(c);
+		if (c->sat_load > 0)
+			printf("  saturates at %.3f flits/cycle/PE offered; ",
+			    c->sat_load);
 		else
-			printf("  not saturated up to the highest load; peak "
-			    "accepted %.4f\n", peak);
+			printf("  not saturated up to the highest load; ");
+		if (best >= 0)
+			printf("steady-state peak accepted %.4f (offered "
+			    "%.3g)\n", c->accepted[best], c->load[best]);
+		else
+			printf("no point's accepted load reached a steady "
+			    "state\n");
 	}
-	return deadlocked;
+	rc = c->deadlocked;
+out:
+	free(c);
+	return rc;
 }
 
 /* Run every point; the curves also go to csvf for --plot.  -1 on an
@@ -420,11 +556,12 @@ sweep_curve(const struct sweep *sw, const tt_netspec *spec, FILE *csvf,
 static int
 sweep_run(const struct sweep *sw, FILE *csvf)
 {
+	double total = (double)sw->nspec * sw->nload;
 	int i, r, done = 0, deadlocked = 0;
 
 	sweep_header(sw);
 	for (i = 0; i < sw->nspec; i++) {
-		if ((r = sweep_curve(sw, &sw->spec[i], csvf, &done)) < 0) {
+		if ((r = sweep_curve(sw, &sw->spec[i], csvf, &done, &total)) < 0) {
 			progress_clear();
 			return -1;
 		}

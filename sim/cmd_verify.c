@@ -15,7 +15,8 @@ verify_usage(FILE *f)
 	fprintf(f,
 "usage: ttsim verify [FILE.yaml] [--dims 4,4,4] [--ports D|best|all]\n"
 "                    [--deadlock vc|bubble|none] [--plain]\n"
-"                    [--flow SRC:DST]... [--json]\n"
+"                    [--flow SRC:DST]... [--type1-vc port|room]\n"
+"                    [--ties plus|random] [--ring-vc hop|entry] [--json]\n"
 "\n"
 "Builds the channel dependency graph (a channel is a card's output port and\n"
 "VC; c1 -> c2 when a packet holding c1 next asks for c2) from the routes of\n"
@@ -25,6 +26,13 @@ verify_usage(FILE *f)
 "\n"
 "  --flow SRC:DST   only these routes (repeatable): PEs as ids or as node\n"
 "                   coordinates and card, e.g. --flow 0,0,0/1:1,0,1/0\n"
+"  --type1-vc port  a type-1 hop's channel is its lane, the internal-link VC\n"
+"                   of the port it leaves the other card by (seed 000 §7.1\n"
+"                   footnote 5; the default); room: any VC of its class,\n"
+"                   one channel per class (the graph every lane refines)\n"
+"  --ties random    both ways at every distance-k/2 tie (default plus)\n"
+"  --ring-vc entry  a ring's VC class fixed when the packet enters it\n"
+"                   (default hop: Alg. 4 at every hop)\n"
 "\n"
 "Exit status: 0 deadlock-free, 1 a cycle (printed as the list of channels,\n"
 "each '(node)/card port vcN'), 2 bad usage or input.\n");
@@ -254,6 +262,7 @@ cmd_verify(int argc, char **argv)
 	struct flowlist fl = {NULL, 0};
 	const opt_group groups[] = {
 		{netopts_flags, 1, netopts_take, &no},
+		{netopts_rule_flags, 0, netopts_take, &no},
 		{outopts_json, 0, outopts_take, &out},
 		{verify_flags, 0, verify_take, &fl},
 	};

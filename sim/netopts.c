@@ -19,6 +19,37 @@ const struct option netopts_flags[] = {
 	{NULL, 0, NULL, 0}
 };
 
+/* For the commands that route (netopts_take takes them too). */
+const struct option netopts_rule_flags[] = {
+	{"type1-vc", required_argument, NULL, OPT_TYPE1_VC},
+	{"ties", required_argument, NULL, OPT_TIES},
+	{"ring-vc", required_argument, NULL, OPT_RING_VC},
+	{NULL, 0, NULL, 0}
+};
+
+/*
+ * The model's rules a flag can change (tt_netspec's t1_vc, ties, ring_vc):
+ * each value's name, the seed model's first.
+ */
+static const char *const type1_vc_names[] = {"port", "room"};
+static const char *const ties_names[] = {"plus", "random"};
+static const char *const ring_vc_names[] = {"hop", "entry"};
+
+static int
+rule_parse(const struct optval *v, const char *const *names, int *out)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (strcmp(v->value, names[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	fprintf(stderr, "ttsim %s: %s: '%s' is not a choice; use %s or %s\n",
+	    v->cmd, v->flag, v->value, names[0], names[1]);
+	return -1;
+}
+
 const struct option outopts_json[] = {
 	{"json", no_argument, NULL, OPT_JSON},
 	{NULL, 0, NULL, 0}
@@ -87,6 +118,12 @@ netopts_take(void *state, const struct optval *v)
 	case OPT_PLAIN:
 		o->plain_flag = 1;
 		break;
+	case OPT_TYPE1_VC:
+		return rule_parse(v, type1_vc_names, &o->t1_vc);
+	case OPT_TIES:
+		return rule_parse(v, ties_names, &o->ties);
+	case OPT_RING_VC:
+		return rule_parse(v, ring_vc_names, &o->ring_vc);
 	}
 	return 0;
 }
@@ -139,6 +176,9 @@ netopts_finish(netopts *o, const char *cmd)
 			return -1;
 		o->spec = o->cfg.spec;
 	}
+	o->spec.t1_vc = (enum tt_t1vc)o->t1_vc;
+	o->spec.ties = (enum tt_ties)o->ties;
+	o->spec.ring_vc = (enum tt_ringvc)o->ring_vc;
 	if (o->dims_flag != NULL &&
 	    tt_netspec_set_dims(&o->spec, o->dims_flag, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim %s: --dims %s: %s\n", cmd, o->dims_flag,
@@ -255,8 +295,19 @@ net_label(const tt_net *net, int full, char *buf, size_t bufsz)
 		len += (size_t)snprintf(buf + len, bufsz - len, " %s",
 		    net->ports_name);
 	if (full && len < bufsz)
-		snprintf(buf + len, bufsz - len, " %s",
+		len += (size_t)snprintf(buf + len, bufsz - len, " %s",
 		    tt_deadlock_name(net->deadlock));
+	/* the rules that depart from the seed model, so that such a curve
+	 * is never taken for the seed model's */
+	if (full && len < bufsz && net->twin && net->spec.t1_vc != TT_T1VC_PORT)
+		len += (size_t)snprintf(buf + len, bufsz - len, " type1-vc:%s",
+		    type1_vc_names[net->spec.t1_vc]);
+	if (full && len < bufsz && net->spec.ties != TT_TIES_PLUS)
+		len += (size_t)snprintf(buf + len, bufsz - len, " ties:%s",
+		    ties_names[net->spec.ties]);
+	if (full && len < bufsz && net->spec.ring_vc != TT_RINGVC_HOP)
+		snprintf(buf + len, bufsz - len, " ring-vc:%s",
+		    ring_vc_names[net->spec.ring_vc]);
 	return buf;
 }
 
@@ -324,6 +375,14 @@ json_net_fields(FILE *f, const tt_net *net, const char *scheme_key)
 		json_card_ports(f, net, 1);
 	}
 	fprintf(f, ", \"%s\": \"%s\"", scheme_key, tt_deadlock_name(net->deadlock));
+}
+
+void
+json_net_rules(FILE *f, const tt_net *net)
+{
+	fprintf(f, ", \"type1_vc\": \"%s\", \"ties\": \"%s\", \"ring_vc\": \"%s\"",
+	    type1_vc_names[net->spec.t1_vc], ties_names[net->spec.ties],
+	    ring_vc_names[net->spec.ring_vc]);
 }
 
 void

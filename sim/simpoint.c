@@ -39,6 +39,7 @@ const struct option simopts_window_flags[] = {
 	{"warmup", required_argument, NULL, OPT_WARMUP},
 	{"measure", required_argument, NULL, OPT_MEASURE},
 	{"drain", required_argument, NULL, OPT_DRAIN},
+	{"warmup-max", required_argument, NULL, OPT_WARMUP_MAX},
 	{NULL, 0, NULL, 0}
 };
 
@@ -50,6 +51,7 @@ const struct option simopts_traffic_flags[] = {
 	{"hot", required_argument, NULL, OPT_HOT},
 	{"hot-fraction", required_argument, NULL, OPT_HOT_FRACTION},
 	{"flow", required_argument, NULL, OPT_FLOW},
+	{"uniform-self", no_argument, NULL, OPT_UNIFORM_SELF},
 	{NULL, 0, NULL, 0}
 };
 
@@ -76,11 +78,17 @@ simopts_model_take(simopts *o, const struct optval *v)
 	case OPT_WATCHDOG:
 		return opt_u64(c, f, s, 10, 1ull << 40, &p->watchdog);
 	case OPT_WARMUP:
+		o->window_set = 1;
 		return opt_u64(c, f, s, 0, 1ull << 40, &p->warmup);
 	case OPT_MEASURE:
+		o->window_set = 1;
 		return opt_u64(c, f, s, 1, 1ull << 40, &p->measure);
 	case OPT_DRAIN:
+		o->window_set = 1;
 		return opt_u64(c, f, s, 0, 1ull << 40, &p->drain);
+	case OPT_WARMUP_MAX:
+		o->warmup_max_set = 1;
+		return opt_u64(c, f, s, 0, 1ull << 40, &p->warmup_max);
 	}
 	return -1;
 }
@@ -131,11 +139,20 @@ simopts_take(void *state, const struct optval *v)
 	case OPT_HOT:
 	case OPT_FLOW:
 		return simopts_list(o, v);
+	case OPT_UNIFORM_SELF:
+		o->uniform_self = 1;
+		return 0;
 	}
 	return simopts_model_take(o, v);
 }
 
-/* The YAML network: section gives packet and buffer sizes unless flags do. */
+/*
+ * The YAML network: section gives packet and buffer sizes unless flags
+ * do.  A run whose window is not given measures a steady state: its
+ * warm-up is extended up to SIMOPTS_WARMUP_MAX cycles (or --warmup-max)
+ * until its window passes the steady-state test; a window given is run
+ * exactly as given, and the test only says whether it passed.
+ */
 void
 simopts_apply_config(simopts *o, const tt_config *cfg)
 {
@@ -145,6 +162,8 @@ simopts_apply_config(simopts *o, const tt_config *cfg)
 		o->p.buffer_flits = cfg->params.buffer_flits;
 	if (o->nflows > 0 && !o->pattern_set)
 		o->pattern = TT_TR_FLOWS;
+	if (!o->warmup_max_set)
+		o->p.warmup_max = o->window_set ? 0 : SIMOPTS_WARMUP_MAX;
 }
 
 /* The factor of a two-sided 95% interval of a mean of n values: Student's
@@ -249,6 +268,7 @@ point_traffic(const simopts *o, const tt_net *net, struct pointpes *pp,
 	tr->flow_src = pp->fs;
 	tr->flow_dst = pp->fd;
 	tr->nflows = o->nflows;
+	tr->uniform_self = o->uniform_self;
 	if (tt_traffic_init(tr, net, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim %s: %s: %s\n", o->cmd,
 		    net_title(net, title, sizeof(title)), err);
@@ -317,8 +337,25 @@ point_add(simpoint *pt, struct pointacc *pa, const tt_net *net,
 	    r->measured_delivered) / n;
 	pt->traversals += (double)r->traversals;
 	pt->total_cycles += (double)r->cycles;
-	if (!r->drained)
+	/* the window's packets not all delivered, or the steady-state test
+	 * saw the source queues grow */
+	if (!r->drained || r->saturated_steady)
 		pt->saturated = 1;
+	/* a saturated run is not in a steady state, whatever its window's
+	 * batches showed (a short window may not show the trend) */
+	if (!r->converged || !r->drained || r->saturated_steady ||
+	    r->accepted_load < 0.95 * r->offered_load)
+		pt->converged = 0;
+	if (!r->throughput_converged)
+		pt->throughput_converged = 0;
+	if ((double)r->warmup_cycles > pt->warmup_used)
+		pt->warmup_used = (double)r->warmup_cycles;
+	if (pt->warmup_least < 0 || (double)r->warmup_cycles < pt->warmup_least)
+		pt->warmup_least = (double)r->warmup_cycles;
+	if (fabs(r->accepted_drift) > fabs(pt->accepted_drift))
+		pt->accepted_drift = r->accepted_drift;
+	if (fabs(r->latency_drift) > fabs(pt->latency_drift))
+		pt->latency_drift = r->latency_drift;
 	if (r->deadlock && !pt->deadlock) {
 		pt->deadlock = 1;
 		pt->deadlock_seed = seed;
@@ -356,6 +393,8 @@ point_seeds(const simopts *o, tt_sim *sim, const tt_net *net, double load,
 	int s, n = o->seeds;
 
 	memset(&pa, 0, sizeof(pa));
+	pt->converged = pt->throughput_converged = 1;
+	pt->warmup_least = -1;
 	for (s = 0; s < n; s++) {
 		if (point_traffic(o, net, &pp, load, o->seed + (uint64_t)s,
 		    &tr) < 0)
@@ -401,6 +440,7 @@ simpoint_run(const simopts *o, const tt_netspec *spec, double load,
 		return -1;
 	}
 	pt->pattern = o->pattern;
+	pt->uniform_self = o->uniform_self;
 	pt->load = load;
 	pt->seeds = o->seeds;
 	pt->seed = o->seed;
@@ -506,6 +546,11 @@ simpoint_json(FILE *f, const simpoint *pt)
 	    pt->undelivered, pt->traversals / pt->seeds);
 	fprintf(f, ", \"saturated\": %s, \"deadlock\": %s",
 	    pt->saturated ? "true" : "false", pt->deadlock ? "true" : "false");
+	fprintf(f, ", \"converged\": %s, \"throughput_converged\": %s, "
+	    "\"accepted_drift\": %.4g, \"latency_drift\": %.4g",
+	    pt->converged ? "true" : "false",
+	    pt->throughput_converged ? "true" : "false", pt->accepted_drift,
+	    pt->latency_drift);
 	if (pt->deadlock) {
 		fprintf(f, ", \"deadlock_seed\": %llu, \"deadlock_cycle\": %llu, "
 		    "\"deadlock_channels\": [", (unsigned long long)pt->deadlock_seed,
@@ -519,10 +564,15 @@ simpoint_json(FILE *f, const simpoint *pt)
 	}
 	fprintf(f, ", \"seed\": %llu, \"seeds\": %d, \"packet_flits\": %d, "
 	    "\"buffer_flits\": %d, \"router_latency\": %d, \"link_latency\": %d, "
-	    "\"warmup\": %llu, \"measure\": %llu}",
+	    "\"warmup\": %.0f, \"measure\": %llu, \"warmup_max\": %llu",
 	    (unsigned long long)pt->seed, pt->seeds, pt->p.packet_flits,
 	    pt->p.buffer_flits, pt->p.router_latency, pt->p.link_latency,
-	    (unsigned long long)pt->p.warmup, (unsigned long long)pt->p.measure);
+	    pt->warmup_used, (unsigned long long)pt->p.measure,
+	    (unsigned long long)pt->p.warmup_max);
+	if (pt->uniform_self)
+		fprintf(f, ", \"uniform_self\": true");
+	json_net_rules(f, net);
+	fputc('}', f);
 }
 
 void
@@ -533,7 +583,8 @@ simpoint_csv_header(FILE *f)
 	    "avg_network_latency,avg_network_latency_ci95,avg_e2e_latency,"
 	    "avg_e2e_latency_ci95,p99_e2e_latency,avg_hops,"
 	    "internal_link_utilization,cycles,packets_delivered,saturated,"
-	    "deadlock,seed,seeds,window_packets_undelivered\n");
+	    "deadlock,seed,seeds,window_packets_undelivered,converged,"
+	    "throughput_converged,warmup,accepted_drift,latency_drift\n");
 }
 
 /* An empty field where the JSON has null. */
@@ -570,9 +621,11 @@ simpoint_csv(FILE *f, const simpoint *pt)
 	csv_num(f, pt->p99_e2e, lat);
 	csv_num(f, pt->avg_hops, lat);
 	csv_num(f, pt->internal_util, 1);
-	fprintf(f, ",%.0f,%.0f,%d,%d,%llu,%d,%.0f\n", pt->cycles, pt->delivered,
-	    pt->saturated, pt->deadlock, (unsigned long long)pt->seed, pt->seeds,
-	    pt->undelivered);
+	fprintf(f, ",%.0f,%.0f,%d,%d,%llu,%d,%.0f,%d,%d,%.0f,%.4g,%.4g\n",
+	    pt->cycles, pt->delivered, pt->saturated, pt->deadlock,
+	    (unsigned long long)pt->seed, pt->seeds, pt->undelivered,
+	    pt->converged, pt->throughput_converged, pt->warmup_used,
+	    pt->accepted_drift, pt->latency_drift);
 }
 
 void
@@ -581,6 +634,22 @@ simpoint_table_header(FILE *f)
 	fprintf(f, "%-22s %6s %9s %10s %9s %9s %6s %6s %6s  %s\n", "network",
 	    "load", "accepted", "pkts/cyc", "net lat", "e2e lat", "p99", "hops",
 	    "int%", "");
+}
+
+/* The last column of a table row: what is wrong with the point, if
+ * anything (the worst first). */
+static const char *
+point_note(const simpoint *pt)
+{
+	if (pt->deadlock)
+		return "DEADLOCK";
+	if (pt->saturated && !pt->throughput_converged)
+		return "saturated, not steady";
+	if (pt->saturated)
+		return "saturated";
+	if (!pt->converged)
+		return "not converged";
+	return "";
 }
 
 void
@@ -604,6 +673,5 @@ simpoint_table_row(FILE *f, const simpoint *pt)
 	fprintf(f, "%-22s %6.3f %9.4f %10.3f %9.1f %9.1f %6.0f %6.2f %6s  %s\n",
 	    net_name(&pt->net, sb, sizeof(sb)), pt->offered, pt->accepted,
 	    pt->throughput_packets, pt->net_lat, pt->e2e_lat, pt->p99_e2e,
-	    pt->avg_hops, iu,
-	    pt->deadlock ? "DEADLOCK" : pt->saturated ? "saturated" : "");
+	    pt->avg_hops, iu, point_note(pt));
 }

@@ -39,16 +39,17 @@ enum {
 	OPT_OUT = 'o',          /* -o FILE and the long name a command gives it */
 	/* network (netopts_flags) */
 	OPT_DIMS = 256, OPT_PORTS, OPT_DEADLOCK, OPT_PLAIN,
+	OPT_TYPE1_VC, OPT_TIES, OPT_RING_VC,
 	/* output (outopts_json, outopts_json_csv) */
 	OPT_JSON, OPT_CSV,
 	/* model (simopts_model_flags) */
 	OPT_VCS, OPT_BUFFER_FLITS, OPT_PACKET_FLITS, OPT_ROUTER_LATENCY,
 	OPT_LINK_LATENCY, OPT_WATCHDOG,
 	/* measurement window (simopts_window_flags) */
-	OPT_WARMUP, OPT_MEASURE, OPT_DRAIN,
+	OPT_WARMUP, OPT_MEASURE, OPT_DRAIN, OPT_WARMUP_MAX,
 	/* traffic (simopts_traffic_flags) */
 	OPT_TRAFFIC, OPT_LOAD, OPT_SEED, OPT_SEEDS, OPT_HOT, OPT_HOT_FRACTION,
-	OPT_FLOW,
+	OPT_FLOW, OPT_UNIFORM_SELF,
 	/* link (linkopts_flags) */
 	OPT_LINK_GBPS, OPT_FLIT_BYTES,
 	/* recording (recordopts_flags) */
@@ -99,6 +100,7 @@ typedef struct netopts {
 	int ports_all;        /* --ports all */
 	const char *dims_flag, *ports_flag, *deadlock_flag;
 	int plain_flag;
+	int t1_vc, ties, ring_vc;   /* --type1-vc, --ties, --ring-vc */
 	int given;            /* a file or a network flag was given */
 } netopts;
 
@@ -115,6 +117,8 @@ typedef struct linkopts {
 
 /* sim/netopts.c */
 extern const struct option netopts_flags[];     /* FILE.yaml --dims ... */
+/* --type1-vc, --ties, --ring-vc: the model's rules (netopts_take) */
+extern const struct option netopts_rule_flags[];
 extern const struct option outopts_json[];      /* --json */
 extern const struct option outopts_json_csv[];  /* --json --csv */
 extern const struct option linkopts_flags[];    /* --link-gbps --flit-bytes */
@@ -155,6 +159,8 @@ const char *net_card_ports(const tt_net *net, int side, char *buf, size_t bufsz)
 void json_card_ports(FILE *f, const tt_net *net, int side);
 void json_dims(FILE *f, const tt_net *net);
 void json_net_fields(FILE *f, const tt_net *net, const char *scheme_key);
+/* "type1_vc", "ties", "ring_vc": the model's rules of a simulated network */
+void json_net_rules(FILE *f, const tt_net *net);
 
 /* sim/mpi.c: under mpirun or srun (and built with Open MPI) the ranks
  * share each simulation; rank 0 alone prints.  ttsim_comm() is NULL for a
@@ -187,6 +193,9 @@ typedef struct simopts {
 	const char *flow[SIMOPTS_MAX_LIST];
 	size_t nflows;
 	int pattern_set, packet_set, buffer_set;
+	int window_set;         /* --warmup, --measure or --drain given */
+	int warmup_max_set;
+	int uniform_self;       /* --uniform-self */
 	const char *cmd;        /* "run" or "sweep", for messages */
 	/* ttsim run --record: NULL, or what to record and the network's
 	 * file (host names, link speed) */
@@ -194,12 +203,16 @@ typedef struct simopts {
 	const tt_config *record_cfg;
 } simopts;
 
+/* The warm-up cap of a run whose window is not given (--warmup-max). */
+#define SIMOPTS_WARMUP_MAX 100000
+
 #define SIMPOINT_MAX_CHANS 64
 /* One load point, averaged over its seeds. */
 typedef struct simpoint {
 	tt_net net;
 	tt_simparams p;
 	enum tt_pattern pattern;
+	int uniform_self;
 	double load;
 	uint64_t seed;
 	int seeds;
@@ -210,6 +223,12 @@ typedef struct simpoint {
 	double traversals, total_cycles, wall;
 	int measured_runs;      /* seeds in which a packet of the window arrived */
 	int saturated, deadlock;
+	int converged;          /* every seed's window passed the steady-state
+	                         * test (tt_simresult.converged) */
+	int throughput_converged;   /* every seed's accepted load was steady */
+	double warmup_used;     /* the longest warm-up any seed ran */
+	double warmup_least;    /* the shortest */
+	double accepted_drift, latency_drift;   /* the largest of the seeds' */
 	uint64_t deadlock_seed, deadlock_cycle;
 	char chan[SIMPOINT_MAX_CHANS][96];
 	size_t nchan;

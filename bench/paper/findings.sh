@@ -6,7 +6,9 @@
 #
 # For every CSV (one topology or PE count, one deadlock scheme) and every
 # curve in it:
-#   peak     highest accepted load (flits/cycle/PE) and the offered load 'at'
+#   peak     highest accepted load (flits/cycle/PE) among the points whose
+#            accepted load passed the steady-state test (CSVs from before
+#            that test: among all), and the offered load 'at'
 #   @max     accepted load at the highest offered load
 #   drop     1 - @max/peak: how much throughput falls past saturation
 #   net, e2e average network / end-to-end latency (cycles) at the reference
@@ -23,13 +25,17 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 dir=${1:-$here/out}
 
+# steady(c): the row's accepted load passed the steady-state test (or the
+# CSV has no such column)
+STEADY_AWK='function steady(c) { return !("throughput_converged" in c) || $c["throughput_converged"] != 0 }'
+
 table() {   # table CSV REFERENCE-REGEX
-	awk -F, -v ref="$2" '
+	awk -F, -v ref="$2" "$STEADY_AWK"'
 	FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	{
 		s = $c["series"]; l = $c["load"] + 0; a = $c["accepted_load"] + 0
 		if (!(s in peak)) { order[n++] = s; peak[s] = -1 }
-		if (a > peak[s]) { peak[s] = a; at[s] = l }
+		if (steady(c) && a > peak[s]) { peak[s] = a; at[s] = l }
 		if (l >= hi[s]) { hi[s] = l; last[s] = a }
 		net[s, l] = $c["avg_network_latency"]; e2e[s, l] = $c["avg_e2e_latency"]
 		if (!(s in lo) || l < lo[s]) { lo[s] = l; net0[s] = $c["avg_network_latency"] }
@@ -64,13 +70,13 @@ table() {   # table CSV REFERENCE-REGEX
 }
 
 vcbubble() {   # vcbubble VC.csv BUBBLE.csv
-	awk -F, '
+	awk -F, "$STEADY_AWK"'
 	FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; f++; next }
 	{
 		s = $c["series"]; sub(/ (vc|bubble)$/, "", s)
 		l = $c["load"] + 0; a = $c["accepted_load"] + 0
 		if (!(s in seen)) { order[n++] = s; seen[s] = 1 }
-		if (a > peak[f, s]) peak[f, s] = a
+		if (steady(c) && a > peak[f, s]) peak[f, s] = a
 		if (l >= hi[f, s]) { hi[f, s] = l; last[f, s] = a }
 		net[f, s, l] = $c["avg_network_latency"]; e2e[f, s, l] = $c["avg_e2e_latency"]
 		if (!((f, s) in lo) || l < lo[f, s]) { lo[f, s] = l; net0[f, s] = $c["avg_network_latency"] }

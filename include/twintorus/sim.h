@@ -54,6 +54,11 @@ typedef struct tt_simparams {
 	                         * default 20000 */
 	uint64_t watchdog;      /* no flit moved for this long while packets
 	                         * are in flight: deadlock; default 5000 */
+	uint64_t warmup_max;    /* 0 (default): the window is [warmup, warmup +
+	                         * measure).  Otherwise a window whose batches
+	                         * fail the steady-state test becomes warm-up
+	                         * and the next `measure` cycles are measured,
+	                         * while the warm-up stays within warmup_max */
 } tt_simparams;
 
 void tt_simparams_default(tt_simparams *p);
@@ -85,6 +90,21 @@ typedef struct tt_source {
 	int (*next)(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk);
 	void *ctx;
 } tt_source;
+
+/*
+ * Steady state (batch means): the measurement window is cut into
+ * TT_SIM_BATCHES equal batches (fewer if it has fewer cycles), each
+ * counting the packets that arrive in it and their mean end-to-end and
+ * network latencies.  A series is steady unless a least-squares line
+ * through its batches drifts over the window by more than a tolerance of
+ * its mean (TT_STEADY_ACCEPTED_TOL for the accepted load,
+ * TT_STEADY_LATENCY_TOL for latencies) and that slope is significant
+ * (beyond Student's t at 99%, two-sided, n - 2 degrees of freedom,
+ * against its standard error).
+ */
+#define TT_SIM_BATCHES          20
+#define TT_STEADY_ACCEPTED_TOL  0.02
+#define TT_STEADY_LATENCY_TOL   0.05
 
 /* Latency distribution: exact below 4096 cycles, 1/128 relative above. */
 #define TT_HIST_LINEAR 4096
@@ -129,6 +149,24 @@ typedef struct tt_simresult {
 	double internal_link_utilization; /* busy fraction, both directions */
 	int deadlock;                 /* the watchdog fired */
 	int drained;                  /* every measured packet was delivered */
+	/* the steady-state test of the last window (runs that measure a
+	 * window; 0 for a run until empty or stopped inside its window) */
+	uint64_t warmup_cycles;       /* the warm-up actually run */
+	int nbatch;
+	double batch_accepted[TT_SIM_BATCHES];  /* flits/cycle/PE */
+	double batch_latency[TT_SIM_BATCHES];   /* end-to-end, cycles; 0 for a
+	                                         * batch in which none arrived */
+	double batch_net_latency[TT_SIM_BATCHES];   /* network, likewise */
+	double accepted_drift;        /* the fitted lines' change over the */
+	double latency_drift;         /* window, relative to their means */
+	double net_latency_drift;
+	int throughput_converged;     /* the accepted load is steady */
+	int converged;                /* ... and so is the end-to-end latency */
+	int saturated_steady;         /* the accepted load and the network
+	                               * latency are steady, the end-to-end
+	                               * latency rises: the network is in its
+	                               * saturated state, its source queues
+	                               * grow */
 	tt_hist net_lat, e2e_lat;
 	/* the channels of the deadlock, as core channel ids (card, port, vc) */
 	uint64_t *cycle;

@@ -43,6 +43,31 @@ enum tt_deadlock {
 	TT_DL_NONE        /* plain DOR, one VC: shows the deadlock */
 };
 
+/*
+ * Which internal-link VC a type-1 packet takes when its class has several
+ * (the simulator's ports have a power of two of VCs, seed 000 §7.1).
+ */
+enum tt_t1vc {
+	TT_T1VC_PORT = 0, /* by the output port it leaves the other card by
+	                   * (seed 000 §7.1 footnote 5) */
+	TT_T1VC_ROOM      /* the VC of its class with the most room */
+};
+
+/* Ties at distance k/2 (k even).  The seed model sends them to +; a
+ * simulator such as BookSim2 draws the direction per packet. */
+enum tt_ties {
+	TT_TIES_PLUS = 0,
+	TT_TIES_RANDOM
+};
+
+/* A ring's VC class under vc.  The seed model (Alg. 4) recomputes it at
+ * every hop from the destination digit; the other choice fixes it when
+ * the packet enters the ring and keeps it until it leaves. */
+enum tt_ringvc {
+	TT_RINGVC_HOP = 0,
+	TT_RINGVC_ENTRY
+};
+
 enum tt_ports_kind {
 	TT_PORTS_LETTER = 0,  /* A..J of seed 000 Table 1 (n = 3 only) */
 	TT_PORTS_BEST,        /* C_Best of seed 001 §3.3.1 */
@@ -62,6 +87,10 @@ typedef struct tt_netspec {
 	char letter;                  /* 'A'..'J' for TT_PORTS_LETTER */
 	int ncard[2];                 /* TT_PORTS_CUSTOM: ports listed per card */
 	int8_t card_ports[2][TT_MAX_EXT]; /* TT_PORTS_CUSTOM: port ids */
+	/* the model's rules (zero: the seed model's) */
+	enum tt_t1vc t1_vc;
+	enum tt_ties ties;
+	enum tt_ringvc ring_vc;
 } tt_netspec;
 
 /* What kind of use of a link a hop is (seed 000 §6.2.1 traffic types). */
@@ -80,6 +109,10 @@ typedef struct tt_hop {
 	uint8_t type;     /* enum tt_hop_type */
 	uint8_t dim;      /* dimension routed (EXT, T1, T2); 0 otherwise */
 	uint8_t bubble;   /* bubble condition applies (TT_DL_BUBBLE only) */
+	uint8_t via;      /* EXT, T1, T2: the external port the packet takes
+	                   * out of the dimension (on the other card for T1
+	                   * and T2); TT_PORT_NIC otherwise */
+	uint8_t pad[2];   /* 8 bytes: a table entry is one scaled index */
 } tt_hop;
 
 /* The whole network model, derived from a tt_netspec. Read-only once built. */
@@ -106,6 +139,20 @@ typedef struct tt_net {
 	int8_t t1_vc[TT_MAX_DIMS];      /* internal VC to enter dim (type 1) */
 	int8_t t2_vc[TT_MAX_DIMS];      /* first internal VC of split dim (type 2) */
 	int t3_vc;                      /* internal VC to the neighbour PE (type 3) */
+	/*
+	 * Seed 000 §7.1 gives the internal link a power of two of VCs
+	 * (int_phys: 4 for C..J under bubble where 3 classes are needed, 8
+	 * for A, B, E, F under vc), so a class may own several, classes
+	 * c, c + int_vcs, c + 2*int_vcs, ...  Footnote 5 has type-1 packets
+	 * pick among theirs by the output port they take next: lanes[c] is
+	 * how many a type-1 class c picks among (1 for every other class,
+	 * under none, and with TT_T1VC_ROOM), and int_chans the channels
+	 * the internal link has in the dependency graph (its VCs up to the
+	 * last lane; int_vcs when no class has lanes).
+	 */
+	int int_phys;
+	uint8_t lanes[TT_MAX_VCS];
+	int int_chans;
 
 	/* per-card port layout: local port index <-> port id */
 	int card_nports;                  /* ports on a card, internal link included */
@@ -156,6 +203,21 @@ const char *tt_card_name(const tt_net *net, uint32_t card, char *buf, size_t buf
 /* The card and port at the other end of a card's output port. */
 uint32_t tt_link_peer(const tt_net *net, uint32_t card, int port, int *peer_port);
 
+/*
+ * The VCs seed 000 §7.1's switch gives a port that needs `classes`: that
+ * number rounded up to a power of two, and at least min_vcs (0: its
+ * default, 4 under vc and 1 otherwise).
+ */
+int tt_phys_vcs(enum tt_deadlock dl, int classes, int min_vcs);
+
+/* The internal-link channel of a type-1 hop of class cls that leaves the
+ * other card by port via: its lane (seed 000 §7.1 footnote 5). */
+static inline int tt_t1_chan(const tt_net *net, int cls, int via)
+{ return cls + net->int_vcs * (via % net->lanes[cls]); }
+/* The VC of a hop in the dependency graph: its class, or its lane. */
+static inline int tt_hop_chan_vc(const tt_net *net, const tt_hop *h)
+{ return h->type == TT_HOP_T1 ? tt_t1_chan(net, h->vc, h->via) : h->vc; }
+
 /* Output channel (port, vc) of a card <-> a dense index < chans_per_card. */
 static inline int tt_chan_local(const tt_net *net, int side, int port, int vc)
 { return net->chan_base[side][net->local_port[side][port]] + vc; }
@@ -171,6 +233,25 @@ const char *tt_chan_name(const tt_net *net, uint64_t chan, char *buf, size_t buf
  * routing tables, the analysis, the simulator and the daemon all call it.
  */
 tt_hop tt_route(const tt_net *net, uint32_t card, uint32_t dst, int in_port);
+
+/*
+ * What a packet carries for the rules that are not a function of where
+ * it is (net->spec.ties and ring_vc; both off in the seed model).
+ */
+typedef struct tt_pktroute {
+	uint8_t tie_neg;  /* bit d: a tie in dimension d goes - (TT_TIES_RANDOM) */
+	uint8_t ring_cls; /* the ring VC class taken on entering the ring the
+	                   * packet is in (TT_RINGVC_ENTRY; tt_route_pkt()
+	                   * sets it on every ring entry) */
+} tt_pktroute;
+
+/* tt_route() with a packet's state; st NULL is tt_route(). */
+tt_hop tt_route_pkt(const tt_net *net, uint32_t card, uint32_t dst,
+    int in_port, tt_pktroute *st);
+
+/* Whether a hop taken after arriving on in_port enters a ring (whatever
+ * the scheme; the bubble condition applies there under bubble). */
+int tt_route_enters_ring(const tt_net *net, int in_port, const tt_hop *hop);
 
 /* Whether a hop taken after arriving on in_port enters a ring (bubble). */
 int tt_route_bubble(const tt_net *net, int in_port, const tt_hop *hop);

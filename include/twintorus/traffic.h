@@ -93,6 +93,9 @@ typedef struct tt_traffic {
 	size_t nhot;
 	const uint32_t *flow_src, *flow_dst;  /* flows */
 	size_t nflows;
+	int uniform_self;       /* uniform (and hotspot's uniform part): the
+	                         * source is a destination too, as in BookSim2;
+	                         * the seed model's uniform leaves it out */
 
 	/* derived by tt_traffic_init() */
 	const tt_net *net;

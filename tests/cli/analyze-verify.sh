@@ -79,6 +79,31 @@ done
 expect verify-best-4d 0 "$T" verify --dims 4,4,4,4 --ports best && ok verify-best-4d
 expect verify-best-5d 0 "$T" verify --dims 3,3,3,3,3 --ports best && ok verify-best-5d
 
+# --- type-1 lanes (seed 000 §7.1 footnote 5): D under bubble has 3 classes
+# on 4 internal-link VCs, type 1 owns VCs 0 and 3, so a card has 3 external
+# channels and 4 internal ones (3 with --type1-vc room, the class graph);
+# the VCs the scheme needs stay 3 ---
+if expect lanes-d-bubble 0 "$T" analyze --dims 4,4,4 --ports D --deadlock bubble --json; then
+	got=$(jq -r '[.vcs, .channels, .deadlock_free] | join(" ")' <<<"$out")
+	[ "$got" = "3 $((128 * 7)) true" ] && ok lanes-d-bubble || bad lanes-d-bubble "$got"
+fi
+if expect lanes-d-bubble-room 0 "$T" analyze --dims 4,4,4 --ports D --deadlock bubble \
+    --type1-vc room --json; then
+	got=$(jq -r '[.vcs, .channels, .deadlock_free] | join(" ")' <<<"$out")
+	[ "$got" = "3 $((128 * 6)) true" ] && ok lanes-d-bubble-room || bad lanes-d-bubble-room "$got"
+fi
+# under vc D has one VC per class: no lanes, the channels of before
+if expect lanes-d-vc 0 "$T" analyze --dims 4,4,4 --ports D --json; then
+	got=$(jq -r '[.vcs, .channels] | join(" ")' <<<"$out")
+	[ "$got" = "4 $((128 * 10))" ] && ok lanes-d-vc || bad lanes-d-vc "$got"
+fi
+# the rules that match another simulator keep every graph acyclic
+for dl in vc bubble; do
+	expect "verify-rules-$dl" 0 "$T" verify --dims 4,4,4 --ports all --deadlock $dl \
+	    --ties random --ring-vc entry &&
+	    [ "$(grep -c 'deadlock-free: ' <<<"$out")" = 10 ] && ok "verify-rules-$dl"
+done
+
 # --- verify: none deadlocks, exit 1 with the cycle ---
 if expect verify-none 1 "$T" verify --dims 4,4,4 --ports D --deadlock none; then
 	grep -q 'DEADLOCK POSSIBLE: a cycle of' <<<"$out" && ok verify-none || bad verify-none "$out"

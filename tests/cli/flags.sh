@@ -83,7 +83,7 @@ for cmd in analyze verify run sweep plot "trace synth" "trace stat" \
 	# plot's help names sweep's --csv, where its input comes from, and
 	# trace infer's and replay's name replay --causal and app --deps-out,
 	# where theirs goes and comes from
-	for f in $(grep -o -- '--[a-z][a-z-]*[a-z]' "$tmp/help" | sort -u); do
+	for f in $(grep -o -- '--[a-z][a-z0-9-]*[a-z0-9]' "$tmp/help" | sort -u); do
 		[[ $cmd == plot && $f == --csv ]] && continue
 		[[ $cmd == "trace infer" && $f == --causal ]] && continue
 		[[ $cmd == "trace infer" || $cmd == replay ]] &&

@@ -62,6 +62,12 @@ same "run 3DT 3x4x5 tornado, 2 seeds, P=2 L=2 R=2" run --dims 3,4,5 --traffic to
 same "run 3DT 4x4x4 hotspot 0.8, P=1 L=4" run --dims 4,4,4 --traffic hotspot --load 0.8 \
     --packet-flits 1 --link-latency 4 --warmup 1000 --measure 3000
 same "run 4DT 3x3x2x2 G vc 0.4" run --dims 3,3,2,2 --load 0.4 --warmup 1000 --measure 3000
+# type-1 lanes, ties drawn per packet, and windows that fail the
+# steady-state test turned into warm-up: every rank moves the window at
+# the same cycle
+same "run 3DT 4x4x2 D bubble 0.7, lanes, random ties, extended warm-up" run \
+    --dims 4,4,2 --ports D --deadlock bubble --load 0.7 --ties random \
+    --warmup 1000 --measure 2000 --warmup-max 9000
 same "sweep 3DT 4x4x4 D,A x 0.1,0.6" sweep --dims 4,4,4 --loads 0.1,0.6 --ports D,A \
     --warmup 500 --measure 2000
 same "replay alltoall on D, A, 2D" replay traces/alltoall-4x4x4.pcap yaml/3dt-4x4x4.yaml \

@@ -309,6 +309,68 @@ if expect json-unique-keys 0 "$T" run --dims 4,4,4 --ports D --warmup 100 --meas
 	[ "$dup" = "[]" ] && [ "$got" = "vc false" ] && ok json-unique-keys ||
 	    bad json-unique-keys "duplicates $dup; scheme/deadlock $got"
 fi
+# --- steady state: a window given is run as given and only flagged; with
+# none, a failing window becomes warm-up, up to --warmup-max ---
+if expect steady-given 0 "$T" run --dims 4,4,4 --ports D --deadlock bubble --load 1 \
+    --warmup 700 --measure 3000 --json; then
+	got=$(jq -r '[.warmup, .measure, .converged, .saturated] | join(" ")' <<<"$out")
+	[ "$got" = "700 3000 false true" ] && ok steady-given || bad steady-given "$got"
+fi
+if expect steady-low 0 "$T" run --dims 4,4,4 --ports D --deadlock bubble --load 0.1 \
+    --seed 2 --json; then
+	got=$(jq -r '[.warmup, .converged, .throughput_converged, .warmup_max] | join(" ")' <<<"$out")
+	[ "$got" = "2000 true true 100000" ] && ok steady-low || bad steady-low "$got"
+fi
+# just past saturation the buffers fill for tens of thousands of cycles
+if expect steady-extends 0 "$T" run --dims 4,4,4 --ports D --deadlock bubble --load 0.4 \
+    --json; then
+	got=$(jq -r '[.warmup > 2000, .warmup <= 100000, (.warmup - 2000) % 10000 == 0,
+	    .converged, .saturated] | map(tostring) | join(" ")' <<<"$out")
+	[ "$got" = "true true true false true" ] && ok steady-extends || bad steady-extends "$got"
+fi
+if expect steady-cap 0 "$T" run --dims 4,4,4 --ports D --deadlock bubble --load 0.4 \
+    --warmup-max 0 --json; then
+	got=$(jq -r '[.warmup, .converged] | map(tostring) | join(" ")' <<<"$out")
+	[ "$got" = "2000 false" ] && ok steady-cap || bad steady-cap "$got"
+fi
+if expect steady-text 0 "$T" run --dims 4,4,4 --load 0.1 --warmup 500 --measure 2000; then
+	grep -q '^  steady state        \(converged\|not converged\)' <<<"$out" &&
+	    ok steady-text || bad steady-text "$out"
+fi
+# --- sweep: a saturating curve gets loads across its knee, a step of
+# --refine (0.01 by default) at most apart; --refine 0 keeps the grid ---
+R=(--dims 4,4,4 --ports D --deadlock bubble --loads 0.3,0.5 --warmup 500 --measure 2000)
+if expect sweep-refine 0 "$T" sweep "${R[@]}" --json; then
+	got=$(jq -r '[length > 2, (map(.load) | min) == 0.3, (map(.load) | max) == 0.5,
+	    ([.[] | select(.saturated | not) | .load] | max) as $lo |
+	    ([.[] | select(.saturated) | .load] | min) as $hi | ($hi - $lo) <= 0.0100001]
+	    | map(tostring) | join(" ")' <<<"$out")
+	[ "$got" = "true true true true" ] && ok sweep-refine || bad sweep-refine "$got"
+fi
+if expect sweep-refine-off 0 "$T" sweep "${R[@]}" --refine 0 --json; then
+	[ "$(jq length <<<"$out")" = 2 ] && ok sweep-refine-off || bad sweep-refine-off "$out"
+fi
+if expect sweep-steady-peak 0 "$T" sweep "${R[@]}"; then
+	grep -q 'steady-state peak accepted 0\.[0-9]* (offered 0\.[0-9]*)' <<<"$out" &&
+	    ok sweep-steady-peak || bad sweep-steady-peak "$out"
+fi
+# --- the rules that match another simulator: named in the JSON and, off
+# the seed model's, in the series ---
+if expect rules-json 0 "$T" run --dims 4,4 --plain --ties random --ring-vc entry \
+    --uniform-self "${S[@]}" --json; then
+	got=$(jq -r '[.ties, .ring_vc, .uniform_self, .series, .deadlock] | map(tostring) | join(";")' <<<"$out")
+	[ "$got" = "random;entry;true;2D 4x4 vc ties:random ring-vc:entry;false" ] &&
+	    ok rules-json || bad rules-json "$got"
+fi
+if expect rules-default 0 "$T" run --dims 4,4,4 "${S[@]}" --json; then
+	got=$(jq -r '[.type1_vc, .ties, .ring_vc, has("uniform_self"), .series] | map(tostring) | join(";")' <<<"$out")
+	[ "$got" = "port;plus;hop;false;3DT 4x4x4 best vc" ] && ok rules-default || bad rules-default "$got"
+fi
+if expect rules-room 0 "$T" run --dims 4,4,4 --ports D --deadlock bubble --type1-vc room "${S[@]}" --json; then
+	[ "$(jq -r .series <<<"$out")" = "3DT 4x4x4 D bubble type1-vc:room" ] &&
+	    ok rules-room || bad rules-room "$(jq -r .series <<<"$out")"
+fi
+
 # --- packets of the window left undelivered: none below saturation, many
 # far above it (and then the run says the latencies cover the rest) ---
 if expect undelivered-low 0 "$T" run --dims 4,4,4 --ports A "${S[@]}" --load 0.1 --json; then

@@ -1,7 +1,9 @@
 /*
  * Student's t (twintorus/stats.h) against published table values (the
  * two-sided critical values every statistics text tabulates, to three
- * decimals) and against closed forms of the incomplete beta function.
+ * decimals) and against closed forms of the incomplete beta function; the
+ * trend fit of the steady-state test against a published regression and
+ * exact lines.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -84,6 +86,68 @@ test_quantile_table(void **state)
 	assert_true(isnan(tt_t_quantile(1, 5)));
 }
 
+/*
+ * Anscombe's first data set (Anscombe, Graphs in statistical analysis,
+ * 1973): the fitted line is y = 3.0001 + 0.5001 x, the slope's standard
+ * error 0.1179 (t = 4.24), the mean of y 7.5009; x spans 4..14.
+ */
+static void
+test_trend_anscombe(void **state)
+{
+	static const double x[11] = {10, 8, 13, 9, 11, 14, 6, 4, 12, 7, 5};
+	static const double y[11] = {8.04, 6.95, 7.58, 8.81, 8.33, 9.96, 7.24,
+	    4.26, 10.84, 4.82, 5.68};
+	tt_trend tr;
+
+	(void)state;
+	tt_trend_fit(x, y, 11, &tr);
+	assert_near(tr.mean, 7.5009, 1e-4);
+	assert_near(tr.drift, 0.5001 * 10 / 7.5009, 1e-3);
+	assert_near(tr.t, 0.5001 / 0.1179, 0.01);
+	/* significant beyond t(0.995, 9) = 3.250 and far above 5%: a trend */
+	assert_false(tt_trend_steady(&tr, 0.05, tt_t_quantile(0.995, 9)));
+	/* significant but within a tolerance as wide as its drift: steady */
+	assert_true(tt_trend_steady(&tr, 0.7, tt_t_quantile(0.995, 9)));
+}
+
+/* Lines without noise, and noise without a line. */
+static void
+test_trend_exact(void **state)
+{
+	double x[20], y[20];
+	tt_trend tr;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 20; i++) {
+		x[i] = i;
+		y[i] = 10 + 0.5 * i;
+	}
+	tt_trend_fit(x, y, 20, &tr);
+	assert_near(tr.mean, 14.75, 1e-12);
+	assert_near(tr.drift, 0.5 * 19 / 14.75, 1e-12);
+	assert_true(isinf(tr.t) && tr.t > 0);
+	assert_false(tt_trend_steady(&tr, 0.05, 2.88));
+	/* the same rise of 1% of the mean is exact, but below tolerance */
+	for (i = 0; i < 20; i++)
+		y[i] = 100 + (1.0 / 19) * i;
+	tt_trend_fit(x, y, 20, &tr);
+	assert_near(tr.drift, 1 / tr.mean, 1e-12);
+	assert_true(tt_trend_steady(&tr, 0.02, 2.88));
+	/* a palindrome has no slope at all, however it scatters */
+	for (i = 0; i < 10; i++)
+		y[i] = y[19 - i] = 50 + 7 * (i % 3);
+	tt_trend_fit(x, y, 20, &tr);
+	assert_near(tr.drift, 0, 1e-12);
+	assert_near(tr.t, 0, 1e-9);
+	assert_true(tt_trend_steady(&tr, 0.02, 2.88));
+	/* too few points for a slope, or for its error */
+	tt_trend_fit(x, y, 1, &tr);
+	assert_near(tr.drift, 0, 0);
+	tt_trend_fit(x, y, 2, &tr);
+	assert_near(tr.t, 0, 0);
+}
+
 int
 main(void)
 {
@@ -91,6 +155,8 @@ main(void)
 		cmocka_unit_test(test_beta_closed_forms),
 		cmocka_unit_test(test_cdf),
 		cmocka_unit_test(test_quantile_table),
+		cmocka_unit_test(test_trend_anscombe),
+		cmocka_unit_test(test_trend_exact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
