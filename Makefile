@@ -178,7 +178,8 @@ build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a
 
 # The testbed's oracle (tt_route() paths, node-level next hops, trace
 # records) and its checked bulk transfer (tests/testbed/README.md).
-TESTBED_BIN = build/tests/tbroute build/tests/tbstream build/tests/tbflows build/tests/tbflood
+TESTBED_BIN = build/tests/tbroute build/tests/tbstream build/tests/tbflows build/tests/tbflood \
+              build/tests/tbblast
 build/tests/tb%: tests/testbed/tb%.c build/libtwintorus.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)

@@ -688,6 +688,16 @@ ttd_fwd_link(struct ttd_fwd *f, int side, int lport, int up)
 	}
 }
 
+void
+ttd_fwd_unsent(struct ttd_fwd *f, int side, int lport, uint32_t n)
+{
+	struct ttd_sw *sw = &f->sw[side];
+
+	sw->cnt.forwarded -= n;
+	sw->cnt.dropped[TTD_DROP_SEND_FAILED] += n;
+	sw->fp[lport].tx -= n;
+}
+
 uint64_t
 ttd_fwd_queued(const struct ttd_fwd *f)
 {

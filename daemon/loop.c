@@ -501,10 +501,8 @@ loop_threads(struct ttd_daemon *d)
 		ttd_log(TTD_LOG_INFO, "numa", "one loop, pinned to CPUs %s "
 		    "(NUMA node %d, the cards' own)", at[0]->cpuset,
 		    at[0]->numa);
-	for (s = 0; s < d->nplanes; s++) {
-		d->plane[s].d = d;
-		d->plane[s].efd = -1;
-	}
+	for (s = 0; s < d->nplanes; s++)
+		ttd_plane_init(&d->plane[s], d, d->plane[s].side);
 	if (nics != NULL)
 		ttd_discover_free(nics);
 }

@@ -26,6 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 
 #include "discover.h"
 #include "ttd.h"
@@ -141,6 +144,45 @@ ttd_plane_links(struct ttd_daemon *d, int side)
 	}
 }
 
+/*
+ * A socket on rtnetlink's link group: a cable pulled or plugged shows at
+ * once, not at the next second's poll of the carrier, so that few frames
+ * go to a link that has none.  Without it (an error), the poll remains.
+ */
+void
+ttd_plane_init(struct ttd_plane *p, struct ttd_daemon *d, int side)
+{
+	struct sockaddr_nl sa;
+
+	p->d = d;
+	p->side = side;
+	p->efd = -1;
+	p->nlfd = socket(AF_NETLINK, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
+	    NETLINK_ROUTE);
+	if (p->nlfd < 0)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.nl_family = AF_NETLINK;
+	sa.nl_groups = RTMGRP_LINK;
+	if (bind(p->nlfd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		ttd_log_errno(TTD_LOG_INFO, "link", "rtnetlink (link changes "
+		    "seen within a second instead)");
+		close(p->nlfd);
+		p->nlfd = -1;
+	}
+}
+
+/* Link news: read it all, then look at every carrier. */
+static void
+plane_link_news(struct ttd_plane *p)
+{
+	char buf[8192];
+
+	while (recv(p->nlfd, buf, sizeof(buf), MSG_DONTWAIT) > 0)
+		;
+	ttd_plane_links(p->d, p->side);
+}
+
 /* ---- one round ---- */
 
 /* The plane's slots in its pollfd array: its ports, then its TAPs. */
@@ -170,6 +212,9 @@ ttd_plane_pollfds(struct ttd_plane *p, struct pollfd *pfd)
 		pfd[n].events = POLLIN;
 		pfd[n++].revents = 0;
 	}
+	pfd[n].fd = p->nlfd;
+	pfd[n].events = POLLIN;
+	pfd[n++].revents = 0;
 	return n;
 }
 
@@ -228,6 +273,8 @@ ttd_plane_round(struct ttd_plane *p, const struct pollfd *pfd)
 	for (s = 0; s < d->nd.ncards; s++)
 		if (plane_has(p, s) && (pfd[n++].revents & POLLIN))
 			plane_read_tap(d, s);
+	if (pfd[n++].revents & POLLIN)
+		plane_link_news(p);
 	if (now >= p->hello_ms) {
 		ttd_plane_links(d, p->side);
 		ttd_fwd_hello(&d->f, p->side);
@@ -236,12 +283,21 @@ ttd_plane_round(struct ttd_plane *p, const struct pollfd *pfd)
 	ttd_fwd_drain(&d->f, p->side);
 	ttd_credit_round(&d->f, p->side, plane_now_ns(d));
 	for (s = 0; s < d->nd.ncards; s++)
-		for (i = 0; plane_has(p, s) && i < d->f.sw[s].nports; i++)
-			if (d->dev[s][i].dirty) {
-				ttd_dev_flush(&d->dev[s][i]);
-				if (d->dev[s][i].dirty)
-					wait = PLANE_BUSY_MS;
+		for (i = 0; plane_has(p, s) && i < d->f.sw[s].nports; i++) {
+			struct ttd_dev *dev = &d->dev[s][i];
+
+			/* a link without carrier would drop what is pushed:
+			 * it waits in the device for the link to return */
+			if (!dev->dirty || d->f.sw[s].fp[i].link == 0)
+				continue;
+			ttd_dev_flush(dev);
+			if (dev->tx_lost > 0) {
+				ttd_fwd_unsent(&d->f, s, i, dev->tx_lost);
+				dev->tx_lost = 0;
 			}
+			if (dev->dirty)
+				wait = PLANE_BUSY_MS;
+		}
 	if (ttd_fwd_busy(&d->f, p->side))
 		wait = PLANE_BUSY_MS;
 	if (p->hello_ms - now < (uint64_t)wait)
@@ -379,9 +435,12 @@ ttd_plane_stop(struct ttd_daemon *d)
 		if (p->started)
 			pthread_join(p->th, NULL);
 		p->started = 0;
-		if (p->efd >= 0 && d->nplanes > 1)
+		if (p->efd >= 0)
 			close(p->efd);
 		p->efd = -1;
+		if (p->nlfd >= 0)
+			close(p->nlfd);
+		p->nlfd = -1;
 	}
 }
 

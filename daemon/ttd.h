@@ -396,6 +396,9 @@ void ttd_fwd_link(struct ttd_fwd *f, int side, int lport, int up);
 /* "(1,0,1)/c0 X+ (ifname)" */
 const char *ttd_fwd_port_name(const struct ttd_fwd *f, int side, int lport,
     char *buf, size_t bufsz);
+/* n data frames the port had taken were dropped by the kernel after all:
+ * counted as send_failed instead of forwarded. */
+void ttd_fwd_unsent(struct ttd_fwd *f, int side, int lport, uint32_t n);
 /* fwd.c's own, for credit.c: serve the outputs that want it. */
 void ttd_fwd_kick(struct ttd_fwd *f, struct ttd_sw *sw);
 
@@ -446,6 +449,10 @@ struct ttd_dev {
 	int fd;                   /* readable when frames wait; -1 closed */
 	int dirty;                /* sent since the last flush */
 	uint64_t tx_dropped0;     /* the interface's tx_dropped when opened */
+	uint32_t tx_lost;         /* data frames it took that the kernel then
+	                             dropped, known one by one (AF_XDP: a
+	                             link without carrier); the plane takes
+	                             them back from forwarded */
 };
 
 /* Frames the kernel dropped before ttd saw them (drop: the capture ring
@@ -635,11 +642,12 @@ struct ttd_plane {
 	pthread_t th;
 	int started;              /* runs in a thread of its own */
 	int efd;                  /* eventfd: the main thread wakes it */
+	int nlfd;                 /* rtnetlink: link changes, at once */
 	uint64_t hello_ms;        /* next hellos and link poll */
 	char cpus[300];           /* where it is pinned; "" if not */
 };
 
-#define TTD_PLANE_FDS  (2 * (TT_MAX_EXT + 1) + 2 + 1)
+#define TTD_PLANE_FDS  (2 * (TT_MAX_EXT + 1) + 2 + 1 + 1)
 
 struct ttd_daemon {
 	const struct ttd_run_opts *o;
@@ -676,6 +684,8 @@ int ttd_run(const struct ttd_run_opts *o);
 /* plane.c */
 /* The io table over the devices, the TAPs and the trace files. */
 void ttd_plane_io(struct ttd_daemon *d, struct ttd_io *io);
+/* A plane for card side (-1: both): its link-change socket. */
+void ttd_plane_init(struct ttd_plane *p, struct ttd_daemon *d, int side);
 /* Fill pfd (at most TTD_PLANE_FDS) with the plane's ports and TAPs; a
  * TAP is read only while its PE's first hop takes any frame. */
 int ttd_plane_pollfds(struct ttd_plane *p, struct pollfd *pfd);

@@ -113,6 +113,7 @@ struct ttd_xsk {
 	uint32_t nrx, ntx;        /* chunks for receiving, for sending */
 	uint64_t *free_tx;        /* sending chunks not in the rings */
 	uint32_t nfree;
+	uint8_t *data_tx;         /* per sending chunk: it holds a data frame */
 	uint32_t pending;         /* reserved in the send ring, not submitted */
 	int native, zerocopy;
 };
@@ -238,7 +239,8 @@ xdp_umem(struct ttd_xsk *x, const char *ifname, char *err, size_t errsz)
 		return -1;
 	}
 	x->free_tx = calloc(x->ntx, sizeof(*x->free_tx));
-	if (x->free_tx == NULL) {
+	x->data_tx = calloc(x->ntx, 1);
+	if (x->free_tx == NULL || x->data_tx == NULL) {
 		snprintf(err, errsz, "%s: out of memory", ifname);
 		return -1;
 	}
@@ -398,6 +400,19 @@ xdp_outstanding(const struct ttd_xsk *x)
 	    __ATOMIC_ACQUIRE);
 }
 
+/* The kernel dropped the frame it took last (EBUSY: the link has no
+ * carrier): a data frame is counted, for the plane to take back. */
+static void
+xdp_dropped_last(struct ttd_dev *d)
+{
+	struct ttd_xsk *x = d->xsk;
+	uint32_t cons = __atomic_load_n(x->tx.consumer, __ATOMIC_ACQUIRE);
+	const struct xdp_desc *dd = xsk_ring_prod__tx_desc(&x->tx, cons - 1);
+
+	if (x->data_tx[dd->addr / TTD_XDP_CHUNK - x->nrx])
+		d->tx_lost++;
+}
+
 void
 ttd_xdp_flush(struct ttd_dev *d)
 {
@@ -409,10 +424,14 @@ ttd_xdp_flush(struct ttd_dev *d)
 		x->pending = 0;
 	}
 	/* copy mode sends in the system call, 32 frames a call */
-	for (i = 0; i < XDP_KICKS && xdp_outstanding(x) > 0; i++)
-		if (sendto(d->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0 &&
-		    errno != EAGAIN && errno != EINTR)
-			break;		/* EBUSY, ENOBUFS: next round */
+	for (i = 0; i < XDP_KICKS && xdp_outstanding(x) > 0; i++) {
+		if (sendto(d->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0 ||
+		    errno == EAGAIN || errno == EINTR)
+			continue;
+		if (errno == EBUSY)
+			xdp_dropped_last(d);
+		break;			/* ENETDOWN, ENOBUFS: next round */
+	}
 	xdp_reap(x);
 	d->dirty = xdp_outstanding(x) > 0;
 }
@@ -438,6 +457,10 @@ ttd_xdp_send(struct ttd_dev *d, const uint8_t *buf, size_t len)
 		return -1;
 	addr = x->free_tx[--x->nfree];
 	memcpy(x->area + addr, buf, len);
+	/* a data frame: the torus type 0 after the EtherType (and a tag) */
+	x->data_tx[addr / TTD_XDP_CHUNK - x->nrx] = len > TT_ETH_HLEN +
+	    TT_VLAN_HLEN && (buf[buf[12] == 0x81 ? TT_ETH_HLEN + TT_VLAN_HLEN :
+	    TT_ETH_HLEN] & 0x0f) == TT_FRAME_DATA;
 	dd = xsk_ring_prod__tx_desc(&x->tx, idx);
 	dd->addr = addr;
 	dd->len = (uint32_t)len;
@@ -480,6 +503,7 @@ ttd_xdp_close(struct ttd_dev *d)
 	if (x->obj != NULL)
 		bpf_object__close(x->obj);
 	free(x->free_tx);
+	free(x->data_tx);
 	free(x);
 	d->xsk = NULL;
 	d->fd = -1;

@@ -65,7 +65,8 @@ st() { timeout 10 "$D" status --control "$tmp/ttd.sock" --json; }
 ctr() { st | jq -r ".counters.$1"; }
 # a check on the counters, as a jq expression over .counters
 balance='.counters as $c | $c.received == ($c.forwarded + $c.delivered
-    + $c.consumed.hello + $c.consumed.arp + ([$c.dropped[]] | add) + $c.queued)'
+    + $c.consumed.hello + $c.consumed.arp + $c.consumed.credit
+    + ([$c.dropped[]] | add) + $c.queued)'
 
 ip netns add "$ns" || skip "ip netns add failed"
 ip -n "$ns" link set lo up
@@ -120,6 +121,11 @@ ttd=$!
 pids="$pids $ttd"
 wait_for 10 grep -qx "READY=1" "$tmp/notify.log" && ok "READY=1 sent once running" ||
     bad ready "$(cat "$tmp/ttd.log")"
+# no --backend: AF_XDP is tried, and refused here (c0Xp's MTU of 9,500
+# does not fit a 4 KiB UMEM chunk): libpcap runs, and the log says why
+grep -q 'backend: pcap: libpcap on each of the 6 ports (AF_XDP unavailable: c0Xp: MTU 9500: its frames would not fit a 4 KiB UMEM chunk' "$tmp/ttd.log" &&
+    st | jq -e '.backend == "pcap" and .flow == "lossless"' >/dev/null &&
+    ok "no --backend: pcap, and the log says why not xdp" || bad backend-auto "$(grep backend "$tmp/ttd.log")"
 "$D" status --control "$tmp/ttd.sock" >"$tmp/status.txt" 2>&1
 grep -q "^node a" "$tmp/status.txt" && grep -q "X+ (c0Xp)" "$tmp/status.txt" &&
     grep -q "= forwarded 0 + delivered 0 + .*; injected 0;" "$tmp/status.txt" &&
@@ -318,6 +324,14 @@ got=$(records_in "$pe")
 umount "$tmp/small"
 
 # ---- refused starts ----
+# --backend xdp where AF_XDP cannot run: exit 69 naming the port and why
+inns "$D" run -c "$tmp/c.yaml" --node a --control "$tmp/ttd2.sock" --backend xdp 2>"$tmp/err"; st=$?
+[ "$st" -eq 69 ] && grep -q -- "--backend xdp: c0Xp: MTU 9500: its frames would not fit a 4 KiB UMEM chunk (an MTU of at most 3822 does)" "$tmp/err" &&
+    ok "--backend xdp on a port of MTU 9500: exit 69 naming it" || bad backend-xdp "exit $st: $(cat "$tmp/err")"
+"$D" run -c "$tmp/c.yaml" --backend dpdk 2>"$tmp/err"; st=$?
+[ "$st" -eq 64 ] && grep -q -- "--backend dpdk: expected xdp or pcap" "$tmp/err" &&
+    ok "--backend dpdk: exit 64" || bad backend-flag "exit $st: $(cat "$tmp/err")"
+
 # a missing interface: refused before anything is opened
 sed 's/c1Ym: Y-/c1Yq: Y-/' "$tmp/c.yaml" >"$tmp/bad.yaml"
 inns "$D" run -c "$tmp/bad.yaml" --node a --control "$tmp/ttd2.sock" 2>"$tmp/err"; st=$?
