@@ -255,7 +255,7 @@ ttd_plane_round(struct ttd_plane *p, const struct pollfd *pfd)
 	struct ttd_daemon *d = p->d;
 	struct plane_rx rx = {d, 0, 0};
 	uint64_t now = plane_ms();
-	int s, i, n = 0, wait = PLANE_IDLE_MS;
+	int s, i, n = 0, wait = PLANE_IDLE_MS, got = 0;
 
 	for (s = 0; s < d->nd.ncards; s++)
 		for (i = 0; plane_has(p, s) && i < d->f.sw[s].nports; i++) {
@@ -266,8 +266,8 @@ ttd_plane_round(struct ttd_plane *p, const struct pollfd *pfd)
 			    dev->backend == TTD_BACKEND_XDP) {
 				rx.side = s;
 				rx.lport = i;
-				(void)ttd_dev_rx(dev, PLANE_BATCH, plane_rx_cb,
-				    &rx);
+				got += ttd_dev_rx(dev, PLANE_BATCH,
+				    plane_rx_cb, &rx);
 			}
 		}
 	for (s = 0; s < d->nd.ncards; s++)
@@ -300,6 +300,10 @@ ttd_plane_round(struct ttd_plane *p, const struct pollfd *pfd)
 		}
 	if (ttd_fwd_busy(&d->f, p->side))
 		wait = PLANE_BUSY_MS;
+	/* frames came: more are likely on their way; look again at once
+	 * rather than sleep and be woken for each */
+	if (got > 0)
+		wait = 0;
 	if (p->hello_ms - now < (uint64_t)wait)
 		wait = (int)(p->hello_ms - now);
 	return wait;
