@@ -452,6 +452,7 @@ ttd_fwd_port_rx(struct ttd_fwd *f, int side, int lport, const uint8_t *buf,
 		fwd_drop(sw, TTD_DROP_BAD_FRAME);
 		return;
 	}
+	fp->rx_data++;
 	fwd_admit(f, sw, lport, fr.vc, &fr, fp->port);
 }
 
@@ -686,16 +687,6 @@ ttd_fwd_link(struct ttd_fwd *f, int side, int lport, int up)
 	} else {
 		fp->cred_due = 1;	/* resynchronise the credits */
 	}
-}
-
-void
-ttd_fwd_unsent(struct ttd_fwd *f, int side, int lport, uint32_t n)
-{
-	struct ttd_sw *sw = &f->sw[side];
-
-	sw->cnt.forwarded -= n;
-	sw->cnt.dropped[TTD_DROP_SEND_FAILED] += n;
-	sw->fp[lport].tx -= n;
 }
 
 uint64_t

@@ -291,10 +291,6 @@ ttd_plane_round(struct ttd_plane *p, const struct pollfd *pfd)
 			if (!dev->dirty || d->f.sw[s].fp[i].link == 0)
 				continue;
 			ttd_dev_flush(dev);
-			if (dev->tx_lost > 0) {
-				ttd_fwd_unsent(&d->f, s, i, dev->tx_lost);
-				dev->tx_lost = 0;
-			}
 			if (dev->dirty)
 				wait = PLANE_BUSY_MS;
 		}

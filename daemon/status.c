@@ -113,9 +113,10 @@ status_json_port(const struct ttd_daemon *d, int s, int i, FILE *fp)
 		    d->net.n, pn, sizeof(pn)));
 	ttd_dev_stats(&d->dev[s][i], &st);
 	fprintf(fp, ", \"tx_frames\": %llu, \"rx_frames\": %llu, "
-	    "\"capture_dropped\": %llu, \"capture_ifdropped\": %llu, "
-	    "\"link_dropped\": %llu, \"backend\": \"%s\"", ull(p->tx),
-	    ull(p->rx), ull(st.drop), ull(st.ifdrop), ull(st.link),
+	    "\"rx_data_frames\": %llu, \"capture_dropped\": %llu, "
+	    "\"capture_ifdropped\": %llu, \"link_dropped\": %llu, "
+	    "\"backend\": \"%s\"", ull(p->tx), ull(p->rx), ull(p->rx_data),
+	    ull(st.drop), ull(st.ifdrop), ull(st.link),
 	    ttd_dev_mode(&d->dev[s][i]));
 	status_json_credits(p, fp);
 	fprintf(fp, "}");

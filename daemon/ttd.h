@@ -306,7 +306,9 @@ struct ttd_fport {
 	int link;                 /* 1 up, 0 down, -1 unknown */
 	int cabling;              /* enum ttd_cabling */
 	tt_hello heard;           /* last hello heard */
-	uint64_t tx, rx;
+	uint64_t tx, rx;          /* data frames sent; frames received */
+	uint64_t rx_data;         /* of rx: data frames (what a cable lost is
+	                             the neighbour's tx less this) */
 	uint8_t mac[6];
 	struct ttd_ibuf *in;      /* nvcs input buffers */
 	struct ttd_ocred oc[TT_MAX_VCS];
@@ -396,9 +398,6 @@ void ttd_fwd_link(struct ttd_fwd *f, int side, int lport, int up);
 /* "(1,0,1)/c0 X+ (ifname)" */
 const char *ttd_fwd_port_name(const struct ttd_fwd *f, int side, int lport,
     char *buf, size_t bufsz);
-/* n data frames the port had taken were dropped by the kernel after all:
- * counted as send_failed instead of forwarded. */
-void ttd_fwd_unsent(struct ttd_fwd *f, int side, int lport, uint32_t n);
 /* fwd.c's own, for credit.c: serve the outputs that want it. */
 void ttd_fwd_kick(struct ttd_fwd *f, struct ttd_sw *sw);
 
@@ -449,10 +448,6 @@ struct ttd_dev {
 	int fd;                   /* readable when frames wait; -1 closed */
 	int dirty;                /* sent since the last flush */
 	uint64_t tx_dropped0;     /* the interface's tx_dropped when opened */
-	uint32_t tx_lost;         /* data frames it took that the kernel then
-	                             dropped, known one by one (AF_XDP: a
-	                             link without carrier); the plane takes
-	                             them back from forwarded */
 };
 
 /* Frames the kernel dropped before ttd saw them (drop: the capture ring

@@ -113,7 +113,6 @@ struct ttd_xsk {
 	uint32_t nrx, ntx;        /* chunks for receiving, for sending */
 	uint64_t *free_tx;        /* sending chunks not in the rings */
 	uint32_t nfree;
-	uint8_t *data_tx;         /* per sending chunk: it holds a data frame */
 	uint32_t pending;         /* reserved in the send ring, not submitted */
 	int native, zerocopy;
 };
@@ -239,8 +238,7 @@ xdp_umem(struct ttd_xsk *x, const char *ifname, char *err, size_t errsz)
 		return -1;
 	}
 	x->free_tx = calloc(x->ntx, sizeof(*x->free_tx));
-	x->data_tx = calloc(x->ntx, 1);
-	if (x->free_tx == NULL || x->data_tx == NULL) {
+	if (x->free_tx == NULL) {
 		snprintf(err, errsz, "%s: out of memory", ifname);
 		return -1;
 	}
@@ -259,7 +257,13 @@ xdp_umem(struct ttd_xsk *x, const char *ifname, char *err, size_t errsz)
 	return 0;
 }
 
-/* The socket on queue 0: zero-copy if the driver has it, else copy. */
+/*
+ * The socket on queue 0: zero-copy if the driver has it, else copy.  Not
+ * XDP_USE_NEED_WAKEUP: with it, poll() on the socket sends what waits in
+ * its ring (copy mode), and what the kernel drops then (a link without
+ * carrier) would go unseen; without it only ttd's sendto() sends, and
+ * sees every drop.
+ */
 static int
 xdp_socket(struct ttd_xsk *x, const char *ifname, char *err, size_t errsz)
 {
@@ -267,7 +271,7 @@ xdp_socket(struct ttd_xsk *x, const char *ifname, char *err, size_t errsz)
 		.rx_size = x->nrx, .tx_size = x->ntx,
 		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
 		.xdp_flags = 0,
-		.bind_flags = XDP_USE_NEED_WAKEUP | XDP_ZEROCOPY
+		.bind_flags = XDP_ZEROCOPY
 	};
 	struct bpf_map *map;
 	int e;
@@ -276,7 +280,7 @@ xdp_socket(struct ttd_xsk *x, const char *ifname, char *err, size_t errsz)
 	    &sc);
 	x->zerocopy = e == 0;
 	if (e < 0) {
-		sc.bind_flags = XDP_USE_NEED_WAKEUP | XDP_COPY;
+		sc.bind_flags = XDP_COPY;
 		e = xsk_socket__create(&x->sock, ifname, 0, x->umem, &x->rx,
 		    &x->tx, &sc);
 	}
@@ -374,8 +378,6 @@ ttd_xdp_rx(struct ttd_dev *d, int max, ttd_dev_rx_fn *cb, void *u)
 		    ~(uint64_t)(TTD_XDP_CHUNK - 1);
 	xsk_ring_prod__submit(&x->fq, got);
 	xsk_ring_cons__release(&x->rx, n);
-	if (xsk_ring_prod__needs_wakeup(&x->fq))
-		(void)recvfrom(d->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
 	return (int)n;
 }
 
@@ -400,19 +402,6 @@ xdp_outstanding(const struct ttd_xsk *x)
 	    __ATOMIC_ACQUIRE);
 }
 
-/* The kernel dropped the frame it took last (EBUSY: the link has no
- * carrier): a data frame is counted, for the plane to take back. */
-static void
-xdp_dropped_last(struct ttd_dev *d)
-{
-	struct ttd_xsk *x = d->xsk;
-	uint32_t cons = __atomic_load_n(x->tx.consumer, __ATOMIC_ACQUIRE);
-	const struct xdp_desc *dd = xsk_ring_prod__tx_desc(&x->tx, cons - 1);
-
-	if (x->data_tx[dd->addr / TTD_XDP_CHUNK - x->nrx])
-		d->tx_lost++;
-}
-
 void
 ttd_xdp_flush(struct ttd_dev *d)
 {
@@ -423,15 +412,14 @@ ttd_xdp_flush(struct ttd_dev *d)
 		xsk_ring_prod__submit(&x->tx, x->pending);
 		x->pending = 0;
 	}
-	/* copy mode sends in the system call, 32 frames a call */
-	for (i = 0; i < XDP_KICKS && xdp_outstanding(x) > 0; i++) {
-		if (sendto(d->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0 ||
-		    errno == EAGAIN || errno == EINTR)
-			continue;
-		if (errno == EBUSY)
-			xdp_dropped_last(d);
-		break;			/* ENETDOWN, ENOBUFS: next round */
-	}
+	/* copy mode sends in the system call, 32 frames a call; EBUSY: the
+	 * kernel dropped one (a link without carrier: the interface's
+	 * tx_dropped counts it, as a cable that loses a frame would),
+	 * ENETDOWN, ENOBUFS: the next round tries again */
+	for (i = 0; i < XDP_KICKS && xdp_outstanding(x) > 0; i++)
+		if (sendto(d->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0 &&
+		    errno != EAGAIN && errno != EINTR)
+			break;
 	xdp_reap(x);
 	d->dirty = xdp_outstanding(x) > 0;
 }
@@ -457,10 +445,6 @@ ttd_xdp_send(struct ttd_dev *d, const uint8_t *buf, size_t len)
 		return -1;
 	addr = x->free_tx[--x->nfree];
 	memcpy(x->area + addr, buf, len);
-	/* a data frame: the torus type 0 after the EtherType (and a tag) */
-	x->data_tx[addr / TTD_XDP_CHUNK - x->nrx] = len > TT_ETH_HLEN +
-	    TT_VLAN_HLEN && (buf[buf[12] == 0x81 ? TT_ETH_HLEN + TT_VLAN_HLEN :
-	    TT_ETH_HLEN] & 0x0f) == TT_FRAME_DATA;
 	dd = xsk_ring_prod__tx_desc(&x->tx, idx);
 	dd->addr = addr;
 	dd->len = (uint32_t)len;
@@ -503,7 +487,6 @@ ttd_xdp_close(struct ttd_dev *d)
 	if (x->obj != NULL)
 		bpf_object__close(x->obj);
 	free(x->free_tx);
-	free(x->data_tx);
 	free(x);
 	d->xsk = NULL;
 	d->fd = -1;

@@ -493,6 +493,10 @@ flow_delta() {
 	    range(0; $b[0] | length) as $i | $b[0][$i].counters.dropped | to_entries[] |
 	    select(.value != $a[0][$i].counters.dropped[.key]) |
 	    "n\($i) \(.key) \(.value - $a[0][$i].counters.dropped[.key])"' > "$TB_TMP/drops"
+	jq -r -n --slurpfile a "$1" --slurpfile b "$2" '
+	    range(0; $b[0] | length) as $i | $b[0][$i].ports | to_entries[] |
+	    (.value.link_dropped - $a[0][$i].ports[.key].link_dropped) as $d | select($d > 0) |
+	    "n\($i) \(.value.ifname) \($d) sent by ttd and dropped by the kernel"' > "$TB_TMP/kdrops"
 	jq -r 'to_entries[] | .key as $n | .value.ports[] | select(.link == "up") | .port as $p |
 	    .credits[] | select(.available != .peer_buffer or .held != 0) |
 	    "n\($n) \($p) vc\(.vc) \(.available)/\(.peer_buffer) held \(.held)"' "$2" > "$TB_TMP/credits"
@@ -560,6 +564,19 @@ incast_tcp() {
 	incast_check "$backend" TCP "$pull" "4 MiB each, every byte checked"
 }
 
+# Data frames the pulled cable lost, both ways, from snap.a to snap.b: what
+# one end sent less what the other end received.
+cable_lost() {
+	local a=$PULL_NODE ap=${INCAST_CABLE##*.} b bp line
+	line=$(awk -v a="$a" -v p="$ap" '$1 == "cable" && $2 == a && $3 == p {print $4, $5}' "$TB_TMP/layout")
+	read -r b bp <<< "$line"
+	jq -r -n --slurpfile x "$TB_TMP/snap.a" --slurpfile y "$TB_TMP/snap.b" \
+	    --argjson a "$a" --arg ai "c${TB_SIDE[$ap]}$ap" --argjson b "$b" --arg bi "c${TB_SIDE[$bp]}$bp" '
+	    def port(s; n; i): s[0][n].ports[] | select(.ifname == i);
+	    def d(n; i; f): (port($y; n; i) | f) - (port($x; n; i) | f);
+	    (d($a; $ai; .tx_frames) - d($b; $bi; .rx_data_frames)) + (d($b; $bi; .tx_frames) - d($a; $ai; .rx_data_frames))'
+}
+
 # Pull the busiest cable (its + end) after $1 s, plug it back $2 s later;
 # the port's frames sent at the plug are kept in PULL_TX0.
 pull_cable() {
@@ -579,7 +596,7 @@ pull_cable() {
 # dropped inside it (or, with a pulled cable, only where it was, for that
 # reason), and the credits are whole again at rest.
 incast_check() {
-	local backend=$1 proto=$2 pull=$3 how=$4 d inj dlv drop cap link tap other label tx1 lost
+	local backend=$1 proto=$2 pull=$3 how=$4 d inj dlv drop cap link tap other label tx1 lost wire
 	label="incast $proto $TB_DIMS: $(echo $INCAST_SENDERS | wc -w) PEs -> PE 0"
 	[ -n "$pull" ] && label="$label, cable $PULL_LABEL pulled for 2 s and plugged back"
 	if ! wait_rest "$TB_TMP/snap.b"; then
@@ -604,15 +621,17 @@ incast_check() {
 		fi
 		return
 	fi
-	# a pulled cable: only its ends drop, only for it
+	# a pulled cable: only its ends drop, only for it; what its ends
+	# sent and the other end never received was lost on the cable itself
 	other=$(awk -v n="n$PULL_NODE" '!($1 == n && ($2 == "link_down" || $2 == "send_failed"))' "$TB_TMP/drops")
 	lost=$(awk '{s += $3} END {print s + 0}' "$TB_TMP/drops")
 	tx1=$(jq -r --arg i "$PULL_IF" --argjson n "$PULL_NODE" '.[$n].ports[] | select(.ifname == $i) | .tx_frames' "$TB_TMP/snap.b")
-	if [ "$inj" -gt 1000 ] && [ $((dlv + lost)) = "$inj" ] && [ -z "$other" ] && [ "$cap" = 0 ] && [ "$lost" -gt 0 ] &&
-	    [ "$tx1" -gt "$PULL_TX0" ]; then
-		tb_ok "$label ($how): $inj frames entered the torus, $dlv delivered, $lost dropped at n$PULL_NODE for its link ($(awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $3}' "$TB_TMP/drops")), none elsewhere; $((tx1 - PULL_TX0)) crossed it after it came back; credits whole at rest ($backend)"
+	wire=$(cable_lost)
+	if [ "$inj" -gt 1000 ] && [ $((dlv + lost + wire)) = "$inj" ] && [ -z "$other" ] && [ "$cap" = 0 ] &&
+	    [ $((lost + wire)) -gt 0 ] && [ "$tx1" -gt "$PULL_TX0" ]; then
+		tb_ok "$label ($how): $inj frames entered the torus, $dlv delivered, $lost dropped at n$PULL_NODE for its link ($(awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $3}' "$TB_TMP/drops")) and $wire lost on the cable as it went, none elsewhere; $((tx1 - PULL_TX0)) crossed it after it came back; credits whole at rest ($backend)"
 	else
-		tb_fail "$label: not accounted for ($backend)" "entered $inj, delivered $dlv, dropped $lost, by the kernel $cap before ttd and $link after it sent; crossed it after: $((tx1 - PULL_TX0))" "$(head -6 "$TB_TMP/drops")"
+		tb_fail "$label: not accounted for ($backend)" "entered $inj, delivered $dlv, dropped $lost, lost on the cable $wire, by the kernel $cap before ttd and $link after it sent; crossed it after: $((tx1 - PULL_TX0))" "$(head -6 "$TB_TMP/drops")" "$(head -6 "$TB_TMP/kdrops")"
 	fi
 }
 
