@@ -6,7 +6,7 @@
 #   the generator alone into a sink (its own bound),
 #   Linux IP forwarding on the same veths,
 #   ttd --backend pcap and ttd --backend xdp, each lossless (credits) and
-#   --lossy,
+#   --lossy, and lossless with a thread per card (--threads card),
 #
 # with what each dropped, and the added latency of one probe frame.
 #
@@ -201,26 +201,28 @@ R[kernel.lat]=$lat
 kernel_teardown
 base=$("$PROBE" latency "$DSND" eth0 "$DRCV" eth0 "$(mac_of "$DRCV" eth0)" udp 1000)
 
-for backend in pcap xdp; do
-	for mode in lossless lossy; do
-		flags="--backend $backend"; credits=credits
-		[ $mode = lossy ] && { flags="$flags --lossy"; credits=; }
-		ttd_start "$flags"
-		for len in 64 1500; do
-			R[$backend.$mode.$len.card]=$(ttd_rate $len "torus:0:4:$vc:1" "$RCV" "$credits")
-			R[$backend.$mode.$len.int]=$(ttd_rate $len "torus:0:34:$vc2:1" "$RCV2" "$credits")
-		done
-		if [ $mode = lossless ]; then
+# each ttd: backend, lossless or lossy, one loop or a thread per card
+CONFIGS="pcap.lossless pcap.lossy xdp.lossless xdp.lossy pcap.threads xdp.threads"
+for cfg in $CONFIGS; do
+	backend=${cfg%.*} mode=${cfg#*.}
+	flags="--backend $backend"; credits=credits
+	[ $mode = lossy ] && { flags="$flags --lossy"; credits=; }
+	[ $mode = threads ] && flags="$flags --threads card"
+	ttd_start "$flags"
+	for len in 64 1500; do
+		R[$cfg.$len.card]=$(ttd_rate $len "torus:0:4:$vc:1" "$RCV" "$credits")
+		R[$cfg.$len.int]=$(ttd_rate $len "torus:0:34:$vc2:1" "$RCV2" "$credits")
+	done
+	if [ $mode = lossless ]; then
 			"$PROBE" csink "$RCV" eth0 5 >/dev/null &
 			sink=$!
 			sleep 0.3
 			R[$backend.lat]=$("$PROBE" latency "$SND" eth0 "$RCV" eth0 "$(mac_of "$NODE" c0Xm)" "torus:0:4:$vc:1" 1000)
 			wait $sink
-		fi
-		ttd_status | jq -c '{backend, flow, counters: (.counters | {received, forwarded, delivered, consumed, dropped: ([.dropped[]] | add), queued, credits_sent}), capture}' |
-		    sed "s/^/  ttd $backend $mode counters: /" >> "$TB_TMP/counters"
-		ttd_stop
-	done
+	fi
+	ttd_status | jq -c '{backend, flow, threads, counters: (.counters | {received, forwarded, delivered, consumed, dropped: ([.dropped[]] | add), queued, credits_sent}), capture}' |
+	    sed "s/^/  ttd $backend $mode counters: /" >> "$TB_TMP/counters"
+	ttd_stop
 done
 
 # ---- the table ----
@@ -238,10 +240,8 @@ for len in 64 1500; do
 	    "frames/s" "offered/s" "ttd drop" "kern drop"
 	printf '%-22s %11s\n' "generator alone" "$(fmt "${R[gen.$len]}")"
 	row "Linux IP forwarding" "kernel.$len"
-	for backend in pcap xdp; do
-		for mode in lossless lossy; do
-			row "ttd $backend $mode" "$backend.$mode.$len"
-		done
+	for cfg in $CONFIGS; do
+		row "ttd ${cfg%.*} ${cfg#*.}" "$cfg.$len"
 	done
 done
 echo
@@ -257,7 +257,9 @@ for len in 64 1500; do
 	for path in card int; do
 		x=(${R[xdp.lossless.$len.$path]}); p=(${R[pcap.lossless.$len.$path]})
 		xl=(${R[xdp.lossy.$len.$path]}); pl=(${R[pcap.lossy.$len.$path]})
+		pt=(${R[pcap.threads.$len.$path]}); xt=(${R[xdp.threads.$len.$path]})
 		echo "$len bytes, $path: xdp/pcap lossless $(ratio "${x[0]}" "${p[0]}") (target 2, or the generator's $(fmt "${R[gen.$len]}")/s);" \
-		    "lossless/lossy: pcap $(ratio "${p[0]}" "${pl[0]}"), xdp $(ratio "${x[0]}" "${xl[0]}") (target at least 0.90)"
+		    "lossless/lossy: pcap $(ratio "${p[0]}" "${pl[0]}"), xdp $(ratio "${x[0]}" "${xl[0]}") (target at least 0.90);" \
+		    "a thread per card/one loop: pcap $(ratio "${pt[0]}" "${p[0]}"), xdp $(ratio "${xt[0]}" "${x[0]}")"
 	done
 done
