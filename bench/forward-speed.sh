@@ -76,29 +76,29 @@ build_node() {
 
 median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)] + 0}'; }
 
-# generator LEN: the sender alone into a sink, frames/s received
-generator() {
-	local len=$1 i r0 r1
-	for ((i = 0; i < REPS; i++)); do
-		r0=$(rx_of "$DRCV" eth0)
-		"$PROBE" flood "$DSND" eth0 "$(mac_of "$DRCV" eth0)" udp "$SECS" "$len" >/dev/null || return 1
-		sleep 0.2
-		r1=$(rx_of "$DRCV" eth0)
-		echo $(( (r1 - r0) / SECS ))
-	done | median
+# One run of each kind, appended to $TB_TMP/runs as "KEY rate offered
+# ttd-drops kernel-drops"; the medians are taken at the end, so that the
+# configurations take turns and a change in the machine's load is spread
+# over all of them.
+
+# gen LEN: the sender alone into a sink
+gen_run() {
+	local len=$1 r0 r1
+	r0=$(rx_of "$DRCV" eth0)
+	"$PROBE" flood "$DSND" eth0 "$(mac_of "$DRCV" eth0)" udp "$SECS" "$len" >/dev/null || return 1
+	sleep 0.2
+	r1=$(rx_of "$DRCV" eth0)
+	echo "gen.$len $(( (r1 - r0) / SECS )) - - -" >> "$TB_TMP/runs"
 }
 
-# kernel LEN SPEC RECEIVER: frames/s forwarded (median) and offered
-kernel_rate() {
-	local len=$1 spec=$2 rcv=$3 i r0 r1 sent
-	for ((i = 0; i < REPS; i++)); do
-		r0=$(rx_of "$rcv" eth0)
-		sent=$("$PROBE" flood "$SND" eth0 "$(mac_of "$NODE" c0Xm)" "$spec" "$SECS" "$len") || return 1
-		sleep 0.2
-		r1=$(rx_of "$rcv" eth0)
-		echo "$(( (r1 - r0) / SECS )) $(( sent / SECS ))"
-	done > "$TB_TMP/k.rate"
-	echo "$(awk '{print $1}' "$TB_TMP/k.rate" | median) $(awk '{print $2}' "$TB_TMP/k.rate" | median)"
+# kernel_run KEY LEN SPEC RECEIVER
+kernel_run() {
+	local key=$1 len=$2 spec=$3 rcv=$4 r0 r1 sent
+	r0=$(rx_of "$rcv" eth0)
+	sent=$("$PROBE" flood "$SND" eth0 "$(mac_of "$NODE" c0Xm)" "$spec" "$SECS" "$len") || return 1
+	sleep 0.2
+	r1=$(rx_of "$rcv" eth0)
+	echo "$key $(( (r1 - r0) / SECS )) $(( sent / SECS )) - -" >> "$TB_TMP/runs"
 }
 
 ttd_status() { "$TTD" status --control "$TB_TMP/ttd.sock" --json; }
@@ -109,27 +109,30 @@ ttd_drops() {
 	jq -r '"\([.counters.dropped[]] | add) \(.capture.dropped + .capture.ifdropped)"'
 }
 
-# ttd_rate LEN SPEC RECEIVER CREDITS: frames/s that reached the receiving
-# neighbour (its interface's count, median; the node's few hellos and
-# credit frames among them), offered, and the drops "ttd kernel" over the
-# runs
-ttd_rate() {
-	local len=$1 spec=$2 rcv=$3 credits=$4 i sent d0 d1 sink r0 r1
+# ttd_run KEY LEN SPEC RECEIVER CREDITS: frames/s that reached the
+# receiving neighbour (its interface's count; the node's few hellos and
+# credit frames among them), offered, and what the node dropped
+ttd_run() {
+	local key=$1 len=$2 spec=$3 rcv=$4 credits=$5 sent d0 d1 sink r0 r1
 	d0=$(ttd_status | ttd_drops)
-	for ((i = 0; i < REPS; i++)); do
-		"$PROBE" csink "$rcv" eth0 "$((SECS + 1))" > "$TB_TMP/sink.out" &
-		sink=$!
-		sleep 0.3
-		r0=$(rx_of "$rcv" eth0)
-		sent=$("$PROBE" flood "$SND" eth0 "$(mac_of "$NODE" c0Xm)" "$spec" "$SECS" "$len" $credits) || return 1
-		sleep 0.2
-		r1=$(rx_of "$rcv" eth0)
-		wait $sink
-		echo "$(( (r1 - r0) / SECS )) $(( sent / SECS ))"
-	done > "$TB_TMP/t.rate"
+	"$PROBE" csink "$rcv" eth0 "$((SECS + 1))" > "$TB_TMP/sink.out" &
+	sink=$!
+	sleep 0.3
+	r0=$(rx_of "$rcv" eth0)
+	sent=$("$PROBE" flood "$SND" eth0 "$(mac_of "$NODE" c0Xm)" "$spec" "$SECS" "$len" $credits) || return 1
+	sleep 0.2
+	r1=$(rx_of "$rcv" eth0)
+	wait $sink
 	d1=$(ttd_status | ttd_drops)
-	echo "$(awk '{print $1}' "$TB_TMP/t.rate" | median) $(awk '{print $2}' "$TB_TMP/t.rate" | median)" \
-	    "$(( ${d1% *} - ${d0% *} )) $(( ${d1#* } - ${d0#* } ))"
+	echo "$key $(( (r1 - r0) / SECS )) $(( sent / SECS )) $(( ${d1% *} - ${d0% *} )) $(( ${d1#* } - ${d0#* } ))" >> "$TB_TMP/runs"
+}
+
+# KEY: "rate offered ttd-drops kernel-drops": the medians of the rates,
+# the drops summed over the runs
+result() {
+	awk -v k="$1" '$1 == k {n++; r[n] = $2; o[n] = $3; if ($4 != "-") {d += $4; e += $5; dd = 1}}
+	    function med(a, n,  i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) {t = a[i]; a[i] = a[j]; a[j] = t}; return a[int((n + 1) / 2)] }
+	    END { if (!n) exit; printf "%s %s %s %s\n", med(r, n), (o[1] == "-" ? "-" : med(o, n)), (dd ? d : "-"), (dd ? e : "-") }' "$TB_TMP/runs"
 }
 
 ttd_start() {
@@ -152,7 +155,7 @@ ttd_stop() { kill -TERM "$TTD_PID"; wait "$TTD_PID" 2>/dev/null; }
 fmt() { awk -v v="$1" 'BEGIN {s = sprintf("%d", v); r = ""; while (length(s) > 3) {r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3)}; print s r}'; }
 
 build_node
-echo "forward-speed: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(uname -r); $REPS runs of $SECS s each, median"
+echo "forward-speed: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(uname -r); $REPS runs of $SECS s each, in turns, median"
 echo "one node (n1 of a 4x4x4 D torus), port MTU $MTU: one card X- -> X+; internal link X- -> c0 -> internal -> c1 -> Z+"
 
 # ---- Linux kernel forwarding: one router; over the internal link, a
@@ -174,7 +177,7 @@ kernel_teardown() {
 	ip -n "$NODE" rule del pref 100
 	ip -n "$NODE" route flush table 100
 	for i in c0Xm c0Xp c0int c1int; do ip -n "$NODE" addr flush dev $i; done
-	ip -n "$NODE" route flush 10.90.3.2/32 2>/dev/null
+	ip -n "$NODE" route del 10.90.3.2/32 2>/dev/null
 	ip netns exec "$NODE" sysctl -qw net.ipv4.ip_forward=0
 }
 
@@ -187,43 +190,44 @@ vc=$("$TBROUTE" paths "$TB_TMP/torus.yaml" | awk '$1 == 0 && $2 == 4 {split($3, 
 vc2=$("$TBROUTE" paths "$TB_TMP/torus.yaml" | awk '$1 == 0 && $2 == 34 {split($3, h, "."); print h[4]}')
 mkdir -p "$TB_TMP/traces"
 
-declare -A R
-for len in 64 1500; do
-	R[gen.$len]=$(generator $len)
-done
-kernel_setup
-for len in 64 1500; do
-	R[kernel.$len.card]=$(kernel_rate $len udp "$RCV")
-	R[kernel.$len.int]=$(kernel_rate $len udp2 "$RCV2")
-done
-lat=$("$PROBE" latency "$SND" eth0 "$RCV" eth0 "$(mac_of "$NODE" c0Xm)" udp 1000)
-R[kernel.lat]=$lat
-kernel_teardown
-base=$("$PROBE" latency "$DSND" eth0 "$DRCV" eth0 "$(mac_of "$DRCV" eth0)" udp 1000)
-
 # each ttd: backend, lossless or lossy, one loop or a thread per card
 CONFIGS="pcap.lossless pcap.lossy xdp.lossless xdp.lossy pcap.threads xdp.threads"
-for cfg in $CONFIGS; do
-	backend=${cfg%.*} mode=${cfg#*.}
-	flags="--backend $backend"; credits=credits
-	[ $mode = lossy ] && { flags="$flags --lossy"; credits=; }
-	[ $mode = threads ] && flags="$flags --threads card"
-	ttd_start "$flags"
+: > "$TB_TMP/runs"
+for ((rep = 0; rep < REPS; rep++)); do
+	for len in 64 1500; do gen_run $len; done
+	kernel_setup
 	for len in 64 1500; do
-		R[$cfg.$len.card]=$(ttd_rate $len "torus:0:4:$vc:1" "$RCV" "$credits")
-		R[$cfg.$len.int]=$(ttd_rate $len "torus:0:34:$vc2:1" "$RCV2" "$credits")
+		kernel_run kernel.$len.card $len udp "$RCV"
+		kernel_run kernel.$len.int $len udp2 "$RCV2"
 	done
-	if [ $mode = lossless ]; then
+	[ $rep = 0 ] && lat_kernel=$("$PROBE" latency "$SND" eth0 "$RCV" eth0 "$(mac_of "$NODE" c0Xm)" udp 1000)
+	kernel_teardown
+	for cfg in $CONFIGS; do
+		backend=${cfg%.*} mode=${cfg#*.}
+		flags="--backend $backend"; credits=credits
+		[ $mode = lossy ] && { flags="$flags --lossy"; credits=; }
+		[ $mode = threads ] && flags="$flags --threads card"
+		ttd_start "$flags"
+		for len in 64 1500; do
+			ttd_run $cfg.$len.card $len "torus:0:4:$vc:1" "$RCV" "$credits"
+			ttd_run $cfg.$len.int $len "torus:0:34:$vc2:1" "$RCV2" "$credits"
+		done
+		if [ $rep = 0 ] && [ $mode = lossless ]; then
 			"$PROBE" csink "$RCV" eth0 5 >/dev/null &
 			sink=$!
 			sleep 0.3
-			R[$backend.lat]=$("$PROBE" latency "$SND" eth0 "$RCV" eth0 "$(mac_of "$NODE" c0Xm)" "torus:0:4:$vc:1" 1000)
+			eval "lat_$backend=\$(\"\$PROBE\" latency \"\$SND\" eth0 \"\$RCV\" eth0 \"\$(mac_of \"\$NODE\" c0Xm)\" \"torus:0:4:\$vc:1\" 1000)"
 			wait $sink
-	fi
-	ttd_status | jq -c '{backend, flow, threads, counters: (.counters | {received, forwarded, delivered, consumed, dropped: ([.dropped[]] | add), queued, credits_sent}), capture}' |
-	    sed "s/^/  ttd $backend $mode counters: /" >> "$TB_TMP/counters"
-	ttd_stop
+		fi
+		[ $rep = $((REPS - 1)) ] && ttd_status | jq -c '{backend, flow, threads, counters: (.counters | {received, forwarded, delivered, consumed, dropped: ([.dropped[]] | add), queued, credits_sent}), capture}' |
+		    sed "s/^/  ttd $backend $mode counters (last run): /" >> "$TB_TMP/counters"
+		ttd_stop
+	done
 done
+base=$("$PROBE" latency "$DSND" eth0 "$DRCV" eth0 "$(mac_of "$DRCV" eth0)" udp 1000)
+echo "finished $(date -u '+%H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+declare -A R
+for k in $(awk '{print $1}' "$TB_TMP/runs" | sort -u); do R[$k]=$(result "$k"); done
 
 # ---- the table ----
 row() {	# LABEL KEY: frames/s, offered, drops for both paths
@@ -238,7 +242,8 @@ for len in 64 1500; do
 	printf '%-22s %45s   %45s\n' "$len-byte frames" "one card (X- -> X+)" "internal link (X- -> int -> Z+)"
 	printf '%-22s %11s %11s %9s %9s   %11s %11s %9s %9s\n' "" "frames/s" "offered/s" "ttd drop" "kern drop" \
 	    "frames/s" "offered/s" "ttd drop" "kern drop"
-	printf '%-22s %11s\n' "generator alone" "$(fmt "${R[gen.$len]}")"
+	g=(${R[gen.$len]})
+	printf '%-22s %11s\n' "generator alone" "$(fmt "${g[0]}")"
 	row "Linux IP forwarding" "kernel.$len"
 	for cfg in $CONFIGS; do
 		row "ttd ${cfg%.*} ${cfg#*.}" "$cfg.$len"
@@ -247,8 +252,9 @@ done
 echo
 med() { sed -n 's/.*median \([0-9.]*\).*/\1/p'; }
 echo "latency, one probe frame of 128 bytes X- -> X+ (one-way, us): bare veth pair: $base"
-echo "  Linux IP forwarding: ${R[kernel.lat]}"
-for backend in pcap xdp; do echo "  ttd $backend lossless: ${R[$backend.lat]}"; done
+echo "  Linux IP forwarding: $lat_kernel"
+echo "  ttd pcap lossless: $lat_pcap"
+echo "  ttd xdp lossless: $lat_xdp"
 echo
 cat "$TB_TMP/counters"
 echo
@@ -258,7 +264,8 @@ for len in 64 1500; do
 		x=(${R[xdp.lossless.$len.$path]}); p=(${R[pcap.lossless.$len.$path]})
 		xl=(${R[xdp.lossy.$len.$path]}); pl=(${R[pcap.lossy.$len.$path]})
 		pt=(${R[pcap.threads.$len.$path]}); xt=(${R[xdp.threads.$len.$path]})
-		echo "$len bytes, $path: xdp/pcap lossless $(ratio "${x[0]}" "${p[0]}") (target 2, or the generator's $(fmt "${R[gen.$len]}")/s);" \
+		g=(${R[gen.$len]})
+		echo "$len bytes, $path: xdp/pcap lossless $(ratio "${x[0]}" "${p[0]}") (target 2, or the generator's $(fmt "${g[0]}")/s);" \
 		    "lossless/lossy: pcap $(ratio "${p[0]}" "${pl[0]}"), xdp $(ratio "${x[0]}" "${xl[0]}") (target at least 0.90);" \
 		    "a thread per card/one loop: pcap $(ratio "${pt[0]}" "${p[0]}"), xdp $(ratio "${xt[0]}" "${x[0]}")"
 	done

@@ -391,8 +391,8 @@ cmd_flood(char **av, int ac)
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
 	credit_init(&c, smac);
-	/* the node counts a frame's bytes without its FCS, at least 64 */
-	cost = len < 64 ? 64 : (uint32_t)len;
+	/* what the node counts a frame for (twintorus/frame.h) */
+	cost = len < TT_CREDIT_MIN_BYTES ? TT_CREDIT_MIN_BYTES : (uint32_t)len;
 	end = now_ns() + (uint64_t)(secs * 1e9);
 	while (now_ns() < end) {
 		int n;

@@ -78,9 +78,8 @@ ttd_fwd_port_name(const struct ttd_fwd *f, int side, int lport, char *buf,
 
 /* ---- input buffers ---- */
 
-/* Credit bytes a frame holds: its length without any 802.1Q tag (a NIC
- * may strip one on the way in), at least TTD_CREDIT_MIN, the same at both
- * ends of the link. */
+/* Credit bytes a frame holds (twintorus/frame.h): its length without any
+ * 802.1Q tag, at least TT_CREDIT_MIN_BYTES, the same at both ends. */
 static uint32_t
 fwd_cost(const tt_frame *fr)
 {
@@ -664,7 +663,7 @@ ttd_fwd_opts_config(struct ttd_fwd_opts *o, const tt_config *cfg,
 	uint64_t in = port / (uint64_t)(net->int_vcs > 0 ? net->int_vcs : 1);
 
 #define FWD_BYTES(set, model) ((set) > 0 ? (uint32_t)(set) : \
-	(model) < TT_CREDIT_BYTES_MIN ? TT_CREDIT_BYTES_MIN : \
+	(model) < TTD_BUFFER_DEFAULT ? TTD_BUFFER_DEFAULT : \
 	(model) > TT_CREDIT_BYTES_MAX ? TT_CREDIT_BYTES_MAX : (uint32_t)(model))
 	o->vc_bytes = FWD_BYTES(cfg->credit_vc_bytes, ext);
 	o->int_vc_bytes = FWD_BYTES(cfg->credit_int_vc_bytes, in);

@@ -253,7 +253,7 @@ status_balance(const struct ttd_daemon *d, FILE *fp)
 		fprintf(fp, " none");
 }
 
-/* Per port: "credits 18432/18432 0/18432" (available/peer's buffer per
+/* Per port: "credits 65536/65536 0/65536" (available/peer's buffer per
  * VC), or "credits -" before the neighbour has granted any. */
 static void
 status_text_credits(const struct ttd_fport *p, FILE *fp)

@@ -255,12 +255,15 @@ struct ttd_loglimit {
 };
 
 /* Credits: a frame holds at least TTD_CREDIT_MIN bytes of a buffer (so
- * that a buffer of B bytes holds at most B / 64 frames: what the kernel's
- * receive rings are sized for).  Every port's whole credit state is sent
- * every TTD_CREDIT_SYNC_NS, which bounds how long a lost credit frame
- * holds anything up; a neighbour silent for TTD_CREDIT_QUIET_NS while the
- * link is up is logged. */
-#define TTD_CREDIT_MIN       64
+ * that a buffer of B bytes holds at most B / 256 frames: what the kernel's
+ * receive rings are sized for).  A buffer is TTD_BUFFER_DEFAULT bytes a
+ * VC unless the config or the model says more: a window of 44 frames of
+ * 1,500 bytes, which keeps a link busy while its credits come back.
+ * Every port's whole credit state is sent every TTD_CREDIT_SYNC_NS, which
+ * bounds how long a lost credit frame holds anything up; a neighbour
+ * silent for TTD_CREDIT_QUIET_NS while the link is up is logged. */
+#define TTD_CREDIT_MIN       TT_CREDIT_MIN_BYTES
+#define TTD_BUFFER_DEFAULT   65536
 #define TTD_CREDIT_SYNC_NS   100000000ull
 #define TTD_CREDIT_QUIET_NS  3000000000ull
 
@@ -365,7 +368,7 @@ struct ttd_fwd {
 };
 
 /* The buffers of the config (credits:), or the model's (network:, at
- * least TT_CREDIT_BYTES_MIN) where it says nothing. */
+ * least TTD_BUFFER_DEFAULT) where it says nothing. */
 void ttd_fwd_opts_config(struct ttd_fwd_opts *o, const tt_config *cfg,
     const tt_net *net);
 int ttd_fwd_init(struct ttd_fwd *f, const struct ttd_node *nd,

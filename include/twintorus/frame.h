@@ -102,6 +102,13 @@ typedef struct tt_hello {
  * only delays: the next one (at the latest a periodic one) replaces it.
  */
 #define TT_CREDIT_MAX_VCS   32      /* = TT_MAX_VCS */
+/* What a frame counts for, in the bytes credits count: its length from the
+ * destination MAC to the end of what it carries, without any 802.1Q tag
+ * (a NIC may strip one on the way in) and without the FCS, and at least
+ * TT_CREDIT_MIN_BYTES (so that a buffer of B bytes holds at most
+ * B / TT_CREDIT_MIN_BYTES frames, what a receiver sizes its rings for).
+ * Both ends of a link must count alike. */
+#define TT_CREDIT_MIN_BYTES 256
 #define TT_CREDIT_HLEN      8
 #define TT_CREDIT_VC_LEN    12
 

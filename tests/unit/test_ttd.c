@@ -393,6 +393,9 @@ cnt(const struct ttd_fwd *f)
 
 #define NEIGHBOUR_EPOCH	500	/* every neighbour's, in these tests */
 #define BUF		18432	/* every buffer, in these tests */
+/* The credit bytes of the tests' frames: 90 bytes on the wire (a 60-byte
+ * PE frame and the torus headers), at least TTD_CREDIT_MIN. */
+#define COST		(90 > TTD_CREDIT_MIN ? 90 : TTD_CREDIT_MIN)
 
 /*
  * The credit frame the neighbour on card side's port lport sends: in its
@@ -983,12 +986,12 @@ test_counters_balance(void **state)
 	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_NO_ROUTE], 1);
 	assert_balance(&x.f);
 	/* a neighbour sending past its credits: what its buffer (BUF bytes,
-	 * 90 a frame) cannot hold is dropped as no_buffer */
+	 * COST a frame) cannot hold is dropped as no_buffer */
 	rec.busy = 1;
 	for (i = 0; i < 210; i++)
 		port_rx(&x.f, 0, 1, buf, torus_frame(buf, 9, pe1, 1));
 	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_NO_BUFFER],
-	    210 - BUF / 90);
+	    210 - BUF / COST);
 	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_QUEUE_FULL], 0);
 	assert_balance(&x.f);
 	rec.busy = 0;
@@ -1247,10 +1250,10 @@ pe0_sends(struct fixture *x, int n)
 }
 
 /*
- * No credit: held; credit back: sent.  A frame of PE0 for PE1 costs 90
- * bytes of a BUF-byte buffer, so 204 cross before card 1 gives credit
- * back; the rest wait in PE0's buffer, and once that could not take the
- * longest frame ttd stops reading the TAP (nothing is dropped).  Carrying the wire both ways
+ * No credit: held; credit back: sent.  A frame of PE0 for PE1 costs COST
+ * bytes of a BUF-byte buffer, so BUF / COST cross before card 1 gives
+ * credit back; the rest wait in PE0's buffer, and once that could not
+ * take the longest frame ttd stops reading the TAP (nothing is dropped).  Carrying the wire both ways
  * delivers every frame and gives every byte of credit back.
  */
 static void
@@ -1265,19 +1268,19 @@ test_credit_held_then_sent(void **state)
 	assert_credits_whole(&x);
 	fp = &x.f.sw[0].fp[wire.lint[0]];
 	read = pe0_sends(&x, 1000);
-	/* the PE buffer takes frames while it has room for the longest
-	 * (103 of them): then the TAP is not read */
-	assert_int_equal(read, BUF / 90 + (BUF - TTD_FRAME_MAX) / 90 + 1);
+	/* the PE buffer takes frames while it has room for the longest:
+	 * then the TAP is not read */
+	assert_int_equal(read, BUF / COST + (BUF - TTD_FRAME_MAX) / COST + 1);
 	assert_false(ttd_fwd_pe_room(&x.f, 0));
-	assert_int_equal(wire.n[0], BUF / 90);
+	assert_int_equal(wire.n[0], BUF / COST);
 	for (v = 0; v < fp->nvcs; v++)
 		if (fp->oc[v].sent > 0)
 			vc = v;
 	assert_true(vc >= 0);
-	assert_true(ttd_credit_available(fp, vc) < 90);
-	assert_int_equal(ttd_fwd_queued(&x.f), read - BUF / 90);
+	assert_true(ttd_credit_available(fp, vc) < COST);
+	assert_int_equal(ttd_fwd_queued(&x.f), read - BUF / COST);
 	ttd_fwd_drain(&x.f, -1);
-	assert_int_equal(wire.n[0], BUF / 90);	/* still held */
+	assert_int_equal(wire.n[0], BUF / COST);	/* still held */
 	/* card 1 takes them and gives the credit back */
 	for (i = 0; i < 50 && (wire.n[0] > 0 || wire.n[1] > 0 ||
 	    ttd_fwd_queued(&x.f) > 0); i++) {
@@ -1368,7 +1371,7 @@ test_credit_link_down_up(void **state)
 		ttd_fwd_link(&x.f, s, wire.lint[s], 0);
 	assert_int_equal(ttd_fwd_queued(&x.f), 0);
 	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_LINK_DOWN],
-	    read - BUF / 90);
+	    read - BUF / COST);
 	/* while it is down, frames for it are dropped at once */
 	before = (int)cnt(&x.f).dropped[TTD_DROP_LINK_DOWN];
 	pe0_sends(&x, 3);
@@ -1500,11 +1503,11 @@ test_lossy_drops_when_full(void **state)
 		ttd_fwd_pe_rx(&x.f, 0, buf, pe_frame(buf, pe0, 0));
 	}
 	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_EDGE_FULL],
-	    250 - BUF / 90);
+	    250 - BUF / COST);
 	for (i = 0; i < 250; i++)
 		port_rx(&x.f, 0, 1, buf, torus_frame(buf, 9, 0, 1));
 	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_QUEUE_FULL],
-	    250 - BUF / 90);
+	    250 - BUF / COST);
 	assert_balance(&x.f);
 	ttd_credit_round(&x.f, -1, 1);
 	rec.busy = 0;
@@ -1529,21 +1532,21 @@ test_buffer_sizes_from_config(void **state)
 	cfg_from_text(&c, "torus: {dims: [4, 4, 4], ports: D}\n");
 	ttd_fwd_opts_config(&o, &c.cfg, &c.net);
 	/* 128 flits of 16 bytes: 2,048 bytes a port, too small */
-	assert_int_equal(o.vc_bytes, TT_CREDIT_BYTES_MIN);
-	assert_int_equal(o.int_vc_bytes, TT_CREDIT_BYTES_MIN);
-	assert_int_equal(o.pe_bytes, TT_CREDIT_BYTES_MIN);
+	assert_int_equal(o.vc_bytes, TTD_BUFFER_DEFAULT);
+	assert_int_equal(o.int_vc_bytes, TTD_BUFFER_DEFAULT);
+	assert_int_equal(o.pe_bytes, TTD_BUFFER_DEFAULT);
 	cfg_free(&c);
 	cfg_from_text(&c, "torus: {dims: [4, 4, 4], ports: D}\n"
-	    "network: {buffer_flits: 8192, flit_bytes: 16}\n");
+	    "network: {buffer_flits: 32768, flit_bytes: 16}\n");
 	ttd_fwd_opts_config(&o, &c.cfg, &c.net);
 	assert_int_equal(c.net.ext_vcs, 2);
 	assert_int_equal(c.net.int_vcs, 4);
-	assert_int_equal(o.vc_bytes, 8192 * 16 / 2);
-	assert_int_equal(o.int_vc_bytes, 8192 * 16 / 4);
-	assert_int_equal(o.pe_bytes, 8192 * 16);
+	assert_int_equal(o.vc_bytes, 32768 * 16 / 2);
+	assert_int_equal(o.int_vc_bytes, 32768 * 16 / 4);
+	assert_int_equal(o.pe_bytes, 32768 * 16);
 	cfg_free(&c);
 	cfg_from_text(&c, "torus: {dims: [4, 4, 4], ports: D}\n"
-	    "network: {buffer_flits: 8192, flit_bytes: 16}\n"
+	    "network: {buffer_flits: 32768, flit_bytes: 16}\n"
 	    "credits: {vc_bytes: 20000, internal_vc_bytes: 30000, "
 	    "pe_bytes: 40000}\n");
 	ttd_fwd_opts_config(&o, &c.cfg, &c.net);
