@@ -354,6 +354,7 @@ static void
 plane_pin(struct ttd_plane *p)
 {
 	struct ttd_daemon *d = p->d;
+	const ttd_nic *at = NULL;
 	ttd_nic *nics;
 	size_t n, i;
 	int j;
@@ -367,17 +368,21 @@ plane_pin(struct ttd_plane *p)
 	for (i = 0; i < n; i++)
 		for (j = 0; j < nics[i].nports; j++)
 			if (strcmp(nics[i].port[j].name,
-			    d->nd.card[p->side].port[0].ifname) == 0 &&
-			    ttd_discover_bind(&nics[i], err, sizeof(err)) == 0)
-				snprintf(p->cpus, sizeof(p->cpus), "%s (NUMA "
-				    "node %d)", nics[i].cpuset, nics[i].numa);
-	ttd_discover_free(nics);
-	if (p->cpus[0] != '\0')
-		ttd_log(TTD_LOG_INFO, "numa", "card %d's thread pinned to CPUs "
-		    "%s", p->side, p->cpus);
-	else
+			    d->nd.card[p->side].port[0].ifname) == 0)
+				at = &nics[i];
+	if (at == NULL)
 		ttd_log(TTD_LOG_INFO, "numa", "card %d's thread not pinned: "
 		    "hwloc does not place the card", p->side);
+	else if (ttd_discover_bind(at, err, sizeof(err)) < 0)
+		ttd_log(TTD_LOG_WARNING, "numa", "card %d's thread not pinned: "
+		    "%s", p->side, err);
+	else {
+		snprintf(p->cpus, sizeof(p->cpus), "%s (NUMA node %d)",
+		    at->cpuset, at->numa);
+		ttd_log(TTD_LOG_INFO, "numa", "card %d's thread pinned to CPUs "
+		    "%s", p->side, p->cpus);
+	}
+	ttd_discover_free(nics);
 }
 
 static void *
