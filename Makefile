@@ -67,6 +67,26 @@ MPI_DEF  = -DTTSIM_MPI
 else
 MPI_KIND = serial
 endif
+# AF_XDP for ttd (--backend xdp): libxdp's socket API and libbpf, and clang
+# to build the XDP program (-target bpf); make deps installs them.  A build
+# without them gives ttd the libpcap backend only, and says so; XDP=no
+# asks for that build.
+XDP ?= auto
+ifneq ($(XDP),no)
+XDP_LIBS := $(shell pkg-config --libs libxdp libbpf 2>/dev/null)
+BPF_CC   := $(shell command -v clang 2>/dev/null)
+endif
+ifneq ($(and $(XDP_LIBS),$(BPF_CC)),)
+XDP_DEF  = -DTTD_HAVE_XDP
+XDP_OBJ  = build/daemon/xdp_obj.o
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+else
+XDP_LIBS =
+XDP_OBJ  =
+ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
+$(info ttd: built without AF_XDP ($(if $(filter no,$(XDP)),XDP=no,libxdp-dev, libbpf-dev or clang missing: make deps installs them)): the libpcap backend only)
+endif
+endif
 # what a program linking libtwintorus.a needs
 LIB_LIBS     = $(YAML_LIBS) $(PCAP_LIBS) -lm
 ALL_CFLAGS = $(STD) $(WARN) $(BUILD_CPPFLAGS) $(CPPFLAGS) $(YAML_CFLAGS) $(CFLAGS)
@@ -76,6 +96,7 @@ SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 
 # Debian packages: build, tests, and and the components the tests exercise.
 DEB_PKGS = gcc make pkg-config libyaml-dev libcmocka-dev libpcap-dev libhwloc-dev jq time \
+           libxdp-dev libbpf-dev \
            gnuplot-nox tcpdump iproute2 iputils-ping tshark systemd man-db mandoc \
            clang libclang-rt-dev g++ universal-ctags \
            libopenmpi-dev openmpi-bin lammps
@@ -84,7 +105,7 @@ LIB_SRC  = $(wildcard lib/*.c)
 LIB_OBJ  = $(LIB_SRC:lib/%.c=build/lib/%.o)
 # ttd: daemon modules (also linked by its unit tests) and main.c
 TTD_SRC  = $(filter-out daemon/main.c,$(wildcard daemon/*.c))
-TTD_OBJ  = $(TTD_SRC:daemon/%.c=build/daemon/%.o)
+TTD_OBJ  = $(TTD_SRC:daemon/%.c=build/daemon/%.o) $(XDP_OBJ)
 SIM_SRC  = $(filter-out sim/mpi.c,$(wildcard sim/*.c))
 SIM_OBJ  = $(SIM_SRC:sim/%.c=build/sim/%.o) build/sim/mpi-$(MPI_KIND).o
 HDRS     = $(wildcard include/twintorus/*.h) $(wildcard lib/*.h) $(wildcard sim/*.h) \
@@ -93,7 +114,7 @@ UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/tests/%)
 UNIT_ASAN = $(UNIT_SRC:tests/unit/%.c=build/tests/asan/%)
 LIB_ASAN_OBJ = $(LIB_SRC:lib/%.c=build/asan/lib/%.o)
-TTD_ASAN_OBJ = $(TTD_SRC:daemon/%.c=build/asan/daemon/%.o)
+TTD_ASAN_OBJ = $(TTD_SRC:daemon/%.c=build/asan/daemon/%.o) $(XDP_OBJ)
 
 .PHONY: fuzz fuzz-quick
 .PHONY: all check check-build demo install install-dissector uninstall deps clean unit unit-asan \
@@ -115,10 +136,20 @@ build/sim/mpi-$(MPI_KIND).o: sim/mpi.c
 
 build/daemon/%.o: daemon/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(XDP_DEF) $(DEPFLAGS) -c $< -o $@
+
+# ttd's XDP program (daemon/bpf/steer.bpf.c): BPF code, built by clang,
+# carried inside ttd as bytes (daemon/bpf/xdp_obj.S).  -g: libbpf reads
+# the map's definition from its BTF.
+build/daemon/steer.bpf.o: daemon/bpf/steer.bpf.c
+	@mkdir -p $(@D)
+	$(BPF_CC) -O2 -g -Wall -target bpf $(if $(MULTIARCH),-idirafter /usr/include/$(MULTIARCH)) -c $< -o $@
+
+build/daemon/xdp_obj.o: daemon/bpf/xdp_obj.S build/daemon/steer.bpf.o
+	$(CC) -c -DTTD_XDP_OBJ='"build/daemon/steer.bpf.o"' $< -o $@
 
 build/ttd: $(TTD_OBJ) build/daemon/main.o build/libtwintorus.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TTD_OBJ) build/daemon/main.o build/libtwintorus.a $(LIB_LIBS) $(HWLOC_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TTD_OBJ) build/daemon/main.o build/libtwintorus.a $(LIB_LIBS) $(HWLOC_LIBS) $(XDP_LIBS) -lpthread
 
 build/libtwintorus.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -134,7 +165,7 @@ build/ttsim: $(SIM_OBJ) build/libtwintorus.a
 # Unit tests link the library objects and ttd's modules (all small).
 build/tests/%: tests/unit/%.c $(LIB_OBJ) $(TTD_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(TTD_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(TTD_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(XDP_LIBS) -lpthread $(CMOCKA_LIBS)
 
 build/asan/lib/%.o: lib/%.c
 	@mkdir -p $(@D)
@@ -142,11 +173,11 @@ build/asan/lib/%.o: lib/%.c
 
 build/asan/daemon/%.o: daemon/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(SAN) -O1 $(DEPFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(XDP_DEF) $(SAN) -O1 $(DEPFLAGS) -c $< -o $@
 
 build/tests/asan/%: tests/unit/%.c $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(SAN) -O1 $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(SAN) -O1 $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(XDP_LIBS) -lpthread $(CMOCKA_LIBS)
 
 # The Wireshark test's sample generator (tests/traces/README.md).
 build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a
@@ -155,7 +186,8 @@ build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a
 
 # The testbed's oracle (tt_route() paths, node-level next hops, trace
 # records) and its checked bulk transfer (tests/testbed/README.md).
-TESTBED_BIN = build/tests/tbroute build/tests/tbstream build/tests/tbflows build/tests/tbflood
+TESTBED_BIN = build/tests/tbroute build/tests/tbstream build/tests/tbflows build/tests/tbflood \
+              build/tests/tbblast
 build/tests/tb%: tests/testbed/tb%.c build/libtwintorus.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)

@@ -1,29 +1,37 @@
 #!/bin/bash
-# Frames/s and added latency through ONE node of the testbed, ttd against
-# Linux kernel IP forwarding on the same veth set-up.
+# Frames/s through ONE node of the testbed: one card (X- in, X+ out) and
+# both cards over the internal link (X- in on card 0, internal link, Z+ out
+# on card 1), for 64- and 1500-byte frames, side by side in one run:
 #
-#   bash bench/forward-speed.sh [SECONDS]      (root; builds what it needs)
+#   the generator alone into a sink (its own bound),
+#   Linux IP forwarding on the same veths,
+#   ttd --backend pcap and ttd --backend xdp, each lossless (credits) and
+#   --lossy, and lossless with a thread per card (--threads card),
 #
-# One node namespace built as the testbed builds it (node n1 of a 4x4x4
-# torus, configuration D: its eight ports as veths, the internal link
-# inside), its X- port cabled to a sender namespace, its X+ port to a
-# receiver namespace, its Z+ port to a second receiver, its other ports
-# to a sink namespace.  The sender
-# (bench/fwdprobe.c, sendmmsg on a packet socket) floods 128-byte frames as
-# fast as it can for SECONDS (5); the figure is the receiver's rx_packets
-# per second, i.e. what the node forwarded.  Kernel: IPv4/UDP frames,
-# ip_forward, a static neighbour entry.  ttd: torus data frames from PE 0
-# to PE 4, which DOR sends from X- straight out of X+ at node (1,0,0);
-# then, ttd only, PE 0 to PE 34, which crosses the node's internal link
-# (X- on card 0 in, Z+ on card 1 out: both forwarding planes).
-# Latency: fwdprobe sends one frame every 2 ms and times it to the
-# receiver in one process (one clock); "added" subtracts the same probe
-# over a bare veth pair.  Both forwarders share the 2 cores with the
-# sender.
+# with what each dropped, and the added latency of one probe frame.
+#
+#   bash bench/forward-speed.sh [SECONDS] [REPS]    (root; builds what it needs)
+#
+# One node namespace built as the testbed builds it (node (1,0,0) of a
+# 4x4x4 D torus, configuration D: its eight ports as veths, MTU 3000 so
+# that AF_XDP can run, the internal link inside), its X- port cabled to a
+# sender namespace, X+ to a receiver, Z+ to a second receiver, the other
+# ports to a sink.  bench/fwdprobe.c is the sender (sendmmsg on a packet
+# socket, as fast as it goes, for SECONDS; REPS runs, median) and, for
+# ttd, the receiving neighbour: it counts the torus data frames that
+# arrive and grants unbounded credit, as a neighbour that is never full.
+# Lossless, the sender is a neighbour too: it sends only what the node's
+# credit frames allow, so the node never has to drop; --lossy, it floods
+# and the node drops what does not fit.  The kernel forwards IPv4/UDP frames
+# (ip_forward, permanent neighbour entries; over the internal link by a
+# policy route on the frames coming in on it).  ttd: torus data frames PE
+# 0 -> PE 4 (one card) and PE 0 -> PE 34 (over the internal link), on the
+# VC tt_route() gives them on the link in.  Everything shares the 2 cores.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SECS=${1:-5}
-REPS=3
+SECS=${1:-3}
+REPS=${2:-3}
+MTU=3000
 make -C "$ROOT" --no-print-directory -s all build/tests/tbroute build/bench/fwdprobe >/dev/null || exit 1
 . "$ROOT/tests/testbed/lib.sh"
 PROBE=$ROOT/build/bench/fwdprobe
@@ -44,7 +52,7 @@ build_node() {
 		ip -n "$ns" link set lo up
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 	done
-	ip -n "$NODE" link add c0int mtu 9000 type veth peer name c1int mtu 9000
+	ip -n "$NODE" link add c0int mtu $MTU type veth peer name c1int mtu $MTU
 	for e in "${TB_PORTS[@]}"; do
 		set -- $e; side=$1; name=$2
 		[ "$name" = int ] && continue
@@ -55,93 +63,210 @@ build_node() {
 		*)  t=$SINK ;;
 		esac
 		local peer=eth0; [ "$t" = "$SINK" ] && peer=s$name
-		ip -n "$NODE" link add "c$side$name" mtu 9000 type veth peer name "$peer" mtu 9000 netns "$t" || exit 1
+		ip -n "$NODE" link add "c$side$name" mtu $MTU type veth peer name "$peer" mtu $MTU netns "$t" || exit 1
 		ip -n "$t" link set "$peer" up
 	done
 	for name in $(ip -n "$NODE" -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep '^c[01]'); do
 		ip -n "$NODE" link set "$name" up
 	done
-	# the bare veth pair for the probe's own latency
-	ip -n "$DSND" link add eth0 type veth peer name eth0 netns "$DRCV"
+	# the bare pair: the generator alone, and the probe's own latency
+	ip -n "$DSND" link add eth0 mtu $MTU type veth peer name eth0 mtu $MTU netns "$DRCV"
 	ip -n "$DSND" link set eth0 up; ip -n "$DRCV" link set eth0 up
 }
 
-# rate SPEC [RECEIVER]: REPS floods; prints the received and offered
-# frames/s of each
-rate() {
-	local spec=$1 rcv=${2:-$RCV} dmac r0 r1 sent i
-	dmac=$(mac_of "$NODE" c0Xm)
-	for ((i = 0; i < REPS; i++)); do
-		r0=$(rx_of "$rcv" eth0)
-		sent=$("$PROBE" flood "$SND" eth0 "$dmac" "$spec" "$SECS") || return 1
-		sleep 0.2
-		r1=$(rx_of "$rcv" eth0)
-		awk -v r=$((r1 - r0)) -v s="$sent" -v d="$SECS" \
-		    'BEGIN {printf "%.0f %.0f\n", r / d, s / d}'
+median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)] + 0}'; }
+
+# One run of each kind, appended to $TB_TMP/runs as "KEY rate offered
+# ttd-drops kernel-drops"; the medians are taken at the end, so that the
+# configurations take turns and a change in the machine's load is spread
+# over all of them.
+
+# gen LEN: the sender alone into a sink
+gen_run() {
+	local len=$1 r0 r1
+	r0=$(rx_of "$DRCV" eth0)
+	"$PROBE" flood "$DSND" eth0 "$(mac_of "$DRCV" eth0)" udp "$SECS" "$len" >/dev/null || return 1
+	sleep 0.2
+	r1=$(rx_of "$DRCV" eth0)
+	echo "gen.$len $(( (r1 - r0) / SECS )) - - -" >> "$TB_TMP/runs"
+}
+
+# kernel_run KEY LEN SPEC RECEIVER
+kernel_run() {
+	local key=$1 len=$2 spec=$3 rcv=$4 r0 r1 sent
+	r0=$(rx_of "$rcv" eth0)
+	sent=$("$PROBE" flood "$SND" eth0 "$(mac_of "$NODE" c0Xm)" "$spec" "$SECS" "$len") || return 1
+	sleep 0.2
+	r1=$(rx_of "$rcv" eth0)
+	echo "$key $(( (r1 - r0) / SECS )) $(( sent / SECS )) - -" >> "$TB_TMP/runs"
+}
+
+ttd_status() { "$TTD" status --control "$TB_TMP/ttd.sock" --json; }
+
+# What the node dropped, from a status: ttd's drops by reason, and the
+# kernel's before ttd saw a frame (capture ring, socket ring).
+ttd_drops() {
+	jq -r '"\([.counters.dropped[]] | add) \(.capture.dropped + .capture.ifdropped)"'
+}
+
+# ttd_run KEY LEN SPEC RECEIVER CREDITS: frames/s that reached the
+# receiving neighbour (its interface's count; the node's few hellos and
+# credit frames among them), offered, and what the node dropped
+ttd_run() {
+	local key=$1 len=$2 spec=$3 rcv=$4 credits=$5 sent d0 d1 sink r0 r1
+	d0=$(ttd_status | ttd_drops)
+	"$PROBE" csink "$rcv" eth0 "$((SECS + 1))" > "$TB_TMP/sink.out" &
+	sink=$!
+	sleep 0.3
+	r0=$(rx_of "$rcv" eth0)
+	sent=$("$PROBE" flood "$SND" eth0 "$(mac_of "$NODE" c0Xm)" "$spec" "$SECS" "$len" $credits) || return 1
+	sleep 0.2
+	r1=$(rx_of "$rcv" eth0)
+	wait $sink
+	d1=$(ttd_status | ttd_drops)
+	echo "$key $(( (r1 - r0) / SECS )) $(( sent / SECS )) $(( ${d1% *} - ${d0% *} )) $(( ${d1#* } - ${d0#* } ))" >> "$TB_TMP/runs"
+}
+
+# KEY: "rate offered ttd-drops kernel-drops": the medians of the rates,
+# the drops summed over the runs
+result() {
+	awk -v k="$1" '$1 == k {n++; r[n] = $2; o[n] = $3; if ($4 != "-") {d += $4; e += $5; dd = 1}}
+	    function med(a, n,  i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) {t = a[i]; a[i] = a[j]; a[j] = t}; return a[int((n + 1) / 2)] }
+	    END { if (!n) exit; printf "%s %s %s %s\n", med(r, n), (o[1] == "-" ? "-" : med(o, n)), (dd ? d : "-"), (dd ? e : "-") }' "$TB_TMP/runs"
+}
+
+ttd_start() {
+	rm -f "$TB_TMP/ttd.sock"
+	# shellcheck disable=SC2086  # flags as words
+	ip netns exec "$NODE" "$TTD" run -c "$TB_TMP/ttd.yaml" --node n$N --control "$TB_TMP/ttd.sock" \
+	    --trace-dir "$TB_TMP/traces" --log-level notice $1 2> "$TB_TMP/ttd.log" &
+	TTD_PID=$!
+	TB_PIDS+=($TTD_PID)
+	for ((i = 0; i < 100; i++)); do
+		ttd_status >/dev/null 2>&1 && break
+		sleep 0.1
 	done
+	[ $i -lt 100 ] || { echo "ttd did not come up:"; cat "$TB_TMP/ttd.log"; exit 1; }
+	sleep 0.5	# credits exchanged with the neighbours
 }
 
-latency() {
-	"$PROBE" latency "$SND" eth0 "${2:-$RCV}" eth0 "$(mac_of "$NODE" c0Xm)" "$1" 2000
-}
+ttd_stop() { kill -TERM "$TTD_PID"; wait "$TTD_PID" 2>/dev/null; }
 
-median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
-
-report() {
-	printf '%-8s forwarded frames/s: %s (median of %d runs of %s s: %s; offered %s/s)\n' "$1" \
-	    "$(awk '{print $1}' "$2" | median)" "$(wc -l < "$2")" "$SECS" \
-	    "$(awk '{print $1}' "$2" | tr '\n' ' ' | sed 's/ $//')" "$(awk '{print $2}' "$2" | median)"
-}
+fmt() { awk -v v="$1" 'BEGIN {s = sprintf("%d", v); r = ""; while (length(s) > 3) {r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3)}; print s r}'; }
 
 build_node
-echo "forward-speed: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(uname -r)"
-echo "frames of 128 bytes, one node (n1 of a 4x4x4 D torus), X- in, X+ out"
+echo "forward-speed: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(uname -r); $REPS runs of $SECS s each, in turns, median"
+echo "one node (n1 of a 4x4x4 D torus), port MTU $MTU: one card X- -> X+; internal link X- -> c0 -> internal -> c1 -> Z+"
 
-base=$("$PROBE" latency "$DSND" eth0 "$DRCV" eth0 "$(mac_of "$DRCV" eth0)" udp 2000) || exit 1
-echo "bare veth pair    probe latency: $base"
-med() { sed -n 's/.*median \([0-9.]*\).*/\1/p'; }
-added() { awk -v a="$(echo "$1" | med)" -v b="$(echo "$base" | med)" 'BEGIN {printf "%.1f", a - b}'; }
+# ---- Linux kernel forwarding: one router; over the internal link, a
+# second hop inside the node by a policy route on what c1int receives ----
+kernel_setup() {
+	ip netns exec "$NODE" sysctl -qw net.ipv4.ip_forward=1 net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
+	ip -n "$NODE" addr add 10.90.1.1/24 dev c0Xm
+	ip -n "$NODE" addr add 10.90.2.1/24 dev c0Xp
+	ip -n "$NODE" neigh replace 10.90.2.2 lladdr "$(mac_of "$RCV" eth0)" dev c0Xp nud permanent
+	ip -n "$NODE" addr add 10.90.4.1/24 dev c0int
+	ip -n "$NODE" addr add 10.90.5.1/24 dev c1int
+	ip -n "$NODE" neigh replace 10.90.4.9 lladdr "$(mac_of "$NODE" c1int)" dev c0int nud permanent
+	ip -n "$NODE" route add 10.90.3.2/32 via 10.90.4.9 dev c0int onlink
+	ip -n "$NODE" route add 10.90.3.2/32 dev c1Zp table 100
+	ip -n "$NODE" rule add iif c1int lookup 100 pref 100
+	ip -n "$NODE" neigh replace 10.90.3.2 lladdr "$(mac_of "$RCV2" eth0)" dev c1Zp nud permanent
+}
+kernel_teardown() {
+	ip -n "$NODE" rule del pref 100
+	ip -n "$NODE" route flush table 100
+	for i in c0Xm c0Xp c0int c1int; do ip -n "$NODE" addr flush dev $i; done
+	ip -n "$NODE" route del 10.90.3.2/32 2>/dev/null
+	ip netns exec "$NODE" sysctl -qw net.ipv4.ip_forward=0
+}
 
-# ---- Linux kernel forwarding ----
-ip netns exec "$NODE" sysctl -qw net.ipv4.ip_forward=1 net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
-ip -n "$NODE" addr add 10.90.1.1/24 dev c0Xm
-ip -n "$NODE" addr add 10.90.2.1/24 dev c0Xp
-ip -n "$NODE" neigh replace 10.90.2.2 lladdr "$(mac_of "$RCV" eth0)" dev c0Xp nud permanent
-rate udp > "$TB_TMP/kernel.rate" || exit 1
-report kernel "$TB_TMP/kernel.rate"
-lat=$(latency udp); echo "kernel   latency: $lat"
-echo "kernel   added latency (median): $(added "$lat") us"
-ip -n "$NODE" addr flush dev c0Xm; ip -n "$NODE" addr flush dev c0Xp
-ip netns exec "$NODE" sysctl -qw net.ipv4.ip_forward=0
-
-# ---- ttd ----
 if [ ! -x "$TTD" ]; then
-	echo "ttd      not built ($TTD): kernel baseline only"
-	exit 0
+	echo "ttd not built ($TTD)"
+	exit 1
 fi
 tb_yaml "$TB_TMP/ttd.yaml"
 vc=$("$TBROUTE" paths "$TB_TMP/torus.yaml" | awk '$1 == 0 && $2 == 4 {split($3, h, "."); print h[4]}')
-# PE 0 -> PE 34 (node (1,0,1)): in on X- of card 0, over the internal
-# link, out of Z+ on card 1 -- both forwarding planes of the node
 vc2=$("$TBROUTE" paths "$TB_TMP/torus.yaml" | awk '$1 == 0 && $2 == 34 {split($3, h, "."); print h[4]}')
 mkdir -p "$TB_TMP/traces"
-ip netns exec "$NODE" "$TTD" run -c "$TB_TMP/ttd.yaml" --node n$N --control "$TB_TMP/ttd.sock" \
-    --trace-dir "$TB_TMP/traces" --log-level notice 2> "$TB_TMP/ttd.log" &
-TB_PIDS+=($!)
-for ((i = 0; i < 100; i++)); do
-	"$TTD" status --control "$TB_TMP/ttd.sock" --json >/dev/null 2>&1 && break
-	sleep 0.1
+
+# each ttd: backend, lossless or lossy, one loop or a thread per card
+CONFIGS="pcap.lossless pcap.lossy xdp.lossless xdp.lossy pcap.threads xdp.threads"
+: > "$TB_TMP/runs"
+for ((rep = 0; rep < REPS; rep++)); do
+	for len in 64 1500; do gen_run $len; done
+	kernel_setup
+	for len in 64 1500; do
+		kernel_run kernel.$len.card $len udp "$RCV"
+		kernel_run kernel.$len.int $len udp2 "$RCV2"
+	done
+	[ $rep = 0 ] && lat_kernel=$("$PROBE" latency "$SND" eth0 "$RCV" eth0 "$(mac_of "$NODE" c0Xm)" udp 1000)
+	kernel_teardown
+	for cfg in $CONFIGS; do
+		backend=${cfg%.*} mode=${cfg#*.}
+		flags="--backend $backend"; credits=credits
+		[ $mode = lossy ] && { flags="$flags --lossy"; credits=; }
+		[ $mode = threads ] && flags="$flags --threads card"
+		ttd_start "$flags"
+		for len in 64 1500; do
+			ttd_run $cfg.$len.card $len "torus:0:4:$vc:1" "$RCV" "$credits"
+			ttd_run $cfg.$len.int $len "torus:0:34:$vc2:1" "$RCV2" "$credits"
+		done
+		if [ $rep = 0 ] && [ $mode = lossless ]; then
+			"$PROBE" csink "$RCV" eth0 5 >/dev/null &
+			sink=$!
+			sleep 0.3
+			eval "lat_$backend=\$(\"\$PROBE\" latency \"\$SND\" eth0 \"\$RCV\" eth0 \"\$(mac_of \"\$NODE\" c0Xm)\" \"torus:0:4:\$vc:1\" 1000)"
+			wait $sink
+		fi
+		[ $rep = $((REPS - 1)) ] && ttd_status | jq -c '{backend, flow, threads, counters: (.counters | {received, forwarded, delivered, consumed, dropped: ([.dropped[]] | add), queued, credits_sent}), capture}' |
+		    sed "s/^/  ttd $backend $mode counters (last run): /" >> "$TB_TMP/counters"
+		ttd_stop
+	done
 done
-[ $i -lt 100 ] || { echo "ttd did not come up:"; cat "$TB_TMP/ttd.log"; exit 1; }
-rate "torus:0:4:$vc:1" > "$TB_TMP/ttd.rate" || exit 1
-report ttd "$TB_TMP/ttd.rate"
-lat=$(latency "torus:0:4:$vc:1"); echo "ttd      latency: $lat"
-echo "ttd      added latency (median): $(added "$lat") us"
-rate "torus:0:34:$vc2:1" "$RCV2" > "$TB_TMP/ttd-int.rate" || exit 1
-report "ttd X- -> internal link -> Z+" "$TB_TMP/ttd-int.rate"
-lat=$(latency "torus:0:34:$vc2:1" "$RCV2"); echo "ttd X- -> internal link -> Z+ latency: $lat"
-echo "ttd X- -> internal link -> Z+ added latency (median): $(added "$lat") us"
-"$TTD" status --control "$TB_TMP/ttd.sock" --json | jq -c '.counters' 2>/dev/null | sed 's/^/ttd      counters: /'
-k=$(awk '{print $1}' "$TB_TMP/kernel.rate" | median)
-t=$(awk '{print $1}' "$TB_TMP/ttd.rate" | median)
-awk -v k="$k" -v t="$t" 'BEGIN {printf "ttd / kernel (medians): %.2f (target: at least 0.5)\n", t / k}'
+base=$("$PROBE" latency "$DSND" eth0 "$DRCV" eth0 "$(mac_of "$DRCV" eth0)" udp 1000)
+echo "finished $(date -u '+%H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+declare -A R
+for k in $(awk '{print $1}' "$TB_TMP/runs" | sort -u); do R[$k]=$(result "$k"); done
+
+# ---- the table ----
+row() {	# LABEL KEY: frames/s, offered, drops for both paths
+	local label=$1 key=$2 c i
+	c=(${R[$key.card]}); i=(${R[$key.int]})
+	printf '%-22s %11s %11s %9s %9s   %11s %11s %9s %9s\n' "$label" \
+	    "$(fmt "${c[0]}")" "$(fmt "${c[1]}")" "${c[2]:--}" "${c[3]:--}" \
+	    "$(fmt "${i[0]}")" "$(fmt "${i[1]}")" "${i[2]:--}" "${i[3]:--}"
+}
+for len in 64 1500; do
+	echo
+	printf '%-22s %45s   %45s\n' "$len-byte frames" "one card (X- -> X+)" "internal link (X- -> int -> Z+)"
+	printf '%-22s %11s %11s %9s %9s   %11s %11s %9s %9s\n' "" "frames/s" "offered/s" "ttd drop" "kern drop" \
+	    "frames/s" "offered/s" "ttd drop" "kern drop"
+	g=(${R[gen.$len]})
+	printf '%-22s %11s\n' "generator alone" "$(fmt "${g[0]}")"
+	row "Linux IP forwarding" "kernel.$len"
+	for cfg in $CONFIGS; do
+		row "ttd ${cfg%.*} ${cfg#*.}" "$cfg.$len"
+	done
+done
+echo
+med() { sed -n 's/.*median \([0-9.]*\).*/\1/p'; }
+echo "latency, one probe frame of 128 bytes X- -> X+ (one-way, us): bare veth pair: $base"
+echo "  Linux IP forwarding: $lat_kernel"
+echo "  ttd pcap lossless: $lat_pcap"
+echo "  ttd xdp lossless: $lat_xdp"
+echo
+cat "$TB_TMP/counters"
+echo
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}'; }
+for len in 64 1500; do
+	for path in card int; do
+		x=(${R[xdp.lossless.$len.$path]}); p=(${R[pcap.lossless.$len.$path]})
+		xl=(${R[xdp.lossy.$len.$path]}); pl=(${R[pcap.lossy.$len.$path]})
+		pt=(${R[pcap.threads.$len.$path]}); xt=(${R[xdp.threads.$len.$path]})
+		g=(${R[gen.$len]})
+		echo "$len bytes, $path: xdp/pcap lossless $(ratio "${x[0]}" "${p[0]}") (target 2, or the generator's $(fmt "${g[0]}")/s);" \
+		    "lossless/lossy: pcap $(ratio "${p[0]}" "${pl[0]}"), xdp $(ratio "${x[0]}" "${xl[0]}") (target at least 0.90);" \
+		    "a thread per card/one loop: pcap $(ratio "${pt[0]}" "${p[0]}"), xdp $(ratio "${xt[0]}" "${x[0]}")"
+	done
+done

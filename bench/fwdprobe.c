@@ -1,10 +1,17 @@
 /*
- * fwdprobe: the traffic source and the latency probe of
+ * fwdprobe: the traffic source, sink and latency probe of
  * bench/forward-speed.sh.
  *
- *   fwdprobe flood NS IF DMAC SPEC SECONDS
- *       send SPEC frames out of IF in network namespace NS, as fast as
- *       sendmmsg() goes, for SECONDS; print the number sent
+ *   fwdprobe flood NS IF DMAC SPEC SECONDS LEN [credits]
+ *       send SPEC frames of LEN bytes out of IF in network namespace NS,
+ *       as fast as sendmmsg() goes, for SECONDS; print the number sent.
+ *       With "credits" the sender is a lossless torus neighbour: it sends
+ *       on the frame's VC only what the node's credit frames grant
+ *       (include/twintorus/frame.h), and tells the node what it has sent
+ *   fwdprobe csink NS IF SECONDS
+ *       the node's downstream neighbour: count the torus data frames that
+ *       arrive on IF for SECONDS and answer every credit frame with
+ *       unbounded credit (a neighbour that is never full); print the count
  *   fwdprobe latency TXNS TXIF RXNS RXIF DMAC SPEC COUNT
  *       send COUNT frames one at a time out of TXIF (in TXNS) and wait for
  *       each on RXIF (in RXNS); print min, median, p99 and mean one-way
@@ -12,15 +19,17 @@
  *       so both ends read the same clock.
  *
  * SPEC is "udp" (IPv4/UDP 10.90.1.2 -> 10.90.2.2, what a kernel router
- * forwards) or "torus:SRC:DST:VC:HOPS" (a torus data frame, what ttd
- * forwards, built with tt_frame_encode()).  Every frame is FRAME_LEN bytes
- * on the wire (without FCS), whatever it carries, so that both forwarders
- * move frames of the same size.  The payload holds a magic word and a
- * sequence number the latency probe looks for.
+ * forwards), "udp2" (the same to 10.90.3.2) or "torus:SRC:DST:VC:HOPS" (a
+ * torus data frame, what ttd forwards, built with tt_frame_encode()).
+ * Every frame is LEN bytes on the wire (without FCS; 128 for the latency
+ * probe), whatever it carries, so that every forwarder moves frames of the
+ * same size.  The payload holds a magic word and a sequence number the
+ * latency probe looks for.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <inttypes.h>
 #include <net/if.h>
 #include <linux/if_packet.h>
@@ -36,12 +45,15 @@
 
 #include "twintorus/frame.h"
 
-#define FRAME_LEN   128
+#define PROBE_LEN   128         /* the latency probe's frames */
+#define FRAME_MAX   9000
 #define BATCH       64
+#define UNBOUNDED   (1u << 30)  /* the sink's credit: never full */
 #define PROBE_MAGIC 0x74746670u   /* "ttfp" */
 
 struct spec {
 	int torus;
+	uint8_t ip_dst;             /* udp: 10.90.<ip_dst>.2 */
 	uint32_t src, dst, vc, hops;
 };
 
@@ -72,8 +84,13 @@ static int
 parse_spec(const char *s, struct spec *sp)
 {
 	memset(sp, 0, sizeof(*sp));
+	sp->ip_dst = 2;
 	if (strcmp(s, "udp") == 0)
 		return 0;
+	if (strcmp(s, "udp2") == 0) {
+		sp->ip_dst = 3;
+		return 0;
+	}
 	sp->torus = 1;
 	if (sscanf(s, "torus:%" SCNu32 ":%" SCNu32 ":%" SCNu32 ":%" SCNu32,
 	    &sp->src, &sp->dst, &sp->vc, &sp->hops) != 4 || sp->vc >= 32 ||
@@ -114,12 +131,14 @@ get32(const uint8_t *p)
  * sequence (8 bytes) inside it.
  */
 static size_t
-build_frame(uint8_t *buf, const struct spec *sp, const uint8_t dmac[6],
-    const uint8_t smac[6], size_t *mark)
+build_frame(uint8_t *buf, size_t len, const struct spec *sp,
+    const uint8_t dmac[6], const uint8_t smac[6], size_t *mark)
 {
-	memset(buf, 0, FRAME_LEN);
+	if (len < 64 || len > FRAME_MAX)
+		return 0;
+	memset(buf, 0, len);
 	if (sp->torus) {
-		uint8_t inner[FRAME_LEN];
+		uint8_t inner[FRAME_MAX];
 		tt_frame f;
 		size_t n;
 
@@ -136,9 +155,9 @@ build_frame(uint8_t *buf, const struct spec *sp, const uint8_t dmac[6],
 		/* the carried frame: an Ethernet header and the probe mark */
 		memset(inner, 0, sizeof(inner));
 		f.payload = inner;
-		f.payload_len = FRAME_LEN - TT_ETH_HLEN - TT_FRAME_HLEN;
-		n = tt_frame_encode(&f, buf, FRAME_LEN);
-		if (n != FRAME_LEN)
+		f.payload_len = len - TT_ETH_HLEN - TT_FRAME_HLEN;
+		n = tt_frame_encode(&f, buf, len);
+		if (n != len)
 			return 0;
 		*mark = TT_ETH_HLEN + TT_FRAME_HLEN + TT_ETH_HLEN;
 		return n;
@@ -148,14 +167,14 @@ build_frame(uint8_t *buf, const struct spec *sp, const uint8_t dmac[6],
 	buf[12] = 0x08; buf[13] = 0x00;
 	{
 		uint8_t *ip = buf + 14, *udp = ip + 20;
-		size_t iplen = FRAME_LEN - 14;
+		size_t iplen = len - 14;
 
 		ip[0] = 0x45;
 		ip[2] = (uint8_t)(iplen >> 8); ip[3] = (uint8_t)iplen;
 		ip[8] = 64;             /* TTL */
 		ip[9] = 17;             /* UDP */
 		ip[12] = 10; ip[13] = 90; ip[14] = 1; ip[15] = 2;
-		ip[16] = 10; ip[17] = 90; ip[18] = 2; ip[19] = 2;
+		ip[16] = 10; ip[17] = 90; ip[18] = sp->ip_dst; ip[19] = 2;
 		{
 			uint16_t c = ip_checksum(ip, 20);
 
@@ -166,7 +185,7 @@ build_frame(uint8_t *buf, const struct spec *sp, const uint8_t dmac[6],
 		udp[4] = (uint8_t)((iplen - 20) >> 8); udp[5] = (uint8_t)(iplen - 20);
 		*mark = 14 + 20 + 8;
 	}
-	return FRAME_LEN;
+	return len;
 }
 
 /* A packet socket on IF inside namespace NS (the socket stays there). */
@@ -202,6 +221,9 @@ open_in_ns(const char *ns, const char *ifname, uint8_t mac[6])
 	sll.sll_family = AF_PACKET;
 	sll.sll_protocol = htons(ETH_P_ALL);
 	sll.sll_ifindex = (int)if_nametoindex(ifname);
+	/* our own frames are not news to us */
+	(void)setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &(int){1},
+	    sizeof(int));
 	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) != 0) {
 		fprintf(stderr, "fwdprobe: bind %s: %s\n", ifname, strerror(errno));
 		exit(1);
@@ -216,27 +238,150 @@ open_in_ns(const char *ns, const char *ifname, uint8_t mac[6])
 	return fd;
 }
 
-static int
-cmd_flood(char **av)
+/*
+ * The credit state of a lossless neighbour (the sender's half of ttd's
+ * credit.c): our epoch, the node's, what we have sent per VC and what
+ * the node lets us send.
+ */
+struct credit {
+	uint16_t epoch, node_epoch;
+	int nvcs;                   /* the node's, from its credit frames */
+	int granted;                /* its limits count in our epoch */
+	uint32_t sent[TT_CREDIT_MAX_VCS], limit[TT_CREDIT_MAX_VCS];
+	uint32_t seq;
+	uint8_t mac[6];
+	uint64_t frames;            /* credit frames heard */
+};
+
+/* A credit frame from us: what we sent, and (sink) unbounded room. */
+static void
+credit_send(int fd, struct credit *c, const uint32_t *node_sent)
 {
-	uint8_t dmac[6], smac[6], buf[FRAME_LEN];
+	uint8_t body[TT_CREDIT_HLEN + TT_CREDIT_MAX_VCS * TT_CREDIT_VC_LEN];
+	uint8_t buf[512];
+	tt_credit cr;
+	tt_frame f;
+	size_t len;
+	int v;
+
+	if (c->nvcs == 0)
+		return;		/* nothing heard from the node yet */
+	memset(&cr, 0, sizeof(cr));
+	cr.epoch = c->epoch;
+	cr.peer_epoch = c->node_epoch;
+	cr.nvcs = (uint8_t)c->nvcs;
+	for (v = 0; v < c->nvcs; v++) {
+		cr.vc[v].sent = c->sent[v];
+		cr.vc[v].limit = (node_sent ? node_sent[v] : 0) + UNBOUNDED;
+		cr.vc[v].buffer = UNBOUNDED;
+	}
+	memset(&f, 0, sizeof(f));
+	memset(f.dst_mac, 0xff, 6);
+	memcpy(f.src_mac, c->mac, 6);
+	f.version = TT_FRAME_VERSION;
+	f.type = TT_FRAME_CREDIT;
+	f.dst = TT_PE_BROADCAST;
+	f.seq = ++c->seq;
+	f.payload = body;
+	f.payload_len = tt_credit_encode(&cr, body, sizeof(body));
+	len = tt_frame_encode(&f, buf, sizeof(buf));
+	(void)send(fd, buf, len, 0);
+}
+
+/*
+ * Read what waits on fd: the node's credit frames update c (a sink, with
+ * answer set, answers each); data frames are counted.  Returns how many
+ * data frames came.
+ */
+static uint64_t
+credit_poll(int fd, struct credit *c, int answer)
+{
+	uint8_t buf[FRAME_MAX + 64];
+	uint64_t data = 0;
+	tt_credit cr;
+	tt_frame f;
+	char err[128];
+	ssize_t n;
+	int v;
+
+	while ((n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
+		if (tt_frame_decode(&f, buf, (size_t)n, err, sizeof(err)) != 0)
+			continue;
+		if (f.type == TT_FRAME_DATA) {
+			data++;
+			continue;
+		}
+		if (f.type != TT_FRAME_CREDIT || tt_credit_decode(&cr,
+		    f.payload, f.payload_len, err, sizeof(err)) != 0)
+			continue;
+		c->frames++;
+		c->nvcs = cr.nvcs;
+		if (cr.epoch != c->node_epoch) {
+			c->node_epoch = cr.epoch;
+			credit_send(fd, c, NULL);	/* our epoch, at once */
+		}
+		c->granted = cr.peer_epoch == c->epoch;
+		for (v = 0; c->granted && v < cr.nvcs; v++)
+			c->limit[v] = cr.vc[v].limit;
+		if (answer) {
+			uint32_t ns[TT_CREDIT_MAX_VCS];
+
+			for (v = 0; v < cr.nvcs; v++)
+				ns[v] = cr.vc[v].sent;
+			credit_send(fd, c, ns);
+		}
+	}
+	return data;
+}
+
+static void
+credit_init(struct credit *c, const uint8_t mac[6])
+{
+	memset(c, 0, sizeof(*c));
+	c->epoch = (uint16_t)(getpid() | 1);
+	memcpy(c->mac, mac, 6);
+}
+
+/* Frames of cost bytes the node lets us send on vc now (at most BATCH). */
+static int
+credit_allowed(const struct credit *c, uint32_t vc, uint32_t cost)
+{
+	int32_t d;
+
+	if (!c->granted || vc >= (uint32_t)c->nvcs)
+		return 0;
+	d = (int32_t)(c->limit[vc] - c->sent[vc]);
+	return d <= 0 ? 0 : d / (int32_t)cost > BATCH ? BATCH :
+	    d / (int32_t)cost;
+}
+
+static int
+cmd_flood(char **av, int ac)
+{
+	static uint8_t buf[FRAME_MAX];
+	uint8_t dmac[6], smac[6];
 	struct mmsghdr msgs[BATCH];
 	struct iovec iov;
 	struct spec sp;
+	struct credit c;
 	size_t mark, len;
-	uint64_t sent = 0, end;
+	uint64_t sent = 0, end, last_tell = 0;
 	double secs = atof(av[4]);
-	int fd, i;
+	int fd, i, want, use_credits = ac == 7 && strcmp(av[6], "credits") == 0;
+	uint32_t cost;
 
 	if (parse_mac(av[2], dmac) != 0 || parse_spec(av[3], &sp) != 0 ||
-	    secs <= 0) {
+	    secs <= 0 || (use_credits && !sp.torus)) {
 		fprintf(stderr, "fwdprobe flood: bad MAC, SPEC or SECONDS\n");
 		return 64;
 	}
 	fd = open_in_ns(av[0], av[1], smac);
-	len = build_frame(buf, &sp, dmac, smac, &mark);
-	if (len == 0)
-		return 1;
+	len = build_frame(buf, (size_t)atol(av[5]), &sp, dmac, smac, &mark);
+	if (len == 0) {
+		fprintf(stderr, "fwdprobe flood: LEN %s: 64 to %d bytes\n",
+		    av[5], FRAME_MAX);
+		return 64;
+	}
 	put32(buf + mark, PROBE_MAGIC ^ 1);   /* not a latency probe */
 	iov.iov_base = buf;
 	iov.iov_len = len;
@@ -245,10 +390,31 @@ cmd_flood(char **av)
 		msgs[i].msg_hdr.msg_iov = &iov;
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
+	credit_init(&c, smac);
+	/* what the node counts a frame for (twintorus/frame.h) */
+	cost = len < TT_CREDIT_MIN_BYTES ? TT_CREDIT_MIN_BYTES : (uint32_t)len;
 	end = now_ns() + (uint64_t)(secs * 1e9);
 	while (now_ns() < end) {
-		int n = sendmmsg(fd, msgs, BATCH, 0);
+		int n;
 
+		want = BATCH;
+		if (use_credits) {
+			(void)credit_poll(fd, &c, 0);
+			/* our count to the node now and then: it takes it as
+			 * its own count of what we sent */
+			if (now_ns() - last_tell > 1000000) {
+				credit_send(fd, &c, NULL);
+				last_tell = now_ns();
+			}
+			want = credit_allowed(&c, sp.vc, cost);
+			if (want == 0) {
+				struct pollfd pfd = {fd, POLLIN, 0};
+
+				(void)poll(&pfd, 1, 1);
+				continue;
+			}
+		}
+		n = sendmmsg(fd, msgs, (unsigned)want, 0);
 		if (n < 0) {
 			if (errno == ENOBUFS || errno == EAGAIN || errno == EINTR)
 				continue;
@@ -256,8 +422,39 @@ cmd_flood(char **av)
 			return 1;
 		}
 		sent += (uint64_t)n;
+		c.sent[sp.vc < TT_CREDIT_MAX_VCS ? sp.vc : 0] += (uint32_t)n *
+		    cost;
 	}
 	printf("%" PRIu64 "\n", sent);
+	return 0;
+}
+
+static int
+cmd_csink(char **av)
+{
+	uint8_t mac[6];
+	struct credit c;
+	uint64_t data = 0, end;
+	double secs = atof(av[2]);
+	int fd;
+
+	if (secs <= 0) {
+		fprintf(stderr, "fwdprobe csink: bad SECONDS\n");
+		return 64;
+	}
+	fd = open_in_ns(av[0], av[1], mac);
+	/* credit frames must not be lost among the data frames */
+	(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &(int){32 << 20},
+	    sizeof(int));
+	credit_init(&c, mac);
+	end = now_ns() + (uint64_t)(secs * 1e9);
+	while (now_ns() < end) {
+		struct pollfd pfd = {fd, POLLIN, 0};
+
+		(void)poll(&pfd, 1, 10);
+		data += credit_poll(fd, &c, 1);
+	}
+	printf("%" PRIu64 "\n", data);
 	return 0;
 }
 
@@ -272,7 +469,7 @@ cmp_u64(const void *a, const void *b)
 static int
 cmd_latency(char **av)
 {
-	uint8_t dmac[6], smac[6], rmac[6], buf[FRAME_LEN], rbuf[2048];
+	uint8_t dmac[6], smac[6], rmac[6], buf[PROBE_LEN], rbuf[2048];
 	struct spec sp;
 	size_t mark, len;
 	uint64_t *lat, sum = 0;
@@ -286,7 +483,7 @@ cmd_latency(char **av)
 	}
 	tx = open_in_ns(av[0], av[1], smac);
 	rx = open_in_ns(av[2], av[3], rmac);
-	len = build_frame(buf, &sp, dmac, smac, &mark);
+	len = build_frame(buf, sizeof(buf), &sp, dmac, smac, &mark);
 	if (len == 0)
 		return 1;
 	lat = calloc((size_t)count, sizeof(*lat));
@@ -334,11 +531,15 @@ cmd_latency(char **av)
 int
 main(int argc, char **argv)
 {
-	if (argc == 7 && strcmp(argv[1], "flood") == 0)
-		return cmd_flood(argv + 2);
+	if ((argc == 8 || argc == 9) && strcmp(argv[1], "flood") == 0)
+		return cmd_flood(argv + 2, argc - 2);
+	if (argc == 5 && strcmp(argv[1], "csink") == 0)
+		return cmd_csink(argv + 2);
 	if (argc == 9 && strcmp(argv[1], "latency") == 0)
 		return cmd_latency(argv + 2);
-	fprintf(stderr, "usage: fwdprobe flood NS IF DMAC SPEC SECONDS\n"
+	fprintf(stderr, "usage: fwdprobe flood NS IF DMAC SPEC SECONDS LEN "
+	    "[credits]\n"
+	    "       fwdprobe csink NS IF SECONDS\n"
 	    "       fwdprobe latency TXNS TXIF RXNS RXIF DMAC SPEC COUNT\n");
 	return 64;
 }

@@ -208,12 +208,22 @@ ttd_discover_bind(const ttd_nic *nic, char *err, size_t errsz)
 	if (discover_load(&t, NULL, err, errsz) < 0)
 		return -1;
 	set = hwloc_bitmap_alloc();
-	if (set != NULL && hwloc_bitmap_list_sscanf(set, nic->cpuset) == 0 &&
-	    hwloc_set_cpubind(t, set, HWLOC_CPUBIND_THREAD) == 0)
+	if (set == NULL || hwloc_bitmap_list_sscanf(set, nic->cpuset) < 0) {
+		snprintf(err, errsz, "card %s: CPUs %s: %s", nic->pci,
+		    nic->cpuset, strerror(errno));
+		goto out;
+	}
+	/* the card's CPUs this machine has (an XML may describe another) */
+	hwloc_bitmap_and(set, set, hwloc_topology_get_allowed_cpuset(t));
+	if (hwloc_bitmap_iszero(set))
+		snprintf(err, errsz, "card %s: none of its CPUs %s is on this "
+		    "machine", nic->pci, nic->cpuset);
+	else if (hwloc_set_cpubind(t, set, HWLOC_CPUBIND_THREAD) == 0)
 		r = 0;
 	else
 		snprintf(err, errsz, "card %s: cannot bind to CPUs %s: %s",
 		    nic->pci, nic->cpuset, strerror(errno));
+out:
 	hwloc_bitmap_free(set);
 	hwloc_topology_destroy(t);
 	return r;

@@ -1,23 +1,29 @@
 /*
  * The forwarding plane's logic: what a twin-torus card does with a frame.
  *
- * A card is a switch: a torus frame arriving on one of its
- * ports, or a frame its PE sends on its TAP, is routed with the card's
- * routing table, built by the core from tt_route() (seed 000 Alg. 1-6,
- * seed 001 §4), exactly as the simulator routes its packets.  The hop gives
- * the output port and the VC; the frame waits in that (port, VC) queue and
- * the queues of a port are served round-robin.  Frames for the card's own
- * PE are unwrapped and handed to its TAP.
+ * A card is a switch as the simulator models one (seed 000 §7.1): input
+ * queued, virtual cut-through, credit-based flow control per VC.  A torus
+ * frame arriving on one of its ports, or a frame its PE sends on its TAP,
+ * is routed at once with the card's routing table, built by the core from
+ * tt_route() (seed 000 Alg. 1-6, seed 001 §4), exactly as the simulator
+ * routes its packets.  The hop gives the output port and the VC; the frame
+ * is stored, encoded as it will leave, in the input buffer of the (port,
+ * VC) it came in on, and leaves when it is at the head of that buffer, the
+ * output's arbiter picks it (round-robin over the inputs, then over an
+ * input's VCs) and the neighbour's buffer has room for all of it: a
+ * credit (credit.c).  Frames for the card's own PE are unwrapped and handed
+ * to its TAP.  With --lossy there are no credits: a frame goes whenever
+ * its port takes it and is dropped where a buffer is full, as before.
  *
  * Nothing here touches a device: sending, delivering, tracing and the
- * clock go through struct ttd_io, which loop.c fills with libpcap and the
- * TAPs, and unit tests with recorders.  Queues are rings allocated once;
+ * clock go through struct ttd_io, which loop.c fills with the ports and
+ * the TAPs, and unit tests with recorders.  Buffers are allocated once;
  * no frame allocates.
  *
  * Every frame taken in is counted once where its fate is decided
  * (struct ttd_counters): forwarded when a port has taken it, delivered
- * when the TAP has, consumed (a hello, an ARP request), or dropped for
- * one reason; until then it is queued.
+ * when the TAP has, consumed (a hello, an ARP request, a credit frame),
+ * or dropped for one reason; until then it is queued.
  */
 #include <arpa/inet.h>
 #include <stdlib.h>
@@ -28,7 +34,7 @@
 const char *const ttd_drop_names[TTD_DROP_N] = {
 	"no_route", "hop_limit", "queue_full", "bad_frame", "link_down",
 	"not_for_pe", "too_long", "not_torus", "bad_hello", "send_failed",
-	"deliver_failed"
+	"deliver_failed", "no_buffer", "edge_full"
 };
 
 static const uint8_t eth_broadcast[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
@@ -36,13 +42,19 @@ static const uint8_t eth_broadcast[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 #define ETHERTYPE_ARP	0x0806
 #define ARP_LEN		28
 
+static void
+fwd_drop(struct ttd_sw *sw, enum ttd_drop why)
+{
+	sw->cnt.dropped[why]++;
+}
+
 static int
-fwd_lport(const struct ttd_fwd *f, int side, int port)
+fwd_lport(const struct ttd_sw *sw, int port)
 {
 	int i;
 
-	for (i = 0; i < f->nports[side]; i++)
-		if (f->fp[side][i].port == port)
+	for (i = 0; i < sw->nports; i++)
+		if (sw->fp[i].port == port)
 			return i;
 	return -1;
 }
@@ -52,7 +64,7 @@ ttd_fwd_port_name(const struct ttd_fwd *f, int side, int lport, char *buf,
     size_t bufsz)
 {
 	char cn[64], pn[16];
-	int port = f->fp[side][lport].port;
+	int port = f->sw[side].fp[lport].port;
 
 	tt_card_name(f->net, f->nd->card[side].card, cn, sizeof(cn));
 	if (port == TT_PORT_INT)
@@ -64,320 +76,389 @@ ttd_fwd_port_name(const struct ttd_fwd *f, int side, int lport, char *buf,
 	return buf;
 }
 
-int
-ttd_fwd_init(struct ttd_fwd *f, const struct ttd_node *nd,
-    const struct ttd_io *io, unsigned queue_slots, char *err, size_t errsz)
+/* ---- input buffers ---- */
+
+/* Credit bytes a frame holds (twintorus/frame.h): its length without any
+ * 802.1Q tag, at least TT_CREDIT_MIN_BYTES, the same at both ends. */
+static uint32_t
+fwd_cost(const tt_frame *fr)
 {
-	const tt_net *net = nd->net;
-	int s, i, v;
+	size_t len = TT_ETH_HLEN + TT_FRAME_HLEN + fr->payload_len;
 
-	memset(f, 0, sizeof(*f));
-	f->nd = nd;
-	f->net = net;
-	f->io = *io;
-	f->subnet = nd->cfg->pe_subnet;
-	f->mask = nd->cfg->pe_prefix ? ~0u << (32 - nd->cfg->pe_prefix) : 0;
-	for (s = 0; s < nd->ncards; s++) {
-		const struct ttd_card *c = &nd->card[s];
+	return len < TTD_CREDIT_MIN ? TTD_CREDIT_MIN : (uint32_t)len;
+}
 
-		if (tt_rtable_build(net, c->card, &f->rt[s]) < 0) {
-			snprintf(err, errsz, "out of memory for the routing "
-			    "table");
-			goto fail;
-		}
-		f->pe_ip[s] = f->subnet + c->card + 1;
-		f->nports[s] = c->nports;
-		for (i = 0; i < c->nports; i++) {
-			struct ttd_fport *fp = &f->fp[s][i];
+static int
+ibuf_alloc(struct ttd_ibuf *b, uint32_t size)
+{
+	memset(b, 0, sizeof(*b));
+	b->size = size;
+	b->qcap = size / TTD_CREDIT_MIN + 2;
+	/* whole frames in a ring: a frame that does not fit at the end
+	 * leaves a gap shorter than the longest frame; a tag adds 4 bytes
+	 * a frame beyond its credit bytes */
+	b->cap = size + TT_VLAN_HLEN * b->qcap + TTD_FRAME_MAX;
+	b->data = malloc(b->cap);
+	b->q = calloc(b->qcap, sizeof(*b->q));
+	return b->data != NULL && b->q != NULL ? 0 : -1;
+}
 
-			fp->port = c->port[i].port;
-			fp->link = -1;
-			fp->nvcs = fp->port == TT_PORT_INT ? net->int_vcs :
-			    net->ext_vcs;
-			if (fp->nvcs < 1)
-				fp->nvcs = 1;
-			fp->q = calloc((size_t)fp->nvcs, sizeof(*fp->q));
-			if (fp->q == NULL)
-				goto nomem;
-			for (v = 0; v < fp->nvcs; v++) {
-				fp->q[v].slots = queue_slots;
-				fp->q[v].buf = malloc((size_t)queue_slots *
-				    TTD_FRAME_MAX);
-				fp->q[v].len = calloc(queue_slots,
-				    sizeof(uint16_t));
-				if (fp->q[v].buf == NULL || fp->q[v].len == NULL)
-					goto nomem;
-			}
-		}
+static void
+ibuf_free(struct ttd_ibuf *b)
+{
+	free(b->data);
+	free(b->q);
+	b->data = NULL;
+	b->q = NULL;
+}
+
+/* Where len bytes would go, or -1 if the ring has no room for them. */
+static int64_t
+ibuf_place(const struct ttd_ibuf *b, size_t len)
+{
+	uint32_t head;
+
+	if (b->qn == 0)
+		return len <= b->cap ? 0 : -1;
+	if (b->qn == b->qcap)
+		return -1;
+	head = b->q[b->qhead].off;
+	if (b->tail >= head) {		/* in use: [head, tail) */
+		if (b->cap - b->tail >= len)
+			return b->tail;
+		if (len < head)
+			return 0;
+		return -1;
 	}
-	return 0;
-nomem:
-	snprintf(err, errsz, "out of memory for the output queues");
-fail:
-	ttd_fwd_free(f);
+	/* wrapped: in use [head, end) and [0, tail) */
+	if (head - b->tail > len)
+		return b->tail;
 	return -1;
 }
 
-void
-ttd_fwd_free(struct ttd_fwd *f)
+/* Whether a frame of cost credit bytes and up to len stored bytes fits:
+ * within the credit bytes (what the upstream was granted) and the ring. */
+static int
+ibuf_room(const struct ttd_ibuf *b, uint32_t cost, size_t len)
 {
-	int s, i, v;
-
-	for (s = 0; s < 2; s++) {
-		if (f->rt[s].store != NULL)
-			tt_rtable_free(&f->rt[s]);
-		for (i = 0; i < f->nports[s]; i++) {
-			struct ttd_fport *fp = &f->fp[s][i];
-
-			for (v = 0; fp->q != NULL && v < fp->nvcs; v++) {
-				free(fp->q[v].buf);
-				free(fp->q[v].len);
-			}
-			free(fp->q);
-			fp->q = NULL;
-		}
-	}
+	return b->used + cost <= b->size && ibuf_place(b, len) >= 0;
 }
 
-static void fwd_drain_port(struct ttd_fwd *f, int side, int lport);
+static struct ttd_ibuf *
+fwd_in(struct ttd_sw *sw, int in, int vc)
+{
+	return in == sw->nports ? &sw->pe_in : &sw->fp[in].in[vc];
+}
 
+static int
+fwd_in_nvcs(const struct ttd_sw *sw, int in)
+{
+	return in == sw->nports ? 1 : sw->fp[in].nvcs;
+}
+
+/* The head frame of b left the buffer (sent, delivered or dropped). */
 static void
-fwd_drop(struct ttd_fwd *f, enum ttd_drop why)
+fwd_pop(struct ttd_sw *sw, struct ttd_ibuf *b)
 {
-	f->cnt.dropped[why]++;
+	const struct ttd_qframe *qf = &b->q[b->qhead];
+
+	b->used -= qf->cost;
+	b->freed += qf->cost;
+	b->qhead = (b->qhead + 1) % b->qcap;
+	if (--b->qn == 0)
+		b->tail = 0;
+	else
+		sw->want |= 1u << b->q[b->qhead].out;
 }
+
+/* ---- sending: the arbiter of each output ---- */
 
 /* Hand a frame to card side's PE: delivered, or lost at its TAP. */
 static void
-fwd_deliver(struct ttd_fwd *f, int side, const uint8_t *buf, size_t len)
+fwd_deliver(struct ttd_fwd *f, struct ttd_sw *sw, const uint8_t *buf,
+    size_t len)
 {
-	if (f->io.pe_deliver(f->io.ctx, side, buf, len) == 0)
-		f->cnt.delivered++;
+	if (f->io.pe_deliver(f->io.ctx, sw->side, buf, len) == 0)
+		sw->cnt.delivered++;
 	else
-		fwd_drop(f, TTD_DROP_DELIVER_FAILED);
+		fwd_drop(sw, TTD_DROP_DELIVER_FAILED);
 }
 
 /*
- * Route frame fr (decoded; its payload is the carried frame) at card
- * side, arrived on in_port: deliver it to the PE, or queue it on the
- * hop's (port, VC) with the hop count raised.
+ * The head frame qf of buffer b goes to output o if it can: 1 it left
+ * (sent, delivered or dropped), 0 it waits for credit, -1 the port is
+ * busy.
  */
-static void
-fwd_route(struct ttd_fwd *f, int side, const tt_frame *fr, int in_port)
-{
-	tt_hop hop;
-	tt_frame out;
-	struct ttd_fport *fp;
-	struct ttd_ring *r;
-	size_t len, slot;
-	int lport;
-
-	if (fr->dst >= f->net->ncards) {
-		fwd_drop(f, TTD_DROP_NO_ROUTE);
-		return;
-	}
-	hop = tt_rtable_lookup(f->net, &f->rt[side], fr->dst, in_port);
-	out = *fr;
-	if (hop.port == TT_PORT_NIC) {
-		/* the record of a delivery is the frame as it came, flagged */
-		out.flags |= TT_FRAME_F_DELIVERED;
-		len = tt_frame_encode(&out, f->record, sizeof(f->record));
-		if (len > 0 && f->io.trace_pe != NULL)
-			f->io.trace_pe(f->io.ctx, f->record, len);
-		fwd_deliver(f, side, fr->payload, fr->payload_len);
-		return;
-	}
-	if (fr->hops >= TTD_HOP_LIMIT) {
-		fwd_drop(f, TTD_DROP_HOP_LIMIT);
-		return;
-	}
-	lport = fwd_lport(f, side, hop.port);
-	if (lport < 0) {
-		fwd_drop(f, TTD_DROP_NO_ROUTE);
-		return;
-	}
-	fp = &f->fp[side][lport];
-	if (fp->link == 0) {
-		fwd_drop(f, TTD_DROP_LINK_DOWN);
-		return;
-	}
-	r = &fp->q[hop.vc < fp->nvcs ? hop.vc : fp->nvcs - 1];
-	if (r->count == r->slots) {
-		fwd_drop(f, TTD_DROP_QUEUE_FULL);
-		return;
-	}
-	out.vc = hop.vc;
-	out.hops = (uint8_t)(fr->hops + 1);
-	memcpy(out.dst_mac, eth_broadcast, 6);
-	memcpy(out.src_mac, f->port_mac[side][lport], 6);
-	out.tagged = f->vlan;
-	out.tci = (uint16_t)((hop.vc & 7) << 13);  /* PCP = VC (PFC has 8) */
-	slot = (r->head + r->count) % r->slots;
-	len = tt_frame_encode(&out, r->buf + slot * TTD_FRAME_MAX,
-	    TTD_FRAME_MAX);
-	if (len == 0) {
-		/* the fields are the routing's own: only the length (a tag
-		 * added to a frame at the limit) can fail to fit */
-		fwd_drop(f, TTD_DROP_TOO_LONG);
-		return;
-	}
-	r->len[slot] = (uint16_t)len;
-	r->count++;
-	/* a frame waits only while its port is busy: an idle port sends at
-	 * once, and a busy one is served round-robin as it frees up */
-	fwd_drain_port(f, side, lport);
-}
-
-/* At the end of a port's window: how many lines it held back. */
-static void
-fwd_log_suppressed(struct ttd_fwd *f, int side, int lport, uint64_t now)
-{
-	struct ttd_loglimit *ll = &f->fp[side][lport].loglim;
-	char pn[160];
-
-	if (now - ll->start_ns < TTD_LOG_WINDOW_NS)
-		return;
-	if (ll->suppressed > 0)
-		ttd_log(TTD_LOG_WARNING, "cabling", "%s: %llu more lines "
-		    "about its hellos suppressed in %llu s (at most %d per "
-		    "port)", ttd_fwd_port_name(f, side, lport, pn, sizeof(pn)),
-		    (unsigned long long)ll->suppressed,
-		    (unsigned long long)(TTD_LOG_WINDOW_NS / 1000000000u),
-		    TTD_LOG_BURST);
-	ll->start_ns = now;
-	ll->lines = 0;
-	ll->suppressed = 0;
-}
-
-/* Whether card side's port lport may log one more line about what it
- * hears; what it may not is counted and the count logged when its
- * window ends (here or in ttd_fwd_hello's timer). */
 static int
-fwd_log_allowed(struct ttd_fwd *f, int side, int lport)
+fwd_send_head(struct ttd_fwd *f, struct ttd_sw *sw, struct ttd_ibuf *b,
+    const struct ttd_qframe *qf, int o)
 {
-	struct ttd_loglimit *ll = &f->fp[side][lport].loglim;
+	const uint8_t *frame = b->data + qf->off;
+	struct ttd_fport *fp;
+	int x;
 
-	fwd_log_suppressed(f, side, lport, f->io.now_ns != NULL ?
-	    f->io.now_ns(f->io.ctx) : 0);
-	if (ll->lines < TTD_LOG_BURST) {
-		ll->lines++;
+	if (o == sw->nports) {
+		/* stored as its delivery record: the frame as it came,
+		 * flagged; the PE gets what it carries */
+		size_t h = TT_ETH_HLEN + TT_FRAME_HLEN +
+		    (frame[12] == 0x81 && frame[13] == 0x00 ? TT_VLAN_HLEN : 0);
+
+		if (f->io.trace_pe != NULL)
+			f->io.trace_pe(f->io.ctx, frame, qf->len);
+		fwd_deliver(f, sw, frame + h, qf->len - h);
+		fwd_pop(sw, b);
 		return 1;
 	}
-	ll->suppressed++;
+	fp = &sw->fp[o];
+	if (fp->link == 0) {
+		fwd_drop(sw, TTD_DROP_LINK_DOWN);
+		fwd_pop(sw, b);
+		return 1;
+	}
+	if (!f->o.lossy && !ttd_credit_ok(f, fp, qf->vc, qf->cost,
+	    qf->bubble))
+		return 0;
+	x = f->io.port_send(f->io.ctx, sw->side, o, frame, qf->len);
+	if (x < 0)
+		return -1;
+	if (x > 0) {
+		fwd_drop(sw, TTD_DROP_SEND_FAILED);
+	} else {
+		if (f->io.trace_port != NULL)
+			f->io.trace_port(f->io.ctx, sw->side, o, frame,
+			    qf->len);
+		fp->tx++;
+		fp->oc[qf->vc].sent += qf->cost;
+		sw->cnt.forwarded++;
+	}
+	fwd_pop(sw, b);
+	return 1;
+}
+
+/* One frame of input in for output o, its VCs served round-robin: 1 one
+ * left, 0 none could, -1 the port is busy. */
+static int
+fwd_serve_input(struct ttd_fwd *f, struct ttd_sw *sw, int o, int in)
+{
+	int nv = fwd_in_nvcs(sw, in), j, v, r;
+
+	for (j = 0; j < nv; j++) {
+		struct ttd_ibuf *b;
+
+		v = (sw->rrv[in] + j) % nv;
+		b = fwd_in(sw, in, v);
+		if (b->qn == 0 || b->q[b->qhead].out != o)
+			continue;
+		r = fwd_send_head(f, sw, b, &b->q[b->qhead], o);
+		if (r == 0)
+			continue;
+		if (r > 0)
+			sw->rrv[in] = (uint8_t)((v + 1) % nv);
+		return r;
+	}
 	return 0;
 }
 
-/* Whether hello h names a node, card and port this torus has. */
-static int
-fwd_hello_valid(const tt_net *net, const tt_hello *h)
+/* Output o sends what it can, one frame per input in turn (the model's
+ * two-stage round-robin: an input port, then one of its VCs). */
+static void
+fwd_serve(struct ttd_fwd *f, struct ttd_sw *sw, int o)
 {
-	if (h->node >= net->nnodes || h->port >= 2 * net->n)
-		return 0;
-	if (!net->twin)
-		return h->card == 0;
-	return h->card <= 1 && net->local_port[h->card][h->port] >= 0;
+	int nin = sw->nports + 1, k, in, r, progress;
+
+	do {
+		progress = 0;
+		for (k = 0; k < nin; k++) {
+			in = (sw->rr[o] + k) % nin;
+			r = fwd_serve_input(f, sw, o, in);
+			if (r < 0) {
+				sw->busy |= 1u << o;
+				return;
+			}
+			if (r > 0) {
+				sw->rr[o] = (uint8_t)((in + 1) % nin);
+				progress = 1;
+				break;
+			}
+		}
+	} while (progress);
 }
 
-/* Log a changed cabling verdict of card side's local port lport. */
-static void
-fwd_cabling_log(struct ttd_fwd *f, int side, int lport, const tt_hello *h,
-    int verdict, uint32_t peer, int peer_port)
+void
+ttd_fwd_kick(struct ttd_fwd *f, struct ttd_sw *sw)
 {
-	char pn[160], want[64], heard[64], wp[16], hp[16];
+	uint32_t todo;
+	int o;
 
-	ttd_fwd_port_name(f, side, lport, pn, sizeof(pn));
-	tt_card_name(f->net, peer, want, sizeof(want));
-	tt_port_name(peer_port, f->net->n, wp, sizeof(wp));
-	tt_card_name(f->net, tt_card_of(f->net, h->node, h->card), heard,
-	    sizeof(heard));
-	tt_port_name(h->port, f->net->n, hp, sizeof(hp));
-	if (verdict == TTD_CABLING_OK)
-		ttd_log(TTD_LOG_NOTICE, "cabling", "%s: ok, hears %s %s", pn,
-		    heard, hp);
-	else
-		ttd_log(TTD_LOG_WARNING, "cabling", "%s: wrong cable: hears %s "
-		    "%s, expected %s %s", pn, heard, hp, want, wp);
+	while ((todo = sw->want & ~sw->busy) != 0) {
+		o = __builtin_ctz(todo);
+		sw->want &= ~(1u << o);
+		fwd_serve(f, sw, o);
+	}
 }
 
-/* Hello from a neighbour: is the cable the one the torus needs here? */
-static void
-fwd_hello_rx(struct ttd_fwd *f, int side, int lport, const tt_frame *fr)
+void
+ttd_fwd_drain(struct ttd_fwd *f, int side)
 {
-	struct ttd_fport *fp = &f->fp[side][lport];
-	uint32_t card = f->nd->card[side].card, peer;
-	char err[128], pn[160];
-	int peer_port, verdict;
-	tt_hello h;
+	int s;
 
-	if (fr->payload_len < TT_HELLO_LEN) {
-		fwd_drop(f, TTD_DROP_BAD_FRAME);
-		return;
+	for (s = 0; s < f->nd->ncards; s++) {
+		struct ttd_sw *sw = &f->sw[s];
+
+		if (side >= 0 && s != side)
+			continue;
+		sw->busy = 0;
+		sw->want = (2u << sw->nports) - 1;
+		ttd_fwd_kick(f, sw);
 	}
-	if (tt_hello_decode(&h, fr->payload, fr->payload_len, err,
-	    sizeof(err)) < 0 || !fwd_hello_valid(f->net, &h)) {
-		fwd_drop(f, TTD_DROP_BAD_HELLO);
-		if (fwd_log_allowed(f, side, lport))
-			ttd_log(TTD_LOG_WARNING, "cabling", "%s: hello from "
-			    "node %u card %u port %u, which this torus does "
-			    "not have (ignored)", ttd_fwd_port_name(f, side,
-			    lport, pn, sizeof(pn)), h.node, h.card, h.port);
-		return;
+}
+
+int
+ttd_fwd_busy(const struct ttd_fwd *f, int side)
+{
+	int s;
+
+	for (s = 0; s < f->nd->ncards; s++)
+		if ((side < 0 || s == side) && f->sw[s].busy != 0)
+			return 1;
+	return 0;
+}
+
+/* ---- receiving: route, then store in the input buffer ---- */
+
+/*
+ * Take frame fr (decoded; its payload is the carried frame) into input
+ * in (a port's local index, or nports: the PE) on VC vc: route it, drop
+ * it, or store it as it will leave and let its output's arbiter run.
+ */
+static void
+fwd_admit(struct ttd_fwd *f, struct ttd_sw *sw, int in, int vc,
+    const tt_frame *fr, int in_port)
+{
+	struct ttd_ibuf *b = fwd_in(sw, in, vc);
+	uint32_t cost = fwd_cost(fr);
+	struct ttd_qframe *qf;
+	tt_frame out = *fr;
+	tt_hop hop;
+	size_t len, maxlen;
+	int64_t at;
+	int o;
+
+	if (in < sw->nports)
+		b->abr += cost;		/* received, in the sender's count */
+	if (fr->dst >= f->net->ncards) {
+		fwd_drop(sw, TTD_DROP_NO_ROUTE);
+		goto freed;
 	}
-	f->cnt.hellos++;
-	if (fp->port == TT_PORT_INT)
-		return;		/* no cabling verdict on the internal link */
-	peer = tt_link_peer(f->net, card, fp->port, &peer_port);
-	verdict = h.node == tt_card_node(f->net, peer) &&
-	    h.card == tt_card_side(f->net, peer) && h.port == peer_port ?
-	    TTD_CABLING_OK : TTD_CABLING_WRONG;
-	if ((verdict != fp->cabling || memcmp(&h, &fp->heard, sizeof(h))) &&
-	    fwd_log_allowed(f, side, lport))
-		fwd_cabling_log(f, side, lport, &h, verdict, peer, peer_port);
-	fp->heard = h;
-	fp->cabling = verdict;
+	hop = tt_rtable_lookup(f->net, &sw->rt, fr->dst, in_port);
+	if (hop.port == TT_PORT_NIC) {
+		/* stored as the record of its delivery: as it came, flagged */
+		o = sw->nports;
+		out.flags |= TT_FRAME_F_DELIVERED;
+	} else {
+		if (fr->hops >= TTD_HOP_LIMIT) {
+			fwd_drop(sw, TTD_DROP_HOP_LIMIT);
+			goto freed;
+		}
+		o = fwd_lport(sw, hop.port);
+		if (o < 0 || hop.vc >= sw->fp[o].nvcs) {
+			fwd_drop(sw, TTD_DROP_NO_ROUTE);
+			goto freed;
+		}
+		if (sw->fp[o].link == 0) {
+			fwd_drop(sw, TTD_DROP_LINK_DOWN);
+			goto freed;
+		}
+		out.vc = hop.vc;
+		out.hops = (uint8_t)(fr->hops + 1);
+		memcpy(out.dst_mac, eth_broadcast, 6);
+		memcpy(out.src_mac, sw->fp[o].mac, 6);
+		out.tagged = f->o.vlan;
+		out.tci = (uint16_t)((hop.vc & 7) << 13);  /* PCP = VC */
+	}
+	maxlen = tt_frame_hlen(&out) + out.payload_len;
+	if (!ibuf_room(b, cost, maxlen)) {
+		fwd_drop(sw, in == sw->nports ? TTD_DROP_EDGE_FULL :
+		    f->o.lossy ? TTD_DROP_QUEUE_FULL : TTD_DROP_NO_BUFFER);
+		goto freed;
+	}
+	at = ibuf_place(b, maxlen);
+	len = tt_frame_encode(&out, b->data + at, b->cap - (size_t)at);
+	if (len == 0 || len > TTD_FRAME_MAX) {
+		/* the fields are the routing's own: only the length (a tag
+		 * added to a frame at the limit) can fail to fit */
+		fwd_drop(sw, TTD_DROP_TOO_LONG);
+		goto freed;
+	}
+	qf = &b->q[(b->qhead + b->qn) % b->qcap];
+	qf->off = (uint32_t)at;
+	qf->len = (uint16_t)len;
+	qf->cost = (uint16_t)cost;
+	qf->out = (uint8_t)o;
+	qf->vc = o == sw->nports ? 0 : hop.vc;
+	qf->bubble = o != sw->nports && hop.bubble;
+	b->tail = (uint32_t)(at + (int64_t)len);
+	b->used += cost;
+	if (b->qn++ == 0)
+		sw->want |= 1u << o;
+	/* a frame waits only while its output cannot take it: send what
+	 * can go now */
+	ttd_fwd_kick(f, sw);
+	return;
+freed:
+	b->freed += cost;	/* never held: its credit comes back at once */
 }
 
 void
 ttd_fwd_port_rx(struct ttd_fwd *f, int side, int lport, const uint8_t *buf,
     size_t len, size_t wirelen)
 {
-	struct ttd_fport *fp = &f->fp[side][lport];
+	struct ttd_sw *sw = &f->sw[side];
+	struct ttd_fport *fp = &sw->fp[lport];
 	char err[128];
 	tt_frame fr;
 	int x;
 
 	fp->rx++;
-	f->cnt.received++;
+	sw->cnt.received++;
 	if (wirelen > len || len > TTD_FRAME_MAX) {
 		/* cut at the snap length: never forwarded as if whole */
-		fwd_drop(f, TTD_DROP_TOO_LONG);
+		fwd_drop(sw, TTD_DROP_TOO_LONG);
 		return;
 	}
 	x = tt_frame_decode(&fr, buf, len, err, sizeof(err));
 	if (x == 1) {
-		fwd_drop(f, TTD_DROP_NOT_TORUS);  /* e.g. the kernel's own */
+		fwd_drop(sw, TTD_DROP_NOT_TORUS);  /* e.g. the kernel's own */
 		return;
 	}
 	if (x < 0) {
-		fwd_drop(f, TTD_DROP_BAD_FRAME);
+		fwd_drop(sw, TTD_DROP_BAD_FRAME);
 		ttd_log(TTD_LOG_DEBUG, "fwd", "bad frame on %s: %s",
 		    f->nd->card[side].port[lport].ifname, err);
 		return;
 	}
 	if (fr.type == TT_FRAME_HELLO) {
-		fwd_hello_rx(f, side, lport, &fr);
+		ttd_hello_rx(f, sw, lport, &fr);
 		return;
 	}
-	if (fr.flags & TT_FRAME_F_DELIVERED) {
-		fwd_drop(f, TTD_DROP_BAD_FRAME);	/* never on a link */
+	if (fr.type == TT_FRAME_CREDIT) {
+		ttd_credit_rx(f, sw, lport, &fr);
 		return;
 	}
-	fwd_route(f, side, &fr, fp->port);
+	if ((fr.flags & TT_FRAME_F_DELIVERED) || fr.vc >= fp->nvcs) {
+		/* a delivery copy never travels; a VC the port lacks is not
+		 * a torus peer's */
+		fwd_drop(sw, TTD_DROP_BAD_FRAME);
+		return;
+	}
+	fp->rx_data++;
+	fwd_admit(f, sw, lport, fr.vc, &fr, fp->port);
 }
 
 /* An ARP request for a PE's address: answered with that PE's MAC. */
 static int
-fwd_arp(struct ttd_fwd *f, int side, const uint8_t *buf, size_t len)
+fwd_arp(struct ttd_fwd *f, struct ttd_sw *sw, const uint8_t *buf,
+    size_t len)
 {
 	const uint8_t *a = buf + TT_ETH_HLEN;
 	uint8_t rep[TT_ETH_HLEN + ARP_LEN], mac[6];
@@ -406,117 +487,205 @@ fwd_arp(struct ttd_fwd *f, int side, const uint8_t *buf, size_t len)
 	memcpy(rep + 28, a + 24, 4);
 	memcpy(rep + 32, a + 8, 6);		/* target: the asker */
 	memcpy(rep + 38, a + 14, 4);
-	if (f->io.pe_deliver(f->io.ctx, side, rep, sizeof(rep)) == 0)
-		f->cnt.arp++;
+	if (f->io.pe_deliver(f->io.ctx, sw->side, rep, sizeof(rep)) == 0)
+		sw->cnt.arp++;
 	else
-		fwd_drop(f, TTD_DROP_DELIVER_FAILED);
+		fwd_drop(sw, TTD_DROP_DELIVER_FAILED);
 	return 0;
 }
 
 void
 ttd_fwd_pe_rx(struct ttd_fwd *f, int side, const uint8_t *buf, size_t len)
 {
+	struct ttd_sw *sw = &f->sw[side];
 	tt_frame fr;
 	int64_t dst;
 	size_t flen;
 	char err[64];
 
-	f->cnt.received++;
+	sw->cnt.received++;
 	if (len > TTD_FRAME_MAX) {
-		fwd_drop(f, TTD_DROP_TOO_LONG);
+		fwd_drop(sw, TTD_DROP_TOO_LONG);
 		return;
 	}
 	if (len < TT_ETH_HLEN) {
-		fwd_drop(f, TTD_DROP_NOT_FOR_PE);
+		fwd_drop(sw, TTD_DROP_NOT_FOR_PE);
 		return;
 	}
 	if (((uint16_t)buf[12] << 8 | buf[13]) == ETHERTYPE_ARP) {
-		if (fwd_arp(f, side, buf, len) < 0)
-			fwd_drop(f, TTD_DROP_NOT_FOR_PE);
+		if (fwd_arp(f, sw, buf, len) < 0)
+			fwd_drop(sw, TTD_DROP_NOT_FOR_PE);
 		return;
 	}
 	dst = ttd_mac_pe(buf);
 	if (dst < 0 || (uint64_t)dst >= f->net->ncards) {
-		fwd_drop(f, TTD_DROP_NOT_FOR_PE);
+		fwd_drop(sw, TTD_DROP_NOT_FOR_PE);
 		return;
 	}
 	memset(&fr, 0, sizeof(fr));
 	fr.version = TT_FRAME_VERSION;
 	fr.type = TT_FRAME_DATA;
 	fr.dst = (uint32_t)dst;
-	fr.src = f->nd->card[side].card;
-	fr.seq = f->seq[side]++;
+	fr.src = sw->card;
+	fr.seq = sw->seq++;
 	fr.payload = buf;
 	fr.payload_len = len;
 	ttd_pe_mac(fr.src, fr.src_mac);
 	ttd_pe_mac(fr.dst, fr.dst_mac);
 	/* the application trace: the message as its PE sent it, hop 0 */
-	flen = tt_frame_encode(&fr, f->scratch, sizeof(f->scratch));
+	flen = tt_frame_encode(&fr, sw->scratch, sizeof(sw->scratch));
 	if (flen == 0) {
-		fwd_drop(f, TTD_DROP_TOO_LONG);	/* no room for the header */
+		fwd_drop(sw, TTD_DROP_TOO_LONG);	/* no room for the header */
 		return;
 	}
 	if (f->io.trace_pe != NULL)
-		f->io.trace_pe(f->io.ctx, f->scratch, flen);
-	f->cnt.injected++;
+		f->io.trace_pe(f->io.ctx, sw->scratch, flen);
+	sw->cnt.injected++;
 	/* route from the scratch copy: its payload outlives buf's caller */
-	if (tt_frame_decode(&fr, f->scratch, flen, err, sizeof(err)) != 0) {
-		fwd_drop(f, TTD_DROP_BAD_FRAME);	/* cannot happen */
+	if (tt_frame_decode(&fr, sw->scratch, flen, err, sizeof(err)) != 0) {
+		fwd_drop(sw, TTD_DROP_BAD_FRAME);	/* cannot happen */
 		return;
 	}
-	fwd_route(f, side, &fr, TT_PORT_NIC);
+	fwd_admit(f, sw, sw->nports, 0, &fr, TT_PORT_NIC);
 }
 
-/* Send what port lport of card side holds, its VCs served round-robin,
- * until the queues are empty or the port is busy. */
-static void
-fwd_drain_port(struct ttd_fwd *f, int side, int lport)
+int
+ttd_fwd_pe_room(const struct ttd_fwd *f, int side)
 {
-	struct ttd_fport *fp = &f->fp[side][lport];
-	int k, v, any, x;
+	const struct ttd_ibuf *b = &f->sw[side].pe_in;
 
-	do {
-		any = 0;
-		for (k = 0; k < fp->nvcs; k++) {
-			struct ttd_ring *r;
-			const uint8_t *frame;
+	/* lossless: the next frame may be of any length; stop reading the
+	 * TAP until it would fit (its own queue then fills, and a full one
+	 * drops: the TAP's tx_dropped, an edge drop) */
+	return f->o.lossy || ibuf_room(b, TTD_FRAME_MAX, TTD_FRAME_MAX +
+	    TT_VLAN_HLEN);
+}
 
-			v = (fp->rr + k) % fp->nvcs;
-			r = &fp->q[v];
-			if (r->count == 0)
-				continue;
-			frame = r->buf + (size_t)r->head * TTD_FRAME_MAX;
-			x = f->io.port_send(f->io.ctx, side, lport, frame,
-			    r->len[r->head]);
-			if (x < 0) {
-				fp->rr = v;
-				return;		/* the port is busy */
-			}
-			if (x > 0) {
-				fwd_drop(f, TTD_DROP_SEND_FAILED);
-			} else {
-				if (f->io.trace_port != NULL)
-					f->io.trace_port(f->io.ctx, side, lport,
-					    frame, r->len[r->head]);
-				fp->tx++;
-				f->cnt.forwarded++;
-			}
-			r->head = (r->head + 1) % r->slots;
-			r->count--;
-			fp->rr = (v + 1) % fp->nvcs;
-			any = 1;
+/* ---- set-up, links, counters ---- */
+
+static int
+fwd_card_init(struct ttd_fwd *f, int s, char *err, size_t errsz)
+{
+	const struct ttd_card *c = &f->nd->card[s];
+	struct ttd_sw *sw = &f->sw[s];
+	int i, v;
+
+	sw->side = s;
+	sw->card = c->card;
+	sw->epoch = (uint16_t)(f->o.epoch + s);
+	if (sw->epoch == 0)
+		sw->epoch = 1;
+	sw->pe_ip = f->subnet + c->card + 1;
+	sw->nports = c->nports;
+	if (tt_rtable_build(f->net, c->card, &sw->rt) < 0) {
+		snprintf(err, errsz, "out of memory for the routing table");
+		return -1;
+	}
+	if (ibuf_alloc(&sw->pe_in, f->o.pe_bytes) < 0)
+		goto nomem;
+	for (i = 0; i < c->nports; i++) {
+		struct ttd_fport *fp = &sw->fp[i];
+
+		fp->port = c->port[i].port;
+		fp->link = -1;
+		fp->nvcs = fp->port == TT_PORT_INT ? f->net->int_vcs :
+		    f->net->ext_vcs;
+		if (fp->nvcs < 1)
+			fp->nvcs = 1;
+		fp->in = calloc((size_t)fp->nvcs, sizeof(*fp->in));
+		if (fp->in == NULL)
+			goto nomem;
+		for (v = 0; v < fp->nvcs; v++)
+			if (ibuf_alloc(&fp->in[v], fp->port == TT_PORT_INT ?
+			    f->o.int_vc_bytes : f->o.vc_bytes) < 0)
+				goto nomem;
+		fp->cred_due = 1;	/* introduce ourselves */
+	}
+	return 0;
+nomem:
+	snprintf(err, errsz, "out of memory for the input buffers");
+	return -1;
+}
+
+int
+ttd_fwd_init(struct ttd_fwd *f, const struct ttd_node *nd,
+    const struct ttd_io *io, const struct ttd_fwd_opts *o, char *err,
+    size_t errsz)
+{
+	int s;
+
+	memset(f, 0, sizeof(*f));
+	f->nd = nd;
+	f->net = nd->net;
+	f->io = *io;
+	f->o = *o;
+	f->subnet = nd->cfg->pe_subnet;
+	f->mask = nd->cfg->pe_prefix ? ~0u << (32 - nd->cfg->pe_prefix) : 0;
+	for (s = 0; s < nd->ncards; s++)
+		if (fwd_card_init(f, s, err, errsz) < 0) {
+			ttd_fwd_free(f);
+			return -1;
 		}
-	} while (any);
+	return 0;
 }
 
 void
-ttd_fwd_drain(struct ttd_fwd *f)
+ttd_fwd_free(struct ttd_fwd *f)
 {
-	int s, i;
+	int s, i, v;
 
-	for (s = 0; s < f->nd->ncards; s++)
-		for (i = 0; i < f->nports[s]; i++)
-			fwd_drain_port(f, s, i);
+	for (s = 0; s < 2; s++) {
+		struct ttd_sw *sw = &f->sw[s];
+
+		if (sw->rt.store != NULL)
+			tt_rtable_free(&sw->rt);
+		ibuf_free(&sw->pe_in);
+		for (i = 0; i < sw->nports; i++) {
+			struct ttd_fport *fp = &sw->fp[i];
+
+			for (v = 0; fp->in != NULL && v < fp->nvcs; v++)
+				ibuf_free(&fp->in[v]);
+			free(fp->in);
+			fp->in = NULL;
+		}
+	}
+}
+
+void
+ttd_fwd_opts_config(struct ttd_fwd_opts *o, const tt_config *cfg,
+    const tt_net *net)
+{
+	/* the model's: buffer_flits of flit_bytes per input port, split
+	 * among its VCs (seed 000 §7.1) */
+	uint64_t port = (uint64_t)cfg->params.buffer_flits *
+	    (uint64_t)cfg->params.flit_bytes;
+	uint64_t ext = port / (uint64_t)(net->ext_vcs > 0 ? net->ext_vcs : 1);
+	uint64_t in = port / (uint64_t)(net->int_vcs > 0 ? net->int_vcs : 1);
+
+#define FWD_BYTES(set, model) ((set) > 0 ? (uint32_t)(set) : \
+	(model) < TTD_BUFFER_DEFAULT ? TTD_BUFFER_DEFAULT : \
+	(model) > TT_CREDIT_BYTES_MAX ? TT_CREDIT_BYTES_MAX : (uint32_t)(model))
+	o->vc_bytes = FWD_BYTES(cfg->credit_vc_bytes, ext);
+	o->int_vc_bytes = FWD_BYTES(cfg->credit_int_vc_bytes, in);
+	o->pe_bytes = FWD_BYTES(cfg->credit_pe_bytes, port);
+#undef FWD_BYTES
+}
+
+void
+ttd_fwd_link(struct ttd_fwd *f, int side, int lport, int up)
+{
+	struct ttd_sw *sw = &f->sw[side];
+	struct ttd_fport *fp = &sw->fp[lport];
+
+	fp->link = up;
+	if (!up) {
+		fp->cabling = TTD_CABLING_UNKNOWN;	/* nothing to hear */
+		/* what waits for it goes no further */
+		sw->want |= 1u << lport;
+		ttd_fwd_kick(f, sw);
+	} else {
+		fp->cred_due = 1;	/* resynchronise the credits */
+	}
 }
 
 uint64_t
@@ -525,72 +694,46 @@ ttd_fwd_queued(const struct ttd_fwd *f)
 	uint64_t n = 0;
 	int s, i, v;
 
-	for (s = 0; s < f->nd->ncards; s++)
-		for (i = 0; i < f->nports[s]; i++)
-			for (v = 0; v < f->fp[s][i].nvcs; v++)
-				n += f->fp[s][i].q[v].count;
+	for (s = 0; s < f->nd->ncards; s++) {
+		const struct ttd_sw *sw = &f->sw[s];
+
+		n += sw->pe_in.qn;
+		for (i = 0; i < sw->nports; i++)
+			for (v = 0; v < sw->fp[i].nvcs; v++)
+				n += sw->fp[i].in[v].qn;
+	}
 	return n;
+}
+
+void
+ttd_fwd_counters(const struct ttd_fwd *f, struct ttd_counters *c)
+{
+	const uint64_t *a;
+	uint64_t *sum = (uint64_t *)c;
+	size_t k, n = sizeof(*c) / sizeof(uint64_t);
+	int s;
+
+	_Static_assert(sizeof(struct ttd_counters) % sizeof(uint64_t) == 0,
+	    "counters are uint64_t only");
+	memset(c, 0, sizeof(*c));
+	for (s = 0; s < f->nd->ncards; s++) {
+		a = (const uint64_t *)&f->sw[s].cnt;
+		for (k = 0; k < n; k++)
+			sum[k] += a[k];
+	}
 }
 
 uint64_t
 ttd_fwd_accounted(const struct ttd_fwd *f)
 {
-	const struct ttd_counters *c = &f->cnt;
+	struct ttd_counters c;
 	uint64_t n;
 	int d;
 
-	n = c->forwarded + c->delivered + c->hellos + c->arp +
+	ttd_fwd_counters(f, &c);
+	n = c.forwarded + c.delivered + c.hellos + c.arp + c.credits +
 	    ttd_fwd_queued(f);
 	for (d = 0; d < TTD_DROP_N; d++)
-		n += c->dropped[d];
+		n += c.dropped[d];
 	return n;
-}
-
-void
-ttd_fwd_hello(struct ttd_fwd *f)
-{
-	uint8_t body[TT_HELLO_LEN], buf[64];
-	uint64_t now = f->io.now_ns != NULL ? f->io.now_ns(f->io.ctx) : 0;
-	tt_frame fr;
-	tt_hello h;
-	size_t len;
-	int s, i;
-
-	for (s = 0; s < f->nd->ncards; s++)
-		for (i = 0; i < f->nports[s]; i++) {
-			struct ttd_fport *fp = &f->fp[s][i];
-
-			fwd_log_suppressed(f, s, i, now);
-			if (fp->port == TT_PORT_INT || fp->link == 0)
-				continue;
-			memset(&h, 0, sizeof(h));
-			h.node = f->nd->node;
-			h.card = (uint8_t)s;
-			h.port = (uint8_t)fp->port;
-			tt_hello_encode(&h, body);
-			memset(&fr, 0, sizeof(fr));
-			memcpy(fr.dst_mac, eth_broadcast, 6);
-			memcpy(fr.src_mac, f->port_mac[s][i], 6);
-			fr.version = TT_FRAME_VERSION;
-			fr.type = TT_FRAME_HELLO;
-			fr.dst = TT_PE_BROADCAST;
-			fr.src = f->nd->card[s].card;
-			fr.payload = body;
-			fr.payload_len = sizeof(body);
-			fr.tagged = f->vlan;	/* VC 0, PCP 0 */
-			len = tt_frame_encode(&fr, buf, sizeof(buf));
-			if (len > 0 && f->io.port_send(f->io.ctx, s, i, buf,
-			    len) == 0)
-				f->cnt.hellos_tx++;
-		}
-}
-
-void
-ttd_fwd_link(struct ttd_fwd *f, int side, int lport, int up)
-{
-	struct ttd_fport *fp = &f->fp[side][lport];
-
-	fp->link = up;
-	if (!up)
-		fp->cabling = TTD_CABLING_UNKNOWN;	/* nothing to hear */
 }

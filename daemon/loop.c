@@ -1,13 +1,16 @@
 /*
- * `ttd run`: the daemon around the forwarding logic of fwd.c.
+ * `ttd run`: the daemon around the data plane (plane.c).
  *
- * One poll loop serves every port of both cards (port.c), the PEs' TAPs,
- * a signalfd, the reload thread's eventfd (reload.c) and the control
- * socket (control.c).  Nothing in the loop waits but poll() itself: every
- * descriptor is non-blocking, control clients have a deadline and the
- * config is loaded in a thread.  Timers: hellos and link state every
- * LOOP_HELLO_MS, trace flushes every LOOP_FLUSH_MS.  Signals are read
- * from the signalfd inside the loop, never handled in a handler: TERM/INT
+ * Set-up: the config and the port map, the control socket, the switches
+ * (fwd.c), the devices with the backend chosen (AF_XDP where it works,
+ * libpcap where not, or what --backend says), the TAPs and the traces.
+ * Then the main poll loop: the signalfd, the reload thread's eventfd
+ * (reload.c), the control socket (control.c), the trace flush every
+ * LOOP_FLUSH_MS, and, unless each card has a thread of its own, the data
+ * plane's ports and TAPs too.  Nothing in the loop waits but poll()
+ * itself: every descriptor is non-blocking, control clients have a
+ * deadline and the config is loaded in a thread.  Signals are read from
+ * the signalfd inside the loop, never handled in a handler: TERM/INT
  * flush and close every trace and exit, HUP reloads the config and
  * reopens the traces, USR1 logs the counters.  systemd's notify protocol
  * is a datagram to NOTIFY_SOCKET.
@@ -21,7 +24,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <pcap/pcap.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/socket.h>
@@ -30,117 +32,24 @@
 #include "discover.h"
 #include "ttd.h"
 
-#define LOOP_BATCH	64	/* frames read from one handle per round */
-#define LOOP_QUEUE_SLOTS 32	/* frames per (port, VC) output queue */
-#define LOOP_HELLO_MS	1000	/* hellos and link state */
 #define LOOP_FLUSH_MS	200	/* trace files flushed */
-#define LOOP_IDLE_MS	100	/* longest poll() when nothing waits */
-#define LOOP_BUSY_MS	1	/* poll() while frames wait in queues */
+#define LOOP_IDLE_MS	100	/* longest poll() */
 
 /*
- * The poll set: the ports, the TAPs, the signalfd, the reload eventfd,
- * then the control socket's listener and clients (TTD_CONTROL_CLIENTS).
+ * The main poll set: the data plane's ports and TAPs (one loop only),
+ * the signalfd, the reload eventfd, then the control socket's listener
+ * and clients (TTD_CONTROL_CLIENTS).
  */
 struct loop_slots {
-	int port0, nports;
-	int tap0, ntaps;
+	int nplane;
 	int sig;
 	int reload;
 	int ctl;
 	int n;
 };
-#define LOOP_SLOTS_MAX	(2 * (TT_MAX_EXT + 1) + 2 + 2 + 1 + \
-			 TTD_CONTROL_CLIENTS)
+#define LOOP_SLOTS_MAX	(TTD_PLANE_FDS + 2 + 1 + TTD_CONTROL_CLIENTS)
 
-/* Who a port's slot is: the pcap callback's user data. */
-struct loop_rx {
-	struct ttd_daemon *d;
-	int side, lport;
-};
-
-struct loop_timers {
-	uint64_t hello, flush;	/* next due, ms */
-};
-
-/* ---- the io table of fwd.c ---- */
-
-static uint64_t
-loop_now_ns(void *ctx)
-{
-	struct timespec ts;
-
-	(void)ctx;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int
-loop_port_send(void *ctx, int side, int lport, const uint8_t *buf,
-    size_t len)
-{
-	struct ttd_daemon *d = ctx;
-
-	if (pcap_inject(d->pc[side][lport], buf, len) >= 0)
-		return 0;
-	if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS)
-		return -1;
-	ttd_log(TTD_LOG_DEBUG, "fwd", "%s: send failed: %s",
-	    d->nd.card[side].port[lport].ifname,
-	    pcap_geterr(d->pc[side][lport]));
-	return 1;
-}
-
-static int
-loop_pe_deliver(void *ctx, int side, const uint8_t *buf, size_t len)
-{
-	struct ttd_daemon *d = ctx;
-
-	if (write(d->tap[side], buf, len) == (ssize_t)len)
-		return 0;
-	ttd_log_errno(TTD_LOG_DEBUG, "pe", "%s: write", d->tapname[side]);
-	return -1;
-}
-
-static void
-loop_trace_pe(void *ctx, const uint8_t *buf, size_t len)
-{
-	struct ttd_daemon *d = ctx;
-
-	ttd_capture_write(&d->pe_cap, loop_now_ns(d), buf, len);
-}
-
-static void
-loop_trace_port(void *ctx, int side, int lport, const uint8_t *buf,
-    size_t len)
-{
-	struct ttd_daemon *d = ctx;
-
-	if (d->port_tracing)
-		ttd_capture_write(&d->port_cap[side][lport], loop_now_ns(d),
-		    buf, len);
-}
-
-/* ---- links and traces ---- */
-
-static void
-loop_links(struct ttd_daemon *d)
-{
-	char pn[160];
-	int s, i, up;
-
-	for (s = 0; s < d->nd.ncards; s++)
-		for (i = 0; i < d->f.nports[s]; i++) {
-			up = ttd_port_carrier(d->nd.card[s].port[i].ifname);
-			if (up < 0 || up == d->f.fp[s][i].link)
-				continue;
-			ttd_fwd_port_name(&d->f, s, i, pn, sizeof(pn));
-			if (d->f.fp[s][i].link >= 0 || !up)
-				ttd_log(up ? TTD_LOG_NOTICE : TTD_LOG_WARNING,
-				    "link", "%s: link %s", pn, up ? "up" :
-				    "down");
-			ttd_fwd_link(&d->f, s, i, up);
-		}
-}
+/* ---- traces ---- */
 
 static int
 loop_trace_path(char *buf, size_t bufsz, const struct ttd_daemon *d,
@@ -205,8 +114,10 @@ loop_flush(struct ttd_daemon *d)
 	struct ttd_capture *all[LOOP_CAPTURES_MAX];
 	int n = loop_ncaptures(d, all), i;
 
+	pthread_mutex_lock(&d->cap_mu);
 	for (i = 0; i < n; i++)
 		(void)ttd_capture_flush(all[i]);
+	pthread_mutex_unlock(&d->cap_mu);
 }
 
 static void
@@ -216,6 +127,7 @@ loop_reopen(struct ttd_daemon *d, const struct ttd_settings *s)
 	int n = loop_ncaptures(d, all), i;
 	char err[512];
 
+	pthread_mutex_lock(&d->cap_mu);
 	for (i = 0; i < n; i++) {
 		if (s != NULL) {
 			all[i]->rotate_bytes = (uint64_t)s->trace_rotate_mb
@@ -226,6 +138,7 @@ loop_reopen(struct ttd_daemon *d, const struct ttd_settings *s)
 			ttd_log(TTD_LOG_ERR, "capture", "%s; retried at every "
 			    "flush", err);
 	}
+	pthread_mutex_unlock(&d->cap_mu);
 }
 
 static void
@@ -329,7 +242,9 @@ loop_signals(struct ttd_daemon *d)
 				loop_notify("RELOADING=1");
 			ttd_reload_start(&d->reload);
 		} else if (si.ssi_signo == SIGUSR1) {
+			ttd_plane_pause(d);
 			ttd_status_log(d, TTD_LOG_NOTICE);
+			ttd_plane_resume(d);
 		}
 	}
 	return stop;
@@ -340,11 +255,14 @@ loop_answer(void *ctx, int kind, FILE *fp)
 {
 	struct ttd_daemon *d = ctx;
 
+	/* the planes held between two rounds: their state is whole */
+	ttd_plane_pause(d);
 	loop_flush(d);		/* what status reports is what files hold */
 	if (kind == TTD_REQ_STATUS_JSON)
 		ttd_status_json(d, fp);
 	else
 		ttd_status_text(d, fp);
+	ttd_plane_resume(d);
 }
 
 /* ---- set-up and tear-down ---- */
@@ -375,33 +293,131 @@ loop_load(struct ttd_daemon *d, char *err, size_t errsz)
 	return 0;
 }
 
-static int
-loop_open_devices(struct ttd_daemon *d, char *err, size_t errsz)
+/* Frames the neighbour may have in flight towards a port: its credits,
+ * at TTD_CREDIT_MIN bytes a frame (an AF_XDP receive ring takes them). */
+static uint32_t
+loop_rx_frames(const struct ttd_daemon *d, int s, int i)
+{
+	const struct ttd_fport *fp = &d->f.sw[s].fp[i];
+	uint32_t n = 0;
+	int v;
+
+	for (v = 0; v < fp->nvcs; v++)
+		n += fp->in[v].size / TTD_CREDIT_MIN;
+	return n;
+}
+
+static void
+loop_close_ports(struct ttd_daemon *d)
 {
 	int s, i;
 
-	for (s = 0; s < d->nd.ncards; s++) {
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < TT_MAX_EXT + 1; i++)
+			ttd_dev_close(&d->dev[s][i]);
+}
+
+/* Every port with one backend: 0, or -1 with err set (none left open). */
+static int
+loop_open_ports(struct ttd_daemon *d, int backend, char *err, size_t errsz)
+{
+	int s, i;
+
+	for (s = 0; s < d->nd.ncards; s++)
 		for (i = 0; i < d->nd.card[s].nports; i++)
-			if (ttd_port_open(&d->pc[s][i],
-			    d->nd.card[s].port[i].ifname,
-			    d->f.port_mac[s][i], err, errsz) < 0)
-				return TTD_EX_UNAVAILABLE;
+			if (ttd_dev_open(&d->dev[s][i], backend,
+			    d->nd.card[s].port[i].ifname, loop_rx_frames(d, s,
+			    i), d->f.sw[s].fp[i].mac, err, errsz) < 0) {
+				loop_close_ports(d);
+				return -1;
+			}
+	return 0;
+}
+
+/* The ports' AF_XDP modes: one, or "mixed" with the first and others. */
+static const char *
+loop_xdp_modes(const struct ttd_daemon *d, char *buf, size_t bufsz)
+{
+	const char *m0 = ttd_dev_mode(&d->dev[0][0]);
+	int s, i;
+
+	for (s = 0; s < d->nd.ncards; s++)
+		for (i = 0; i < d->nd.card[s].nports; i++)
+			if (strcmp(ttd_dev_mode(&d->dev[s][i]), m0) != 0) {
+				snprintf(buf, bufsz, "%s on %s, %s on %s", m0,
+				    d->dev[0][0].ifname,
+				    ttd_dev_mode(&d->dev[s][i]),
+				    d->dev[s][i].ifname);
+				return buf;
+			}
+	snprintf(buf, bufsz, "%s", m0);
+	return buf;
+}
+
+/*
+ * The ports, with the backend asked for; without --backend, AF_XDP where
+ * it works on every port and libpcap otherwise, saying why.  Then the
+ * TAPs.
+ */
+static int
+loop_open_devices(struct ttd_daemon *d, char *err, size_t errsz)
+{
+	int want = d->o->backend, nports = d->f.sw[0].nports +
+	    d->f.sw[1].nports, s;
+	char why[400] = "", modes[256];
+
+	if (want != TTD_BACKEND_PCAP) {
+		if (loop_open_ports(d, TTD_BACKEND_XDP, why, sizeof(why)) == 0)
+			d->backend = TTD_BACKEND_XDP;
+		else if (want == TTD_BACKEND_XDP) {
+			snprintf(err, errsz, "--backend xdp: %s", why);
+			return TTD_EX_UNAVAILABLE;
+		}
+	}
+	if (d->backend == TTD_BACKEND_XDP) {
+		ttd_log(TTD_LOG_NOTICE, "backend", "xdp: an AF_XDP socket on "
+		    "each of the %d ports (%s)", nports, loop_xdp_modes(d,
+		    modes, sizeof(modes)));
+	} else {
+		if (loop_open_ports(d, TTD_BACKEND_PCAP, err, errsz) < 0)
+			return TTD_EX_UNAVAILABLE;
+		d->backend = TTD_BACKEND_PCAP;
+		ttd_log(TTD_LOG_NOTICE, "backend", "pcap: libpcap on each of "
+		    "the %d ports (%s%s)", nports, want == TTD_BACKEND_PCAP ?
+		    "--backend pcap" : "AF_XDP unavailable: ",
+		    want == TTD_BACKEND_PCAP ? "" : why);
+	}
+	for (s = 0; s < d->nd.ncards; s++) {
 		if (ttd_tap_open(&d->tap[s], d->tapname[s],
 		    sizeof(d->tapname[s]), &d->cfg, d->nd.card[s].card, err,
 		    errsz) < 0)
 			return TTD_EX_UNAVAILABLE;
+		d->tap_dropped0[s] = ttd_tap_dropped(d->tap[s],
+		    d->tapname[s]);
 	}
 	return 0;
+}
+
+/* An epoch for the credit counts of this start: never the last one's,
+ * practically. */
+static uint16_t
+loop_epoch(void)
+{
+	struct timespec ts;
+	uint32_t x;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	x = (uint32_t)ts.tv_nsec ^ (uint32_t)ts.tv_sec * 2654435761u ^
+	    (uint32_t)getpid() * 40503u;
+	x ^= x >> 16;
+	return (uint16_t)(x & 0xfffe ? x & 0xfffe : 2);
 }
 
 static int
 loop_setup(struct ttd_daemon *d, char *err, size_t errsz)
 {
-	struct ttd_io io = {
-		.ctx = d, .port_send = loop_port_send,
-		.pe_deliver = loop_pe_deliver, .trace_pe = loop_trace_pe,
-		.trace_port = loop_trace_port, .now_ns = loop_now_ns
-	};
+	struct ttd_fwd_opts fo;
+	struct ttd_io io;
 	sigset_t ss;
 	int rc;
 
@@ -411,10 +427,14 @@ loop_setup(struct ttd_daemon *d, char *err, size_t errsz)
 	if (ttd_control_open(&d->ctl, d->o->control ? d->o->control :
 	    TTD_DEFAULT_CONTROL, loop_answer, d, err, errsz) < 0)
 		return 1;
-	if (ttd_fwd_init(&d->f, &d->nd, &io, LOOP_QUEUE_SLOTS, err,
-	    errsz) < 0)
+	ttd_plane_io(d, &io);
+	memset(&fo, 0, sizeof(fo));
+	ttd_fwd_opts_config(&fo, &d->cfg, &d->net);
+	fo.lossy = d->o->lossy;
+	fo.vlan = d->o->pcp;
+	fo.epoch = loop_epoch();
+	if (ttd_fwd_init(&d->f, &d->nd, &io, &fo, err, errsz) < 0)
 		return 1;
-	d->f.vlan = d->o->pcp;
 	if ((rc = loop_open_devices(d, err, errsz)) != 0)
 		return rc;
 	if (loop_open_traces(d, err, errsz) < 0)
@@ -430,23 +450,27 @@ loop_setup(struct ttd_daemon *d, char *err, size_t errsz)
 }
 
 /*
- * One poll loop serves both cards.  When hwloc places both cards on the
- * same CPUs (one NUMA node), the loop is pinned there, next to the cards'
- * DMA; when they sit on different nodes, or hwloc cannot place them
- * (veth, virtual NICs), the kernel schedules it.
+ * One loop or a thread per card.  One loop serves both cards unless they
+ * sit on different NUMA nodes (or --threads card says so): then each card
+ * gets a thread pinned to its node's CPUs, next to its DMA.  One loop is
+ * pinned to the cards' CPUs when both sit on the same node; when hwloc
+ * cannot place them (veth, virtual NICs) the kernel schedules it.
  */
 static void
-loop_pin(struct ttd_daemon *d)
+loop_threads(struct ttd_daemon *d)
 {
 	const ttd_nic *at[2] = {NULL, NULL};
 	ttd_nic *nics;
 	size_t n, i;
-	int s, j;
+	int s, j, split;
 	char err[512];
 
+	d->nplanes = 1;
+	d->plane[0].side = -1;
 	if (ttd_discover(d->o->hwloc_xml, &nics, &n, err, sizeof(err)) < 0) {
 		ttd_log(TTD_LOG_INFO, "numa", "not pinned: %s", err);
-		return;
+		nics = NULL;
+		n = 0;
 	}
 	for (s = 0; s < d->nd.ncards; s++)
 		for (i = 0; i < n; i++)
@@ -454,37 +478,50 @@ loop_pin(struct ttd_daemon *d)
 				if (strcmp(nics[i].port[j].name,
 				    d->nd.card[s].port[0].ifname) == 0)
 					at[s] = &nics[i];
-	if (at[0] == NULL || (d->nd.ncards > 1 && at[1] == NULL))
-		ttd_log(TTD_LOG_INFO, "numa", "not pinned: hwloc does not "
-		    "place the cards (no PCI device)");
-	else if (d->nd.ncards > 1 && strcmp(at[0]->cpuset, at[1]->cpuset))
-		ttd_log(TTD_LOG_INFO, "numa", "not pinned: the cards sit on "
-		    "NUMA nodes %d and %d", at[0]->numa, at[1]->numa);
+	split = d->nd.ncards > 1 && at[0] != NULL && at[1] != NULL &&
+	    strcmp(at[0]->cpuset, at[1]->cpuset) != 0;
+	if (d->nd.ncards > 1 && (d->o->threads == TTD_THREADS_CARD ||
+	    (d->o->threads == TTD_THREADS_AUTO && split))) {
+		d->nplanes = 2;
+		d->plane[0].side = 0;
+		d->plane[1].side = 1;
+		ttd_log(TTD_LOG_NOTICE, "numa", "a thread per card%s", split ?
+		    ", each pinned to its card's NUMA node" : " (--threads "
+		    "card)");
+	} else if (at[0] == NULL || (d->nd.ncards > 1 && at[1] == NULL))
+		ttd_log(TTD_LOG_INFO, "numa", "one loop, not pinned: hwloc "
+		    "does not place the cards (no PCI device)");
+	else if (split)
+		ttd_log(TTD_LOG_INFO, "numa", "one loop (--threads one), not "
+		    "pinned: the cards sit on NUMA nodes %d and %d",
+		    at[0]->numa, at[1]->numa);
 	else if (ttd_discover_bind(at[0], err, sizeof(err)) < 0)
 		ttd_log(TTD_LOG_WARNING, "numa", "%s", err);
 	else
-		ttd_log(TTD_LOG_INFO, "numa", "pinned to CPUs %s (NUMA node "
-		    "%d, the cards' own)", at[0]->cpuset, at[0]->numa);
-	ttd_discover_free(nics);
+		ttd_log(TTD_LOG_INFO, "numa", "one loop, pinned to CPUs %s "
+		    "(NUMA node %d, the cards' own)", at[0]->cpuset,
+		    at[0]->numa);
+	for (s = 0; s < d->nplanes; s++)
+		ttd_plane_init(&d->plane[s], d, d->plane[s].side);
+	if (nics != NULL)
+		ttd_discover_free(nics);
 }
 
 static void
 loop_teardown(struct ttd_daemon *d)
 {
-	int s, i, abandoned;
+	int s, abandoned;
 
+	ttd_plane_stop(d);
 	abandoned = ttd_reload_free(&d->reload) < 0;
 	if (abandoned)
 		ttd_log(TTD_LOG_NOTICE, "config", "a reload still waiting on "
 		    "%s is abandoned", d->o->config);
 	loop_close_traces(d);
-	for (s = 0; s < 2; s++) {
-		for (i = 0; i < TT_MAX_EXT + 1; i++)
-			if (d->pc[s][i] != NULL)
-				pcap_close(d->pc[s][i]);
+	loop_close_ports(d);
+	for (s = 0; s < 2; s++)
 		if (d->tap[s] > 0)
 			close(d->tap[s]);
-	}
 	ttd_control_close(&d->ctl);
 	if (d->sfd >= 0)
 		close(d->sfd);
@@ -498,72 +535,6 @@ loop_teardown(struct ttd_daemon *d)
 
 /* ---- the loop ---- */
 
-static void
-loop_slots_init(struct ttd_daemon *d, struct loop_slots *sl,
-    struct pollfd *pfd, struct loop_rx *rx)
-{
-	int s, i, n = 0;
-
-	memset(pfd, 0, LOOP_SLOTS_MAX * sizeof(*pfd));
-	sl->port0 = n;
-	for (s = 0; s < d->nd.ncards; s++)
-		for (i = 0; i < d->f.nports[s]; i++) {
-			rx[n] = (struct loop_rx){d, s, i};
-			pfd[n].fd = pcap_get_selectable_fd(d->pc[s][i]);
-			pfd[n++].events = POLLIN;
-		}
-	sl->nports = n - sl->port0;
-	sl->tap0 = n;
-	for (s = 0; s < d->nd.ncards; s++) {
-		pfd[n].fd = d->tap[s];
-		pfd[n++].events = POLLIN;
-	}
-	sl->ntaps = n - sl->tap0;
-	sl->sig = n;
-	pfd[n].fd = d->sfd;
-	pfd[n++].events = POLLIN;
-	sl->reload = n;
-	pfd[n].fd = d->reload.efd;
-	pfd[n++].events = POLLIN;
-	sl->ctl = n;
-	sl->n = n + 1 + TTD_CONTROL_CLIENTS;
-}
-
-static void
-loop_pcap_cb(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
-{
-	struct loop_rx *rx = (struct loop_rx *)user;
-
-	ttd_fwd_port_rx(&rx->d->f, rx->side, rx->lport, bytes, h->caplen,
-	    h->len);
-}
-
-/* What poll() says the ports and TAPs hold: up to LOOP_BATCH each. */
-static void
-loop_receive(struct ttd_daemon *d, const struct loop_slots *sl,
-    const struct pollfd *pfd, struct loop_rx *rx)
-{
-	ssize_t len;
-	int i, s, k;
-
-	for (i = 0; i < sl->nports; i++)
-		if (pfd[sl->port0 + i].revents & POLLIN)
-			(void)pcap_dispatch(d->pc[rx[i].side][rx[i].lport],
-			    LOOP_BATCH, loop_pcap_cb, (u_char *)&rx[i]);
-	for (s = 0; s < sl->ntaps; s++) {
-		if (!(pfd[sl->tap0 + s].revents & POLLIN))
-			continue;
-		for (k = 0; k < LOOP_BATCH; k++) {
-			/* one byte more than a frame may have: a longer
-			 * frame is cut to it, and dropped as too_long */
-			len = read(d->tap[s], d->buf, sizeof(d->buf));
-			if (len <= 0)
-				break;
-			ttd_fwd_pe_rx(&d->f, s, d->buf, (size_t)len);
-		}
-	}
-}
-
 static uint64_t
 loop_ms(void)
 {
@@ -573,56 +544,71 @@ loop_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-/* Run the timers that are due; the poll() timeout until the next event. */
-static int
-loop_timers(struct ttd_daemon *d, struct loop_timers *t, uint64_t now)
+/* The poll set: the plane's (one loop), the signals, the reloads, the
+ * control socket. */
+static void
+loop_slots(struct ttd_daemon *d, struct loop_slots *sl, struct pollfd *pfd)
 {
-	uint64_t next, ctl;
+	int n;
 
-	if (now >= t->hello) {
-		loop_links(d);
-		ttd_fwd_hello(&d->f);
-		t->hello = now + LOOP_HELLO_MS;
-	}
-	if (now >= t->flush) {
-		loop_flush(d);
-		t->flush = now + LOOP_FLUSH_MS;
-	}
-	if (ttd_fwd_queued(&d->f) > 0)
-		return LOOP_BUSY_MS;
-	next = t->hello < t->flush ? t->hello : t->flush;
-	ctl = ttd_control_next_deadline(&d->ctl);
+	n = d->nplanes == 1 ? ttd_plane_pollfds(&d->plane[0], pfd) : 0;
+	sl->nplane = n;
+	sl->sig = n;
+	pfd[n].fd = d->sfd;
+	pfd[n].events = POLLIN;
+	pfd[n++].revents = 0;
+	sl->reload = n;
+	pfd[n].fd = d->reload.efd;
+	pfd[n].events = POLLIN;
+	pfd[n++].revents = 0;
+	sl->ctl = n;
+	(void)ttd_control_pollfds(&d->ctl, pfd + n);
+	sl->n = n + 1 + TTD_CONTROL_CLIENTS;
+}
+
+/* The poll() timeout: the plane's wish, the next flush, a control
+ * client's deadline. */
+static int
+loop_timeout(struct ttd_daemon *d, int plane, uint64_t flush, uint64_t now)
+{
+	uint64_t next = flush, ctl = ttd_control_next_deadline(&d->ctl);
+	int t;
+
 	if (ctl < next)
 		next = ctl > now ? ctl : now;
-	return next - now < LOOP_IDLE_MS ? (int)(next - now) : LOOP_IDLE_MS;
+	t = next - now < LOOP_IDLE_MS ? (int)(next - now) : LOOP_IDLE_MS;
+	return plane < t ? plane : t;
 }
 
 static int
 loop_run(struct ttd_daemon *d)
 {
 	struct pollfd pfd[LOOP_SLOTS_MAX];
-	struct loop_rx rx[2 * (TT_MAX_EXT + 1)];
-	struct loop_timers t = {0, 0};
 	struct loop_slots sl;
-	int stop = 0, timeout;
+	uint64_t flush = 0, now;
+	int stop = 0, timeout = 0, plane;
 
-	loop_slots_init(d, &sl, pfd, rx);
 	while (!stop) {
-		timeout = loop_timers(d, &t, loop_ms());
-		ttd_control_pollfds(&d->ctl, pfd + sl.ctl);
+		loop_slots(d, &sl, pfd);
 		if (poll(pfd, (nfds_t)sl.n, timeout) < 0) {
 			if (errno == EINTR)
 				continue;
 			ttd_log_errno(TTD_LOG_ERR, "loop", "poll");
 			return 1;
 		}
-		loop_receive(d, &sl, pfd, rx);
-		ttd_fwd_drain(&d->f);
+		plane = d->nplanes == 1 ? ttd_plane_round(&d->plane[0], pfd) :
+		    LOOP_IDLE_MS;
 		if (pfd[sl.sig].revents & POLLIN)
 			stop = loop_signals(d);
 		if (pfd[sl.reload].revents & POLLIN)
 			loop_reloaded(d);
 		ttd_control_serve(&d->ctl, pfd + sl.ctl, loop_ms());
+		now = loop_ms();
+		if (now >= flush) {
+			loop_flush(d);
+			flush = now + LOOP_FLUSH_MS;
+		}
+		timeout = loop_timeout(d, plane, flush, now);
 	}
 	return 0;
 }
@@ -643,7 +629,7 @@ loop_block_signals(void)
 int
 ttd_run(const struct ttd_run_opts *o)
 {
-	/* large (queues' headers, buffers): not on the stack */
+	/* large (buffers' headers, a TAP read per card): not on the stack */
 	static struct ttd_daemon d;
 	char err[512] = "";
 	int rc;
@@ -651,24 +637,35 @@ ttd_run(const struct ttd_run_opts *o)
 	memset(&d, 0, sizeof(d));
 	d.o = o;
 	d.sfd = d.reload.efd = -1;
+	pthread_mutex_init(&d.cap_mu, NULL);
+	pthread_mutex_init(&d.pause_mu, NULL);
+	pthread_cond_init(&d.pause_cv, NULL);
 	loop_block_signals();
 	rc = loop_setup(&d, err, sizeof(err));
+	if (rc == 0) {
+		loop_threads(&d);
+		ttd_plane_links(&d, -1);
+		if (d.nplanes > 1 && ttd_plane_start(&d, err,
+		    sizeof(err)) < 0)
+			rc = 1;
+	}
 	if (rc != 0) {
 		if (err[0] != '\0')
 			ttd_log(TTD_LOG_ERR, "start", "%s", err);
 		loop_teardown(&d);
 		return rc;
 	}
-	loop_pin(&d);
-	loop_links(&d);
 	ttd_log(TTD_LOG_NOTICE, "start", "node %s (%u), PEs %u%s%u, %d ports, "
-	    "traces in %s", d.nd.host, d.nd.node, d.nd.card[0].card,
+	    "%s, traces in %s", d.nd.host, d.nd.node, d.nd.card[0].card,
 	    d.nd.ncards > 1 ? " and " : "", d.nd.ncards > 1 ?
 	    d.nd.card[1].card : d.nd.card[0].card,
-	    d.f.nports[0] + d.f.nports[1], d.trace_dir);
+	    d.f.sw[0].nports + d.f.sw[1].nports, o->lossy ? "lossy (--lossy: "
+	    "no credits, drops where a buffer is full)" : "lossless (credits "
+	    "per VC)", d.trace_dir);
 	loop_notify("READY=1");
 	rc = loop_run(&d);
 	loop_notify("STOPPING=1");
+	ttd_plane_stop(&d);
 	ttd_status_log(&d, TTD_LOG_INFO);
 	loop_teardown(&d);
 	return rc;

@@ -20,6 +20,7 @@
 static const char usage_text[] =
 "usage: ttd [run] [-c FILE] [--node HOST|x,y,z] [--control PATH]\n"
 "               [--trace-dir DIR] [--pcp] [--log-level LEVEL]\n"
+"               [--backend xdp|pcap] [--lossy] [--threads one|card]\n"
 "               [--hwloc-xml FILE]\n"
 "       ttd check [-c FILE] [-v]\n"
 "       ttd routes [-c FILE] --node HOST|x,y,z [--json]\n"
@@ -29,6 +30,7 @@ static const char usage_text[] =
 "\n"
 "ttd turns a node's two 4-port NICs into a twin-torus switch: it forwards\n"
 "torus frames between the ports with the core's DOR/VC routing table,\n"
+"without loss (credits per VC between cards),\n"
 "gives each PE a TAP interface, checks the cabling with hello frames and\n"
 "records pcap traces.  See ttd(8).\n"
 "\n"
@@ -38,6 +40,12 @@ static const char usage_text[] =
 "  --control PATH    the control socket (default " TTD_DEFAULT_CONTROL ")\n"
 "  --trace-dir DIR   where traces go (default: trace.dir of the file)\n"
 "  --pcp             tag frames on the wire with 802.1Q, PCP = VC\n"
+"  --backend B       xdp (AF_XDP) or pcap (libpcap); default: xdp where\n"
+"                    it works on every port, pcap otherwise (logged why)\n"
+"  --lossy           no credits: drop where a buffer is full (the old way)\n"
+"  --threads T       one (one loop for both cards) or card (a thread per\n"
+"                    card); default: card when the cards sit on different\n"
+"                    NUMA nodes\n"
 "  --log-level L     err, warning, notice (default), info or debug\n"
 "  -v                check: print the normalised config\n"
 "  --json            routes, status, discover: one JSON object\n"
@@ -75,6 +83,9 @@ parse_flags(int argc, char **argv, const char *cmd, const char *allowed,
 		    strcmp(a, "--hwloc-xml") == 0 ? "hwloc-xml" :
 		    strcmp(a, "--log-level") == 0 ? "log-level" :
 		    strcmp(a, "--pcp") == 0 ? "pcp" :
+		    strcmp(a, "--lossy") == 0 ? "lossy" :
+		    strcmp(a, "--backend") == 0 ? "backend" :
+		    strcmp(a, "--threads") == 0 ? "threads" :
 		    strcmp(a, "-v") == 0 ? "v" :
 		    strcmp(a, "--json") == 0 ? "json" : NULL;
 		char want[32];
@@ -90,6 +101,10 @@ parse_flags(int argc, char **argv, const char *cmd, const char *allowed,
 		}
 		if (strcmp(key, "pcp") == 0) {
 			o->run.pcp = 1;
+			continue;
+		}
+		if (strcmp(key, "lossy") == 0) {
+			o->run.lossy = 1;
 			continue;
 		}
 		if (strcmp(key, "v") == 0) {
@@ -115,7 +130,27 @@ parse_flags(int argc, char **argv, const char *cmd, const char *allowed,
 			o->run.trace_dir = v;
 		else if (strcmp(key, "hwloc-xml") == 0)
 			o->run.hwloc_xml = v;
-		else if ((ttd_log_level = ttd_log_parse_level(v)) < 0) {
+		else if (strcmp(key, "backend") == 0) {
+			if (strcmp(v, "xdp") == 0)
+				o->run.backend = TTD_BACKEND_XDP;
+			else if (strcmp(v, "pcap") == 0)
+				o->run.backend = TTD_BACKEND_PCAP;
+			else {
+				fprintf(stderr, "ttd %s: --backend %s: expected "
+				    "xdp or pcap\n", cmd, v);
+				return TTD_EX_USAGE;
+			}
+		} else if (strcmp(key, "threads") == 0) {
+			if (strcmp(v, "one") == 0)
+				o->run.threads = TTD_THREADS_ONE;
+			else if (strcmp(v, "card") == 0)
+				o->run.threads = TTD_THREADS_CARD;
+			else {
+				fprintf(stderr, "ttd %s: --threads %s: expected "
+				    "one or card\n", cmd, v);
+				return TTD_EX_USAGE;
+			}
+		} else if ((ttd_log_level = ttd_log_parse_level(v)) < 0) {
 			fprintf(stderr, "ttd %s: --log-level %s: expected err, "
 			    "warning, notice, info or debug\n", cmd, v);
 			return TTD_EX_USAGE;
@@ -433,7 +468,8 @@ main(int argc, char **argv)
 		    "status, discover):", cmd);
 	}
 	if ((rc = parse_flags(argc, argv, "run",
-	    " c node control trace-dir log-level pcp hwloc-xml ", &o)) != 0)
+	    " c node control trace-dir log-level pcp hwloc-xml lossy backend "
+	    "threads ", &o)) != 0)
 		return rc;
 	return ttd_run(&o.run);
 }

@@ -1,12 +1,15 @@
 /*
- * The devices around the forwarding logic: a libpcap handle per torus
- * port (immediate mode, non-blocking, inbound only: our own frames must
- * not come back to us) and a TAP per PE, named by pes.tap, with the PE's
- * MAC and address.  Nothing here keeps state; loop.c holds the handles.
+ * The devices around the forwarding logic: a port per torus port, opened
+ * with libpcap (immediate mode, non-blocking, inbound only: our own frames
+ * must not come back to us) or as an AF_XDP socket (xdp.c), and a TAP per
+ * PE, named by pes.tap, with the PE's MAC and address.  Nothing here keeps
+ * state of its own; loop.c holds the devices.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
@@ -18,6 +21,8 @@
 #include <sys/socket.h>
 
 #include "ttd.h"
+
+const char *const ttd_backend_names[3] = {"auto", "pcap", "xdp"};
 
 /* The interface's MAC, the source of what ttd sends there. */
 static void
@@ -36,8 +41,29 @@ port_mac(const char *ifname, uint8_t mac[6])
 	close(fd);
 }
 
+/* A counter of /sys/class/net/IF/statistics; 0 if it cannot be read. */
+static uint64_t
+port_stat(const char *ifname, const char *what)
+{
+	char path[128], buf[32];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/%s",
+	    ifname, what);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strtoull(buf, NULL, 10);
+}
+
 static int
-port_fail(pcap_t *p, char *err, size_t errsz, const char *ifname,
+pcap_fail(pcap_t *p, char *err, size_t errsz, const char *ifname,
     const char *why)
 {
 	snprintf(err, errsz, "%s: %s", ifname, why);
@@ -45,9 +71,8 @@ port_fail(pcap_t *p, char *err, size_t errsz, const char *ifname,
 	return -1;
 }
 
-int
-ttd_port_open(pcap_t **pp, const char *ifname, uint8_t mac[6], char *err,
-    size_t errsz)
+static int
+pcap_port_open(pcap_t **pp, const char *ifname, char *err, size_t errsz)
 {
 	char perr[PCAP_ERRBUF_SIZE];
 	pcap_t *p;
@@ -74,15 +99,119 @@ ttd_port_open(pcap_t **pp, const char *ifname, uint8_t mac[6], char *err,
 		ttd_log(TTD_LOG_WARNING, "port", "%s: %s (%s)", ifname,
 		    pcap_statustostr(x), pcap_geterr(p));
 	if (pcap_datalink(p) != DLT_EN10MB)
-		return port_fail(p, err, errsz, ifname, "not an Ethernet "
+		return pcap_fail(p, err, errsz, ifname, "not an Ethernet "
 		    "interface");
 	if (pcap_setdirection(p, PCAP_D_IN) < 0)
-		return port_fail(p, err, errsz, ifname, pcap_geterr(p));
+		return pcap_fail(p, err, errsz, ifname, pcap_geterr(p));
 	if (pcap_setnonblock(p, 1, perr) < 0)
-		return port_fail(p, err, errsz, ifname, perr);
-	port_mac(ifname, mac);
+		return pcap_fail(p, err, errsz, ifname, perr);
 	*pp = p;
 	return 0;
+}
+
+int
+ttd_dev_open(struct ttd_dev *d, int backend, const char *ifname,
+    uint32_t rx_frames, uint8_t mac[6], char *err, size_t errsz)
+{
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+	d->backend = backend;
+	snprintf(d->ifname, sizeof(d->ifname), "%s", ifname);
+	if (backend == TTD_BACKEND_XDP) {
+		if (ttd_xdp_open(d, ifname, rx_frames, err, errsz) < 0)
+			return -1;
+	} else {
+		if (pcap_port_open(&d->pc, ifname, err, errsz) < 0)
+			return -1;
+		d->fd = pcap_get_selectable_fd(d->pc);
+	}
+	d->tx_dropped0 = port_stat(ifname, "tx_dropped");
+	port_mac(ifname, mac);
+	return 0;
+}
+
+struct pcap_rx {
+	ttd_dev_rx_fn *cb;
+	void *u;
+};
+
+static void
+pcap_rx_cb(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
+{
+	struct pcap_rx *r = (struct pcap_rx *)user;
+
+	r->cb(r->u, bytes, h->caplen, h->len);
+}
+
+int
+ttd_dev_rx(struct ttd_dev *d, int max, ttd_dev_rx_fn *cb, void *u)
+{
+	struct pcap_rx r = {cb, u};
+	int n;
+
+	if (d->backend == TTD_BACKEND_XDP)
+		return ttd_xdp_rx(d, max, cb, u);
+	n = pcap_dispatch(d->pc, max, pcap_rx_cb, (u_char *)&r);
+	return n > 0 ? n : 0;
+}
+
+int
+ttd_dev_send(struct ttd_dev *d, const uint8_t *buf, size_t len)
+{
+	if (d->backend == TTD_BACKEND_XDP)
+		return ttd_xdp_send(d, buf, len);
+	if (pcap_inject(d->pc, buf, len) >= 0)
+		return 0;
+	if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS)
+		return -1;
+	ttd_log(TTD_LOG_DEBUG, "fwd", "%s: send failed: %s", d->ifname,
+	    pcap_geterr(d->pc));
+	return 1;
+}
+
+void
+ttd_dev_flush(struct ttd_dev *d)
+{
+	if (d->backend == TTD_BACKEND_XDP)
+		ttd_xdp_flush(d);
+	else
+		d->dirty = 0;	/* pcap_inject sent it already */
+}
+
+void
+ttd_dev_stats(const struct ttd_dev *d, struct ttd_dev_stats *st)
+{
+	struct pcap_stat ps;
+	uint64_t tx;
+
+	memset(st, 0, sizeof(*st));
+	if (d->backend == TTD_BACKEND_XDP)
+		ttd_xdp_stats(d, st);
+	else if (d->pc != NULL && pcap_stats(d->pc, &ps) == 0) {
+		st->drop = ps.ps_drop;
+		st->ifdrop = ps.ps_ifdrop;
+	}
+	if (d->fd >= 0) {
+		tx = port_stat(d->ifname, "tx_dropped");
+		st->link = tx > d->tx_dropped0 ? tx - d->tx_dropped0 : 0;
+	}
+}
+
+const char *
+ttd_dev_mode(const struct ttd_dev *d)
+{
+	return d->backend == TTD_BACKEND_XDP ? ttd_xdp_mode(d) : "libpcap";
+}
+
+void
+ttd_dev_close(struct ttd_dev *d)
+{
+	if (d->backend == TTD_BACKEND_XDP)
+		ttd_xdp_close(d);
+	else if (d->pc != NULL)
+		pcap_close(d->pc);
+	d->pc = NULL;
+	d->fd = -1;
 }
 
 int
@@ -102,16 +231,66 @@ ttd_port_carrier(const char *ifname)
 	return r == 1 ? c == '1' : -1;
 }
 
-void
-ttd_port_drops(pcap_t *p, uint64_t *drop, uint64_t *ifdrop)
+/* The tx_dropped of interface name in /proc/thread-self/net/dev, which
+ * shows the network namespace the thread is in. */
+static int64_t
+tap_dropped_procfs(const char *name)
 {
-	struct pcap_stat ps;
+	char line[512], want[IF_NAMESIZE + 2];
+	unsigned long long v[16];
+	int64_t r = -1;
+	FILE *fp;
 
-	*drop = *ifdrop = 0;
-	if (p == NULL || pcap_stats(p, &ps) < 0)
-		return;
-	*drop = ps.ps_drop;
-	*ifdrop = ps.ps_ifdrop;
+	fp = fopen("/proc/thread-self/net/dev", "re");
+	if (fp == NULL)
+		return -1;
+	snprintf(want, sizeof(want), "%s:", name);
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		char *p = line + strspn(line, " ");
+
+		if (strncmp(p, want, strlen(want)) != 0)
+			continue;
+		/* rx: bytes packets errs drop fifo frame compressed
+		 * multicast; tx: bytes packets errs drop ... */
+		if (sscanf(p + strlen(want), "%llu %llu %llu %llu %llu %llu "
+		    "%llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		    &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10],
+		    &v[11]) == 12)
+			r = (int64_t)v[11];
+		break;
+	}
+	fclose(fp);
+	return r;
+}
+
+int64_t
+ttd_tap_dropped(int fd, const char *name)
+{
+	char path[128];
+	int here, there;
+	int64_t r;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s", name);
+	if (access(path, F_OK) == 0)
+		return tap_dropped_procfs(name);
+	/* moved to the PE's namespace (the testbed does): look there, and
+	 * come back (setns needs CAP_SYS_ADMIN; without it, unknown) */
+	there = ioctl(fd, TUNGETDEVNETNS);
+	if (there < 0)
+		return -1;
+	here = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (here < 0 || setns(there, CLONE_NEWNET) < 0) {
+		if (here >= 0)
+			close(here);
+		close(there);
+		return -1;
+	}
+	r = tap_dropped_procfs(name);
+	if (setns(here, CLONE_NEWNET) < 0)
+		ttd_fatal("pe", "cannot return to ttd's network namespace");
+	close(here);
+	close(there);
+	return r;
 }
 
 /* Address, netmask and up: what the PE's TAP needs beyond its name. */

@@ -1,7 +1,8 @@
 /*
  * What the running daemon shows: `ttd status` (text or JSON, over the
  * control socket) and the counters' log line (SIGUSR1, exit).  Every
- * figure is read here, in the forwarding loop, so the balance of the
+ * figure is read while the data plane stands still (in its own loop, or
+ * with its threads held between two rounds), so the balance of the
  * counters (ttd.h, struct ttd_counters) holds exactly in each answer.
  */
 #include <stdio.h>
@@ -24,21 +25,32 @@ ull(uint64_t v)
 	return (unsigned long long)v;
 }
 
-/* Capture-ring and interface drops of every port, summed. */
+/* The kernel's drops of every port, summed. */
 static void
-status_capture_drops(const struct ttd_daemon *d, uint64_t *drop,
-    uint64_t *ifdrop)
+status_dev_drops(const struct ttd_daemon *d, struct ttd_dev_stats *sum)
 {
-	uint64_t a, b;
+	struct ttd_dev_stats st;
 	int s, i;
 
-	*drop = *ifdrop = 0;
+	memset(sum, 0, sizeof(*sum));
 	for (s = 0; s < d->nd.ncards; s++)
-		for (i = 0; i < d->f.nports[s]; i++) {
-			ttd_port_drops(d->pc[s][i], &a, &b);
-			*drop += a;
-			*ifdrop += b;
+		for (i = 0; i < d->f.sw[s].nports; i++) {
+			ttd_dev_stats(&d->dev[s][i], &st);
+			sum->drop += st.drop;
+			sum->ifdrop += st.ifdrop;
+			sum->link += st.link;
 		}
+}
+
+/* What PE s's TAP dropped since ttd opened it: -1 unknown. */
+static int64_t
+status_tap_dropped(const struct ttd_daemon *d, int s)
+{
+	int64_t n = ttd_tap_dropped(d->tap[s], d->tapname[s]);
+
+	if (n < 0 || d->tap_dropped0[s] < 0)
+		return -1;
+	return n > d->tap_dropped0[s] ? n - d->tap_dropped0[s] : 0;
 }
 
 static uint64_t
@@ -53,10 +65,34 @@ status_dropped(const struct ttd_counters *c)
 }
 
 static void
+status_json_credits(const struct ttd_fport *p, FILE *fp)
+{
+	int v;
+
+	fprintf(fp, ", \"credits\": [");
+	for (v = 0; v < p->nvcs; v++) {
+		const struct ttd_ibuf *b = &p->in[v];
+		int64_t a = ttd_credit_available(p, v);
+
+		fprintf(fp, "%s{\"vc\": %d, \"available\": ", v ? ", " : "", v);
+		if (a < 0)
+			fprintf(fp, "null");
+		else
+			fprintf(fp, "%lld", (long long)a);
+		fprintf(fp, ", \"peer_buffer\": %u, \"buffer\": %u, \"held\": "
+		    "%u, \"frames\": %u}", p->oc[v].peer_buffer, b->size,
+		    b->used, b->qn);
+	}
+	fprintf(fp, "], \"credit_frames\": {\"sent\": %u, \"heard\": %llu, "
+	    "\"lost\": %llu}", p->cred_seq, ull(p->cred_heard),
+	    ull(p->cred_lost));
+}
+
+static void
 status_json_port(const struct ttd_daemon *d, int s, int i, FILE *fp)
 {
-	const struct ttd_fport *p = &d->f.fp[s][i];
-	uint64_t drop, ifdrop;
+	const struct ttd_fport *p = &d->f.sw[s].fp[i];
+	struct ttd_dev_stats st;
 	char pn[16];
 
 	if (p->port == TT_PORT_INT)
@@ -75,31 +111,71 @@ status_json_port(const struct ttd_daemon *d, int s, int i, FILE *fp)
 		fprintf(fp, "{\"node\": %u, \"card\": %u, \"port\": \"%s\"}",
 		    p->heard.node, p->heard.card, tt_port_name(p->heard.port,
 		    d->net.n, pn, sizeof(pn)));
-	ttd_port_drops(d->pc[s][i], &drop, &ifdrop);
+	ttd_dev_stats(&d->dev[s][i], &st);
 	fprintf(fp, ", \"tx_frames\": %llu, \"rx_frames\": %llu, "
-	    "\"capture_dropped\": %llu, \"capture_ifdropped\": %llu}",
-	    ull(p->tx), ull(p->rx), ull(drop), ull(ifdrop));
+	    "\"rx_data_frames\": %llu, \"capture_dropped\": %llu, "
+	    "\"capture_ifdropped\": %llu, \"link_dropped\": %llu, "
+	    "\"backend\": \"%s\"", ull(p->tx), ull(p->rx), ull(p->rx_data),
+	    ull(st.drop), ull(st.ifdrop), ull(st.link),
+	    ttd_dev_mode(&d->dev[s][i]));
+	status_json_credits(p, fp);
+	fprintf(fp, "}");
 }
 
 static void
 status_json_counters(const struct ttd_daemon *d, FILE *fp)
 {
-	const struct ttd_counters *c = &d->f.cnt;
-	uint64_t drop, ifdrop;
+	struct ttd_counters c;
+	struct ttd_dev_stats st;
 	int i;
 
+	ttd_fwd_counters(&d->f, &c);
 	fprintf(fp, ",\n \"counters\": {\"received\": %llu, \"forwarded\": "
 	    "%llu, \"delivered\": %llu, \"consumed\": {\"hello\": %llu, "
-	    "\"arp\": %llu}, \"dropped\": {", ull(c->received),
-	    ull(c->forwarded), ull(c->delivered), ull(c->hellos), ull(c->arp));
+	    "\"arp\": %llu, \"credit\": %llu}, \"dropped\": {",
+	    ull(c.received), ull(c.forwarded), ull(c.delivered),
+	    ull(c.hellos), ull(c.arp), ull(c.credits));
 	for (i = 0; i < TTD_DROP_N; i++)
 		fprintf(fp, "%s\"%s\": %llu", i ? ", " : "", ttd_drop_names[i],
-		    ull(c->dropped[i]));
-	status_capture_drops(d, &drop, &ifdrop);
+		    ull(c.dropped[i]));
+	status_dev_drops(d, &st);
 	fprintf(fp, "}, \"queued\": %llu, \"injected\": %llu, "
-	    "\"hellos_sent\": %llu},\n \"capture\": {\"dropped\": %llu, "
-	    "\"ifdropped\": %llu}", ull(ttd_fwd_queued(&d->f)),
-	    ull(c->injected), ull(c->hellos_tx), ull(drop), ull(ifdrop));
+	    "\"hellos_sent\": %llu, \"credits_sent\": %llu},\n \"capture\": "
+	    "{\"dropped\": %llu, \"ifdropped\": %llu, \"link_dropped\": %llu}",
+	    ull(ttd_fwd_queued(&d->f)), ull(c.injected), ull(c.hellos_tx),
+	    ull(c.credits_tx), ull(st.drop), ull(st.ifdrop), ull(st.link));
+}
+
+/* Edge drops: what the TAPs dropped (ttd did not read them: the torus
+ * did not take more), and what ttd dropped from them for want of room. */
+static void
+status_json_edge(const struct ttd_daemon *d, FILE *fp)
+{
+	struct ttd_counters c;
+	int64_t n, sum = 0;
+	int s;
+
+	ttd_fwd_counters(&d->f, &c);
+	fprintf(fp, ",\n \"edge\": {\"ttd_dropped\": %llu, \"taps\": [",
+	    ull(c.dropped[TTD_DROP_EDGE_FULL]));
+	for (s = 0; s < d->nd.ncards; s++) {
+		n = status_tap_dropped(d, s);
+		fprintf(fp, "%s{\"pe\": %u, \"tap_dropped\": ", s ? ", " : "",
+		    d->nd.card[s].card);
+		if (n < 0) {
+			fprintf(fp, "null}");
+			sum = -1;
+		} else {
+			fprintf(fp, "%lld}", (long long)n);
+			if (sum >= 0)
+				sum += n;
+		}
+	}
+	fprintf(fp, "], \"tap_dropped\": ");
+	if (sum < 0)
+		fprintf(fp, "null}");
+	else
+		fprintf(fp, "%lld}", (long long)sum);
 }
 
 static void
@@ -125,22 +201,26 @@ ttd_status_json(const struct ttd_daemon *d, FILE *fp)
 	for (dim = 0; dim < d->net.n; dim++)
 		fprintf(fp, "%s%d", dim ? ", " : "",
 		    tt_node_digit(&d->net, d->nd.node, dim));
-	fprintf(fp, "], \"pes\": [");
+	fprintf(fp, "], \"backend\": \"%s\", \"flow\": \"%s\", \"threads\": "
+	    "%d, \"pes\": [", ttd_backend_names[d->backend], d->f.o.lossy ?
+	    "lossy" : "lossless", d->nplanes);
 	for (s = 0; s < d->nd.ncards; s++) {
 		fprintf(fp, "%s{\"pe\": %u, \"tap\": ", s ? ", " : "",
 		    d->nd.card[s].card);
 		tt_json_string(fp, d->tapname[s]);
-		fprintf(fp, "}");
+		fprintf(fp, ", \"buffer\": %u, \"held\": %u}",
+		    d->f.sw[s].pe_in.size, d->f.sw[s].pe_in.used);
 	}
 	fprintf(fp, "],\n \"ports\": [");
 	for (s = 0; s < d->nd.ncards; s++)
-		for (i = 0; i < d->f.nports[s]; i++) {
+		for (i = 0; i < d->f.sw[s].nports; i++) {
 			fprintf(fp, "%s", first ? "" : ",");
 			status_json_port(d, s, i, fp);
 			first = 0;
 		}
 	fprintf(fp, "]");
 	status_json_counters(d, fp);
+	status_json_edge(d, fp);
 	fprintf(fp, ",\n \"traces\": [");
 	status_json_trace(&d->pe_cap, 1, fp);
 	for (s = 0; d->port_tracing && s < d->nd.ncards; s++)
@@ -153,53 +233,97 @@ ttd_status_json(const struct ttd_daemon *d, FILE *fp)
 static void
 status_balance(const struct ttd_daemon *d, FILE *fp)
 {
-	const struct ttd_counters *c = &d->f.cnt;
+	struct ttd_counters c;
 	int i, any = 0;
 
+	ttd_fwd_counters(&d->f, &c);
 	fprintf(fp, "received %llu = forwarded %llu + delivered %llu + "
-	    "hellos %llu + arp %llu + dropped %llu + queued %llu; "
-	    "injected %llu; dropped:", ull(c->received), ull(c->forwarded),
-	    ull(c->delivered), ull(c->hellos), ull(c->arp),
-	    ull(status_dropped(c)), ull(ttd_fwd_queued(&d->f)),
-	    ull(c->injected));
+	    "hellos %llu + arp %llu + credits %llu + dropped %llu + queued "
+	    "%llu; injected %llu; dropped:", ull(c.received),
+	    ull(c.forwarded), ull(c.delivered), ull(c.hellos), ull(c.arp),
+	    ull(c.credits), ull(status_dropped(&c)),
+	    ull(ttd_fwd_queued(&d->f)), ull(c.injected));
 	for (i = 0; i < TTD_DROP_N; i++)
-		if (c->dropped[i] > 0) {
+		if (c.dropped[i] > 0) {
 			fprintf(fp, " %s %llu", ttd_drop_names[i],
-			    ull(c->dropped[i]));
+			    ull(c.dropped[i]));
 			any = 1;
 		}
 	if (!any)
 		fprintf(fp, " none");
 }
 
+/* Per port: "credits 65536/65536 0/65536" (available/peer's buffer per
+ * VC), or "credits -" before the neighbour has granted any. */
+static void
+status_text_credits(const struct ttd_fport *p, FILE *fp)
+{
+	int v;
+
+	if (!p->granted) {
+		fprintf(fp, " credits -");
+		return;
+	}
+	fprintf(fp, " credits");
+	for (v = 0; v < p->nvcs; v++)
+		fprintf(fp, " %lld/%u", (long long)ttd_credit_available(p, v),
+		    p->oc[v].peer_buffer);
+}
+
 void
 ttd_status_text(const struct ttd_daemon *d, FILE *fp)
 {
-	uint64_t drop, ifdrop;
+	struct ttd_dev_stats st;
 	char pn[160], cn[64];
+	int64_t td;
 	int s, i;
 
 	fprintf(fp, "node %s, %s, PEs", d->nd.host, tt_card_name(&d->net,
 	    d->nd.card[0].card, cn, sizeof(cn)));
 	for (s = 0; s < d->nd.ncards; s++)
 		fprintf(fp, " %u (%s)", d->nd.card[s].card, d->tapname[s]);
-	fprintf(fp, "\n%-36s %-7s %-8s %12s %12s %12s\n", "port", "link",
+	fprintf(fp, "\nbackend %s (%s), %s, %s\n",
+	    ttd_backend_names[d->backend], ttd_dev_mode(&d->dev[0][0]),
+	    d->f.o.lossy ? "lossy" : "lossless", d->nplanes > 1 ?
+	    "a thread per card" : "one loop");
+	fprintf(fp, "%-36s %-7s %-8s %12s %12s %12s\n", "port", "link",
 	    "cabling", "sent", "received", "cap. drops");
 	for (s = 0; s < d->nd.ncards; s++)
-		for (i = 0; i < d->f.nports[s]; i++) {
-			const struct ttd_fport *p = &d->f.fp[s][i];
+		for (i = 0; i < d->f.sw[s].nports; i++) {
+			const struct ttd_fport *p = &d->f.sw[s].fp[i];
 
-			ttd_port_drops(d->pc[s][i], &drop, &ifdrop);
-			fprintf(fp, "%-36s %-7s %-8s %12llu %12llu %12llu\n",
+			ttd_dev_stats(&d->dev[s][i], &st);
+			fprintf(fp, "%-36s %-7s %-8s %12llu %12llu %12llu",
 			    ttd_fwd_port_name(&d->f, s, i, pn, sizeof(pn)),
 			    status_link(p->link), p->port == TT_PORT_INT ?
 			    "-" : cabling_names[p->cabling], ull(p->tx),
-			    ull(p->rx), ull(drop + ifdrop));
+			    ull(p->rx), ull(st.drop + st.ifdrop));
+			if (!d->f.o.lossy)
+				status_text_credits(p, fp);
+			fputc('\n', fp);
 		}
 	status_balance(d, fp);
-	status_capture_drops(d, &drop, &ifdrop);
+	status_dev_drops(d, &st);
 	fprintf(fp, "\ncapture: %llu dropped by the capture ring, %llu by "
-	    "the interfaces (before ttd saw them)\n", ull(drop), ull(ifdrop));
+	    "the interfaces (before ttd saw them); %llu dropped by the "
+	    "interfaces after ttd sent them\n", ull(st.drop), ull(st.ifdrop),
+	    ull(st.link));
+	fprintf(fp, "edge:");
+	for (s = 0; s < d->nd.ncards; s++) {
+		td = status_tap_dropped(d, s);
+		if (td < 0)
+			fprintf(fp, " %s dropped ? (unknown)", d->tapname[s]);
+		else
+			fprintf(fp, " %s dropped %lld", d->tapname[s],
+			    (long long)td);
+	}
+	{
+		struct ttd_counters c;
+
+		ttd_fwd_counters(&d->f, &c);
+		fprintf(fp, "; ttd dropped %llu from the TAPs\n",
+		    ull(c.dropped[TTD_DROP_EDGE_FULL]));
+	}
 	fprintf(fp, "trace %s: %llu records, %llu lost%s\n", d->pe_cap.base,
 	    ull(d->pe_cap.records), ull(d->pe_cap.lost), d->pe_cap.failing ?
 	    " (writing fails now)" : "");

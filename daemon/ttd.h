@@ -6,18 +6,24 @@
  *   log.c      levelled logging with a subsystem tag
  *   node.c     who this node is (nodes: of the YAML) and which interface
  *              is which torus port of which card
- *   fwd.c      the forwarding plane's logic: frames from ports and TAPs,
- *              the core's routing table, per-VC output queues, ARP for PEs,
- *              hello frames, the cabling verdict and the counters.  It
- *              touches no device: sending goes through struct ttd_io,
- *              which tests replace.
+ *   fwd.c      the forwarding plane's logic: one switch per card, frames
+ *              from ports and TAPs, the core's routing table, input
+ *              buffers per (port, VC), the arbiter, ARP for PEs and the
+ *              counters.  It touches no device: sending goes through
+ *              struct ttd_io, which tests replace.
+ *   credit.c   lossless flow control: credits per (port, VC) in bytes,
+ *              credit frames, their recovery from loss and link flaps
+ *   hello.c    hello frames and the cabling verdict
  *   capture.c  pcap trace files with size rotation, surviving a full disk
  *   port.c     the devices: a libpcap handle per port, a TAP per PE
+ *   xdp.c      the AF_XDP backend: an XDP program and a socket per port
  *   request.c  the control socket's request language (fuzzed on its own)
  *   control.c  the control socket: non-blocking clients with a deadline
  *   status.c   what `ttd status` and SIGUSR1 show
  *   reload.c   SIGHUP's config reload, in a thread of its own
- *   loop.c     `ttd run`: set-up, the poll loop, signals, timers
+ *   loop.c     `ttd run`: set-up, the backend, the main loop, signals
+ *   plane.c    the data plane: rounds of receive, route, send; a thread
+ *              per card when asked
  *   discover.c hwloc: the machine's cards (`ttd discover`)
  *   main.c     the subcommands
  */
@@ -162,7 +168,15 @@ int ttd_capture_close(struct ttd_capture *c, char *err, size_t errsz);
 void ttd_capture_name(const struct ttd_capture *c, int i, char *buf,
     size_t bufsz);
 
-/* ---- fwd.c ---- */
+/* ---- fwd.c, credit.c, hello.c: the switches ---- */
+
+/*
+ * A node is one switch per card (seed 000 §7.1): input-queued, virtual
+ * cut-through, with credits per (port, VC) counted in bytes.  fwd.c holds
+ * the buffers, the routing and the arbiter; credit.c the credit protocol
+ * between two cards; hello.c the hellos and the cabling verdict.  None of
+ * them touches a device: struct ttd_io does, which tests replace.
+ */
 
 /* What the forwarding logic asks of the outside world. */
 struct ttd_io {
@@ -185,7 +199,7 @@ struct ttd_io {
 enum ttd_drop {
 	TTD_DROP_NO_ROUTE = 0,    /* destination outside the torus */
 	TTD_DROP_HOP_LIMIT,
-	TTD_DROP_QUEUE_FULL,
+	TTD_DROP_QUEUE_FULL,      /* --lossy: the input buffer was full */
 	TTD_DROP_BAD_FRAME,       /* malformed torus frame from a port */
 	TTD_DROP_LINK_DOWN,       /* routed to a port whose link is down */
 	TTD_DROP_NOT_FOR_PE,      /* from a TAP: not unicast to a PE */
@@ -196,16 +210,23 @@ enum ttd_drop {
 	                             torus does not have */
 	TTD_DROP_SEND_FAILED,     /* the port refused it */
 	TTD_DROP_DELIVER_FAILED,  /* the PE's TAP refused it */
+	TTD_DROP_NO_BUFFER,       /* lossless: it came without credit (the
+	                             neighbour runs --lossy, or restarted) */
+	TTD_DROP_EDGE_FULL,       /* --lossy: from a TAP, the first hop's
+	                             buffer was full (lossless ttd stops
+	                             reading the TAP instead) */
 	TTD_DROP_N
 };
 extern const char *const ttd_drop_names[TTD_DROP_N];
 
 /*
  * Every frame taken in (from a port or a TAP) ends in exactly one of:
- *   received = forwarded + delivered + hellos + arp + dropped[...] + queued
- * where queued is what the output queues hold (ttd_fwd_queued).  Frames
- * the kernel's capture ring dropped before ttd saw them are not taken in:
- * port.c reports them from pcap_stats().
+ *   received = forwarded + delivered + hellos + arp + credits + dropped[...]
+ *              + queued
+ * where queued is what the input buffers hold (ttd_fwd_queued).  Frames
+ * the kernel dropped before ttd saw them are not taken in: port.c
+ * reports them (pcap_stats(), the XDP socket's statistics).  Counted per
+ * card; a node's are the sum of its cards'.
  */
 struct ttd_counters {
 	uint64_t received;        /* from ports and TAPs */
@@ -213,9 +234,11 @@ struct ttd_counters {
 	uint64_t delivered;       /* written to a PE's TAP */
 	uint64_t hellos;          /* consumed: hellos heard */
 	uint64_t arp;             /* consumed: ARP requests answered */
+	uint64_t credits;         /* consumed: credit frames heard */
 	uint64_t dropped[TTD_DROP_N];
 	uint64_t injected;        /* of received: PE frames wrapped */
 	uint64_t hellos_tx;       /* sent (not taken in) */
+	uint64_t credits_tx;      /* sent (not taken in) */
 };
 
 enum ttd_cabling { TTD_CABLING_UNKNOWN = 0, TTD_CABLING_OK, TTD_CABLING_WRONG };
@@ -231,44 +254,126 @@ struct ttd_loglimit {
 	uint64_t suppressed;      /* not logged in it */
 };
 
-/* Per local port of a card: its queues and what it has heard. */
+/* Credits: a frame holds at least TTD_CREDIT_MIN bytes of a buffer (so
+ * that a buffer of B bytes holds at most B / 256 frames: what the kernel's
+ * receive rings are sized for).  A buffer is TTD_BUFFER_DEFAULT bytes a
+ * VC unless the config or the model says more: a window of 44 frames of
+ * 1,500 bytes, which keeps a link busy while its credits come back.
+ * Every port's whole credit state is sent every TTD_CREDIT_SYNC_NS, which
+ * bounds how long a lost credit frame holds anything up; a neighbour
+ * silent for TTD_CREDIT_QUIET_NS while the link is up is logged. */
+#define TTD_CREDIT_MIN       TT_CREDIT_MIN_BYTES
+#define TTD_BUFFER_DEFAULT   65536
+#define TTD_CREDIT_SYNC_NS   100000000ull
+#define TTD_CREDIT_QUIET_NS  3000000000ull
+
+/* A frame held in an input buffer, stored as it will leave. */
+struct ttd_qframe {
+	uint32_t off;             /* in the buffer's bytes */
+	uint16_t len;             /* bytes stored */
+	uint16_t cost;            /* credit bytes it holds */
+	uint8_t out;              /* output: local port, or nports: the PE */
+	uint8_t vc;               /* VC on that output */
+	uint8_t bubble;           /* it enters a ring: needs room for two */
+};
+
+/*
+ * An input buffer: what came in on one (port, VC) of a card, or from its
+ * PE, first in first out.  Frames lie whole in a byte ring (a frame that
+ * does not fit at the end starts at 0); cap leaves room for that and for
+ * 802.1Q tags, so that size credit bytes always fit.
+ */
+struct ttd_ibuf {
+	uint8_t *data;
+	uint32_t cap, tail;       /* bytes; where the next frame goes */
+	struct ttd_qframe *q;
+	uint32_t qcap, qhead, qn;
+	uint32_t size;            /* credit bytes the upstream may fill */
+	uint32_t used;            /* credit bytes the frames hold */
+	uint32_t abr;             /* bytes received, in the upstream's count
+	                             of bytes sent (mod 2^32): credit.c */
+	uint32_t freed;           /* bytes freed since the last credit frame */
+};
+
+/* The credits of one output (port, VC): the neighbour's grant. */
+struct ttd_ocred {
+	uint32_t sent;            /* bytes sent this epoch (mod 2^32) */
+	uint32_t limit;           /* send while sent stays within it */
+	uint32_t peer_buffer;     /* the neighbour's buffer (0: not heard) */
+};
+
+/* One local port of a card. */
 struct ttd_fport {
 	int port;                 /* port id */
 	int nvcs;
 	int link;                 /* 1 up, 0 down, -1 unknown */
 	int cabling;              /* enum ttd_cabling */
 	tt_hello heard;           /* last hello heard */
-	uint64_t tx, rx;
-	int rr;                   /* next VC to serve */
-	struct ttd_ring *q;       /* nvcs rings */
+	uint64_t tx, rx;          /* data frames sent; frames received */
+	uint64_t rx_data;         /* of rx: data frames (what a cable lost is
+	                             the neighbour's tx less this) */
+	uint8_t mac[6];
+	struct ttd_ibuf *in;      /* nvcs input buffers */
+	struct ttd_ocred oc[TT_MAX_VCS];
+	/* the credit protocol (credit.c) */
+	uint16_t peer_epoch;      /* the neighbour's epoch, that abr counts
+	                             in (0: none heard) */
+	int granted;              /* its limits count in our epoch */
+	int cred_due;             /* send a credit frame this round */
+	uint32_t cred_seq;        /* credit frames sent */
+	uint32_t cred_rx_seq;     /* the last one heard */
+	uint64_t cred_heard;      /* credit frames heard */
+	uint64_t cred_lost;       /* gaps in what was heard */
+	uint64_t cred_tx_ns, cred_rx_ns;
+	int quiet_warned;
 	struct ttd_loglimit loglim;
 };
 
-struct ttd_ring {
-	uint8_t *buf;             /* slots * TTD_FRAME_MAX */
-	uint16_t *len;
-	unsigned head, count, slots;
+/* One card: a switch.  Its state is its own (a thread may run it). */
+struct ttd_sw {
+	int side;
+	uint32_t card;            /* global card id == PE id */
+	uint16_t epoch;           /* the base of every sent count, per start */
+	tt_rtable rt;
+	int nports;               /* external + internal; nports is the PE */
+	struct ttd_fport fp[TT_MAX_EXT + 1];
+	struct ttd_ibuf pe_in;    /* the PE's injection buffer (one VC) */
+	uint32_t seq;             /* next sequence number of the PE */
+	uint32_t pe_ip;           /* host order */
+	uint8_t rr[TT_MAX_EXT + 2];    /* per output: the input served next */
+	uint8_t rrv[TT_MAX_EXT + 2];   /* per input: the VC served next */
+	uint32_t want;            /* outputs with a frame at a head for them */
+	uint32_t busy;            /* outputs whose port said busy */
+	struct ttd_counters cnt;
+	uint8_t scratch[TTD_FRAME_MAX];   /* a PE's frame wrapped; a credit */
+};
+
+/* How the switches run, from the command line and the config. */
+struct ttd_fwd_opts {
+	int lossy;                /* --lossy: no credits, drop when full */
+	int vlan;                 /* tag egress frames, PCP = VC */
+	uint32_t vc_bytes;        /* input buffer per VC: external ports */
+	uint32_t int_vc_bytes;    /* the internal link */
+	uint32_t pe_bytes;        /* a PE's injection */
+	uint16_t epoch;           /* card 0's epoch; card 1's is the next */
 };
 
 struct ttd_fwd {
 	const struct ttd_node *nd;
 	const tt_net *net;
 	struct ttd_io io;
-	tt_rtable rt[2];
-	int nports[2];
-	struct ttd_fport fp[2][TT_MAX_EXT + 1];
-	uint8_t port_mac[2][TT_MAX_EXT + 1][6];
-	uint32_t seq[2];          /* next sequence number of each local PE */
-	uint32_t pe_ip[2];        /* host order */
+	struct ttd_fwd_opts o;
 	uint32_t subnet, mask;
-	int vlan;                 /* tag egress frames, PCP = VC */
-	struct ttd_counters cnt;
-	uint8_t scratch[TTD_FRAME_MAX];   /* a PE's frame, wrapped */
-	uint8_t record[TTD_FRAME_MAX];    /* the delivery record */
+	struct ttd_sw sw[2];
 };
 
+/* The buffers of the config (credits:), or the model's (network:, at
+ * least TTD_BUFFER_DEFAULT) where it says nothing. */
+void ttd_fwd_opts_config(struct ttd_fwd_opts *o, const tt_config *cfg,
+    const tt_net *net);
 int ttd_fwd_init(struct ttd_fwd *f, const struct ttd_node *nd,
-    const struct ttd_io *io, unsigned queue_slots, char *err, size_t errsz);
+    const struct ttd_io *io, const struct ttd_fwd_opts *o, char *err,
+    size_t errsz);
 void ttd_fwd_free(struct ttd_fwd *f);
 /* A frame received on card side's local port lport: len bytes of it
  * captured, wirelen on the wire. */
@@ -277,37 +382,122 @@ void ttd_fwd_port_rx(struct ttd_fwd *f, int side, int lport,
 /* A frame the PE of card side sent on its TAP. */
 void ttd_fwd_pe_rx(struct ttd_fwd *f, int side, const uint8_t *buf,
     size_t len);
-/* Send what the queues hold, VCs served round-robin per port. */
-void ttd_fwd_drain(struct ttd_fwd *f);
-/* Frames waiting in the output queues. */
+/* Whether the PE's TAP may be read: its buffer takes any frame
+ * (lossless); always with --lossy, which drops what does not fit. */
+int ttd_fwd_pe_room(const struct ttd_fwd *f, int side);
+/* Send what can go: every output of card side (all cards: side -1). */
+void ttd_fwd_drain(struct ttd_fwd *f, int side);
+/* Whether an output of a card (all: -1) has frames but its port said
+ * busy: the loop polls again soon. */
+int ttd_fwd_busy(const struct ttd_fwd *f, int side);
+/* Frames held in the input buffers. */
 uint64_t ttd_fwd_queued(const struct ttd_fwd *f);
+/* A node's counters: both cards' summed. */
+void ttd_fwd_counters(const struct ttd_fwd *f, struct ttd_counters *c);
 /* The right-hand side of the identity above: received once it holds. */
 uint64_t ttd_fwd_accounted(const struct ttd_fwd *f);
-/* Queue a hello on every external port (and log what the rate limit
- * held back in a window that has ended). */
-void ttd_fwd_hello(struct ttd_fwd *f);
 /* A port's link went up or down (logged by the caller). */
 void ttd_fwd_link(struct ttd_fwd *f, int side, int lport, int up);
 /* "(1,0,1)/c0 X+ (ifname)" */
 const char *ttd_fwd_port_name(const struct ttd_fwd *f, int side, int lport,
     char *buf, size_t bufsz);
+/* fwd.c's own, for credit.c: serve the outputs that want it. */
+void ttd_fwd_kick(struct ttd_fwd *f, struct ttd_sw *sw);
 
-/* ---- port.c ---- */
+/* credit.c */
+/* A credit frame heard on a port. */
+void ttd_credit_rx(struct ttd_fwd *f, struct ttd_sw *sw, int lport,
+    const tt_frame *fr);
+/* Whether output (lport, vc) may send a frame holding cost bytes. */
+int ttd_credit_ok(const struct ttd_fwd *f, const struct ttd_fport *fp,
+    int vc, uint32_t cost, int bubble);
+/* The end of a round of card side (all: -1): the credit frames that are
+ * due, the periodic ones, a neighbour that has gone quiet. */
+void ttd_credit_round(struct ttd_fwd *f, int side, uint64_t now);
+/* Bytes the neighbour lets output (lport, vc) send now; -1 if it has not
+ * granted any in our epoch. */
+int64_t ttd_credit_available(const struct ttd_fport *fp, int vc);
+
+/* hello.c */
+/* A hello heard on a port. */
+void ttd_hello_rx(struct ttd_fwd *f, struct ttd_sw *sw, int lport,
+    const tt_frame *fr);
+/* Send a hello on every external port of card side (all: -1), and log
+ * what the rate limit held back in a window that has ended. */
+void ttd_fwd_hello(struct ttd_fwd *f, int side);
+
+/* ---- port.c, xdp.c: the devices ---- */
+
+/* How a port's frames reach ttd. */
+enum ttd_backend {
+	TTD_BACKEND_AUTO = 0,     /* AF_XDP where it works, libpcap if not */
+	TTD_BACKEND_PCAP,
+	TTD_BACKEND_XDP
+};
+extern const char *const ttd_backend_names[3];
 
 #define TTD_PCAP_BUFFER     (4 << 20)  /* a port's capture ring, bytes */
+#define TTD_XDP_CHUNK       4096       /* a UMEM chunk: one frame */
 
 typedef struct pcap pcap_t;
-/* Open a port: inbound only, immediate, non-blocking; mac gets its MAC. */
-int ttd_port_open(pcap_t **pp, const char *ifname, uint8_t mac[6],
-    char *err, size_t errsz);
+struct ttd_xsk;                        /* xdp.c */
+
+/* One torus port's device, whichever backend opened it. */
+struct ttd_dev {
+	int backend;              /* TTD_BACKEND_PCAP or TTD_BACKEND_XDP */
+	char ifname[IF_NAMESIZE];
+	pcap_t *pc;               /* libpcap */
+	struct ttd_xsk *xsk;      /* AF_XDP */
+	int fd;                   /* readable when frames wait; -1 closed */
+	int dirty;                /* sent since the last flush */
+	uint64_t tx_dropped0;     /* the interface's tx_dropped when opened */
+};
+
+/* Frames the kernel dropped before ttd saw them (drop: the capture ring
+ * or the socket's ring was full; ifdrop: the interface, or bad
+ * descriptors), and after ttd sent them (link: the interface's tx_dropped
+ * since it was opened, e.g. into a cable pulled at the far end). */
+struct ttd_dev_stats {
+	uint64_t drop, ifdrop, link;
+};
+
+typedef void ttd_dev_rx_fn(void *u, const uint8_t *buf, size_t caplen,
+    size_t wirelen);
+
+/* Open a port: inbound only, non-blocking; mac gets its MAC.  For AF_XDP
+ * rx_frames is how many frames the neighbour may have in flight (the
+ * receive ring is sized for them). */
+int ttd_dev_open(struct ttd_dev *d, int backend, const char *ifname,
+    uint32_t rx_frames, uint8_t mac[6], char *err, size_t errsz);
+/* Read up to max frames, each handed to cb; how many. */
+int ttd_dev_rx(struct ttd_dev *d, int max, ttd_dev_rx_fn *cb, void *u);
+/* 0 sent (or queued to go at the next flush), -1 busy, 1 failed. */
+int ttd_dev_send(struct ttd_dev *d, const uint8_t *buf, size_t len);
+/* Push what was sent (AF_XDP: one system call per 32 frames). */
+void ttd_dev_flush(struct ttd_dev *d);
+void ttd_dev_stats(const struct ttd_dev *d, struct ttd_dev_stats *st);
+/* "libpcap" or the AF_XDP mode: "native XDP, copy mode", ... */
+const char *ttd_dev_mode(const struct ttd_dev *d);
+void ttd_dev_close(struct ttd_dev *d);
 /* 1 carrier, 0 none (or the interface is down), -1 cannot tell. */
 int ttd_port_carrier(const char *ifname);
-/* Frames the capture ring dropped (ps_drop) and the interface dropped
- * (ps_ifdrop), since it was opened; 0 and 0 if libpcap cannot tell. */
-void ttd_port_drops(pcap_t *p, uint64_t *drop, uint64_t *ifdrop);
 /* PE pe's TAP, named by pattern (one %u) with its MAC and address. */
 int ttd_tap_open(int *fdp, char *name, size_t namesz, const tt_config *cfg,
     uint32_t pe, char *err, size_t errsz);
+/* What the PE's TAP dropped because ttd did not read it fast enough (its
+ * tx_dropped), found also when the TAP was moved to another network
+ * namespace; -1 if it cannot be read. */
+int64_t ttd_tap_dropped(int fd, const char *name);
+
+/* xdp.c: the backend behind ttd_dev_* for TTD_BACKEND_XDP */
+int ttd_xdp_open(struct ttd_dev *d, const char *ifname, uint32_t rx_frames,
+    char *err, size_t errsz);
+int ttd_xdp_rx(struct ttd_dev *d, int max, ttd_dev_rx_fn *cb, void *u);
+int ttd_xdp_send(struct ttd_dev *d, const uint8_t *buf, size_t len);
+void ttd_xdp_flush(struct ttd_dev *d);
+void ttd_xdp_stats(const struct ttd_dev *d, struct ttd_dev_stats *st);
+const char *ttd_xdp_mode(const struct ttd_dev *d);
+void ttd_xdp_close(struct ttd_dev *d);
 
 /* ---- request.c ---- */
 
@@ -426,12 +616,36 @@ int ttd_reload_free(struct ttd_reload *r);
 int ttd_reload_needs_restart(const tt_config *a, const tt_config *b,
     const struct ttd_node *nd, const char *node, char *why, size_t whysz);
 
-/* ---- loop.c and status.c: the running daemon ---- */
+/* ---- loop.c, plane.c and status.c: the running daemon ---- */
+
+enum ttd_threads {
+	TTD_THREADS_AUTO = 0,     /* a thread per card when the cards sit on
+	                             different NUMA nodes, else one loop */
+	TTD_THREADS_ONE,          /* one loop for both cards */
+	TTD_THREADS_CARD          /* a thread per card, pinned to its node */
+};
 
 struct ttd_run_opts {
 	const char *config, *node, *control, *trace_dir, *hwloc_xml;
 	int pcp;                  /* 802.1Q tag on egress, PCP = VC */
+	int lossy;                /* no credits: drop where a buffer is full */
+	int backend;              /* enum ttd_backend */
+	int threads;              /* enum ttd_threads */
 };
+
+/* A data-plane loop (plane.c): the ports and TAPs of the cards it runs. */
+struct ttd_plane {
+	struct ttd_daemon *d;
+	int side;                 /* its card; -1: both (one loop) */
+	pthread_t th;
+	int started;              /* runs in a thread of its own */
+	int efd;                  /* eventfd: the main thread wakes it */
+	int nlfd;                 /* rtnetlink: link changes, at once */
+	uint64_t hello_ms;        /* next hellos and link poll */
+	char cpus[300];           /* where it is pinned; "" if not */
+};
+
+#define TTD_PLANE_FDS  (2 * (TT_MAX_EXT + 1) + 2 + 1 + 1)
 
 struct ttd_daemon {
 	const struct ttd_run_opts *o;
@@ -439,9 +653,13 @@ struct ttd_daemon {
 	tt_net net;
 	struct ttd_node nd;
 	struct ttd_fwd f;
-	pcap_t *pc[2][TT_MAX_EXT + 1];
+	struct ttd_dev dev[2][TT_MAX_EXT + 1];
+	int backend;              /* the one running */
 	int tap[2];
 	char tapname[2][IF_NAMESIZE];
+	int64_t tap_dropped0[2];  /* the TAPs' tx_dropped when opened */
+	pthread_mutex_t cap_mu;   /* the trace files: the planes write them,
+	                             the main loop flushes and reopens them */
 	struct ttd_capture pe_cap;
 	struct ttd_capture port_cap[2][TT_MAX_EXT + 1];
 	int port_tracing;
@@ -449,11 +667,38 @@ struct ttd_daemon {
 	int sfd;                  /* signalfd */
 	struct ttd_control ctl;
 	struct ttd_reload reload;
-	uint8_t buf[TTD_FRAME_MAX + 1];   /* a TAP read: one byte more
-	                                     shows a frame too long */
+	struct ttd_plane plane[2];
+	int nplanes;              /* 1: one loop; 2: a thread per card */
+	int stop;                 /* the planes' threads end */
+	pthread_mutex_t pause_mu; /* the main loop stops the planes' threads */
+	pthread_cond_t pause_cv;  /* to read their state whole (status) */
+	int pause_want, paused;
+	uint8_t buf[2][TTD_FRAME_MAX + 1];   /* a TAP read: one byte more
+	                                        shows a frame too long */
 };
 
 int ttd_run(const struct ttd_run_opts *o);
+
+/* plane.c */
+/* The io table over the devices, the TAPs and the trace files. */
+void ttd_plane_io(struct ttd_daemon *d, struct ttd_io *io);
+/* A plane for card side (-1: both): its link-change socket. */
+void ttd_plane_init(struct ttd_plane *p, struct ttd_daemon *d, int side);
+/* Fill pfd (at most TTD_PLANE_FDS) with the plane's ports and TAPs; a
+ * TAP is read only while its PE's first hop takes any frame. */
+int ttd_plane_pollfds(struct ttd_plane *p, struct pollfd *pfd);
+/* After poll(): receive, route, send, the credits and the timers; the
+ * poll() timeout the plane wants next, ms. */
+int ttd_plane_round(struct ttd_plane *p, const struct pollfd *pfd);
+/* Carrier of every port of the plane's cards, changes logged. */
+void ttd_plane_links(struct ttd_daemon *d, int side);
+/* A thread per card (pinned where hwloc places the card): 0, or -1. */
+int ttd_plane_start(struct ttd_daemon *d, char *err, size_t errsz);
+void ttd_plane_stop(struct ttd_daemon *d);
+/* Hold the planes' threads between two rounds, and let them go on:
+ * what the main loop reads meanwhile is whole. */
+void ttd_plane_pause(struct ttd_daemon *d);
+void ttd_plane_resume(struct ttd_daemon *d);
 
 /* status.c: `ttd status` as text or JSON, and the counters' log line. */
 void ttd_status_text(const struct ttd_daemon *d, FILE *fp);

@@ -879,6 +879,32 @@ cfg_trace(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 		cfg->trace_ports = x;
 }
 
+/* credits: ttd's input buffers, bytes per VC; 0 (absent): ttd's default */
+static void
+cfg_credits(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
+{
+	static const char *const names[] = {"vc_bytes", "internal_vc_bytes",
+	    "pe_bytes"};
+	int *out[] = {&cfg->credit_vc_bytes, &cfg->credit_int_vc_bytes,
+	    &cfg->credit_pe_bytes};
+	struct cfg_key keys[3];
+	char qb[64];
+	int i;
+
+	if (v->node->type != YAML_MAPPING_NODE) {
+		cfg_err(cx, &v->mark, "credits: expected a mapping with keys "
+		    "vc_bytes, internal_vc_bytes, pe_bytes; got %s",
+		    cfg_describe(v->node, qb, sizeof(qb)));
+		return;
+	}
+	cfg_keys_init(keys, 3, names);
+	cfg_map_keys(cx, v->node, "credits", keys, 3);
+	for (i = 0; i < 3; i++)
+		if (keys[i].key != NULL)
+			(void)cfg_int(cx, &keys[i].val, TT_CREDIT_BYTES_MIN,
+			    TT_CREDIT_BYTES_MAX, out[i]);
+}
+
 /* A string value of at most bufsz - 1 bytes into buf; 0, or -1 reported. */
 int
 cfg_string(struct cfg_ctx *cx, const struct cfg_val *v, const char *what,
@@ -906,8 +932,9 @@ static void
 cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 {
 	static const char *const names[] = {"torus", "network", "nodes",
-	    "trace", "addresses", "pes"};
-	enum { K_TORUS, K_NETWORK, K_NODES, K_TRACE, K_ADDRS, K_PES, K_N };
+	    "trace", "addresses", "pes", "credits"};
+	enum { K_TORUS, K_NETWORK, K_NODES, K_TRACE, K_ADDRS, K_PES,
+	    K_CREDITS, K_N };
 	struct cfg_key keys[K_N];
 	uint64_t npes = 0;
 	char qb[64];
@@ -915,7 +942,8 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 
 	if (root->type != YAML_MAPPING_NODE) {
 		cfg_err(cx, &root->start_mark, "the top level must be a mapping "
-		    "of sections (torus, network, nodes, trace, addresses, pes), got %s",
+		    "of sections (torus, network, nodes, trace, addresses, pes, "
+		    "credits), got %s",
 		    cfg_describe(root, qb, sizeof(qb)));
 		return;
 	}
@@ -946,6 +974,8 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 	}
 	if (keys[K_ADDRS].key != NULL)
 		cfg_addresses(cx, &keys[K_ADDRS].val, cfg);
+	if (keys[K_CREDITS].key != NULL)
+		cfg_credits(cx, &keys[K_CREDITS].val, cfg);
 }
 
 /* ---- loading ---- */

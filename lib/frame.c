@@ -47,7 +47,7 @@ tt_frame_encode(const tt_frame *f, uint8_t *buf, size_t bufsz)
 {
 	size_t h = tt_frame_hlen(f), off = 12;
 
-	if (f->version != TT_FRAME_VERSION || f->type > TT_FRAME_HELLO ||
+	if (f->version != TT_FRAME_VERSION || f->type > TT_FRAME_CREDIT ||
 	    f->vc >= TT_MAX_VCS || (f->flags & ~TT_FRAME_F_ALL) != 0)
 		return 0;
 	if (bufsz < h || bufsz - h < f->payload_len)
@@ -124,9 +124,9 @@ tt_frame_decode(tt_frame *f, const uint8_t *buf, size_t len, char *err,
 	if (f->version != TT_FRAME_VERSION)
 		return tt_errf(err, errsz, "torus frame version %u (this "
 		    "build reads version %d)", f->version, TT_FRAME_VERSION);
-	if (f->type > TT_FRAME_HELLO)
+	if (f->type > TT_FRAME_CREDIT)
 		return tt_errf(err, errsz, "unknown torus frame type %u "
-		    "(0 data, 1 hello)", f->type);
+		    "(0 data, 1 hello, 2 credit)", f->type);
 	if (f->vc >= TT_MAX_VCS)
 		return tt_errf(err, errsz, "VC %u out of range (at most %d)",
 		    f->vc, TT_MAX_VCS - 1);
@@ -163,6 +163,64 @@ tt_hello_decode(tt_hello *h, const uint8_t *buf, size_t len, char *err,
 	if (h->port >= TT_MAX_EXT)
 		return tt_errf(err, errsz, "hello from port %u, not an "
 		    "external port", h->port);
+	return 0;
+}
+
+_Static_assert(TT_CREDIT_MAX_VCS == TT_MAX_VCS, "a credit frame covers "
+    "every VC a port may have");
+
+size_t
+tt_credit_encode(const tt_credit *c, uint8_t *out, size_t outsz)
+{
+	size_t len = TT_CREDIT_HLEN + (size_t)c->nvcs * TT_CREDIT_VC_LEN;
+	uint8_t *p;
+	int v;
+
+	if (c->nvcs < 1 || c->nvcs > TT_CREDIT_MAX_VCS || outsz < len)
+		return 0;
+	put16(out, c->epoch);
+	put16(out + 2, c->peer_epoch);
+	out[4] = c->nvcs;
+	memset(out + 5, 0, 3);
+	for (v = 0, p = out + TT_CREDIT_HLEN; v < c->nvcs; v++,
+	    p += TT_CREDIT_VC_LEN) {
+		put32(p, c->vc[v].sent);
+		put32(p + 4, c->vc[v].limit);
+		put32(p + 8, c->vc[v].buffer);
+	}
+	return len;
+}
+
+int
+tt_credit_decode(tt_credit *c, const uint8_t *buf, size_t len, char *err,
+    size_t errsz)
+{
+	const uint8_t *p;
+	size_t want;
+	int v;
+
+	memset(c, 0, sizeof(*c));
+	if (len < TT_CREDIT_HLEN)
+		return tt_errf(err, errsz, "credit body cut at %zu of %d "
+		    "bytes", len, TT_CREDIT_HLEN);
+	c->epoch = get16(buf);
+	c->peer_epoch = get16(buf + 2);
+	c->nvcs = buf[4];
+	if (c->epoch == 0)
+		return tt_errf(err, errsz, "credit frame with epoch 0");
+	if (c->nvcs < 1 || c->nvcs > TT_CREDIT_MAX_VCS)
+		return tt_errf(err, errsz, "credit frame for %u VCs (1 to %d)",
+		    c->nvcs, TT_CREDIT_MAX_VCS);
+	want = TT_CREDIT_HLEN + (size_t)c->nvcs * TT_CREDIT_VC_LEN;
+	if (len < want)
+		return tt_errf(err, errsz, "credit body cut at %zu of %zu "
+		    "bytes (%u VCs)", len, want, c->nvcs);
+	for (v = 0, p = buf + TT_CREDIT_HLEN; v < c->nvcs; v++,
+	    p += TT_CREDIT_VC_LEN) {
+		c->vc[v].sent = get32(p);
+		c->vc[v].limit = get32(p + 4);
+		c->vc[v].buffer = get32(p + 8);
+	}
 	return 0;
 }
 

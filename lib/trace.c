@@ -946,8 +946,8 @@ file_advance(tt_trace_in *in, struct tin_file *f, size_t fi, char *err,
 				return -1;
 			if (x == 0)
 				continue;
-		} else if (fr.type == TT_FRAME_HELLO) {
-			f->st.hello++;
+		} else if (fr.type != TT_FRAME_DATA) {
+			f->st.hello++;	/* a hello or a credit: link control */
 			continue;
 		} else if (fr.flags & TT_FRAME_F_DELIVERED) {
 			f->st.delivered++;

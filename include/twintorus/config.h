@@ -2,7 +2,8 @@
  * twintorus: the YAML cluster description.
  *
  * One file describes a cluster: torus: (the model), network: (simulator
- * parameters), nodes: (the deployment map, used by ttd) and trace:.  The
+ * parameters), nodes: (the deployment map, used by ttd), trace: and
+ * credits: (ttd's buffers).  The
  * loader reports every error it finds as "file:line:col: message", not just
  * the first, and returns how many there were.
  */
@@ -90,7 +91,18 @@ typedef struct tt_config {
 	int pe_prefix;        /* its prefix length */
 	tt_addr *addrs;       /* addresses:, in file order */
 	size_t naddrs;
+	/* credits: ttd's input buffer per VC, bytes (0: not set); ttsim
+	 * ignores it */
+	int credit_vc_bytes;      /* credits.vc_bytes: external ports */
+	int credit_int_vc_bytes;  /* credits.internal_vc_bytes */
+	int credit_pe_bytes;      /* credits.pe_bytes: a PE's injection */
 } tt_config;
+
+/* credits: bounds.  A buffer holds at least two of the largest frames ttd
+ * carries (9,216 bytes), so that any frame fits a neighbour's buffer and a
+ * frame entering a ring under bubble flow control finds room for two. */
+#define TT_CREDIT_BYTES_MIN  18432
+#define TT_CREDIT_BYTES_MAX  (16 << 20)
 
 void tt_config_default(tt_config *cfg);
 /* Free what tt_config_load() allocated (the address list). */

@@ -7,7 +7,8 @@
  * experimental), then a 16-byte header in network byte order:
  *
  *   offset  size  field
- *        0     1  version (high 4 bits, 1) | type (low 4 bits: 0 data, 1 hello)
+ *        0     1  version (high 4 bits, 1) | type (low 4 bits: 0 data,
+ *                 1 hello, 2 credit)
  *        1     1  VC the frame travels on over this hop (< TT_MAX_VCS)
  *        2     1  hop count: links between cards crossed so far
  *        3     1  flags (TT_FRAME_F_*; every other bit must be 0)
@@ -17,6 +18,7 @@
  *       16     -  data: the carried frame, as the PE's TAP sent it
  *                 hello: struct tt_hello (8 bytes; tt_frame_decode does
  *                 not look inside it, tt_hello_decode does)
+ *                 credit: struct tt_credit (below; tt_credit_decode)
  *
  * Offsets are from the end of the Ethernet header (14 bytes, 18 when
  * tagged).  Decoding never casts a struct over the buffer: every field is
@@ -46,7 +48,9 @@ TT_BEGIN_DECLS
 
 enum tt_frame_type {
 	TT_FRAME_DATA = 0,
-	TT_FRAME_HELLO = 1
+	TT_FRAME_HELLO = 1,
+	TT_FRAME_CREDIT = 2       /* added within version 1: traces written
+	                             before it hold types 0 and 1 only */
 };
 
 /*
@@ -76,6 +80,50 @@ typedef struct tt_hello {
 	uint8_t port;             /* torus port id it was sent from */
 	uint16_t reserved;        /* sent as 0; receivers ignore it */
 } tt_hello;
+
+/*
+ * The credit frame (type 2): ttd's lossless flow control between the two
+ * cards at the ends of a link, per VC, counted in bytes (ttd(8)).  Its
+ * header has VC 0, hops 0, no flags, destination TT_PE_BROADCAST, the
+ * sending card as source and, as sequence, the sender's count of credit
+ * frames on that port.  The body, in network byte order:
+ *
+ *   offset  size  field
+ *        0     2  epoch: the sender's, for this link; its byte counts
+ *                 `sent` start at 0 with each epoch (never 0)
+ *        2     2  peer epoch: the receiver's epoch that the limits below
+ *                 count in (0: none heard yet, the limits mean nothing)
+ *        4     1  VCs that follow, 1..TT_CREDIT_MAX_VCS
+ *        5     3  reserved, sent as 0
+ *        8  12*n  per VC v = 0, 1, ...: sent u32 (bytes the sender has
+ *                 sent on v this epoch, modulo 2^32), limit u32 (the
+ *                 receiver of this frame may send on v until its own
+ *                 count reaches it, modulo 2^32), buffer u32 (the bytes
+ *                 of the sender's input buffer behind that limit)
+ *
+ * Every credit frame carries the whole state of the link, so a lost one
+ * only delays: the next one (at the latest a periodic one) replaces it.
+ */
+#define TT_CREDIT_MAX_VCS   32      /* = TT_MAX_VCS */
+/* What a frame counts for, in the bytes credits count: its length from the
+ * destination MAC to the end of what it carries, without any 802.1Q tag
+ * (a NIC may strip one on the way in) and without the FCS, and at least
+ * TT_CREDIT_MIN_BYTES (so that a buffer of B bytes holds at most
+ * B / TT_CREDIT_MIN_BYTES frames, what a receiver sizes its rings for).
+ * Both ends of a link must count alike. */
+#define TT_CREDIT_MIN_BYTES 256
+#define TT_CREDIT_HLEN      8
+#define TT_CREDIT_VC_LEN    12
+
+typedef struct tt_credit_vc {
+	uint32_t sent, limit, buffer;
+} tt_credit_vc;
+
+typedef struct tt_credit {
+	uint16_t epoch, peer_epoch;
+	uint8_t nvcs;
+	tt_credit_vc vc[TT_CREDIT_MAX_VCS];
+} tt_credit;
 
 /* Bytes in front of the payload: Ethernet (+ tag) + torus header. */
 size_t tt_frame_hlen(const tt_frame *f);
@@ -115,6 +163,13 @@ int64_t tt_mac_pe(const uint8_t mac[6]);
 /* Hello payloads: encode into 8 bytes; decode checks the length. */
 void tt_hello_encode(const tt_hello *h, uint8_t out[TT_HELLO_LEN]);
 int tt_hello_decode(tt_hello *h, const uint8_t *buf, size_t len,
+    char *err, size_t errsz);
+
+/* Credit payloads: encode returns the body's length (0 if it does not fit
+ * or nvcs is out of range); decode checks every length and field (0, or
+ * -1 with err set). */
+size_t tt_credit_encode(const tt_credit *c, uint8_t *out, size_t outsz);
+int tt_credit_decode(tt_credit *c, const uint8_t *buf, size_t len,
     char *err, size_t errsz);
 
 TT_END_DECLS

@@ -153,7 +153,7 @@ typedef struct tt_trace_stats {
 	uint64_t messages;      /* data frames turned into messages */
 	uint64_t bytes;         /* their bytes */
 	uint64_t plain;         /* of the messages: plain frames */
-	uint64_t hello;         /* hello frames, skipped */
+	uint64_t hello;         /* hello and credit frames, skipped */
 	uint64_t delivered;     /* delivery copies, skipped */
 	uint64_t unmapped;      /* plain frames with an unmapped address */
 	uint64_t listed;        /* plain frames given to a listing (no map) */

@@ -18,7 +18,9 @@
 #     the file reads back whole after SIGHUP and SIGTERM;
 #   - --control and trace paths: only a stale socket is replaced, never a
 #     file, a directory, a link or a live daemon's socket; a trace path
-#     that is a link or a FIFO is refused; a host with "/" is refused.
+#     that is a link or a FIFO is refused; a host with "/" is refused;
+#   - cards on two NUMA nodes (hwloc XML): a thread per card, each pinned
+#     where its card is, frames across them, the balance held.
 # One network namespace holds node (0,0) of a 2x2 twin torus: its ports
 # are veth pairs whose far ends are its own other ports (X+ to X-, Y+ to
 # Y-), so a frame sent out of c0Xm arrives on ttd's X+ port.  Frames come
@@ -65,7 +67,8 @@ st() { timeout 10 "$D" status --control "$tmp/ttd.sock" --json; }
 ctr() { st | jq -r ".counters.$1"; }
 # a check on the counters, as a jq expression over .counters
 balance='.counters as $c | $c.received == ($c.forwarded + $c.delivered
-    + $c.consumed.hello + $c.consumed.arp + ([$c.dropped[]] | add) + $c.queued)'
+    + $c.consumed.hello + $c.consumed.arp + $c.consumed.credit
+    + ([$c.dropped[]] | add) + $c.queued)'
 
 ip netns add "$ns" || skip "ip netns add failed"
 ip -n "$ns" link set lo up
@@ -120,6 +123,11 @@ ttd=$!
 pids="$pids $ttd"
 wait_for 10 grep -qx "READY=1" "$tmp/notify.log" && ok "READY=1 sent once running" ||
     bad ready "$(cat "$tmp/ttd.log")"
+# no --backend: AF_XDP is tried, and refused here (c0Xp's MTU of 9,500
+# does not fit a 4 KiB UMEM chunk): libpcap runs, and the log says why
+grep -q 'backend: pcap: libpcap on each of the 6 ports (AF_XDP unavailable: c0Xp: MTU 9500: its frames would not fit a 4 KiB UMEM chunk' "$tmp/ttd.log" &&
+    st | jq -e '.backend == "pcap" and .flow == "lossless"' >/dev/null &&
+    ok "no --backend: pcap, and the log says why not xdp" || bad backend-auto "$(grep backend "$tmp/ttd.log")"
 "$D" status --control "$tmp/ttd.sock" >"$tmp/status.txt" 2>&1
 grep -q "^node a" "$tmp/status.txt" && grep -q "X+ (c0Xp)" "$tmp/status.txt" &&
     grep -q "= forwarded 0 + delivered 0 + .*; injected 0;" "$tmp/status.txt" &&
@@ -317,7 +325,69 @@ got=$(records_in "$pe")
     bad pe-trace "$got records (counted $last): $(cat "$tmp/td.err")"
 umount "$tmp/small"
 
+# ---- a thread per card: cards on two NUMA nodes ----
+# The hwloc XML of tests/data/hwloc/ puts card 0000:03:00 (ens1f0-3) on
+# NUMA node 0, CPUs 0-3, and 0000:81:00 (ens2f0-3) on node 1, CPUs 4-7; a
+# node without cards: is mapped from it (D: X+ X- Y+ internal on card 0).
+# Interfaces of those names, joined X+ to X-, Y+ to Y-, Z+ to Z-, and the
+# internal link.  Each card gets a thread; card 0's is pinned to those of
+# CPUs 0-3 this machine has, and card 1's CPUs 4-7 are not here (when it
+# has fewer than 5): that is said.
+for pair in "ens1f0 ens1f1" "ens1f2 ens2f0" "ens2f1 ens2f2" "ens1f3 ens2f3"; do
+	set -- $pair
+	ip -n "$ns" link add "$1" type veth peer name "$2"
+	ip -n "$ns" link set "$1" up
+	ip -n "$ns" link set "$2" up
+done
+cat >"$tmp/numa.yaml" <<YAML
+torus: {dims: [2, 2, 2], ports: D}
+nodes:
+  - host: b
+    coord: [0, 0, 0]
+pes: {tap: "ttn$$p%u"}
+trace: {dir: $tmp/numa-tr}
+YAML
+ip netns exec "$ns" "$D" run -c "$tmp/numa.yaml" --node b --control "$tmp/numa.sock" \
+    --hwloc-xml tests/data/hwloc/twin-nic-2numa.xml --backend pcap --log-level info 2>"$tmp/numa.log" &
+p=$!
+pids="$pids $p"
+numa_up() { "$D" status --control "$tmp/numa.sock" >/dev/null 2>&1; }
+wait_for 10 numa_up
+if grep -q 'numa: a thread per card, each pinned to its card.s NUMA node' "$tmp/numa.log" &&
+    wait_for 5 grep -q "numa: card 0's thread pinned to CPUs 0-3 (NUMA node 0)" "$tmp/numa.log" &&
+    { [ "$(nproc)" -gt 4 ] || wait_for 5 grep -q "numa: card 1's thread not pinned: card 0000:81:00: none of its CPUs 4-7 is on this machine" "$tmp/numa.log"; } &&
+    [ "$(ls /proc/$p/task | wc -l)" -ge 3 ]; then
+	ok "cards on two NUMA nodes: a thread per card, each pinned where hwloc places its card"
+else
+	bad numa-threads "$(grep -E 'numa|start' "$tmp/numa.log")"
+fi
+# PE 0 to PE 1 crosses the internal link from one thread's card to the
+# other's; status holds both threads and balances
+rx0=$(inns cat "/sys/class/net/ttn$$p1/statistics/rx_packets")
+inns "$FL" "ttn$$p0" pe:0:1:300 500 >/dev/null
+numa_st() { "$D" status --control "$tmp/numa.sock" --json; }
+numa_done() { out=$(numa_st) && jq -e '.counters.queued == 0 and .counters.delivered > 0' <<<"$out" >/dev/null; }
+wait_for 5 numa_done
+out=$(numa_st)
+if jq -e '.threads == 2' <<<"$out" >/dev/null && jq -e "$balance" <<<"$out" >/dev/null &&
+    [ "$(jq .counters.delivered <<<"$out")" = "$(jq .counters.injected <<<"$out")" ] &&
+    [ $(($(inns cat "/sys/class/net/ttn$$p1/statistics/rx_packets") - rx0)) -ge "$(jq .counters.delivered <<<"$out")" ]; then
+	ok "PE 0 to PE 1 across the threads: $(jq .counters.delivered <<<"$out") of $(jq .counters.injected <<<"$out") delivered, the balance holds"
+else
+	bad numa-forward "$(jq -c '{threads, counters}' <<<"$out")"
+fi
+kill -TERM $p; wait $p; st=$?; pids=${pids% $p}
+[ "$st" -eq 0 ] && ok "a thread per card: SIGTERM, exit 0" || bad numa-term "exit $st"
+
 # ---- refused starts ----
+# --backend xdp where AF_XDP cannot run: exit 69 naming the port and why
+inns "$D" run -c "$tmp/c.yaml" --node a --control "$tmp/ttd2.sock" --backend xdp 2>"$tmp/err"; st=$?
+[ "$st" -eq 69 ] && grep -q -- "--backend xdp: c0Xp: MTU 9500: its frames would not fit a 4 KiB UMEM chunk (an MTU of at most 3822 does)" "$tmp/err" &&
+    ok "--backend xdp on a port of MTU 9500: exit 69 naming it" || bad backend-xdp "exit $st: $(cat "$tmp/err")"
+"$D" run -c "$tmp/c.yaml" --backend dpdk 2>"$tmp/err"; st=$?
+[ "$st" -eq 64 ] && grep -q -- "--backend dpdk: expected xdp or pcap" "$tmp/err" &&
+    ok "--backend dpdk: exit 64" || bad backend-flag "exit $st: $(cat "$tmp/err")"
+
 # a missing interface: refused before anything is opened
 sed 's/c1Ym: Y-/c1Yq: Y-/' "$tmp/c.yaml" >"$tmp/bad.yaml"
 inns "$D" run -c "$tmp/bad.yaml" --node a --control "$tmp/ttd2.sock" 2>"$tmp/err"; st=$?

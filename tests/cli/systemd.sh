@@ -2,9 +2,10 @@
 # The systemd unit as `make install` writes it: systemd-analyze verify
 # finds nothing to say (the ExecStart binary, ttd(8) and every directive
 # check out), and systemd-analyze security rates its exposure at most 2.5
-# (systemd's "OK" band; the unit is 1.9 as shipped, the rest being what a
-# packet-forwarding daemon needs: packet and inet sockets, CAP_NET_RAW and
-# CAP_NET_ADMIN, the host's network, /dev/net/tun).
+# (systemd's "OK" band; the unit is 2.3 as shipped, the rest being what a
+# packet-forwarding daemon needs: packet, AF_XDP and inet sockets,
+# CAP_NET_RAW, CAP_NET_ADMIN and CAP_BPF with bpf(2) for the XDP program,
+# the host's network, /dev/net/tun).
 # The install goes under a temporary PREFIX so that ExecStart names a real
 # file; MANPATH lets the verifier find ttd(8) there.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail

@@ -401,7 +401,7 @@ bad_torus() {   # NAME HEX WANT
 	damaged "$1" "$tmp/$1.pcap" "record 2: $3"
 }
 bad_torus torus-version "$(torus_hex 20)" "torus frame version 2 (this build reads version 1)"
-bad_torus torus-type "$(torus_hex 15)" "unknown torus frame type 5 (0 data, 1 hello)"
+bad_torus torus-type "$(torus_hex 15)" "unknown torus frame type 5 (0 data, 1 hello, 2 credit)"
 bad_torus torus-vc "$(torus_hex 10 28)" "VC 40 out of range (at most 31)"
 bad_torus torus-flags "$(torus_hex 10 00 80)" "unknown flags 0x80"
 bad_torus torus-snaplen "$(torus_hex | cut -c1-40)" \

@@ -154,6 +154,24 @@ shown=$(tsh -r frames.pcap -Y 'vlan.priority == 2 && twintorus.vc == 2' -T field
     tr '\n' ' ')
 [ "$shown" = "3 " ] && ok filter-tagged-vc || bad filter-tagged-vc "frames: $shown $(cat "$tmp/err")"
 
+# --- credit frames: every VC's fields, in order; the Info column ---
+if tsh -r frames.pcap -Y 'twintorus.type == 2' -T fields -E separator=/t -E aggregator=, \
+    -e frame.number -e twintorus.credit.epoch -e twintorus.credit.peer_epoch \
+    -e twintorus.credit.vcs -e twintorus.credit.vc.sent -e twintorus.credit.vc.limit \
+    -e twintorus.credit.vc.buffer -e _ws.col.Info >"$tmp/credit"; then
+	c23=$(awk -F'\t' '$1 == 23 { print $2, $3, $4, $5, $6, $7 }' "$tmp/credit")
+	[ "$c23" = "4660 43981 2 4096,4294967280 22528,18416 18432,18432" ] &&
+	    ok credit-fields || bad credit-fields "frame 23: $c23"
+	c24=$(awk -F'\t' '$1 == 24 { print $3, $4, $7 }' "$tmp/credit")
+	[ "$c24" = "0 1 65536" ] && ok credit-no-peer-yet || bad credit-no-peer-yet "frame 24: $c24"
+	[ "$(col 23 13)" = "credit 9 -> 4294967295 vc 0 hops 0 seq 5: epoch 4660 peer 43981, 2 VCs" ] &&
+	    ok info-credit || bad info-credit "got: $(col 23 13)"
+	[ "$(awk -F'\t' '$1 == 27 { print $5 }' "$tmp/credit")" = "" ] &&
+	    ok credit-cut-no-vcs-shown || bad credit-cut-no-vcs-shown "$(grep '^27' "$tmp/credit")"
+else
+	bad credit "tshark failed: $(cat "$tmp/err")"
+fi
+
 # --- a ttsim trace: every record a sound header-only data frame ---
 if "$T" trace synth --help >/dev/null 2>&1; then
 	# 2x2x2 twin torus: 16 PEs

@@ -121,10 +121,13 @@ tb_swap_cables() {
 	TB_CABLES[$2]="${b[0]} ${b[1]} ${a[2]} ${a[3]}"
 }
 
-# Namespaces, ports, cables.  Port veths get MTU 9000: a torus frame adds
-# 30 bytes (Ethernet + torus header) to the PE's full-size frame.
+# Namespaces, ports, cables.  Port veths get MTU TB_MTU, 9000 unless set:
+# a torus frame adds 30 bytes (Ethernet + torus header) to the PE's
+# full-size frame, and AF_XDP wants a frame to fit a 4 KiB chunk (the xdp
+# runs set 3000).
+TB_MTU=${TB_MTU:-9000}
 tb_build() {
-	local n ns e side name t c
+	local n ns e side name t c mtu=$TB_MTU
 	declare -gA TB_SIDE=()
 	for e in "${TB_PORTS[@]}"; do
 		set -- $e
@@ -134,13 +137,13 @@ tb_build() {
 		ns=$(tb_node_ns $n)
 		ip netns add "$ns" || return 1
 		ip -n "$ns" link set lo up
-		ip -n "$ns" link add c0int mtu 9000 type veth peer name c1int mtu 9000 || return 1
+		ip -n "$ns" link add c0int mtu "$mtu" type veth peer name c1int mtu "$mtu" || return 1
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 	done
 	for c in "${TB_CABLES[@]}"; do
 		set -- $c
-		ip -n "$(tb_node_ns $1)" link add "c${TB_SIDE[$2]}$2" mtu 9000 type veth \
-		    peer name "c${TB_SIDE[$4]}$4" mtu 9000 netns "$(tb_node_ns $3)" || return 1
+		ip -n "$(tb_node_ns $1)" link add "c${TB_SIDE[$2]}$2" mtu "$mtu" type veth \
+		    peer name "c${TB_SIDE[$4]}$4" mtu "$mtu" netns "$(tb_node_ns $3)" || return 1
 	done
 	for ((n = 0; n < TB_NNODES; n++)); do
 		ns=$(tb_node_ns $n)
@@ -252,15 +255,17 @@ tb_kernel_routes() {
 
 tb_sock() { echo "$TB_TMP/n$1.sock"; }
 
-# Start one ttd per node; wait until each answers on its control socket and
-# its TAPs exist; move every TAP into its PE's namespace and address it.
+# Start one ttd per node (with TB_TTD_ARGS, e.g. --backend xdp); wait until
+# each answers on its control socket and its TAPs exist; move every TAP
+# into its PE's namespace and address it.
 tb_ttd_start() {
 	local yaml=$1 tracedir=$2 n ns t pns i tap
 	mkdir -p "$tracedir"
 	for ((n = 0; n < TB_NNODES; n++)); do
 		ns=$(tb_node_ns $n)
+		# shellcheck disable=SC2086  # TB_TTD_ARGS: words on purpose
 		ip netns exec "$ns" "$TTD" run -c "$yaml" --node "n$n" --control "$(tb_sock $n)" \
-		    --trace-dir "$tracedir" --log-level info 2> "$TB_TMP/n$n.log" &
+		    --trace-dir "$tracedir" --log-level info ${TB_TTD_ARGS:-} 2> "$TB_TMP/n$n.log" &
 		TB_PIDS+=($!)
 		eval "TB_TTD_PID_$n=$!"
 	done

@@ -453,6 +453,227 @@ scenario_swap() {
 	tb_stop_all
 }
 
+# ---- many PEs to one PE (the incast): lossless, on both backends ----
+
+# Every node's `ttd status --json`, as one JSON array, into $1.
+snapshot() {
+	local n
+	for ((n = 0; n < TB_NNODES; n++)); do tb_status $n || echo null; done | jq -s . > "$1"
+}
+
+# Summed over nodes, from a snapshot: "injected delivered queued".
+flow_totals() {
+	jq -r '[.[] | .counters] | "\(map(.injected) | add) \(map(.delivered) | add) \(map(.queued) | add)"' "$1"
+}
+
+# Wait until the torus is at rest: nothing queued anywhere and nothing
+# entering any more (15 s at most); the last snapshot is left in $1.
+wait_rest() {
+	local i prev= cur
+	for ((i = 0; i < 50; i++)); do
+		snapshot "$1"
+		cur=$(flow_totals "$1")
+		[ "${cur##* }" = 0 ] && [ "$cur" = "$prev" ] && return 0
+		prev=$cur
+		sleep 0.3
+	done
+	return 1
+}
+
+# What changed from snapshot $1 to $2: one line "injected delivered
+# dropped capture link tap", the drops per node and reason in $TB_TMP/drops
+# ("nN reason count"), and the credits that are not whole in
+# $TB_TMP/credits ("nN port vc available/peer_buffer held").
+flow_delta() {
+	jq -r -n --slurpfile a "$1" --slurpfile b "$2" '
+	    [range(0; $b[0] | length) as $i | {a: $a[0][$i], b: $b[0][$i]}] as $n |
+	    def sum(f): [$n[] | (.b | f) - (.a | f)] | add;
+	    "\(sum(.counters.injected)) \(sum(.counters.delivered)) \(sum([.counters.dropped[]] | add)) \(sum(.capture.dropped + .capture.ifdropped)) \(sum(.capture.link_dropped)) \(sum(.edge.tap_dropped // 0))"' 
+	jq -r -n --slurpfile a "$1" --slurpfile b "$2" '
+	    range(0; $b[0] | length) as $i | $b[0][$i].counters.dropped | to_entries[] |
+	    select(.value != $a[0][$i].counters.dropped[.key]) |
+	    "n\($i) \(.key) \(.value - $a[0][$i].counters.dropped[.key])"' > "$TB_TMP/drops"
+	jq -r -n --slurpfile a "$1" --slurpfile b "$2" '
+	    range(0; $b[0] | length) as $i | $b[0][$i].ports | to_entries[] |
+	    (.value.link_dropped - $a[0][$i].ports[.key].link_dropped) as $d | select($d > 0) |
+	    "n\($i) \(.value.ifname) \($d) sent by ttd and dropped by the kernel"' > "$TB_TMP/kdrops"
+	jq -r 'to_entries[] | .key as $n | .value.ports[] | select(.link == "up") | .port as $p |
+	    .credits[] | select(.available != .peer_buffer or .held != 0) |
+	    "n\($n) \($p) vc\(.vc) \(.available)/\(.peer_buffer) held \(.held)"' "$2" > "$TB_TMP/credits"
+}
+
+# The senders: the card-1 PEs whose DOR path to PE $1 crosses the
+# destination node's internal link, and a line saying what they share.
+incast_plan() {
+	local dst=$1 dn=$(($1 / 2))
+	INCAST_SENDERS=$(awk -v d="$dst" -v i=" $dn.1.int." '$2 == d && $1 % 2 == 1 && index($0 " ", i) {print $1}' "$TB_TMP/paths" | tr '\n' ' ')
+	INCAST_SHARE=$(awk -v d="$dst" -v want=" $INCAST_SENDERS" '
+	    $2 == d && index(want " ", " " $1 " ") { for (i = 3; i <= NF; i++) { split($i, h, "."); c[h[1] "." h[2] "." h[3]]++ } }
+	    END { for (k in c) print c[k], k }' "$TB_TMP/paths" | sort -k1,1nr)
+	# the busiest cable (external port) and internal link
+	INCAST_CABLE=$(echo "$INCAST_SHARE" | awk '$2 !~ /int$/ {print $2; exit}')
+	INCAST_WHAT=$(echo "$INCAST_SHARE" | awk '
+	    FILENAME == ARGV[1] { if ($1 == "port") name[$3] = $4; next }
+	    $2 ~ /int$/ && !ni { split($2, h, "."); ni = "n" h[1] "'"'"'s internal link (" $1 " flows)" }
+	    $2 !~ /int$/ && !nc { split($2, h, "."); nc = "n" h[1] " " name[h[3]] " (" $1 ")" }
+	    END { print "paths share " ni " and " nc }' "$TB_TMP/layout" -)
+}
+
+# UDP from every sender to PE $dst for $secs, as fast as each can; with
+# $pull, the busiest cable is pulled after 1.2 s for 2 s.
+incast_udp() {
+	local backend=$1 secs=$2 pull=${3:-} dst=0 s pids=() sink a b
+	ip netns exec "$(tb_pe_ns $dst)" "$TB_ROOT/build/tests/tbblast" sink "$(tb_pe_addr $dst)" 7000 3 > "$TB_TMP/sink.out" 2>&1 &
+	sink=$!
+	sleep 0.2
+	snapshot "$TB_TMP/snap.a"
+	for s in $INCAST_SENDERS; do
+		ip netns exec "$(tb_pe_ns $s)" "$TB_ROOT/build/tests/tbblast" send "$(tb_pe_addr $dst)" 7000 "$secs" 256 > "$TB_TMP/blast.$s" 2>&1 &
+		pids+=($!)
+	done
+	[ -z "$pull" ] || pull_cable 1.2 2
+	wait "${pids[@]}"
+	wait $sink
+	incast_check "$backend" UDP "$pull" "for $secs s, 256-byte datagrams"
+}
+
+# TCP: every sender sends 4 MiB to PE $dst at once, each checked byte by
+# byte; with $pull, the busiest cable is pulled after 0.5 s for 2 s.
+incast_tcp() {
+	local backend=$1 pull=${2:-} dst=0 s i=0 pids=() rpids=() bad=0 bytes=4194304
+	snapshot "$TB_TMP/snap.a"
+	for s in $INCAST_SENDERS; do
+		ip netns exec "$(tb_pe_ns $dst)" timeout 90 "$TBSTREAM" recv "$(tb_pe_addr $dst)" $((6000 + i)) > "$TB_TMP/tcp.$s" 2>&1 &
+		rpids+=($!)
+		i=$((i + 1))
+	done
+	sleep 0.3
+	i=0
+	for s in $INCAST_SENDERS; do
+		ip netns exec "$(tb_pe_ns $s)" timeout 90 "$TBSTREAM" send "$(tb_pe_addr $dst)" $((6000 + i)) $bytes 2>> "$TB_TMP/tcp.err" &
+		pids+=($!)
+		i=$((i + 1))
+	done
+	[ -z "$pull" ] || pull_cable 0.5 2
+	wait "${pids[@]}" || bad=1
+	wait "${rpids[@]}" || bad=1
+	for s in $INCAST_SENDERS; do
+		grep -qx "$bytes ok" "$TB_TMP/tcp.$s" || bad=1
+	done
+	INCAST_TCP_BAD=$bad
+	incast_check "$backend" TCP "$pull" "4 MiB each, every byte checked"
+}
+
+# Data frames the pulled cable lost, both ways, from snap.a to snap.b: what
+# one end sent less what the other end received.
+cable_lost() {
+	local a=$PULL_NODE ap=${INCAST_CABLE##*.} b bp line
+	line=$(awk -v a="$a" -v p="$ap" '$1 == "cable" && $2 == a && $3 == p {print $4, $5}' "$TB_TMP/layout")
+	read -r b bp <<< "$line"
+	jq -r -n --slurpfile x "$TB_TMP/snap.a" --slurpfile y "$TB_TMP/snap.b" \
+	    --argjson a "$a" --arg ai "c${TB_SIDE[$ap]}$ap" --argjson b "$b" --arg bi "c${TB_SIDE[$bp]}$bp" '
+	    def port(s; n; i): s[0][n].ports[] | select(.ifname == i);
+	    def d(n; i; f): (port($y; n; i) | f) - (port($x; n; i) | f);
+	    (d($a; $ai; .tx_frames) - d($b; $bi; .rx_data_frames)) + (d($b; $bi; .tx_frames) - d($a; $ai; .rx_data_frames))'
+}
+
+# Pull the busiest cable (its + end) after $1 s, plug it back $2 s later;
+# the port's frames sent at the plug are kept in PULL_TX0.
+pull_cable() {
+	local node=${INCAST_CABLE%%.*} rest=${INCAST_CABLE#*.} side port
+	side=${rest%%.*}; port=${rest#*.}
+	PULL_LABEL="n$node $(awk -v p="$port" '$1 == "port" && $3 == p {print $4}' "$TB_TMP/layout")"
+	PULL_NODE=$node
+	PULL_IF=c$side$port
+	sleep "$1"
+	ip -n "$(tb_node_ns $node)" link set "$PULL_IF" down
+	sleep "$2"
+	PULL_TX0=$(tb_status "$node" | jq -r --arg i "$PULL_IF" '.ports[] | select(.ifname == $i) | .tx_frames')
+	ip -n "$(tb_node_ns $node)" link set "$PULL_IF" up
+}
+
+# One line for one run: what entered the torus was delivered, nothing was
+# dropped inside it (or, with a pulled cable, only where it was, for that
+# reason), and the credits are whole again at rest.
+incast_check() {
+	local backend=$1 proto=$2 pull=$3 how=$4 d inj dlv drop cap link tap other label tx1 lost wire
+	label="incast $proto $TB_DIMS: $(echo $INCAST_SENDERS | wc -w) PEs -> PE 0"
+	[ -n "$pull" ] && label="$label, cable $PULL_LABEL pulled for 2 s and plugged back"
+	if ! wait_rest "$TB_TMP/snap.b"; then
+		tb_fail "$label: not at rest 15 s after the senders stopped ($backend)" "$(flow_totals "$TB_TMP/snap.b")"
+		return
+	fi
+	d=$(flow_delta "$TB_TMP/snap.a" "$TB_TMP/snap.b")
+	read -r inj dlv drop cap link tap <<< "$d"
+	if [ "$proto" = TCP ] && [ "$INCAST_TCP_BAD" != 0 ]; then
+		tb_fail "$label: a stream did not arrive whole ($backend)" "$(tail -3 "$TB_TMP/tcp.err")"
+		return
+	fi
+	if [ -s "$TB_TMP/credits" ]; then
+		tb_fail "$label: credits not whole at rest ($backend)" "$(head -5 "$TB_TMP/credits")"
+		return
+	fi
+	if [ -z "$pull" ]; then
+		if [ "$inj" -gt 1000 ] && [ "$inj" = "$dlv" ] && [ "$drop" = 0 ] && [ "$cap" = 0 ] && [ "$link" = 0 ]; then
+			tb_ok "$label ($how; $INCAST_WHAT): $inj frames entered the torus, $dlv delivered, 0 dropped inside it at every node, credits whole at rest; edge: $tap dropped by the senders' TAPs ($backend)"
+		else
+			tb_fail "$label: lost inside the torus ($backend)" "entered $inj, delivered $dlv, dropped by ttd $drop, by the kernel $cap before ttd and $link after" "$(head -5 "$TB_TMP/drops")"
+		fi
+		return
+	fi
+	# a pulled cable: only its ends drop, only for it; what its ends
+	# sent and the other end never received was lost on the cable itself
+	other=$(awk -v n="n$PULL_NODE" '!($1 == n && ($2 == "link_down" || $2 == "send_failed"))' "$TB_TMP/drops")
+	lost=$(awk '{s += $3} END {print s + 0}' "$TB_TMP/drops")
+	tx1=$(jq -r --arg i "$PULL_IF" --argjson n "$PULL_NODE" '.[$n].ports[] | select(.ifname == $i) | .tx_frames' "$TB_TMP/snap.b")
+	wire=$(cable_lost)
+	if [ "$inj" -gt 1000 ] && [ $((dlv + lost + wire)) = "$inj" ] && [ -z "$other" ] && [ "$cap" = 0 ] &&
+	    [ $((lost + wire)) -gt 0 ] && [ "$tx1" -gt "$PULL_TX0" ]; then
+		tb_ok "$label ($how): $inj frames entered the torus, $dlv delivered, $lost dropped at n$PULL_NODE for its link ($(awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $3}' "$TB_TMP/drops")) and $wire lost on the cable as it went, none elsewhere; $((tx1 - PULL_TX0)) crossed it after it came back; credits whole at rest ($backend)"
+	else
+		tb_fail "$label: not accounted for ($backend)" "entered $inj, delivered $dlv, dropped $lost, lost on the cable $wire, by the kernel $cap before ttd and $link after it sent; crossed it after: $((tx1 - PULL_TX0))" "$(head -6 "$TB_TMP/drops")" "$(head -6 "$TB_TMP/kdrops")"
+	fi
+}
+
+# Both backends on a 2x2x2 torus whose paths to PE 0 share links and an
+# internal link: UDP and TCP, then each again with a cable pulled; every
+# recorded hop of all of it against tt_route() (a line without the word:
+# only the many-to-one checks carry it).
+scenario_incast() {
+	local backend=$1 label="$1 2,2,2 many-to-one" yaml=$TB_TMP/many.yaml tr=$TB_TMP/many-traces got
+	TB_MTU=$([ "$backend" = xdp ] && echo 3000 || echo 9000)
+	tb_layout 2,2,2 D && tb_build || { tb_fail "$label: build the torus ($backend)"; tb_stop_all; return; }
+	rm -rf "$tr"
+	tb_yaml "$yaml" "  ports: true
+"
+	"$TBROUTE" paths "$TB_TMP/torus.yaml" > "$TB_TMP/paths"
+	incast_plan 0
+	TB_TTD_ARGS="--backend $backend ${TB_INCAST_ARGS:-}"
+	if ! tb_ttd_start "$yaml" "$tr"; then
+		TB_TTD_ARGS=
+		tb_fail "$label: $TB_NNODES daemons start with --backend $backend"; tb_stop_all; return
+	fi
+	TB_TTD_ARGS=
+	got=$(tb_status 0 | jq -r .backend)
+	if [ "$got" != "$backend" ]; then
+		tb_fail "$label: daemons run the $backend backend" "n0 runs ${got:-nothing}: $(grep backend "$TB_TMP/n0.log")"
+		tb_stop_all; return
+	fi
+	tb_until 5 all_cabling_ok
+	incast_udp "$backend" 3
+	incast_tcp "$backend"
+	incast_udp "$backend" 5 pull
+	incast_tcp "$backend" pull
+	if tb_ttd_stop; then
+		check_hops "$tr" "$label"
+	else
+		tb_fail "$label: SIGTERM: every ttd exits 0"
+	fi
+	rm -rf "$tr"
+	tb_stop_all
+	TB_MTU=9000
+}
+
 # ---- main ----
 
 # Sourced (for trying a check on files by hand): define, do not run.
@@ -474,6 +695,8 @@ else
 	scenario_ttd 2,2,2 full
 	scenario_swap 2,2,2
 	scenario_ttd 3,3,2
+	scenario_incast pcap
+	scenario_incast xdp
 fi
 echo "testbed: $(( $(date +%s) - start )) s"
 tb_summary

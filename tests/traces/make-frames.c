@@ -32,6 +32,7 @@ struct sample {
 	unsigned type, vc, hops, flags;   /* as written on the wire */
 	uint32_t src, dst, seq;
 	tt_hello hello;
+	tt_credit credit;      /* credit: the body (nvcs 0: written as 0) */
 	size_t body;           /* data: the carried frame's length on the wire;
 	                          hello: bytes of the hello body sent (8) */
 	int captured;          /* data: the carried frame is in the capture */
@@ -103,6 +104,26 @@ static const struct sample samples[] = {
 	    .type = TT_FRAME_HELLO, .src = 6, .dst = TT_PE_BROADCAST,
 	    .seq = 13, .hello = {3, 0, 1, 0}, .body = TT_HELLO_LEN,
 	    .snaplen = 34, .problem = "hello captured to 4 of 8"},
+	/* credit frames (type 2): ttd's lossless flow control */
+	{.what = "credit for 2 VCs", .type = TT_FRAME_CREDIT, .src = 9,
+	    .dst = TT_PE_BROADCAST, .seq = 5,
+	    .credit = {0x1234, 0xABCD, 2, {{4096, 22528, 18432},
+	    {0xFFFFFFF0u, 0x47F0, 18432}}}, .body = 32},
+	{.what = "tagged credit, nothing heard from the peer yet",
+	    .type = TT_FRAME_CREDIT, .tagged = 1, .tci = 0, .src = 4,
+	    .dst = TT_PE_BROADCAST, .seq = 1,
+	    .credit = {7, 0, 1, {{0, 0, 65536}}}, .body = 20},
+	{.what = "credit body cut at 6 bytes", .type = TT_FRAME_CREDIT,
+	    .src = 9, .dst = TT_PE_BROADCAST, .seq = 6,
+	    .credit = {7, 9, 1, {{0, 0, 18432}}}, .body = 6,
+	    .problem = "credit body cut at 6 of 8"},
+	{.what = "credit for 0 VCs", .type = TT_FRAME_CREDIT, .src = 9,
+	    .dst = TT_PE_BROADCAST, .seq = 7, .credit = {7, 9, 0, {{0}}},
+	    .body = 8, .problem = "for 0 VCs"},
+	{.what = "credit for 2 VCs cut inside the second",
+	    .type = TT_FRAME_CREDIT, .src = 9, .dst = TT_PE_BROADCAST,
+	    .seq = 8, .credit = {7, 9, 2, {{1, 2, 18432}, {3, 4, 18432}}},
+	    .body = 24, .problem = "cut at 24 of 32 bytes (2 VCs)"},
 };
 
 /* Where the ARP frame goes: after the sound torus frames. */
@@ -225,7 +246,7 @@ encode_sample(const struct sample *s, uint8_t *buf, size_t bufsz,
 	f.tagged = s->tagged;
 	f.tci = s->tci;
 	f.version = TT_FRAME_VERSION;
-	f.type = s->type == TT_FRAME_HELLO ? TT_FRAME_HELLO : TT_FRAME_DATA;
+	f.type = s->type <= TT_FRAME_CREDIT ? (uint8_t)s->type : TT_FRAME_DATA;
 	f.hops = (uint8_t)s->hops;
 	f.dst = s->dst;
 	f.src = s->src;
@@ -233,6 +254,15 @@ encode_sample(const struct sample *s, uint8_t *buf, size_t bufsz,
 	f.payload = body;
 	if (s->type == TT_FRAME_HELLO) {
 		tt_hello_encode(&s->hello, body);
+		f.payload_len = s->body;
+	} else if (s->type == TT_FRAME_CREDIT) {
+		tt_credit c = s->credit;
+
+		/* 0 VCs is refused by the encoder: written by hand */
+		c.nvcs = c.nvcs ? c.nvcs : 1;
+		if (tt_credit_encode(&c, body, sizeof(body)) == 0)
+			return 0;
+		body[4] = s->credit.nvcs;
 		f.payload_len = s->body;
 	} else if (s->body > 0) {
 		f.payload_len = arp_request(body, s->body, s->src, s->dst);

@@ -347,7 +347,7 @@ test_bad_header_fields_are_refused(void **state)
 	assert_header_byte_refused(0, 0x01, "version 0", NULL);
 	assert_header_byte_refused(0, 0x20, "version 2", NULL);
 	assert_header_byte_refused(0, 0xF1, "version 15", NULL);
-	assert_header_byte_refused(0, 0x12, "type 2", NULL);
+	assert_header_byte_refused(0, 0x13, "type 3", "2 credit");
 	assert_header_byte_refused(0, 0x1F, "type 15", NULL);
 	assert_header_byte_refused(1, TT_MAX_VCS, "VC 32", "out of range");
 	assert_header_byte_refused(1, 0xFF, "VC 255", "out of range");
@@ -436,7 +436,7 @@ test_encode_refuses_bad_fields(void **state)
 	f.version = 2;
 	assert_int_equal(tt_frame_encode(&f, buf, sizeof(buf)), 0);
 	tagged_data_fields(&f);
-	f.type = 2;
+	f.type = 3;
 	assert_int_equal(tt_frame_encode(&f, buf, sizeof(buf)), 0);
 	tagged_data_fields(&f);
 	f.vc = TT_MAX_VCS;
@@ -465,6 +465,117 @@ test_encode_refuses_small_buffer(void **state)
 	/* a payload length that would wrap a careless size sum */
 	f.payload_len = SIZE_MAX - 4;
 	assert_int_equal(tt_frame_encode(&f, buf, sizeof(buf)), 0);
+}
+
+/* A credit frame's body, byte by byte: 2 VCs. */
+static const uint8_t credit_body_bytes[] = {
+	0x12, 0x34,			/* epoch */
+	0xAB, 0xCD,			/* peer epoch */
+	0x02,				/* 2 VCs */
+	0x00, 0x00, 0x00,		/* reserved */
+	0x00, 0x00, 0x10, 0x00,		/* VC 0: sent 4096 */
+	0x00, 0x00, 0x58, 0x00,		/* limit 22528 */
+	0x00, 0x00, 0x48, 0x00,		/* buffer 18432 */
+	0xFF, 0xFF, 0xFF, 0xF0,		/* VC 1: sent, about to wrap */
+	0x00, 0x00, 0x47, 0xF0,		/* limit, past the wrap */
+	0x00, 0x00, 0x48, 0x00,		/* buffer 18432 */
+};
+
+static void
+credit_fields(tt_credit *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->epoch = 0x1234;
+	c->peer_epoch = 0xABCD;
+	c->nvcs = 2;
+	c->vc[0] = (tt_credit_vc){4096, 22528, 18432};
+	c->vc[1] = (tt_credit_vc){0xFFFFFFF0u, 0x47F0, 18432};
+}
+
+/* Credits: the layout both ways, a whole frame through the frame codec,
+ * the largest VC count. */
+static void
+test_credit_layout(void **state)
+{
+	uint8_t body[TT_CREDIT_HLEN + TT_CREDIT_MAX_VCS * TT_CREDIT_VC_LEN];
+	uint8_t buf[512];
+	tt_credit c, got;
+	tt_frame f, fg;
+	char err[128];
+	size_t len;
+	int v;
+
+	(void)state;
+	credit_fields(&c);
+	len = tt_credit_encode(&c, body, sizeof(body));
+	assert_int_equal(len, sizeof(credit_body_bytes));
+	assert_memory_equal(body, credit_body_bytes, len);
+	assert_int_equal(tt_credit_decode(&got, credit_body_bytes,
+	    sizeof(credit_body_bytes), err, sizeof(err)), 0);
+	assert_memory_equal(&got, &c, sizeof(c));
+	/* in a frame: type 2, VC 0, to every PE */
+	data_frame(&f, 9, TT_PE_BROADCAST, 3);
+	f.type = TT_FRAME_CREDIT;
+	f.payload = body;
+	f.payload_len = len;
+	len = tt_frame_encode(&f, buf, sizeof(buf));
+	assert_int_equal(len, TT_ETH_HLEN + TT_FRAME_HLEN +
+	    sizeof(credit_body_bytes));
+	assert_int_equal(buf[TT_ETH_HLEN], 0x12);	/* version 1, type 2 */
+	assert_int_equal(tt_frame_decode(&fg, buf, len, err, sizeof(err)), 0);
+	assert_int_equal(fg.type, TT_FRAME_CREDIT);
+	assert_int_equal(tt_credit_decode(&got, fg.payload, fg.payload_len,
+	    err, sizeof(err)), 0);
+	assert_int_equal(got.vc[1].limit, 0x47F0);
+	/* every VC a port may have */
+	c.nvcs = TT_CREDIT_MAX_VCS;
+	for (v = 0; v < TT_CREDIT_MAX_VCS; v++)
+		c.vc[v] = (tt_credit_vc){(uint32_t)v, (uint32_t)v << 16,
+		    (uint32_t)v * 7};
+	len = tt_credit_encode(&c, body, sizeof(body));
+	assert_int_equal(len, sizeof(body));
+	assert_int_equal(tt_credit_encode(&c, body, sizeof(body) - 1), 0);
+	assert_int_equal(tt_credit_decode(&got, body, len, err, sizeof(err)),
+	    0);
+	assert_memory_equal(&got, &c, sizeof(c));
+	c.nvcs = 0;
+	assert_int_equal(tt_credit_encode(&c, body, sizeof(body)), 0);
+	c.nvcs = TT_CREDIT_MAX_VCS + 1;
+	assert_int_equal(tt_credit_encode(&c, body, sizeof(body)), 0);
+}
+
+static void
+assert_credit_refused(const uint8_t *buf, size_t len, const char *word)
+{
+	tt_credit c;
+	char err[128] = "";
+
+	if (tt_credit_decode(&c, buf, len, err, sizeof(err)) != -1)
+		fail_msg("%zu bytes: accepted, wanted \"%s\"", len, word);
+	if (strstr(err, word) == NULL)
+		fail_msg("%zu bytes: \"%s\" does not say \"%s\"", len, err,
+		    word);
+}
+
+static void
+test_bad_credits_are_refused(void **state)
+{
+	uint8_t buf[sizeof(credit_body_bytes)];
+	size_t len;
+
+	(void)state;
+	for (len = 0; len < TT_CREDIT_HLEN; len++)
+		assert_credit_refused(credit_body_bytes, len, "credit body cut");
+	for (len = TT_CREDIT_HLEN; len < sizeof(buf); len++)
+		assert_credit_refused(credit_body_bytes, len, "(2 VCs)");
+	memcpy(buf, credit_body_bytes, sizeof(buf));
+	buf[4] = 0;
+	assert_credit_refused(buf, sizeof(buf), "for 0 VCs");
+	buf[4] = TT_CREDIT_MAX_VCS + 1;
+	assert_credit_refused(buf, sizeof(buf), "for 33 VCs");
+	memcpy(buf, credit_body_bytes, sizeof(buf));
+	buf[0] = buf[1] = 0;
+	assert_credit_refused(buf, sizeof(buf), "epoch 0");
 }
 
 /* One MAC scheme for every PE: 02:74:74 and the id in 24 bits. */
@@ -503,6 +614,8 @@ main(void)
 		cmocka_unit_test(test_encode_refuses_bad_fields),
 		cmocka_unit_test(test_encode_refuses_small_buffer),
 		cmocka_unit_test(test_pe_mac),
+		cmocka_unit_test(test_credit_layout),
+		cmocka_unit_test(test_bad_credits_are_refused),
 	};
 
 	return cmocka_run_group_tests_name("frame", tests, NULL, NULL);

@@ -605,8 +605,12 @@ test_hello_and_delivered_skipped(void **state)
 	put_torus(w, EPOCH_NS + 6, 2, 3, 7, TT_FRAME_DATA,
 	    TT_FRAME_F_DELIVERED, 0);
 	put_torus(w, EPOCH_NS + 7, 3, TT_PE_BROADCAST, 0, TT_FRAME_HELLO, 0, 0);
+	/* a credit frame (a capture on a port of a lossless torus) */
+	put_torus(w, EPOCH_NS + 8, 3, TT_PE_BROADCAST, 1, TT_FRAME_CREDIT, 0,
+	    0);
 	wclose(w);
-	/* hello frames go to the broadcast PE: skipped before the PE check */
+	/* hello and credit frames go to the broadcast PE: skipped before
+	 * the PE check */
 	read_one(tpath("skip.pcap"), NULL, 16);
 	assert_int_equal(got.rc, 0);
 	assert_int_equal(got.n, 2);
@@ -615,9 +619,9 @@ test_hello_and_delivered_skipped(void **state)
 	assert_int_equal(got.m[1].recno, 4);
 	assert_int_equal(got.m[1].seq, 7);
 	assert_int_equal(got.m[1].bytes, 0);
-	assert_int_equal(got.st.records, 7);
+	assert_int_equal(got.st.records, 8);
 	assert_int_equal(got.st.messages, 2);
-	assert_int_equal(got.st.hello, 3);
+	assert_int_equal(got.st.hello, 4);
 	assert_int_equal(got.st.delivered, 2);
 	assert_int_equal(got.st.bytes, 100);
 }

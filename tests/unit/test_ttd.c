@@ -378,10 +378,98 @@ struct fixture {
 	struct cfgfile c;
 	struct ttd_node nd;
 	struct ttd_fwd f;
+	struct ttd_fwd_opts o;
 };
 
+/* Both cards' counters, summed. */
+static struct ttd_counters
+cnt(const struct ttd_fwd *f)
+{
+	struct ttd_counters c;
+
+	ttd_fwd_counters(f, &c);
+	return c;
+}
+
+#define NEIGHBOUR_EPOCH	500	/* every neighbour's, in these tests */
+#define BUF		18432	/* every buffer, in these tests */
+/* The credit bytes of the tests' frames: 90 bytes on the wire (a 60-byte
+ * PE frame and the torus headers), at least TTD_CREDIT_MIN. */
+#define COST		(90 > TTD_CREDIT_MIN ? 90 : TTD_CREDIT_MIN)
+
+/*
+ * The credit frame the neighbour on card side's port lport sends: in its
+ * epoch, naming ours (or peer_epoch), with `sent` per VC what it has sent
+ * us (our count of it unless sent is given) and granting what the
+ * `limit` callback says for each of our VCs.
+ */
+static size_t
+credit_frame(const struct fixture *x, int side, int lport, uint16_t epoch,
+    uint16_t peer_epoch, const uint32_t *sent, const uint32_t *limit,
+    uint32_t seq, uint8_t *buf, size_t bufsz)
+{
+	const struct ttd_fport *fp = &x->f.sw[side].fp[lport];
+	uint8_t body[TT_CREDIT_HLEN + TT_CREDIT_MAX_VCS * TT_CREDIT_VC_LEN];
+	tt_credit c;
+	tt_frame f;
+	int v;
+
+	memset(&c, 0, sizeof(c));
+	c.epoch = epoch;
+	c.peer_epoch = peer_epoch;
+	c.nvcs = (uint8_t)fp->nvcs;
+	for (v = 0; v < fp->nvcs; v++) {
+		c.vc[v].sent = sent != NULL ? sent[v] : fp->in[v].abr;
+		c.vc[v].limit = limit[v];
+		c.vc[v].buffer = BUF;
+	}
+	memset(&f, 0, sizeof(f));
+	memset(f.dst_mac, 0xff, 6);
+	f.version = TT_FRAME_VERSION;
+	f.type = TT_FRAME_CREDIT;
+	f.dst = TT_PE_BROADCAST;
+	f.src = 99;
+	f.seq = seq;
+	f.payload = body;
+	f.payload_len = tt_credit_encode(&c, body, sizeof(body));
+	return tt_frame_encode(&f, buf, bufsz);
+}
+
+/* A neighbour that has room for a whole buffer more than we have sent:
+ * its credit frame on card side's port lport. */
 static void
-fixture_init(struct fixture *x, const char *ports, const char *deadlock)
+grant_port(struct fixture *x, int side, int lport)
+{
+	const struct ttd_fport *fp = &x->f.sw[side].fp[lport];
+	uint32_t limit[TT_MAX_VCS];
+	uint8_t buf[512];
+	int v;
+
+	size_t len;
+
+	for (v = 0; v < fp->nvcs; v++)
+		limit[v] = fp->oc[v].sent + BUF;
+	len = credit_frame(x, side, lport, NEIGHBOUR_EPOCH,
+	    x->f.sw[side].epoch, NULL, limit, fp->cred_rx_seq + 1, buf,
+	    sizeof(buf));
+	ttd_fwd_port_rx(&x->f, side, lport, buf, len, len);
+}
+
+/* Every port of both cards has a whole buffer of credit. */
+static void
+fixture_grant(struct fixture *x)
+{
+	int side, p;
+
+	for (side = 0; side < 2; side++)
+		for (p = 0; p < x->f.sw[side].nports; p++)
+			grant_port(x, side, p);
+}
+
+/* The fixture with options o (NULL: lossless, every buffer BUF). */
+static void
+fixture_init_opts(struct fixture *x, const char *ports,
+    const char *deadlock, const struct ttd_fwd_opts *opts)
 {
 	char text[1024], err[256], pn[16], card[2][256];
 	size_t o[2] = {0, 0};
@@ -404,6 +492,13 @@ fixture_init(struct fixture *x, const char *ports, const char *deadlock)
 		    tt_port_name(p, 3, err, sizeof(err)));
 	}
 	tt_net_free(&tmp);
+	memset(&x->o, 0, sizeof(x->o));
+	if (opts != NULL) {
+		x->o = *opts;
+	} else {
+		x->o.vc_bytes = x->o.int_vc_bytes = x->o.pe_bytes = BUF;
+		x->o.epoch = 100;
+	}
 	snprintf(text, sizeof(text), "torus: {dims: [4, 4, 4], ports: %s, "
 	    "deadlock: %s}\nnodes:\n  - host: a\n    coord: [1, 2, 3]\n"
 	    "    cards:\n      - { ports: { %si0: internal } }\n"
@@ -412,12 +507,19 @@ fixture_init(struct fixture *x, const char *ports, const char *deadlock)
 	cfg_from_text(&x->c, text);
 	if (ttd_node_map(&x->nd, &x->c.cfg, &x->c.net, 0, 0, NULL, stderr) != 0)
 		fail_msg("port map refused");
-	if (ttd_fwd_init(&x->f, &x->nd, &rec_io, 4, err, sizeof(err)) < 0)
+	if (ttd_fwd_init(&x->f, &x->nd, &rec_io, &x->o, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
 	for (side = 0; side < 2; side++)
-		for (p = 0; p < x->f.nports[side]; p++)
-			x->f.fp[side][p].link = 1;
+		for (p = 0; p < x->f.sw[side].nports; p++)
+			x->f.sw[side].fp[p].link = 1;
 	memset(&rec, 0, sizeof(rec));
+	fixture_grant(x);
+}
+
+static void
+fixture_init(struct fixture *x, const char *ports, const char *deadlock)
+{
+	fixture_init_opts(x, ports, deadlock, NULL);
 }
 
 static void
@@ -474,15 +576,16 @@ check_every_route(const char *ports, const char *deadlock)
 	for (side = 0; side < 2; side++) {
 		uint32_t card = x.nd.card[side].card;
 
-		for (in = -1; in < x.f.nports[side]; in++)
+		for (in = -1; in < x.f.sw[side].nports; in++)
 			for (dst = 0; dst < x.c.net.ncards; dst++) {
 				int in_port = in < 0 ? TT_PORT_NIC :
-				    x.f.fp[side][in].port;
+				    x.f.sw[side].fp[in].port;
 				tt_hop h = tt_route(&x.c.net, card, dst,
 				    in_port);
 				tt_frame got;
 				char err[128];
 
+				fixture_grant(&x);
 				memset(&rec, 0, sizeof(rec));
 				if (in < 0)
 					ttd_fwd_pe_rx(&x.f, side, buf,
@@ -490,7 +593,7 @@ check_every_route(const char *ports, const char *deadlock)
 				else
 					port_rx(&x.f, side, in, buf,
 					    torus_frame(buf, 9, dst, 2));
-				ttd_fwd_drain(&x.f);
+				ttd_fwd_drain(&x.f, -1);
 				if (h.port == TT_PORT_NIC) {
 					assert_int_equal(rec.nsent, 0);
 					assert_int_equal(rec.delivered[side], 1);
@@ -499,7 +602,7 @@ check_every_route(const char *ports, const char *deadlock)
 				assert_int_equal(rec.nsent, 1);
 				assert_int_equal(rec.sent[0].side, side);
 				lp = rec.sent[0].lport;
-				assert_int_equal(x.f.fp[side][lp].port, h.port);
+				assert_int_equal(x.f.sw[side].fp[lp].port, h.port);
 				assert_int_equal(tt_frame_decode(&got,
 				    rec.sent[0].buf, rec.sent[0].len, err,
 				    sizeof(err)), 0);
@@ -545,12 +648,12 @@ test_injection_traced_and_delivery_flagged(void **state)
 	assert_int_equal(got.seq, 0);
 	assert_int_equal(got.flags, 0);
 	assert_int_equal(got.payload_len, 60);
-	ttd_fwd_drain(&x.f);
+	ttd_fwd_drain(&x.f, -1);
 	assert_int_equal(rec.nsent, 1);
-	assert_int_equal(x.f.fp[0][rec.sent[0].lport].port, TT_PORT_INT);
+	assert_int_equal(x.f.sw[0].fp[rec.sent[0].lport].port, TT_PORT_INT);
 	/* card1 receives it on its internal port: delivered to PE1 as the
 	 * PE sent it, and recorded with the delivered flag */
-	port_rx(&x.f, 1, x.f.nports[1] - 1, rec.sent[0].buf,
+	port_rx(&x.f, 1, x.f.sw[1].nports - 1, rec.sent[0].buf,
 	    rec.sent[0].len);
 	assert_int_equal(rec.delivered[1], 1);
 	assert_int_equal(rec.pe_len[1], 60);
@@ -560,9 +663,9 @@ test_injection_traced_and_delivery_flagged(void **state)
 	    sizeof(err)), 0);
 	assert_int_equal(got.flags, TT_FRAME_F_DELIVERED);
 	assert_int_equal(got.hops, 1);
-	assert_int_equal(x.f.cnt.injected, 1);
-	assert_int_equal(x.f.cnt.forwarded, 1);
-	assert_int_equal(x.f.cnt.delivered, 1);
+	assert_int_equal(cnt(&x.f).injected, 1);
+	assert_int_equal(cnt(&x.f).forwarded, 1);
+	assert_int_equal(cnt(&x.f).delivered, 1);
 	/* the next message of PE0 has the next sequence number */
 	ttd_fwd_pe_rx(&x.f, 0, buf, pe_frame(buf, pe0, pe1));
 	tt_frame_decode(&got, rec.trace, rec.trace_len, err, sizeof(err));
@@ -583,7 +686,7 @@ test_pcp_tags_data_frames(void **state)
 
 	(void)state;
 	fixture_init(&x, "D", "vc");
-	x.f.vlan = 1;
+	x.f.o.vlan = 1;
 	card = x.nd.card[0].card;
 	for (dst = 0; dst < x.c.net.ncards; dst++) {
 		tt_hop h = tt_route(&x.c.net, card, dst, TT_PORT_NIC);
@@ -618,36 +721,39 @@ test_drops(void **state)
 	/* a loop: the hop limit */
 	port_rx(&x.f, 0, 0, buf, torus_frame(buf, 3, far,
 	    TTD_HOP_LIMIT));
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_HOP_LIMIT], 1);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_HOP_LIMIT], 1);
 	/* a PE id outside the torus */
 	port_rx(&x.f, 0, 0, buf, torus_frame(buf, 3, 128, 1));
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_NO_ROUTE], 1);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_NO_ROUTE], 1);
 	/* garbage with the torus EtherType */
 	memset(buf, 0, 20);
 	buf[12] = 0x88;
 	buf[13] = 0xb5;
 	port_rx(&x.f, 0, 0, buf, 20);
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_BAD_FRAME], 1);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_BAD_FRAME], 1);
 	/* from a TAP, a broadcast that is not ARP */
 	pe_frame(buf, pe0, 5);
 	memset(buf, 0xff, 6);
 	ttd_fwd_pe_rx(&x.f, 0, buf, 60);
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_NOT_FOR_PE], 1);
-	/* a busy port: 4 slots per VC fill, the fifth frame is dropped,
-	 * and the queue drains once the port takes frames again */
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_NOT_FOR_PE], 1);
+	/* a busy port: frames wait in the PE's buffer, nothing is dropped,
+	 * and they go once the port takes frames again */
 	rec.busy = 1;
 	for (i = 0; i < 5; i++) {
 		ttd_fwd_pe_rx(&x.f, 0, buf, pe_frame(buf, pe0, 0));
-		ttd_fwd_drain(&x.f);
+		ttd_fwd_drain(&x.f, -1);
 	}
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_QUEUE_FULL], 1);
+	assert_int_equal(ttd_fwd_queued(&x.f), 5);
+	assert_true(ttd_fwd_busy(&x.f, 0));
 	rec.busy = 0;
-	ttd_fwd_drain(&x.f);
-	assert_int_equal(rec.nsent, 4);
+	ttd_fwd_drain(&x.f, -1);
+	assert_int_equal(rec.nsent, 5);
+	assert_int_equal(ttd_fwd_queued(&x.f), 0);
 	/* a port whose link is down */
 	ttd_fwd_link(&x.f, 0, rec.sent[0].lport, 0);
 	ttd_fwd_pe_rx(&x.f, 0, buf, pe_frame(buf, pe0, 0));
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_LINK_DOWN], 1);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_LINK_DOWN], 1);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_QUEUE_FULL], 0);
 	fixture_free(&x);
 }
 
@@ -669,7 +775,7 @@ test_arp_answered_for_pes(void **state)
 	memset(req + 32, 0, 6);
 	memcpy(req + 38, "\x0a\x58\x00\x06", 4);	/* 10.88.0.6: PE 5 */
 	ttd_fwd_pe_rx(&x.f, 0, req, sizeof(req));
-	assert_int_equal(x.f.cnt.arp, 1);
+	assert_int_equal(cnt(&x.f).arp, 1);
 	assert_int_equal(rec.pe_len[0], 42);
 	ttd_pe_mac(5, want);
 	assert_memory_equal(rec.pe[0], asker, 6);
@@ -683,7 +789,7 @@ test_arp_answered_for_pes(void **state)
 	/* outside the PEs: no answer */
 	memcpy(req + 38, "\x0a\x58\x01\x00", 4);	/* 10.88.1.0: PE 255 */
 	ttd_fwd_pe_rx(&x.f, 0, req, sizeof(req));
-	assert_int_equal(x.f.cnt.arp, 1);
+	assert_int_equal(cnt(&x.f).arp, 1);
 	fixture_free(&x);
 }
 
@@ -719,7 +825,7 @@ test_hello_and_cabling(void **state)
 	(void)state;
 	fixture_init(&x, "D", "vc");
 	/* our hellos: one per external port, saying who sends them */
-	ttd_fwd_hello(&x.f);
+	ttd_fwd_hello(&x.f, -1);
 	assert_int_equal(rec.nsent, 6);
 	for (lp = 0; lp < rec.nsent; lp++) {
 		s = rec.sent[lp].side;
@@ -730,29 +836,29 @@ test_hello_and_cabling(void **state)
 		    err, sizeof(err)), 0);
 		assert_int_equal(h.node, x.nd.node);
 		assert_int_equal(h.card, s);
-		assert_int_equal(h.port, x.f.fp[s][rec.sent[lp].lport].port);
+		assert_int_equal(h.port, x.f.sw[s].fp[rec.sent[lp].lport].port);
 	}
 	/* card0's X+ (local port 0) hears its +X neighbour's X-: ok */
-	assert_int_equal(x.f.fp[0][0].port, tt_port_of(0, 0));
+	assert_int_equal(x.f.sw[0].fp[0].port, tt_port_of(0, 0));
 	peer = tt_link_peer(&x.c.net, x.nd.card[0].card, tt_port_of(0, 0),
 	    &peer_port);
 	port_rx(&x.f, 0, 0, buf, hello_frame(buf, tt_card_node(
 	    &x.c.net, peer), tt_card_side(&x.c.net, peer), peer_port));
-	assert_int_equal(x.f.fp[0][0].cabling, TTD_CABLING_OK);
+	assert_int_equal(x.f.sw[0].fp[0].cabling, TTD_CABLING_OK);
 	/* the right node and card, but its Y+ port: a wrong cable */
 	port_rx(&x.f, 0, 0, buf, hello_frame(buf, tt_card_node(
 	    &x.c.net, peer), tt_card_side(&x.c.net, peer), tt_port_of(1, 0)));
-	assert_int_equal(x.f.fp[0][0].cabling, TTD_CABLING_WRONG);
+	assert_int_equal(x.f.sw[0].fp[0].cabling, TTD_CABLING_WRONG);
 	/* the same neighbour's Y- instead: a wrong cable */
 	port_rx(&x.f, 0, 0, buf, hello_frame(buf, tt_card_node(
 	    &x.c.net, peer), 1, tt_port_of(1, 1)));
-	assert_int_equal(x.f.fp[0][0].cabling, TTD_CABLING_WRONG);
+	assert_int_equal(x.f.sw[0].fp[0].cabling, TTD_CABLING_WRONG);
 	/* another node altogether: wrong */
 	port_rx(&x.f, 0, 0, buf, hello_frame(buf, 0, 1, peer_port));
-	assert_int_equal(x.f.fp[0][0].cabling, TTD_CABLING_WRONG);
+	assert_int_equal(x.f.sw[0].fp[0].cabling, TTD_CABLING_WRONG);
 	/* a link that goes down forgets what it heard */
 	ttd_fwd_link(&x.f, 0, 0, 0);
-	assert_int_equal(x.f.fp[0][0].cabling, TTD_CABLING_UNKNOWN);
+	assert_int_equal(x.f.sw[0].fp[0].cabling, TTD_CABLING_UNKNOWN);
 	fixture_free(&x);
 }
 
@@ -763,19 +869,22 @@ test_hello_and_cabling(void **state)
 static void
 assert_balance(const struct ttd_fwd *f)
 {
-	const struct ttd_counters *c = &f->cnt;
-	uint64_t sum = c->forwarded + c->delivered + c->hellos + c->arp;
+	const struct ttd_counters c = cnt(f);
+	uint64_t sum = c.forwarded + c.delivered + c.hellos + c.arp +
+	    c.credits;
 	int s, i, v, d;
 
 	for (d = 0; d < TTD_DROP_N; d++)
-		sum += c->dropped[d];
-	for (s = 0; s < f->nd->ncards; s++)
-		for (i = 0; i < f->nports[s]; i++)
-			for (v = 0; v < f->fp[s][i].nvcs; v++)
-				sum += f->fp[s][i].q[v].count;
-	if (c->received != sum)
+		sum += c.dropped[d];
+	for (s = 0; s < f->nd->ncards; s++) {
+		sum += f->sw[s].pe_in.qn;
+		for (i = 0; i < f->sw[s].nports; i++)
+			for (v = 0; v < f->sw[s].fp[i].nvcs; v++)
+				sum += f->sw[s].fp[i].in[v].qn;
+	}
+	if (c.received != sum)
 		fail_msg("received %llu, accounted for %llu",
-		    (unsigned long long)c->received, (unsigned long long)sum);
+		    (unsigned long long)c.received, (unsigned long long)sum);
 	assert_int_equal(ttd_fwd_accounted(f), sum);
 }
 
@@ -811,12 +920,12 @@ test_counters_balance(void **state)
 	fixture_init(&x, "D", "vc");
 	pe0 = x.nd.card[0].card;
 	pe1 = x.nd.card[1].card;
-	lint = x.f.nports[0] - 1;
+	lint = x.f.sw[0].nports - 1;
 	/* data: for the local PE, for a far PE */
 	port_rx(&x.f, 0, 0, buf, torus_frame(buf, 9, pe0, 2));
 	port_rx(&x.f, 0, 0, buf, torus_frame(buf, 9, far, 2));
-	assert_int_equal(x.f.cnt.delivered, 1);
-	assert_int_equal(x.f.cnt.forwarded, 1);
+	assert_int_equal(cnt(&x.f).delivered, 1);
+	assert_int_equal(cnt(&x.f).forwarded, 1);
 	assert_balance(&x.f);
 	/* a busy port: the frames wait; then the port fails them */
 	rec.busy = 1;
@@ -826,11 +935,11 @@ test_counters_balance(void **state)
 	assert_balance(&x.f);
 	rec.busy = 0;
 	rec.send_fails = 1;
-	ttd_fwd_drain(&x.f);
+	ttd_fwd_drain(&x.f, -1);
 	rec.send_fails = 0;
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_SEND_FAILED], 2);
-	assert_int_equal(x.f.cnt.forwarded, 1);	/* a failed send is not */
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_LINK_DOWN], 0);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_SEND_FAILED], 2);
+	assert_int_equal(cnt(&x.f).forwarded, 1);	/* a failed send is not */
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_LINK_DOWN], 0);
 	assert_balance(&x.f);
 	/* hellos: on an external port, on the internal one, naming a port
 	 * a 3D torus does not have, and one cut short */
@@ -838,10 +947,10 @@ test_counters_balance(void **state)
 	port_rx(&x.f, 0, lint, buf, hello_frame(buf, x.nd.node, 1,
 	    tt_port_of(1, 1)));
 	port_rx(&x.f, 0, 0, buf, hello_frame(buf, 1, 0, 7));
-	assert_int_equal(x.f.cnt.hellos, 2);
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_BAD_HELLO], 1);
+	assert_int_equal(cnt(&x.f).hellos, 2);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_BAD_HELLO], 1);
 	port_rx(&x.f, 0, 0, buf, hello_frame(buf, 1, 0, 1) - 4);
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_BAD_FRAME], 1);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_BAD_FRAME], 1);
 	assert_balance(&x.f);
 	/* another EtherType, garbage with ours, a frame the capture cut */
 	port_rx(&x.f, 0, 1, buf, ipv4_frame(buf, 60));
@@ -850,21 +959,21 @@ test_counters_balance(void **state)
 	buf[13] = 0xb5;
 	port_rx(&x.f, 0, 1, buf, 20);
 	ttd_fwd_port_rx(&x.f, 0, 1, buf, torus_frame(buf, 9, pe0, 2), 9300);
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_NOT_TORUS], 1);
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_BAD_FRAME], 2);
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_TOO_LONG], 1);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_NOT_TORUS], 1);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_BAD_FRAME], 2);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_TOO_LONG], 1);
 	assert_balance(&x.f);
 	/* from the TAP: data to PE1 (over the internal link), ARP asked by
 	 * a PE that then cannot take the answer, a broadcast */
 	ttd_fwd_pe_rx(&x.f, 0, buf, pe_frame(buf, pe0, pe1));
-	assert_int_equal(x.f.cnt.injected, 1);
+	assert_int_equal(cnt(&x.f).injected, 1);
 	memset(buf, 0xff, 6);
 	ttd_fwd_pe_rx(&x.f, 0, buf, 60);
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_NOT_FOR_PE], 1);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_NOT_FOR_PE], 1);
 	rec.deliver_fails = 1;
 	port_rx(&x.f, 1, 0, buf, torus_frame(buf, 9, pe1, 3));
 	rec.deliver_fails = 0;
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_DELIVER_FAILED], 1);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_DELIVER_FAILED], 1);
 	assert_balance(&x.f);
 	/* hop limit, a PE outside the torus, a port whose link is down */
 	port_rx(&x.f, 0, 0, buf, torus_frame(buf, 3, far, TTD_HOP_LIMIT));
@@ -872,18 +981,25 @@ test_counters_balance(void **state)
 	ttd_fwd_link(&x.f, 0, 0, 0);
 	for (i = 0; i < 20; i++)
 		ttd_fwd_pe_rx(&x.f, 0, buf, pe_frame(buf, pe0, i));
-	assert_true(x.f.cnt.dropped[TTD_DROP_LINK_DOWN] > 0);
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_HOP_LIMIT], 1);
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_NO_ROUTE], 1);
+	assert_true(cnt(&x.f).dropped[TTD_DROP_LINK_DOWN] > 0);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_HOP_LIMIT], 1);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_NO_ROUTE], 1);
 	assert_balance(&x.f);
-	/* a full queue */
+	/* a neighbour sending past its credits: what its buffer (BUF bytes,
+	 * COST a frame) cannot hold is dropped as no_buffer */
 	rec.busy = 1;
-	for (i = 0; i < 6; i++)
+	for (i = 0; i < 210; i++)
 		port_rx(&x.f, 0, 1, buf, torus_frame(buf, 9, pe1, 1));
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_QUEUE_FULL], 2);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_NO_BUFFER],
+	    210 - BUF / COST);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_QUEUE_FULL], 0);
 	assert_balance(&x.f);
 	rec.busy = 0;
-	ttd_fwd_drain(&x.f);
+	ttd_fwd_drain(&x.f, -1);
+	assert_balance(&x.f);
+	/* what the internal link's credits did not cover goes when card 1
+	 * gives them back */
+	fixture_grant(&x);
 	assert_int_equal(ttd_fwd_queued(&x.f), 0);
 	assert_balance(&x.f);
 	fixture_free(&x);
@@ -910,7 +1026,7 @@ test_too_long_dropped(void **state)
 	ttd_fwd_port_rx(&x.f, 0, 0, buf, len, 9300);
 	assert_int_equal(rec.delivered[0], 0);
 	assert_int_equal(rec.nsent, 0);
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_TOO_LONG], 2);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_TOO_LONG], 2);
 	/* from a TAP: longer than a frame may be (the read's extra byte) */
 	pe_frame(buf, pe0, 0);
 	ttd_fwd_pe_rx(&x.f, 0, buf, TTD_FRAME_MAX + 1);
@@ -918,8 +1034,8 @@ test_too_long_dropped(void **state)
 	ttd_fwd_pe_rx(&x.f, 0, buf, TTD_FRAME_MAX);
 	assert_int_equal(rec.nsent, 0);
 	assert_int_equal(rec.traced, 0);
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_TOO_LONG], 4);
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_NOT_FOR_PE], 0);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_TOO_LONG], 4);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_NOT_FOR_PE], 0);
 	fixture_free(&x);
 }
 
@@ -938,9 +1054,9 @@ test_hello_bad_port_refused(void **state)
 	port_rx(&x.f, 0, 0, buf, hello_frame(buf, 1, 1, tt_port_of(0, 0)));
 	/* node 64 of 64 */
 	port_rx(&x.f, 0, 0, buf, hello_frame(buf, 64, 0, tt_port_of(0, 1)));
-	assert_int_equal(x.f.cnt.dropped[TTD_DROP_BAD_HELLO], 3);
-	assert_int_equal(x.f.cnt.hellos, 0);
-	assert_int_equal(x.f.fp[0][0].cabling, TTD_CABLING_UNKNOWN);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_BAD_HELLO], 3);
+	assert_int_equal(cnt(&x.f).hellos, 0);
+	assert_int_equal(x.f.sw[0].fp[0].cabling, TTD_CABLING_UNKNOWN);
 	fixture_free(&x);
 }
 
@@ -984,7 +1100,7 @@ test_hello_log_rate_limited(void **state)
 	assert_int_equal(count_lines(log, "cabling: "), TTD_LOG_BURST);
 	/* the window ends: the next second's timer says what was held */
 	rec.now += TTD_LOG_WINDOW_NS;
-	ttd_fwd_hello(&x.f);
+	ttd_fwd_hello(&x.f, -1);
 	fflush(fp);
 	snprintf(want, sizeof(want), "%d more lines about its hellos "
 	    "suppressed", 1000 - TTD_LOG_BURST);
@@ -995,6 +1111,449 @@ test_hello_log_rate_limited(void **state)
 	fclose(fp);
 	free(log);
 	fixture_free(&x);
+}
+
+/* ---- credits: lossless flow control between two cards ---- */
+
+/*
+ * The internal link as a cable: what a card's internal port sends waits
+ * on the wire (in order) until wire_carry() hands it to the other card's
+ * internal port; what other ports send goes to the recorder.  A test
+ * drops frames on the wire to lose them.
+ */
+#define WIRE_MAX	4096
+
+static struct wire {
+	uint8_t buf[2][WIRE_MAX][160];
+	size_t len[2][WIRE_MAX];
+	int n[2];
+	int lint[2];		/* each card's internal port */
+} wire;
+
+static int
+wire_send(void *ctx, int side, int lport, const uint8_t *buf, size_t len)
+{
+	if (lport != wire.lint[side])
+		return rec_send(ctx, side, lport, buf, len);
+	if (rec.busy)
+		return -1;
+	assert_true(wire.n[side] < WIRE_MAX && len <= sizeof(wire.buf[0][0]));
+	memcpy(wire.buf[side][wire.n[side]], buf, len);
+	wire.len[side][wire.n[side]++] = len;
+	return 0;
+}
+
+static const struct ttd_io wire_io = {
+	.port_send = wire_send, .pe_deliver = rec_deliver,
+	.trace_pe = rec_trace, .now_ns = rec_now
+};
+
+/* The type of the frame on the wire. */
+static int
+wire_type(const uint8_t *buf, size_t len)
+{
+	tt_frame f;
+	char err[64];
+
+	assert_int_equal(tt_frame_decode(&f, buf, len, err, sizeof(err)), 0);
+	return f.type;
+}
+
+/* Hand what card side sent on the internal link to the other card; the
+ * frames of type lose_type (-1: none) are lost instead.  How many went. */
+static int
+wire_carry_side(struct fixture *x, int side, int lose_type)
+{
+	int i, n = wire.n[side];
+
+	wire.n[side] = 0;
+	for (i = 0; i < n; i++) {
+		if (wire_type(wire.buf[side][i], wire.len[side][i]) ==
+		    lose_type)
+			continue;
+		ttd_fwd_port_rx(&x->f, 1 - side, wire.lint[1 - side],
+		    wire.buf[side][i], wire.len[side][i], wire.len[side][i]);
+	}
+	return n;
+}
+
+/* A round of both cards at time rec.now, then the wire both ways. */
+static int
+wire_round(struct fixture *x, int lose_type)
+{
+	ttd_fwd_drain(&x->f, -1);
+	ttd_credit_round(&x->f, -1, rec.now);
+	return wire_carry_side(x, 0, lose_type) +
+	    wire_carry_side(x, 1, lose_type);
+}
+
+/* Rounds until the wire stays empty (at most 50). */
+static void
+wire_settle(struct fixture *x)
+{
+	int i;
+
+	for (i = 0; i < 50 && wire_round(x, -1) > 0; i++)
+		rec.now += 1000;
+	assert_true(i < 50);
+}
+
+/* A fixture whose internal link is the wire, settled: each card granted
+ * the other's credits. */
+static void
+wire_fixture(struct fixture *x)
+{
+	fixture_init(x, "D", "vc");
+	x->f.io = wire_io;
+	memset(&wire, 0, sizeof(wire));
+	wire.lint[0] = x->f.sw[0].nports - 1;
+	wire.lint[1] = x->f.sw[1].nports - 1;
+	assert_int_equal(x->f.sw[0].fp[wire.lint[0]].port, TT_PORT_INT);
+	rec.now = 1000000000;
+	wire_settle(x);
+}
+
+/* Both internal ports hold a whole buffer of credit on every VC, and
+ * nothing waits: no capacity was lost. */
+static void
+assert_credits_whole(const struct fixture *x)
+{
+	int side, v;
+
+	for (side = 0; side < 2; side++) {
+		const struct ttd_fport *fp = &x->f.sw[side].fp[wire.lint[side]];
+
+		assert_true(fp->granted);
+		for (v = 0; v < fp->nvcs; v++) {
+			if (ttd_credit_available(fp, v) != BUF)
+				fail_msg("card %d VC %d: %lld bytes of credit, "
+				    "not %d", side, v, (long long)
+				    ttd_credit_available(fp, v), BUF);
+			assert_int_equal(fp->in[v].used, 0);
+		}
+	}
+	assert_int_equal(ttd_fwd_queued(&x->f), 0);
+}
+
+/* PE0 sends n frames to PE1 (over the internal link), each read only
+ * while the TAP may be read; how many were read. */
+static int
+pe0_sends(struct fixture *x, int n)
+{
+	uint8_t buf[64];
+	int i;
+
+	for (i = 0; i < n && ttd_fwd_pe_room(&x->f, 0); i++)
+		ttd_fwd_pe_rx(&x->f, 0, buf, pe_frame(buf, x->nd.card[0].card,
+		    x->nd.card[1].card));
+	return i;
+}
+
+/*
+ * No credit: held; credit back: sent.  A frame of PE0 for PE1 costs COST
+ * bytes of a BUF-byte buffer, so BUF / COST cross before card 1 gives
+ * credit back; the rest wait in PE0's buffer, and once that could not
+ * take the longest frame ttd stops reading the TAP (nothing is dropped).  Carrying the wire both ways
+ * delivers every frame and gives every byte of credit back.
+ */
+static void
+test_credit_held_then_sent(void **state)
+{
+	struct fixture x;
+	int read, v, vc = -1, i;
+	const struct ttd_fport *fp;
+
+	(void)state;
+	wire_fixture(&x);
+	assert_credits_whole(&x);
+	fp = &x.f.sw[0].fp[wire.lint[0]];
+	read = pe0_sends(&x, 1000);
+	/* the PE buffer takes frames while it has room for the longest:
+	 * then the TAP is not read */
+	assert_int_equal(read, BUF / COST + (BUF - TTD_FRAME_MAX) / COST + 1);
+	assert_false(ttd_fwd_pe_room(&x.f, 0));
+	assert_int_equal(wire.n[0], BUF / COST);
+	for (v = 0; v < fp->nvcs; v++)
+		if (fp->oc[v].sent > 0)
+			vc = v;
+	assert_true(vc >= 0);
+	assert_true(ttd_credit_available(fp, vc) < COST);
+	assert_int_equal(ttd_fwd_queued(&x.f), read - BUF / COST);
+	ttd_fwd_drain(&x.f, -1);
+	assert_int_equal(wire.n[0], BUF / COST);	/* still held */
+	/* card 1 takes them and gives the credit back */
+	for (i = 0; i < 50 && (wire.n[0] > 0 || wire.n[1] > 0 ||
+	    ttd_fwd_queued(&x.f) > 0); i++) {
+		wire_round(&x, -1);
+		rec.now += 1000;
+	}
+	assert_int_equal(rec.delivered[1], read);
+	assert_int_equal(cnt(&x.f).delivered, read);
+	assert_true(ttd_fwd_pe_room(&x.f, 0));
+	wire_settle(&x);
+	assert_credits_whole(&x);
+	for (v = 0; v < TTD_DROP_N; v++)
+		assert_int_equal(cnt(&x.f).dropped[v], 0);
+	assert_balance(&x.f);
+	fixture_free(&x);
+}
+
+/*
+ * A lost credit frame: card 0 waits for credit card 1 has sent; card 1's
+ * next credit frame (the periodic one at the latest) carries the whole
+ * state, and card 0 goes on.  A lost data frame: card 1 never holds its
+ * bytes; card 0's next credit frame says what it had sent, and card 1
+ * gives those bytes back.  No capacity is lost either way.
+ */
+static void
+test_credit_lost_frames_recovered(void **state)
+{
+	struct fixture x;
+	const struct ttd_fport *fp;
+	int read, i;
+
+	(void)state;
+	wire_fixture(&x);
+	fp = &x.f.sw[0].fp[wire.lint[0]];
+	read = pe0_sends(&x, 1000);
+	/* the data to card 1; card 1's credit frames lost on the way */
+	wire_round(&x, TT_FRAME_CREDIT);
+	wire_round(&x, TT_FRAME_CREDIT);
+	assert_true(x.f.sw[1].fp[wire.lint[1]].cred_seq > 0);
+	assert_true(ttd_fwd_queued(&x.f) > 0);	/* card 0 still waits */
+	assert_int_equal(wire.n[0], 0);
+	/* nothing freed since: only the periodic frame comes */
+	rec.now += TTD_CREDIT_SYNC_NS;
+	for (i = 0; i < 50 && (ttd_fwd_queued(&x.f) > 0 || wire.n[0] > 0 ||
+	    wire.n[1] > 0); i++) {
+		wire_round(&x, -1);
+		rec.now += TTD_CREDIT_SYNC_NS;
+	}
+	assert_int_equal(rec.delivered[1], read);
+	assert_true(fp->cred_lost > 0);		/* the gap was seen */
+	wire_settle(&x);
+	assert_credits_whole(&x);
+	/* now data frames lost on the wire: 10 of them */
+	memset(&rec, 0, sizeof(rec));
+	rec.now = 5000000000ull;
+	pe0_sends(&x, 10);
+	assert_int_equal(wire.n[0], 10);
+	wire.n[0] = 0;
+	rec.now += TTD_CREDIT_SYNC_NS;
+	wire_settle(&x);
+	rec.now += TTD_CREDIT_SYNC_NS;
+	wire_settle(&x);
+	assert_int_equal(rec.delivered[1], 0);
+	assert_credits_whole(&x);
+	assert_balance(&x.f);
+	fixture_free(&x);
+}
+
+/*
+ * A cable pulled while frames cross it: what was on it is lost, what
+ * waited for it is dropped as link_down (and its buffer given back);
+ * plugged back, the two ends resynchronise at once and the credits are
+ * whole again; frames cross as before.
+ */
+static void
+test_credit_link_down_up(void **state)
+{
+	struct fixture x;
+	int read, s, before;
+
+	(void)state;
+	wire_fixture(&x);
+	read = pe0_sends(&x, 1000);
+	assert_true(ttd_fwd_queued(&x.f) > 0);
+	/* pulled: the wire's frames are gone, both ends see the link go */
+	wire.n[0] = wire.n[1] = 0;
+	for (s = 0; s < 2; s++)
+		ttd_fwd_link(&x.f, s, wire.lint[s], 0);
+	assert_int_equal(ttd_fwd_queued(&x.f), 0);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_LINK_DOWN],
+	    read - BUF / COST);
+	/* while it is down, frames for it are dropped at once */
+	before = (int)cnt(&x.f).dropped[TTD_DROP_LINK_DOWN];
+	pe0_sends(&x, 3);
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_LINK_DOWN], before + 3);
+	assert_int_equal(wire_round(&x, -1), 0);	/* nothing on it */
+	/* plugged back: both send their state in the next round */
+	rec.now += 1000;
+	for (s = 0; s < 2; s++)
+		ttd_fwd_link(&x.f, s, wire.lint[s], 1);
+	assert_true(wire_round(&x, -1) >= 2);
+	wire_settle(&x);
+	assert_credits_whole(&x);
+	/* and frames cross again */
+	memset(&rec, 0, sizeof(rec));
+	read = pe0_sends(&x, 50);
+	wire_settle(&x);
+	assert_int_equal(rec.delivered[1], read);
+	assert_credits_whole(&x);
+	assert_balance(&x.f);
+	fixture_free(&x);
+}
+
+/*
+ * A neighbour that restarts: its new epoch is taken (our count of what it
+ * sends starts again from its own), and the limits it gives before it has
+ * heard our epoch are not used: nothing goes until it has.
+ */
+static void
+test_credit_neighbour_restart(void **state)
+{
+	struct fixture x;
+	uint32_t limit[TT_MAX_VCS], sent[TT_MAX_VCS];
+	uint8_t buf[512], fb[64];
+	struct ttd_fport *fp;
+	size_t len;
+	int lp, v;
+
+	(void)state;
+	fixture_init(&x, "D", "vc");
+	ttd_fwd_pe_rx(&x.f, 0, fb, pe_frame(fb, x.nd.card[0].card, 0));
+	assert_int_equal(rec.nsent, 1);
+	lp = rec.sent[0].lport;
+	fp = &x.f.sw[0].fp[lp];
+	assert_true(fp->oc[0].sent > 0 || fp->oc[1].sent > 0);
+	/* the neighbour restarts: epoch 77, our epoch not heard yet, and a
+	 * generous limit that counts in nothing we know */
+	for (v = 0; v < fp->nvcs; v++) {
+		limit[v] = 1u << 30;
+		sent[v] = 0;
+	}
+	len = credit_frame(&x, 0, lp, 77, 0, sent, limit, 1, buf,
+	    sizeof(buf));
+	port_rx(&x.f, 0, lp, buf, len);
+	assert_int_equal(fp->peer_epoch, 77);
+	assert_false(fp->granted);
+	assert_int_equal(ttd_credit_available(fp, 0), -1);
+	for (v = 0; v < fp->nvcs; v++)
+		assert_int_equal(fp->in[v].abr, 0);
+	ttd_fwd_pe_rx(&x.f, 0, fb, pe_frame(fb, x.nd.card[0].card, 0));
+	assert_int_equal(rec.nsent, 1);		/* held */
+	/* we say who we are; it answers in our epoch: the frame goes */
+	ttd_credit_round(&x.f, 0, 1);
+	assert_int_equal(rec.nsent, 1 + x.f.sw[0].nports);
+	for (v = 0; v < fp->nvcs; v++)
+		limit[v] = fp->oc[v].sent + 1000;
+	len = credit_frame(&x, 0, lp, 77, x.f.sw[0].epoch, sent, limit, 2,
+	    buf, sizeof(buf));
+	port_rx(&x.f, 0, lp, buf, len);
+	assert_true(fp->granted);
+	assert_int_equal(ttd_fwd_queued(&x.f), 0);
+	assert_int_equal(rec.nsent, 2 + x.f.sw[0].nports);
+	assert_balance(&x.f);
+	fixture_free(&x);
+}
+
+/* Bubble flow control: a frame entering a ring needs room for itself and
+ * one more of the largest frames. */
+static void
+test_credit_bubble(void **state)
+{
+	struct fixture x;
+	struct ttd_fport *fp;
+
+	(void)state;
+	fixture_init(&x, "D", "bubble");
+	fp = &x.f.sw[0].fp[0];
+	fp->granted = 1;
+	fp->oc[0].sent = 1000;
+	fp->oc[0].peer_buffer = BUF;
+	fp->oc[0].limit = 1000 + 90 + TTD_FRAME_MAX - 1;
+	assert_true(ttd_credit_ok(&x.f, fp, 0, 90, 0));
+	assert_false(ttd_credit_ok(&x.f, fp, 0, 90, 1));
+	fp->oc[0].limit++;
+	assert_true(ttd_credit_ok(&x.f, fp, 0, 90, 1));
+	/* never more than the buffer behind it */
+	fp->oc[0].limit = 1000 + 10 * BUF;
+	assert_int_equal(ttd_credit_available(fp, 0), BUF);
+	/* a limit behind what was sent: none */
+	fp->oc[0].limit = 999;
+	assert_int_equal(ttd_credit_available(fp, 0), 0);
+	fixture_free(&x);
+}
+
+/*
+ * --lossy: no credit needed, no credit frame sent; a full buffer drops,
+ * as queue_full on a port and edge_full from a TAP, and the TAP is
+ * always read.
+ */
+static void
+test_lossy_drops_when_full(void **state)
+{
+	struct ttd_fwd_opts o = {.lossy = 1, .vc_bytes = BUF,
+	    .int_vc_bytes = BUF, .pe_bytes = BUF, .epoch = 100};
+	struct fixture x;
+	uint8_t buf[TTD_FRAME_MAX];
+	uint32_t pe0;
+	int i;
+
+	(void)state;
+	fixture_init_opts(&x, "D", "vc", &o);
+	pe0 = x.nd.card[0].card;
+	x.f.sw[0].fp[0].granted = 0;	/* no credit at all */
+	memset(&rec, 0, sizeof(rec));
+	ttd_fwd_pe_rx(&x.f, 0, buf, pe_frame(buf, pe0, 0));
+	assert_int_equal(rec.nsent, 1);
+	rec.busy = 1;
+	for (i = 0; i < 250; i++) {
+		assert_true(ttd_fwd_pe_room(&x.f, 0));
+		ttd_fwd_pe_rx(&x.f, 0, buf, pe_frame(buf, pe0, 0));
+	}
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_EDGE_FULL],
+	    250 - BUF / COST);
+	for (i = 0; i < 250; i++)
+		port_rx(&x.f, 0, 1, buf, torus_frame(buf, 9, 0, 1));
+	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_QUEUE_FULL],
+	    250 - BUF / COST);
+	assert_balance(&x.f);
+	ttd_credit_round(&x.f, -1, 1);
+	rec.busy = 0;
+	memset(&rec, 0, sizeof(rec));
+	ttd_credit_round(&x.f, -1, 2);
+	assert_int_equal(rec.nsent, 0);		/* no credit frames */
+	ttd_fwd_drain(&x.f, -1);
+	assert_int_equal(ttd_fwd_queued(&x.f), 0);
+	assert_balance(&x.f);
+	fixture_free(&x);
+}
+
+/* The buffers: credits: where it says, else the model's (network:, split
+ * among a port's VCs), never under two of the largest frames. */
+static void
+test_buffer_sizes_from_config(void **state)
+{
+	struct ttd_fwd_opts o;
+	struct cfgfile c;
+
+	(void)state;
+	cfg_from_text(&c, "torus: {dims: [4, 4, 4], ports: D}\n");
+	ttd_fwd_opts_config(&o, &c.cfg, &c.net);
+	/* 128 flits of 16 bytes: 2,048 bytes a port, too small */
+	assert_int_equal(o.vc_bytes, TTD_BUFFER_DEFAULT);
+	assert_int_equal(o.int_vc_bytes, TTD_BUFFER_DEFAULT);
+	assert_int_equal(o.pe_bytes, TTD_BUFFER_DEFAULT);
+	cfg_free(&c);
+	cfg_from_text(&c, "torus: {dims: [4, 4, 4], ports: D}\n"
+	    "network: {buffer_flits: 32768, flit_bytes: 16}\n");
+	ttd_fwd_opts_config(&o, &c.cfg, &c.net);
+	assert_int_equal(c.net.ext_vcs, 2);
+	assert_int_equal(c.net.int_vcs, 4);
+	assert_int_equal(o.vc_bytes, 32768 * 16 / 2);
+	assert_int_equal(o.int_vc_bytes, 32768 * 16 / 4);
+	assert_int_equal(o.pe_bytes, 32768 * 16);
+	cfg_free(&c);
+	cfg_from_text(&c, "torus: {dims: [4, 4, 4], ports: D}\n"
+	    "network: {buffer_flits: 32768, flit_bytes: 16}\n"
+	    "credits: {vc_bytes: 20000, internal_vc_bytes: 30000, "
+	    "pe_bytes: 40000}\n");
+	ttd_fwd_opts_config(&o, &c.cfg, &c.net);
+	assert_int_equal(o.vc_bytes, 20000);
+	assert_int_equal(o.int_vc_bytes, 30000);
+	assert_int_equal(o.pe_bytes, 40000);
+	cfg_free(&c);
 }
 
 /* ---- capture rotation ---- */
@@ -1230,6 +1789,13 @@ main(void)
 		cmocka_unit_test(test_too_long_dropped),
 		cmocka_unit_test(test_hello_bad_port_refused),
 		cmocka_unit_test(test_hello_log_rate_limited),
+		cmocka_unit_test(test_credit_held_then_sent),
+		cmocka_unit_test(test_credit_lost_frames_recovered),
+		cmocka_unit_test(test_credit_link_down_up),
+		cmocka_unit_test(test_credit_neighbour_restart),
+		cmocka_unit_test(test_credit_bubble),
+		cmocka_unit_test(test_lossy_drops_when_full),
+		cmocka_unit_test(test_buffer_sizes_from_config),
 		cmocka_unit_test(test_capture_rotation),
 		cmocka_unit_test(test_capture_full_disk),
 		cmocka_unit_test(test_capture_refuses_links),

@@ -3,8 +3,9 @@
 -- The layout is the one in include/twintorus/frame.h: after
 -- the Ethernet header (and any 802.1Q tag, which Wireshark's vlan dissector
 -- removes before handing over by EtherType) comes EtherType 0x88B5 and a
--- 16-byte header in network byte order, then the carried frame (data) or an
--- 8-byte hello body.  Keep this file and frame.h in step.
+-- 16-byte header in network byte order, then the carried frame (data), an
+-- 8-byte hello body or a credit body (8 bytes and 12 per VC: the lossless
+-- flow control between two cards).  Keep this file and frame.h in step.
 --
 --   tshark -X lua_script:tools/wireshark/twintorus.lua -r trace.pcap
 -- make install puts it where Wireshark looks for Lua plugins (on Debian
@@ -13,11 +14,14 @@
 -- ~/.local/lib/wireshark/plugins/.
 --
 -- Display filters start with "twintorus.": twintorus.src == 3,
--- twintorus.type == 1 (hellos), twintorus.flags.delivered == 1, ...
+-- twintorus.type == 1 (hellos), twintorus.flags.delivered == 1,
+-- twintorus.credit.vc.limit, ...
 
 local TT_ETHERTYPE = 0x88B5
 local HEADER_LEN = 16
 local HELLO_LEN = 8
+local CREDIT_HLEN = 8     -- TT_CREDIT_HLEN
+local CREDIT_VC_LEN = 12  -- TT_CREDIT_VC_LEN
 local VERSION = 1
 local MAX_VCS = 32        -- TT_MAX_VCS in twintorus/topo.h
 local MAX_EXT = 16        -- TT_MAX_EXT: 2 ports per dimension, 8 dimensions
@@ -27,7 +31,7 @@ local PE_BROADCAST = 0xFFFFFFFF  -- TT_PE_BROADCAST: a hello's destination
 
 local proto = Proto("twintorus", "Twin-torus frame")
 
-local types = { [0] = "data", [1] = "hello" }
+local types = { [0] = "data", [1] = "hello", [2] = "credit" }
 
 -- Torus port ids are 2 * dimension + (1 if negative): X+ = 0, X- = 1, ...,
 -- Z- = 5, then d3+ = 6, d3- = 7, ...  A hello does not say how many
@@ -70,6 +74,17 @@ local f = {
 	    port_names),
 	reserved = ProtoField.uint16("twintorus.hello.reserved", "Reserved",
 	    base.HEX),
+	epoch = ProtoField.uint16("twintorus.credit.epoch", "Epoch", base.DEC),
+	peer_epoch = ProtoField.uint16("twintorus.credit.peer_epoch",
+	    "Peer epoch", base.DEC, { [0] = "none heard yet" }),
+	nvcs = ProtoField.uint8("twintorus.credit.vcs", "VCs", base.DEC),
+	credit_vc = ProtoField.uint8("twintorus.credit.vc", "VC", base.DEC),
+	sent = ProtoField.uint32("twintorus.credit.vc.sent", "Bytes sent",
+	    base.DEC),
+	limit = ProtoField.uint32("twintorus.credit.vc.limit",
+	    "Send limit (for the receiver of this frame)", base.DEC),
+	buffer = ProtoField.uint32("twintorus.credit.vc.buffer",
+	    "Input buffer", base.DEC),
 }
 proto.fields = f
 
@@ -94,6 +109,9 @@ local e = {
 	reserved = ProtoExpert.new("twintorus.hello.reserved_set",
 	    "Hello reserved field not 0", expert.group.PROTOCOL,
 	    expert.severity.WARN),
+	credit_cut = malformed("credit.cut", "Credit body cut short"),
+	credit_vcs = malformed("credit.vcs_range", "Credit VC count out of range"),
+	credit_epoch = malformed("credit.epoch_zero", "Credit epoch 0"),
 }
 proto.experts = e
 
@@ -137,6 +155,59 @@ local function dissect_hello(tvb, pinfo, tree)
 	end
 	pinfo.cols.info:set(string.format("hello node %d card %d port %s",
 	    node, card, port < MAX_EXT and port_name(port) or tostring(port)))
+end
+
+-- The credit state of a link: epoch, peer epoch, VC count, then per VC
+-- the bytes sent, the limit granted and the buffer behind it.
+local function dissect_credit(tvb, pinfo, tree)
+	local body = tvb:reported_length_remaining(HEADER_LEN)
+	local function cut(want, what)
+		tree:add_proto_expert_info(e.credit_cut, string.format(
+		    "credit body cut at %d of %d bytes%s", body, want, what))
+		pinfo.cols.info:append(" (credit cut short)")
+	end
+	if body < CREDIT_HLEN then
+		return cut(CREDIT_HLEN, "")
+	end
+	if tvb:len() < HEADER_LEN + CREDIT_HLEN then
+		tree:add_proto_expert_info(e.snapped, "credit body not captured")
+		return
+	end
+	local sub = tree:add(tvb(HEADER_LEN), "Credit")
+	local epoch = tvb(HEADER_LEN, 2):uint()
+	local peer = tvb(HEADER_LEN + 2, 2):uint()
+	local n = tvb(HEADER_LEN + 4, 1):uint()
+	local eitem = sub:add(f.epoch, tvb(HEADER_LEN, 2))
+	sub:add(f.peer_epoch, tvb(HEADER_LEN + 2, 2))
+	local nitem = sub:add(f.nvcs, tvb(HEADER_LEN + 4, 1))
+	if epoch == 0 then
+		eitem:add_proto_expert_info(e.credit_epoch,
+		    "credit frame with epoch 0")
+	end
+	if n < 1 or n > MAX_VCS then
+		nitem:add_proto_expert_info(e.credit_vcs, string.format(
+		    "credit frame for %d VCs (1 to %d)", n, MAX_VCS))
+		return
+	end
+	local want = CREDIT_HLEN + n * CREDIT_VC_LEN
+	if body < want then
+		return cut(want, string.format(" (%d VCs)", n))
+	end
+	pinfo.cols.info:append(string.format(": epoch %d peer %d, %d VC%s",
+	    epoch, peer, n, n == 1 and "" or "s"))
+	for v = 0, n - 1 do
+		local off = HEADER_LEN + CREDIT_HLEN + v * CREDIT_VC_LEN
+		if off + CREDIT_VC_LEN > tvb:len() then
+			break
+		end
+		local vt = sub:add(tvb(off, CREDIT_VC_LEN), string.format(
+		    "VC %d: sent %d, limit %d, buffer %d", v, tvb(off, 4):uint(),
+		    tvb(off + 4, 4):uint(), tvb(off + 8, 4):uint()))
+		vt:add(f.credit_vc, v):set_generated()
+		vt:add(f.sent, tvb(off, 4))
+		vt:add(f.limit, tvb(off + 4, 4))
+		vt:add(f.buffer, tvb(off + 8, 4))
+	end
 end
 
 -- The carried frame is the PE's own Ethernet frame; traces often hold only
@@ -190,7 +261,8 @@ function proto.dissector(tvb, pinfo, root)
 	end
 	if types[ftype] == nil then
 		titem:add_proto_expert_info(e.type, string.format(
-		    "unknown torus frame type %d (0 data, 1 hello)", ftype))
+		    "unknown torus frame type %d (0 data, 1 hello, 2 credit)",
+		    ftype))
 	end
 	if fits(1, 1) then
 		local vc = tvb(1, 1):uint()
@@ -241,6 +313,8 @@ function proto.dissector(tvb, pinfo, root)
 		dissect_data(tvb, pinfo, tree, root)
 	elseif ftype == 1 then
 		dissect_hello(tvb, pinfo, tree)
+	elseif ftype == 2 then
+		dissect_credit(tvb, pinfo, tree)
 	end
 	return len
 end

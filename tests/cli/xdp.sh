@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# ttd's AF_XDP backend on one node, for what the testbed does not look at:
+#   - the capabilities the systemd unit gives are enough: CAP_NET_RAW,
+#     CAP_NET_ADMIN and CAP_BPF (with CAP_IPC_LOCK standing in for the
+#     unit's LimitMEMLOCK, which root here cannot raise); without CAP_BPF
+#     ttd runs libpcap and the log says why; without room to pin the UMEM,
+#     --backend xdp is refused naming RLIMIT_MEMLOCK;
+#   - a PE's frames cross the internal link over AF_XDP, losslessly: what
+#     ttd read from the TAP was delivered, the balance holds, and the
+#     TAP's own drops show in status as edge drops;
+#   - the PE trace is whole after SIGTERM (libpcap's savefile writer);
+#   - the XDP program goes with the process, even after SIGKILL (a BPF
+#     link, not a program left on the interface).
+# One network namespace holds node (0,0) of a 2x2 twin torus, its ports
+# veth pairs of MTU 3000 joined to its own other ports (as in daemon.sh).
+# Needs root, ip, tcpdump, jq and setpriv; a ttd built with AF_XDP;
+# otherwise SKIP.  No bpffs is needed: nothing is pinned.
+# shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+D=${TTD:-build/ttd}
+FL=${TBFLOOD:-build/tests/tbflood}
+case $D in /*) ;; *) D=$PWD/$D ;; esac
+case $FL in /*) ;; *) FL=$PWD/$FL ;; esac
+skip() { echo "SKIP xdp: $1"; echo "0 passed, 0 failed"; exit 0; }
+[ "$(id -u)" -eq 0 ] || skip "not root"
+for t in ip tcpdump jq setpriv; do
+	command -v $t >/dev/null 2>&1 || skip "$t not installed"
+done
+[ -c /dev/net/tun ] || skip "no /dev/net/tun"
+[ -x "$FL" ] || skip "$FL not built (make build/tests/tbflood)"
+pass=0 fail=0
+ns=ttdx-$$
+tmp=$(mktemp -d /tmp/ttd-xdp.XXXXXX)
+pids=""
+cleanup() {
+	local p
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	for p in $pids; do wait "$p" 2>/dev/null; done
+	ip netns del "$ns" 2>/dev/null
+	[ -n "${KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+ok()  { echo "ok $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
+wait_for() { local n=$(($1 * 10)); shift; while [ $n -gt 0 ]; do "$@" && return 0; sleep 0.1; n=$((n - 1)); done; return 1; }
+inns() { ip netns exec "$ns" "$@"; }
+st() { timeout 10 "$D" status --control "$tmp/ttd.sock" --json; }
+
+ip netns add "$ns" || skip "ip netns add failed"
+ip -n "$ns" link set lo up
+ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+for pair in "c0Xp c0Xm" "c1Yp c1Ym" "c0int c1int"; do
+	set -- $pair
+	ip -n "$ns" link add "$1" mtu 3000 type veth peer name "$2" mtu 3000
+	ip -n "$ns" link set "$1" up
+	ip -n "$ns" link set "$2" up
+done
+tap0=ttx$$p0 tap1=ttx$$p1
+cat >"$tmp/c.yaml" <<YAML
+torus: {dims: [2, 2], ports: best}
+nodes:
+  - host: a
+    coord: [0, 0]
+    cards:
+      - { ports: { c0Xp: X+, c0Xm: X-, c0int: internal } }
+      - { ports: { c1Yp: Y+, c1Ym: Y-, c1int: internal } }
+pes: {tap: "ttx$$p%u"}
+trace: {dir: $tmp/tr}
+YAML
+
+# A ttd built without AF_XDP says so: nothing here applies then.
+ip netns exec "$ns" "$D" run -c "$tmp/c.yaml" --node a --control "$tmp/probe.sock" --backend xdp 2>"$tmp/err" &
+p=$!
+wait_for 5 "$D" status --control "$tmp/probe.sock" >/dev/null 2>&1
+kill $p 2>/dev/null; wait $p 2>/dev/null
+grep -q "built without AF_XDP" "$tmp/err" && skip "$D was built without AF_XDP"
+
+# ttd as uid 0 with exactly the capabilities caps (no others: noroot);
+# setpriv execs it, so a job's PID is ttd's
+with_caps() {
+	local caps=$1; shift
+	exec ip netns exec "$ns" setpriv --securebits +noroot,+no_setuid_fixup \
+	    --inh-caps=-all,$caps --ambient-caps=-all,$caps --bounding-set=-all,$caps -- "$@"
+}
+started() { "$D" status --control "$tmp/$1" >/dev/null 2>&1; }
+
+# ---- the unit's capabilities suffice ----
+(with_caps +net_raw,+net_admin,+bpf,+ipc_lock "$D" run -c "$tmp/c.yaml" --node a \
+    --control "$tmp/cap.sock" --trace-dir "$tmp/tr-cap" 2>"$tmp/cap.log") &
+p=$!
+if wait_for 10 started cap.sock && "$D" status --control "$tmp/cap.sock" --json | jq -e '.backend == "xdp"' >/dev/null &&
+    [ "$(grep Cap[EB][fn][fd] /proc/$p/status 2>/dev/null | awk '{print $2}' | sort -u)" = 0000008000007000 ]; then
+	ok "CAP_NET_RAW, CAP_NET_ADMIN and CAP_BPF (CAP_IPC_LOCK for the UMEM), nothing else: xdp runs"
+else
+	bad unit-caps "$(grep Cap /proc/$p/status 2>/dev/null; cat "$tmp/cap.log")"
+fi
+kill $p; wait $p 2>/dev/null
+(with_caps +net_raw,+net_admin,+ipc_lock "$D" run -c "$tmp/c.yaml" --node a \
+    --control "$tmp/nobpf.sock" --trace-dir "$tmp/tr-nobpf" 2>"$tmp/nobpf.log") &
+p=$!
+if wait_for 10 started nobpf.sock && grep -q 'backend: pcap: libpcap on each of the 6 ports (AF_XDP unavailable: c0Xp: loading the XDP program: Operation not permitted (it needs CAP_BPF and CAP_NET_ADMIN))' "$tmp/nobpf.log"; then
+	ok "without CAP_BPF: libpcap, and the log says why"
+else
+	bad no-bpf "$(cat "$tmp/nobpf.log")"
+fi
+kill $p; wait $p 2>/dev/null
+(with_caps +net_raw,+net_admin,+bpf "$D" run -c "$tmp/c.yaml" --node a --backend xdp \
+    --control "$tmp/lock.sock" --trace-dir "$tmp/tr-lock" 2>"$tmp/lock.log"); rc=$?
+if [ $rc -eq 69 ] && grep -q 'start: --backend xdp: c[01][A-Za-z]*: cannot pin a UMEM of [0-9]* KiB: .* (RLIMIT_MEMLOCK: [0-9]* KiB; LimitMEMLOCK= in the unit, or CAP_IPC_LOCK)' "$tmp/lock.log"; then
+	ok "no room to pin the UMEM: --backend xdp exits 69 naming RLIMIT_MEMLOCK"
+else
+	bad memlock "exit $rc: $(cat "$tmp/lock.log")"
+fi
+
+# ---- a PE's frames over AF_XDP, losslessly ----
+ip netns exec "$ns" "$D" run -c "$tmp/c.yaml" --node a --control "$tmp/ttd.sock" --backend xdp --log-level info 2>"$tmp/ttd.log" &
+ttd=$!
+pids="$pids $ttd"
+wait_for 10 started ttd.sock || bad start "$(cat "$tmp/ttd.log")"
+modes=$(st | jq -r '[.ports[].backend] | unique | join(",")')
+[ "$modes" = "native XDP, copy mode" ] && grep -q 'backend: xdp: an AF_XDP socket on each of the 6 ports (native XDP, copy mode)' "$tmp/ttd.log" &&
+    ok "--backend xdp: every port an AF_XDP socket, copy mode on veth, logged" || bad modes "$modes; $(grep backend "$tmp/ttd.log")"
+inns ip link show c0Xp | grep -q 'xdp' && ok "the XDP program is on the ports" || bad prog "$(inns ip link show c0Xp)"
+# PE 0 sends 20,000 frames to PE 1 as fast as a packet socket goes: card
+# 0 takes what its first hop can take, card 1 delivers it
+granted() { st | jq -e '[.ports[] | select(.port == "internal") | .credits[0].available] | all(. != null)' >/dev/null; }
+wait_for 10 granted
+rx0=$(inns cat "/sys/class/net/$tap1/statistics/rx_packets")
+inns "$FL" "$tap0" pe:0:1:1000 20000 >/dev/null
+got_all() { out=$(st) && jq -e '.counters.queued == 0' <<<"$out" >/dev/null; }
+wait_for 10 got_all
+out=$(st)
+inj=$(jq .counters.injected <<<"$out")
+dlv=$(jq .counters.delivered <<<"$out")
+edge=$(jq .edge.tap_dropped <<<"$out")
+drops=$(jq '[.counters.dropped[]] | add' <<<"$out")
+rx1=$(inns cat "/sys/class/net/$tap1/statistics/rx_packets")
+if [ "$inj" -gt 1000 ] && [ "$inj" = "$dlv" ] && [ "$drops" = 0 ] && [ $((rx1 - rx0)) -ge "$dlv" ] &&
+    [ $((inj + edge)) -ge 20000 ]; then
+	ok "20000 frames from PE 0: $inj entered, $dlv delivered to PE 1 over AF_XDP, 0 dropped by ttd; $edge dropped at the edge (the TAP)"
+else
+	bad lossless "entered $inj, delivered $dlv, dropped $drops, edge $edge, TAP 1 got $((rx1 - rx0))"
+fi
+jq -e '.counters as $c | $c.received == ($c.forwarded + $c.delivered + $c.consumed.hello
+    + $c.consumed.arp + $c.consumed.credit + ([$c.dropped[]] | add) + $c.queued)' <<<"$out" >/dev/null &&
+    ok "the balance holds ($(jq .counters.received <<<"$out") received)" || bad balance "$(jq -c .counters <<<"$out")"
+jq -e '[.ports[] | .credits[] | select(.available != .peer_buffer or .held != 0)] | length == 0' <<<"$out" >/dev/null &&
+    ok "at rest, every credit is back" || bad credits "$(jq -c '[.ports[] | .credits]' <<<"$out")"
+recs=$(jq '.traces[0].records' <<<"$out")
+
+# ---- SIGTERM: the trace whole; SIGKILL: the program gone ----
+kill -TERM $ttd; wait $ttd; rc=$?; pids=${pids% $ttd}
+got=$(tcpdump -r "$tmp/tr/a-pe.pcap" -n 2>"$tmp/td.err" | grep -c '^[0-9]')
+[ $rc -eq 0 ] && [ "$got" -ge "$recs" ] && [ "$got" -ge $((inj + dlv)) ] && ! grep -qi 'truncated\|error' "$tmp/td.err" &&
+    ok "SIGTERM: exit 0, the PE trace reads back whole ($got records)" || bad trace "exit $rc, $got records, $recs counted: $(cat "$tmp/td.err")"
+! inns ip link show c0Xp | grep -q 'xdp' && ok "after SIGTERM no XDP program is left" || bad prog-left "$(inns ip link show c0Xp)"
+ip netns exec "$ns" "$D" run -c "$tmp/c.yaml" --node a --control "$tmp/kill.sock" --backend xdp --trace-dir "$tmp/tr-kill" 2>"$tmp/kill.log" &
+p=$!
+wait_for 10 started kill.sock
+kill -KILL $p; wait $p 2>/dev/null
+wait_for 5 sh -c "! ip netns exec '$ns' ip link show c0Xp | grep -q xdp" &&
+    ok "after SIGKILL no XDP program is left (a BPF link goes with its process)" || bad prog-kill "$(inns ip link show c0Xp)"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
