@@ -146,7 +146,7 @@ build/daemon/steer.bpf.o: daemon/bpf/steer.bpf.c
 	$(BPF_CC) -O2 -g -Wall -target bpf $(if $(MULTIARCH),-idirafter /usr/include/$(MULTIARCH)) -c $< -o $@
 
 build/daemon/xdp_obj.o: daemon/bpf/xdp_obj.S build/daemon/steer.bpf.o
-	$(CC) -c -DTTD_XDP_OBJ='"build/daemon/steer.bpf.o"' $< -o $@
+	$(CC) $(BUILD_CPPFLAGS) $(CPPFLAGS) -DTTD_XDP_OBJ='"build/daemon/steer.bpf.o"' $(CFLAGS) -c $< -o $@
 
 build/ttd: $(TTD_OBJ) build/daemon/main.o build/libtwintorus.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TTD_OBJ) build/daemon/main.o build/libtwintorus.a $(LIB_LIBS) $(HWLOC_LIBS) $(XDP_LIBS) -lpthread
