@@ -53,7 +53,7 @@ static const char usage_text[] =
 "                    machine's (a node without cards: maps the cards found)\n"
 "\n"
 "exit status: 0 ok, 64 bad flags, 69 an interface or device is missing,\n"
-"78 bad config, 1 other failure\n";
+"74 standard output could not be written, 78 bad config, 1 other failure\n";
 
 static int
 usage_err(const char *what, const char *arg)
@@ -428,8 +428,8 @@ cmd_status(int argc, char **argv)
 	return 0;
 }
 
-int
-main(int argc, char **argv)
+static int
+dispatch(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "run";
 	struct opts o = {0};
@@ -472,4 +472,32 @@ main(int argc, char **argv)
 	    "threads ", &o)) != 0)
 		return rc;
 	return ttd_run(&o.run);
+}
+
+/*
+ * What a command printed (--help, check -v, routes, status, discover) must
+ * have reached standard output: a full disk or a closed pipe must not pass
+ * for success, whatever the command returned.
+ */
+static int
+stdout_done(int rc)
+{
+	int err;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	err = errno;
+	if (err != 0)
+		fprintf(stderr, "ttd: cannot write standard output: %s\n",
+		    strerror(err));
+	else
+		fprintf(stderr, "ttd: cannot write standard output\n");
+	return TTD_EX_IOERR;
+}
+
+int
+main(int argc, char **argv)
+{
+	return stdout_done(dispatch(argc, argv));
 }

@@ -44,6 +44,7 @@
 
 #define TTD_EX_USAGE        64   /* sysexits.h */
 #define TTD_EX_UNAVAILABLE  69
+#define TTD_EX_IOERR        74
 #define TTD_EX_CONFIG       78
 
 #define TTD_DEFAULT_CONFIG  "/etc/twintorus/ttd.yaml"

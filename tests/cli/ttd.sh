@@ -115,5 +115,32 @@ out=$("$D" discover --hwloc-xml tests/data/hwloc/32em64t-2n8c2t-pci-wholeio.xml 
     ok status-no-daemon || bad status-no-daemon "exit $st: $(cat "$tmp/err")"
 "$D" --help | grep -q "usage: ttd" && ok help || bad help
 
+# ---- standard output that cannot be written ----
+# A full disk: a small tmpfs of the test's own, filled up.  Whatever a
+# command printed must have arrived, or it exits 74 saying why.
+mkdir "$tmp/small"
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=64k tmpfs "$tmp/small" 2>/dev/null; then
+	trap 'umount "$tmp/small" 2>/dev/null; rm -rf "$tmp"' EXIT
+	yes filler >"$tmp/small/fill" 2>/dev/null
+	full() {
+		local name=$1
+		shift
+		"$D" "$@" >"$tmp/small/out-$name" 2>"$tmp/err"; st=$?
+		if [ "$st" -eq 74 ] && [ "$(cat "$tmp/err")" = \
+		    "ttd: cannot write standard output: No space left on device" ]; then
+			ok "full-$name"
+		else
+			bad "full-$name" "exit $st: $(cat "$tmp/err")"
+		fi
+	}
+	full help --help
+	full version --version
+	full check-v check -c yaml/3dt-4x4x4.yaml -v
+	full routes routes -c yaml/3dt-4x4x4.yaml --node n000 --json
+	full discover discover --hwloc-xml tests/data/hwloc/twin-nic-2numa.xml --json
+else
+	echo "SKIP full-*: not root or cannot mount a tmpfs"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
