@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "twintorus/motif.h"
+#include "twintorus/outfile.h"
 #include "twintorus/trace.h"
 #include "twintorus/json.h"
 #include "ttsim.h"
@@ -454,22 +455,26 @@ print_table(const struct app_opts *o, const struct app_run *x)
 static int
 write_csv(const char *path, tt_motif_job *a, const struct app_run *x)
 {
-	FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+	tt_outfile *o;
+	FILE *f;
+	char err[512];
 	uint32_t pe, rank;
 	uint64_t fin, sent, rcvd;
 
-	if (f == NULL) {
-		fprintf(stderr, "ttsim app: --csv %s: cannot create: %s\n", path,
-		    strerror(errno));
+	/* as every other writer: a regular file replaced whole, a symlink
+	 * kept, a FIFO written through, "-" standard output */
+	if (tt_outfile_open(&o, path, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim app: --csv %s\n", err);
 		return -1;
 	}
+	f = tt_outfile_file(o);
 	fprintf(f, "pe,rank,finish_cycle,finish_ns,sent,received\n");
 	for (pe = 0; pe < x->net.ncards; pe++)
 		if (tt_motif_pe(a, pe, &rank, &fin, &sent, &rcvd))
 			fprintf(f, "%u,%u,%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64 "\n",
 			    pe, rank, fin, (double)fin * x->cycle_ns, sent, rcvd);
-	if (f != stdout ? fclose(f) != 0 : fflush(f) != 0) {
-		fprintf(stderr, "ttsim app: --csv %s: write failed\n", path);
+	if (tt_outfile_close(o, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim app: --csv %s\n", err);
 		return -1;
 	}
 	return 0;

@@ -166,5 +166,27 @@ st=$?
 [ $st -eq 2 ] && grep -qx "ttsim trace stat: standard input: empty (0 bytes), not a pcap or pcapng trace" \
     "$tmp/err" && ok stat-stdin-empty || bad stat-stdin-empty "exit $st: $(cat "$tmp/err")"
 
+# trace infer reads its trace once too: the same dependencies from a pipe
+"$T" trace infer "$tmp/ref.pcap" -o "$tmp/deps-file" 2>"$tmp/err" &&
+    cat "$tmp/ref.pcap" | "$T" trace infer - -o "$tmp/deps-pipe" 2>>"$tmp/err" &&
+    [ -s "$tmp/deps-file" ] && cmp -s "$tmp/deps-file" "$tmp/deps-pipe" &&
+    ok infer-stdin-pipe || bad infer-stdin-pipe "$(cat "$tmp/err")"
+
+# ttsim app --csv, as every other writer: a write error leaves the old
+# file as it was, with no partial file beside it; a symlink stays, its
+# target is written
+echo old >"$tmp/app.csv"
+(trap '' XFSZ; ulimit -f 2; exec "$T" app halo3d --dims 4,4,4 --iterations 1 \
+    --csv "$tmp/app.csv") >/dev/null 2>"$tmp/err"
+st=$?
+[ $st -eq 2 ] && grep -qx "ttsim app: --csv $tmp/app.csv: write failed: File too large" "$tmp/err" &&
+    [ "$(cat "$tmp/app.csv")" = old ] && no_part "$tmp" && ok app-csv-write-error ||
+    bad app-csv-write-error "exit $st: $(cat "$tmp/err"); $(head -c 80 "$tmp/app.csv")"
+ln -s data/pes.csv "$tmp/app-link"
+"$T" app pingpong --dims 2,2,2 --iterations 2 --csv "$tmp/app-link" >/dev/null 2>"$tmp/err" &&
+    [ -L "$tmp/app-link" ] && [ "$(head -1 "$tmp/data/pes.csv")" = \
+    "pe,rank,finish_cycle,finish_ns,sent,received" ] &&
+    ok app-csv-symlink-kept || bad app-csv-symlink-kept "$(ls -l "$tmp/app-link") $(cat "$tmp/err")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
