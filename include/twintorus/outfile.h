@@ -33,10 +33,6 @@
 
 TT_BEGIN_DECLS
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 typedef struct tt_outfile tt_outfile;
 
 /* 0, or -1 with err set ("PATH: is a directory", ...). */
@@ -65,10 +61,6 @@ int tt_outfile_close(tt_outfile *o, char *err, size_t errsz);
 /* Close and remove the temporary file: the target stays as it was.  What
  * was written through to a FIFO or a device cannot be taken back. */
 void tt_outfile_discard(tt_outfile *o);
-
-#ifdef __cplusplus
-}
-#endif
 
 TT_END_DECLS
 

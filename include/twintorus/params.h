@@ -13,10 +13,6 @@
 
 TT_BEGIN_DECLS
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /* The network: section of the YAML file. */
 typedef struct tt_netparams {
 	int packet_flits;     /* flits per packet */
@@ -47,10 +43,6 @@ double tt_wire_ns(uint64_t bytes, double link_gbps);
  * the wire time of a flit: 12.8 ns with the defaults.
  */
 double tt_cycle_ns(int flit_bytes, double link_gbps);
-
-#ifdef __cplusplus
-}
-#endif
 
 TT_END_DECLS
 

@@ -10,10 +10,6 @@
 
 TT_BEGIN_DECLS
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /* The regularized incomplete beta function I_x(a, b), a, b > 0, x in
  * [0, 1]; NaN outside. */
 double tt_beta_inc(double a, double b, double x);
@@ -37,10 +33,6 @@ void tt_trend_fit(const double *x, const double *y, int n, tt_trend *out);
 /* A series is steady unless its drift exceeds tol (relative) and its slope
  * is significant: |t| above tcrit (t(0.975, n - 2) for a 95% test). */
 int tt_trend_steady(const tt_trend *tr, double tol, double tcrit);
-
-#ifdef __cplusplus
-}
-#endif
 
 TT_END_DECLS
 

@@ -41,10 +41,6 @@
 
 TT_BEGIN_DECLS
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 enum tt_app {
 	TT_APP_STENCIL = 0,
 	TT_APP_ALLTOALL,
@@ -104,10 +100,6 @@ unsigned tt_grid3_dims(const uint32_t g[3]);
  * ids run through g[0] first.
  */
 uint32_t tt_grid3_neighbour(const uint32_t g[3], uint32_t pe, unsigned j);
-
-#ifdef __cplusplus
-}
-#endif
 
 TT_END_DECLS
 
