@@ -99,6 +99,7 @@ extern const unsigned char ttd_xdp_obj[], ttd_xdp_obj_end[];
 #define XDP_HEADROOM	256	/* XDP_PACKET_HEADROOM: kept in front */
 #define XDP_FRAME_MAX	(TTD_XDP_CHUNK - XDP_HEADROOM)
 #define XDP_KICKS	64	/* sendto()s per flush, 32 frames each */
+#define XDP_BUSY_TRIES	30	/* 100 ms apart: a queue a closed socket held */
 
 struct ttd_xsk {
 	struct bpf_object *obj;
@@ -274,19 +275,32 @@ xdp_socket(struct ttd_xsk *x, const char *ifname, char *err, size_t errsz)
 		.bind_flags = XDP_ZEROCOPY
 	};
 	struct bpf_map *map;
-	int e;
+	int e, tries;
 
-	e = xsk_socket__create(&x->sock, ifname, 0, x->umem, &x->rx, &x->tx,
-	    &sc);
-	x->zerocopy = e == 0;
-	if (e < 0) {
-		sc.bind_flags = XDP_COPY;
+	/*
+	 * EBUSY: the queue still holds the buffer pool of a socket that was
+	 * just closed (a ttd restarted at once: the kernel detaches the pool
+	 * from the queue in a work item after the close, later on a busy
+	 * machine).  Wait for it, up to XDP_BUSY_TRIES times 100 ms.
+	 */
+	for (tries = 0; ; tries++) {
+		sc.bind_flags = XDP_ZEROCOPY;
 		e = xsk_socket__create(&x->sock, ifname, 0, x->umem, &x->rx,
 		    &x->tx, &sc);
+		x->zerocopy = e == 0;
+		if (e < 0) {
+			sc.bind_flags = XDP_COPY;
+			e = xsk_socket__create(&x->sock, ifname, 0, x->umem,
+			    &x->rx, &x->tx, &sc);
+		}
+		if (e != -EBUSY || tries + 1 >= XDP_BUSY_TRIES)
+			break;
+		usleep(100000);
 	}
 	if (e < 0) {
 		snprintf(err, errsz, "%s: AF_XDP socket: %s%s", ifname,
 		    strerror(-e), e == -EPERM ? " (it needs CAP_NET_RAW)" :
+		    e == -EBUSY ? " (another AF_XDP socket holds queue 0)" :
 		    "");
 		x->sock = NULL;
 		return -1;
