@@ -27,22 +27,15 @@
 # from build/tests/tbflood.  Needs root, ip, tcpdump, jq and python3 (the
 # NOTIFY_SOCKET listener, the silent clients); otherwise SKIP.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
-set -u
-cd "$(dirname "$0")/../.." || exit 2
-D=${TTD:-build/ttd}
-FL=${TBFLOOD:-build/tests/tbflood}
-case $D in /*) ;; *) D=$PWD/$D ;; esac
-case $FL in /*) ;; *) FL=$PWD/$FL ;; esac
-skip() { echo "SKIP daemon: $1"; echo "0 passed, 0 failed"; exit 0; }
-[ "$(id -u)" -eq 0 ] || skip "not root"
+. "$(dirname "$0")/lib.sh"
+FL=$(tt_abs "${TBFLOOD:-build/tests/tbflood}")
+[ "$(id -u)" -eq 0 ] || skip_all "not root"
 for t in ip tcpdump jq python3 mount; do
-	command -v $t >/dev/null 2>&1 || skip "$t not installed"
+	command -v $t >/dev/null 2>&1 || skip_all "$t not installed"
 done
-[ -c /dev/net/tun ] || skip "no /dev/net/tun"
-[ -x "$FL" ] || skip "$FL not built (make build/tests/tbflood)"
-pass=0 fail=0
+[ -c /dev/net/tun ] || skip_all "no /dev/net/tun"
+[ -x "$FL" ] || skip_all "$FL not built (make build/tests/tbflood)"
 ns=ttdd-$$
-tmp=$(mktemp -d /tmp/ttd-daemon.XXXXXX)
 pids=""
 cleanup() {
 	local p
@@ -50,14 +43,7 @@ cleanup() {
 	for p in $pids; do wait "$p" 2>/dev/null; done
 	mountpoint -q "$tmp/small" && umount "$tmp/small"
 	ip netns del "$ns" 2>/dev/null
-	[ -n "${KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-ok()  { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
-# wait_for SECS CMD...: poll until CMD succeeds
-wait_for() { local n=$(($1 * 10)); shift; while [ $n -gt 0 ]; do "$@" && return 0; sleep 0.1; n=$((n - 1)); done; return 1; }
 inns() { ip netns exec "$ns" "$@"; }
 # flood IFACE KIND COUNT: at 5,000 frames/s, well within what ttd keeps
 # up with, so that its capture ring (a few hundred frames) never drops
@@ -70,7 +56,7 @@ balance='.counters as $c | $c.received == ($c.forwarded + $c.delivered
     + $c.consumed.hello + $c.consumed.arp + $c.consumed.credit
     + ([$c.dropped[]] | add) + $c.queued)'
 
-ip netns add "$ns" || skip "ip netns add failed"
+ip netns add "$ns" || skip_all "ip netns add failed"
 ip -n "$ns" link set lo up
 ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 # D on 2 dimensions is not a letter: best puts X on card0, Y on card1.
@@ -83,7 +69,7 @@ for pair in "c0Xp c0Xm 9500" "c1Yp c1Ym 1500" "c0int c1int 1500"; do
 done
 # the traces go to a small tmpfs of the test's own, so that it can fill
 mkdir -p "$tmp/small"
-mount -t tmpfs -o size=4m,mode=0755 tmpfs "$tmp/small" || skip "cannot mount a tmpfs"
+mount -t tmpfs -o size=4m,mode=0755 tmpfs "$tmp/small" || skip_all "cannot mount a tmpfs"
 tap0=ttd$$p0 tap1=ttd$$p1
 cat >"$tmp/c.yaml" <<YAML
 torus: {dims: [2, 2], ports: best}
@@ -431,5 +417,4 @@ kill -TERM $p; wait $p; pids=${pids% $p}
 [ "$(cat "$tmp/stale.sock")" = mine ] && ok "at exit, a file put in its socket's place is left alone" ||
     bad not-ours "$(ls -la "$tmp")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

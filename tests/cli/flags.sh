@@ -5,14 +5,7 @@
 # command's --help names accepted by it, and standard output that cannot
 # be written (/dev/full) failing the command with one message.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
-set -u
-cd "$(dirname "$0")/../.." || exit 2
-T=${TTSIM:-build/ttsim}
-pass=0 fail=0
-tmp=$(mktemp -d /tmp/ttsim-flags.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-ok()  { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 
 # --- golden errors: exit 2 and the expected message, nothing else ---
 for args in tests/cli/flags/*.args; do
@@ -134,8 +127,7 @@ if [ -c /dev/full ]; then
 	want="ttsim trace infer: -o standard output: write failed: No space left on device" \
 	    full infer-stdout trace infer traces/uniform-4x4x4.pcap --dims 4,4,4 -o -
 else
-	echo "SKIP full: no /dev/full"
+	skip full "no /dev/full"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -19,16 +19,8 @@
 # TTSIM and TTD name the binaries (default build/ttsim, build/ttd).  About
 # a second.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
-set -u
-cd "$(dirname "$0")/../.." || exit 2
-T=${TTSIM:-build/ttsim}
-D=${TTD:-build/ttd}
+. "$(dirname "$0")/lib.sh"
 page=man/twintorus.yaml.5
-pass=0 fail=0
-tmp=$(mktemp -d /tmp/tt-man.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-ok()  { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
 
 # ---- rendering ----
 for m in man/*.[1-9]; do
@@ -44,7 +36,7 @@ for m in man/*.[1-9]; do
 		mandoc -Tlint -Wwarning "$m" >"$tmp/lint" 2>&1 &&
 		    ok "mandoc-lint $name" || bad "mandoc-lint $name" "$(cat "$tmp/lint")"
 	else
-		echo "SKIP mandoc-lint $name: mandoc not installed (make deps installs it)"
+		skip "mandoc-lint $name" "mandoc not installed (make deps installs it)"
 	fi
 done
 
@@ -181,5 +173,4 @@ block "bad.yaml errors" >"$tmp/bad/expected"
     ok "bad example: ttd check prints the same, exit 78" ||
     bad "bad example (ttd check)" "exit $(cat "$tmp/bad/status"); $(diff -u "$tmp/bad/expected" "$tmp/bad/got")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -10,15 +10,8 @@
 #     naming the socket.
 # The daemon itself is tested on real networking by tests/testbed/.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
-set -u
-cd "$(dirname "$0")/../.." || exit 2
-D=${TTD:-build/ttd}
+. "$(dirname "$0")/lib.sh"
 TB=build/tests/tbroute
-pass=0 fail=0
-tmp=$(mktemp -d /tmp/ttd-cli.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-ok()  { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
 
 # ---- check ----
 for f in yaml/*.yaml tests/ttd/ok/*.yaml; do
@@ -69,7 +62,7 @@ if [ -x "$TB" ]; then
 	[ "$st" -eq 78 ] && grep -q "node 9,9,9 is not in nodes:" "$tmp/err" &&
 	    ok routes-unknown-node || bad routes-unknown-node "exit $st: $(cat "$tmp/err")"
 else
-	echo "SKIP routes: $TB not built"
+	skip routes "$TB not built"
 fi
 
 # ---- discover: the ports hwloc's XML holds, grouped into cards ----
@@ -115,5 +108,4 @@ out=$("$D" discover --hwloc-xml tests/data/hwloc/32em64t-2n8c2t-pci-wholeio.xml 
     ok status-no-daemon || bad status-no-daemon "exit $st: $(cat "$tmp/err")"
 "$D" --help | grep -q "usage: ttd" && ok help || bad help
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
