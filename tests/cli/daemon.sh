@@ -57,31 +57,13 @@ balance='.counters as $c | $c.received == ($c.forwarded + $c.delivered
     + ([$c.dropped[]] | add) + $c.queued)'
 
 ip netns add "$ns" || skip_all "ip netns add failed"
-ip -n "$ns" link set lo up
-ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 # D on 2 dimensions is not a letter: best puts X on card0, Y on card1.
-# The X cable takes frames past ttd's 9,216 bytes (too long for it).
-for pair in "c0Xp c0Xm 9500" "c1Yp c1Ym 1500" "c0int c1int 1500"; do
-	set -- $pair
-	ip -n "$ns" link add "$1" mtu "$3" type veth peer name "$2" mtu "$3"
-	ip -n "$ns" link set "$1" up
-	ip -n "$ns" link set "$2" up
-done
-# the traces go to a small tmpfs of the test's own, so that it can fill
+# The X cable takes frames past ttd's 9,216 bytes (too long for it); the
+# traces go to a small tmpfs of the test's own, so that it can fill.
+node_2x2 "$ns" "ttd$$p" "$tmp/small" 9500 1500 1500
 mkdir -p "$tmp/small"
 mount -t tmpfs -o size=4m,mode=0755 tmpfs "$tmp/small" || skip_all "cannot mount a tmpfs"
 tap0=ttd$$p0 tap1=ttd$$p1
-cat >"$tmp/c.yaml" <<YAML
-torus: {dims: [2, 2], ports: best}
-nodes:
-  - host: a
-    coord: [0, 0]
-    cards:
-      - { ports: { c0Xp: X+, c0Xm: X-, c0int: internal } }
-      - { ports: { c1Yp: Y+, c1Ym: Y-, c1int: internal } }
-pes: {tap: "ttd$$p%u"}
-trace: {dir: $tmp/small}
-YAML
 "$D" check -c "$tmp/c.yaml" && ok "config for the node checks" || bad config
 
 # the notify listener: every datagram, one per line

@@ -78,5 +78,34 @@ wait_for() {
 	while [ $n -gt 0 ]; do "$@" && return 0; sleep 0.1; n=$((n - 1)); done
 	return 1
 }
+# node_2x2 NS TAPS TRACEDIR MTU_X MTU_Y MTU_INT: in the network namespace
+# NS (made by the caller), node (0,0) of a 2x2 twin torus under best, its
+# ports veth pairs joined to each other (c0Xp-c0Xm, c1Yp-c1Ym,
+# c0int-c1int; so a frame sent out of X- arrives on X+) with those MTUs,
+# and its cluster file in $tmp/c.yaml: PE TAPs named TAPS%u, traces in
+# TRACEDIR
+node_2x2() {
+	local ns=$1 taps=$2 dir=$3 pair
+	ip -n "$ns" link set lo up
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+	    net.ipv6.conf.default.disable_ipv6=1
+	for pair in "c0Xp c0Xm $4" "c1Yp c1Ym $5" "c0int c1int $6"; do
+		set -- $pair
+		ip -n "$ns" link add "$1" mtu "$3" type veth peer name "$2" mtu "$3"
+		ip -n "$ns" link set "$1" up
+		ip -n "$ns" link set "$2" up
+	done
+	cat >"$tmp/c.yaml" <<YAML
+torus: {dims: [2, 2], ports: best}
+nodes:
+  - host: a
+    coord: [0, 0]
+    cards:
+      - { ports: { c0Xp: X+, c0Xm: X-, c0int: internal } }
+      - { ports: { c1Yp: Y+, c1Ym: Y-, c1int: internal } }
+pes: {tap: "$taps%u"}
+trace: {dir: $dir}
+YAML
+}
 # js FILTER: jq -r FILTER on $out
 js() { jq -r "$1" <<<"$out"; }

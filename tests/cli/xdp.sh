@@ -36,26 +36,8 @@ inns() { ip netns exec "$ns" "$@"; }
 st() { timeout 10 "$D" status --control "$tmp/ttd.sock" --json; }
 
 ip netns add "$ns" || skip_all "ip netns add failed"
-ip -n "$ns" link set lo up
-ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-for pair in "c0Xp c0Xm" "c1Yp c1Ym" "c0int c1int"; do
-	set -- $pair
-	ip -n "$ns" link add "$1" mtu 3000 type veth peer name "$2" mtu 3000
-	ip -n "$ns" link set "$1" up
-	ip -n "$ns" link set "$2" up
-done
+node_2x2 "$ns" "ttx$$p" "$tmp/tr" 3000 3000 3000
 tap0=ttx$$p0 tap1=ttx$$p1
-cat >"$tmp/c.yaml" <<YAML
-torus: {dims: [2, 2], ports: best}
-nodes:
-  - host: a
-    coord: [0, 0]
-    cards:
-      - { ports: { c0Xp: X+, c0Xm: X-, c0int: internal } }
-      - { ports: { c1Yp: Y+, c1Ym: Y-, c1int: internal } }
-pes: {tap: "ttx$$p%u"}
-trace: {dir: $tmp/tr}
-YAML
 
 # A ttd built without AF_XDP says so: nothing here applies then.
 ip netns exec "$ns" "$D" run -c "$tmp/c.yaml" --node a --control "$tmp/probe.sock" --backend xdp 2>"$tmp/err" &
