@@ -14,10 +14,7 @@
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
 . "$(dirname "$0")/lib.sh"
 
-[ "$(id -u)" -eq 0 ] || skip_all "not root (network namespaces need it)"
-for tool in ip tcpdump ping jq; do
-	command -v $tool >/dev/null 2>&1 || skip_all "$tool not installed"
-done
+needs_root ip tcpdump ping jq
 
 na=ttcap-a-$$ nb=ttcap-b-$$          # namespaces
 va=ttca$$ vb=ttcb$$                   # veth ends (at most 15 characters)
@@ -25,9 +22,7 @@ net=10.99.$(($$ % 250 + 1))
 ipa=$net.1 ipb=$net.2
 pids=""
 cleanup() {
-	local p
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	for p in $pids; do wait "$p" 2>/dev/null; done
+	stop_pids
 	ip netns del "$na" 2>/dev/null
 	ip netns del "$nb" 2>/dev/null
 }

@@ -29,18 +29,13 @@
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
 . "$(dirname "$0")/lib.sh"
 FL=$(tt_abs "${TBFLOOD:-build/tests/tbflood}")
-[ "$(id -u)" -eq 0 ] || skip_all "not root"
-for t in ip tcpdump jq python3 mount; do
-	command -v $t >/dev/null 2>&1 || skip_all "$t not installed"
-done
+needs_root ip tcpdump jq python3 mount
 [ -c /dev/net/tun ] || skip_all "no /dev/net/tun"
 [ -x "$FL" ] || skip_all "$FL not built (make build/tests/tbflood)"
 ns=ttdd-$$
 pids=""
 cleanup() {
-	local p
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	for p in $pids; do wait "$p" 2>/dev/null; done
+	stop_pids
 	mountpoint -q "$tmp/small" && umount "$tmp/small"
 	ip netns del "$ns" 2>/dev/null
 }

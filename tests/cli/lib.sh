@@ -47,6 +47,22 @@ bad() {
 skip() { echo "SKIP $1: $2"; skipped=$((skipped + 1)); }
 # skip_all REASON: the whole script cannot run here; exit 0
 skip_all() { echo "SKIP $TEST_NAME: $1"; echo "0 passed, 0 failed"; exit 0; }
+# needs_root TOOL...: skip the whole script unless it runs as root with
+# every TOOL on the PATH (network namespaces need root)
+needs_root() {
+	local t
+	[ "$(id -u)" -eq 0 ] || skip_all "not root"
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 || skip_all "$t not installed"
+	done
+}
+# stop_pids: kill the script's background processes listed in $pids and
+# reap them (for a cleanup function)
+stop_pids() {
+	local p
+	for p in ${pids:-}; do kill "$p" 2>/dev/null; done
+	for p in ${pids:-}; do wait "$p" 2>/dev/null; done
+}
 # finish: the summary line; the status is 0 when nothing failed
 finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; }
 

@@ -20,11 +20,7 @@
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
 . "$(dirname "$0")/lib.sh"
 pids=""
-cleanup() {
-	local p
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
+cleanup() { stop_pids; }
 # a small trace: 16 PEs, every PE to every other once
 synth() { "$T" trace synth --dims 2,2,2 --app alltoall --iterations 1 --bytes 100 "$@"; }
 # messages TRACE...: what trace stat counts, or "error: ..."

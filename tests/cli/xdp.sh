@@ -18,18 +18,13 @@
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
 . "$(dirname "$0")/lib.sh"
 FL=$(tt_abs "${TBFLOOD:-build/tests/tbflood}")
-[ "$(id -u)" -eq 0 ] || skip_all "not root"
-for t in ip tcpdump jq setpriv; do
-	command -v $t >/dev/null 2>&1 || skip_all "$t not installed"
-done
+needs_root ip tcpdump jq setpriv
 [ -c /dev/net/tun ] || skip_all "no /dev/net/tun"
 [ -x "$FL" ] || skip_all "$FL not built (make build/tests/tbflood)"
 ns=ttdx-$$
 pids=""
 cleanup() {
-	local p
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	for p in $pids; do wait "$p" 2>/dev/null; done
+	stop_pids
 	ip netns del "$ns" 2>/dev/null
 }
 inns() { ip netns exec "$ns" "$@"; }
