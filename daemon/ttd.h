@@ -17,6 +17,8 @@
  *   capture.c  pcap trace files with size rotation, surviving a full disk
  *   port.c     the devices: a libpcap handle per port, a TAP per PE
  *   xdp.c      the AF_XDP backend: an XDP program and a socket per port
+ *   bpf/       that XDP program (steer.bpf.c, built by clang -target bpf)
+ *              and xdp_obj.S, which carries its object inside ttd
  *   request.c  the control socket's request language (fuzzed on its own)
  *   control.c  the control socket: non-blocking clients with a deadline
  *   status.c   what `ttd status` and SIGUSR1 show
@@ -24,7 +26,8 @@
  *   loop.c     `ttd run`: set-up, the backend, the main loop, signals
  *   plane.c    the data plane: rounds of receive, route, send; a thread
  *              per card when asked
- *   discover.c hwloc: the machine's cards (`ttd discover`)
+ *   discover.c hwloc: the machine's cards (`ttd discover`), NUMA pinning
+ *              (its interface is discover.h)
  *   main.c     the subcommands
  */
 #ifndef TTD_H

@@ -958,7 +958,7 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 			npes *= (uint64_t)cfg->spec.k[d];
 	if (keys[K_NETWORK].key != NULL)
 		cfg_network(cx, &keys[K_NETWORK].val, &cfg->params);
-	/* nodes: belongs to ttd (ttsim ignores it); its coordinates need
+	/* nodes: belongs to ttd (ttsim only checks it); its coordinates need
 	 * the torus: section read above. */
 	if (keys[K_NODES].key != NULL) {
 		cfg_nodes(cx, &keys[K_NODES].val, cfg);

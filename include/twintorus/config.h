@@ -37,7 +37,7 @@ typedef struct tt_addr {
 int tt_addr_parse(const char *s, tt_addr *a);
 
 /*
- * nodes: the deployment map ttd reads (ttsim ignores it).  Each card lists
+ * nodes: the deployment map ttd reads (ttsim only checks it).  Each card lists
  * its interfaces (a name, a PCI function "0000:03:00.1" or a MAC) and the
  * torus port each one is.  Whether the map fits the port configuration is
  * ttd's check (daemon/node.c): it needs the resolved network.

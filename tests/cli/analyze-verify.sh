@@ -2,21 +2,7 @@
 # ttsim analyze and ttsim verify as a user runs them: the JSON keys,
 # values checked against the seed's closed forms (oracles,
 # computed here), exit codes, and the cycles of seed 000 Examples 6.1/6.2.
-set -u
-cd "$(dirname "$0")/../.."
-T=${TTSIM:-build/ttsim}
-pass=0 fail=0
-ok()  { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
-# expect NAME WANT_STATUS CMD...: run, keep stdout in $out, check the status
-expect() {
-	local name=$1 want=$2; shift 2
-	out=$("$@" 2>/tmp/ttsim-cli-err.$$); st=$?
-	if [ "$st" -eq "$want" ]; then return 0; fi
-	bad "$name" "exit $st, wanted $want: $* :: $(cat /tmp/ttsim-cli-err.$$)"
-	return 1
-}
-trap 'rm -f /tmp/ttsim-cli-err.$$' EXIT
+. "$(dirname "$0")/lib.sh"
 
 # --- analyze, one configuration, JSON ---
 if expect analyze-json 0 "$T" analyze --dims 4,4,4 --ports D --json; then
@@ -132,8 +118,8 @@ expect analyze-help 0 "$T" analyze --help && grep -q 'internal_transit_paths' <<
 expect verify-help 0 "$T" verify --help && grep -q -- '--flow' <<<"$out" && ok verify-help
 
 # --- big networks: a warning before a long walk, progress on a terminal ---
-tmpd=$(mktemp -d /tmp/ttsim-analyze.XXXXXX)
-trap 'rm -f /tmp/ttsim-cli-err.$$; rm -rf "$tmpd"' EXIT
+tmpd=$tmp/progress
+mkdir "$tmpd"
 # 4096 PEs: 16.8 million routes of some 17 hops.  The warning comes before
 # the walk, so the run is stopped once it is there.
 "$T" analyze --dims 64,64 --plain >/dev/null 2>"$tmpd/err" &
@@ -148,8 +134,8 @@ got=$(head -1 "$tmpd/err")
 [ "$got" = "ttsim analyze: warning: 2D 64x64 has 4096 PEs: walking the routes of all 1.68e+07 pairs of them may take minutes (progress shows on a terminal)" ] &&
     ok analyze-big-warning || bad analyze-big-warning "$got"
 expect analyze-small-quiet 0 "$T" analyze --dims 8,8,8 &&
-    { [ ! -s /tmp/ttsim-cli-err.$$ ] && ok analyze-small-quiet ||
-    bad analyze-small-quiet "$(cat /tmp/ttsim-cli-err.$$)"; }
+    { [ ! -s "$tmp/err" ] && ok analyze-small-quiet ||
+    bad analyze-small-quiet "$(cat "$tmp/err")"; }
 # On a terminal (script(1) gives the command one) progress rewrites a line
 # on stderr: "TITLE: NN%, S s left"; TTSIM_PROGRESS_AFTER=0 shows it from
 # the start instead of after a second.
@@ -163,10 +149,9 @@ if command -v script >/dev/null 2>&1; then
 	[ ! -s "$tmpd/err" ] && ok analyze-progress-not-piped ||
 	    bad analyze-progress-not-piped "$(cat "$tmpd/err")"
 else
-	echo "SKIP analyze-progress-terminal: script(1) is not installed"
+	skip analyze-progress-terminal "script(1) is not installed"
 fi
 
 # bad flags: the golden errors of tests/cli/flags/ run in tests/cli/flags.sh
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

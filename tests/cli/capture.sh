@@ -9,51 +9,27 @@
 #     and all, and replay has nothing to replay;
 #   - a map of the two MAC addresses takes the frames between those MACs;
 #   - a capture on "any" (Linux cooked, not Ethernet) is refused.
-# Needs root, `ip netns`, tcpdump and ping; otherwise "SKIP: reason", exit 0.
+# Needs root, `ip netns`, tcpdump and ping; otherwise "SKIP capture: reason", exit 0.
 # The namespaces are removed on exit, also after a failure.  About 3 s.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
-set -u
-cd "$(dirname "$0")/../.." || exit 2
-T=${TTSIM:-build/ttsim}
-case $T in /*) ;; *) T=$PWD/$T ;; esac
+. "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then echo "SKIP: not root (network namespaces need it)"; exit 0; fi
-for tool in ip tcpdump ping jq; do
-	command -v $tool >/dev/null 2>&1 || { echo "SKIP: $tool not installed"; exit 0; }
-done
+needs_root ip tcpdump ping jq
 
-pass=0 fail=0
-tmp=$(mktemp -d /tmp/ttsim-capture.XXXXXX)
 na=ttcap-a-$$ nb=ttcap-b-$$          # namespaces
 va=ttca$$ vb=ttcb$$                   # veth ends (at most 15 characters)
 net=10.99.$(($$ % 250 + 1))
 ipa=$net.1 ipb=$net.2
 pids=""
 cleanup() {
-	local p
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	for p in $pids; do wait "$p" 2>/dev/null; done
+	stop_pids
 	ip netns del "$na" 2>/dev/null
 	ip netns del "$nb" 2>/dev/null
-	[ -n "${KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-ok()  { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
-expect() {
-	local name=$1 want=$2; shift 2
-	out=$("$@" 2>"$tmp/err"); st=$?
-	if [ "$st" -eq "$want" ]; then return 0; fi
-	bad "$name" "exit $st, wanted $want: $* :: $(head -c 2000 "$tmp/err")"
-	return 1
-}
-js() { jq -r "$1" <<<"$out"; }
 inns() { local ns=$1; shift; ip netns exec "$ns" "$@"; }
 
 if ! ip netns add "$na" 2>"$tmp/err"; then
-	echo "SKIP: ip netns add failed: $(cat "$tmp/err")"
-	exit 0
+	skip_all "ip netns add failed: $(cat "$tmp/err")"
 fi
 ip netns add "$nb" &&
     ip link add "$va" netns "$na" type veth peer name "$vb" netns "$nb" &&
@@ -199,5 +175,4 @@ if [ -s "$tmp/any.pcap" ]; then
 	fi
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -19,23 +19,7 @@
 # one clear message with exit 2 for each kind of bad input (bad flags are
 # flags.sh's).
 # shellcheck disable=SC2015,SC2054,SC2012  # "check && ok || bad": ok cannot fail; commas in flag values; ls of our own files
-set -u
-cd "$(dirname "$0")/../.." || exit 2
-T=${TTSIM:-build/ttsim}
-pass=0 fail=0
-tmp=$(mktemp -d /tmp/ttsim-causal.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-ok()  { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
-# refused NAME MESSAGE CMD...: exit 2 and stderr's first line starts with
-# MESSAGE
-refused() {
-	local name=$1 want=$2 st line; shift 2
-	"$@" >/dev/null 2>"$tmp/err"; st=$?
-	line=$(head -1 "$tmp/err")
-	[ "$st" -eq 2 ] && [[ $line == "$want"* ]] && ok "$name" ||
-	    bad "$name" "exit $st, said: $line"$'\n'"wanted: $want..."
-}
+. "$(dirname "$0")/lib.sh"
 # err A B: |A - B| / B in percent
 err() { awk -v a="$1" -v b="$2" 'BEGIN { d = (a - b) / b * 100; printf "%.2f", d < 0 ? -d : d }'; }
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
@@ -143,7 +127,7 @@ if ldd "$T" 2>/dev/null | grep -q libmpi && command -v mpirun >/dev/null; then
 	[ -n "$a" ] && [ "$a" = "$b" ] && ok "replay --causal on 2 MPI ranks: the serial JSON" ||
 	    bad "replay --causal under MPI" "$(diff <(jq . <<<"$a") <(jq . <<<"$b") | head)"
 else
-	echo "SKIP MPI checks: $T is built without Open MPI"
+	skip "MPI checks" "$T is built without Open MPI"
 fi
 
 # bad input: one message, exit 2 (the flag errors are tests/cli/flags/'s
@@ -163,5 +147,4 @@ refused "replay --deps bad field" "ttsim replay: --deps $tmp/badf.deps:3: field 
 refused "replay --causal on a smaller network" "ttsim replay: $tmp/halo3d/" \
     "$T" replay "$tmp/halo3d" --dims 2,2,2 --causal
 
-echo "causal.sh: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

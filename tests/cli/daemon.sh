@@ -27,37 +27,18 @@
 # from build/tests/tbflood.  Needs root, ip, tcpdump, jq and python3 (the
 # NOTIFY_SOCKET listener, the silent clients); otherwise SKIP.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
-set -u
-cd "$(dirname "$0")/../.." || exit 2
-D=${TTD:-build/ttd}
-FL=${TBFLOOD:-build/tests/tbflood}
-case $D in /*) ;; *) D=$PWD/$D ;; esac
-case $FL in /*) ;; *) FL=$PWD/$FL ;; esac
-skip() { echo "SKIP daemon: $1"; echo "0 passed, 0 failed"; exit 0; }
-[ "$(id -u)" -eq 0 ] || skip "not root"
-for t in ip tcpdump jq python3 mount; do
-	command -v $t >/dev/null 2>&1 || skip "$t not installed"
-done
-[ -c /dev/net/tun ] || skip "no /dev/net/tun"
-[ -x "$FL" ] || skip "$FL not built (make build/tests/tbflood)"
-pass=0 fail=0
+. "$(dirname "$0")/lib.sh"
+FL=$(tt_abs "${TBFLOOD:-build/tests/tbflood}")
+needs_root ip tcpdump jq python3 mount
+[ -c /dev/net/tun ] || skip_all "no /dev/net/tun"
+[ -x "$FL" ] || skip_all "$FL not built (make build/tests/tbflood)"
 ns=ttdd-$$
-tmp=$(mktemp -d /tmp/ttd-daemon.XXXXXX)
 pids=""
 cleanup() {
-	local p
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	for p in $pids; do wait "$p" 2>/dev/null; done
+	stop_pids
 	mountpoint -q "$tmp/small" && umount "$tmp/small"
 	ip netns del "$ns" 2>/dev/null
-	[ -n "${KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-ok()  { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
-# wait_for SECS CMD...: poll until CMD succeeds
-wait_for() { local n=$(($1 * 10)); shift; while [ $n -gt 0 ]; do "$@" && return 0; sleep 0.1; n=$((n - 1)); done; return 1; }
 inns() { ip netns exec "$ns" "$@"; }
 # flood IFACE KIND COUNT: at 5,000 frames/s, well within what ttd keeps
 # up with, so that its capture ring (a few hundred frames) never drops
@@ -70,32 +51,14 @@ balance='.counters as $c | $c.received == ($c.forwarded + $c.delivered
     + $c.consumed.hello + $c.consumed.arp + $c.consumed.credit
     + ([$c.dropped[]] | add) + $c.queued)'
 
-ip netns add "$ns" || skip "ip netns add failed"
-ip -n "$ns" link set lo up
-ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+ip netns add "$ns" || skip_all "ip netns add failed"
 # D on 2 dimensions is not a letter: best puts X on card0, Y on card1.
-# The X cable takes frames past ttd's 9,216 bytes (too long for it).
-for pair in "c0Xp c0Xm 9500" "c1Yp c1Ym 1500" "c0int c1int 1500"; do
-	set -- $pair
-	ip -n "$ns" link add "$1" mtu "$3" type veth peer name "$2" mtu "$3"
-	ip -n "$ns" link set "$1" up
-	ip -n "$ns" link set "$2" up
-done
-# the traces go to a small tmpfs of the test's own, so that it can fill
+# The X cable takes frames past ttd's 9,216 bytes (too long for it); the
+# traces go to a small tmpfs of the test's own, so that it can fill.
+node_2x2 "$ns" "ttd$$p" "$tmp/small" 9500 1500 1500
 mkdir -p "$tmp/small"
-mount -t tmpfs -o size=4m,mode=0755 tmpfs "$tmp/small" || skip "cannot mount a tmpfs"
+mount -t tmpfs -o size=4m,mode=0755 tmpfs "$tmp/small" || skip_all "cannot mount a tmpfs"
 tap0=ttd$$p0 tap1=ttd$$p1
-cat >"$tmp/c.yaml" <<YAML
-torus: {dims: [2, 2], ports: best}
-nodes:
-  - host: a
-    coord: [0, 0]
-    cards:
-      - { ports: { c0Xp: X+, c0Xm: X-, c0int: internal } }
-      - { ports: { c1Yp: Y+, c1Ym: Y-, c1int: internal } }
-pes: {tap: "ttd$$p%u"}
-trace: {dir: $tmp/small}
-YAML
 "$D" check -c "$tmp/c.yaml" && ok "config for the node checks" || bad config
 
 # the notify listener: every datagram, one per line
@@ -431,5 +394,4 @@ kill -TERM $p; wait $p; pids=${pids% $p}
 [ "$(cat "$tmp/stale.sock")" = mine ] && ok "at exit, a file put in its socket's place is left alone" ||
     bad not-ours "$(ls -la "$tmp")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -4,12 +4,7 @@
 # parts mpirun -np N would build (runs of whole nodes: slabs of the last
 # dimension), the per-rank bytes, and its errors.  Nothing is simulated: seconds.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
-set -u
-cd "$(dirname "$0")/../.." || exit 2
-T=${TTSIM:-build/ttsim}
-pass=0 fail=0
-ok()  { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 field() { jq -r ".$1" <<<"$2"; }
 
 # one rank holds the whole engine
@@ -45,11 +40,9 @@ done
 for args in "--dry-run --ranks 0" "--dry-run --ranks 513" "--dry-run --ranks x" \
     "--ranks 2"; do
 	# shellcheck disable=SC2086  # the flags are words
-	"$T" run --dims 8,8,8 $args >/dev/null 2>/tmp/dry-run.err.$$; st=$?
-	[ "$st" = 2 ] && [ "$(wc -l </tmp/dry-run.err.$$)" = 1 ] &&
-	    ok "error: $args" || bad "error: $args" "exit $st: $(cat /tmp/dry-run.err.$$)"
+	"$T" run --dims 8,8,8 $args >/dev/null 2>"$tmp/err"; st=$?
+	[ "$st" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+	    ok "error: $args" || bad "error: $args" "exit $st: $(cat "$tmp/err")"
 done
-rm -f /tmp/dry-run.err.$$
 
-echo "dry-run: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

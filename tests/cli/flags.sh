@@ -3,16 +3,9 @@
 # tests/cli/flags/NAME.args, one argument a line, must exit 2 with exactly
 # NAME.err on stderr), --name=value and --name value alike, every flag a
 # command's --help names accepted by it, and standard output that cannot
-# be written (/dev/full) failing the command with one message.
+# be written (a full disk) failing the command with one message.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
-set -u
-cd "$(dirname "$0")/../.." || exit 2
-T=${TTSIM:-build/ttsim}
-pass=0 fail=0
-tmp=$(mktemp -d /tmp/ttsim-flags.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-ok()  { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 
 # --- golden errors: exit 2 and the expected message, nothing else ---
 for args in tests/cli/flags/*.args; do
@@ -103,15 +96,15 @@ for cmd in analyze verify run sweep plot "trace synth" "trace stat" \
 done
 
 # --- standard output that cannot be written ---
-# /dev/full takes no byte (ENOSPC); it is only written to here, never
-# replaced.  Each command must exit 2 with the one message.
-if [ -c /dev/full ]; then
+# A file on a full disk (lib.sh's full_disk) takes no byte (ENOSPC).  Each
+# command must exit 2 with the one message.
+if full_disk; then
 	# want: the message, when the output is a file the command opens
 	# itself (--csv -) rather than its own standard output
 	full() {
 		local name=$1 want=${want:-"ttsim: cannot write standard output: No space left on device"}
 		shift
-		"$T" "$@" >/dev/full 2>"$tmp/err"; st=$?
+		"$T" "$@" >"$tmp/full/out-$name" 2>"$tmp/err"; st=$?
 		if [ "$st" -eq 2 ] && [ "$(cat "$tmp/err")" = "$want" ]; then
 			ok "full-$name"
 		else
@@ -134,8 +127,7 @@ if [ -c /dev/full ]; then
 	want="ttsim trace infer: -o standard output: write failed: No space left on device" \
 	    full infer-stdout trace infer traces/uniform-4x4x4.pcap --dims 4,4,4 -o -
 else
-	echo "SKIP full: no /dev/full"
+	skip full "not root: cannot mount a tmpfs to fill"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

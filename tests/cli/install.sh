@@ -10,17 +10,10 @@
 #     without losing the build's own flags;
 #   - `make uninstall` removes every file that install wrote.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
-set -u
-cd "$(dirname "$0")/../.." || exit 2
-pass=0 fail=0
-tmp=$(mktemp -d /tmp/tt-install.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-ok()  { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 
 if ! command -v g++ >/dev/null || ! command -v pkg-config >/dev/null; then
-	echo "SKIP install: g++ or pkg-config missing (make deps installs them)"
-	exit 0
+	skip_all "g++ or pkg-config missing (make deps installs them)"
 fi
 root=$tmp/root
 multi=/usr/lib/x86_64-linux-gnu
@@ -29,7 +22,7 @@ if make -s install "${where[@]}" >"$tmp/install.log" 2>&1; then
 	ok "make install into DESTDIR with LIBDIR=$multi"
 else
 	bad "make install" "$(tail -5 "$tmp/install.log")"
-	echo "$pass passed, $fail failed"; exit 1
+	finish; exit 1
 fi
 
 pc=$root$multi/pkgconfig/twintorus.pc
@@ -78,7 +71,7 @@ if command -v ctags >/dev/null; then
 	    ok "all $(wc -l <"$tmp/protos") functions the public headers declare are exported" ||
 	    bad "declared but not exported" "$hidden"
 else
-	echo "SKIP exports-complete: ctags missing (make deps installs universal-ctags)"
+	skip exports-complete "ctags missing (make deps installs universal-ctags)"
 fi
 
 # A packager's flags: make -n shows every link and compile command.  The
@@ -103,5 +96,4 @@ else
 	bad "make uninstall" "$(cat "$tmp/uninstall.log"; find "$root" ! -type d)"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

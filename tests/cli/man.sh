@@ -19,16 +19,8 @@
 # TTSIM and TTD name the binaries (default build/ttsim, build/ttd).  About
 # a second.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
-set -u
-cd "$(dirname "$0")/../.." || exit 2
-T=${TTSIM:-build/ttsim}
-D=${TTD:-build/ttd}
+. "$(dirname "$0")/lib.sh"
 page=man/twintorus.yaml.5
-pass=0 fail=0
-tmp=$(mktemp -d /tmp/tt-man.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-ok()  { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
 
 # ---- rendering ----
 for m in man/*.[1-9]; do
@@ -44,7 +36,7 @@ for m in man/*.[1-9]; do
 		mandoc -Tlint -Wwarning "$m" >"$tmp/lint" 2>&1 &&
 		    ok "mandoc-lint $name" || bad "mandoc-lint $name" "$(cat "$tmp/lint")"
 	else
-		echo "SKIP mandoc-lint $name: mandoc not installed (make deps installs it)"
+		skip "mandoc-lint $name" "mandoc not installed (make deps installs it)"
 	fi
 done
 
@@ -167,6 +159,34 @@ for n in $(seq 1 "$nex"); do
 	    bad "example $n loads (ttd check)" "$(cat "$tmp/err")"
 done
 
+# ---- the pages against the commands ----
+# Every flag a command's --help names is described in its page, and every
+# ttd command has its entry in ttd(8).
+render() { MANWIDTH=200 man -l "$1" 2>/dev/null | col -b; }
+render man/ttsim.1 >"$tmp/ttsim.txt"
+render man/ttd.8 >"$tmp/ttd.txt"
+missing= n=0
+for c in analyze verify run sweep plot "trace synth" "trace stat" "trace infer" replay app; do
+	# shellcheck disable=SC2086  # "trace synth": two words
+	for f in $("$T" $c --help 2>/dev/null | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
+		n=$((n + 1))
+		grep -qF -- "$f" "$tmp/ttsim.txt" || missing="$missing $c:$f"
+	done
+done
+[ -z "$missing" ] && [ "$n" -gt 50 ] && ok "ttsim(1) describes every flag the commands' --help name ($n)" ||
+    bad "ttsim(1) lacks flags" "$missing"
+missing= n=0
+for f in $("$D" --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
+	n=$((n + 1))
+	grep -qF -- "$f" "$tmp/ttd.txt" || missing="$missing $f"
+done
+for c in run check routes status discover; do
+	n=$((n + 1))
+	grep -qE "^ +ttd $c( |$)|^ +$c( |$)" "$tmp/ttd.txt" || missing="$missing command:$c"
+done
+[ -z "$missing" ] && [ "$n" -gt 10 ] && ok "ttd(8) describes every command and every flag ttd --help names ($n)" ||
+    bad "ttd(8) lacks" "$missing"
+
 # The bad file, loaded under the name the page gives it.
 mkdir "$tmp/bad"
 block bad.yaml >"$tmp/bad/bad.yaml"
@@ -181,5 +201,4 @@ block "bad.yaml errors" >"$tmp/bad/expected"
     ok "bad example: ttd check prints the same, exit 78" ||
     bad "bad example (ttd check)" "exit $(cat "$tmp/bad/status"); $(diff -u "$tmp/bad/expected" "$tmp/bad/got")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -10,22 +10,15 @@
 # cores run with --oversubscribe.  Needs a ttsim linked with Open MPI and
 # mpirun (make deps); without them it is skipped, except under CI, where
 # make deps has installed them and their absence is a failure.
-set -u
-cd "$(dirname "$0")/../.." || exit 2
-T=${TTSIM:-build/ttsim}
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
-pass=0 fail=0
-ok()  { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | head -20 | sed 's/^/    /'; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
+BAD_LINES=20
 
 if ! ldd "$T" | grep -q libmpi || ! command -v mpirun >/dev/null; then
 	if [ "${CI:-}" = true ]; then
 		echo "FAIL $T is not linked with Open MPI, or mpirun is missing"
 		exit 1
 	fi
-	echo "SKIP mpi.sh: $T is built without Open MPI (make deps; make)"
-	exit 0
+	skip_all "$T is built without Open MPI (make deps; make)"
 fi
 MPIRUN=(mpirun --oversubscribe)
 [ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
@@ -133,5 +126,4 @@ else
 	bad "serial build"
 fi
 
-echo "mpi: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -11,11 +11,7 @@
 # by no more than the two half-widths together (the intervals overlap).
 #
 # TTSIM names the binary (default build/ttsim).
-set -u
-ttsim=${TTSIM:-build/ttsim}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-pass=0 fail=0
+. "$(dirname "$0")/lib.sh"
 
 # mean and 95% half-width (Student t, 4 degrees of freedom) of the numbers
 # on standard input
@@ -29,29 +25,26 @@ mean_ci() {
 check() {
 	if awk -v a="$2" -v ca="$3" -v b="$4" -v cb="$5" \
 	    'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= ca + cb) }'; then
-		echo "ok $1: run $2 +- $3, replay $4 +- $5"
-		pass=$((pass + 1))
+		ok "$1: run $2 +- $3, replay $4 +- $5"
 	else
-		echo "FAIL $1: run $2 +- $3, replay $4 +- $5 (the intervals do not overlap)"
-		fail=$((fail + 1))
+		bad "$1: run $2 +- $3, replay $4 +- $5 (the intervals do not overlap)"
 	fi
 }
 
 net=(--dims 4,4,4 --ports D --deadlock vc)
 for load in 0.1 0.3; do
-	if ! "$ttsim" run "${net[@]}" --load "$load" --seeds 5 --seed 1 \
+	if ! "$T" run "${net[@]}" --load "$load" --seeds 5 --seed 1 \
 	    --warmup 2000 --measure 10000 --json >"$tmp/run.json"; then
-		echo "FAIL ttsim run at $load"
-		fail=$((fail + 1))
+		bad "ttsim run at $load"
 		continue
 	fi
 	: >"$tmp/acc"
 	: >"$tmp/lat"
 	for seed in 11 12 13 14 15; do
-		"$ttsim" trace synth "${net[@]}" --app uniform --load "$load" \
+		"$T" trace synth "${net[@]}" --app uniform --load "$load" \
 		    --cycles 12000 --seed "$seed" -o "$tmp/u.pcap" 2>/dev/null &&
-		"$ttsim" replay "$tmp/u.pcap" "${net[@]}" --warmup 2000 --json \
-		    >"$tmp/replay.json" || { echo "FAIL replay seed $seed"; fail=$((fail + 1)); continue; }
+		"$T" replay "$tmp/u.pcap" "${net[@]}" --warmup 2000 --json \
+		    >"$tmp/replay.json" || { bad "replay seed $seed"; continue; }
 		jq -r '.networks[0].accepted_load' "$tmp/replay.json" >>"$tmp/acc"
 		jq -r '.networks[0].latency_cycles.mean' "$tmp/replay.json" >>"$tmp/lat"
 	done
@@ -64,5 +57,4 @@ for load in 0.1 0.3; do
 	    "$(jq -r .avg_e2e_latency "$tmp/run.json")" \
 	    "$(jq -r .avg_e2e_latency_ci95 "$tmp/run.json")" "$rlat" "$rlat_ci"
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -5,23 +5,7 @@
 # their errors (the golden flag errors run in tests/cli/flags.sh).
 # Every simulation is short (a few thousand cycles): the script takes seconds.
 # shellcheck disable=SC2015,SC2054  # "check && ok || bad": ok cannot fail; commas in flag values
-set -u
-cd "$(dirname "$0")/../.." || exit 2
-T=${TTSIM:-build/ttsim}
-pass=0 fail=0
-tmp=$(mktemp -d /tmp/ttsim-sim.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-ok()  { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
-# expect NAME WANT_STATUS CMD...: run, keep stdout in $out and stderr in
-# $tmp/err, check the status
-expect() {
-	local name=$1 want=$2; shift 2
-	out=$("$@" 2>"$tmp/err"); st=$?
-	if [ "$st" -eq "$want" ]; then return 0; fi
-	bad "$name" "exit $st, wanted $want: $* :: $(cat "$tmp/err")"
-	return 1
-}
+. "$(dirname "$0")/lib.sh"
 # Short runs: enough packets for stable means, far from the 10^4-cycle default.
 S=(--warmup 500 --measure 2000)
 # is_png FILE / is_svg FILE: the file starts as such an image does
@@ -399,5 +383,4 @@ fi
 
 # bad flags: the golden errors of tests/cli/flags/ run in tests/cli/flags.sh
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

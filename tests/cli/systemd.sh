@@ -9,18 +9,10 @@
 # The install goes under a temporary PREFIX so that ExecStart names a real
 # file; MANPATH lets the verifier find ttd(8) there.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
-set -u
-cd "$(dirname "$0")/../.." || exit 2
+. "$(dirname "$0")/lib.sh"
 if ! command -v systemd-analyze >/dev/null 2>&1; then
-	echo "SKIP systemd: systemd-analyze not installed (make deps installs systemd)"
-	echo "0 passed, 0 failed"
-	exit 0
+	skip_all "systemd-analyze not installed (make deps installs systemd)"
 fi
-pass=0 fail=0
-tmp=$(mktemp -d /tmp/ttd-unit.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-ok()  { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
 
 if ! make -s install PREFIX="$tmp/usr" >"$tmp/install.log" 2>&1; then
 	bad install "$(tail -5 "$tmp/install.log")"
@@ -43,5 +35,4 @@ if [ -n "$score" ] && awk -v s="$score" 'BEGIN { exit !(s <= 2.5) }'; then
 else
 	bad security "${line:-$(tail -3 "$tmp/security")}"
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -18,21 +18,9 @@
 # Never touches a device node: the FIFOs, links and files are made in a
 # temporary directory, removed at the end.  A few seconds.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
-set -u
-cd "$(dirname "$0")/../.." || exit 2
-T=${TTSIM:-build/ttsim}
-case $T in /*) ;; *) T=$PWD/$T ;; esac
-pass=0 fail=0
-tmp=$(mktemp -d /tmp/ttsim-trace-io.XXXXXX)
+. "$(dirname "$0")/lib.sh"
 pids=""
-cleanup() {
-	local p
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-ok()  { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
+cleanup() { stop_pids; }
 # a small trace: 16 PEs, every PE to every other once
 synth() { "$T" trace synth --dims 2,2,2 --app alltoall --iterations 1 --bytes 100 "$@"; }
 # messages TRACE...: what trace stat counts, or "error: ..."
@@ -137,7 +125,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 	    [ "$(ls "$tmp/plot" | tr '\n' ' ')" = "p.svg p.svg.dat " ] && ok plot-leaves-others-alone ||
 	    bad plot-leaves-others-alone "exit $st: $(ls "$tmp/plot"); p.svg.dat: $(head -c 100 "$tmp/plot/p.svg.dat"); $(cat "$tmp/err")"
 else
-	echo "SKIP plot-leaves-others-alone: gnuplot not installed"
+	skip plot-leaves-others-alone "gnuplot not installed"
 fi
 
 # ======== - as a TRACE: standard input ========
@@ -151,7 +139,7 @@ if command -v editcap >/dev/null 2>&1; then
 	got=$(cat "$tmp/ref.pcapng" | messages -)
 	[ "$got" = "$M" ] && ok stat-stdin-pcapng || bad stat-stdin-pcapng "$got"
 else
-	echo "SKIP stat-stdin-pcapng: editcap not installed"
+	skip stat-stdin-pcapng "editcap not installed"
 fi
 # replay reads its trace more than once (a first pass, then each network):
 # from a pipe, once
@@ -188,5 +176,4 @@ ln -s data/pes.csv "$tmp/app-link"
     "pe,rank,finish_cycle,finish_ns,sent,received" ] &&
     ok app-csv-symlink-kept || bad app-csv-symlink-kept "$(ls -l "$tmp/app-link") $(cat "$tmp/err")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -17,35 +17,8 @@
 # Needs jq and od; editcap (wireshark-common) for the pcapng check, which is
 # skipped without it.
 # shellcheck disable=SC2015,SC2054  # "check && ok || bad": ok cannot fail; commas in flag values
-set -u
-cd "$(dirname "$0")/../.." || exit 2
-T=${TTSIM:-build/ttsim}
-pass=0 fail=0 skipped=0
-tmp=$(mktemp -d /tmp/ttsim-trace.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-ok()   { echo "ok $1"; pass=$((pass + 1)); }
-bad()  { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
-skip() { echo "SKIP $1: $2"; skipped=$((skipped + 1)); }
-# expect NAME WANT_STATUS CMD...: run, keep stdout in $out and stderr in
-# $tmp/err, check the status
-expect() {
-	local name=$1 want=$2; shift 2
-	out=$("$@" 2>"$tmp/err"); st=$?
-	if [ "$st" -eq "$want" ]; then return 0; fi
-	bad "$name" "exit $st, wanted $want: $* :: $(head -c 2000 "$tmp/err")"
-	return 1
-}
-# refused NAME MESSAGE CMD...: exit 2, and the first line of stderr starts
-# with MESSAGE
-refused() {
-	local name=$1 want=$2 line; shift 2
-	expect "$name" 2 "$@" || return 1
-	line=$(head -1 "$tmp/err")
-	[[ $line == "$want"* ]] && ok "$name" ||
-	    bad "$name" "said:   $line"$'\n'"wanted: $want..."
-}
+. "$(dirname "$0")/lib.sh"
 # js FILTER: jq -r on $out
-js() { jq -r "$1" <<<"$out"; }
 
 # ---- writing pcap by hand (little-endian, nanosecond magic) ----
 le32() {
@@ -459,7 +432,7 @@ if command -v editcap >/dev/null 2>&1; then
 	expect pcapng-dir-b 0 "$T" trace stat "$tmp/nodes-ng" "${D[@]}" --json && b=$(jq -c "$sum" <<<"$out")
 	[ "$a" = "$b" ] && ok pcapng-directory || bad pcapng-directory "pcap:   $a"$'\n'"pcapng: $b"
 else
-	echo "SKIP: editcap not installed (wireshark-common); pcapng not checked"
+	skip pcapng "editcap not installed (wireshark-common)"
 	skipped=$((skipped + 1))
 fi
 
@@ -573,5 +546,4 @@ if expect synth-heavy 0 "$T" trace synth --dims 2,2,2 --app uniform --load 1 \
 	fi
 fi
 
-echo "$pass passed, $fail failed, $skipped skipped"
-[ "$fail" -eq 0 ]
+finish

@@ -10,15 +10,8 @@
 #     naming the socket.
 # The daemon itself is tested on real networking by tests/testbed/.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
-set -u
-cd "$(dirname "$0")/../.." || exit 2
-D=${TTD:-build/ttd}
+. "$(dirname "$0")/lib.sh"
 TB=build/tests/tbroute
-pass=0 fail=0
-tmp=$(mktemp -d /tmp/ttd-cli.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-ok()  { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
 
 # ---- check ----
 for f in yaml/*.yaml tests/ttd/ok/*.yaml; do
@@ -69,7 +62,7 @@ if [ -x "$TB" ]; then
 	[ "$st" -eq 78 ] && grep -q "node 9,9,9 is not in nodes:" "$tmp/err" &&
 	    ok routes-unknown-node || bad routes-unknown-node "exit $st: $(cat "$tmp/err")"
 else
-	echo "SKIP routes: $TB not built"
+	skip routes "$TB not built"
 fi
 
 # ---- discover: the ports hwloc's XML holds, grouped into cards ----
@@ -116,16 +109,13 @@ out=$("$D" discover --hwloc-xml tests/data/hwloc/32em64t-2n8c2t-pci-wholeio.xml 
 "$D" --help | grep -q "usage: ttd" && ok help || bad help
 
 # ---- standard output that cannot be written ----
-# A full disk: a small tmpfs of the test's own, filled up.  Whatever a
-# command printed must have arrived, or it exits 74 saying why.
-mkdir "$tmp/small"
-if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=64k tmpfs "$tmp/small" 2>/dev/null; then
-	trap 'umount "$tmp/small" 2>/dev/null; rm -rf "$tmp"' EXIT
-	yes filler >"$tmp/small/fill" 2>/dev/null
+# A full disk (lib.sh's full_disk): whatever a command printed must have
+# arrived, or it exits 74 saying why.
+if full_disk; then
 	full() {
 		local name=$1
 		shift
-		"$D" "$@" >"$tmp/small/out-$name" 2>"$tmp/err"; st=$?
+		"$D" "$@" >"$tmp/full/out-$name" 2>"$tmp/err"; st=$?
 		if [ "$st" -eq 74 ] && [ "$(cat "$tmp/err")" = \
 		    "ttd: cannot write standard output: No space left on device" ]; then
 			ok "full-$name"
@@ -139,8 +129,7 @@ if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=64k tmpfs "$tmp/small" 2>/dev/
 	full routes routes -c yaml/3dt-4x4x4.yaml --node n000 --json
 	full discover discover --hwloc-xml tests/data/hwloc/twin-nic-2numa.xml --json
 else
-	echo "SKIP full-*: not root or cannot mount a tmpfs"
+	skip full-stdout "not root: cannot mount a tmpfs to fill"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

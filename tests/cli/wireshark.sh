@@ -9,22 +9,14 @@
 # the dissector where tshark looks for Lua plugins.
 # Nine tshark runs: about five seconds.  Without tshark: SKIP, exit 0.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
-set -u
-cd "$(dirname "$0")/../.." || exit 2
-T=${TTSIM:-build/ttsim}
+. "$(dirname "$0")/lib.sh"
 MAKE_FRAMES=${MAKE_FRAMES:-build/tests/make-frames}
 LUA=tools/wireshark/twintorus.lua
 SAMPLE=tests/traces/frames
 
 if ! command -v tshark >/dev/null 2>&1; then
-	echo "SKIP: tshark not installed (make deps installs it)"
-	exit 0
+	skip_all "tshark not installed (make deps installs it)"
 fi
-pass=0 fail=0
-tmp=$(mktemp -d /tmp/ttsim-wireshark.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-ok()  { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
 
 # tshark reads copies in $tmp, so that it can run as another user (below).
 cp "$LUA" "$tmp/twintorus.lua"
@@ -51,12 +43,12 @@ elif [ "$(id -u)" -eq 0 ]; then
 		ok "lua-loads (as nobody: this tshark runs no Lua scripts as root)"
 	else
 		bad lua-loads "tshark loads $LUA neither as root nor as nobody: is Lua enabled in its init.lua?"
-		echo "$pass passed, $fail failed"
+		finish
 		exit 1
 	fi
 else
 	bad lua-loads "tshark does not load $LUA: is Lua enabled in its init.lua?"
-	echo "$pass passed, $fail failed"
+	finish
 	exit 1
 fi
 
@@ -233,8 +225,7 @@ if [ -n "$global" ] && [ "$prefix" != "$global" ]; then
 		bad installed-where-wireshark-looks "make install-dissector failed: $(cat "$tmp/make")"
 	fi
 else
-	echo "SKIP installed-where-wireshark-looks: tshark names no global Lua plugin folder under a lib/ ($global)"
+	skip installed-where-wireshark-looks "tshark names no global Lua plugin folder under a lib/ ($global)"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -16,66 +16,30 @@
 # Needs root, ip, tcpdump, jq and setpriv; a ttd built with AF_XDP;
 # otherwise SKIP.  No bpffs is needed: nothing is pinned.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
-set -u
-cd "$(dirname "$0")/../.." || exit 2
-D=${TTD:-build/ttd}
-FL=${TBFLOOD:-build/tests/tbflood}
-case $D in /*) ;; *) D=$PWD/$D ;; esac
-case $FL in /*) ;; *) FL=$PWD/$FL ;; esac
-skip() { echo "SKIP xdp: $1"; echo "0 passed, 0 failed"; exit 0; }
-[ "$(id -u)" -eq 0 ] || skip "not root"
-for t in ip tcpdump jq setpriv; do
-	command -v $t >/dev/null 2>&1 || skip "$t not installed"
-done
-[ -c /dev/net/tun ] || skip "no /dev/net/tun"
-[ -x "$FL" ] || skip "$FL not built (make build/tests/tbflood)"
-pass=0 fail=0
+. "$(dirname "$0")/lib.sh"
+FL=$(tt_abs "${TBFLOOD:-build/tests/tbflood}")
+needs_root ip tcpdump jq setpriv
+[ -c /dev/net/tun ] || skip_all "no /dev/net/tun"
+[ -x "$FL" ] || skip_all "$FL not built (make build/tests/tbflood)"
 ns=ttdx-$$
-tmp=$(mktemp -d /tmp/ttd-xdp.XXXXXX)
 pids=""
 cleanup() {
-	local p
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	for p in $pids; do wait "$p" 2>/dev/null; done
+	stop_pids
 	ip netns del "$ns" 2>/dev/null
-	[ -n "${KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-ok()  { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; fail=$((fail + 1)); }
-wait_for() { local n=$(($1 * 10)); shift; while [ $n -gt 0 ]; do "$@" && return 0; sleep 0.1; n=$((n - 1)); done; return 1; }
 inns() { ip netns exec "$ns" "$@"; }
 st() { timeout 10 "$D" status --control "$tmp/ttd.sock" --json; }
 
-ip netns add "$ns" || skip "ip netns add failed"
-ip -n "$ns" link set lo up
-ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-for pair in "c0Xp c0Xm" "c1Yp c1Ym" "c0int c1int"; do
-	set -- $pair
-	ip -n "$ns" link add "$1" mtu 3000 type veth peer name "$2" mtu 3000
-	ip -n "$ns" link set "$1" up
-	ip -n "$ns" link set "$2" up
-done
+ip netns add "$ns" || skip_all "ip netns add failed"
+node_2x2 "$ns" "ttx$$p" "$tmp/tr" 3000 3000 3000
 tap0=ttx$$p0 tap1=ttx$$p1
-cat >"$tmp/c.yaml" <<YAML
-torus: {dims: [2, 2], ports: best}
-nodes:
-  - host: a
-    coord: [0, 0]
-    cards:
-      - { ports: { c0Xp: X+, c0Xm: X-, c0int: internal } }
-      - { ports: { c1Yp: Y+, c1Ym: Y-, c1int: internal } }
-pes: {tap: "ttx$$p%u"}
-trace: {dir: $tmp/tr}
-YAML
 
 # A ttd built without AF_XDP says so: nothing here applies then.
 ip netns exec "$ns" "$D" run -c "$tmp/c.yaml" --node a --control "$tmp/probe.sock" --backend xdp 2>"$tmp/err" &
 p=$!
 wait_for 5 "$D" status --control "$tmp/probe.sock" >/dev/null 2>&1
 kill $p 2>/dev/null; wait $p 2>/dev/null
-grep -q "built without AF_XDP" "$tmp/err" && skip "$D was built without AF_XDP"
+grep -q "built without AF_XDP" "$tmp/err" && skip_all "$D was built without AF_XDP"
 
 # ttd as uid 0 with exactly the capabilities caps (no others: noroot);
 # setpriv execs it, so a job's PID is ttd's
@@ -163,5 +127,4 @@ kill -KILL $p; wait $p 2>/dev/null
 wait_for 5 sh -c "! ip netns exec '$ns' ip link show c0Xp | grep -q xdp" &&
     ok "after SIGKILL no XDP program is left (a BPF link goes with its process)" || bad prog-kill "$(inns ip link show c0Xp)"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
