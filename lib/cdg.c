@@ -74,6 +74,8 @@ cdg_walk(tt_cdg *g, uint32_t src, uint32_t dst, uint8_t tie_neg,
 	limit = 2;
 	for (d = 0; d < net->n; d++)
 		limit += 2 * ((uint32_t)net->k[d] / 2 + 1);
+	if (net->gen != NULL)
+		limit = net->hop_limit;
 	for (;;) {
 		h = tt_route_pkt(net, card, dst, in_port, &pr);
 		if (h.type == TT_HOP_EJECT)

@@ -82,7 +82,7 @@ print_json_row(const row *r, int indent)
 	    "\"avg_distance\": %.6f, \"avg_dor_hops\": %.6f, "
 	    "\"max_dor_hops\": %u, \"internal_transit_paths\": %llu, "
 	    "\"transit_uniform\": %s, \"vcs\": %d, \"ext_vcs\": %d, "
-	    "\"deadlock_free\": %s, \"channels\": %llu, \"dependencies\": %llu}",
+	    "\"deadlock_free\": %s, \"channels\": %llu, \"dependencies\": %llu",
 	    a->pes, a->diameter,
 	    a->avg_distance, a->avg_dor_hops, a->max_dor_hops,
 	    (unsigned long long)a->internal_transit_paths,
@@ -90,6 +90,18 @@ print_json_row(const row *r, int indent)
 	    a->deadlock_free ? "true" : "false",
 	    (unsigned long long)a->channels,
 	    (unsigned long long)a->dependencies);
+	/* the node graph's, for every network (a twin torus's distances
+	 * above stay over PEs; these count nodes) */
+	printf(", \"nodes\": %u, \"links\": %llu, \"directed\": %s, "
+	    "\"degree_min\": %d, \"degree_max\": %d, "
+	    "\"avg_route_hops\": %.6f, \"max_route_hops\": %u, "
+	    "\"bisection\": ", a->nodes, (unsigned long long)a->links,
+	    net->directed ? "true" : "false", a->degree_min, a->degree_max,
+	    a->avg_dor_hops, a->max_dor_hops);
+	if (a->bisection < 0)
+		printf("null}");
+	else
+		printf("%lld}", (long long)a->bisection);
 }
 
 static void
@@ -105,10 +117,18 @@ print_one(const row *r)
 		    net_card_ports(net, 0, c0, sizeof(c0)),
 		    net_card_ports(net, 1, c1, sizeof(c1)));
 	printf(", deadlock %s\n", tt_deadlock_name(net->deadlock));
-	printf("  PEs                      %u\n", a->pes);
+	printf("  PEs                      %u (nodes %u)\n", a->pes, a->nodes);
+	printf("  %s %llu, degree %d..%d%s\n", net->directed ?
+	    "arcs                    " : "links                   ",
+	    (unsigned long long)a->links, a->degree_min, a->degree_max,
+	    net->directed ? " (out-neighbours)" : "");
+	if (a->bisection >= 0)
+		printf("  bisection                %lld %s\n",
+		    (long long)a->bisection, net->directed ? "arcs" : "links");
 	printf("  diameter                 %u links\n", a->diameter);
 	printf("  average distance         %.3f links\n", a->avg_distance);
-	printf("  average DOR path         %.3f links (longest %u)\n",
+	printf("  average %s path %s %.3f links (longest %u)\n",
+	    net->gen != NULL ? "route" : "DOR  ", "       ",
 	    a->avg_dor_hops, a->max_dor_hops);
 	if (net->twin) {
 		printf("  internal transit paths   %llu per node%s\n",

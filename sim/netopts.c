@@ -16,6 +16,7 @@ const struct option netopts_flags[] = {
 	{"ports", required_argument, NULL, OPT_PORTS},
 	{"deadlock", required_argument, NULL, OPT_DEADLOCK},
 	{"plain", no_argument, NULL, OPT_PLAIN},
+	{"topology", required_argument, NULL, OPT_TOPOLOGY},
 	{NULL, 0, NULL, 0}
 };
 
@@ -118,6 +119,9 @@ netopts_take(void *state, const struct optval *v)
 	case OPT_PLAIN:
 		o->plain_flag = 1;
 		break;
+	case OPT_TOPOLOGY:
+		o->topology_flag = v->value;
+		break;
 	case OPT_TYPE1_VC:
 		return rule_parse(v, type1_vc_names, &o->t1_vc);
 	case OPT_TIES:
@@ -165,6 +169,32 @@ linkopts_resolve(const linkopts *l, const tt_config *cfg, tt_netparams *out)
 		out->flit_bytes = l->flit_bytes;
 }
 
+/*
+ * --topology SPEC over the file's network: a torus ("twin:8x8x8") takes
+ * --ports and --plain as ever; a generated network has neither dims nor
+ * port configuration, so those flags are refused with it.
+ */
+static int
+netopts_topology(netopts *o, const char *cmd)
+{
+	char err[512];
+
+	if (tt_netspec_parse(&o->spec, o->topology_flag, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim %s: --topology %s\n", cmd, err);
+		return -1;
+	}
+	if (o->spec.topo != TT_TOPO_TORUS && (o->dims_flag != NULL ||
+	    o->ports_flag != NULL || o->plain_flag)) {
+		fprintf(stderr, "ttsim %s: --topology %s: %s does not go with "
+		    "--dims, --ports or --plain (they describe a torus); put "
+		    "the size in the spec\n", cmd, o->topology_flag,
+		    o->dims_flag != NULL ? "--dims" : o->ports_flag != NULL ?
+		    "--ports" : "--plain");
+		return -1;
+	}
+	return 0;
+}
+
 int
 netopts_finish(netopts *o, const char *cmd)
 {
@@ -176,6 +206,8 @@ netopts_finish(netopts *o, const char *cmd)
 			return -1;
 		o->spec = o->cfg.spec;
 	}
+	if (o->topology_flag != NULL && netopts_topology(o, cmd) < 0)
+		return -1;
 	o->spec.t1_vc = (enum tt_t1vc)o->t1_vc;
 	o->spec.ties = (enum tt_ties)o->ties;
 	o->spec.ring_vc = (enum tt_ringvc)o->ring_vc;
@@ -287,6 +319,13 @@ net_label(const tt_net *net, int full, char *buf, size_t bufsz)
 	size_t len;
 	int d;
 
+	if (net->gen != NULL) {
+		len = (size_t)snprintf(buf, bufsz, "%s", tt_topo_name(net));
+		if (full && len < bufsz && net->spec.ties != TT_TIES_PLUS)
+			snprintf(buf + len, bufsz - len, " ties:%s",
+			    ties_names[net->spec.ties]);
+		return buf;
+	}
 	len = (size_t)snprintf(buf, bufsz, "%dD%s ", net->n, net->twin ? "T" : "");
 	for (d = 0; d < net->n && len < bufsz; d++)
 		len += (size_t)snprintf(buf + len, bufsz - len, "%s%d",
@@ -364,6 +403,13 @@ json_card_ports(FILE *f, const tt_net *net, int side)
 void
 json_net_fields(FILE *f, const tt_net *net, const char *scheme_key)
 {
+	if (net->gen != NULL) {
+		fprintf(f, "\"topology\": ");
+		tt_json_string(f, tt_topo_name(net));
+		fprintf(f, ", \"twin\": false, \"%s\": \"%s\"", scheme_key,
+		    tt_deadlock_name(net->deadlock));
+		return;
+	}
 	fprintf(f, "\"dims\": ");
 	json_dims(f, net);
 	fprintf(f, ", \"twin\": %s, \"ports\": ", net->twin ? "true" : "false");
