@@ -247,9 +247,19 @@ mh_route(const tt_net *net, uint32_t node, uint32_t dnode)
 	return mh_intra(net, node, t, 0);
 }
 
+/* BM (x, y, z), then the node's (x, y, z) inside it */
+static void
+mh_node_name(const tt_net *net, uint32_t node, char *buf, size_t bufsz)
+{
+	snprintf(buf, bufsz, "BM(%d,%d,%d)(%d,%d,%d)",
+	    tt_node_digit(net, node, MH_BX), tt_node_digit(net, node, MH_BY),
+	    tt_node_digit(net, node, MH_BZ), tt_node_digit(net, node, MH_X),
+	    tt_node_digit(net, node, MH_Y), tt_node_digit(net, node, MH_Z));
+}
+
 const struct tt_gen netgen_mh3dt = {
 	"mh3dt", TT_TOPO_MH3DT, "m,n,L,q,vcs", mh_derive, mh_wire, mh_route,
-	hier_port_name, NULL, NULL
+	hier_port_name, NULL, NULL, mh_node_name
 };
 
 /* ---- 3D-TESH ---- */
@@ -459,7 +469,25 @@ tesh_cut_side(const tt_net *net, int cut, uint32_t node)
 	return (tt_node_digit(net, node, 0) >> 2) >= 2;
 }
 
+/* The thesis's address: (row, column) of each level from the top, then
+ * the BM's (y, x, z). */
+static void
+tesh_node_name(const tt_net *net, uint32_t node, char *buf, size_t bufsz)
+{
+	size_t len = 0;
+	int d, v, y, x, z;
+
+	for (d = 0; d < TESH_BM(net) && len < bufsz; d++) {
+		v = tt_node_digit(net, node, d);
+		len += (size_t)snprintf(buf + len, bufsz - len, "(%d,%d)",
+		    v >> 2, v & 3);
+	}
+	tesh_bm(net, node, &y, &x, &z);
+	if (len < bufsz)
+		snprintf(buf + len, bufsz - len, "(%d,%d,%d)", y, x, z);
+}
+
 const struct tt_gen netgen_tesh = {
 	"tesh", TT_TOPO_TESH, "m,L,q,vcs", tesh_derive, tesh_wire, tesh_route,
-	hier_port_name, tesh_ncuts, tesh_cut_side
+	hier_port_name, tesh_ncuts, tesh_cut_side, tesh_node_name
 };

@@ -201,17 +201,31 @@ tori_cut_side(const tt_net *net, int cut, uint32_t node)
 	return coord(net, node, cut) >= net->k[digit_of(net, cut)] / 2;
 }
 
+/* (a_0, ..., a_{n-1}) */
+static void
+tori_node_name(const tt_net *net, uint32_t node, char *buf, size_t bufsz)
+{
+	size_t len = 0;
+	int i;
+
+	for (i = 0; i < net->n && len < bufsz; i++)
+		len += (size_t)snprintf(buf + len, bufsz - len, "%s%d",
+		    i ? "," : "(", coord(net, node, i));
+	if (len < bufsz)
+		snprintf(buf + len, bufsz - len, ")");
+}
+
 const struct tt_gen netgen_pruned = {
 	"pruned", TT_TOPO_PRUNED, "k,n", tori_derive, tori_wire, tori_route,
-	tori_port_name, tori_ncuts, tori_cut_side
+	tori_port_name, tori_ncuts, tori_cut_side, tori_node_name
 };
 
 const struct tt_gen netgen_msn = {
 	"msn", TT_TOPO_MSN, "k,n", tori_derive, tori_wire, tori_route,
-	tori_port_name, tori_ncuts, tori_cut_side
+	tori_port_name, tori_ncuts, tori_cut_side, tori_node_name
 };
 
 const struct tt_gen netgen_pruned_msn = {
 	"pruned-msn", TT_TOPO_PRUNED_MSN, "k,n", tori_derive, tori_wire,
-	tori_route, tori_port_name, tori_ncuts, tori_cut_side
+	tori_route, tori_port_name, tori_ncuts, tori_cut_side, tori_node_name
 };

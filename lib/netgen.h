@@ -35,6 +35,9 @@ struct tt_gen {
 	 * and the side of cut c a node is on */
 	int (*ncuts)(const tt_net *net);
 	int (*cut_side)(const tt_net *net, int cut, uint32_t node);
+	/* a node as its paper writes it, "(1,0,3)" */
+	void (*node_name)(const tt_net *net, uint32_t node, char *buf,
+	    size_t bufsz);
 };
 
 /* ---- netgen.c ---- */

@@ -627,6 +627,10 @@ tt_card_name(const tt_net *net, uint32_t card, char *buf, size_t bufsz)
 	size_t len = 0;
 	int d;
 
+	if (net->gen != NULL) {
+		net->gen->node_name(net, node, buf, bufsz);
+		return buf;
+	}
 	len += (size_t)snprintf(buf + len, bufsz - len, "(");
 	for (d = 0; d < net->n && len < bufsz; d++)
 		len += (size_t)snprintf(buf + len, bufsz - len, "%s%d",

@@ -194,7 +194,9 @@ analyze_warn(const tt_net *net)
 	char title[128];
 	int d;
 
-	for (d = 0; d < net->n; d++)
+	/* a generated network's routes take one decision per pair
+	 * (tt_cdg_add_all()), a torus's a walk each */
+	for (d = 0; d < net->n && net->gen == NULL; d++)
 		hops += net->k[d] / 4.0;
 	if (pes * pes * hops < (double)ANALYZE_WARN_HOPS)
 		return;

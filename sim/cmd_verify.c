@@ -164,7 +164,10 @@ verify_text(const tt_net *net, const struct verdict *v)
 	if (net->deadlock == TT_DL_BUBBLE)
 		printf(" (%llu within rings, covered by the bubble)",
 		    (unsigned long long)g->ring_edges_dropped);
-	printf("; internal-link VCs %d\n", net->int_vcs);
+	if (net->gen != NULL)
+		printf("; VC classes per link %d\n", net->ext_vcs);
+	else
+		printf("; internal-link VCs %d\n", net->int_vcs);
 	if (v->is_free)
 		printf("  deadlock-free: the channel dependency graph is "
 		    "acyclic\n");
