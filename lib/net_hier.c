@@ -311,9 +311,10 @@ tesh_derive(tt_net *net, char *err, size_t errsz)
 		return tt_errf(err, errsz, "tesh: L=%d: the levels of "
 		    "3D-TESH(2, L, 0) are 1..5", L);
 	if (g->vcs != 0 && g->vcs != 4 && g->vcs != 2 * L)
-		return tt_errf(err, errsz, "tesh: vcs=%d: %d (a pair per "
-		    "level, the default) or 4 (one pair for every level and "
-		    "one for the final leg)", g->vcs, 2 * L);
+		return tt_errf(err, errsz, "tesh: vcs=%d: use %d (a dateline "
+		    "pair per level and one for the final BM leg, the default) "
+		    "or 4 (one pair shared by the levels, which ttsim verify "
+		    "shows can deadlock from L = 3)", g->vcs, 2 * L);
 	net->n = L;
 	net->k[TESH_BM(net)] = 64;
 	net->stride[TESH_BM(net)] = 1;

@@ -63,7 +63,7 @@ key_allowed(const struct tt_gen *gen, const char *key, size_t len)
 /* "k=8,n=3" into spec->gen, each token checked. */
 static int
 parse_keys(tt_netspec *spec, const struct tt_gen *gen, const char *s,
-    const char *whole, char *err, size_t errsz)
+    char *err, size_t errsz)
 {
 	char tok[64], *eq, *end;
 	const char *p = s, *e;
@@ -77,20 +77,19 @@ parse_keys(tt_netspec *spec, const struct tt_gen *gen, const char *s,
 		snprintf(tok, sizeof(tok), "%.*s", (int)(e - p), p);
 		eq = strchr(tok, '=');
 		if (eq == NULL || eq == tok)
-			return tt_errf(err, errsz, "%s: '%s' is not key=value "
-			    "(keys of %s: %s)", whole, tok, gen->name, gen->keys);
+			return tt_errf(err, errsz, "'%s' is not key=value "
+			    "(keys of %s: %s)", tok, gen->name, gen->keys);
 		slot = gen_key(&spec->gen, tok, (size_t)(eq - tok));
 		if (slot == NULL || !key_allowed(gen, tok, (size_t)(eq - tok)))
-			return tt_errf(err, errsz, "%s: '%.*s' is not a key of "
-			    "%s (its keys: %s)", whole, (int)(eq - tok), tok,
-			    gen->name, gen->keys);
+			return tt_errf(err, errsz, "'%.*s' is not a key of %s "
+			    "(its keys: %s)", (int)(eq - tok), tok, gen->name,
+			    gen->keys);
 		errno = 0;
 		v = strtol(eq + 1, &end, 10);
 		if (end == eq + 1 || *end != '\0' || errno != 0 || v < 0 ||
 		    v > 65535)
-			return tt_errf(err, errsz, "%s: '%s': the value of %.*s "
-			    "must be a whole number", whole, tok,
-			    (int)(eq - tok), tok);
+			return tt_errf(err, errsz, "'%s': the value of %.*s must "
+			    "be a whole number", tok, (int)(eq - tok), tok);
 		*slot = (int)v;
 		p = *e ? e + 1 : e;
 	}
@@ -99,8 +98,8 @@ parse_keys(tt_netspec *spec, const struct tt_gen *gen, const char *s,
 
 /* A torus as sweep's --topo names one: "8x8x8", "8,8,8", ":plain". */
 static int
-parse_torus(tt_netspec *spec, const char *dims, int twin, const char *whole,
-    char *err, size_t errsz)
+parse_torus(tt_netspec *spec, const char *dims, int twin, char *err,
+    size_t errsz)
 {
 	char buf[128], e2[256], *p;
 
@@ -111,7 +110,7 @@ parse_torus(tt_netspec *spec, const char *dims, int twin, const char *whole,
 	spec->topo = TT_TOPO_TORUS;
 	spec->twin = twin;
 	if (tt_netspec_set_dims(spec, buf, e2, sizeof(e2)) < 0)
-		return tt_errf(err, errsz, "%s: %s", whole, e2);
+		return tt_errf(err, errsz, "%s", e2);
 	return 0;
 }
 
@@ -126,20 +125,20 @@ tt_netspec_parse(tt_netspec *spec, const char *s, char *err, size_t errsz)
 		    "e.g. pruned:k=8 or tesh:L=2");
 	if (isdigit((unsigned char)*s)) {
 		if (colon == NULL)
-			return parse_torus(spec, s, spec->twin, s, err, errsz);
+			return parse_torus(spec, s, spec->twin, err, errsz);
 		if (strcmp(colon + 1, "plain") != 0 &&
 		    strcmp(colon + 1, "twin") != 0)
-			return tt_errf(err, errsz, "%s: '%s' is not a kind; use "
-			    ":plain or :twin", s, colon + 1);
+			return tt_errf(err, errsz, "'%s' is not a kind; use "
+			    ":plain or :twin", colon + 1);
 		len = (size_t)(colon - s);
 		if (len >= 128)
-			return tt_errf(err, errsz, "%s: too long", s);
+			return tt_errf(err, errsz, "too long");
 		{
 			char dims[128];
 
 			snprintf(dims, sizeof(dims), "%.*s", (int)len, s);
 			return parse_torus(spec, dims,
-			    strcmp(colon + 1, "twin") == 0, s, err, errsz);
+			    strcmp(colon + 1, "twin") == 0, err, errsz);
 		}
 	}
 	len = colon != NULL ? (size_t)(colon - s) : strlen(s);
@@ -148,9 +147,9 @@ tt_netspec_parse(tt_netspec *spec, const char *s, char *err, size_t errsz)
 	    (len == 5 && strncmp(s, "plain", 5) == 0) ||
 	    (len == 4 && strncmp(s, "twin", 4) == 0)) {
 		if (*rest == '\0')
-			return tt_errf(err, errsz, "%s: give the dimensions, "
-			    "e.g. %.*s:8x8x8", s, (int)len, s);
-		return parse_torus(spec, rest, s[1] == 'w', s, err, errsz);
+			return tt_errf(err, errsz, "give the dimensions, e.g. "
+			    "%.*s:8x8x8", (int)len, s);
+		return parse_torus(spec, rest, s[1] == 'w', err, errsz);
 	}
 	for (i = 0; i < NGENS; i++) {
 		if (strlen(gens[i]->name) != len ||
@@ -159,7 +158,7 @@ tt_netspec_parse(tt_netspec *spec, const char *s, char *err, size_t errsz)
 		memset(&spec->gen, 0, sizeof(spec->gen));
 		spec->topo = gens[i]->topo;
 		spec->twin = 0;
-		return parse_keys(spec, gens[i], rest, s, err, errsz);
+		return parse_keys(spec, gens[i], rest, err, errsz);
 	}
 	return tt_errf(err, errsz, "'%.*s' is not a network: use torus, twin, "
 	    "pruned, msn, pruned-msn, mh3dt or tesh (e.g. pruned:k=8)",

@@ -574,9 +574,9 @@ compare_item(const char *item, const tt_netspec *base, uint32_t pes,
 static int
 replay_compare(struct replay *r, uint32_t *pes)
 {
-	char buf[1024], err[1024], *item, *save = NULL;
+	char buf[1024], err[1024], *item[REPLAY_MAX_NETS + 1];
 	tt_net base;
-	int rc = 0;
+	int rc = 0, n, i;
 
 	r->runs[0].spec = r->net.spec;
 	r->nrun = 1;
@@ -591,14 +591,13 @@ replay_compare(struct replay *r, uint32_t *pes)
 	tt_net_free(&base);
 	r->nrun = 0;
 	snprintf(buf, sizeof(buf), "%s", r->compare);
-	for (item = strtok_r(buf, ",", &save); item != NULL && rc == 0;
-	    item = strtok_r(NULL, ",", &save)) {
-		if (r->nrun == REPLAY_MAX_NETS) {
-			fprintf(stderr, "ttsim replay: --compare: at most %d "
-			    "networks\n", REPLAY_MAX_NETS);
-			return -1;
-		}
-		rc = compare_item(item, &r->net.spec, *pes,
+	if ((n = netlist_split(buf, item, REPLAY_MAX_NETS)) < 0) {
+		fprintf(stderr, "ttsim replay: --compare: at most %d "
+		    "networks\n", REPLAY_MAX_NETS);
+		return -1;
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		rc = compare_item(item[i], &r->net.spec, *pes,
 		    &r->runs[r->nrun].spec);
 		r->nrun += rc == 0;
 	}

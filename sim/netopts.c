@@ -4,6 +4,7 @@
  * --csv) and the link (--link-gbps, --flit-bytes); and the one way a
  * network is named.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -180,14 +181,15 @@ netopts_topology(netopts *o, const char *cmd)
 	char err[512];
 
 	if (tt_netspec_parse(&o->spec, o->topology_flag, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim %s: --topology %s\n", cmd, err);
+		fprintf(stderr, "ttsim %s: --topology %s: %s\n", cmd,
+		    o->topology_flag, err);
 		return -1;
 	}
 	if (o->spec.topo != TT_TOPO_TORUS && (o->dims_flag != NULL ||
 	    o->ports_flag != NULL || o->plain_flag)) {
-		fprintf(stderr, "ttsim %s: --topology %s: %s does not go with "
-		    "--dims, --ports or --plain (they describe a torus); put "
-		    "the size in the spec\n", cmd, o->topology_flag,
+		fprintf(stderr, "ttsim %s: --topology %s: %s describes a torus "
+		    "and this is not one; give the size in the spec\n", cmd,
+		    o->topology_flag,
 		    o->dims_flag != NULL ? "--dims" : o->ports_flag != NULL ?
 		    "--ports" : "--plain");
 		return -1;
@@ -464,6 +466,36 @@ flow_parse(const tt_net *net, const char *text, uint32_t *src, uint32_t *dst,
 	return 0;
 }
 
+/*
+ * A list of networks: split at commas, where a key=value token continues
+ * the spec before it, so that "D,tesh:m=2,L=2,q=0" is two networks.
+ */
+int
+netlist_split(char *s, char **out, int max)
+{
+	char *p = s, *e;
+	int n = 0;
+
+	while (*p != '\0') {
+		e = strchr(p, ',');
+		if (e != NULL)
+			*e = '\0';
+		if (*p != '\0') {
+			if (n > 0 && strchr(p, '=') != NULL &&
+			    strchr(p, ':') == NULL)
+				p[-1] = ',';    /* back into the spec before */
+			else if (n == max)
+				return -1;
+			else
+				out[n++] = p;
+		}
+		if (e == NULL)
+			break;
+		p = e + 1;
+	}
+	return n;
+}
+
 int
 topo_parse(const char *item, const tt_netspec *base, tt_netspec *out,
     const char *cmd, const char *flag)
@@ -471,6 +503,14 @@ topo_parse(const char *item, const tt_netspec *base, tt_netspec *out,
 	char dims[256], err[256], *p, *colon;
 
 	*out = *base;
+	if (!isdigit((unsigned char)item[0])) {
+		/* a named network: "twin:8x8x8", "tesh:L=2" */
+		if (tt_netspec_parse(out, item, err, sizeof(err)) == 0 &&
+		    tt_netspec_check(out, err, sizeof(err)) == 0)
+			return 0;
+		fprintf(stderr, "ttsim %s: %s %s: %s\n", cmd, flag, item, err);
+		return -1;
+	}
 	out->twin = 1;
 	snprintf(dims, sizeof(dims), "%s", item);
 	colon = strchr(dims, ':');

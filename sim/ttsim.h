@@ -145,6 +145,7 @@ int flow_parse(const tt_net *net, const char *text, uint32_t *src,
     uint32_t *dst, const char *cmd);
 /* A topology such as 4x4x4 or 16x8:plain over base; -1 after a message
  * naming cmd and flag. */
+int netlist_split(char *s, char **out, int max);
 int topo_parse(const char *item, const tt_netspec *base, tt_netspec *out,
     const char *cmd, const char *flag);
 /*
