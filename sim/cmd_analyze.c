@@ -15,6 +15,7 @@ analyze_usage(FILE *f)
 	fprintf(f,
 "usage: ttsim analyze [FILE.yaml] [--dims 4,4,4] [--ports D|best|all]\n"
 "                     [--deadlock vc|bubble|none] [--plain] [--json]\n"
+"                     [--topology SPEC]  (pruned:k=8, tesh:L=2, ...)\n"
 "\n"
 "Walks the routing function over every pair of PEs and the link graph from\n"
 "every PE, and reports:\n"

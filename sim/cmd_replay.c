@@ -134,7 +134,8 @@ link_name(const struct netrun *r, uint64_t idx, char *buf, size_t bufsz)
 	char cn[64], pn[16];
 
 	snprintf(buf, bufsz, "%s %s", tt_card_name(&r->net, card, cn, sizeof(cn)),
-	    tt_port_name(r->net.card_port[side][i], r->net.n, pn, sizeof(pn)));
+	    tt_net_port_name(&r->net, r->net.card_port[side][i], pn,
+	    sizeof(pn)));
 	return buf;
 }
 
@@ -200,11 +201,15 @@ json_trace(const struct replay *r)
 	    rpp->packet_flits);
 }
 
-/* Is link l of r an output to the card's own PE (not a link)? */
+/* Is link l of r an output to the card's own PE, or a port without a
+ * link (a generated network's node of lower degree): not a link? */
 static int
 pe_port(const struct netrun *r, uint64_t l)
 {
-	return (int)(l % (uint64_t)r->nports) == r->nports - 1;
+	int i = (int)(l % (uint64_t)r->nports);
+
+	return i == r->nports - 1 || (r->net.gen != NULL &&
+	    !tt_net_has_link(&r->net, (uint32_t)(l / (uint64_t)r->nports), i));
 }
 
 /* The share of the flits on links that crossed internal links. */
@@ -249,6 +254,7 @@ json_network(const struct netrun *r, const tt_replay_params *rpp,
 {
 	const tt_replay_result *rr = &r->rr;
 	uint64_t nl = (uint64_t)r->net.ncards * (uint64_t)r->nports, l;
+	const char *sep;
 	char nb[96];
 
 	printf("%s{\"name\": ", first ? "" : ", ");
@@ -273,10 +279,11 @@ json_network(const struct netrun *r, const tt_replay_params *rpp,
 	    ", \"max_pending\": %" PRIu64 ", \"wall_s\": %.3f, \"links\": [",
 	    internal_share(r), r->res.deadlock ? "true" : "false",
 	    rr->max_pending, r->wall);
-	for (l = 0; l < nl; l++) {
+	for (l = 0, sep = ""; l < nl; l++) {
 		if (pe_port(r, l))
 			continue;
-		printf("%s{\"link\": ", l ? ", " : "");
+		printf("%s{\"link\": ", sep);
+		sep = ", ";
 		tt_json_string(stdout, link_name(r, l, nb, sizeof(nb)));
 		printf(", \"flits\": %" PRIu64 ", \"utilization\": %.6f}",
 		    r->link[l], link_util(r, r->link[l]));

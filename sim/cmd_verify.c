@@ -14,7 +14,7 @@ verify_usage(FILE *f)
 {
 	fprintf(f,
 "usage: ttsim verify [FILE.yaml] [--dims 4,4,4] [--ports D|best|all]\n"
-"                    [--deadlock vc|bubble|none] [--plain]\n"
+"                    [--deadlock vc|bubble|none] [--plain] [--topology SPEC]\n"
 "                    [--flow SRC:DST]... [--type1-vc port|room]\n"
 "                    [--ties plus|random] [--ring-vc hop|entry] [--json]\n"
 "\n"
