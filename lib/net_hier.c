@@ -247,6 +247,19 @@ mh_route(const tt_net *net, uint32_t node, uint32_t dnode)
 	return mh_intra(net, node, t, 0);
 }
 
+/* x, y, z inside the BM, then the BM's x, y, z */
+static int
+mh_id_digits(const tt_net *net, int *k)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		k[i] = net->k[MH_X];
+		k[3 + i] = net->k[MH_BX];
+	}
+	return 6;
+}
+
 /* BM (x, y, z), then the node's (x, y, z) inside it */
 static void
 mh_node_name(const tt_net *net, uint32_t node, char *buf, size_t bufsz)
@@ -259,7 +272,7 @@ mh_node_name(const tt_net *net, uint32_t node, char *buf, size_t bufsz)
 
 const struct tt_gen netgen_mh3dt = {
 	"mh3dt", TT_TOPO_MH3DT, "m,n,L,q,vcs", mh_derive, mh_wire, mh_route,
-	hier_port_name, NULL, NULL, mh_node_name
+	hier_port_name, NULL, NULL, mh_id_digits, mh_node_name
 };
 
 /* ---- 3D-TESH ---- */
@@ -470,6 +483,17 @@ tesh_cut_side(const tt_net *net, int cut, uint32_t node)
 	return (tt_node_digit(net, node, 0) >> 2) >= 2;
 }
 
+/* The thesis's address s_0 (z), s_1 (x), s_2 (y), s_3 ..., base 4. */
+static int
+tesh_id_digits(const tt_net *net, int *k)
+{
+	int i;
+
+	for (i = 0; i <= 2 * tesh_levels(net); i++)
+		k[i] = TESH_K;
+	return 2 * tesh_levels(net) + 1;
+}
+
 /* The thesis's address: (row, column) of each level from the top, then
  * the BM's (y, x, z). */
 static void
@@ -490,5 +514,6 @@ tesh_node_name(const tt_net *net, uint32_t node, char *buf, size_t bufsz)
 
 const struct tt_gen netgen_tesh = {
 	"tesh", TT_TOPO_TESH, "m,L,q,vcs", tesh_derive, tesh_wire, tesh_route,
-	hier_port_name, tesh_ncuts, tesh_cut_side, tesh_node_name
+	hier_port_name, tesh_ncuts, tesh_cut_side, tesh_id_digits,
+	tesh_node_name
 };

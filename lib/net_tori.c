@@ -201,6 +201,16 @@ tori_cut_side(const tt_net *net, int cut, uint32_t node)
 	return coord(net, node, cut) >= net->k[digit_of(net, cut)] / 2;
 }
 
+static int
+tori_id_digits(const tt_net *net, int *k)
+{
+	int i;
+
+	for (i = 0; i < net->n; i++)
+		k[i] = net->k[0];
+	return net->n;
+}
+
 /* (a_0, ..., a_{n-1}) */
 static void
 tori_node_name(const tt_net *net, uint32_t node, char *buf, size_t bufsz)
@@ -217,15 +227,18 @@ tori_node_name(const tt_net *net, uint32_t node, char *buf, size_t bufsz)
 
 const struct tt_gen netgen_pruned = {
 	"pruned", TT_TOPO_PRUNED, "k,n", tori_derive, tori_wire, tori_route,
-	tori_port_name, tori_ncuts, tori_cut_side, tori_node_name
+	tori_port_name, tori_ncuts, tori_cut_side, tori_id_digits,
+	tori_node_name
 };
 
 const struct tt_gen netgen_msn = {
 	"msn", TT_TOPO_MSN, "k,n", tori_derive, tori_wire, tori_route,
-	tori_port_name, tori_ncuts, tori_cut_side, tori_node_name
+	tori_port_name, tori_ncuts, tori_cut_side, tori_id_digits,
+	tori_node_name
 };
 
 const struct tt_gen netgen_pruned_msn = {
 	"pruned-msn", TT_TOPO_PRUNED_MSN, "k,n", tori_derive, tori_wire,
-	tori_route, tori_port_name, tori_ncuts, tori_cut_side, tori_node_name
+	tori_route, tori_port_name, tori_ncuts, tori_cut_side, tori_id_digits,
+	tori_node_name
 };

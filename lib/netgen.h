@@ -35,10 +35,19 @@ struct tt_gen {
 	 * and the side of cut c a node is on */
 	int (*ncuts)(const tt_net *net);
 	int (*cut_side)(const tt_net *net, int cut, uint32_t node);
+	/*
+	 * The node id as its paper's address, digits least significant
+	 * first: their radices into k[] (at most TT_ID_DIGITS), how many.
+	 * The coordinate traffic patterns (tornado, center-reflection) work
+	 * on these digits.
+	 */
+	int (*id_digits)(const tt_net *net, int *k);
 	/* a node as its paper writes it, "(1,0,3)" */
 	void (*node_name)(const tt_net *net, uint32_t node, char *buf,
 	    size_t bufsz);
 };
+
+#define TT_ID_DIGITS 16
 
 /* ---- netgen.c ---- */
 

@@ -30,6 +30,7 @@
 
 #include "twintorus/analyze.h"
 #include "twintorus/sim.h"
+#include "twintorus/traffic.h"
 #include "tt_test.h"
 
 static void
@@ -363,6 +364,33 @@ test_mh3dt(void **state)
 	assert_false(a.deadlock_free);
 }
 
+/* Tornado and center-reflection on the papers' addresses: 3D-TESH's
+ * base-4 digits s_0 (z), s_1 (x), s_2 (y); MH3DT's x, y, z and BM x, y, z. */
+static void
+test_coordinate_patterns(void **state)
+{
+	tt_traffic tr;
+	tt_net net;
+	char err[256];
+
+	(void)state;
+	gen_net(&net, "tesh:L=1");
+	tt_traffic_default(&tr);
+	tr.pattern = TT_TR_TORNADO;
+	assert_int_equal(tt_traffic_init(&tr, &net, err, sizeof(err)), 0);
+	assert_int_equal(tr.dest[0], 1 + 4 + 16);       /* each digit + 1 */
+	assert_int_equal(tr.dest[3], 0 + 4 + 16);       /* z 3 -> 0 */
+	tt_traffic_free(&tr);
+	tt_net_free(&net);
+	gen_net(&net, "mh3dt:m=3,n=2");
+	tt_traffic_default(&tr);
+	tr.pattern = TT_TR_CENTER;
+	assert_int_equal(tt_traffic_init(&tr, &net, err, sizeof(err)), 0);
+	assert_int_equal(tr.dest[0], net.nnodes - 1);   /* every digit k-1 */
+	tt_traffic_free(&tr);
+	tt_net_free(&net);
+}
+
 static const char *const small[] = {
 	"pruned:k=4", "pruned:k=6,n=4", "msn:k=4", "msn:k=6", "pruned-msn:k=4",
 	"mh3dt:m=3,n=2", "tesh:L=1", "tesh:L=2",
@@ -438,6 +466,7 @@ main(void)
 		cmocka_unit_test(test_tesh_routes),
 		cmocka_unit_test(test_tesh_paths),
 		cmocka_unit_test(test_mh3dt),
+		cmocka_unit_test(test_coordinate_patterns),
 		cmocka_unit_test(test_tables_equal_route),
 		cmocka_unit_test(test_enumeration_equals_walks),
 	};
