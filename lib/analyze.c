@@ -119,6 +119,8 @@ tt_analyze_progress(const tt_net *net, tt_analysis *out,
 
 	memset(out, 0, sizeof(*out));
 	memset(&st, 0, sizeof(st));
+	if (tt_cdg_check_size(net, err, errsz) < 0)
+		return -1;
 	out->pes = net->ncards;
 	out->vcs = net->int_vcs;
 	out->ext_vcs = net->ext_vcs;
@@ -170,6 +172,19 @@ done:
 	tt_cdg_free(&g);
 	free(st.transit);
 	return rc;
+}
+
+int
+tt_cdg_check_size(const tt_net *net, char *err, size_t errsz)
+{
+	if (net->gen == NULL || net->nnodes <= TT_GEN_PAIRS_MAX_NODES)
+		return 0;
+	snprintf(err, errsz, "%s has %u nodes: every pair of them (%.3g) is "
+	    "more than this analysis enumerates (up to %u nodes: 3D-TESH up "
+	    "to L=3); verify --flow checks chosen routes", net->topo_name,
+	    net->nnodes, (double)net->nnodes * (double)(net->nnodes - 1),
+	    TT_GEN_PAIRS_MAX_NODES);
+	return -1;
 }
 
 int

@@ -197,6 +197,8 @@ analyze_warn(const tt_net *net)
 
 	/* a generated network's routes take one decision per pair
 	 * (tt_cdg_add_all()), a torus's a walk each */
+	if (net->gen != NULL && net->nnodes > TT_GEN_PAIRS_MAX_NODES)
+		return;     /* refused, not slow */
 	for (d = 0; d < net->n && net->gen == NULL; d++)
 		hops += net->k[d] / 4.0;
 	if (pes * pes * hops < (double)ANALYZE_WARN_HOPS)

@@ -75,7 +75,7 @@ verify_build(const tt_net *net, const flowarg *fargs, size_t nflows,
     struct verdict *v)
 {
 	tt_flow *flows = NULL;
-	char title[128];
+	char title[128], err[512];
 	size_t i;
 	int rc = 0;
 
@@ -97,6 +97,11 @@ verify_build(const tt_net *net, const flowarg *fargs, size_t nflows,
 		for (i = 0; i < nflows && rc == 0; i++)
 			rc = tt_cdg_add_path(&v->g, flows[i].src, flows[i].dst,
 			    NULL);
+	} else if (tt_cdg_check_size(net, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim verify: %s\n", err);
+		tt_cdg_free(&v->g);
+		free(flows);
+		return -1;
 	} else {
 		net_title(net, title, sizeof(title));
 		rc = tt_cdg_add_all(&v->g, NULL, progress_show, title);

@@ -98,6 +98,16 @@ typedef struct tt_analysis {
 
 int tt_analyze(const tt_net *net, tt_analysis *out, char *err, size_t errsz);
 
+/*
+ * The largest generated network analysed exhaustively (every pair of
+ * nodes): 3D-TESH up to L = 3, MH3DT up to m = n = 6.  Above it,
+ * tt_analyze() and tt_cdg_check_size() refuse (-1 with err), since N^2
+ * pairs are hours: a 262,144-node 3D-TESH (L = 4) has 6.9e10.  Its node
+ * graph (tt_node_graph()) and chosen flows stay cheap.
+ */
+#define TT_GEN_PAIRS_MAX_NODES 65536u
+int tt_cdg_check_size(const tt_net *net, char *err, size_t errsz);
+
 int tt_analyze_progress(const tt_net *net, tt_analysis *out,
     tt_progress_fn progress, void *arg, char *err, size_t errsz);
 

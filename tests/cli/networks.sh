@@ -67,6 +67,15 @@ pruned:k=7|k=7
 tesh:L=6|L=6
 mh3dt:q=1|q=1
 LIST
+# 3D-TESH L = 4: refused whole (6.9e10 pairs), a chosen route verified
+for cmd in analyze verify; do
+	if expect "refuse $cmd tesh:L=4" 2 "$T" $cmd --topology tesh:L=4; then
+		grep -q '262144 nodes' <<<"$err" && ok "refuse $cmd tesh:L=4" ||
+		    bad "refuse $cmd tesh:L=4" "$err"
+	fi
+done
+expect "flow tesh:L=4" 0 "$T" verify --topology tesh:L=4 --flow 0:262143 &&
+	ok "flow tesh:L=4"
 expect "topology with dims" 2 "$T" run --topology tesh:L=1 --dims 4,4,4 &&
 	{ grep -q -- '--dims' <<<"$err" && ok "topology with dims" ||
 	    bad "topology with dims" "$err"; }
