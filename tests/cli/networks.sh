@@ -101,5 +101,12 @@ if expect compare-list 0 "$T" replay "$tmp/a.pcap" --dims 2,2,2 \
 	[ "$got" = 2 ] && ok compare-list || bad compare-list "$out"
 fi
 
+# --- sweep's CSV quotes a name with commas, and plot reads it back ---
+if expect sweep-csv 0 "$T" sweep --topo 4x4x2,tesh:m=2,L=1,q=0 --loads 0.1 \
+    --warmup 200 --measure 500 --csv; then
+	grep -q '^"tesh:m=2,L=1,q=0",,0,tesh,' <<<"$out" && ok sweep-csv ||
+	    bad sweep-csv "$out"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
