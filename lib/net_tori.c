@@ -21,14 +21,21 @@
  *   - a dimension i >= 1 of a pruned class is reached by moving in
  *     dimension 0 to the nearest a_0 = i - 1 (mod n - 1);
  *   - undirected rings are taken the shorter way (a tie to +); a directed
- *     ring has one direction, fixed by the other coordinates, and is
- *     followed all the way (up to k - 1 hops: the routing is not minimal
- *     on the directed classes; see max_route_hops against the diameter);
+ *     ring has one direction, fixed by the other coordinates.  In msn a
+ *     hop in the next dimension of the order reverses it (it changes the
+ *     parity of the others' sum), so when the ring's way is longer than
+ *     that hop and the other way together (2f > k + 1 for f hops), the
+ *     packet first takes that hop; the last dimension and the pruned
+ *     directed torus (whose other links are elsewhere) follow their ring
+ *     all the way, up to k - 1 hops: near-minimal on msn, not minimal on
+ *     pruned-msn (max_route_hops against the diameter shows by how much);
  *   - VCs: a dateline pair per ring (class 1 while the wrap lies ahead);
  *     the pruned classes give the final dimension-0 leg a pair of its own
  *     (4 classes), as the dimension-0 moves before it would otherwise
- *     close a cycle through the rings they lead to.  ttsim verify checks
- *     every one.
+ *     close a cycle through the rings they lead to; msn's reversing hops
+ *     take class 2 (3 classes): each dimension's class-2 channels serve
+ *     the one dimension before it in the order, so the classes order
+ *     every dependency.  ttsim verify checks every one.
  * Ports are the torus's (X+ = 0, X- = 1, ...); a directed network is
  * cabled as the torus and routes only on its arcs.
  */
@@ -108,7 +115,7 @@ tori_derive(tt_net *net, char *err, size_t errsz)
 	}
 	net->nnodes = (uint32_t)nodes;
 	net->card_nports = 2 * n;
-	net->ext_vcs = is_pruned(net) ? 4 : 2;
+	net->ext_vcs = is_pruned(net) ? 4 : 3;
 	net->directed = net->spec.topo != TT_TOPO_PRUNED;
 	net->hop_limit = (uint32_t)(4 * n * k + 8);
 	snprintf(net->topo_name, sizeof(net->topo_name), "%s:k=%d,n=%d",
@@ -175,6 +182,13 @@ tori_route(const tt_net *net, uint32_t node, uint32_t dnode)
 	dst = tt_node_digit(net, dnode, d);
 	k = net->k[d];
 	neg = net->directed ? arc_neg(net, node, i) : shorter_neg(cur, dst, k);
+	if (!is_pruned(net) && i != 0 &&
+	    2 * ((neg ? cur - dst + k : dst - cur + k) % k) > k + 1) {
+		/* reverse the ring: one hop in the next dimension */
+		int j = d + 1 == net->n - 1 ? 0 : d + 2;
+
+		return netgen_hop(tt_port_of(j, arc_neg(net, node, j)), 2, j);
+	}
 	vc = netgen_dateline(cur, dst, neg);
 	if (i == 0 && is_pruned(net))
 		vc += 2;
