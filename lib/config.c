@@ -1021,7 +1021,11 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 		cfg_network(cx, &keys[K_NETWORK].val, &cfg->params);
 	/* nodes: belongs to ttd (ttsim ignores it); its coordinates need
 	 * the torus: section read above. */
-	if (keys[K_NODES].key != NULL) {
+	if (keys[K_NODES].key != NULL && keys[K_TOPOLOGY].key != NULL) {
+		cfg_err(cx, &keys[K_NODES].key->start_mark, "nodes: maps hosts "
+		    "onto a torus for ttd, which runs twin and plain tori "
+		    "only; drop nodes: or name the network with torus:");
+	} else if (keys[K_NODES].key != NULL) {
 		cfg_nodes(cx, &keys[K_NODES].val, cfg);
 		cfg->has_nodes = 1;
 	}

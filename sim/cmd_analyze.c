@@ -128,9 +128,9 @@ print_one(const row *r)
 		    (long long)a->bisection, net->directed ? "arcs" : "links");
 	printf("  diameter                 %u links\n", a->diameter);
 	printf("  average distance         %.3f links\n", a->avg_distance);
-	printf("  average %s path %s %.3f links (longest %u)\n",
-	    net->gen != NULL ? "route" : "DOR  ", "       ",
-	    a->avg_dor_hops, a->max_dor_hops);
+	printf("  average %s %.3f links (longest %u)\n", net->gen != NULL ?
+	    "route path      " : "DOR path        ", a->avg_dor_hops,
+	    a->max_dor_hops);
 	if (net->twin) {
 		printf("  internal transit paths   %llu per node%s\n",
 		    (unsigned long long)a->internal_transit_paths,

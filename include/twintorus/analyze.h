@@ -125,7 +125,7 @@ int tt_transit_paths(const tt_net *net, uint64_t *per_node);
 int tt_distances(const tt_net *net, uint32_t *diameter, double *avg);
 
 /* The node graph's counts into out (nodes, links, degree_min/max,
- * bisection); -1 if out of memory. */
+ * bisection); 0 (it allocates nothing). */
 int tt_node_graph(const tt_net *net, tt_analysis *out);
 /* The cuts a bisection is the least of: a torus's, or a pruned or
  * directed torus's, through the middle of each dimension (seed 002

@@ -809,6 +809,8 @@ test_topology_section(void **state)
 	    11, "tesh: L=9");
 	assert_one_error("topology: tesh:L=2\ntorus: {dims: [4, 4]}\n", 1, 1,
 	    "both name the network");
+	assert_one_error("topology: tesh:L=1\nnodes: []\n", 2, 1,
+	    "ttd, which runs twin and plain tori only");
 }
 
 int
