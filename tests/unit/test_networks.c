@@ -257,6 +257,13 @@ test_tesh_counts(void **state)
 			assert_int_equal(a.bisection,
 			    (1 << (2 * (2 * L - 3) + 1)) * 4);
 	}
+	/* L = 5 (Table 3.2 prints N_5's exponent as 2x2x1; its value,
+	 * 4,194,304, is right): the gates fill every mesh edge, and every
+	 * node has degree 6 */
+	node_graph("tesh:m=2,L=5,q=0", &a);
+	assert_int_equal(a.nodes, 4194304);
+	assert_int_equal(a.degree_min, 6);
+	assert_int_equal(a.degree_max, 6);
 }
 
 /* Table 4.2's "diameters" are the routing function's longest paths;
