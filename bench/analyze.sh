@@ -38,6 +38,12 @@ run "$TTSIM" analyze --dims 8,8,8 --ports all
 run "$TTSIM" verify --dims 8,8,8 --ports D --deadlock vc
 run "$TTSIM" verify --dims 8,8,8 --ports all --deadlock bubble
 run "$TTSIM" analyze --dims 5,5,5,5 --ports all
+# The seeds' hierarchical networks (target: under a minute each):
+# 3D-TESH(2,3,0), 16,384 nodes, and MH3DT(4,4,2,2), 4,096 nodes, whole.
+run "$TTSIM" analyze --topology tesh:m=2,L=3,q=0
+run "$TTSIM" verify --topology tesh:m=2,L=3,q=0
+run "$TTSIM" analyze --topology mh3dt:m=4,n=4,L=2,q=2
+run "$TTSIM" verify --topology mh3dt:m=4,n=4,L=2,q=2
 # Not timing targets: every 5DT configuration verified under both schemes
 # (the README's claim about the per-run type-1 VCs).  The k = 4 runs take a
 # minute or two each.

@@ -5,11 +5,13 @@
  * link graph over all pairs.  The closed forms of the seed reports are used
  * only by the tests, as oracles.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "twintorus/analyze.h"
+#include "netgen.h"
 
 int
 tt_distances(const tt_net *net, uint32_t *diameter, double *avg)
@@ -32,8 +34,9 @@ tt_distances(const tt_net *net, uint32_t *diameter, double *avg)
 	for (u = 0; u < n; u++) {
 		side = tt_card_side(net, u);
 		for (i = 0; i < nports; i++)
-			adj[(size_t)u * nports + i] = tt_link_peer(net, u,
-			    net->card_port[side][i], &peer_port);
+			adj[(size_t)u * nports + i] = tt_net_has_link(net, u,
+			    net->card_port[side][i]) ? tt_link_peer(net, u,
+			    net->card_port[side][i], &peer_port) : u;
 	}
 	for (src = 0; src < n; src++) {
 		memset(dist, 0xff, (size_t)n * sizeof(*dist));
@@ -116,6 +119,8 @@ tt_analyze_progress(const tt_net *net, tt_analysis *out,
 
 	memset(out, 0, sizeof(*out));
 	memset(&st, 0, sizeof(st));
+	if (tt_cdg_check_size(net, err, errsz) < 0)
+		return -1;
 	out->pes = net->ncards;
 	out->vcs = net->int_vcs;
 	out->ext_vcs = net->ext_vcs;
@@ -151,6 +156,7 @@ tt_analyze_progress(const tt_net *net, tt_analysis *out,
 		rc = -1;
 		goto done;
 	}
+	tt_node_graph(net, out);
 	out->channels = g.nchan;
 	out->dependencies = tt_cdg_edges(&g);
 	out->bubble_violations = g.bubble_violations;
@@ -166,4 +172,116 @@ done:
 	tt_cdg_free(&g);
 	free(st.transit);
 	return rc;
+}
+
+int
+tt_cdg_check_size(const tt_net *net, char *err, size_t errsz)
+{
+	if (net->gen == NULL || net->nnodes <= TT_GEN_PAIRS_MAX_NODES)
+		return 0;
+	snprintf(err, errsz, "%s has %u nodes: every pair of them (%.3g) is "
+	    "more than this analysis enumerates (up to %u nodes: 3D-TESH up "
+	    "to L=3); verify --flow checks chosen routes", net->topo_name,
+	    net->nnodes, (double)net->nnodes * (double)(net->nnodes - 1),
+	    TT_GEN_PAIRS_MAX_NODES);
+	return -1;
+}
+
+int
+tt_net_cuts(const tt_net *net)
+{
+	if (net->gen != NULL)
+		return net->gen->ncuts != NULL ? net->gen->ncuts(net) : 0;
+	return net->n;
+}
+
+int
+tt_net_cut_side(const tt_net *net, int c, uint32_t node)
+{
+	if (net->gen != NULL)
+		return net->gen->cut_side(net, c, node);
+	return tt_node_digit(net, node, c) >= net->k[c] / 2;
+}
+
+/* The distinct nodes a node's links lead to (out-arcs when directed),
+ * into nb[]; how many. */
+static int
+node_neighbours(const tt_net *net, uint32_t node, uint32_t *nb)
+{
+	int side, o, i, cnt = 0, peer_port;
+	uint32_t card, v;
+
+	for (side = 0; side < (net->twin ? 2 : 1); side++) {
+		card = tt_card_of(net, node, side);
+		for (o = 0; o < net->card_nports; o++) {
+			int port = net->card_port[side][o];
+
+			if (port == TT_PORT_INT || !tt_net_has_link(net, card, port))
+				continue;
+			v = tt_card_node(net, tt_link_peer(net, card, port,
+			    &peer_port));
+			if (v == node)
+				continue;
+			for (i = 0; i < cnt && nb[i] != v; i++)
+				;
+			if (i == cnt)
+				nb[cnt++] = v;
+		}
+	}
+	return cnt;
+}
+
+/* Links (arcs one way) from side 0 to side 1 of cut c, node level. */
+static uint64_t
+cut_links(const tt_net *net, int c)
+{
+	uint64_t n = 0;
+	uint32_t node, card, v;
+	int side, o, port, peer_port;
+
+	for (node = 0; node < net->nnodes; node++) {
+		if (tt_net_cut_side(net, c, node) != 0)
+			continue;
+		for (side = 0; side < (net->twin ? 2 : 1); side++) {
+			card = tt_card_of(net, node, side);
+			for (o = 0; o < net->card_nports; o++) {
+				port = net->card_port[side][o];
+				if (port == TT_PORT_INT ||
+				    !tt_net_has_link(net, card, port))
+					continue;
+				v = tt_card_node(net, tt_link_peer(net, card,
+				    port, &peer_port));
+				n += tt_net_cut_side(net, c, v) == 1;
+			}
+		}
+	}
+	return n;
+}
+
+int
+tt_node_graph(const tt_net *net, tt_analysis *out)
+{
+	uint32_t nb[2 * TT_NPORTS], node;
+	uint64_t sum = 0, b;
+	int deg, c;
+
+	out->nodes = net->nnodes;
+	out->degree_min = INT32_MAX;
+	out->degree_max = 0;
+	for (node = 0; node < net->nnodes; node++) {
+		deg = node_neighbours(net, node, nb);
+		sum += (uint64_t)deg;
+		if (deg < out->degree_min)
+			out->degree_min = deg;
+		if (deg > out->degree_max)
+			out->degree_max = deg;
+	}
+	out->links = net->directed ? sum : sum / 2;
+	out->bisection = -1;
+	for (c = 0; c < tt_net_cuts(net); c++) {
+		b = cut_links(net, c);
+		if (out->bisection < 0 || (int64_t)b < out->bisection)
+			out->bisection = (int64_t)b;
+	}
+	return 0;
 }

@@ -74,6 +74,8 @@ cdg_walk(tt_cdg *g, uint32_t src, uint32_t dst, uint8_t tie_neg,
 	limit = 2;
 	for (d = 0; d < net->n; d++)
 		limit += 2 * ((uint32_t)net->k[d] / 2 + 1);
+	if (net->gen != NULL)
+		limit = net->hop_limit;
 	for (;;) {
 		h = tt_route_pkt(net, card, dst, in_port, &pr);
 		if (h.type == TT_HOP_EJECT)
@@ -159,11 +161,103 @@ tt_cdg_add_path(tt_cdg *g, uint32_t src, uint32_t dst, tt_pathstats *st)
 	return 0;
 }
 
+/*
+ * A generated network routes on where a packet is and where it goes,
+ * nothing else (no input port, no state): the route from u to dst is u's
+ * hop and then the route from the next node.  So every dependency is a
+ * pair (hop of u, hop of next(u)) toward the same destination, and one
+ * routing decision per (node, destination) pair gives the whole graph
+ * and, by hops(u) = 1 + hops(next(u)), every path's length: N^2 decisions
+ * instead of N^2 walks (a 16,384-node 3D-TESH in seconds).  The walks
+ * add the same edges, path for path; the tests compare the two.
+ */
+struct route_memo {
+	uint32_t *next;         /* per node: where its hop leads */
+	uint32_t *hops;         /* per node: route length, UINT32_MAX unknown */
+	uint16_t *local;        /* per node: the hop's channel on its card */
+	uint32_t *stack;
+};
+
+static int
+memo_dest(tt_cdg *g, struct route_memo *m, uint32_t dst, tt_pathstats *st)
+{
+	const tt_net *net = g->net;
+	uint32_t u, v, n = net->ncards, sp, h;
+	int peer_port;
+	tt_hop hop;
+
+	for (u = 0; u < n; u++) {
+		m->hops[u] = UINT32_MAX;
+		if (u == dst)
+			continue;
+		hop = tt_route(net, u, dst, TT_PORT_NIC);
+		if (hop.type == TT_HOP_EJECT)
+			return -1;
+		m->local[u] = (uint16_t)tt_chan_local(net, 0, hop.port, hop.vc);
+		m->next[u] = tt_link_peer(net, u, hop.port, &peer_port);
+	}
+	m->hops[dst] = 0;
+	for (u = 0; u < n; u++) {
+		if (u == dst)
+			continue;
+		v = m->next[u];
+		if (v != dst)
+			g->succ[(uint64_t)u * (uint64_t)net->chans_per_card +
+			    m->local[u]] |= 1ull << m->local[v];
+		/* the length: follow the route to a node that knows its own */
+		for (sp = 0, v = u; m->hops[v] == UINT32_MAX; v = m->next[v]) {
+			if (sp > net->hop_limit)
+				return -1;
+			m->stack[sp++] = v;
+		}
+		for (h = m->hops[v]; sp > 0; )
+			m->hops[m->stack[--sp]] = ++h;
+		if (st != NULL) {
+			st->pairs++;
+			st->hops += m->hops[u];
+			if (m->hops[u] > st->max_hops)
+				st->max_hops = m->hops[u];
+		}
+	}
+	g->paths += n - 1;
+	return 0;
+}
+
+static int
+cdg_add_all_memo(tt_cdg *g, tt_pathstats *st, tt_progress_fn progress,
+    void *arg)
+{
+	uint32_t n = g->net->ncards, d;
+	struct route_memo m;
+	int rc = 0;
+
+	m.next = malloc((size_t)n * sizeof(*m.next));
+	m.hops = malloc((size_t)n * sizeof(*m.hops));
+	m.local = malloc((size_t)n * sizeof(*m.local));
+	m.stack = malloc(((size_t)g->net->hop_limit + 2) * sizeof(*m.stack));
+	if (m.next == NULL || m.hops == NULL || m.local == NULL ||
+	    m.stack == NULL)
+		rc = -1;
+	for (d = 0; rc == 0 && d < n; d++) {
+		rc = memo_dest(g, &m, d, st);
+		if (progress != NULL && (d & 63) == 63)
+			progress(arg, (double)(d + 1) / (double)n);
+	}
+	free(m.next);
+	free(m.hops);
+	free(m.local);
+	free(m.stack);
+	return rc;
+}
+
 int
 tt_cdg_add_all(tt_cdg *g, tt_pathstats *st, tt_progress_fn progress,
     void *arg)
 {
 	uint32_t s, t, n = g->net->ncards;
+
+	if (g->net->gen != NULL && g->net->deadlock != TT_DL_BUBBLE)
+		return cdg_add_all_memo(g, st, progress, arg);
 
 	for (s = 0; s < n; s++) {
 		for (t = 0; t < n; t++)

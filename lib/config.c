@@ -780,6 +780,62 @@ cfg_torus(struct cfg_ctx *cx, const yaml_node_t *tkey,
 	return 0;
 }
 
+/*
+ * topology: a network other than a twin or plain torus, as a spec string
+ * (topology: "tesh:m=2,L=2,q=0") or as a mapping whose kind names the
+ * generator (topology: {kind: pruned, k: 8}).  Either way the one spec
+ * parser reads it and names a bad token.
+ */
+static int
+cfg_topology(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
+{
+	char spec[256], eb[512], qb[64];
+	const char *kind = NULL;
+	size_t len = 0;
+	yaml_node_pair_t *pr;
+
+	if (v->node->type == YAML_MAPPING_NODE) {
+		for (pr = v->node->data.mapping.pairs.start;
+		    pr < v->node->data.mapping.pairs.top; pr++) {
+			yaml_node_t *k = cfg_node(cx, pr->key);
+			yaml_node_t *x = cfg_node(cx, pr->value);
+
+			if (!cfg_is_text(k) || !cfg_is_text(x)) {
+				cfg_err(cx, &k->start_mark, "topology: expected "
+				    "kind: NAME and KEY: NUMBER pairs, got %s",
+				    cfg_describe(x, qb, sizeof(qb)));
+				return -1;
+			}
+			if (strcmp(cfg_text(k), "kind") == 0)
+				kind = cfg_text(x);
+		}
+		if (kind == NULL) {
+			cfg_err(cx, &v->mark, "topology: missing kind (pruned, "
+			    "msn, pruned-msn, mh3dt or tesh)");
+			return -1;
+		}
+		len = (size_t)snprintf(spec, sizeof(spec), "%s", kind);
+		for (pr = v->node->data.mapping.pairs.start;
+		    pr < v->node->data.mapping.pairs.top && len < sizeof(spec);
+		    pr++)
+			if (strcmp(cfg_text(cfg_node(cx, pr->key)), "kind") != 0)
+				len += (size_t)snprintf(spec + len,
+				    sizeof(spec) - len, "%c%s=%s",
+				    strchr(spec, ':') ? ',' : ':',
+				    cfg_text(cfg_node(cx, pr->key)),
+				    cfg_text(cfg_node(cx, pr->value)));
+	} else if (cfg_string(cx, v, "a network spec such as tesh:L=2 or "
+	    "{kind: pruned, k: 8}", spec, sizeof(spec)) < 0) {
+		return -1;
+	}
+	if (tt_netspec_parse(&cfg->spec, spec, eb, sizeof(eb)) < 0 ||
+	    tt_netspec_check(&cfg->spec, eb, sizeof(eb)) < 0) {
+		cfg_err(cx, &v->mark, "topology: %s: %s", spec, eb);
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- network:, nodes:, trace: ---- */
 
 static void
@@ -932,9 +988,9 @@ static void
 cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 {
 	static const char *const names[] = {"torus", "network", "nodes",
-	    "trace", "addresses", "pes", "credits"};
+	    "trace", "addresses", "pes", "credits", "topology"};
 	enum { K_TORUS, K_NETWORK, K_NODES, K_TRACE, K_ADDRS, K_PES,
-	    K_CREDITS, K_N };
+	    K_CREDITS, K_TOPOLOGY, K_N };
 	struct cfg_key keys[K_N];
 	uint64_t npes = 0;
 	char qb[64];
@@ -943,14 +999,19 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 	if (root->type != YAML_MAPPING_NODE) {
 		cfg_err(cx, &root->start_mark, "the top level must be a mapping "
 		    "of sections (torus, network, nodes, trace, addresses, pes, "
-		    "credits), got %s",
+		    "credits, topology), got %s",
 		    cfg_describe(root, qb, sizeof(qb)));
 		return;
 	}
 	cfg_keys_init(keys, K_N, names);
 	cfg_map_keys(cx, root, NULL, keys, K_N);
 
-	if (keys[K_TORUS].key == NULL)
+	if (keys[K_TOPOLOGY].key != NULL && keys[K_TORUS].key != NULL)
+		cfg_err(cx, &keys[K_TOPOLOGY].key->start_mark, "topology: "
+		    "and torus: both name the network; keep one");
+	else if (keys[K_TOPOLOGY].key != NULL)
+		cfg_topology(cx, &keys[K_TOPOLOGY].val, cfg);
+	else if (keys[K_TORUS].key == NULL)
 		cfg_err(cx, &root->start_mark, "missing section torus (it "
 		    "needs at least dims, e.g. torus: {dims: [4, 4, 4]})");
 	else if (cfg_torus(cx, keys[K_TORUS].key, &keys[K_TORUS].val, cfg) == 0)
@@ -960,7 +1021,11 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 		cfg_network(cx, &keys[K_NETWORK].val, &cfg->params);
 	/* nodes: belongs to ttd (ttsim only checks it); its coordinates need
 	 * the torus: section read above. */
-	if (keys[K_NODES].key != NULL) {
+	if (keys[K_NODES].key != NULL && keys[K_TOPOLOGY].key != NULL) {
+		cfg_err(cx, &keys[K_NODES].key->start_mark, "nodes: maps hosts "
+		    "onto a torus for ttd, which runs twin and plain tori "
+		    "only; drop nodes: or name the network with torus:");
+	} else if (keys[K_NODES].key != NULL) {
 		cfg_nodes(cx, &keys[K_NODES].val, cfg);
 		cfg->has_nodes = 1;
 	}

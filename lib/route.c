@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "twintorus/topo.h"
+#include "netgen.h"
 
 /*
  * ringDirection() (seed 000 Alg. 2): the shorter way round, ties (k even,
@@ -83,6 +84,8 @@ tt_route_pkt(const tt_net *net, uint32_t card, uint32_t dst, int in_port,
 	tt_hop h = {0, 0, TT_HOP_EJECT, 0, 0, TT_PORT_NIC, {0, 0}};
 	int d, port, up, tie;
 
+	if (net->gen != NULL)
+		return netgen_route(net, card, dst);
 	for (d = 0; d < net->n; d++)
 		if (cc[d] != dc[d])
 			break;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "twintorus/topo.h"
+#include "netgen.h"
 #include "errf.h"
 
 int
@@ -456,6 +457,8 @@ net_derive(tt_net *net, const tt_netspec *spec, char *err, size_t errsz)
 	uint64_t nodes = 1;
 	int d;
 
+	if (spec->topo != TT_TOPO_TORUS)
+		return netgen_derive(net, spec, err, errsz);
 	memset(net, 0, sizeof(*net));
 	if (spec->n < 2)
 		return tt_errf(err, errsz, "a torus needs at least 2 dimensions, "
@@ -521,6 +524,11 @@ tt_net_init(tt_net *net, const tt_netspec *spec, char *err, size_t errsz)
 		for (d = 0; d < net->n; d++)
 			net->coord[(size_t)node * (size_t)net->n + (size_t)d] =
 			    (uint16_t)((node / net->stride[d]) % (uint32_t)net->k[d]);
+	if (net->gen != NULL && netgen_build(net) < 0) {
+		tt_net_free(net);
+		return tt_errf(err, errsz, "out of memory for the links of %u "
+		    "nodes", net->nnodes);
+	}
 	return 0;
 }
 
@@ -529,6 +537,7 @@ tt_net_free(tt_net *net)
 {
 	free(net->coord);
 	net->coord = NULL;
+	netgen_free(net);
 }
 
 uint32_t
@@ -590,6 +599,9 @@ tt_pe_parse(const tt_net *net, const char *s, uint32_t *pe, char *err,
 		*pe = (uint32_t)coord[0];
 		return 0;
 	}
+	if (net->gen != NULL)
+		return tt_errf(err, errsz, "PE '%s': name a PE of %s by its "
+		    "id, 0..%u", s, net->topo_name, net->ncards - 1);
 	if (d != net->n)
 		return tt_errf(err, errsz, "PE '%s' has %d coordinates; the "
 		    "torus has %d dimensions", s, d, net->n);
@@ -615,6 +627,10 @@ tt_card_name(const tt_net *net, uint32_t card, char *buf, size_t bufsz)
 	size_t len = 0;
 	int d;
 
+	if (net->gen != NULL) {
+		net->gen->node_name(net, node, buf, bufsz);
+		return buf;
+	}
 	len += (size_t)snprintf(buf + len, bufsz - len, "(");
 	for (d = 0; d < net->n && len < bufsz; d++)
 		len += (size_t)snprintf(buf + len, bufsz - len, "%s%d",
@@ -626,12 +642,37 @@ tt_card_name(const tt_net *net, uint32_t card, char *buf, size_t bufsz)
 	return buf;
 }
 
+const char *
+tt_net_port_name(const tt_net *net, int port, char *buf, size_t bufsz)
+{
+	if (net->gen != NULL && port != TT_PORT_NIC)
+		return net->gen->port_name(net, port, buf, bufsz);
+	return tt_port_name(port, net->n, buf, bufsz);
+}
+
+int
+tt_net_has_link(const tt_net *net, uint32_t card, int port)
+{
+	if (net->gen != NULL)
+		return port < net->card_nports && (net->arcs[card] >> port & 1);
+	if (port == TT_PORT_INT)
+		return net->twin;
+	return tt_port_is_ext(port) && port < 2 * net->n &&
+	    net->local_port[tt_card_side(net, card)][port] >= 0;
+}
+
 uint32_t
 tt_link_peer(const tt_net *net, uint32_t card, int port, int *peer_port)
 {
 	uint32_t node = tt_card_node(net, card), peer;
 	int d, digit, k, side;
 
+	if (net->gen != NULL) {
+		size_t i = (size_t)card * (size_t)net->card_nports + (size_t)port;
+
+		*peer_port = net->peer_port[i];
+		return net->peer[i];
+	}
 	if (port == TT_PORT_INT) {
 		*peer_port = TT_PORT_INT;
 		return card ^ 1u;
@@ -675,6 +716,6 @@ tt_chan_name(const tt_net *net, uint64_t chan, char *buf, size_t bufsz)
 
 	tt_chan_decode(net, chan, &card, &port, &vc);
 	snprintf(buf, bufsz, "%s %s vc%d", tt_card_name(net, card, cb,
-	    sizeof(cb)), tt_port_name(port, net->n, pb, sizeof(pb)), vc);
+	    sizeof(cb)), tt_net_port_name(net, port, pb, sizeof(pb)), vc);
 	return buf;
 }

@@ -12,6 +12,7 @@
 
 #include "errf.h"
 #include "twintorus/traffic.h"
+#include "netgen.h"
 
 
 /* ---- random numbers: xoshiro256** seeded through splitmix64 ---- */
@@ -145,11 +146,37 @@ bit_pattern(enum tt_pattern p, uint32_t x, int b)
 	}
 }
 
+/* A generated network's node: the pattern on its paper's address digits
+ * (netgen.h id_digits), each a ring of its radix. */
+static uint32_t
+gen_pattern(const tt_net *net, enum tt_pattern p, uint32_t node)
+{
+	int k[TT_ID_DIGITS], nd = net->gen->id_digits(net, k), d, c;
+	uint32_t rest = node, out = 0, w = 1;
+
+	for (d = 0; d < nd; d++) {
+		c = (int)(rest % (uint32_t)k[d]);
+		rest /= (uint32_t)k[d];
+		if (p == TT_TR_TORNADO)
+			c = (c + k[d] / 2 - 1 + k[d]) % k[d];
+		else if (p == TT_TR_CENTER)
+			c = k[d] - 1 - c;
+		else if (p == TT_TR_NEIGHBOUR && d == 0)
+			c = (c + 1) % k[d];
+		out += (uint32_t)c * w;
+		w *= (uint32_t)k[d];
+	}
+	return out;
+}
+
 static uint32_t
 coord_pattern(const tt_net *net, enum tt_pattern p, uint32_t pe)
 {
 	uint32_t node = tt_card_node(net, pe);
 	int c[TT_MAX_DIMS], d, k;
+
+	if (net->gen != NULL)
+		return gen_pattern(net, p, node);
 
 	for (d = 0; d < net->n; d++) {
 		c[d] = tt_node_digit(net, node, d);

@@ -15,6 +15,7 @@ analyze_usage(FILE *f)
 	fprintf(f,
 "usage: ttsim analyze [FILE.yaml] [--dims 4,4,4] [--ports D|best|all]\n"
 "                     [--deadlock vc|bubble|none] [--plain] [--json]\n"
+"                     [--topology SPEC]  (pruned:k=8, tesh:L=2, ...)\n"
 "\n"
 "Walks the routing function over every pair of PEs and the link graph from\n"
 "every PE, and reports:\n"
@@ -82,7 +83,7 @@ print_json_row(const row *r, int indent)
 	    "\"avg_distance\": %.6f, \"avg_dor_hops\": %.6f, "
 	    "\"max_dor_hops\": %u, \"internal_transit_paths\": %llu, "
 	    "\"transit_uniform\": %s, \"vcs\": %d, \"ext_vcs\": %d, "
-	    "\"deadlock_free\": %s, \"channels\": %llu, \"dependencies\": %llu}",
+	    "\"deadlock_free\": %s, \"channels\": %llu, \"dependencies\": %llu",
 	    a->pes, a->diameter,
 	    a->avg_distance, a->avg_dor_hops, a->max_dor_hops,
 	    (unsigned long long)a->internal_transit_paths,
@@ -90,6 +91,18 @@ print_json_row(const row *r, int indent)
 	    a->deadlock_free ? "true" : "false",
 	    (unsigned long long)a->channels,
 	    (unsigned long long)a->dependencies);
+	/* the node graph's, for every network (a twin torus's distances
+	 * above stay over PEs; these count nodes) */
+	printf(", \"nodes\": %u, \"links\": %llu, \"directed\": %s, "
+	    "\"degree_min\": %d, \"degree_max\": %d, "
+	    "\"avg_route_hops\": %.6f, \"max_route_hops\": %u, "
+	    "\"bisection\": ", a->nodes, (unsigned long long)a->links,
+	    net->directed ? "true" : "false", a->degree_min, a->degree_max,
+	    a->avg_dor_hops, a->max_dor_hops);
+	if (a->bisection < 0)
+		printf("null}");
+	else
+		printf("%lld}", (long long)a->bisection);
 }
 
 static void
@@ -105,11 +118,19 @@ print_one(const row *r)
 		    net_card_ports(net, 0, c0, sizeof(c0)),
 		    net_card_ports(net, 1, c1, sizeof(c1)));
 	printf(", deadlock %s\n", tt_deadlock_name(net->deadlock));
-	printf("  PEs                      %u\n", a->pes);
+	printf("  PEs                      %u (nodes %u)\n", a->pes, a->nodes);
+	printf("  %s %llu, degree %d..%d%s\n", net->directed ?
+	    "arcs                    " : "links                   ",
+	    (unsigned long long)a->links, a->degree_min, a->degree_max,
+	    net->directed ? " (out-neighbours)" : "");
+	if (a->bisection >= 0)
+		printf("  bisection                %lld %s\n",
+		    (long long)a->bisection, net->directed ? "arcs" : "links");
 	printf("  diameter                 %u links\n", a->diameter);
 	printf("  average distance         %.3f links\n", a->avg_distance);
-	printf("  average DOR path         %.3f links (longest %u)\n",
-	    a->avg_dor_hops, a->max_dor_hops);
+	printf("  average %s %.3f links (longest %u)\n", net->gen != NULL ?
+	    "route path      " : "DOR path        ", a->avg_dor_hops,
+	    a->max_dor_hops);
 	if (net->twin) {
 		printf("  internal transit paths   %llu per node%s\n",
 		    (unsigned long long)a->internal_transit_paths,
@@ -174,7 +195,11 @@ analyze_warn(const tt_net *net)
 	char title[128];
 	int d;
 
-	for (d = 0; d < net->n; d++)
+	/* a generated network's routes take one decision per pair
+	 * (tt_cdg_add_all()), a torus's a walk each */
+	if (net->gen != NULL && net->nnodes > TT_GEN_PAIRS_MAX_NODES)
+		return;     /* refused, not slow */
+	for (d = 0; d < net->n && net->gen == NULL; d++)
 		hops += net->k[d] / 4.0;
 	if (pes * pes * hops < (double)ANALYZE_WARN_HOPS)
 		return;

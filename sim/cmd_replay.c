@@ -134,7 +134,8 @@ link_name(const struct netrun *r, uint64_t idx, char *buf, size_t bufsz)
 	char cn[64], pn[16];
 
 	snprintf(buf, bufsz, "%s %s", tt_card_name(&r->net, card, cn, sizeof(cn)),
-	    tt_port_name(r->net.card_port[side][i], r->net.n, pn, sizeof(pn)));
+	    tt_net_port_name(&r->net, r->net.card_port[side][i], pn,
+	    sizeof(pn)));
 	return buf;
 }
 
@@ -200,11 +201,15 @@ json_trace(const struct replay *r)
 	    rpp->packet_flits);
 }
 
-/* Is link l of r an output to the card's own PE (not a link)? */
+/* Is link l of r an output to the card's own PE, or a port without a
+ * link (a generated network's node of lower degree): not a link? */
 static int
 pe_port(const struct netrun *r, uint64_t l)
 {
-	return (int)(l % (uint64_t)r->nports) == r->nports - 1;
+	int i = (int)(l % (uint64_t)r->nports);
+
+	return i == r->nports - 1 || (r->net.gen != NULL &&
+	    !tt_net_has_link(&r->net, (uint32_t)(l / (uint64_t)r->nports), i));
 }
 
 /* The share of the flits on links that crossed internal links. */
@@ -249,6 +254,7 @@ json_network(const struct netrun *r, const tt_replay_params *rpp,
 {
 	const tt_replay_result *rr = &r->rr;
 	uint64_t nl = (uint64_t)r->net.ncards * (uint64_t)r->nports, l;
+	const char *sep;
 	char nb[96];
 
 	printf("%s{\"name\": ", first ? "" : ", ");
@@ -273,10 +279,11 @@ json_network(const struct netrun *r, const tt_replay_params *rpp,
 	    ", \"max_pending\": %" PRIu64 ", \"wall_s\": %.3f, \"links\": [",
 	    internal_share(r), r->res.deadlock ? "true" : "false",
 	    rr->max_pending, r->wall);
-	for (l = 0; l < nl; l++) {
+	for (l = 0, sep = ""; l < nl; l++) {
 		if (pe_port(r, l))
 			continue;
-		printf("%s{\"link\": ", l ? ", " : "");
+		printf("%s{\"link\": ", sep);
+		sep = ", ";
 		tt_json_string(stdout, link_name(r, l, nb, sizeof(nb)));
 		printf(", \"flits\": %" PRIu64 ", \"utilization\": %.6f}",
 		    r->link[l], link_util(r, r->link[l]));
@@ -574,9 +581,9 @@ compare_item(const char *item, const tt_netspec *base, uint32_t pes,
 static int
 replay_compare(struct replay *r, uint32_t *pes)
 {
-	char buf[1024], err[1024], *item, *save = NULL;
+	char buf[1024], err[1024], *item[REPLAY_MAX_NETS + 1];
 	tt_net base;
-	int rc = 0;
+	int rc = 0, n, i;
 
 	r->runs[0].spec = r->net.spec;
 	r->nrun = 1;
@@ -591,14 +598,13 @@ replay_compare(struct replay *r, uint32_t *pes)
 	tt_net_free(&base);
 	r->nrun = 0;
 	snprintf(buf, sizeof(buf), "%s", r->compare);
-	for (item = strtok_r(buf, ",", &save); item != NULL && rc == 0;
-	    item = strtok_r(NULL, ",", &save)) {
-		if (r->nrun == REPLAY_MAX_NETS) {
-			fprintf(stderr, "ttsim replay: --compare: at most %d "
-			    "networks\n", REPLAY_MAX_NETS);
-			return -1;
-		}
-		rc = compare_item(item, &r->net.spec, *pes,
+	if ((n = netlist_split(buf, item, REPLAY_MAX_NETS)) < 0) {
+		fprintf(stderr, "ttsim replay: --compare: at most %d "
+		    "networks\n", REPLAY_MAX_NETS);
+		return -1;
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		rc = compare_item(item[i], &r->net.spec, *pes,
 		    &r->runs[r->nrun].spec);
 		r->nrun += rc == 0;
 	}

@@ -23,6 +23,8 @@ run_usage(FILE *f)
 "\n"
 "network flags:   --dims 4,4,4  --ports D|A..J|best  --deadlock vc|bubble|none\n"
 "                 --plain (one card, 2n ports: the ordinary torus)\n"
+"                 --topology SPEC (pruned:k=8, msn:k=8, mh3dt:m=4,n=4,\n"
+"                 tesh:L=2, twin:8x8x8; see ttsim(1))\n"
 "rules (the seed model's first; the others match another simulator):\n"
 "  --type1-vc port|room  a type-1 packet's internal-link VC: by the port it\n"
 "                  leaves by (seed 000 §7.1 footnote 5), or the emptiest\n"

@@ -111,7 +111,7 @@ parse_topos(const char *v, const tt_netspec *base, topo *out, int max)
 	int n, i;
 
 	snprintf(buf, sizeof(buf), "%s", v);
-	n = split_list(buf, item, max < SWEEP_MAX ? max : SWEEP_MAX);
+	n = netlist_split(buf, item, max < SWEEP_MAX ? max : SWEEP_MAX);
 	if (n <= 0) {
 		fprintf(stderr, "ttsim sweep: --topo %s: give topologies such as "
 		    "4x4x4,8x8:plain\n", v);

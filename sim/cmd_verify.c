@@ -14,7 +14,7 @@ verify_usage(FILE *f)
 {
 	fprintf(f,
 "usage: ttsim verify [FILE.yaml] [--dims 4,4,4] [--ports D|best|all]\n"
-"                    [--deadlock vc|bubble|none] [--plain]\n"
+"                    [--deadlock vc|bubble|none] [--plain] [--topology SPEC]\n"
 "                    [--flow SRC:DST]... [--type1-vc port|room]\n"
 "                    [--ties plus|random] [--ring-vc hop|entry] [--json]\n"
 "\n"
@@ -75,7 +75,7 @@ verify_build(const tt_net *net, const flowarg *fargs, size_t nflows,
     struct verdict *v)
 {
 	tt_flow *flows = NULL;
-	char title[128];
+	char title[128], err[512];
 	size_t i;
 	int rc = 0;
 
@@ -97,6 +97,11 @@ verify_build(const tt_net *net, const flowarg *fargs, size_t nflows,
 		for (i = 0; i < nflows && rc == 0; i++)
 			rc = tt_cdg_add_path(&v->g, flows[i].src, flows[i].dst,
 			    NULL);
+	} else if (tt_cdg_check_size(net, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim verify: %s\n", err);
+		tt_cdg_free(&v->g);
+		free(flows);
+		return -1;
 	} else {
 		net_title(net, title, sizeof(title));
 		rc = tt_cdg_add_all(&v->g, NULL, progress_show, title);
@@ -164,7 +169,10 @@ verify_text(const tt_net *net, const struct verdict *v)
 	if (net->deadlock == TT_DL_BUBBLE)
 		printf(" (%llu within rings, covered by the bubble)",
 		    (unsigned long long)g->ring_edges_dropped);
-	printf("; internal-link VCs %d\n", net->int_vcs);
+	if (net->gen != NULL)
+		printf("; VC classes per link %d\n", net->ext_vcs);
+	else
+		printf("; internal-link VCs %d\n", net->int_vcs);
 	if (v->is_free)
 		printf("  deadlock-free: the channel dependency graph is "
 		    "acyclic\n");

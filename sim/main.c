@@ -40,6 +40,8 @@ usage(FILE *f)
 "  --ports D|A..J|best|all  port configuration (default best)\n"
 "  --deadlock vc|bubble|none  deadlock avoidance (default vc)\n"
 "  --plain               one card per node with 2n ports: the plain torus\n"
+"  --topology SPEC       another network: pruned:k=8, msn:k=8, pruned-msn:k=8,\n"
+"                        mh3dt:m=4,n=4,L=2,q=2, tesh:m=2,L=2,q=0\n"
 "  --json                machine-readable output\n"
 "\n"
 "'ttsim COMMAND --help' describes a command.  Exit status: 0 success,\n"

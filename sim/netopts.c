@@ -4,6 +4,7 @@
  * --csv) and the link (--link-gbps, --flit-bytes); and the one way a
  * network is named.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@ const struct option netopts_flags[] = {
 	{"ports", required_argument, NULL, OPT_PORTS},
 	{"deadlock", required_argument, NULL, OPT_DEADLOCK},
 	{"plain", no_argument, NULL, OPT_PLAIN},
+	{"topology", required_argument, NULL, OPT_TOPOLOGY},
 	{NULL, 0, NULL, 0}
 };
 
@@ -118,6 +120,9 @@ netopts_take(void *state, const struct optval *v)
 	case OPT_PLAIN:
 		o->plain_flag = 1;
 		break;
+	case OPT_TOPOLOGY:
+		o->topology_flag = v->value;
+		break;
 	case OPT_TYPE1_VC:
 		return rule_parse(v, type1_vc_names, &o->t1_vc);
 	case OPT_TIES:
@@ -165,6 +170,33 @@ linkopts_resolve(const linkopts *l, const tt_config *cfg, tt_netparams *out)
 		out->flit_bytes = l->flit_bytes;
 }
 
+/*
+ * --topology SPEC over the file's network: a torus ("twin:8x8x8") takes
+ * --ports and --plain as ever; a generated network has neither dims nor
+ * port configuration, so those flags are refused with it.
+ */
+static int
+netopts_topology(netopts *o, const char *cmd)
+{
+	char err[512];
+
+	if (tt_netspec_parse(&o->spec, o->topology_flag, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim %s: --topology %s: %s\n", cmd,
+		    o->topology_flag, err);
+		return -1;
+	}
+	if (o->spec.topo != TT_TOPO_TORUS && (o->dims_flag != NULL ||
+	    o->ports_flag != NULL || o->plain_flag)) {
+		fprintf(stderr, "ttsim %s: --topology %s: %s describes a torus "
+		    "and this is not one; give the size in the spec\n", cmd,
+		    o->topology_flag,
+		    o->dims_flag != NULL ? "--dims" : o->ports_flag != NULL ?
+		    "--ports" : "--plain");
+		return -1;
+	}
+	return 0;
+}
+
 int
 netopts_finish(netopts *o, const char *cmd)
 {
@@ -176,6 +208,8 @@ netopts_finish(netopts *o, const char *cmd)
 			return -1;
 		o->spec = o->cfg.spec;
 	}
+	if (o->topology_flag != NULL && netopts_topology(o, cmd) < 0)
+		return -1;
 	o->spec.t1_vc = (enum tt_t1vc)o->t1_vc;
 	o->spec.ties = (enum tt_ties)o->ties;
 	o->spec.ring_vc = (enum tt_ringvc)o->ring_vc;
@@ -287,6 +321,13 @@ net_label(const tt_net *net, int full, char *buf, size_t bufsz)
 	size_t len;
 	int d;
 
+	if (net->gen != NULL) {
+		len = (size_t)snprintf(buf, bufsz, "%s", tt_topo_name(net));
+		if (full && len < bufsz && net->spec.ties != TT_TIES_PLUS)
+			snprintf(buf + len, bufsz - len, " ties:%s",
+			    ties_names[net->spec.ties]);
+		return buf;
+	}
 	len = (size_t)snprintf(buf, bufsz, "%dD%s ", net->n, net->twin ? "T" : "");
 	for (d = 0; d < net->n && len < bufsz; d++)
 		len += (size_t)snprintf(buf + len, bufsz - len, "%s%d",
@@ -364,6 +405,13 @@ json_card_ports(FILE *f, const tt_net *net, int side)
 void
 json_net_fields(FILE *f, const tt_net *net, const char *scheme_key)
 {
+	if (net->gen != NULL) {
+		fprintf(f, "\"topology\": ");
+		tt_json_string(f, tt_topo_name(net));
+		fprintf(f, ", \"twin\": false, \"%s\": \"%s\"", scheme_key,
+		    tt_deadlock_name(net->deadlock));
+		return;
+	}
 	fprintf(f, "\"dims\": ");
 	json_dims(f, net);
 	fprintf(f, ", \"twin\": %s, \"ports\": ", net->twin ? "true" : "false");
@@ -418,6 +466,36 @@ flow_parse(const tt_net *net, const char *text, uint32_t *src, uint32_t *dst,
 	return 0;
 }
 
+/*
+ * A list of networks: split at commas, where a key=value token continues
+ * the spec before it, so that "D,tesh:m=2,L=2,q=0" is two networks.
+ */
+int
+netlist_split(char *s, char **out, int max)
+{
+	char *p = s, *e;
+	int n = 0;
+
+	while (*p != '\0') {
+		e = strchr(p, ',');
+		if (e != NULL)
+			*e = '\0';
+		if (*p != '\0') {
+			if (n > 0 && strchr(p, '=') != NULL &&
+			    strchr(p, ':') == NULL)
+				p[-1] = ',';    /* back into the spec before */
+			else if (n == max)
+				return -1;
+			else
+				out[n++] = p;
+		}
+		if (e == NULL)
+			break;
+		p = e + 1;
+	}
+	return n;
+}
+
 int
 topo_parse(const char *item, const tt_netspec *base, tt_netspec *out,
     const char *cmd, const char *flag)
@@ -425,6 +503,14 @@ topo_parse(const char *item, const tt_netspec *base, tt_netspec *out,
 	char dims[256], err[256], *p, *colon;
 
 	*out = *base;
+	if (!isdigit((unsigned char)item[0])) {
+		/* a named network: "twin:8x8x8", "tesh:L=2" */
+		if (tt_netspec_parse(out, item, err, sizeof(err)) == 0 &&
+		    tt_netspec_check(out, err, sizeof(err)) == 0)
+			return 0;
+		fprintf(stderr, "ttsim %s: %s %s: %s\n", cmd, flag, item, err);
+		return -1;
+	}
 	out->twin = 1;
 	snprintf(dims, sizeof(dims), "%s", item);
 	colon = strchr(dims, ':');

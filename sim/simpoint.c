@@ -604,8 +604,11 @@ simpoint_csv(FILE *f, const simpoint *pt)
 	char sb[128];
 	int d;
 
-	fprintf(f, "%s,", net_name(&pt->net, sb, sizeof(sb)));
-	for (d = 0; d < pt->net.n; d++)
+	/* a generated network's name has commas (tesh:m=2,L=2,q=0): quoted,
+	 * and it has no dims */
+	net_name(&pt->net, sb, sizeof(sb));
+	fprintf(f, strchr(sb, ',') != NULL ? "\"%s\"," : "%s,", sb);
+	for (d = 0; d < pt->net.n && pt->net.gen == NULL; d++)
 		fprintf(f, "%s%d", d ? "x" : "", pt->net.k[d]);
 	fprintf(f, ",%d,%s,%s,%u,%s,%.6g", pt->net.twin, pt->net.ports_name,
 	    tt_deadlock_name(pt->net.deadlock), (unsigned)pt->net.ncards,

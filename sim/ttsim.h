@@ -38,7 +38,7 @@ enum {
 	OPT_HELP = 'h',         /* -h, --help: every command */
 	OPT_OUT = 'o',          /* -o FILE and the long name a command gives it */
 	/* network (netopts_flags) */
-	OPT_DIMS = 256, OPT_PORTS, OPT_DEADLOCK, OPT_PLAIN,
+	OPT_DIMS = 256, OPT_PORTS, OPT_DEADLOCK, OPT_PLAIN, OPT_TOPOLOGY,
 	OPT_TYPE1_VC, OPT_TIES, OPT_RING_VC,
 	/* output (outopts_json, outopts_json_csv) */
 	OPT_JSON, OPT_CSV,
@@ -99,6 +99,7 @@ typedef struct netopts {
 	tt_netspec spec;
 	int ports_all;        /* --ports all */
 	const char *dims_flag, *ports_flag, *deadlock_flag;
+	const char *topology_flag;  /* --topology SPEC */
 	int plain_flag;
 	int t1_vc, ties, ring_vc;   /* --type1-vc, --ties, --ring-vc */
 	int given;            /* a file or a network flag was given */
@@ -144,6 +145,7 @@ int flow_parse(const tt_net *net, const char *text, uint32_t *src,
     uint32_t *dst, const char *cmd);
 /* A topology such as 4x4x4 or 16x8:plain over base; -1 after a message
  * naming cmd and flag. */
+int netlist_split(char *s, char **out, int max);
 int topo_parse(const char *item, const tt_netspec *base, tt_netspec *out,
     const char *cmd, const char *flag);
 /*

@@ -86,9 +86,27 @@ typedef struct tt_analysis {
 	int ext_vcs;                   /* VCs on each external link */
 	int deadlock_free;
 	uint64_t channels, dependencies, bubble_violations;
+	/* the node graph: nodes, links (node pairs joined by a link; arcs
+	 * when directed), distinct neighbours (out-neighbours) per node, and
+	 * the links (arcs one way) across the least of the network's
+	 * bisection cuts, -1 when it defines none (tt_net_cuts()) */
+	uint32_t nodes;
+	uint64_t links;
+	int degree_min, degree_max;
+	int64_t bisection;
 } tt_analysis;
 
 int tt_analyze(const tt_net *net, tt_analysis *out, char *err, size_t errsz);
+
+/*
+ * The largest generated network analysed exhaustively (every pair of
+ * nodes): 3D-TESH up to L = 3, MH3DT up to m = n = 6.  Above it,
+ * tt_analyze() and tt_cdg_check_size() refuse (-1 with err), since N^2
+ * pairs are hours: a 262,144-node 3D-TESH (L = 4) has 6.9e10.  Its node
+ * graph (tt_node_graph()) and chosen flows stay cheap.
+ */
+#define TT_GEN_PAIRS_MAX_NODES 65536u
+int tt_cdg_check_size(const tt_net *net, char *err, size_t errsz);
 
 int tt_analyze_progress(const tt_net *net, tt_analysis *out,
     tt_progress_fn progress, void *arg, char *err, size_t errsz);
@@ -105,6 +123,17 @@ int tt_transit_paths(const tt_net *net, uint64_t *per_node);
 /* Shortest-path distances between cards (BFS over cables and internal
  * links): the diameter and the mean over ordered pairs of distinct PEs. */
 int tt_distances(const tt_net *net, uint32_t *diameter, double *avg);
+
+/* The node graph's counts into out (nodes, links, degree_min/max,
+ * bisection); 0 (it allocates nothing). */
+int tt_node_graph(const tt_net *net, tt_analysis *out);
+/* The cuts a bisection is the least of: a torus's, or a pruned or
+ * directed torus's, through the middle of each dimension (seed 002
+ * Table 1); a 3D-TESH's, halving the top level (seed 004 eq. 4.2); 0 for
+ * a network whose paper defines none.  tt_net_cut_side(): the side of
+ * cut c a node is on. */
+int tt_net_cuts(const tt_net *net);
+int tt_net_cut_side(const tt_net *net, int c, uint32_t node);
 
 TT_END_DECLS
 

@@ -68,6 +68,34 @@ enum tt_ringvc {
 	TT_RINGVC_ENTRY
 };
 
+/*
+ * The kind of network a spec names.  A network is switches with ports,
+ * links between ports, one PE per switch (two per node in a twin torus)
+ * and a routing function whose hops carry VC classes.  Twin and plain
+ * tori are this file's model; the others are built by the generators of
+ * lib/netgen.c from a spec string ("pruned:k=8", "tesh:L=2") and described
+ * by the generic fields at the end of tt_net.
+ */
+enum tt_topo {
+	TT_TOPO_TORUS = 0,    /* twin or plain torus (twin decides) */
+	TT_TOPO_PRUNED,       /* pruned torus (seed 002 §2) */
+	TT_TOPO_MSN,          /* directed torus, Manhattan street network */
+	TT_TOPO_PRUNED_MSN,   /* pruned directed torus */
+	TT_TOPO_MH3DT,        /* modified hierarchical 3D torus (seed 003) */
+	TT_TOPO_TESH          /* 3D-TESH (seed 004) */
+};
+
+/* A generated network's parameters (0: the generator's default). */
+typedef struct tt_genspec {
+	int k;        /* pruned, msn: nodes per dimension */
+	int n;        /* pruned, msn: dimensions; mh3dt: BMs per dimension */
+	int m;        /* mh3dt: BM side; tesh: BM side is 2^m */
+	int L;        /* mh3dt, tesh: levels */
+	int q;        /* mh3dt, tesh: inter-level connectivity */
+	int vcs;      /* mh3dt, tesh: the paper's VC scheme instead of ours
+	               * (to show its cycle), as a VC count; 0: ours */
+} tt_genspec;
+
 enum tt_ports_kind {
 	TT_PORTS_LETTER = 0,  /* A..J of seed 000 Table 1 (n = 3 only) */
 	TT_PORTS_BEST,        /* C_Best of seed 001 §3.3.1 */
@@ -91,6 +119,9 @@ typedef struct tt_netspec {
 	enum tt_t1vc t1_vc;
 	enum tt_ties ties;
 	enum tt_ringvc ring_vc;
+	/* the kind of network; TT_TOPO_TORUS uses the fields above */
+	enum tt_topo topo;
+	tt_genspec gen;
 } tt_netspec;
 
 /* What kind of use of a link a hop is (seed 000 §6.2.1 traffic types). */
@@ -160,6 +191,28 @@ typedef struct tt_net {
 	int8_t local_port[2][TT_NPORTS];  /* -1 if the port is not on that card */
 	int chans_per_card;               /* output channels (port, vc) per card */
 	uint8_t chan_base[2][TT_MAX_EXT + 1]; /* first channel of each local port */
+
+	/*
+	 * A generated network (spec.topo != TT_TOPO_TORUS): one card (switch)
+	 * and one PE per node, card_nports ports on every switch (port p is
+	 * local port p), ext_vcs VC classes on each.  n and k[] are then the
+	 * routing digits, not dimensions: the routing function decides on the
+	 * first digit in which the destination differs and that digit's value
+	 * alone, so tt_rtable serves these networks unchanged; stride[] places
+	 * a digit in the node id (any mixed radix, not only increasing).
+	 * peer[] and peer_port[] give every port's far end (a port with no link
+	 * leads back to itself); arcs[] has bit p set where port p is a link
+	 * the network has (an out-arc when directed).  A directed network is
+	 * cabled as its undirected torus, so credits flow back on the reverse
+	 * cable, and only the arcs in arcs[] carry packets.
+	 */
+	const struct tt_gen *gen;     /* NULL for tori */
+	uint32_t *peer;               /* nnodes * card_nports */
+	uint8_t *peer_port;           /* nnodes * card_nports */
+	uint16_t *arcs;               /* nnodes */
+	int directed;
+	uint32_t hop_limit;           /* no route is longer (a bug check) */
+	char topo_name[64];           /* "pruned:k=8,n=3" */
 } tt_net;
 
 /* ---- lib/topo.c ---- */
@@ -195,6 +248,23 @@ static inline int tt_node_digit(const tt_net *net, uint32_t node, int dim)
 { return net->coord[(size_t)node * (size_t)net->n + (size_t)dim]; }
 
 uint32_t tt_node_index(const tt_net *net, const int *coord);
+/* "X+" for a torus, the generator's name ("G+", ...) otherwise. */
+const char *tt_net_port_name(const tt_net *net, int port, char *buf,
+    size_t bufsz);
+/* Whether a port of a card carries a link (an out-arc when directed). */
+int tt_net_has_link(const tt_net *net, uint32_t card, int port);
+
+/* ---- lib/netgen.c: the generated networks ---- */
+
+/*
+ * Fill spec from a network spec string: "torus:4,4,4", "twin:8,8,8",
+ * "pruned:k=8", "msn:k=8,n=3", "pruned-msn:k=8", "mh3dt:m=4,n=4,L=2,q=2",
+ * "tesh:m=2,L=2,q=0".  A bare "8,8,8" or "8x8x8[:plain|:twin]" is a torus
+ * as sweep's --topo names them.  -1 with err naming the bad token.
+ */
+int tt_netspec_parse(tt_netspec *spec, const char *s, char *err, size_t errsz);
+/* The spec string of a generated network ("" for a torus). */
+const char *tt_topo_name(const tt_net *net);
 /* Parse a PE as a number or as "x,y,z/c" (twin) or "x,y,z" (plain). */
 int tt_pe_parse(const tt_net *net, const char *s, uint32_t *pe, char *err, size_t errsz);
 /* "(1,0,3)/c1" for twin, "(1,0,3)" for plain. */

@@ -490,7 +490,7 @@ test_unknown_and_duplicate_keys(void **state)
 	    "unknown key torus.dim (expected dims, twin, ports or deadlock)");
 	assert_one_error("torus:\n  dims: [4, 4]\nrouting: dor\n", 3, 1,
 	    "unknown section routing (expected torus, network, nodes, trace, "
-	    "addresses, pes or credits)");
+	    "addresses, pes, credits or topology)");
 	assert_one_error("torus:\n  dims: [4, 4]\nnetwork: {mtu: 9000}\n", 3, 11,
 	    "unknown key network.mtu");
 	assert_one_error("torus:\n  dims: [4, 4]\n  dims: [8, 8]\n", 3, 3,
@@ -786,6 +786,33 @@ test_invalid_utf8_position(void **state)
 	    "invalid leading UTF-8 octet");
 }
 
+/* topology: names a generated network, as a spec or as a mapping. */
+static void
+test_topology_section(void **state)
+{
+	struct load *l;
+
+	(void)state;
+	l = load_text("topology: \"tesh:m=2,L=2,q=0\"\n");
+	assert_int_equal(l->nerr, 0);
+	assert_int_equal(l->cfg.spec.topo, TT_TOPO_TESH);
+	assert_int_equal(l->cfg.spec.gen.L, 2);
+	load_free(l);
+	l = load_text("topology: {kind: pruned, k: 8}\n");
+	assert_int_equal(l->nerr, 0);
+	assert_int_equal(l->cfg.spec.topo, TT_TOPO_PRUNED);
+	assert_int_equal(l->cfg.spec.gen.k, 8);
+	load_free(l);
+	assert_one_error("topology: {kind: pruned, j: 8}\n", 1, 11,
+	    "'j' is not a key of pruned");
+	assert_one_error("network: {packet_flits: 4}\ntopology: tesh:L=9\n", 2,
+	    11, "tesh: L=9");
+	assert_one_error("topology: tesh:L=2\ntorus: {dims: [4, 4]}\n", 1, 1,
+	    "both name the network");
+	assert_one_error("topology: tesh:L=1\nnodes: []\n", 2, 1,
+	    "ttd, which runs twin and plain tori only");
+}
+
 int
 main(void)
 {
@@ -808,6 +835,7 @@ main(void)
 		cmocka_unit_test(test_ports_map_errors),
 		cmocka_unit_test(test_model_has_the_last_word),
 		cmocka_unit_test(test_unknown_and_duplicate_keys),
+		cmocka_unit_test_teardown(test_topology_section, free_pending),
 		cmocka_unit_test(test_section_types),
 		cmocka_unit_test(test_network_ranges),
 		cmocka_unit_test(test_buffer_must_hold_a_packet),
