@@ -109,7 +109,8 @@ struct tt_sim {
 	uint32_t *down_sw;      /* ns*np: switch at the far end of output o */
 	uint8_t *down_in;       /* ns*np: its input port */
 	uint32_t *up_cred;      /* ns*np: cred[] index (vc 0) feeding input in */
-	tt_rtable *rt;          /* ns */
+	tt_rtable *rt;          /* ns, their rows shared (sim_build.c) */
+	struct sim_rows *rows;
 	uint64_t *link_flits;   /* ns*np, inside the window */
 
 	struct nic *nic;        /* ns (one PE per switch) */
