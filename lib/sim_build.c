@@ -396,15 +396,9 @@ tt_sim_free(tt_sim *sim)
 	free(sim->vcq);
 	free(sim->slot);
 	free(sim->cred);
-	free(sim->out_busy);
-	free(sim->out_next);
-	free(sim->cwait);
-	free(sim->in_busy);
-	free(sim->req);
+	free(sim->port);
 	free(sim->want);
 	free(sim->oreq);
-	free(sim->rr_out);
-	free(sim->rr_vc);
 	sim_part_free(sim->part);
 	free(sim->down_sw);
 	free(sim->down_in);
@@ -492,6 +486,10 @@ sim_wire(const tt_sim *sim, uint32_t g, int o, uint32_t *down, uint8_t *din,
 	    (uint64_t)net->local_port[side_of(sim, peer)][po]) * (uint64_t)sim->V);
 }
 
+/* Above this, the switches' state is out of the caches' reach: a hop's
+ * records are misses to memory, and the cycle loop prefetches them. */
+#define SIM_BIG ((uint64_t)32 << 20)
+
 tt_sim *
 sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
     uint32_t end)
@@ -514,6 +512,7 @@ sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
 	sim_layout(sim);
 	sim->W = wheel_size(p);
 	sim->W2 = switch_wheel_size(p);
+	sim->big = sim_memory_switches(net, p, sim->ns) > SIM_BIG;
 	return sim;
 }
 
@@ -557,15 +556,9 @@ sim_alloc(tt_sim *sim)
 	sim->vcq = sim_calloc(npv, sizeof(*sim->vcq));
 	sim->slot = sim_calloc(nslots, sizeof(*sim->slot));
 	sim->cred = sim_calloc(npv, sizeof(*sim->cred));
-	sim->out_busy = sim_calloc(npo, sizeof(uint64_t));
-	sim->out_next = sim_calloc(npo, sizeof(uint64_t));
-	sim->cwait = sim_calloc(npo, 1);
-	sim->in_busy = sim_calloc(npo, sizeof(uint64_t));
-	sim->req = sim_calloc(npo, sizeof(uint32_t));
+	sim->port = sim_calloc(npo, sizeof(*sim->port));
 	sim->want = sim_calloc(npo * (uint64_t)sim->np, sizeof(uint32_t));
 	sim->oreq = sim_calloc(sim->ns, sizeof(uint32_t));
-	sim->rr_out = sim_calloc(npo, 1);
-	sim->rr_vc = sim_calloc(npo, 1);
 	sim->down_sw = sim_calloc(npo, sizeof(uint32_t));
 	sim->down_in = sim_calloc(npo, 1);
 	sim->up_cred = sim_calloc(npo, sizeof(uint32_t));
@@ -594,9 +587,8 @@ sim_alloc(tt_sim *sim)
 		return -1;
 	sim->wheel = sim_calloc(sim->W, sizeof(uint32_t *));
 	sim->wheel_n = sim_calloc(sim->W, sizeof(uint32_t));
-	if (!sim->vcq || !sim->slot || !sim->cred || !sim->out_busy || !sim->out_next || !sim->cwait ||
-	    !sim->in_busy || !sim->req || !sim->want || !sim->oreq || !sim->rr_out ||
-	    !sim->rr_vc || !sim->down_sw || !sim->down_in ||
+	if (!sim->vcq || !sim->slot || !sim->cred || !sim->port ||
+	    !sim->want || !sim->oreq || !sim->down_sw || !sim->down_in ||
 	    !sim->up_cred || !sim->link_flits || !sim->rt || !sim->nic ||
 	    !sim->active || !sim->nic_bucket || !sim->nic_link || !sim->nic_far || !sim->wheel || !sim->wheel_n)
 		return -1;
