@@ -492,7 +492,7 @@ pf_grant(const tt_sim *sim, uint64_t so, const struct vcq *q, int last)
 	const struct vcq *dq;
 
 	if (last)
-		pf_range(&sim->slot[q->base + q->head], sizeof(struct pkt));
+		pf_range(&sim->slot[q->base + q->head], 2 * sizeof(struct pkt));
 	if (ds == REMOTE || so % np == np - 1)
 		return;
 	di = (uint64_t)ds * np + (uint64_t)sim->down_in[so];
@@ -537,15 +537,17 @@ pf_arbitration(const tt_sim *sim, uint32_t s, uint64_t t, int last)
 		for (r = po->req; r; r &= r - 1) {
 			uint64_t si = (uint64_t)s * np + (uint64_t)__builtin_ctz(r);
 			uint32_t w = sim->want[si * np + (uint64_t)o];
-			const struct vcq *q = &sim->vcq[si * V +
-			    (uint64_t)__builtin_ctz(w | 1u << 31)];
 
-			if (!last) {
-				__builtin_prefetch(q);
+			if (!last)
 				__builtin_prefetch(&sim->up_cred[si]);
-			}
-			if (w != 0)
+			for (; w; w &= w - 1) {
+				const struct vcq *q = &sim->vcq[si * V +
+				    (uint64_t)__builtin_ctz(w)];
+
+				if (!last)
+					__builtin_prefetch(q);
 				pf_grant(sim, so, q, last);
+			}
 		}
 	}
 }
