@@ -277,16 +277,20 @@ struct sim_rows {
 	uint32_t hcap;          /* a power of two, at least 2n */
 };
 
+/* A tt_hop is 8 bytes: hashed a word at a time. */
+_Static_assert(sizeof(tt_hop) == 8, "row_hash() hashes a tt_hop as a word");
+
 static uint32_t
 row_hash(const tt_hop *h, uint32_t len)
 {
-	const unsigned char *b = (const unsigned char *)h;
-	uint32_t x = 2166136261u;
-	size_t i;
+	uint64_t x = len, w;
+	uint32_t i;
 
-	for (i = 0; i < len * sizeof(*h); i++)
-		x = (x ^ b[i]) * 16777619u;
-	return x;
+	for (i = 0; i < len; i++) {
+		memcpy(&w, &h[i], sizeof(w));
+		x = (x ^ w) * 0x100000001b3ull;
+	}
+	return (uint32_t)(x ^ x >> 32);
 }
 
 static int
