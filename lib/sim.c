@@ -856,21 +856,36 @@ jump(tt_sim *sim, uint64_t t, uint64_t wake, int until_empty)
 	return t;
 }
 
-/* One cycle of every NIC and switch of this part. */
+/* The records an injection from NIC pe touches (pf: sim->big; see
+ * switches_step()). */
+static inline void
+pf_nic(const tt_sim *sim, uint32_t pe)
+{
+	const uint64_t np = (uint64_t)sim->np, so = (uint64_t)pe * np +
+	    np - 1;
+
+	__builtin_prefetch(&sim->nic[pe]);
+	__builtin_prefetch(&sim->cred[so * (uint64_t)sim->V]);
+	pf_range(&sim->vcq[so * (uint64_t)sim->V],
+	    (size_t)sim->V * sizeof(struct vcq));
+	pf_range(&sim->port[(uint64_t)pe * np], np * sizeof(struct port));
+	pf_range(&sim->want[so * np], np * sizeof(uint32_t));
+	pf_range(&sim->rt[pe], sizeof(tt_rtable));
+	__builtin_prefetch(&sim->oreq[pe]);
+	__builtin_prefetch(&sim->swake[pe]);
+}
+
+/* The active NICs of cycle t fetch and inject. */
 static inline __attribute__((always_inline)) void
-cycle(tt_sim *sim, const tt_source *src, uint64_t t, const int dist,
-    const int ext)
+nics_step(tt_sim *sim, const tt_source *src, uint64_t t, const int ext,
+    const int pf)
 {
 	uint32_t i, pe;
 
-	sim->t = t;
-	sim->dbatch = sim_batch_at(sim, t + sim->doff);
-	if ((t & (NIC_WHEEL - 1)) == 0)
-		nic_far_scan(sim);
-	apply_credits(sim, t);
-	nic_wake(sim, t);
 	for (i = 0; i < sim->nactive; ) {
 		pe = sim->active[i];
+		if (pf && i + PF_AHEAD < sim->nactive)
+			pf_nic(sim, sim->active[i + PF_AHEAD]);
 		/* woken to ask the source again */
 		if (!sim->nic[pe].pending &&
 		    !nic_fetch(sim, src, pe, t, 1))
@@ -880,10 +895,27 @@ cycle(tt_sim *sim, const tt_source *src, uint64_t t, const int dist,
 		else
 			i++;
 	}
-	if (sim->big)
+}
+
+/* One cycle of every NIC and switch of this part. */
+static inline __attribute__((always_inline)) void
+cycle(tt_sim *sim, const tt_source *src, uint64_t t, const int dist,
+    const int ext)
+{
+
+	sim->t = t;
+	sim->dbatch = sim_batch_at(sim, t + sim->doff);
+	if ((t & (NIC_WHEEL - 1)) == 0)
+		nic_far_scan(sim);
+	apply_credits(sim, t);
+	nic_wake(sim, t);
+	if (sim->big) {
+		nics_step(sim, src, t, ext, 1);
 		switches_step(sim, t, dist, ext, 1);
-	else
+	} else {
+		nics_step(sim, src, t, ext, 0);
 		switches_step(sim, t, dist, ext, 0);
+	}
 }
 
 /* Cycle t, then the progress report every 4096 cycles; the next cycle. */
