@@ -233,7 +233,9 @@ sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 	npv = ns * (uint64_t)tmp.np * (uint64_t)tmp.V;
 	slots = net->twin ? (switch_slots(&tmp, 0) + switch_slots(&tmp, 1)) *
 	    (ns / 2) : switch_slots(&tmp, 0) * ns;
-	per_port = 8 + 8 + 8 + 1 + 4 + 4 + 1 + 1 + 4 + 1 + 8 +
+	/* struct port, down_sw, down_in, up_cred, link_flits, want, and
+	 * the credit wheel */
+	per_port = sizeof(struct port) + 4 + 1 + 4 + 8 +
 	    4 * (uint64_t)tmp.np + (uint64_t)wheel_size(p) * 4;
 	/* the shared rows: one per side and digit of each dimension (a
 	 * malloc'd block each, and their index) */
