@@ -141,7 +141,8 @@ head_route(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
 	    sim->port_id[side][in]);
 	const int out = h.port == TT_PORT_NIC ? sim->np - 1 :
 	    sim->net->local_port[side][h.port];
-	const uint64_t so = (uint64_t)s * np + (uint64_t)out;
+	struct port *pi = &sim->port[si], *po = &sim->port[(uint64_t)s * np +
+	    (uint64_t)out];
 	uint64_t e;
 
 	q->out = (uint8_t)out;
@@ -158,12 +159,12 @@ head_route(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
 	sim->want[si * np + (uint64_t)out] |= 1u << v;
 	/* the earliest this request can go; the output's hint must not be
 	 * later, and an output nobody wanted has no hint yet */
-	e = q->ready > sim->in_busy[si] ? q->ready : sim->in_busy[si];
-	if (e < sim->out_busy[so])
-		e = sim->out_busy[so];
-	if (sim->req[so] == 0 || e < sim->out_next[so])
-		sim->out_next[so] = e;
-	sim->req[so] |= 1u << in;
+	e = q->ready > pi->in_busy ? q->ready : pi->in_busy;
+	if (e < po->out_busy)
+		e = po->out_busy;
+	if (po->req == 0 || e < po->out_next)
+		po->out_next = e;
+	po->req |= 1u << in;
 	sim->oreq[s] |= 1u << out;
 	sched_switch(sim, s, e);
 }
@@ -259,19 +260,20 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 	struct pkt *pk = &sim->slot[q->base + q->head];
 	const uint64_t done = t + (uint64_t)sim->P;
 	uint32_t *w = &sim->want[si * np + (uint64_t)o];
+	struct port *pi = &sim->port[si], *po = &sim->port[so];
 
 	/* this head no longer wants o */
 	*w &= ~(1u << v);
 	if (*w == 0) {
-		sim->req[so] &= ~(1u << in);
-		if (sim->req[so] == 0)
+		po->req &= ~(1u << in);
+		if (po->req == 0)
 			sim->oreq[s] &= ~(1u << o);
 	}
-	sim->in_busy[si] = done;
-	sim->out_busy[so] = done;
-	sim->out_next[so] = done;
-	sim->rr_out[so] = (uint8_t)(in + 1 == sim->np ? 0 : in + 1);
-	sim->rr_vc[si] = (uint8_t)(v + 1 == nvi ? 0 : v + 1);
+	pi->in_busy = done;
+	po->out_busy = done;
+	po->out_next = done;
+	po->rr_out = (uint8_t)(in + 1 == sim->np ? 0 : in + 1);
+	pi->rr_vc = (uint8_t)(v + 1 == nvi ? 0 : v + 1);
 	sim->last_move = t;
 	sim->traversals += (uint64_t)sim->P;
 	/* most transfers lie wholly inside the window or wholly outside */
@@ -329,8 +331,8 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 {
 	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
 	const uint64_t so = (uint64_t)s * np + (uint64_t)o, cb = so * V;
-	const uint32_t m = sim->req[so], inport_mask = (1u << sim->np) - 1;
-	const int side = side_of(sim, s), start = sim->rr_out[so];
+	const uint32_t m = sim->port[so].req, inport_mask = (1u << sim->np) - 1;
+	const int side = side_of(sim, s), start = sim->port[so].rr_out;
 	const int eject = o == sim->np - 1;
 	const int ncls = sim->ncls[side][o], nvo = sim->nvc[side][o];
 	uint32_t rot;
@@ -354,9 +356,9 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 		if (in >= sim->np)
 			in -= sim->np;
 		si = (uint64_t)s * np + (uint64_t)in;
-		if (sim->in_busy[si] > t) {
-			if (sim->in_busy[si] < next)
-				next = sim->in_busy[si];
+		if (sim->port[si].in_busy > t) {
+			if (sim->port[si].in_busy < next)
+				next = sim->port[si].in_busy;
 			continue;
 		}
 		wm = sim->want[si * np + (uint64_t)o];
@@ -365,7 +367,7 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 			vstart = __builtin_ctz(wm);
 			vrot = 1;
 		} else {
-			vstart = sim->rr_vc[si];
+			vstart = sim->port[si].rr_vc;
 			vrot = (uint32_t)(((uint64_t)wm >> vstart) |
 			    ((uint64_t)wm << (nvi - vstart)));
 			vrot &= nvi >= 32 ? 0xffffffffu : (1u << nvi) - 1;
@@ -396,7 +398,7 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 						    sim->cred[cb + (uint64_t)pv])
 							pv = c;
 				if (sim->cred[cb + (uint64_t)pv] < (q->bubble ? 2 : 1)) {
-					sim->cwait[so] = 1;  /* apply_credits() wakes o */
+					sim->port[so].cwait = 1;  /* apply_credits() wakes o */
 					continue;
 				}
 			}
@@ -411,7 +413,7 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 	 * A failed arbitration changes no state, so skipping it changes no
 	 * result.
 	 */
-	sim->out_next[so] = next;
+	sim->port[so].out_next = next;
 }
 
 /*
@@ -423,7 +425,7 @@ static inline __attribute__((always_inline)) void
 switch_step(tt_sim *sim, uint32_t s, uint64_t t, const int dist,
     const int ext)
 {
-	const uint64_t *next = sim->out_next + (uint64_t)s * (uint64_t)sim->np;
+	const struct port *pt = sim->port + (uint64_t)s * (uint64_t)sim->np;
 	uint32_t m = sim->oreq[s];
 	uint64_t first = UINT64_MAX;
 
@@ -432,26 +434,144 @@ switch_step(tt_sim *sim, uint32_t s, uint64_t t, const int dist,
 		int o = __builtin_ctz(m);
 
 		m &= m - 1;
-		if (next[o] <= t)
+		if (pt[o].out_next <= t)
 			arbitrate(sim, s, o, t, dist, ext);
 	}
 	for (m = sim->oreq[s]; m; m &= m - 1)
-		if (next[__builtin_ctz(m)] < first)
-			first = next[__builtin_ctz(m)];
+		if (pt[__builtin_ctz(m)].out_next < first)
+			first = pt[__builtin_ctz(m)].out_next;
 	if (first != UINT64_MAX)
 		sched_switch(sim, s, first > t ? first : t + 1);
 }
 
-/* The switches due in cycle t; entries left from an earlier schedule are
- * skipped. */
-static inline __attribute__((always_inline)) void
-switches_step(tt_sim *sim, uint64_t t, const int dist, const int ext)
+/*
+ * Prefetching, for networks whose state is far larger than the caches
+ * (sim->big).  There every record a hop touches is a miss to memory, and
+ * one at a time they cost most of the run.  The switches due in a cycle
+ * are known when it starts, so their records are asked for ahead, in
+ * three stages, each reading what the one before brought in: PF_AHEAD
+ * switches ahead, the switch's own ports, requests and wiring; half as
+ * far, the VCs and credits its arbiters will read and the records of the
+ * switches its grants will write; a quarter as far, the packets' slots.
+ * Prefetches are hints: nothing here changes state.
+ */
+#define PF_AHEAD 16
+
+static inline void
+pf_range(const void *p, size_t len)
 {
-	uint32_t b = (uint32_t)(t & (sim->W2 - 1)), i;
+	const char *c = (const char *)((uintptr_t)p & ~(uintptr_t)63);
+	const char *end = (const char *)p + len;
 
-	for (i = 0; i < sim->sw_wheel_n[b]; i++) {
-		uint32_t s = sim->sw_wheel[b][i];
+	for (; c < end; c += 64)
+		__builtin_prefetch(c);
+}
 
+/* Stage one: switch s's own records. */
+static inline void
+pf_switch(const tt_sim *sim, uint32_t s)
+{
+	const uint64_t np = (uint64_t)sim->np, so = (uint64_t)s * np;
+
+	__builtin_prefetch(&sim->swake[s]);
+	__builtin_prefetch(&sim->oreq[s]);
+	pf_range(&sim->port[so], np * sizeof(struct port));
+	pf_range(&sim->want[so * np], np * np * sizeof(uint32_t));
+	pf_range(&sim->down_sw[so], np * sizeof(uint32_t));
+	__builtin_prefetch(&sim->down_in[so]);
+}
+
+/* Where a packet from input VC q of switch s through output o lands:
+ * its slot, the head's slot, the next switch's records. */
+static inline void
+pf_grant(const tt_sim *sim, uint64_t so, const struct vcq *q, int last)
+{
+	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
+	const uint32_t ds = sim->down_sw[so];
+	uint64_t di;
+	const struct vcq *dq;
+
+	if (last)
+		pf_range(&sim->slot[q->base + q->head], 2 * sizeof(struct pkt));
+	if (ds == REMOTE || so % np == np - 1)
+		return;
+	di = (uint64_t)ds * np + (uint64_t)sim->down_in[so];
+	if (!last) {
+		pf_range(&sim->vcq[di * V], V * sizeof(struct vcq));
+		pf_range(&sim->port[(uint64_t)ds * np], np * sizeof(struct port));
+		pf_range(&sim->want[di * np], np * sizeof(uint32_t));
+		pf_range(&sim->rt[ds], sizeof(tt_rtable));
+		__builtin_prefetch(&sim->oreq[ds]);
+		__builtin_prefetch(&sim->swake[ds]);
+		return;
+	}
+	dq = &sim->vcq[di * V + q->cls];
+	pf_range(&sim->slot[dq->base + (dq->head + dq->cnt) % dq->cap],
+	    sizeof(struct pkt));
+}
+
+/*
+ * Stages two and three (last): what switch s's due outputs will read and
+ * write in cycle t, the VCs and credits its arbiters read and the records
+ * its grants write; then, from those, the packets' slots.
+ */
+static inline void
+pf_arbitration(const tt_sim *sim, uint32_t s, uint64_t t, int last)
+{
+	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
+	uint32_t m, r;
+
+	if (sim->swake[s] != t)
+		return;
+	for (m = sim->oreq[s]; m; m &= m - 1) {
+		int o = __builtin_ctz(m);
+		uint64_t so = (uint64_t)s * np + (uint64_t)o;
+		const struct port *po = &sim->port[so];
+
+		if (po->out_next > t)
+			continue;
+		if (!last) {
+			__builtin_prefetch(&sim->cred[so * V]);
+			__builtin_prefetch(&sim->link_flits[so]);
+		}
+		for (r = po->req; r; r &= r - 1) {
+			uint64_t si = (uint64_t)s * np + (uint64_t)__builtin_ctz(r);
+			uint32_t w = sim->want[si * np + (uint64_t)o];
+
+			if (!last)
+				__builtin_prefetch(&sim->up_cred[si]);
+			for (; w; w &= w - 1) {
+				const struct vcq *q = &sim->vcq[si * V +
+				    (uint64_t)__builtin_ctz(w)];
+
+				if (!last)
+					__builtin_prefetch(q);
+				pf_grant(sim, so, q, last);
+			}
+		}
+	}
+}
+
+/* The switches due in cycle t; entries left from an earlier schedule are
+ * skipped.  pf: prefetch (sim->big). */
+static inline __attribute__((always_inline)) void
+switches_step(tt_sim *sim, uint64_t t, const int dist, const int ext,
+    const int pf)
+{
+	uint32_t b = (uint32_t)(t & (sim->W2 - 1)), i, n = sim->sw_wheel_n[b];
+	const uint32_t *list = sim->sw_wheel[b];
+
+	for (i = 0; i < n; i++) {
+		uint32_t s = list[i];
+
+		if (pf) {
+			if (i + PF_AHEAD < n)
+				pf_switch(sim, list[i + PF_AHEAD]);
+			if (i + PF_AHEAD / 2 < n)
+				pf_arbitration(sim, list[i + PF_AHEAD / 2], t, 0);
+			if (i + PF_AHEAD / 4 < n)
+				pf_arbitration(sim, list[i + PF_AHEAD / 4], t, 1);
+		}
 		if (sim->swake[s] == t)
 			switch_step(sim, s, t, dist, ext);
 	}
@@ -589,13 +709,8 @@ reset_state(tt_sim *sim)
 	}
 	memset(sim->want, 0, sizeof(uint32_t) * npo * (uint64_t)sim->np);
 	memset(sim->oreq, 0, sizeof(uint32_t) * sim->ns);
-	for (i = 0; i < npo; i++) {
-		sim->out_busy[i] = sim->in_busy[i] = sim->out_next[i] = 0;
-		sim->cwait[i] = 0;
-		sim->req[i] = 0;
-		sim->rr_out[i] = sim->rr_vc[i] = 0;
-		sim->link_flits[i] = 0;
-	}
+	memset(sim->port, 0, sizeof(*sim->port) * npo);
+	memset(sim->link_flits, 0, sizeof(uint64_t) * npo);
 	memset(sim->nic, 0, sizeof(struct nic) * sim->ns);
 	for (i = 0; i < sim->W; i++)
 		sim->wheel_n[i] = 0;
@@ -640,26 +755,45 @@ backlog_in_window(tt_sim *sim, const tt_source *src)
 	return count;
 }
 
-static void
-apply_credits(tt_sim *sim, uint64_t t)
+/* The credits due in cycle t; pf: prefetch (sim->big), as
+ * switches_step() does. */
+static inline __attribute__((always_inline)) void
+credits_step(tt_sim *sim, uint64_t t, const int pf)
 {
-	uint32_t b = (uint32_t)(t & (sim->W - 1)), i;
+	uint32_t b = (uint32_t)(t & (sim->W - 1)), i, n = sim->wheel_n[b];
+	const uint32_t *list = sim->wheel[b];
 
-	for (i = 0; i < sim->wheel_n[b]; i++) {
-		uint32_t idx = sim->wheel[b][i], so = idx >> sim->vshift;
+	for (i = 0; i < n; i++) {
+		uint32_t idx = list[i], so = idx >> sim->vshift;
+		struct port *po = &sim->port[so];
+
+		if (pf && i + PF_AHEAD < n) {
+			__builtin_prefetch(&sim->cred[list[i + PF_AHEAD]]);
+			__builtin_prefetch(&sim->port[list[i + PF_AHEAD] >>
+			    sim->vshift]);
+		}
 
 		sim->cred[idx]++;
 		/* a request may have been waiting for this credit */
-		if (sim->cwait[so]) {
-			uint64_t e = sim->out_busy[so] > t ? sim->out_busy[so] : t;
+		if (po->cwait) {
+			uint64_t e = po->out_busy > t ? po->out_busy : t;
 
-			sim->cwait[so] = 0;
-			if (sim->out_next[so] > e)
-				sim->out_next[so] = e;
+			po->cwait = 0;
+			if (po->out_next > e)
+				po->out_next = e;
 			sched_switch(sim, so / (uint32_t)sim->np, e);
 		}
 	}
 	sim->wheel_n[b] = 0;
+}
+
+static void
+apply_credits(tt_sim *sim, uint64_t t)
+{
+	if (sim->big)
+		credits_step(sim, t, 1);
+	else
+		credits_step(sim, t, 0);
 }
 
 static void
@@ -722,21 +856,36 @@ jump(tt_sim *sim, uint64_t t, uint64_t wake, int until_empty)
 	return t;
 }
 
-/* One cycle of every NIC and switch of this part. */
+/* The records an injection from NIC pe touches (pf: sim->big; see
+ * switches_step()). */
+static inline void
+pf_nic(const tt_sim *sim, uint32_t pe)
+{
+	const uint64_t np = (uint64_t)sim->np, so = (uint64_t)pe * np +
+	    np - 1;
+
+	__builtin_prefetch(&sim->nic[pe]);
+	__builtin_prefetch(&sim->cred[so * (uint64_t)sim->V]);
+	pf_range(&sim->vcq[so * (uint64_t)sim->V],
+	    (size_t)sim->V * sizeof(struct vcq));
+	pf_range(&sim->port[(uint64_t)pe * np], np * sizeof(struct port));
+	pf_range(&sim->want[so * np], np * sizeof(uint32_t));
+	pf_range(&sim->rt[pe], sizeof(tt_rtable));
+	__builtin_prefetch(&sim->oreq[pe]);
+	__builtin_prefetch(&sim->swake[pe]);
+}
+
+/* The active NICs of cycle t fetch and inject. */
 static inline __attribute__((always_inline)) void
-cycle(tt_sim *sim, const tt_source *src, uint64_t t, const int dist,
-    const int ext)
+nics_step(tt_sim *sim, const tt_source *src, uint64_t t, const int ext,
+    const int pf)
 {
 	uint32_t i, pe;
 
-	sim->t = t;
-	sim->dbatch = sim_batch_at(sim, t + sim->doff);
-	if ((t & (NIC_WHEEL - 1)) == 0)
-		nic_far_scan(sim);
-	apply_credits(sim, t);
-	nic_wake(sim, t);
 	for (i = 0; i < sim->nactive; ) {
 		pe = sim->active[i];
+		if (pf && i + PF_AHEAD < sim->nactive)
+			pf_nic(sim, sim->active[i + PF_AHEAD]);
 		/* woken to ask the source again */
 		if (!sim->nic[pe].pending &&
 		    !nic_fetch(sim, src, pe, t, 1))
@@ -746,7 +895,27 @@ cycle(tt_sim *sim, const tt_source *src, uint64_t t, const int dist,
 		else
 			i++;
 	}
-	switches_step(sim, t, dist, ext);
+}
+
+/* One cycle of every NIC and switch of this part. */
+static inline __attribute__((always_inline)) void
+cycle(tt_sim *sim, const tt_source *src, uint64_t t, const int dist,
+    const int ext)
+{
+
+	sim->t = t;
+	sim->dbatch = sim_batch_at(sim, t + sim->doff);
+	if ((t & (NIC_WHEEL - 1)) == 0)
+		nic_far_scan(sim);
+	apply_credits(sim, t);
+	nic_wake(sim, t);
+	if (sim->big) {
+		nics_step(sim, src, t, ext, 1);
+		switches_step(sim, t, dist, ext, 1);
+	} else {
+		nics_step(sim, src, t, ext, 0);
+		switches_step(sim, t, dist, ext, 0);
+	}
 }
 
 /* Cycle t, then the progress report every 4096 cycles; the next cycle. */

@@ -4,6 +4,9 @@
  * arrays, routing tables and wiring, and the check of those tables
  * against the routing function.  sim.c runs what is built here.
  */
+#include <sys/mman.h>
+
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,13 +233,22 @@ sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 	npv = ns * (uint64_t)tmp.np * (uint64_t)tmp.V;
 	slots = net->twin ? (switch_slots(&tmp, 0) + switch_slots(&tmp, 1)) *
 	    (ns / 2) : switch_slots(&tmp, 0) * ns;
-	per_port = 8 + 8 + 8 + 1 + 4 + 4 + 1 + 1 + 4 + 1 + 8 +
+	/* struct port, down_sw, down_in, up_cred, link_flits, want, and
+	 * the credit wheel */
+	per_port = sizeof(struct port) + 4 + 1 + 4 + 8 +
 	    4 * (uint64_t)tmp.np + (uint64_t)wheel_size(p) * 4;
-	for (d = 0; d < net->n; d++)
-		rtab += (uint64_t)net->k[d];
+	/* the shared rows: one per side and digit of each dimension (a
+	 * malloc'd block each, and their index) */
+	for (d = 0; d < net->n; d++) {
+		uint64_t rows = (uint64_t)(net->twin ? 2 : 1) * (uint64_t)net->k[d];
+
+		if (rows > ns)
+			rows = ns;
+		rtab += rows * ((uint64_t)net->k[d] * sizeof(tt_hop) + 16 + 32);
+	}
 	total = npv * (sizeof(struct vcq) + sizeof(uint16_t)) +
 	    slots * sizeof(struct pkt) + ns * (uint64_t)tmp.np * per_port +
-	    ns * (4 + sizeof(tt_rtable) + rtab * sizeof(tt_hop) +
+	    rtab + ns * (4 + sizeof(tt_rtable) +
 	    sizeof(struct nic) + 4 + 4 + 4 + 8 +
 	    (uint64_t)switch_wheel_size(p) * switch_wheel_size(p) * 4) +
 	    (2 * TT_SIM_BATCHES + 1) * sizeof(struct sim_batch);
@@ -247,6 +259,121 @@ uint64_t
 tt_sim_memory(const tt_net *net, const tt_simparams *p)
 {
 	return sim_memory_switches(net, p, net->ncards);
+}
+
+/* ---- routing rows shared between switches ---- */
+
+/*
+ * A routing table's row for dimension d (tt_rtable.dim[d]) depends on the
+ * card's side and its digit in d, not on the rest of its coordinates:
+ * most switches' rows are the same.  Each distinct row is kept once
+ * (found by its contents through an open-addressing hash) and the
+ * switches' tables point at it, so a 32x32x32 network's tables take a few
+ * KiB that stay in cache instead of 50 MiB that do not.
+ */
+struct sim_rows {
+	tt_hop **row;           /* distinct rows, each k entries */
+	uint32_t *len;
+	uint32_t n, cap;
+	uint32_t *hash;         /* row index + 1, 0 for an empty slot */
+	uint32_t hcap;          /* a power of two, at least 2n */
+};
+
+/* A tt_hop is 8 bytes: hashed a word at a time. */
+_Static_assert(sizeof(tt_hop) == 8, "row_hash() hashes a tt_hop as a word");
+
+static uint32_t
+row_hash(const tt_hop *h, uint32_t len)
+{
+	uint64_t x = len, w;
+	uint32_t i;
+
+	for (i = 0; i < len; i++) {
+		memcpy(&w, &h[i], sizeof(w));
+		x = (x ^ w) * 0x100000001b3ull;
+	}
+	return (uint32_t)(x ^ x >> 32);
+}
+
+static int
+rows_grow(struct sim_rows *r)
+{
+	uint32_t ncap = r->cap ? 2 * r->cap : 64, i, j, *nh;
+	tt_hop **nrow = realloc(r->row, ncap * sizeof(*nrow));
+	uint32_t *nlen;
+
+	if (nrow == NULL)
+		return -1;
+	r->row = nrow;
+	if ((nlen = realloc(r->len, ncap * sizeof(*nlen))) == NULL)
+		return -1;
+	r->len = nlen;
+	r->cap = ncap;
+	if ((nh = calloc(2 * (size_t)ncap, sizeof(*nh))) == NULL)
+		return -1;
+	free(r->hash);
+	r->hash = nh;
+	r->hcap = 2 * ncap;
+	for (i = 0; i < r->n; i++) {
+		j = row_hash(r->row[i], r->len[i]) & (r->hcap - 1);
+		while (r->hash[j] != 0)
+			j = (j + 1) & (r->hcap - 1);
+		r->hash[j] = i + 1;
+	}
+	return 0;
+}
+
+/* The shared copy of row h[0..len); NULL if out of memory. */
+static tt_hop *
+rows_intern(struct sim_rows *r, const tt_hop *h, uint32_t len)
+{
+	uint32_t j, i;
+
+	if (r->n + 1 > r->cap && rows_grow(r) < 0)
+		return NULL;
+	j = row_hash(h, len) & (r->hcap - 1);
+	for (; (i = r->hash[j]) != 0; j = (j + 1) & (r->hcap - 1))
+		if (r->len[i - 1] == len &&
+		    memcmp(r->row[i - 1], h, len * sizeof(*h)) == 0)
+			return r->row[i - 1];
+	if ((r->row[r->n] = malloc(len * sizeof(*h))) == NULL)
+		return NULL;
+	memcpy(r->row[r->n], h, len * sizeof(*h));
+	r->len[r->n] = len;
+	r->hash[j] = ++r->n;
+	return r->row[r->n - 1];
+}
+
+static void
+rows_free(struct sim_rows *r)
+{
+	uint32_t i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->n; i++)
+		free(r->row[i]);
+	free(r->row);
+	free(r->len);
+	free(r->hash);
+	free(r);
+}
+
+/* Switch s's routing table, its rows shared; -1 if out of memory. */
+static int
+sim_table(tt_sim *sim, uint32_t s)
+{
+	tt_rtable *rt = &sim->rt[s];
+	int d;
+
+	if (tt_rtable_build(sim->net, s + sim->s0, rt) < 0)
+		return -1;
+	for (d = 0; d < rt->n; d++)
+		if ((rt->dim[d] = rows_intern(sim->rows, rt->dim[d],
+		    (uint32_t)sim->net->k[d])) == NULL)
+			return -1;
+	tt_rtable_free(rt);
+	return 0;
 }
 
 void
@@ -271,18 +398,13 @@ tt_sim_free(tt_sim *sim)
 	free(sim->sw_wheel_n);
 	free(sim->swake);
 	free(sim->rt);
+	rows_free(sim->rows);
 	free(sim->vcq);
 	free(sim->slot);
 	free(sim->cred);
-	free(sim->out_busy);
-	free(sim->out_next);
-	free(sim->cwait);
-	free(sim->in_busy);
-	free(sim->req);
+	free(sim->port);
 	free(sim->want);
 	free(sim->oreq);
-	free(sim->rr_out);
-	free(sim->rr_vc);
 	sim_part_free(sim->part);
 	free(sim->down_sw);
 	free(sim->down_in);
@@ -370,6 +492,10 @@ sim_wire(const tt_sim *sim, uint32_t g, int o, uint32_t *down, uint8_t *din,
 	    (uint64_t)net->local_port[side_of(sim, peer)][po]) * (uint64_t)sim->V);
 }
 
+/* Above this, the switches' state is out of the caches' reach: a hop's
+ * records are misses to memory, and the cycle loop prefetches them. */
+#define SIM_BIG ((uint64_t)32 << 20)
+
 tt_sim *
 sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
     uint32_t end)
@@ -392,7 +518,32 @@ sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
 	sim_layout(sim);
 	sim->W = wheel_size(p);
 	sim->W2 = switch_wheel_size(p);
+	sim->big = sim_memory_switches(net, p, sim->ns) > SIM_BIG;
 	return sim;
+}
+
+/*
+ * n zeroed elements of sz bytes, on huge pages where the kernel has them.
+ * A large network's state is hundreds of MiB touched at random, one hop
+ * at a time: with 4 KiB pages nearly every access also misses the TLB.
+ * Only the 2 MiB-aligned middle of the block is advised; the pages are
+ * still zeroed by the kernel on first touch, so memory a run never
+ * touches costs nothing.
+ */
+static void *
+sim_calloc(size_t n, size_t sz)
+{
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	void *p = calloc(n, sz);
+	uintptr_t a, b;
+
+	if (p == NULL || n * sz < 2 * huge)
+		return p;
+	a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	b = ((uintptr_t)p + n * sz) & ~(huge - 1);
+	if (b > a)
+		(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+	return p;
 }
 
 /* The arrays of the switches and their NICs; -1 if out of memory. */
@@ -408,56 +559,49 @@ sim_alloc(tt_sim *sim)
 	    (sim->ns / 2) : switch_slots(sim, 0) * sim->ns;
 	if (nslots >= UINT32_MAX)
 		return -1;
-	sim->vcq = calloc(npv, sizeof(*sim->vcq));
-	sim->slot = calloc(nslots, sizeof(*sim->slot));
-	sim->cred = calloc(npv, sizeof(*sim->cred));
-	sim->out_busy = calloc(npo, sizeof(uint64_t));
-	sim->out_next = calloc(npo, sizeof(uint64_t));
-	sim->cwait = calloc(npo, 1);
-	sim->in_busy = calloc(npo, sizeof(uint64_t));
-	sim->req = calloc(npo, sizeof(uint32_t));
-	sim->want = calloc(npo * (uint64_t)sim->np, sizeof(uint32_t));
-	sim->oreq = calloc(sim->ns, sizeof(uint32_t));
-	sim->rr_out = calloc(npo, 1);
-	sim->rr_vc = calloc(npo, 1);
-	sim->down_sw = calloc(npo, sizeof(uint32_t));
-	sim->down_in = calloc(npo, 1);
-	sim->up_cred = calloc(npo, sizeof(uint32_t));
-	sim->link_flits = calloc(npo, sizeof(uint64_t));
-	sim->rt = calloc(sim->ns, sizeof(tt_rtable));
-	sim->nic = calloc(sim->ns, sizeof(struct nic));
-	sim->active = calloc(sim->ns, sizeof(uint32_t));
-	sim->nic_bucket = calloc(NIC_WHEEL, sizeof(uint32_t));
-	sim->nic_link = calloc(sim->ns, sizeof(uint32_t));
-	sim->nic_far = calloc(sim->ns, sizeof(uint32_t));
-	sim->sw_wheel = calloc(sim->W2, sizeof(uint32_t *));
-	sim->sw_wheel_n = calloc(sim->W2, sizeof(uint32_t));
-	sim->swake = calloc(sim->ns, sizeof(uint64_t));
+	sim->vcq = sim_calloc(npv, sizeof(*sim->vcq));
+	sim->slot = sim_calloc(nslots, sizeof(*sim->slot));
+	sim->cred = sim_calloc(npv, sizeof(*sim->cred));
+	sim->port = sim_calloc(npo, sizeof(*sim->port));
+	sim->want = sim_calloc(npo * (uint64_t)sim->np, sizeof(uint32_t));
+	sim->oreq = sim_calloc(sim->ns, sizeof(uint32_t));
+	sim->down_sw = sim_calloc(npo, sizeof(uint32_t));
+	sim->down_in = sim_calloc(npo, 1);
+	sim->up_cred = sim_calloc(npo, sizeof(uint32_t));
+	sim->link_flits = sim_calloc(npo, sizeof(uint64_t));
+	sim->rt = sim_calloc(sim->ns, sizeof(tt_rtable));
+	sim->nic = sim_calloc(sim->ns, sizeof(struct nic));
+	sim->active = sim_calloc(sim->ns, sizeof(uint32_t));
+	sim->nic_bucket = sim_calloc(NIC_WHEEL, sizeof(uint32_t));
+	sim->nic_link = sim_calloc(sim->ns, sizeof(uint32_t));
+	sim->nic_far = sim_calloc(sim->ns, sizeof(uint32_t));
+	sim->sw_wheel = sim_calloc(sim->W2, sizeof(uint32_t *));
+	sim->sw_wheel_n = sim_calloc(sim->W2, sizeof(uint32_t));
+	sim->swake = sim_calloc(sim->ns, sizeof(uint64_t));
 	if (sim->sw_wheel == NULL || sim->sw_wheel_n == NULL || sim->swake == NULL)
 		return -1;
 	/* A switch enters one cycle's list once per time it is processed
 	 * before that cycle, and a wake-up is never more than W2 - 1 cycles
 	 * ahead: W2 entries per switch per list are enough. */
 	for (i = 0; i < sim->W2; i++)
-		if ((sim->sw_wheel[i] = calloc((size_t)sim->ns * sim->W2,
+		if ((sim->sw_wheel[i] = sim_calloc((size_t)sim->ns * sim->W2,
 		    sizeof(uint32_t))) == NULL)
 			return -1;
-	sim->batch = calloc(TT_SIM_BATCHES + 1, sizeof(*sim->batch));
-	sim->bglob = calloc(TT_SIM_BATCHES, sizeof(*sim->bglob));
+	sim->batch = sim_calloc(TT_SIM_BATCHES + 1, sizeof(*sim->batch));
+	sim->bglob = sim_calloc(TT_SIM_BATCHES, sizeof(*sim->bglob));
 	if (sim->batch == NULL || sim->bglob == NULL)
 		return -1;
-	sim->wheel = calloc(sim->W, sizeof(uint32_t *));
-	sim->wheel_n = calloc(sim->W, sizeof(uint32_t));
-	if (!sim->vcq || !sim->slot || !sim->cred || !sim->out_busy || !sim->out_next || !sim->cwait ||
-	    !sim->in_busy || !sim->req || !sim->want || !sim->oreq || !sim->rr_out ||
-	    !sim->rr_vc || !sim->down_sw || !sim->down_in ||
+	sim->wheel = sim_calloc(sim->W, sizeof(uint32_t *));
+	sim->wheel_n = sim_calloc(sim->W, sizeof(uint32_t));
+	if (!sim->vcq || !sim->slot || !sim->cred || !sim->port ||
+	    !sim->want || !sim->oreq || !sim->down_sw || !sim->down_in ||
 	    !sim->up_cred || !sim->link_flits || !sim->rt || !sim->nic ||
 	    !sim->active || !sim->nic_bucket || !sim->nic_link || !sim->nic_far || !sim->wheel || !sim->wheel_n)
 		return -1;
 	/* At most one credit per input port per cycle: a granted input
 	 * port is busy for P >= 1 cycles. */
 	for (i = 0; i < sim->W; i++)
-		if ((sim->wheel[i] = calloc(npo, sizeof(uint32_t))) == NULL)
+		if ((sim->wheel[i] = sim_calloc(npo, sizeof(uint32_t))) == NULL)
 			return -1;
 	return 0;
 }
@@ -465,18 +609,19 @@ sim_alloc(tt_sim *sim)
 int
 sim_build(tt_sim *sim)
 {
-	const tt_net *net = sim->net;
 	uint64_t off = 0;
 	uint32_t s;
 	int o, v, side;
 
 	if (sim_alloc(sim) < 0)
 		return -1;
+	if ((sim->rows = calloc(1, sizeof(*sim->rows))) == NULL)
+		return -1;
 	for (s = 0; s < sim->ns; s++) {
 		uint32_t g = s + sim->s0;
 
 		side = side_of(sim, s);
-		if (tt_rtable_build(net, g, &sim->rt[s]) < 0)
+		if (sim_table(sim, s) < 0)
 			return -1;
 		for (o = 0; o < sim->np; o++) {
 			uint64_t so = (uint64_t)s * (uint64_t)sim->np + (uint64_t)o;

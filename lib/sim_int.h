@@ -55,6 +55,23 @@ struct vcq {
 	uint8_t fixed;      /* head: cls is a VC, not a class (ext runs) */
 };
 
+/*
+ * A port's arbitration state, as output and as input, in one record (two
+ * to a cache line) rather than an array per field: a hop reads and writes
+ * most of these fields of two ports of its switch and two of the next,
+ * and in a large network each array was another cache miss.
+ */
+struct port {
+	uint64_t out_busy;  /* output: the link is free from this cycle */
+	uint64_t out_next;  /* output: no grant can happen before this
+	                     * cycle (a lower bound, see arbitrate()) */
+	uint64_t in_busy;   /* input: busy sending until this cycle */
+	uint32_t req;       /* output: input ports with a head wanting it */
+	uint8_t cwait;      /* output: a request waits for credits */
+	uint8_t rr_out;     /* output: next input port to favour */
+	uint8_t rr_vc;      /* input: next VC to favour */
+};
+
 struct nic {
 	tt_srcpkt sp;       /* the pending packet, written by the source */
 	uint8_t pending, done;  /* neither: asleep until the source has one */
@@ -96,20 +113,14 @@ struct tt_sim {
 	struct vcq *vcq;        /* ns*np*V */
 	struct pkt *slot;
 	uint16_t *cred;         /* ns*np*V */
-	uint64_t *out_busy;     /* ns*np: the link is free from this cycle */
-	uint8_t *cwait;         /* ns*np: a request waits for credits */
-	uint64_t *out_next;     /* ns*np: no grant can happen before this
-	                         * cycle (a lower bound, see arbitrate()) */
-	uint64_t *in_busy;      /* ns*np */
-	uint32_t *req;          /* ns*np: input ports with a head wanting o */
+	struct port *port;      /* ns*np */
 	uint32_t *want;         /* (ns*np+in)*np+o: VCs of in whose head wants o */
 	uint32_t *oreq;         /* ns: outputs with a nonzero req */
-	uint8_t *rr_out;        /* ns*np: next input port to favour */
-	uint8_t *rr_vc;         /* ns*np: next VC to favour */
 	uint32_t *down_sw;      /* ns*np: switch at the far end of output o */
 	uint8_t *down_in;       /* ns*np: its input port */
 	uint32_t *up_cred;      /* ns*np: cred[] index (vc 0) feeding input in */
-	tt_rtable *rt;          /* ns */
+	tt_rtable *rt;          /* ns, their rows shared (sim_build.c) */
+	struct sim_rows *rows;
 	uint64_t *link_flits;   /* ns*np, inside the window */
 
 	struct nic *nic;        /* ns (one PE per switch) */
@@ -144,6 +155,9 @@ struct tt_sim {
 	 * them (ext = 0) for every other run, plain tori among them.
 	 */
 	int ext, pkt_route;
+	/* the switches' state is far larger than the caches: the cycle loop
+	 * prefetches (sim.c) */
+	int big;
 	uint8_t t1pv[TT_MAX_VCS][TT_MAX_EXT];
 
 	tt_sim_deliver_fn on_deliver;
