@@ -18,6 +18,7 @@ sweep_usage(FILE *f)
 "usage: ttsim sweep [FILE.yaml] [--topo LIST] [--ports LIST|all]\n"
 "                   [--deadlock LIST] [--loads LIST|FROM:TO:STEP]\n"
 "                   [run flags] [--json | --csv] [--plot FILE.png|svg]\n"
+"                   [--jobs N]\n"
 "\n"
 "Runs `ttsim run` for every combination, topology by topology, and reports\n"
 "each point as it finishes, then where each curve saturates.\n"
@@ -30,10 +31,16 @@ sweep_usage(FILE *f)
 "                   steady-state peak and the loads beside it until they\n"
 "                   are at most STEP apart (default 0.01; 0: never)\n"
 "  --plot FILE      also draw the curves with gnuplot (.png or .svg)\n"
+"  --jobs N         run N points at a time, each in a process of its own\n"
+"                   (default: the cores online); the output is the same\n"
+"                   bytes as with --jobs 1.  Under mpirun the ranks share\n"
+"                   the points instead (whole points while there are as\n"
+"                   many as ranks)\n"
 "Every `ttsim run` flag applies to every point (see ttsim run --help).  The\n"
 "peak reported is the highest accepted load among points whose accepted\n"
 "load passed the steady-state test.\n"
-"Progress goes to a terminal's stderr; nothing when piped.\n"
+"Progress (points done, time left) goes to a terminal's stderr; nothing\n"
+"when piped.\n"
 "Exit status: 0 done, 1 some point deadlocked, 2 bad usage or input.\n");
 }
 

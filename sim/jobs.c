@@ -20,6 +20,10 @@
 #include "ttsim.h"
 
 #define JOBS_MAX 1024
+/* A worker's exit status: the task failed (its messages are its result),
+ * or the worker could not run it. */
+#define JOBS_FAILED 3
+#define JOBS_BROKEN 4
 
 const struct option jobs_flags[] = {
 	{"jobs", required_argument, NULL, OPT_JOBS},
@@ -95,8 +99,11 @@ jobs_open(jobs **jp, int n, const char *cmd)
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = on_stop;
 		sigemptyset(&sa.sa_mask);
+		/* a signal ignored (nohup, a shell's background job) stays so */
 		for (i = 0; i < 3; i++)
-			sigaction(stopsig[i], &sa, &saved[i]);
+			if (sigaction(stopsig[i], NULL, &saved[i]) == 0 &&
+			    saved[i].sa_handler != SIG_IGN)
+				sigaction(stopsig[i], &sa, NULL);
 	}
 	*jp = j;
 	return 0;
@@ -128,31 +135,66 @@ run_here(jobs_task fn, void *ctx, int id, char **buf, size_t *len)
 	return rc;
 }
 
-/* In the worker: the task, its result down the pipe, and out. */
+/* len bytes at p to fd; -1 on an error. */
+static int
+write_all(int fd, const char *p, size_t len)
+{
+	ssize_t w;
+
+	while (len > 0) {
+		w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* What the worker wrote to stderr (a temporary file), to fd. */
+static int
+copy_stderr(FILE *log, int fd)
+{
+	char b[4096];
+	size_t n;
+
+	fflush(stderr);
+	rewind(log);
+	while ((n = fread(b, 1, sizeof(b), log)) > 0)
+		if (write_all(fd, b, n) < 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * In the worker: the task, its result down the pipe, and out.  Its
+ * messages wait in a file: a worker that fails sends them instead of a
+ * result, so that the parent prints the first failure's alone (the others
+ * are killed); one that succeeds passes them on to stderr.
+ */
 static void
 worker_main(jobs_task fn, void *ctx, int id, int fd, pid_t parent)
 {
 	char *buf = NULL;
-	size_t len = 0, off = 0;
-	ssize_t w;
-	int i;
+	size_t len = 0;
+	FILE *log = tmpfile();
+	int i, err = dup(STDERR_FILENO);
 
 	for (i = 0; i < 3; i++)
 		signal(stopsig[i], SIG_DFL);
 	/* an orphan would simulate on for nobody */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != parent)
-		_exit(3);
-	if (run_here(fn, ctx, id, &buf, &len) < 0)
-		_exit(3);
-	while (off < len) {
-		w = write(fd, buf + off, len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			_exit(3);
-		off += (size_t)w;
+	if (getppid() != parent || log == NULL || err < 0 ||
+	    dup2(fileno(log), STDERR_FILENO) < 0)
+		_exit(JOBS_BROKEN);
+	if (run_here(fn, ctx, id, &buf, &len) < 0) {
+		copy_stderr(log, fd);
+		_exit(JOBS_FAILED);
 	}
+	if (copy_stderr(log, err) < 0 || write_all(fd, buf, len) < 0)
+		_exit(JOBS_BROKEN);
 	_exit(0);
 }
 
@@ -232,8 +274,16 @@ worker_reap(jobs *j, struct worker *w)
 		    "(%s)\n", j->cmd, WTERMSIG(st), strsignal(WTERMSIG(st)));
 		return -1;
 	}
-	/* a worker that failed said why */
-	return WEXITSTATUS(st) == 0 ? 0 : -1;
+	if (WEXITSTATUS(st) == JOBS_FAILED) {
+		fwrite(w->buf, 1, w->len, stderr);
+		return -1;
+	}
+	if (WEXITSTATUS(st) != 0) {
+		fprintf(stderr, "ttsim %s: a worker failed (exit %d)\n",
+		    j->cmd, WEXITSTATUS(st));
+		return -1;
+	}
+	return 0;
 }
 
 /* Hand over worker w's result. */
