@@ -19,6 +19,7 @@ replay_usage(FILE *f)
 {
 	fprintf(f,
 "usage: ttsim replay TRACE... [FILE.yaml] [network flags] [--compare LIST]\n"
+"                    [--jobs N]\n"
 "                    [--speed X|max | --causal [--deps FILE]] [--json]\n"
 "                    [--csv FILE] [--plot FILE]\n"
 "\n"
@@ -38,6 +39,9 @@ replay_usage(FILE *f)
 "                  configurations (D, A..J, best), 2d (the plain 2D torus\n"
 "                  with as many PEs, as square as possible) or topologies\n"
 "                  such as 16x8:plain or 4x4x8; all need as many PEs\n"
+"  --jobs N        run N networks at a time, each in a process of its own\n"
+"                  (default: the cores online); the output is the same\n"
+"                  as with --jobs 1 (wall_s aside)\n"
 "timing:\n"
 "  --speed X       trace time divided by X (2: twice as fast; default 1)\n"
 "  --speed max     ignore time: every PE sends its messages back to back,\n"
@@ -512,6 +516,7 @@ replay_parse(struct replay *r, int argc, char **argv)
 		{linkopts_flags, 0, linkopts_take, &r->link},
 		{causal_flags, 0, causal_take, &r->causal},
 		{inferopts_flags, 0, inferopts_take, &r->causal.ip},
+		{jobs_flags, 0, jobs_take, &r->jobs},
 	};
 	tt_netparams np;
 	int rc;
@@ -522,6 +527,7 @@ replay_parse(struct replay *r, int argc, char **argv)
 	r->sim.cmd = "replay";
 	tt_replay_params_default(&r->rpp);
 	r->top = 10;
+	r->jobs = jobs_default();
 	rc = opt_parse("replay", replay_usage, groups, OPT_NGROUPS(groups), argc, argv);
 	if (rc != OPT_PARSED)
 		return rc;
@@ -842,23 +848,14 @@ replay_one(struct replay *r, int k)
 	return rc;
 }
 
-/* Every network in turn; then the --csv file closed. */
+/* The --csv file closed after the runs (discarded after a failure: it
+ * would be incomplete, keep the old); the exit status. */
 static int
-replay_run(struct replay *r)
+replay_csv_close(struct replay *r, int rc)
 {
-	int k, one, rc = TTSIM_EXIT_OK, n = r->nrun;
 	char err[1024];
 
-	for (k = 0; k < n; k++) {
-		r->nrun = k + 1;
-		one = replay_one(r, k);
-		if (one != TTSIM_EXIT_OK)
-			rc = one;
-		if (one == TTSIM_EXIT_USAGE)
-			break;
-	}
 	progress_clear();
-	/* the CSV of a run that failed would be incomplete: keep the old */
 	if (r->job.csv_out != NULL && rc == TTSIM_EXIT_USAGE) {
 		tt_outfile_discard(r->job.csv_out);
 	} else if (r->job.csv_out != NULL &&
@@ -869,6 +866,211 @@ replay_run(struct replay *r)
 	r->job.csv_out = NULL;
 	r->job.csv = NULL;
 	return rc;
+}
+
+/* Every network in turn; then the --csv file closed. */
+static int
+replay_run(struct replay *r)
+{
+	int k, one, rc = TTSIM_EXIT_OK, n = r->nrun;
+
+	for (k = 0; k < n; k++) {
+		r->nrun = k + 1;
+		one = replay_one(r, k);
+		if (one != TTSIM_EXIT_OK)
+			rc = one;
+		if (one == TTSIM_EXIT_USAGE)
+			break;
+	}
+	return replay_csv_close(r, rc);
+}
+
+/*
+ * --compare with --jobs N: a network per worker process.  A worker sends
+ * back what the report reads of its netrun (this, then the deadlock's
+ * channels and the link counts); its --csv lines go to a file of its own,
+ * copied into the --csv file in the networks' order.
+ */
+struct netres {
+	int rc, nports;
+	uint64_t makespan, ncycle, nlink;
+	double wall;
+	tt_simresult res;
+	tt_replay_result rr;
+	tt_infer_stats ist;
+	tt_causal_result cres;
+};
+
+struct replay_task {
+	struct replay *r;
+	FILE *csv[REPLAY_MAX_NETS];
+};
+
+static int
+net_task(void *ctx, int k, FILE *out)
+{
+	struct replay_task *t = ctx;
+	struct replay *r = t->r;
+	struct netrun *rn = &r->runs[k];
+	struct netres nr;
+
+	memset(&nr, 0, sizeof(nr));
+	if (t->csv[k] != NULL)
+		r->job.csv = t->csv[k];
+	if ((nr.rc = replay_one(r, k)) == TTSIM_EXIT_USAGE)
+		return -1;
+	if (r->job.csv != NULL && fflush(r->job.csv) != 0) {
+		fprintf(stderr, "ttsim replay: --csv: %s\n", strerror(errno));
+		return -1;
+	}
+	nr.nports = rn->nports;
+	nr.makespan = rn->makespan;
+	nr.wall = rn->wall;
+	nr.res = rn->res;
+	nr.res.cycle = NULL;
+	nr.ncycle = rn->res.cycle_len;
+	nr.nlink = (uint64_t)rn->net.ncards * (uint64_t)rn->nports;
+	nr.rr = rn->rr;
+	nr.ist = rn->cr.ist;
+	nr.cres = rn->cr.res;
+	if (fwrite(&nr, sizeof(nr), 1, out) != 1 ||
+	    fwrite(rn->res.cycle, sizeof(uint64_t), nr.ncycle, out) != nr.ncycle ||
+	    fwrite(rn->link, sizeof(uint64_t), nr.nlink, out) != nr.nlink) {
+		fprintf(stderr, "ttsim replay: out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t *
+dup_u64(const char *p, uint64_t n)
+{
+	uint64_t *d = malloc(sizeof(uint64_t) * (n ? n : 1));
+
+	if (d != NULL)
+		memcpy(d, p, sizeof(uint64_t) * n);
+	return d;
+}
+
+/* A worker's result into network k's netrun: its exit status, or -1
+ * after a message. */
+static int
+net_record(struct replay *r, int k, const char *buf, size_t len)
+{
+	struct netrun *rn = &r->runs[k];
+	struct netres nr;
+
+	if (len < sizeof(nr))
+		goto bad;
+	memcpy(&nr, buf, sizeof(nr));
+	if (nr.nports <= 0 || nr.nlink != (uint64_t)rn->net.ncards *
+	    (uint64_t)nr.nports || nr.ncycle > len || len - sizeof(nr) !=
+	    sizeof(uint64_t) * (nr.ncycle + nr.nlink))
+		goto bad;
+	rn->res = nr.res;
+	rn->res.cycle = NULL;
+	if (nr.ncycle > 0 && (rn->res.cycle = dup_u64(buf + sizeof(nr),
+	    nr.ncycle)) == NULL)
+		goto mem;
+	if ((rn->link = dup_u64(buf + sizeof(nr) + sizeof(uint64_t) *
+	    nr.ncycle, nr.nlink)) == NULL)
+		goto mem;
+	rn->nports = nr.nports;
+	rn->makespan = nr.makespan;
+	rn->wall = nr.wall;
+	rn->rr = nr.rr;
+	rn->cr.ist = nr.ist;
+	rn->cr.res = nr.cres;
+	return nr.rc;
+bad:
+	fprintf(stderr, "ttsim replay: a worker's result is cut short\n");
+	return -1;
+mem:
+	fprintf(stderr, "ttsim replay: out of memory\n");
+	return -1;
+}
+
+/* The workers' --csv lines into the --csv file, network by network. */
+static int
+net_csv_copy(struct replay *r, struct replay_task *t)
+{
+	char b[65536];
+	size_t n;
+	int k;
+
+	for (k = 0; k < r->nrun; k++) {
+		rewind(t->csv[k]);
+		while ((n = fread(b, 1, sizeof(b), t->csv[k])) > 0)
+			if (fwrite(b, 1, n, r->job.csv) != n)
+				return -1;
+		if (ferror(t->csv[k]))
+			return -1;
+	}
+	return 0;
+}
+
+/* The networks' workers, --jobs at a time: exit status so far. */
+static int
+replay_jobs_run(struct replay *r, struct replay_task *t)
+{
+	char *buf, label[64];
+	size_t len;
+	jobs *j;
+	int k, one, next = 0, done = 0, rc = TTSIM_EXIT_OK;
+
+	if (jobs_open(&j, r->jobs, "replay") < 0)
+		return TTSIM_EXIT_USAGE;
+	while (done < r->nrun) {
+		while (next < r->nrun && jobs_idle(j) > 0)
+			if (jobs_start(j, net_task, t, next++) < 0)
+				goto fail;
+		if (jobs_wait(j, &k, &buf, &len) < 0)
+			goto fail;
+		one = net_record(r, k, buf, len);
+		free(buf);
+		if (one < 0)
+			goto fail;
+		if (one != TTSIM_EXIT_OK)
+			rc = one;
+		done++;
+		snprintf(label, sizeof(label), "ttsim replay, %d/%d networks",
+		    done, r->nrun);
+		progress_show(label, (double)done / r->nrun);
+	}
+	jobs_close(j);
+	return rc;
+fail:
+	jobs_close(j);
+	return TTSIM_EXIT_USAGE;
+}
+
+static int
+replay_run_jobs(struct replay *r)
+{
+	struct replay_task t;
+	int k, rc = TTSIM_EXIT_OK;
+
+	memset(&t, 0, sizeof(t));
+	t.r = r;
+	for (k = 0; k < r->nrun && r->job.csv != NULL; k++)
+		if ((t.csv[k] = tmpfile()) == NULL) {
+			fprintf(stderr, "ttsim replay: --csv: a temporary "
+			    "file: %s\n", strerror(errno));
+			rc = TTSIM_EXIT_USAGE;
+			break;
+		}
+	progress_show("ttsim replay", 0);
+	if (rc == TTSIM_EXIT_OK)
+		rc = replay_jobs_run(r, &t);
+	if (rc != TTSIM_EXIT_USAGE && r->job.csv != NULL &&
+	    net_csv_copy(r, &t) < 0) {
+		fprintf(stderr, "ttsim replay: --csv: %s\n", strerror(errno));
+		rc = TTSIM_EXIT_USAGE;
+	}
+	for (k = 0; k < r->nrun; k++)
+		if (t.csv[k] != NULL)
+			fclose(t.csv[k]);
+	return replay_csv_close(r, rc);
 }
 
 static int
@@ -944,7 +1146,8 @@ cmd_replay(int argc, char **argv)
 	else if (rc != OPT_PARSED || replay_networks(&r) < 0 ||
 	    replay_scan(&r) < 0 || replay_csv_open(&r) < 0)
 		rc = TTSIM_EXIT_USAGE;
-	else if ((rc = replay_run(&r)) != TTSIM_EXIT_USAGE &&
+	else if ((rc = r.jobs > 1 && r.nrun > 1 && ttsim_comm() == NULL ?
+	    replay_run_jobs(&r) : replay_run(&r)) != TTSIM_EXIT_USAGE &&
 	    replay_report(&r) < 0)
 		rc = TTSIM_EXIT_USAGE;
 	replay_free(&r);

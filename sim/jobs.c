@@ -50,8 +50,10 @@ struct worker {
 	int id;
 	char *buf;              /* what it wrote so far */
 	size_t len, cap;
-	int done;               /* --jobs 1: ran here, its result waits */
-	int failed;
+	int done;               /* finished, its result waits */
+	int failed;             /* --jobs 1: the task failed (it said why) */
+	int status;             /* a worker's, from waitpid() */
+	int readerr;            /* its pipe could not be read */
 };
 
 struct jobs {
@@ -220,11 +222,12 @@ jobs_start(jobs *j, jobs_task fn, void *ctx, int id)
 	/* what the parent has buffered is the parent's to print */
 	fflush(stdout);
 	fflush(stderr);
-	if (pipe(p) < 0 || (w->pid = fork()) < 0) {
-		fprintf(stderr, "ttsim %s: cannot start a worker: %s (try a "
-		    "lower --jobs)\n", j->cmd, strerror(errno));
-		w->pid = 0;
-		return -1;
+	if (pipe(p) < 0)
+		goto fail;
+	if ((w->pid = fork()) < 0) {
+		close(p[0]);
+		close(p[1]);
+		goto fail;
 	}
 	if (w->pid == 0) {
 		close(p[0]);
@@ -234,6 +237,11 @@ jobs_start(jobs *j, jobs_task fn, void *ctx, int id)
 	w->fd = p[0];
 	live[w - j->w] = w->pid;
 	return 0;
+fail:
+	fprintf(stderr, "ttsim %s: cannot start a worker: %s (try a lower "
+	    "--jobs)\n", j->cmd, strerror(errno));
+	w->pid = 0;
+	return -1;
 }
 
 /* Read what worker w has written; 1 at its end of file. */
@@ -257,18 +265,34 @@ worker_read(struct worker *w)
 	return r == 0;
 }
 
-/* Worker w's pipe is at its end: reap it; 0 when it succeeded. */
-static int
+/* Worker w's pipe is at its end: reap it and keep how it ended. */
+static void
 worker_reap(jobs *j, struct worker *w)
 {
-	int st;
-
+	while (waitpid(w->pid, &w->status, 0) < 0)
+		if (errno != EINTR) {
+			w->status = -1;
+			break;
+		}
 	close(w->fd);
-	while (waitpid(w->pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
 	live[w - j->w] = 0;
 	w->pid = 0;
+	w->done = 1;
+}
+
+/* Say why worker w failed, if it did (only the failure handed over is
+ * told: the caller stops at the first). */
+static int
+worker_failed(const jobs *j, const struct worker *w)
+{
+	int st = w->status;
+
+	if (w->failed)
+		return -1;
+	if (st == -1 || w->readerr) {
+		fprintf(stderr, "ttsim %s: lost a worker's result\n", j->cmd);
+		return -1;
+	}
 	if (WIFSIGNALED(st)) {
 		fprintf(stderr, "ttsim %s: a worker was killed by signal %d "
 		    "(%s)\n", j->cmd, WTERMSIG(st), strsignal(WTERMSIG(st)));
@@ -288,21 +312,23 @@ worker_reap(jobs *j, struct worker *w)
 
 /* Hand over worker w's result. */
 static int
-worker_give(struct worker *w, int *id, char **buf, size_t *len)
+worker_give(const jobs *j, struct worker *w, int *id, char **buf,
+    size_t *len)
 {
-	int failed = w->failed;
+	int rc = worker_failed(j, w);
 
 	*id = w->id;
 	*buf = w->buf;
 	*len = w->len;
 	w->buf = NULL;
 	w->done = 0;
-	if (failed) {
+	w->status = 0;
+	w->failed = w->readerr = 0;
+	if (rc < 0) {
 		free(*buf);
 		*buf = NULL;
-		return -1;
 	}
-	return 0;
+	return rc;
 }
 
 int
@@ -316,7 +342,7 @@ jobs_wait(jobs *j, int *id, char **buf, size_t *len)
 		for (i = k = 0; i < j->n; i++) {
 			w = &j->w[i];
 			if (w->done)
-				return worker_give(w, id, buf, len);
+				return worker_give(j, w, id, buf, len);
 			if (w->pid > 0) {
 				pf[k].fd = w->fd;
 				pf[k].events = POLLIN;
@@ -338,10 +364,11 @@ jobs_wait(jobs *j, int *id, char **buf, size_t *len)
 				continue;
 			if ((r = worker_read(w)) == 0)
 				continue;
-			if (r < 0)
+			if (r < 0) {
 				kill(w->pid, SIGTERM);
-			w->failed = worker_reap(j, w) < 0 || r < 0;
-			w->done = 1;
+				w->readerr = 1;
+			}
+			worker_reap(j, w);
 		}
 	}
 }

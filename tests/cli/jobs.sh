@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# --jobs N: a sweep's points in N worker processes.  Standard output is the
-# same bytes whatever N (table, CSV, JSON, the knee's refinement, more jobs
-# than points); a point that fails gives its one message, exit 2, and a
+# --jobs N: a sweep's points, or replay --compare's networks, in N worker
+# processes.  Standard output is the same bytes whatever N (table, CSV,
+# JSON, the knee's refinement, more jobs than points; a replay's CSV file); a point that fails gives its one message, exit 2, and a
 # standard output that is what one core printed before the same failure;
 # a stopped sweep leaves no worker behind; bad values are usage errors
 # (tests/cli/flags/sweep-jobs-*.args for the messages).  Nothing is timed.
@@ -50,6 +50,27 @@ same one 4 -- sweep --dims 2,2,2 --loads 0.2 "${W[@]}" --json
 # a deadlocking point: exit 1 from every N
 same deadlock 2 -- sweep --dims 2,2,4 --deadlock none --loads 0.3,0.9,1 --csv
 [ "$st1" = 1 ] && ok deadlock-exit || bad deadlock-exit "exit $st1"
+
+# --- replay --compare: a network per worker; the table, the --csv file
+# (standard output or a file, open loop and causal) and the JSON but for
+# each network's wall_s ---
+RP=(replay traces/alltoall-4x4x4.pcap yaml/3dt-4x4x4.yaml --compare D,A,2d,G --top 3)
+same replay 2 3 5 -- "${RP[@]}"
+same replay-csv-stdout 2 -- "${RP[@]}" --csv -
+same replay-causal 2 -- replay traces/allreduce-2x2x2.pcap --dims 2,2,2 --causal \
+    --burst-gap 20000 --compare D,A,G --csv -
+for j in 1 3; do
+	"$T" "${RP[@]}" --csv "$tmp/rc$j.csv" --jobs "$j" >"$tmp/rt$j" 2>&1
+	"$T" "${RP[@]}" --json --jobs "$j" 2>&1 | jq -S -c 'walk(if type == "object" then del(.wall_s) else . end)' >"$tmp/rj$j"
+done
+[ -s "$tmp/rc1.csv" ] && cmp -s "$tmp/rc1.csv" "$tmp/rc3.csv" && cmp -s "$tmp/rt1" "$tmp/rt3" &&
+    ok replay-csv-file || bad replay-csv-file "$(diff "$tmp/rc1.csv" "$tmp/rc3.csv" | head -3)"
+[ -s "$tmp/rj1" ] && cmp -s "$tmp/rj1" "$tmp/rj3" && ok replay-json ||
+    bad replay-json "$(head -c 300 "$tmp/rj3")"
+# every network's CSV lines are there, in --compare's order
+order=$(cut -d, -f1 "$tmp/rc3.csv" | uniq | tail -n +2 | tr '\n' '/')
+[ "$order" = "3DT 4x4x4 D vc/3DT 4x4x4 A vc/2D 16x8 vc/3DT 4x4x4 G vc/" ] &&
+    ok replay-csv-order || bad replay-csv-order "$order"
 
 # --- a point that fails: 32x32x32's engine (over 500 MiB) cannot be built
 # under a 400 MB address-space limit.  With two jobs or more, two of its
