@@ -41,7 +41,9 @@ replay_usage(FILE *f)
 "                  such as 16x8:plain or 4x4x8; all need as many PEs\n"
 "  --jobs N        run N networks at a time, each in a process of its own\n"
 "                  (default: the cores online); the output is the same\n"
-"                  as with --jobs 1 (wall_s aside)\n"
+"                  as with --jobs 1 (wall_s aside).  Under mpirun the ranks\n"
+"                  share the networks instead (whole ones while there are\n"
+"                  as many as ranks)\n"
 "timing:\n"
 "  --speed X       trace time divided by X (2: twice as fast; default 1)\n"
 "  --speed max     ignore time: every PE sends its messages back to back,\n"
@@ -805,8 +807,8 @@ replay_one(struct replay *r, int k)
 
 	if (r->causal.on)
 		return causal_replay_one(r, k);
-	if (tt_sim_create_part(&sim, &rn->net, &r->sim.p, ttsim_comm(), err,
-	    sizeof(err)) < 0 ||
+	if (tt_sim_create_part(&sim, &rn->net, &r->sim.p,
+	    r->sim.whole ? NULL : ttsim_comm(), err, sizeof(err)) < 0 ||
 	    tt_sim_gather_links(sim, err, sizeof(err)) < 0 ||
 	    tt_trace_in_open(&rin, r->paths, r->npaths, &r->map,
 	    rn->net.ncards, err, sizeof(err)) < 0 ||
@@ -1073,6 +1075,119 @@ replay_run_jobs(struct replay *r)
 	return replay_csv_close(r, rc);
 }
 
+/* Under MPI, whole networks: rank r's, each a record (int k, size_t
+ * length, net_task()'s result), into mine.  0, or -1 after a message. */
+static int
+mpi_mine(struct replay *r, const tt_sim_comm *cm, char **mine, size_t *ml)
+{
+	struct replay_task t;
+	FILE *f = open_memstream(mine, ml);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *one;
+	int k, rc = 0;
+
+	memset(&t, 0, sizeof(t));
+	t.r = r;
+	if (f == NULL)
+		return -1;
+	for (k = cm->rank; k < r->nrun && rc == 0; k += cm->nranks) {
+		if ((one = open_memstream(&buf, &len)) == NULL) {
+			rc = -1;
+			break;
+		}
+		rc = net_task(&t, k, one);
+		if (fclose(one) != 0)
+			rc = -1;
+		if (rc == 0 && (fwrite(&k, sizeof(k), 1, f) != 1 ||
+		    fwrite(&len, sizeof(len), 1, f) != 1 ||
+		    fwrite(buf, 1, len, f) != len))
+			rc = -1;
+		free(buf);
+		buf = NULL;
+	}
+	if (fclose(f) != 0)
+		rc = -1;
+	return rc;
+}
+
+/* The ranks' records into the networks; the exit status. */
+static int
+mpi_records(struct replay *r, const tt_sim_comm *cm, const char *p,
+    uint64_t len)
+{
+	size_t hdr = sizeof(int) + sizeof(size_t), l;
+	int k, one, rc = TTSIM_EXIT_OK;
+
+	while (len > 0) {
+		if (len < hdr)
+			return TTSIM_EXIT_USAGE;
+		memcpy(&k, p, sizeof(k));
+		memcpy(&l, p + sizeof(k), sizeof(l));
+		if (l > len - hdr || k < 0 || k >= r->nrun ||
+		    (one = net_record(r, k, p + hdr, l)) < 0)
+			return TTSIM_EXIT_USAGE;
+		/* a deadlock found on another rank, told by rank 0 */
+		if (one == TTSIM_EXIT_DEADLOCK && k % cm->nranks != 0)
+			replay_deadlock(&r->runs[k], &r->sim.p);
+		if (one != TTSIM_EXIT_OK)
+			rc = one;
+		p += hdr + l;
+		len -= hdr + l;
+	}
+	return rc;
+}
+
+/*
+ * Under MPI with at least as many networks as ranks: network k on rank k
+ * mod ranks, whole, then every result to every rank (rank 0 prints).
+ * Fewer, and each is shared by the ranks in turn (replay_run()).
+ */
+static int
+replay_run_mpi(struct replay *r)
+{
+	const tt_sim_comm *cm = ttsim_comm();
+	uint64_t bad, *cnt, off = 0;
+	char *mine = NULL, *all;
+	size_t ml = 0;
+	int k, one, rc = TTSIM_EXIT_OK;
+
+	r->sim.whole = 1;
+	bad = mpi_mine(r, cm, &mine, &ml) < 0 ? (uint64_t)cm->rank + 1 : 0;
+	r->sim.whole = 0;
+	cm->allreduce(cm->ctx, &bad, 1, TT_SIM_MAX);
+	if (bad > 1)
+		fprintf(stderr, "ttsim replay: a network failed on rank %d "
+		    "(only rank 0 prints: replay it alone to see why)\n",
+		    (int)bad - 1);
+	if (bad == 0 && jobs_allgather(mine, ml, &all, &cnt) == 0) {
+		for (k = 0; k < cm->nranks && rc != TTSIM_EXIT_USAGE; k++) {
+			one = mpi_records(r, cm, all + off, cnt[k]);
+			if (one != TTSIM_EXIT_OK)
+				rc = one;
+			off += cnt[k];
+		}
+		free(all);
+		free(cnt);
+	} else {
+		rc = TTSIM_EXIT_USAGE;
+	}
+	free(mine);
+	return replay_csv_close(r, rc);
+}
+
+/* Every network: one at a time, on --jobs workers, or over MPI ranks. */
+static int
+replay_all(struct replay *r)
+{
+	const tt_sim_comm *cm = ttsim_comm();
+
+	if (cm != NULL)
+		return r->nrun >= cm->nranks && cm->nranks > 1 ?
+		    replay_run_mpi(r) : replay_run(r);
+	return r->jobs > 1 && r->nrun > 1 ? replay_run_jobs(r) : replay_run(r);
+}
+
 static int
 replay_plot(const struct replay *r)
 {
@@ -1146,8 +1261,7 @@ cmd_replay(int argc, char **argv)
 	else if (rc != OPT_PARSED || replay_networks(&r) < 0 ||
 	    replay_scan(&r) < 0 || replay_csv_open(&r) < 0)
 		rc = TTSIM_EXIT_USAGE;
-	else if ((rc = r.jobs > 1 && r.nrun > 1 && ttsim_comm() == NULL ?
-	    replay_run_jobs(&r) : replay_run(&r)) != TTSIM_EXIT_USAGE &&
+	else if ((rc = replay_all(&r)) != TTSIM_EXIT_USAGE &&
 	    replay_report(&r) < 0)
 		rc = TTSIM_EXIT_USAGE;
 	replay_free(&r);

@@ -801,40 +801,25 @@ mpi_records(struct sched *s, const char *p, uint64_t len)
 	return 0;
 }
 
-/* Every rank's records to every rank: the lengths, then the bytes. */
+/* Every rank's records to every rank, into the curves. */
 static int
 mpi_exchange(struct sched *s, const tt_sim_comm *cm, const char *mine,
     size_t ml)
 {
-	uint64_t *cnt, *scnt, my = ml, total = 0, off = 0;
-	char *send, *recv;
-	int r, rc = -1;
+	uint64_t *cnt, off = 0;
+	char *all;
+	int r, rc = 0;
 
-	cnt = calloc(2 * (size_t)cm->nranks, sizeof(*cnt));
-	send = malloc(ml * (size_t)cm->nranks + 1);
-	if (cnt == NULL || send == NULL)
-		goto out;
-	scnt = cnt + cm->nranks;
-	cm->allgather(cm->ctx, &my, 1, cnt);
-	for (r = 0; r < cm->nranks; r++) {
-		memcpy(send + ml * (size_t)r, mine, ml);
-		scnt[r] = ml;
-		total += cnt[r];
-	}
-	if ((recv = malloc(total + 1)) == NULL)
-		goto out;
-	cm->alltoallv(cm->ctx, send, scnt, recv, cnt);
-	for (r = 0, rc = 0; r < cm->nranks && rc == 0; r++) {
-		rc = mpi_records(s, recv + off, cnt[r]);
+	if (jobs_allgather(mine, ml, &all, &cnt) < 0)
+		return -1;
+	for (r = 0; r < cm->nranks && rc == 0; r++) {
+		rc = mpi_records(s, all + off, cnt[r]);
 		off += cnt[r];
 	}
-	free(recv);
-out:
+	free(all);
 	free(cnt);
-	free(send);
 	if (rc < 0)
-		fprintf(stderr, "ttsim sweep: out of memory, or a rank's "
-		    "results are cut short\n");
+		fprintf(stderr, "ttsim sweep: a rank's results are cut short\n");
 	return rc;
 }
 

@@ -398,3 +398,43 @@ jobs_close(jobs *j)
 			sigaction(stopsig[i], &saved[i], NULL);
 	free(j);
 }
+
+int
+jobs_allgather(const char *mine, size_t n, char **all, uint64_t **counts)
+{
+	const tt_sim_comm *cm = ttsim_comm();
+	uint64_t *cnt, *scnt, my = n, total = 0;
+	char *send = NULL, *recv = NULL;
+	uint64_t bad = 0;
+	int r;
+
+	cnt = calloc(2 * (size_t)cm->nranks, sizeof(*cnt));
+	if (cnt == NULL || (send = malloc(n * (size_t)cm->nranks + 1)) == NULL)
+		bad = 1;
+	/* every rank takes part in what follows, or none does */
+	cm->allreduce(cm->ctx, &bad, 1, TT_SIM_MAX);
+	if (bad)
+		goto fail;
+	scnt = cnt + cm->nranks;
+	cm->allgather(cm->ctx, &my, 1, cnt);
+	for (r = 0; r < cm->nranks; r++) {
+		memcpy(send + n * (size_t)r, mine, n);
+		scnt[r] = n;
+		total += cnt[r];
+	}
+	bad = (recv = malloc(total + 1)) == NULL;
+	cm->allreduce(cm->ctx, &bad, 1, TT_SIM_MAX);
+	if (bad)
+		goto fail;
+	cm->alltoallv(cm->ctx, send, scnt, recv, cnt);
+	free(send);
+	*all = recv;
+	*counts = cnt;
+	return 0;
+fail:
+	fprintf(stderr, "ttsim: out of memory gathering the ranks' results\n");
+	free(cnt);
+	free(send);
+	free(recv);
+	return -1;
+}

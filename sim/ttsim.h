@@ -203,6 +203,11 @@ int jobs_start(jobs *j, jobs_task fn, void *ctx, int id);
 int jobs_wait(jobs *j, int *id, char **buf, size_t *len);
 /* Kill the workers still running, reap them, free j. */
 void jobs_close(jobs *j);
+/* Under MPI, collective: every rank's n bytes at mine to every rank,
+ * *all holding rank 0's, then rank 1's, ..., (*counts)[r] bytes each
+ * (free both).  0, or -1 on every rank after a message. */
+int jobs_allgather(const char *mine, size_t n, char **all,
+    uint64_t **counts);
 
 /* sim/simpoint.c: what run and sweep share */
 #define SIMOPTS_MAX_LIST 64

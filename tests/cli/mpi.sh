@@ -85,6 +85,14 @@ same "sweep 3DT 2x2x2, knee refined" sweep --dims 2,2,2 --loads 0.1,0.4,0.8,1 \
     bad "sweep: whole points on 5 ranks, 4 nodes" "exit $st; $(head -5 "$tmp/w.mpi")"
 same "replay alltoall on D, A, 2D" replay traces/alltoall-4x4x4.pcap yaml/3dt-4x4x4.yaml \
     --compare D,A,2d
+# whole networks: 9 ranks replay 9 networks of 8 nodes, one each (a network
+# split 9 ways would be refused), with the serial table
+RN=(replay traces/allreduce-2x2x2.pcap --dims 2,2,2 --compare D,A,G,B,C,E,F,H,I)
+"$T" "${RN[@]}" >"$tmp/n.serial" 2>/dev/null
+"${MPIRUN[@]}" -np 9 "$T" "${RN[@]}" >"$tmp/n.mpi" 2>/dev/null; st=$?
+[ "$st" = 0 ] && [ -s "$tmp/n.serial" ] && cmp -s "$tmp/n.serial" "$tmp/n.mpi" &&
+    ok "replay: whole networks on 9 ranks, 8 nodes" ||
+    bad "replay: whole networks on 9 ranks, 8 nodes" "exit $st; $(head -5 "$tmp/n.mpi")"
 same "replay stencil, 2x faster" replay traces/stencil-4x4x4 yaml/3dt-4x4x4.yaml --speed 2
 
 # the watchdog across ranks: the deadlock (no avoidance) is found at the
