@@ -18,6 +18,7 @@ N=${1:-$(nproc)}
 tmp=$(mktemp -d /tmp/ttsim-jobs-speed.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
+# shellcheck disable=SC2054  # commas in flag values
 SWEEP=(sweep --topo 8x8x8 --ports A,D,G --loads 0.1,0.2,0.3,0.4
     --warmup 2000 --measure 20000 --drain 0 --refine 0 --csv)
 now() { date +%s.%N; }
