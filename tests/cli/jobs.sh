@@ -5,7 +5,7 @@
 # standard output that is what one core printed before the same failure;
 # a stopped sweep leaves no worker behind; bad values are usage errors
 # (tests/cli/flags/sweep-jobs-*.args for the messages).  Nothing is timed.
-# shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
+# shellcheck disable=SC2015,SC2054  # "check && ok || bad": ok cannot fail; commas in flag values
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 T=${TTSIM:-build/ttsim}
