@@ -21,19 +21,16 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck disable=SC2054  # commas in flag values
 SWEEP=(sweep --topo 8x8x8 --ports A,D,G --loads 0.1,0.2,0.3,0.4
     --warmup 2000 --measure 20000 --drain 0 --refine 0 --csv)
-now() { date +%s.%N; }
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 
-# timed JOBS: the sweep's seconds, its CSV in $tmp/JOBS.csv
+# timed JOBS: "wall-seconds cpu-seconds" of the sweep (its workers'
+# included), its CSV in $tmp/JOBS.csv
 timed() {
-	local t0 t1
-	t0=$(now)
-	"$T" "${SWEEP[@]}" --jobs "$1" >"$tmp/$1.csv"
-	t1=$(now)
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'
+	/usr/bin/time -f '%e %U %S' -o "$tmp/$1.time" "$T" "${SWEEP[@]}" --jobs "$1" >"$tmp/$1.csv"
+	awk '{ printf "%.2f %.2f", $1, $2 + $3 }' "$tmp/$1.time"
 }
 
-echo "ttsim $("$T" --version 2>/dev/null | head -1), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores"
+echo "$("$T" --version 2>/dev/null | head -1), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores"
 echo "ttsim ${SWEEP[*]}"
 l0=$(loadavg)
 s1=$(timed 1)
@@ -41,11 +38,14 @@ sn=$(timed "$N")
 l1=$(loadavg)
 points=$(($(wc -l <"$tmp/1.csv") - 1))
 if cmp -s "$tmp/1.csv" "$tmp/$N.csv"; then same="identical"; else same="DIFFERENT"; fi
+# cores busy = CPU seconds / wall seconds: what the sweep got of the
+# machine (2.0 on 2 idle cores with --jobs 2)
 awk -v p="$points" -v a="$s1" -v b="$sn" -v n="$N" -v s="$same" -v l0="$l0" -v l1="$l1" 'BEGIN {
-	printf "| jobs | points | seconds | points/s |\n|---:|---:|---:|---:|\n"
-	printf "| 1 | %d | %.2f | %.3f |\n", p, a, p / a
-	printf "| %d | %d | %.2f | %.3f |\n", n, p, b, p / b
+	split(a, x, " "); split(b, y, " ")
+	printf "| jobs | points | wall s | CPU s | cores busy | points/s |\n|---:|---:|---:|---:|---:|---:|\n"
+	printf "| 1 | %d | %.2f | %.2f | %.2f | %.3f |\n", p, x[1], x[2], x[2] / x[1], p / x[1]
+	printf "| %d | %d | %.2f | %.2f | %.2f | %.3f |\n", n, p, y[1], y[2], y[2] / y[1], p / y[1]
 	printf "speed-up %.2fx with --jobs %d; CSVs %s; load average before %s, after %s\n",
-	    a / b, n, s, l0, l1
+	    x[1] / y[1], n, s, l0, l1
 }'
 [ "$same" = identical ]
