@@ -19,6 +19,7 @@ replay_usage(FILE *f)
 {
 	fprintf(f,
 "usage: ttsim replay TRACE... [FILE.yaml] [network flags] [--compare LIST]\n"
+"                    [--jobs N]\n"
 "                    [--speed X|max | --causal [--deps FILE]] [--json]\n"
 "                    [--csv FILE] [--plot FILE]\n"
 "\n"
@@ -38,6 +39,11 @@ replay_usage(FILE *f)
 "                  configurations (D, A..J, best), 2d (the plain 2D torus\n"
 "                  with as many PEs, as square as possible) or topologies\n"
 "                  such as 16x8:plain or 4x4x8; all need as many PEs\n"
+"  --jobs N        run N networks at a time, each in a process of its own\n"
+"                  (default: the cores online); the output is the same\n"
+"                  as with --jobs 1 (wall_s aside).  Under mpirun the ranks\n"
+"                  share the networks instead (whole ones while there are\n"
+"                  as many as ranks)\n"
 "timing:\n"
 "  --speed X       trace time divided by X (2: twice as fast; default 1)\n"
 "  --speed max     ignore time: every PE sends its messages back to back,\n"
@@ -519,6 +525,7 @@ replay_parse(struct replay *r, int argc, char **argv)
 		{linkopts_flags, 0, linkopts_take, &r->link},
 		{causal_flags, 0, causal_take, &r->causal},
 		{inferopts_flags, 0, inferopts_take, &r->causal.ip},
+		{jobs_flags, 0, jobs_take, &r->jobs},
 	};
 	tt_netparams np;
 	int rc;
@@ -529,6 +536,7 @@ replay_parse(struct replay *r, int argc, char **argv)
 	r->sim.cmd = "replay";
 	tt_replay_params_default(&r->rpp);
 	r->top = 10;
+	r->jobs = jobs_default();
 	rc = opt_parse("replay", replay_usage, groups, OPT_NGROUPS(groups), argc, argv);
 	if (rc != OPT_PARSED)
 		return rc;
@@ -805,8 +813,8 @@ replay_one(struct replay *r, int k)
 
 	if (r->causal.on)
 		return causal_replay_one(r, k);
-	if (tt_sim_create_part(&sim, &rn->net, &r->sim.p, ttsim_comm(), err,
-	    sizeof(err)) < 0 ||
+	if (tt_sim_create_part(&sim, &rn->net, &r->sim.p,
+	    r->sim.whole ? NULL : ttsim_comm(), err, sizeof(err)) < 0 ||
 	    tt_sim_gather_links(sim, err, sizeof(err)) < 0 ||
 	    tt_trace_in_open(&rin, r->paths, r->npaths, &r->map,
 	    rn->net.ncards, err, sizeof(err)) < 0 ||
@@ -848,23 +856,14 @@ replay_one(struct replay *r, int k)
 	return rc;
 }
 
-/* Every network in turn; then the --csv file closed. */
+/* The --csv file closed after the runs (discarded after a failure: it
+ * would be incomplete, keep the old); the exit status. */
 static int
-replay_run(struct replay *r)
+replay_csv_close(struct replay *r, int rc)
 {
-	int k, one, rc = TTSIM_EXIT_OK, n = r->nrun;
 	char err[1024];
 
-	for (k = 0; k < n; k++) {
-		r->nrun = k + 1;
-		one = replay_one(r, k);
-		if (one != TTSIM_EXIT_OK)
-			rc = one;
-		if (one == TTSIM_EXIT_USAGE)
-			break;
-	}
 	progress_clear();
-	/* the CSV of a run that failed would be incomplete: keep the old */
 	if (r->job.csv_out != NULL && rc == TTSIM_EXIT_USAGE) {
 		tt_outfile_discard(r->job.csv_out);
 	} else if (r->job.csv_out != NULL &&
@@ -875,6 +874,324 @@ replay_run(struct replay *r)
 	r->job.csv_out = NULL;
 	r->job.csv = NULL;
 	return rc;
+}
+
+/* Every network in turn; then the --csv file closed. */
+static int
+replay_run(struct replay *r)
+{
+	int k, one, rc = TTSIM_EXIT_OK, n = r->nrun;
+
+	for (k = 0; k < n; k++) {
+		r->nrun = k + 1;
+		one = replay_one(r, k);
+		if (one != TTSIM_EXIT_OK)
+			rc = one;
+		if (one == TTSIM_EXIT_USAGE)
+			break;
+	}
+	return replay_csv_close(r, rc);
+}
+
+/*
+ * --compare with --jobs N: a network per worker process.  A worker sends
+ * back what the report reads of its netrun (this, then the deadlock's
+ * channels and the link counts); its --csv lines go to a file of its own,
+ * copied into the --csv file in the networks' order.
+ */
+struct netres {
+	int rc, nports;
+	uint64_t makespan, ncycle, nlink;
+	double wall;
+	tt_simresult res;
+	tt_replay_result rr;
+	tt_infer_stats ist;
+	tt_causal_result cres;
+};
+
+struct replay_task {
+	struct replay *r;
+	FILE *csv[REPLAY_MAX_NETS];
+};
+
+static int
+net_task(void *ctx, int k, FILE *out)
+{
+	struct replay_task *t = ctx;
+	struct replay *r = t->r;
+	struct netrun *rn = &r->runs[k];
+	struct netres nr;
+
+	memset(&nr, 0, sizeof(nr));
+	if (t->csv[k] != NULL)
+		r->job.csv = t->csv[k];
+	if ((nr.rc = replay_one(r, k)) == TTSIM_EXIT_USAGE)
+		return -1;
+	if (r->job.csv != NULL && fflush(r->job.csv) != 0) {
+		fprintf(stderr, "ttsim replay: --csv: %s\n", strerror(errno));
+		return -1;
+	}
+	nr.nports = rn->nports;
+	nr.makespan = rn->makespan;
+	nr.wall = rn->wall;
+	nr.res = rn->res;
+	nr.res.cycle = NULL;
+	nr.ncycle = rn->res.cycle_len;
+	nr.nlink = (uint64_t)rn->net.ncards * (uint64_t)rn->nports;
+	nr.rr = rn->rr;
+	nr.ist = rn->cr.ist;
+	nr.cres = rn->cr.res;
+	if (fwrite(&nr, sizeof(nr), 1, out) != 1 ||
+	    fwrite(rn->res.cycle, sizeof(uint64_t), nr.ncycle, out) != nr.ncycle ||
+	    fwrite(rn->link, sizeof(uint64_t), nr.nlink, out) != nr.nlink) {
+		fprintf(stderr, "ttsim replay: out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t *
+dup_u64(const char *p, uint64_t n)
+{
+	uint64_t *d = malloc(sizeof(uint64_t) * (n ? n : 1));
+
+	if (d != NULL)
+		memcpy(d, p, sizeof(uint64_t) * n);
+	return d;
+}
+
+/* A worker's result into network k's netrun: its exit status, or -1
+ * after a message. */
+static int
+net_record(struct replay *r, int k, const char *buf, size_t len)
+{
+	struct netrun *rn = &r->runs[k];
+	struct netres nr;
+
+	if (len < sizeof(nr))
+		goto bad;
+	memcpy(&nr, buf, sizeof(nr));
+	if (nr.nports <= 0 || nr.nlink != (uint64_t)rn->net.ncards *
+	    (uint64_t)nr.nports || nr.ncycle > len || len - sizeof(nr) !=
+	    sizeof(uint64_t) * (nr.ncycle + nr.nlink))
+		goto bad;
+	rn->res = nr.res;
+	rn->res.cycle = NULL;
+	if (nr.ncycle > 0 && (rn->res.cycle = dup_u64(buf + sizeof(nr),
+	    nr.ncycle)) == NULL)
+		goto mem;
+	if ((rn->link = dup_u64(buf + sizeof(nr) + sizeof(uint64_t) *
+	    nr.ncycle, nr.nlink)) == NULL)
+		goto mem;
+	rn->nports = nr.nports;
+	rn->makespan = nr.makespan;
+	rn->wall = nr.wall;
+	rn->rr = nr.rr;
+	rn->cr.ist = nr.ist;
+	rn->cr.res = nr.cres;
+	return nr.rc;
+bad:
+	fprintf(stderr, "ttsim replay: a worker's result is cut short\n");
+	return -1;
+mem:
+	fprintf(stderr, "ttsim replay: out of memory\n");
+	return -1;
+}
+
+/* The workers' --csv lines into the --csv file, network by network. */
+static int
+net_csv_copy(struct replay *r, struct replay_task *t)
+{
+	char b[65536];
+	size_t n;
+	int k;
+
+	for (k = 0; k < r->nrun; k++) {
+		rewind(t->csv[k]);
+		while ((n = fread(b, 1, sizeof(b), t->csv[k])) > 0)
+			if (fwrite(b, 1, n, r->job.csv) != n)
+				return -1;
+		if (ferror(t->csv[k]))
+			return -1;
+	}
+	return 0;
+}
+
+/* The networks' workers, --jobs at a time: exit status so far. */
+static int
+replay_jobs_run(struct replay *r, struct replay_task *t)
+{
+	char *buf, label[64];
+	size_t len;
+	jobs *j;
+	int k, one, next = 0, done = 0, rc = TTSIM_EXIT_OK;
+
+	if (jobs_open(&j, r->jobs, "replay") < 0)
+		return TTSIM_EXIT_USAGE;
+	while (done < r->nrun) {
+		while (next < r->nrun && jobs_idle(j) > 0)
+			if (jobs_start(j, net_task, t, next++) < 0)
+				goto fail;
+		if (jobs_wait(j, &k, &buf, &len) < 0)
+			goto fail;
+		one = net_record(r, k, buf, len);
+		free(buf);
+		if (one < 0)
+			goto fail;
+		if (one != TTSIM_EXIT_OK)
+			rc = one;
+		done++;
+		snprintf(label, sizeof(label), "ttsim replay, %d/%d networks",
+		    done, r->nrun);
+		progress_show(label, (double)done / r->nrun);
+	}
+	jobs_close(j);
+	return rc;
+fail:
+	jobs_close(j);
+	return TTSIM_EXIT_USAGE;
+}
+
+static int
+replay_run_jobs(struct replay *r)
+{
+	struct replay_task t;
+	int k, rc = TTSIM_EXIT_OK;
+
+	memset(&t, 0, sizeof(t));
+	t.r = r;
+	for (k = 0; k < r->nrun && r->job.csv != NULL; k++)
+		if ((t.csv[k] = tmpfile()) == NULL) {
+			fprintf(stderr, "ttsim replay: --csv: a temporary "
+			    "file: %s\n", strerror(errno));
+			rc = TTSIM_EXIT_USAGE;
+			break;
+		}
+	progress_show("ttsim replay", 0);
+	if (rc == TTSIM_EXIT_OK)
+		rc = replay_jobs_run(r, &t);
+	if (rc != TTSIM_EXIT_USAGE && r->job.csv != NULL &&
+	    net_csv_copy(r, &t) < 0) {
+		fprintf(stderr, "ttsim replay: --csv: %s\n", strerror(errno));
+		rc = TTSIM_EXIT_USAGE;
+	}
+	for (k = 0; k < r->nrun; k++)
+		if (t.csv[k] != NULL)
+			fclose(t.csv[k]);
+	return replay_csv_close(r, rc);
+}
+
+/* Under MPI, whole networks: rank r's, each a record (int k, size_t
+ * length, net_task()'s result), into mine.  0, or -1 after a message. */
+static int
+mpi_mine(struct replay *r, const tt_sim_comm *cm, char **mine, size_t *ml)
+{
+	struct replay_task t;
+	FILE *f = open_memstream(mine, ml);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *one;
+	int k, rc = 0;
+
+	memset(&t, 0, sizeof(t));
+	t.r = r;
+	if (f == NULL)
+		return -1;
+	for (k = cm->rank; k < r->nrun && rc == 0; k += cm->nranks) {
+		if ((one = open_memstream(&buf, &len)) == NULL) {
+			rc = -1;
+			break;
+		}
+		rc = net_task(&t, k, one);
+		if (fclose(one) != 0)
+			rc = -1;
+		if (rc == 0 && (fwrite(&k, sizeof(k), 1, f) != 1 ||
+		    fwrite(&len, sizeof(len), 1, f) != 1 ||
+		    fwrite(buf, 1, len, f) != len))
+			rc = -1;
+		free(buf);
+		buf = NULL;
+	}
+	if (fclose(f) != 0)
+		rc = -1;
+	return rc;
+}
+
+/* The ranks' records into the networks; the exit status. */
+static int
+mpi_records(struct replay *r, const tt_sim_comm *cm, const char *p,
+    uint64_t len)
+{
+	size_t hdr = sizeof(int) + sizeof(size_t), l;
+	int k, one, rc = TTSIM_EXIT_OK;
+
+	while (len > 0) {
+		if (len < hdr)
+			return TTSIM_EXIT_USAGE;
+		memcpy(&k, p, sizeof(k));
+		memcpy(&l, p + sizeof(k), sizeof(l));
+		if (l > len - hdr || k < 0 || k >= r->nrun ||
+		    (one = net_record(r, k, p + hdr, l)) < 0)
+			return TTSIM_EXIT_USAGE;
+		/* a deadlock found on another rank, told by rank 0 */
+		if (one == TTSIM_EXIT_DEADLOCK && k % cm->nranks != 0)
+			replay_deadlock(&r->runs[k], &r->sim.p);
+		if (one != TTSIM_EXIT_OK)
+			rc = one;
+		p += hdr + l;
+		len -= hdr + l;
+	}
+	return rc;
+}
+
+/*
+ * Under MPI with at least as many networks as ranks: network k on rank k
+ * mod ranks, whole, then every result to every rank (rank 0 prints).
+ * Fewer, and each is shared by the ranks in turn (replay_run()).
+ */
+static int
+replay_run_mpi(struct replay *r)
+{
+	const tt_sim_comm *cm = ttsim_comm();
+	uint64_t bad, *cnt, off = 0;
+	char *mine = NULL, *all;
+	size_t ml = 0;
+	int k, one, rc = TTSIM_EXIT_OK;
+
+	r->sim.whole = 1;
+	bad = mpi_mine(r, cm, &mine, &ml) < 0 ? (uint64_t)cm->rank + 1 : 0;
+	r->sim.whole = 0;
+	cm->allreduce(cm->ctx, &bad, 1, TT_SIM_MAX);
+	if (bad > 1)
+		fprintf(stderr, "ttsim replay: a network failed on rank %d "
+		    "(only rank 0 prints: replay it alone to see why)\n",
+		    (int)bad - 1);
+	if (bad == 0 && jobs_allgather(mine, ml, &all, &cnt) == 0) {
+		for (k = 0; k < cm->nranks && rc != TTSIM_EXIT_USAGE; k++) {
+			one = mpi_records(r, cm, all + off, cnt[k]);
+			if (one != TTSIM_EXIT_OK)
+				rc = one;
+			off += cnt[k];
+		}
+		free(all);
+		free(cnt);
+	} else {
+		rc = TTSIM_EXIT_USAGE;
+	}
+	free(mine);
+	return replay_csv_close(r, rc);
+}
+
+/* Every network: one at a time, on --jobs workers, or over MPI ranks. */
+static int
+replay_all(struct replay *r)
+{
+	const tt_sim_comm *cm = ttsim_comm();
+
+	if (cm != NULL)
+		return r->nrun >= cm->nranks && cm->nranks > 1 ?
+		    replay_run_mpi(r) : replay_run(r);
+	return r->jobs > 1 && r->nrun > 1 ? replay_run_jobs(r) : replay_run(r);
 }
 
 static int
@@ -950,7 +1267,7 @@ cmd_replay(int argc, char **argv)
 	else if (rc != OPT_PARSED || replay_networks(&r) < 0 ||
 	    replay_scan(&r) < 0 || replay_csv_open(&r) < 0)
 		rc = TTSIM_EXIT_USAGE;
-	else if ((rc = replay_run(&r)) != TTSIM_EXIT_USAGE &&
+	else if ((rc = replay_all(&r)) != TTSIM_EXIT_USAGE &&
 	    replay_report(&r) < 0)
 		rc = TTSIM_EXIT_USAGE;
 	replay_free(&r);

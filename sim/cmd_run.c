@@ -59,8 +59,9 @@ run_usage(FILE *f)
 "                  its arrival; node clocks offset by up to --clock-skew NS\n"
 "                  (500000); one seed\n"
 "planning:        --dry-run [--ranks N]: simulate nothing; print the bytes\n"
-"                  the engine allocates for this network, and per rank\n"
-"                  when mpirun -np N shares it (slabs of the last dimension)\n"
+"                  the engine allocates for this network, per PE, and per\n"
+"                  rank and per switch when mpirun -np N shares it (slabs\n"
+"                  of the last dimension; a switch per card)\n"
 "\n"
 "Under mpirun -np N (ttsim built with Open MPI) the ranks share the run and\n"
 "its results are the serial run's, bit for bit; rank 0 prints.\n"
@@ -80,7 +81,7 @@ static int
 dry_run(const simopts *so, const netopts *no, int json, int ranks)
 {
 	tt_net net;
-	char err[512];
+	char err[512], title[128];
 	uint64_t total, per_rank, most = 0;
 	uint32_t f, e;
 	int r;
@@ -108,18 +109,25 @@ dry_run(const simopts *so, const netopts *no, int json, int ranks)
 	}
 	total = tt_sim_memory(&net, &so->p);
 	per_rank = tt_sim_memory_part(&net, &so->p, ranks);
+	/* a switch per card: two a twin node, one a plain node */
 	if (json)
-		printf("{\"pes\":%u,\"ranks\":%d,\"slab_dim\":%d,"
-		    "\"switches_per_rank\":%llu,\"bytes_total\":%llu,"
-		    "\"bytes_per_rank\":%llu}\n", net.ncards, ranks, net.n - 1,
+		printf("{\"pes\":%u,\"switches\":%u,\"ranks\":%d,"
+		    "\"slab_dim\":%d,\"switches_per_rank\":%llu,"
+		    "\"bytes_total\":%llu,\"bytes_per_rank\":%llu,"
+		    "\"bytes_per_pe\":%.0f,\"bytes_per_switch\":%.0f}\n",
+		    net.ncards, net.ncards, ranks, net.n - 1,
 		    (unsigned long long)most, (unsigned long long)total,
-		    (unsigned long long)per_rank);
+		    (unsigned long long)per_rank, (double)total / net.ncards,
+		    (double)per_rank / (double)most);
 	else
-		printf("%u PEs: %.1f MiB for the engine; %d rank%s: at most "
-		    "%llu switches (slabs of dimension %d), %.1f MiB per "
-		    "rank\n", net.ncards, total / 1048576.0, ranks,
-		    ranks > 1 ? "s" : "", (unsigned long long)most, net.n - 1,
-		    per_rank / 1048576.0);
+		printf("%s, %u PEs, %u switches: %.1f MiB for the engine, "
+		    "%.0f bytes per PE; %d rank%s: at most %llu switches "
+		    "(slabs of dimension %d), %.1f MiB per rank, %.0f bytes "
+		    "per switch\n", net_title(&net, title, sizeof(title)),
+		    net.ncards, net.ncards, total / 1048576.0,
+		    (double)total / net.ncards, ranks, ranks > 1 ? "s" : "",
+		    (unsigned long long)most, net.n - 1, per_rank / 1048576.0,
+		    (double)per_rank / (double)most);
 	tt_net_free(&net);
 	return TTSIM_EXIT_OK;
 }

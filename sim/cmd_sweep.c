@@ -18,6 +18,7 @@ sweep_usage(FILE *f)
 "usage: ttsim sweep [FILE.yaml] [--topo LIST] [--ports LIST|all]\n"
 "                   [--deadlock LIST] [--loads LIST|FROM:TO:STEP]\n"
 "                   [run flags] [--json | --csv] [--plot FILE.png|svg]\n"
+"                   [--jobs N]\n"
 "\n"
 "Runs `ttsim run` for every combination, topology by topology, and reports\n"
 "each point as it finishes, then where each curve saturates.\n"
@@ -30,10 +31,16 @@ sweep_usage(FILE *f)
 "                   steady-state peak and the loads beside it until they\n"
 "                   are at most STEP apart (default 0.01; 0: never)\n"
 "  --plot FILE      also draw the curves with gnuplot (.png or .svg)\n"
+"  --jobs N         run N points at a time, each in a process of its own\n"
+"                   (default: the cores online); the output is the same\n"
+"                   bytes as with --jobs 1.  Under mpirun the ranks share\n"
+"                   the points instead (whole points while there are as\n"
+"                   many as ranks)\n"
 "Every `ttsim run` flag applies to every point (see ttsim run --help).  The\n"
 "peak reported is the highest accepted load among points whose accepted\n"
 "load passed the steady-state test.\n"
-"Progress goes to a terminal's stderr; nothing when piped.\n"
+"Progress (points done, time left) goes to a terminal's stderr; nothing\n"
+"when piped.\n"
 "Exit status: 0 done, 1 some point deadlocked, 2 bad usage or input.\n");
 }
 
@@ -123,12 +130,6 @@ parse_topos(const char *v, const tt_netspec *base, topo *out, int max)
 	return n;
 }
 
-static void
-show_progress(void *ctx, double done)
-{
-	progress_show(ctx, done);
-}
-
 /* What ttsim sweep is told, and the networks and loads it makes of it. */
 struct sweep {
 	netopts net;
@@ -138,6 +139,7 @@ struct sweep {
 	double load[SWEEP_MAX];
 	int nload;
 	double refine;          /* --refine STEP; 0: off */
+	int jobs;               /* --jobs N */
 	char pbuf[1024], *port[SWEEP_MAX];     /* --ports LIST, split */
 	int nports, ports_all;
 	tt_netspec spec[SWEEP_MAX * 16];
@@ -185,6 +187,7 @@ sweep_parse(struct sweep *sw, int argc, char **argv)
 		{simopts_traffic_flags, 0, simopts_take, &sw->sim},
 		{simopts_model_flags, 0, simopts_take, &sw->sim},
 		{simopts_window_flags, 0, simopts_take, &sw->sim},
+		{jobs_flags, 0, jobs_take, &sw->jobs},
 	};
 	size_t len;
 	int r;
@@ -194,6 +197,7 @@ sweep_parse(struct sweep *sw, int argc, char **argv)
 	sw->sim.cmd = "sweep";
 	sw->loads = "0.05:0.5:0.05";
 	sw->refine = 0.01;
+	sw->jobs = jobs_default();
 	r = opt_parse("sweep", sweep_usage, groups, OPT_NGROUPS(groups), argc, argv);
 	if (r != OPT_PARSED)
 		return r;
@@ -376,57 +380,153 @@ sweep_header(const struct sweep *sw)
 		simpoint_table_header(stdout);
 }
 
-static void
-sweep_point(const struct sweep *sw, const simpoint *pt, int first)
-{
-	if (sw->out.json) {
-		printf("%s  ", first ? "" : ",\n");
-		simpoint_json(stdout, pt);
-	} else if (sw->out.csv) {
-		simpoint_csv(stdout, pt);
-	} else {
-		simpoint_table_row(stdout, pt);
-	}
-	fflush(stdout);
-}
+enum { PT_READY, PT_RUNNING, PT_DONE };
 
-/* The points of one curve so far, for its peak and its refinement. */
+/*
+ * The points of one curve: the grid's loads, then its knee's (curve_next),
+ * each added once every point before it has finished.  Results sit at the
+ * point's index whatever order the points finish in, and wait there to be
+ * printed in that order.
+ */
 struct curve {
 	double load[SWEEP_MAX], accepted[SWEEP_MAX];
 	int steady[SWEEP_MAX], sat[SWEEP_MAX];
+	int state[SWEEP_MAX];
+	char *text[SWEEP_MAX], *csv[SWEEP_MAX];  /* its lines, until printed */
 	int n, saturated, deadlocked;
+	int added;              /* points added to refine the knee */
+	int closed;             /* nothing more to add */
 	double sat_load;
 };
 
-/* Run one point of a curve, print it and remember it; -1 on an error. */
-static int
-curve_point(const struct sweep *sw, const tt_netspec *spec, double load,
-    struct curve *c, FILE *csvf, int *done, double total)
-{
-	char label[] = "ttsim sweep";
-	simpoint pt;
+/* A point's result as its task sends it: this, then its lines for
+ * standard output and for the plot's CSV. */
+struct pointsum {
+	double offered, accepted;
+	int steady, sat, saturated, deadlock;
+	size_t textlen, csvlen;
+};
 
-	if (simpoint_run(&sw->sim, spec, load, &pt, show_progress, label,
-	    *done / total, 1.0 / total) < 0)
+/* Every curve of the sweep, and what is printed so far. */
+struct sched {
+	struct sweep *sw;
+	struct curve *cv;
+	FILE *csvf;
+	int inpoint;            /* progress inside points (a point at a time) */
+	int ec, ep;             /* the next point to print: curve, point */
+	int done, printed, deadlocked;
+	double total;
+	char label[64];
+};
+
+static void
+show_progress(void *ctx, double done)
+{
+	progress_show(ctx, done);
+}
+
+/* The task of point id (curve * SWEEP_MAX + point): run it, write its
+ * pointsum and lines to out. */
+static int
+point_task(void *ctx, int id, FILE *out)
+{
+	struct sched *s = ctx;
+	const struct sweep *sw = s->sw;
+	struct curve *c = &s->cv[id / SWEEP_MAX];
+	struct pointsum ps;
+	char *text = NULL, *csv = NULL;
+	size_t tl = 0, cl = 0;
+	FILE *tf, *cf;
+	simpoint pt;
+	int rc = -1;
+
+	if (simpoint_run(&sw->sim, &sw->spec[id / SWEEP_MAX],
+	    c->load[id % SWEEP_MAX], &pt, s->inpoint ? show_progress : NULL,
+	    s->label, s->done / s->total, 1.0 / s->total) < 0)
 		return -1;
-	progress_hide();
-	sweep_point(sw, &pt, *done == 0);
-	(*done)++;
-	if (csvf != NULL)
-		simpoint_csv(csvf, &pt);
-	c->load[c->n] = load;
-	c->accepted[c->n] = pt.accepted;
-	c->steady[c->n] = pt.throughput_converged && !pt.deadlock;
-	c->sat[c->n] = pt.saturated || pt.deadlock;
-	c->n++;
-	if (pt.saturated) {
-		c->saturated = 1;
-		if (c->sat_load < 0 || pt.offered < c->sat_load)
-			c->sat_load = pt.offered;
+	tf = open_memstream(&text, &tl);
+	cf = open_memstream(&csv, &cl);
+	if (tf != NULL && cf != NULL) {
+		if (sw->out.json)
+			simpoint_json(tf, &pt);
+		else if (sw->out.csv)
+			simpoint_csv(tf, &pt);
+		else
+			simpoint_table_row(tf, &pt);
+		if (s->csvf != NULL)
+			simpoint_csv(cf, &pt);
 	}
-	c->deadlocked |= pt.deadlock;
+	if (tf != NULL && fclose(tf) == 0 && cf != NULL && fclose(cf) == 0) {
+		memset(&ps, 0, sizeof(ps));
+		ps.offered = pt.offered;
+		ps.accepted = pt.accepted;
+		ps.steady = pt.throughput_converged && !pt.deadlock;
+		ps.sat = pt.saturated || pt.deadlock;
+		ps.saturated = pt.saturated;
+		ps.deadlock = pt.deadlock;
+		ps.textlen = tl;
+		ps.csvlen = cl;
+		if (fwrite(&ps, sizeof(ps), 1, out) == 1 &&
+		    fwrite(text, 1, tl, out) == tl && fwrite(csv, 1, cl, out) == cl)
+			rc = 0;
+	} else if (cf != NULL && tf == NULL) {
+		fclose(cf);
+	}
+	if (rc < 0)
+		fprintf(stderr, "ttsim sweep: out of memory\n");
+	free(text);
+	free(csv);
 	simpoint_free(&pt);
+	return rc;
+}
+
+static char *
+dup_bytes(const char *p, size_t n)
+{
+	char *d = malloc(n + 1);
+
+	if (d != NULL) {
+		memcpy(d, p, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+/* Point id's result into its curve; -1 after a message. */
+static int
+point_record(struct sched *s, int id, const char *buf, size_t len)
+{
+	struct curve *c = &s->cv[id / SWEEP_MAX];
+	int i = id % SWEEP_MAX;
+	struct pointsum ps;
+
+	if (len < sizeof(ps))
+		goto bad;
+	memcpy(&ps, buf, sizeof(ps));
+	if (ps.textlen > len - sizeof(ps) ||
+	    ps.csvlen != len - sizeof(ps) - ps.textlen)
+		goto bad;
+	c->text[i] = dup_bytes(buf + sizeof(ps), ps.textlen);
+	c->csv[i] = dup_bytes(buf + sizeof(ps) + ps.textlen, ps.csvlen);
+	if (c->text[i] == NULL || c->csv[i] == NULL) {
+		fprintf(stderr, "ttsim sweep: out of memory\n");
+		return -1;
+	}
+	c->accepted[i] = ps.accepted;
+	c->steady[i] = ps.steady;
+	c->sat[i] = ps.sat;
+	if (ps.saturated) {
+		c->saturated = 1;
+		if (c->sat_load < 0 || ps.offered < c->sat_load)
+			c->sat_load = ps.offered;
+	}
+	c->deadlocked |= ps.deadlock;
+	c->state[i] = PT_DONE;
+	s->done++;
 	return 0;
+bad:
+	fprintf(stderr, "ttsim sweep: a worker's result is cut short\n");
+	return -1;
 }
 
 /* The point with the highest steady accepted load, -1 if none. */
@@ -487,90 +587,371 @@ curve_next(const struct sweep *sw, const struct curve *c)
 }
 
 /*
- * A saturating curve's knee and peak, refined: run curve_next()'s load
- * until there is none (at most SWEEP_REFINE_MAX more points a curve).  A
- * grid is only as good as its step near the knee, and a peak read off a
- * coarse one is wherever the grid happened to fall.
+ * Once every point of a curve has finished: a saturating curve's knee and
+ * peak refined, curve_next()'s load added (at most SWEEP_REFINE_MAX more
+ * points a curve), or the curve closed.  A grid is only as good as its
+ * step near the knee, and a peak read off a coarse one is wherever the
+ * grid happened to fall.
  */
 #define SWEEP_REFINE_MAX 10
-static int
-curve_refine(const struct sweep *sw, const tt_netspec *spec, struct curve *c,
-    FILE *csvf, int *done, double *total)
+static void
+curve_advance(struct sched *s, struct curve *c)
 {
+	const struct sweep *sw = s->sw;
 	double next;
-	int added;
+	int i;
 
-	for (added = 0; added < SWEEP_REFINE_MAX && c->n < SWEEP_MAX; added++) {
-		if ((next = curve_next(sw, c)) < 0)
-			break;
-		*total += 1;
-		if (curve_point(sw, spec, next, c, csvf, done, *total) < 0)
-			return -1;
+	if (c->closed)
+		return;
+	for (i = 0; i < c->n; i++)
+		if (c->state[i] != PT_DONE)
+			return;
+	if (sw->refine > 0 && c->saturated && sw->nload > 1 &&
+	    c->added < SWEEP_REFINE_MAX && c->n < SWEEP_MAX &&
+	    (next = curve_next(sw, c)) >= 0) {
+		c->load[c->n] = next;
+		c->state[c->n++] = PT_READY;
+		c->added++;
+		s->total += 1;
+		return;
+	}
+	c->closed = 1;
+}
+
+/* The next point to start, the earliest curve's first: 1 and its id, or 0
+ * when every point is running or done. */
+static int
+sched_next(struct sched *s, int *id)
+{
+	struct curve *c;
+	int k, i;
+
+	for (k = s->ec; k < s->sw->nspec; k++) {
+		c = &s->cv[k];
+		curve_advance(s, c);
+		for (i = 0; i < c->n; i++)
+			if (c->state[i] == PT_READY) {
+				*id = k * SWEEP_MAX + i;
+				return 1;
+			}
 	}
 	return 0;
 }
 
-/* Every load of one network, then its knee refined; -1 on an error, else
- * whether a point deadlocked. */
-static int
-sweep_curve(const struct sweep *sw, const tt_netspec *spec, FILE *csvf,
-    int *done, double *total)
+static void
+curve_summary(const struct curve *c)
 {
-	struct curve *c = calloc(1, sizeof(*c));
-	int li, best, rc = -1;
+	int best = curve_peak(c);
 
-	if (c == NULL) {
+	if (c->sat_load > 0)
+		printf("  saturates at %.3f flits/cycle/PE offered; ",
+		    c->sat_load);
+	else
+		printf("  not saturated up to the highest load; ");
+	if (best >= 0)
+		printf("steady-state peak accepted %.4f (offered %.3g)\n",
+		    c->accepted[best], c->load[best]);
+	else
+		printf("no point's accepted load reached a steady state\n");
+}
+
+/* Print what has finished, in the order of a sweep on one core: each
+ * curve's points, then (as a table) where it saturates. */
+static void
+sched_print(struct sched *s)
+{
+	const struct sweep *sw = s->sw;
+	struct curve *c;
+
+	while (s->ec < sw->nspec) {
+		c = &s->cv[s->ec];
+		curve_advance(s, c);
+		for (; s->ep < c->n && c->state[s->ep] == PT_DONE; s->ep++) {
+			progress_hide();
+			if (sw->out.json)
+				printf("%s  ", s->printed == 0 ? "" : ",\n");
+			fputs(c->text[s->ep], stdout);
+			fflush(stdout);
+			if (s->csvf != NULL)
+				fputs(c->csv[s->ep], s->csvf);
+			free(c->text[s->ep]);
+			free(c->csv[s->ep]);
+			c->text[s->ep] = c->csv[s->ep] = NULL;
+			s->printed++;
+		}
+		if (s->ep < c->n || !c->closed)
+			return;
+		if (!sw->out.json && !sw->out.csv && c->n > 1)
+			curve_summary(c);
+		s->deadlocked |= c->deadlocked;
+		s->ec++;
+		s->ep = 0;
+	}
+}
+
+/* Points done of the total, on a terminal's stderr. */
+static void
+sched_progress(struct sched *s)
+{
+	snprintf(s->label, sizeof(s->label), "ttsim sweep, %d/%.0f points",
+	    s->done, s->total);
+	if (!s->inpoint)
+		progress_show(s->label, s->done / s->total);
+}
+
+/* Every point on njobs workers (this process for one); -1 after a
+ * message. */
+static int
+sched_jobs(struct sched *s, int njobs)
+{
+	char *buf;
+	size_t len;
+	jobs *j;
+	int id, rc = -1;
+
+	if (jobs_open(&j, njobs, "sweep") < 0)
+		return -1;
+	s->inpoint = njobs == 1;
+	for (;;) {
+		while (jobs_idle(j) > 0 && sched_next(s, &id)) {
+			s->cv[id / SWEEP_MAX].state[id % SWEEP_MAX] = PT_RUNNING;
+			if (jobs_start(j, point_task, s, id) < 0)
+				goto out;
+		}
+		sched_print(s);
+		if (s->ec == s->sw->nspec)
+			break;
+		if (jobs_wait(j, &id, &buf, &len) < 0)
+			goto out;
+		if (point_record(s, id, buf, len) < 0) {
+			free(buf);
+			goto out;
+		}
+		free(buf);
+		sched_progress(s);
+	}
+	rc = 0;
+out:
+	jobs_close(j);
+	return rc;
+}
+
+/* Run point id here into a buffer (a --jobs 1 worker's result). */
+static int
+point_here(struct sched *s, int id, char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+	int rc;
+
+	if (f == NULL) {
 		fprintf(stderr, "ttsim sweep: out of memory\n");
 		return -1;
 	}
-	c->sat_load = -1;
-	for (li = 0; li < sw->nload; li++)
-		if (curve_point(sw, spec, sw->load[li], c, csvf, done,
-		    *total) < 0)
-			goto out;
-	if (sw->refine > 0 && c->saturated && sw->nload > 1 &&
-	    curve_refine(sw, spec, c, csvf, done, total) < 0)
-		goto out;
-	if (!sw->out.json && !sw->out.csv && c->n > 1) {
-		best = curve_peak(c);
-		if (c->sat_load > 0)
-			printf("  saturates at %.3f flits/cycle/PE offered; ",
-			    c->sat_load);
-		else
-			printf("  not saturated up to the highest load; ");
-		if (best >= 0)
-			printf("steady-state peak accepted %.4f (offered "
-			    "%.3g)\n", c->accepted[best], c->load[best]);
-		else
-			printf("no point's accepted load reached a steady "
-			    "state\n");
+	rc = point_task(s, id, f);
+	if (fclose(f) != 0)
+		rc = -1;
+	if (rc < 0) {
+		free(*buf);
+		*buf = NULL;
 	}
-	rc = c->deadlocked;
-out:
-	free(c);
+	return rc;
+}
+
+/* Under MPI, fewer points than ranks: each split over the ranks, as ttsim
+ * run splits one; every rank gets the same results. */
+static int
+mpi_split(struct sched *s, const int *ids, int n)
+{
+	char *buf;
+	size_t len;
+	int k, rc;
+
+	s->inpoint = 1;
+	for (k = 0; k < n; k++) {
+		if (point_here(s, ids[k], &buf, &len) < 0)
+			return -1;
+		rc = point_record(s, ids[k], buf, len);
+		free(buf);
+		if (rc < 0)
+			return -1;
+		sched_progress(s);
+	}
+	return 0;
+}
+
+/* The records (int id, size_t length, the point's result) of one rank's
+ * points into the curves. */
+static int
+mpi_records(struct sched *s, const char *p, uint64_t len)
+{
+	size_t hdr = sizeof(int) + sizeof(size_t), l;
+	int id;
+
+	while (len > 0) {
+		if (len < hdr)
+			return -1;
+		memcpy(&id, p, sizeof(id));
+		memcpy(&l, p + sizeof(id), sizeof(l));
+		if (l > len - hdr || id < 0 || id / SWEEP_MAX >= s->sw->nspec ||
+		    point_record(s, id, p + hdr, l) < 0)
+			return -1;
+		p += hdr + l;
+		len -= hdr + l;
+	}
+	return 0;
+}
+
+/* Every rank's records to every rank, into the curves. */
+static int
+mpi_exchange(struct sched *s, const tt_sim_comm *cm, const char *mine,
+    size_t ml)
+{
+	uint64_t *cnt, off = 0;
+	char *all;
+	int r, rc = 0;
+
+	if (jobs_allgather(mine, ml, &all, &cnt) < 0)
+		return -1;
+	for (r = 0; r < cm->nranks && rc == 0; r++) {
+		rc = mpi_records(s, all + off, cnt[r]);
+		off += cnt[r];
+	}
+	free(all);
+	free(cnt);
+	if (rc < 0)
+		fprintf(stderr, "ttsim sweep: a rank's results are cut short\n");
+	return rc;
+}
+
+/*
+ * Under MPI, at least as many points as ranks: the k-th on rank k mod
+ * ranks, whole, then every result to every rank (each needs the curves
+ * to refine them; rank 0 prints).
+ */
+static int
+mpi_whole(struct sched *s, const int *ids, int n)
+{
+	const tt_sim_comm *cm = ttsim_comm();
+	char *mine = NULL, *buf;
+	size_t ml = 0, len;
+	uint64_t bad = 0;
+	FILE *f;
+	int k, rc;
+
+	s->inpoint = 0;
+	s->sw->sim.whole = 1;
+	if ((f = open_memstream(&mine, &ml)) == NULL)
+		bad = (uint64_t)cm->rank + 1;
+	for (k = cm->rank; k < n && bad == 0; k += cm->nranks) {
+		if (point_here(s, ids[k], &buf, &len) < 0) {
+			bad = (uint64_t)cm->rank + 1;
+			break;
+		}
+		if (fwrite(&ids[k], sizeof(int), 1, f) != 1 ||
+		    fwrite(&len, sizeof(len), 1, f) != 1 ||
+		    fwrite(buf, 1, len, f) != len)
+			bad = (uint64_t)cm->rank + 1;
+		free(buf);
+	}
+	if (f != NULL && fclose(f) != 0)
+		bad = (uint64_t)cm->rank + 1;
+	s->sw->sim.whole = 0;
+	/* all fail together, or the others would wait for this one */
+	rc = 0;
+	cm->allreduce(cm->ctx, &bad, 1, TT_SIM_MAX);
+	if (bad != 0) {
+		if (bad > 1)
+			fprintf(stderr, "ttsim sweep: a point failed on rank %d "
+			    "(only rank 0 prints: run it alone to see why)\n",
+			    (int)bad - 1);
+		rc = -1;
+	} else {
+		rc = mpi_exchange(s, cm, mine, ml);
+	}
+	free(mine);
+	return rc;
+}
+
+/*
+ * Under MPI: every rank computes every curve's refinement, so each runs
+ * the same schedule: the points ready now, whole points per rank when
+ * there are at least as many as ranks, else each split over the ranks.
+ */
+static int
+sched_mpi(struct sched *s)
+{
+	const tt_sim_comm *cm = ttsim_comm();
+	int *ids = NULL, *nids, n, cap = 0, id, rc;
+
+	for (;;) {
+		for (n = 0; sched_next(s, &id); n++) {
+			if (n == cap) {
+				cap = cap * 2 + 64;
+				if ((nids = realloc(ids, sizeof(*ids) *
+				    (size_t)cap)) == NULL) {
+					fprintf(stderr, "ttsim sweep: out of "
+					    "memory\n");
+					free(ids);
+					return -1;
+				}
+				ids = nids;
+			}
+			ids[n] = id;
+			s->cv[id / SWEEP_MAX].state[id % SWEEP_MAX] = PT_RUNNING;
+		}
+		sched_print(s);
+		if (n == 0) {
+			rc = 0;
+			break;
+		}
+		rc = n >= cm->nranks ? mpi_whole(s, ids, n) :
+		    mpi_split(s, ids, n);
+		if (rc < 0)
+			break;
+		sched_progress(s);
+	}
+	free(ids);
 	return rc;
 }
 
 /* Run every point; the curves also go to csvf for --plot.  -1 on an
  * error, else whether a point deadlocked. */
 static int
-sweep_run(const struct sweep *sw, FILE *csvf)
+sweep_run(struct sweep *sw, FILE *csvf)
 {
-	double total = (double)sw->nspec * sw->nload;
-	int i, r, done = 0, deadlocked = 0;
+	struct sched s;
+	int i, k, rc;
 
-	sweep_header(sw);
-	for (i = 0; i < sw->nspec; i++) {
-		if ((r = sweep_curve(sw, &sw->spec[i], csvf, &done, &total)) < 0) {
-			progress_clear();
-			return -1;
-		}
-		deadlocked |= r;
+	memset(&s, 0, sizeof(s));
+	s.sw = sw;
+	s.csvf = csvf;
+	s.total = (double)sw->nspec * sw->nload;
+	if ((s.cv = calloc((size_t)sw->nspec, sizeof(*s.cv))) == NULL) {
+		fprintf(stderr, "ttsim sweep: out of memory\n");
+		return -1;
 	}
+	for (k = 0; k < sw->nspec; k++) {
+		s.cv[k].sat_load = -1;
+		s.cv[k].n = sw->nload;
+		for (i = 0; i < sw->nload; i++)
+			s.cv[k].load[i] = sw->load[i];
+	}
+	sched_progress(&s);
+	sweep_header(sw);
+	if (ttsim_comm() != NULL)
+		rc = sched_mpi(&s);
+	else
+		rc = sched_jobs(&s, sw->jobs);
 	progress_clear();
-	if (sw->out.json)
+	if (rc == 0 && sw->out.json)
 		printf("\n]\n");
-	return deadlocked;
+	for (k = 0; k < sw->nspec; k++)
+		for (i = 0; i < s.cv[k].n; i++) {
+			free(s.cv[k].text[i]);
+			free(s.cv[k].csv[i]);
+		}
+	free(s.cv);
+	return rc < 0 ? -1 : s.deadlocked;
 }
 
 int

@@ -76,6 +76,7 @@ struct replay {
 	const char *open_loop_flag;     /* the first of --speed, --warmup,
 	                                 * --lookahead given */
 	int top;
+	int jobs;               /* --jobs N: networks at a time */
 	int no_copies;          /* torus frames without delivery copies */
 	double cycle_ns;
 	struct netrun runs[REPLAY_MAX_NETS];

@@ -196,8 +196,8 @@ causal_replay_one(struct replay *r, int k)
 	char err[1024];
 	int rc = TTSIM_EXIT_OK;
 
-	if (tt_sim_create_part(&sim, &rn->net, &r->sim.p, ttsim_comm(), err,
-	    sizeof(err)) < 0 ||
+	if (tt_sim_create_part(&sim, &rn->net, &r->sim.p,
+	    r->sim.whole ? NULL : ttsim_comm(), err, sizeof(err)) < 0 ||
 	    tt_sim_gather_links(sim, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim replay: %s\n", err);
 		tt_sim_free(sim);

@@ -445,7 +445,8 @@ simpoint_run(const simopts *o, const tt_netspec *spec, double load,
 	pt->seeds = o->seeds;
 	pt->seed = o->seed;
 	pt->p = o->p;
-	if (tt_sim_create_part(&sim, &pt->net, &o->p, ttsim_comm(), err,
+	if (tt_sim_create_part(&sim, &pt->net, &o->p,
+	    o->whole ? NULL : ttsim_comm(), err,
 	    sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
 		goto out;

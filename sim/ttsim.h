@@ -56,6 +56,8 @@ enum {
 	OPT_RECORD, OPT_CLOCK_SKEW,
 	/* dependency inference (inferopts_flags) */
 	OPT_BURST_GAP, OPT_PAUSE, OPT_WINDOW,
+	/* parallel points (jobs_flags) */
+	OPT_JOBS,
 	OPT_OWN = 512           /* a command's own options from here */
 };
 
@@ -181,6 +183,34 @@ void progress_show(void *label, double done);
 void progress_hide(void);
 void progress_clear(void);
 
+/*
+ * sim/jobs.c: --jobs N, independent tasks in N worker processes (in this
+ * process for N = 1).  A task writes its result to out and returns 0, or
+ * -1 after a message on stderr; it must not write to stdout.
+ */
+typedef struct jobs jobs;
+typedef int (*jobs_task)(void *ctx, int id, FILE *out);
+extern const struct option jobs_flags[];        /* --jobs */
+int jobs_take(void *njobs, const struct optval *v);     /* int */
+int jobs_default(void);         /* the cores online */
+/* Up to n workers; SIGINT, SIGTERM and SIGHUP kill them with us. */
+int jobs_open(jobs **j, int n, const char *cmd);
+int jobs_idle(const jobs *j);   /* tasks that can start now */
+/* Start task id (when jobs_idle() > 0); -1 after a message. */
+int jobs_start(jobs *j, jobs_task fn, void *ctx, int id);
+/*
+ * A finished task, the first to finish: its id and its output (free it).
+ * 0; -1 when it failed (after a message) or none was running.
+ */
+int jobs_wait(jobs *j, int *id, char **buf, size_t *len);
+/* Kill the workers still running, reap them, free j. */
+void jobs_close(jobs *j);
+/* Under MPI, collective: every rank's n bytes at mine to every rank,
+ * *all holding rank 0's, then rank 1's, ..., (*counts)[r] bytes each
+ * (free both).  0, or -1 on every rank after a message. */
+int jobs_allgather(const char *mine, size_t n, char **all,
+    uint64_t **counts);
+
 /* sim/simpoint.c: what run and sweep share */
 #define SIMOPTS_MAX_LIST 64
 typedef struct simopts {
@@ -198,6 +228,9 @@ typedef struct simopts {
 	int window_set;         /* --warmup, --measure or --drain given */
 	int warmup_max_set;
 	int uniform_self;       /* --uniform-self */
+	/* under MPI: the point on this rank alone, not split over the
+	 * ranks (a sweep with a point for every rank) */
+	int whole;
 	const char *cmd;        /* "run" or "sweep", for messages */
 	/* ttsim run --record: NULL, or what to record and the network's
 	 * file (host names, link speed) */

@@ -4,6 +4,7 @@
 # PEs) with `ttsim sweep`, under uniform traffic, for both deadlock schemes.
 #
 #   bash bench/paper/run.sh [--quick] [--out DIR] [--checks-only]
+#                           [--jobs N] [--only-checked]
 #
 # Full mode: 18 sweeps (one CSV, one PNG each), a summary table and the
 # checks; every point measured in its steady state (the warm-up extended
@@ -13,23 +14,35 @@
 # when every check passes, 1 when one fails (or a point deadlocked), 2 on bad
 # usage or a missing tool.  Set TTSIM to use another ttsim binary.
 # --checks-only re-reads the CSVs already in the output directory and runs
-# the summary and the checks again, without simulating.
+# the summary and the checks again, without simulating.  --jobs N runs N
+# points of each sweep at a time (ttsim sweep --jobs; default every core
+# online); the CSVs are the same bytes whatever N.  --only-checked runs
+# only the four sweeps the checks read (3DT 4x4x4 and 128 PEs, both
+# schemes).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 quick=0
 checksonly=0
+onlychecked=0
+jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 out=
 
 usage() {
-	sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+	sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1 ;;
 	--checks-only) checksonly=1 ;;
+	--only-checked) onlychecked=1 ;;
+	--jobs)
+		[ $# -ge 2 ] || { echo "run.sh: --jobs needs a number of points at a time" >&2; exit 2; }
+		jobs=$2
+		shift ;;
+	--jobs=*) jobs=${1#--jobs=} ;;
 	--out)
 		[ $# -ge 2 ] || { echo "run.sh: --out needs a directory" >&2; exit 2; }
 		out=$2
@@ -40,6 +53,10 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+if ! [[ $jobs =~ ^[0-9]+$ ]] || [ "$jobs" -lt 1 ] || [ "$jobs" -gt 1024 ]; then
+	echo "run.sh: --jobs '$jobs': give a number of points at a time from 1 to 1024" >&2
+	exit 2
+fi
 
 TTSIM=${TTSIM:-$root/build/ttsim}
 if [ ! -x "$TTSIM" ]; then
@@ -95,6 +112,9 @@ fi
 SCHEMES=(vc bubble)
 
 nsweeps=$(( ${#SEC73_TOPOS[@]} * ${#SCHEMES[@]} + ${#SEC74[@]} * ${#SCHEMES[@]} ))
+# the sweeps the checks below read
+checked() { [[ $1 == sec73/3dt-4x4x4-* || $1 == sec74/pe128-* ]]; }
+[ $onlychecked = 1 ] && nsweeps=$(( 2 * ${#SCHEMES[@]} ))
 nloads=$(awk -F, '{print NF}' <<<"$LOADS")
 isweep=0
 deadlocks=0
@@ -104,6 +124,7 @@ t_start=$(date +%s)
 sweep() {
 	local name=$1 title=$2 points=$3 rc=0
 	shift 3
+	[ $onlychecked = 1 ] && ! checked "$name" && return 0
 	isweep=$((isweep + 1))
 	if [ $checksonly = 1 ]; then
 		[ -f "$out/$name.csv" ] || { echo "run.sh: --checks-only: $out/$name.csv is missing" >&2; exit 2; }
@@ -112,7 +133,7 @@ sweep() {
 	printf '[%2d/%d %s +%4ds] %s: %s points, ttsim sweep %s\n' "$isweep" \
 	    "$nsweeps" "$(date +%H:%M:%S)" "$(( $(date +%s) - t_start ))" \
 	    "$title" "$points" "$*" >&2
-	"$TTSIM" sweep "$@" --loads "$LOADS" "${RUNFLAGS[@]}" --csv \
+	"$TTSIM" sweep "$@" --loads "$LOADS" "${RUNFLAGS[@]}" --jobs "$jobs" --csv \
 	    >"$out/$name.csv.tmp" || rc=$?
 	if [ $rc = 1 ]; then
 		echo "run.sh: $name: some point DEADLOCKED (see the deadlock column)" >&2
@@ -128,7 +149,7 @@ sweep() {
 	fi
 }
 
-echo "run.sh: $([ $quick = 1 ] && echo quick || echo full) mode, $nsweeps sweeps, loads $LOADS, ${RUNFLAGS[*]}; $TTSIM; output in $out" >&2
+echo "run.sh: $([ $quick = 1 ] && echo quick || echo full) mode, $nsweeps sweeps, loads $LOADS, ${RUNFLAGS[*]}, $jobs points at a time; $TTSIM; output in $out" >&2
 
 # ---- §7.3: configurations A-J ------------------------------------------
 for topo in "${SEC73_TOPOS[@]}"; do

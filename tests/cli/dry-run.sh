@@ -36,6 +36,28 @@ for n in 1 2 3 4 5 6 7 8; do
 done
 [ "$mono" = 1 ] && ok scales-down || bad scales-down
 
+# per PE and per switch, every network kind (twin, plain, n-D): the
+# whole's bytes over its PEs, a rank's over its switches (a switch per card)
+for net in "3DT 4x4x4:--dims 4,4,4" "2D 8x8:--dims 8,8 --plain" \
+    "4DT 3x3x2x2:--dims 3,3,2,2" "5DT 2x2x2x2x2:--dims 2,2,2,2,2 --ports best"; do
+	title=${net%%:*}
+	for ranks in 1 2; do
+		# shellcheck disable=SC2086  # the flags are words
+		j=$("$T" run ${net#*:} --dry-run --ranks "$ranks" --json)
+		# shellcheck disable=SC2086
+		t=$("$T" run ${net#*:} --dry-run --ranks "$ranks")
+		want=$(jq -r '"\(.bytes_total / .pes | round) \(.bytes_per_rank / .switches_per_rank | round) \(.pes == .switches)"' <<<"$j")
+		have=$(jq -r '"\(.bytes_per_pe) \(.bytes_per_switch) true"' <<<"$j")
+		if [ -n "$j" ] && [ "$want" = "$have" ] && [[ $t == "$title, "* ]] &&
+		    grep -q "$(jq -r .bytes_per_pe <<<"$j") bytes per PE" <<<"$t" &&
+		    grep -q "$(jq -r .bytes_per_switch <<<"$j") bytes per switch" <<<"$t"; then
+			ok "per PE and switch: $title, $ranks rank(s)"
+		else
+			bad "per PE and switch: $title, $ranks rank(s)" "$want / $have; $t"
+		fi
+	done
+done
+
 # errors: one message, exit 2
 for args in "--dry-run --ranks 0" "--dry-run --ranks 513" "--dry-run --ranks x" \
     "--ranks 2"; do

@@ -63,8 +63,29 @@ same "run 3DT 4x4x2 D bubble 0.7, lanes, random ties, extended warm-up" run \
     --warmup 1000 --measure 2000 --warmup-max 9000
 same "sweep 3DT 4x4x4 D,A x 0.1,0.6" sweep --dims 4,4,4 --loads 0.1,0.6 --ports D,A \
     --warmup 500 --measure 2000
+# a sweep's points: whole points per rank while there are as many as
+# ranks (the grid), each split over the ranks when fewer (the knee's loads)
+same "sweep 3DT 2x2x2, knee refined" sweep --dims 2,2,2 --loads 0.1,0.4,0.8,1 \
+    --warmup 200 --measure 500 --refine 0.05
+# whole points: 5 ranks sweep a 4-node network, each rank running points
+# alone (a point split 5 ways would be refused), with the serial CSV
+"$T" sweep --dims 2,2 --plain --loads 0.1,0.2,0.3,0.4,0.5 --refine 0 \
+    --warmup 200 --measure 500 --csv >"$tmp/w.serial" 2>&1
+"${MPIRUN[@]}" -np 5 "$T" sweep --dims 2,2 --plain --loads 0.1,0.2,0.3,0.4,0.5 \
+    --refine 0 --warmup 200 --measure 500 --csv >"$tmp/w.mpi" 2>&1; st=$?
+[ "$st" = 0 ] && [ "$(wc -l <"$tmp/w.serial")" = 6 ] && cmp -s "$tmp/w.serial" "$tmp/w.mpi" &&
+    ok "sweep: whole points on 5 ranks, 4 nodes" ||
+    bad "sweep: whole points on 5 ranks, 4 nodes" "exit $st; $(head -5 "$tmp/w.mpi")"
 same "replay alltoall on D, A, 2D" replay traces/alltoall-4x4x4.pcap yaml/3dt-4x4x4.yaml \
     --compare D,A,2d
+# whole networks: 9 ranks replay 9 networks of 8 nodes, one each (a network
+# split 9 ways would be refused), with the serial table
+RN=(replay traces/allreduce-2x2x2.pcap --dims 2,2,2 --compare D,A,G,B,C,E,F,H,I)
+"$T" "${RN[@]}" >"$tmp/n.serial" 2>/dev/null
+"${MPIRUN[@]}" -np 9 "$T" "${RN[@]}" >"$tmp/n.mpi" 2>/dev/null; st=$?
+[ "$st" = 0 ] && [ -s "$tmp/n.serial" ] && cmp -s "$tmp/n.serial" "$tmp/n.mpi" &&
+    ok "replay: whole networks on 9 ranks, 8 nodes" ||
+    bad "replay: whole networks on 9 ranks, 8 nodes" "exit $st; $(head -5 "$tmp/n.mpi")"
 same "replay stencil, 2x faster" replay traces/stencil-4x4x4 yaml/3dt-4x4x4.yaml --speed 2
 
 # the watchdog across ranks: the deadlock (no avoidance) is found at the
