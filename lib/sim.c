@@ -155,11 +155,12 @@ head_route(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
 			q->fixed = 1;
 		}
 	}
-	q->ready = pk->ready;
+	/* never before sim->t (struct vcq) */
+	q->ready = (uint32_t)(pk->ready > sim->t ? pk->ready : sim->t);
 	sim->want[si * np + (uint64_t)out] |= 1u << v;
 	/* the earliest this request can go; the output's hint must not be
 	 * later, and an output nobody wanted has no hint yet */
-	e = q->ready > pi->in_busy ? q->ready : pi->in_busy;
+	e = pk->ready > pi->in_busy ? pk->ready : pi->in_busy;
 	if (e < po->out_busy)
 		e = po->out_busy;
 	if (po->req == 0 || e < po->out_next)
@@ -311,7 +312,7 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 		to->ready = t + (uint64_t)sim->L + (uint64_t)sim->R;
 		tail_added(sim, ds, din, pv, dq, ext);
 	}
-	q->head = (uint16_t)(q->head + 1 == q->cap ? 0 : q->head + 1);
+	q->head = (uint8_t)(q->head + 1 == q->cap ? 0 : q->head + 1);
 	q->cnt--;
 	if (q->cnt > 0)
 		head_route(sim, s, in, v, q, ext);
@@ -375,14 +376,15 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 		while (vrot) {
 			int v = vstart + __builtin_ctz(vrot), pv = 0;
 			struct vcq *q;
+			int64_t ahead;
 
 			vrot &= vrot - 1;
 			if (v >= nvi)
 				v -= nvi;
 			q = &sim->vcq[si * V + (uint64_t)v];
-			if (q->ready > t) {
-				if (q->ready < next)
-					next = q->ready;
+			if ((ahead = vcq_ahead(q->ready, t)) > 0) {
+				if (t + (uint64_t)ahead < next)
+					next = t + (uint64_t)ahead;
 				continue;
 			}
 			if (!eject) {
@@ -686,6 +688,19 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t,
 
 /* ---- the run ---- */
 
+/* Every waiting head whose ready cycle has passed is ready from t, so
+ * that no stored cycle falls 2^31 behind (struct vcq). */
+static __attribute__((noinline)) void
+ready_sweep(tt_sim *sim, uint64_t t)
+{
+	uint64_t npv = (uint64_t)sim->ns * (uint64_t)sim->np *
+	    (uint64_t)sim->V, i;
+
+	for (i = 0; i < npv; i++)
+		if (sim->vcq[i].cnt > 0 && vcq_ahead(sim->vcq[i].ready, t) < 0)
+			sim->vcq[i].ready = (uint32_t)t;
+}
+
 static void
 reset_state(tt_sim *sim)
 {
@@ -905,8 +920,11 @@ cycle(tt_sim *sim, const tt_source *src, uint64_t t, const int dist,
 
 	sim->t = t;
 	sim->dbatch = sim_batch_at(sim, t + sim->doff);
-	if ((t & (NIC_WHEEL - 1)) == 0)
+	if ((t & (NIC_WHEEL - 1)) == 0) {
 		nic_far_scan(sim);
+		if ((t & (READY_SWEEP - 1)) == 0 && t > 0)
+			ready_sweep(sim, t);
+	}
 	apply_credits(sim, t);
 	nic_wake(sim, t);
 	if (sim->big) {
