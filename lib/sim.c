@@ -148,15 +148,10 @@ head_route(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
 	q->out = (uint8_t)out;
 	q->cls = h.vc;
 	q->bubble = h.bubble;
-	if (ext) {
-		q->fixed = 0;
-		if (h.type == TT_HOP_T1 && sim->t1pv[h.vc][h.via] != T1PV_NONE) {
-			q->cls = sim->t1pv[h.vc][h.via];
-			q->fixed = 1;
-		}
-	}
-	/* never before sim->t (struct vcq) */
-	q->ready = (uint32_t)(pk->ready > sim->t ? pk->ready : sim->t);
+	if (ext && h.type == TT_HOP_T1 &&
+	    sim->t1pv[h.vc][h.via] != T1PV_NONE)
+		q->cls = sim->t1pv[h.vc][h.via] | VCQ_FIXED;
+	q->ready = (uint32_t)pk->ready;
 	sim->want[si * np + (uint64_t)out] |= 1u << v;
 	/* the earliest this request can go; the output's hint must not be
 	 * later, and an output nobody wanted has no hint yet */
@@ -312,7 +307,7 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 		to->ready = t + (uint64_t)sim->L + (uint64_t)sim->R;
 		tail_added(sim, ds, din, pv, dq, ext);
 	}
-	q->head = (uint8_t)(q->head + 1 == q->cap ? 0 : q->head + 1);
+	q->head = (uint16_t)(q->head + 1 == q->cap ? 0 : q->head + 1);
 	q->cnt--;
 	if (q->cnt > 0)
 		head_route(sim, s, in, v, q, ext);
@@ -394,7 +389,9 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 				int c;
 
 				pv = q->cls;
-				if (!ext || !q->fixed)
+				if (ext && (pv & VCQ_FIXED))
+					pv &= ~VCQ_FIXED;
+				else
 					for (c = pv + ncls; c < nvo; c += ncls)
 						if (sim->cred[cb + (uint64_t)c] >
 						    sim->cred[cb + (uint64_t)pv])
@@ -507,7 +504,7 @@ pf_grant(const tt_sim *sim, uint64_t so, const struct vcq *q, int last)
 		__builtin_prefetch(&sim->swake[ds]);
 		return;
 	}
-	dq = &sim->vcq[di * V + q->cls];
+	dq = &sim->vcq[di * V + (q->cls & ~VCQ_FIXED)];
 	pf_range(&sim->slot[dq->base + (dq->head + dq->cnt) % dq->cap],
 	    sizeof(struct pkt));
 }
@@ -688,17 +685,30 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t,
 
 /* ---- the run ---- */
 
-/* Every waiting head whose ready cycle has passed is ready from t, so
- * that no stored cycle falls 2^31 behind (struct vcq). */
+/* Every buffered packet whose ready cycle has passed is ready from t, so
+ * that no head's stored cycle falls 2^31 behind (struct vcq). */
 static __attribute__((noinline)) void
 ready_sweep(tt_sim *sim, uint64_t t)
 {
 	uint64_t npv = (uint64_t)sim->ns * (uint64_t)sim->np *
 	    (uint64_t)sim->V, i;
+	unsigned k, pos;
 
-	for (i = 0; i < npv; i++)
-		if (sim->vcq[i].cnt > 0 && vcq_ahead(sim->vcq[i].ready, t) < 0)
-			sim->vcq[i].ready = (uint32_t)t;
+	for (i = 0; i < npv; i++) {
+		struct vcq *q = &sim->vcq[i];
+
+		if (q->cnt == 0)
+			continue;
+		if (vcq_ahead(q->ready, t) < 0)
+			q->ready = (uint32_t)t;
+		for (k = 0, pos = q->head; k < q->cnt; k++) {
+			struct pkt *pk = &sim->slot[q->base + pos];
+
+			if (pk->ready < t)
+				pk->ready = t;
+			pos = pos + 1 == q->cap ? 0 : pos + 1;
+		}
+	}
 }
 
 static void

@@ -132,12 +132,14 @@ fn5_case(enum tt_t1vc mode, uint64_t *xplus, uint64_t *xm_first)
 }
 
 /*
- * A head that waits 2^31 cycles and more is still ready: its VC record
- * keeps the ready cycle's low 32 bits, which the sweep every READY_SWEEP
- * cycles raises.  Plain 4x4x4: a packet at PE 0's input for its X+
- * neighbour, X+ without credits from cycle 0; the sweep's cycle runs; the
- * credits come back at T = 2^31 + 64, where the head's stored cycle (0
- * without the sweep) would read as 2^31 - 64 cycles ahead.
+ * Packets that wait 2^31 cycles and more are still ready: a VC record
+ * keeps its head's ready cycle's low 32 bits, and the sweep every
+ * READY_SWEEP cycles raises the passed ready cycles of the records and of
+ * the packets behind their heads.  Plain 4x4x4: two packets at PE 0's
+ * input for its X+ neighbour, X+ without credits from cycle 0; the
+ * sweep's cycle runs; the credits come back at T = 2^31 + 64, where a
+ * ready cycle of 0 (without the sweep) would read as 2^31 - 64 cycles
+ * ahead, for the head and for the packet behind it once it is the head.
  */
 static void
 test_ready_after_long_wait(void **state)
@@ -176,14 +178,18 @@ test_ready_after_long_wait(void **state)
 	for (v = 0; v < sim->nvc[0][out]; v++)
 		sim->cred[cb + (uint64_t)v] = 0;
 	put_packet(sim, a, sim->np - 1, 0, a, b, 1);
+	put_packet(sim, a, sim->np - 1, 0, a, b, 2);
 	sim_test_cycles(sim, &none, 0, 16);
 	assert_int_equal(ts.at[1], 0);
 	sim_test_cycles(sim, &none, READY_SWEEP, READY_SWEEP + 1);
 	/* the credit wheel is short: fill it only now */
-	for (v = 0; v < sim->nvc[0][out]; v++)
+	for (v = 0; v < sim->nvc[0][out]; v++) {
 		sim_receive_credit(sim, T, (uint32_t)(cb + (uint64_t)v));
+		sim_receive_credit(sim, T, (uint32_t)(cb + (uint64_t)v));
+	}
 	sim_test_cycles(sim, &none, T, T + 64);
 	assert_true(ts.at[1] > T && ts.at[1] < T + 64);
+	assert_true(ts.at[2] > ts.at[1] && ts.at[2] < T + 64);
 	tt_sim_free(sim);
 	tt_net_free(&net);
 }
