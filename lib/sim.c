@@ -148,18 +148,14 @@ head_route(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
 	q->out = (uint8_t)out;
 	q->cls = h.vc;
 	q->bubble = h.bubble;
-	if (ext) {
-		q->fixed = 0;
-		if (h.type == TT_HOP_T1 && sim->t1pv[h.vc][h.via] != T1PV_NONE) {
-			q->cls = sim->t1pv[h.vc][h.via];
-			q->fixed = 1;
-		}
-	}
-	q->ready = pk->ready;
+	if (ext && h.type == TT_HOP_T1 &&
+	    sim->t1pv[h.vc][h.via] != T1PV_NONE)
+		q->cls = sim->t1pv[h.vc][h.via] | VCQ_FIXED;
+	q->ready = (uint32_t)pk->ready;
 	sim->want[si * np + (uint64_t)out] |= 1u << v;
 	/* the earliest this request can go; the output's hint must not be
 	 * later, and an output nobody wanted has no hint yet */
-	e = q->ready > pi->in_busy ? q->ready : pi->in_busy;
+	e = pk->ready > pi->in_busy ? pk->ready : pi->in_busy;
 	if (e < po->out_busy)
 		e = po->out_busy;
 	if (po->req == 0 || e < po->out_next)
@@ -375,14 +371,15 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 		while (vrot) {
 			int v = vstart + __builtin_ctz(vrot), pv = 0;
 			struct vcq *q;
+			int64_t ahead;
 
 			vrot &= vrot - 1;
 			if (v >= nvi)
 				v -= nvi;
 			q = &sim->vcq[si * V + (uint64_t)v];
-			if (q->ready > t) {
-				if (q->ready < next)
-					next = q->ready;
+			if ((ahead = vcq_ahead(q->ready, t)) > 0) {
+				if (t + (uint64_t)ahead < next)
+					next = t + (uint64_t)ahead;
 				continue;
 			}
 			if (!eject) {
@@ -392,7 +389,9 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 				int c;
 
 				pv = q->cls;
-				if (!ext || !q->fixed)
+				if (ext && (pv & VCQ_FIXED))
+					pv &= ~VCQ_FIXED;
+				else
 					for (c = pv + ncls; c < nvo; c += ncls)
 						if (sim->cred[cb + (uint64_t)c] >
 						    sim->cred[cb + (uint64_t)pv])
@@ -505,7 +504,7 @@ pf_grant(const tt_sim *sim, uint64_t so, const struct vcq *q, int last)
 		__builtin_prefetch(&sim->swake[ds]);
 		return;
 	}
-	dq = &sim->vcq[di * V + q->cls];
+	dq = &sim->vcq[di * V + (q->cls & ~VCQ_FIXED)];
 	pf_range(&sim->slot[dq->base + (dq->head + dq->cnt) % dq->cap],
 	    sizeof(struct pkt));
 }
@@ -685,6 +684,32 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t,
 }
 
 /* ---- the run ---- */
+
+/* Every buffered packet whose ready cycle has passed is ready from t, so
+ * that no head's stored cycle falls 2^31 behind (struct vcq). */
+static __attribute__((noinline)) void
+ready_sweep(tt_sim *sim, uint64_t t)
+{
+	uint64_t npv = (uint64_t)sim->ns * (uint64_t)sim->np *
+	    (uint64_t)sim->V, i;
+	unsigned k, pos;
+
+	for (i = 0; i < npv; i++) {
+		struct vcq *q = &sim->vcq[i];
+
+		if (q->cnt == 0)
+			continue;
+		if (vcq_ahead(q->ready, t) < 0)
+			q->ready = (uint32_t)t;
+		for (k = 0, pos = q->head; k < q->cnt; k++) {
+			struct pkt *pk = &sim->slot[q->base + pos];
+
+			if (pk->ready < t)
+				pk->ready = t;
+			pos = pos + 1 == q->cap ? 0 : pos + 1;
+		}
+	}
+}
 
 static void
 reset_state(tt_sim *sim)
@@ -905,8 +930,11 @@ cycle(tt_sim *sim, const tt_source *src, uint64_t t, const int dist,
 
 	sim->t = t;
 	sim->dbatch = sim_batch_at(sim, t + sim->doff);
-	if ((t & (NIC_WHEEL - 1)) == 0)
+	if ((t & (NIC_WHEEL - 1)) == 0) {
 		nic_far_scan(sim);
+		if ((t & (READY_SWEEP - 1)) == 0 && t > 0)
+			ready_sweep(sim, t);
+	}
 	apply_credits(sim, t);
 	nic_wake(sim, t);
 	if (sim->big) {

@@ -92,10 +92,12 @@ check_params(const tt_net *net, const tt_simparams *p, char *err, size_t errsz)
 				    "VCs; at most %d are supported", nv,
 				    TT_MAX_VCS);
 			per = p->buffer_flits / nv / p->packet_flits;
-			if (per > 65535)
+			if (per > VC_MAX_PKTS)
 				return tt_errf(err, errsz, "buffer_flits %d "
-				    "holds more than 65535 packets per VC",
-				    p->buffer_flits);
+				    "split among %d VCs gives each VC room for "
+				    "%d packets; at most %d are supported: lower "
+				    "buffer_flits or raise packet_flits",
+				    p->buffer_flits, nv, per, VC_MAX_PKTS);
 			if (per < 1)
 				return tt_errf(err, errsz, "buffer_flits %d "
 				    "split among %d VCs leaves %d flits per VC, "
@@ -246,7 +248,7 @@ sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 			rows = ns;
 		rtab += rows * ((uint64_t)net->k[d] * sizeof(tt_hop) + 16 + 32);
 	}
-	total = npv * (sizeof(struct vcq) + sizeof(uint16_t)) +
+	total = npv * (sizeof(struct vcq) + sizeof(*tmp.cred)) +
 	    slots * sizeof(struct pkt) + ns * (uint64_t)tmp.np * per_port +
 	    rtab + ns * (4 + sizeof(tt_rtable) +
 	    sizeof(struct nic) + 4 + 4 + 4 + 8 +
@@ -630,11 +632,11 @@ sim_build(tt_sim *sim)
 
 			for (v = 0; v < sim->nvc[side][o]; v++) {
 				sim->vcq[so * (uint64_t)sim->V + (uint64_t)v].base = (uint32_t)off;
-				sim->vcq[so * (uint64_t)sim->V + (uint64_t)v].cap = (uint16_t)cap;
+				sim->vcq[so * (uint64_t)sim->V + (uint64_t)v].cap = (uint8_t)cap;
 				off += (uint64_t)cap;
 				/* the link is symmetric: the buffer at the
 				 * far end of output o has the same VCs */
-				sim->cred[so * (uint64_t)sim->V + (uint64_t)v] = (uint16_t)cap;
+				sim->cred[so * (uint64_t)sim->V + (uint64_t)v] = (uint8_t)cap;
 			}
 			sim_wire(sim, g, o, &down, &sim->down_in[so], &up);
 			/* local ids here, REMOTE for another part's */

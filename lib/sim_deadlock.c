@@ -144,9 +144,10 @@ vc_states(const tt_sim *sim)
 		return NULL;
 	for (i = 0; i < npv; i++)
 		if (sim->vcq[i].cnt > 0)
-			st[i] = (uint32_t)(sim->ext && sim->vcq[i].fixed) << 17 |
+			st[i] = (uint32_t)(sim->ext &&
+			    (sim->vcq[i].cls & VCQ_FIXED)) << 17 |
 			    1u << 16 | (uint32_t)sim->vcq[i].out << 8 |
-			    sim->vcq[i].cls;
+			    (sim->vcq[i].cls & ~VCQ_FIXED);
 	return st;
 }
 

@@ -42,18 +42,43 @@ struct pkt {
 	uint32_t tag;       /* the source's, handed back on delivery */
 };
 
-/* An input VC.  What the arbiters read about its head packet is kept here,
- * next to the counters, so that arbitration never touches the slots. */
+/*
+ * An input VC, 16 bytes (four to a cache line).  What the arbiters read
+ * about its head packet is kept here, next to the counters, so that
+ * arbitration never touches the slots.  The head's ready cycle is kept as
+ * its low 32 bits (vcq_ahead()): the sweep every READY_SWEEP cycles
+ * (sim.c) raises every buffered packet's ready cycle that has passed to
+ * the current one, so a stored cycle is always within 2^31 of now.
+ * Raising a cycle that has passed changes nothing: only whether a head is
+ * ready, and when it will be if not, is ever read.  A VC holds at most 255
+ * packets (check_params() refuses more).
+ */
 struct vcq {
-	uint64_t ready;     /* head: may cross the switch from this cycle */
+	uint32_t ready;     /* head: may cross the switch from this cycle */
 	uint32_t base;      /* first slot in sim->slot */
-	uint16_t cap, head, cnt;
+	uint16_t head, cnt;
+	uint8_t cap;
 	uint8_t out;        /* head: output port (local index) */
-	uint8_t cls;        /* head: VC class on that output; with fixed,
-	                     * the one VC it may take (a type-1 lane) */
+	uint8_t cls;        /* head: VC class on that output; with VCQ_FIXED
+	                     * (ext runs), the one VC it may take (a type-1
+	                     * lane) */
 	uint8_t bubble;     /* head: enters a ring under bubble */
-	uint8_t fixed;      /* head: cls is a VC, not a class (ext runs) */
 };
+_Static_assert(sizeof(struct vcq) == 16, "struct vcq is a quarter line");
+_Static_assert(TT_MAX_VCS <= 0x80, "a VC number leaves VCQ_FIXED free");
+#define VCQ_FIXED 0x80
+
+#define VC_MAX_PKTS 255
+/* A power of two, at most 2^30: see struct vcq. */
+#define READY_SWEEP ((uint64_t)1 << 30)
+
+/* The cycle a head stored as q_ready is ready, seen from cycle t: how
+ * far ahead of t it is, <= 0 if it is ready. */
+static inline int64_t
+vcq_ahead(uint32_t q_ready, uint64_t t)
+{
+	return (int32_t)(q_ready - (uint32_t)t);
+}
 
 /*
  * A port's arbitration state, as output and as input, in one record (two
@@ -112,7 +137,7 @@ struct tt_sim {
 
 	struct vcq *vcq;        /* ns*np*V */
 	struct pkt *slot;
-	uint16_t *cred;         /* ns*np*V */
+	uint8_t *cred;          /* ns*np*V (<= VC_MAX_PKTS) */
 	struct port *port;      /* ns*np */
 	uint32_t *want;         /* (ns*np+in)*np+o: VCs of in whose head wants o */
 	uint32_t *oreq;         /* ns: outputs with a nonzero req */

@@ -131,6 +131,69 @@ fn5_case(enum tt_t1vc mode, uint64_t *xplus, uint64_t *xm_first)
 	return ts.at[3];
 }
 
+/*
+ * Packets that wait 2^31 cycles and more are still ready: a VC record
+ * keeps its head's ready cycle's low 32 bits, and the sweep every
+ * READY_SWEEP cycles raises the passed ready cycles of the records and of
+ * the packets behind their heads.  Plain 4x4x4: two packets at PE 0's
+ * input for its X+ neighbour, X+ without credits from cycle 0; the
+ * sweep's cycle runs; the credits come back at T = 2^31 + 64, where a
+ * ready cycle of 0 (without the sweep) would read as 2^31 - 64 cycles
+ * ahead, for the head and for the packet behind it once it is the head.
+ */
+static void
+test_ready_after_long_wait(void **state)
+{
+	static const int k444[3] = {4, 4, 4};
+	static const int n0[3] = {0, 0, 0}, n1[3] = {1, 0, 0};
+	const uint64_t T = ((uint64_t)1 << 31) + 64;
+	tt_source none = {no_packets, NULL};
+	struct tagseen ts;
+	tt_simparams p;
+	tt_simresult res;
+	tt_netspec spec;
+	tt_net net;
+	tt_sim *sim;
+	uint32_t a, b;
+	uint64_t cb;
+	int out, v;
+	char err[256];
+
+	(void)state;
+	tt_netspec_default(&spec);
+	spec.n = 3;
+	memcpy(spec.k, k444, sizeof(k444));
+	spec.twin = 0;
+	assert_int_equal(tt_net_init(&net, &spec, err, sizeof(err)), 0);
+	tt_simparams_default(&p);
+	assert_int_equal(tt_sim_create(&sim, &net, &p, err, sizeof(err)), 0);
+	memset(&ts, 0, sizeof(ts));
+	assert_int_equal(tt_sim_on_deliver(sim, tag_deliver, &ts, NULL, 0), 0);
+	sim_test_start(sim, &res);
+	a = tt_node_index(&net, n0);
+	b = tt_node_index(&net, n1);
+	out = net.local_port[0][tt_port_of(0, 0)];
+	assert_int_equal(tt_route(&net, a, b, TT_PORT_NIC).port, tt_port_of(0, 0));
+	cb = ((uint64_t)a * (uint64_t)sim->np + (uint64_t)out) * (uint64_t)sim->V;
+	for (v = 0; v < sim->nvc[0][out]; v++)
+		sim->cred[cb + (uint64_t)v] = 0;
+	put_packet(sim, a, sim->np - 1, 0, a, b, 1);
+	put_packet(sim, a, sim->np - 1, 0, a, b, 2);
+	sim_test_cycles(sim, &none, 0, 16);
+	assert_int_equal(ts.at[1], 0);
+	sim_test_cycles(sim, &none, READY_SWEEP, READY_SWEEP + 1);
+	/* the credit wheel is short: fill it only now */
+	for (v = 0; v < sim->nvc[0][out]; v++) {
+		sim_receive_credit(sim, T, (uint32_t)(cb + (uint64_t)v));
+		sim_receive_credit(sim, T, (uint32_t)(cb + (uint64_t)v));
+	}
+	sim_test_cycles(sim, &none, T, T + 64);
+	assert_true(ts.at[1] > T && ts.at[1] < T + 64);
+	assert_true(ts.at[2] > ts.at[1] && ts.at[2] < T + 64);
+	tt_sim_free(sim);
+	tt_net_free(&net);
+}
+
 /* Seed 000 §7.1 footnote 5: with the VC chosen by the output port, the
  * X- packet takes the X- lane and is delivered while the X+ packet stays
  * blocked; with the emptiest VC it joins the X+ packet's buffer and
@@ -457,6 +520,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_type1_lane_never_behind_other_port),
 		cmocka_unit_test(test_lane_layout),
+		cmocka_unit_test(test_ready_after_long_wait),
 		cmocka_unit_test(test_ties_random_route),
 		cmocka_unit_test(test_ring_vc_entry_route),
 		cmocka_unit_test(test_rules_deadlock_free),
