@@ -287,11 +287,11 @@ fwd_serve(struct ttd_fwd *f, struct ttd_sw *sw, int o)
 void
 ttd_fwd_kick(struct ttd_fwd *f, struct ttd_sw *sw)
 {
-	uint32_t todo;
+	uint32_t ready;
 	int o;
 
-	while ((todo = sw->want & ~sw->busy) != 0) {
-		o = __builtin_ctz(todo);
+	while ((ready = sw->want & ~sw->busy) != 0) {
+		o = __builtin_ctz(ready);
 		sw->want &= ~(1u << o);
 		fwd_serve(f, sw, o);
 	}
