@@ -12,6 +12,7 @@
 #include <sys/un.h>
 
 #include "twintorus/json.h"
+#include "twintorus/outfile.h"
 #include "twintorus/version.h"
 #include "discover.h"
 #include "ttd.h"
@@ -482,18 +483,7 @@ dispatch(int argc, char **argv)
 static int
 stdout_done(int rc)
 {
-	int err;
-
-	errno = 0;
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return rc;
-	err = errno;
-	if (err != 0)
-		fprintf(stderr, "ttd: cannot write standard output: %s\n",
-		    strerror(err));
-	else
-		fprintf(stderr, "ttd: cannot write standard output\n");
-	return TTD_EX_IOERR;
+	return tt_stdout_done("ttd") == 0 ? rc : TTD_EX_IOERR;
 }
 
 int

@@ -274,3 +274,20 @@ tt_outfile_discard(tt_outfile *o)
 		unlink(o->tmp);
 	out_free(o);
 }
+
+int
+tt_stdout_done(const char *prog)
+{
+	int err;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	err = errno;
+	if (err != 0)
+		fprintf(stderr, "%s: cannot write standard output: %s\n", prog,
+		    strerror(err));
+	else
+		fprintf(stderr, "%s: cannot write standard output\n", prog);
+	return -1;
+}

@@ -8,6 +8,7 @@
 
 #include "ttsim.h"
 #include "twintorus/version.h"
+#include "twintorus/outfile.h"
 
 
 static void
@@ -99,18 +100,7 @@ dispatch(int argc, char **argv)
 static int
 stdout_done(int rc)
 {
-	int err;
-
-	errno = 0;
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return rc;
-	err = errno;
-	if (err != 0)
-		fprintf(stderr, "ttsim: cannot write standard output: %s\n",
-		    strerror(err));
-	else
-		fprintf(stderr, "ttsim: cannot write standard output\n");
-	return TTSIM_EXIT_USAGE;
+	return tt_stdout_done("ttsim") == 0 ? rc : TTSIM_EXIT_USAGE;
 }
 
 int

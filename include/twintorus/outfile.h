@@ -61,6 +61,13 @@ int tt_outfile_close(tt_outfile *o, char *err, size_t errsz);
 /* Close and remove the temporary file: the target stays as it was.  What
  * was written through to a FIFO or a device cannot be taken back. */
 void tt_outfile_discard(tt_outfile *o);
+/*
+ * At a program's end: flush standard output and check that everything
+ * printed reached it (a full disk or a closed pipe must not pass for
+ * success).  0, or -1 after printing "PROG: cannot write standard output:
+ * REASON" on standard error.  Flushed, not closed.
+ */
+int tt_stdout_done(const char *prog);
 
 TT_END_DECLS
 
