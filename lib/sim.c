@@ -6,8 +6,9 @@
  * builds it, sim_part.c splits it across ranks, sim_deadlock.c reports a
  * deadlock, hist.c keeps the latency distribution.
  *
- * A granted packet is moved at once into its downstream slot, stamped with
- * the cycle its head may be switched there (now + L + R); credits come back
+ * A granted packet joins its downstream VC at once (it is relinked, not
+ * copied: sim_int.h), stamped with the cycle its head may be switched
+ * there (now + L + R); credits come back
  * through a timing wheel.  Since every effect on another switch lands at
  * least L >= 1 cycles later, switches may be visited in any order.
  */
@@ -134,7 +135,7 @@ head_route(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
     const int ext)
 {
 	const uint64_t np = (uint64_t)sim->np, si = (uint64_t)s * np + (uint64_t)in;
-	struct pkt *pk = &sim->slot[q->base + q->head];
+	struct pkt *pk = &sim->slot[q->head];
 	const int side = side_of(sim, s);
 	const tt_hop h = ext && sim->pkt_route ? route_pkt(sim, s, in, pk) :
 	    tt_rtable_lookup(sim->net, &sim->rt[s], pk->dst,
@@ -165,18 +166,37 @@ head_route(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
 	sched_switch(sim, s, e);
 }
 
-/* Room for one more packet at the tail of input VC (s, in, v). */
-static inline struct pkt *
-tail_slot(tt_sim *sim, struct vcq *q)
+/* A packet from the pool: the one delivered last, or one never used. */
+static inline uint32_t
+pool_get(tt_sim *sim)
 {
-	unsigned pos = (unsigned)q->head + q->cnt;
+	uint32_t idx = sim->pool_free;
 
-	if (pos >= q->cap)
-		pos -= q->cap;
-	return &sim->slot[q->base + pos];
+	if (idx == PKT_NONE)
+		return sim->pool_top++;
+	sim->pool_free = sim->slot[idx].next;
+	return idx;
 }
 
-/* The packet just written at the tail of (s, in, v) is in. */
+static inline void
+pool_put(tt_sim *sim, uint32_t idx)
+{
+	sim->slot[idx].next = sim->pool_free;
+	sim->pool_free = idx;
+}
+
+/* Packet idx joins the tail of VC q (tail_added() counts it in). */
+static inline void
+vc_push(tt_sim *sim, struct vcq *q, uint32_t idx)
+{
+	if (q->cnt == 0)
+		q->head = idx;
+	else
+		sim->slot[q->tail].next = idx;
+	q->tail = idx;
+}
+
+/* The packet just linked at the tail of (s, in, v) is in. */
 static inline __attribute__((always_inline)) void
 tail_added(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
     const int ext)
@@ -253,7 +273,9 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
 	const uint64_t so = (uint64_t)s * np + (uint64_t)o;
 	const uint64_t si = (uint64_t)s * np + (uint64_t)in;
-	struct pkt *pk = &sim->slot[q->base + q->head];
+	const uint32_t idx = q->head;
+	struct pkt *pk = &sim->slot[idx];
+	const uint32_t next = pk->next;
 	const uint64_t done = t + (uint64_t)sim->P;
 	uint32_t *w = &sim->want[si * np + (uint64_t)o];
 	struct port *pi = &sim->port[si], *po = &sim->port[so];
@@ -285,6 +307,7 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 		credit_later(sim, done - 1 + (uint64_t)sim->L, sim->up_cred[si] + (uint32_t)v);
 	if (o == sim->np - 1) {
 		deliver(sim, pk, done - 1 + (uint64_t)sim->L, dist);
+		pool_put(sim, idx);
 	} else if (dist && sim->down_sw[so] == REMOTE) {
 		/* the far switch is another rank's: it adds the packet before
 		 * cycle t + L, ahead of its ready time t + L + R */
@@ -294,20 +317,20 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 		to.hops++;
 		to.ready = t + (uint64_t)sim->L + (uint64_t)sim->R;
 		sim_part_send_packet(sim, so, pv, &to);
+		pool_put(sim, idx);
 	} else {
 		uint32_t ds = sim->down_sw[so];
 		int din = sim->down_in[so];
 		struct vcq *dq = &sim->vcq[((uint64_t)ds * np + (uint64_t)din) * V +
 		    (uint64_t)pv];
-		struct pkt *to = tail_slot(sim, dq);
 
 		sim->cred[so * V + (uint64_t)pv]--;
-		*to = *pk;
-		to->hops++;
-		to->ready = t + (uint64_t)sim->L + (uint64_t)sim->R;
+		pk->hops++;
+		pk->ready = t + (uint64_t)sim->L + (uint64_t)sim->R;
+		vc_push(sim, dq, idx);
 		tail_added(sim, ds, din, pv, dq, ext);
 	}
-	q->head = (uint16_t)(q->head + 1 == q->cap ? 0 : q->head + 1);
+	q->head = next;
 	q->cnt--;
 	if (q->cnt > 0)
 		head_route(sim, s, in, v, q, ext);
@@ -491,7 +514,7 @@ pf_grant(const tt_sim *sim, uint64_t so, const struct vcq *q, int last)
 	const struct vcq *dq;
 
 	if (last)
-		pf_range(&sim->slot[q->base + q->head], 2 * sizeof(struct pkt));
+		__builtin_prefetch(&sim->slot[q->head]);
 	if (ds == REMOTE || so % np == np - 1)
 		return;
 	di = (uint64_t)ds * np + (uint64_t)sim->down_in[so];
@@ -504,9 +527,10 @@ pf_grant(const tt_sim *sim, uint64_t so, const struct vcq *q, int last)
 		__builtin_prefetch(&sim->swake[ds]);
 		return;
 	}
+	/* the downstream VC's tail, which the packet is linked behind */
 	dq = &sim->vcq[di * V + (q->cls & ~VCQ_FIXED)];
-	pf_range(&sim->slot[dq->base + (dq->head + dq->cnt) % dq->cap],
-	    sizeof(struct pkt));
+	if (dq->cnt > 0)
+		__builtin_prefetch(&sim->slot[dq->tail]);
 }
 
 /*
@@ -645,6 +669,7 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t,
 	uint64_t cb = ((uint64_t)pe * (uint64_t)sim->np + (uint64_t)o) * (uint64_t)sim->V;
 	struct vcq *q;
 	struct pkt *pk;
+	uint32_t idx;
 
 	if (n->busy > t)
 		return 0;
@@ -655,7 +680,8 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t,
 	if (best < 0)
 		return 0;
 	q = &sim->vcq[cb + (uint64_t)best];
-	pk = tail_slot(sim, q);
+	idx = pool_get(sim);
+	pk = &sim->slot[idx];
 	pk->gen = n->sp.gen;
 	pk->inj = t;
 	pk->ready = t + (uint64_t)sim->L + (uint64_t)sim->R;
@@ -673,6 +699,7 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t,
 	if (n->sp.gen < sim->wend)
 		sim->early_pending--;
 	sim->cred[cb + (uint64_t)best]--;
+	vc_push(sim, q, idx);
 	n->busy = t + (uint64_t)sim->P;
 	n->pending = 0;
 	sim->inflight++;
@@ -692,23 +719,17 @@ ready_sweep(tt_sim *sim, uint64_t t)
 {
 	uint64_t npv = (uint64_t)sim->ns * (uint64_t)sim->np *
 	    (uint64_t)sim->V, i;
-	unsigned k, pos;
 
 	for (i = 0; i < npv; i++) {
 		struct vcq *q = &sim->vcq[i];
 
-		if (q->cnt == 0)
-			continue;
-		if (vcq_ahead(q->ready, t) < 0)
+		if (q->cnt > 0 && vcq_ahead(q->ready, t) < 0)
 			q->ready = (uint32_t)t;
-		for (k = 0, pos = q->head; k < q->cnt; k++) {
-			struct pkt *pk = &sim->slot[q->base + pos];
-
-			if (pk->ready < t)
-				pk->ready = t;
-			pos = pos + 1 == q->cap ? 0 : pos + 1;
-		}
 	}
+	/* the pool's free packets too: their ready cycle is never read */
+	for (i = 0; i < sim->pool_top; i++)
+		if (sim->slot[i].ready < t)
+			sim->slot[i].ready = t;
 }
 
 static void
@@ -726,9 +747,9 @@ reset_state(tt_sim *sim)
 			for (v = 0; v < sim->V; v++) {
 				struct vcq *q = &sim->vcq[so * (uint64_t)sim->V + (uint64_t)v];
 
-				q->head = q->cnt = 0;
+				q->cnt = 0;
 				sim->cred[so * (uint64_t)sim->V + (uint64_t)v] =
-				    v < sim->nvc[side][o] ? q->cap : 0;
+				    v < sim->nvc[side][o] ? sim->pcap[side][o] : 0;
 			}
 		}
 	}
@@ -746,6 +767,8 @@ reset_state(tt_sim *sim)
 	sim->nactive = sim->nsleep = sim->nfar = 0;
 	for (i = 0; i < NIC_WHEEL; i++)
 		sim->nic_bucket[i] = UINT32_MAX;
+	sim->pool_free = PKT_NONE;
+	sim->pool_top = 0;
 	sim->t = 0;
 	sim->inflight = sim->early_pending = sim->traversals = 0;
 	sim->last_move = 0;
@@ -1168,8 +1191,10 @@ sim_receive_packet(tt_sim *sim, uint32_t ds, int din, int pv,
 {
 	struct vcq *dq = &sim->vcq[((uint64_t)ds * (uint64_t)sim->np +
 	    (uint64_t)din) * (uint64_t)sim->V + (uint64_t)pv];
+	uint32_t idx = pool_get(sim);
 
-	*tail_slot(sim, dq) = *pk;
+	sim->slot[idx] = *pk;
+	vc_push(sim, dq, idx);
 	tail_added(sim, ds, din, pv, dq, 1);
 }
 

@@ -177,6 +177,10 @@ sim_layout(tt_sim *sim)
 		sim->vshift++;
 	}
 	layout_lanes(sim);
+	for (side = 0; side < 2; side++)
+		for (o = 0; o < sim->np; o++)
+			sim->pcap[side][o] = (uint8_t)(sim->p.buffer_flits /
+			    sim->nvc[side][o] / sim->p.packet_flits);
 }
 
 static int
@@ -194,6 +198,14 @@ switch_slots(const tt_sim *sim, int side)
 	for (o = 0; o < sim->np; o++)
 		n += (uint64_t)sim->nvc[side][o] * (uint64_t)slots_per_vc(sim, side, o);
 	return n;
+}
+
+/* Packets of ns switches' buffers, all full (even ns for a twin torus). */
+static uint64_t
+pool_packets(const tt_sim *sim, uint64_t ns)
+{
+	return sim->net->twin ? (switch_slots(sim, 0) + switch_slots(sim, 1)) *
+	    (ns / 2) : switch_slots(sim, 0) * ns;
 }
 
 static uint32_t
@@ -222,7 +234,7 @@ uint64_t
 sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 {
 	tt_sim tmp;
-	uint64_t npv, slots, per_port, total;
+	uint64_t npv, per_port, total;
 	uint64_t rtab = 0;
 	int d;
 
@@ -233,8 +245,6 @@ sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 	tmp.np = net->card_nports + 1;
 	sim_layout(&tmp);
 	npv = ns * (uint64_t)tmp.np * (uint64_t)tmp.V;
-	slots = net->twin ? (switch_slots(&tmp, 0) + switch_slots(&tmp, 1)) *
-	    (ns / 2) : switch_slots(&tmp, 0) * ns;
 	/* struct port, down_sw, down_in, up_cred, link_flits, want, and
 	 * the credit wheel */
 	per_port = sizeof(struct port) + 4 + 1 + 4 + 8 +
@@ -248,8 +258,9 @@ sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 			rows = ns;
 		rtab += rows * ((uint64_t)net->k[d] * sizeof(tt_hop) + 16 + 32);
 	}
+	/* the packet pool is mapped, not allocated: tt_sim_memory_packets() */
 	total = npv * (sizeof(struct vcq) + sizeof(*tmp.cred)) +
-	    slots * sizeof(struct pkt) + ns * (uint64_t)tmp.np * per_port +
+	    ns * (uint64_t)tmp.np * per_port +
 	    rtab + ns * (4 + sizeof(tt_rtable) +
 	    sizeof(struct nic) + 4 + 4 + 4 + 8 +
 	    (uint64_t)switch_wheel_size(p) * switch_wheel_size(p) * 4) +
@@ -261,6 +272,21 @@ uint64_t
 tt_sim_memory(const tt_net *net, const tt_simparams *p)
 {
 	return sim_memory_switches(net, p, net->ncards);
+}
+
+uint64_t
+tt_sim_memory_packets(const tt_net *net, const tt_simparams *p)
+{
+	tt_sim tmp;
+	uint64_t ns = net->ncards;
+
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.net = net;
+	tmp.p = *p;
+	tmp.P = p->packet_flits;
+	tmp.np = net->card_nports + 1;
+	sim_layout(&tmp);
+	return pool_packets(&tmp, ns) * sizeof(struct pkt);
 }
 
 /* ---- routing rows shared between switches ---- */
@@ -402,7 +428,8 @@ tt_sim_free(tt_sim *sim)
 	free(sim->rt);
 	rows_free(sim->rows);
 	free(sim->vcq);
-	free(sim->slot);
+	if (sim->slot != NULL)
+		munmap(sim->slot, sim->nslot * sizeof(*sim->slot));
 	free(sim->cred);
 	free(sim->port);
 	free(sim->want);
@@ -548,21 +575,40 @@ sim_calloc(size_t n, size_t sz)
 	return p;
 }
 
+/*
+ * The packet pool: room for n packets, every buffer full, mapped but not
+ * committed (MAP_NORESERVE), so that only the packets a run uses take
+ * memory.  Handed out from the start (sim.c's pool_get()), the pages in
+ * use stay at the front and follow the packets in flight.
+ */
+static struct pkt *
+pool_map(uint64_t n)
+{
+	size_t len = (size_t)n * sizeof(struct pkt);
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	if (len >= ((size_t)4 << 20))
+		(void)madvise(p, len, MADV_HUGEPAGE);
+	return p;
+}
+
 /* The arrays of the switches and their NICs; -1 if out of memory. */
 static int
 sim_alloc(tt_sim *sim)
 {
-	const tt_net *net = sim->net;
 	uint64_t npo = (uint64_t)sim->ns * (uint64_t)sim->np;
 	uint64_t npv = npo * (uint64_t)sim->V, nslots;
 	uint32_t i;
 
-	nslots = net->twin ? (switch_slots(sim, 0) + switch_slots(sim, 1)) *
-	    (sim->ns / 2) : switch_slots(sim, 0) * sim->ns;
+	nslots = pool_packets(sim, sim->ns);
 	if (nslots >= UINT32_MAX)
 		return -1;
 	sim->vcq = sim_calloc(npv, sizeof(*sim->vcq));
-	sim->slot = sim_calloc(nslots, sizeof(*sim->slot));
+	sim->nslot = nslots > 0 ? nslots : 1;
+	if ((sim->slot = pool_map(sim->nslot)) == NULL)
+		return -1;
 	sim->cred = sim_calloc(npv, sizeof(*sim->cred));
 	sim->port = sim_calloc(npo, sizeof(*sim->port));
 	sim->want = sim_calloc(npo * (uint64_t)sim->np, sizeof(uint32_t));
@@ -595,7 +641,7 @@ sim_alloc(tt_sim *sim)
 		return -1;
 	sim->wheel = sim_calloc(sim->W, sizeof(uint32_t *));
 	sim->wheel_n = sim_calloc(sim->W, sizeof(uint32_t));
-	if (!sim->vcq || !sim->slot || !sim->cred || !sim->port ||
+	if (!sim->vcq || !sim->cred || !sim->port ||
 	    !sim->want || !sim->oreq || !sim->down_sw || !sim->down_in ||
 	    !sim->up_cred || !sim->link_flits || !sim->rt || !sim->nic ||
 	    !sim->active || !sim->nic_bucket || !sim->nic_link || !sim->nic_far || !sim->wheel || !sim->wheel_n)
@@ -611,7 +657,6 @@ sim_alloc(tt_sim *sim)
 int
 sim_build(tt_sim *sim)
 {
-	uint64_t off = 0;
 	uint32_t s;
 	int o, v, side;
 
@@ -627,17 +672,13 @@ sim_build(tt_sim *sim)
 			return -1;
 		for (o = 0; o < sim->np; o++) {
 			uint64_t so = (uint64_t)s * (uint64_t)sim->np + (uint64_t)o;
-			int cap = slots_per_vc(sim, side, o);
 			uint32_t down, up;
 
-			for (v = 0; v < sim->nvc[side][o]; v++) {
-				sim->vcq[so * (uint64_t)sim->V + (uint64_t)v].base = (uint32_t)off;
-				sim->vcq[so * (uint64_t)sim->V + (uint64_t)v].cap = (uint8_t)cap;
-				off += (uint64_t)cap;
-				/* the link is symmetric: the buffer at the
-				 * far end of output o has the same VCs */
-				sim->cred[so * (uint64_t)sim->V + (uint64_t)v] = (uint8_t)cap;
-			}
+			/* the link is symmetric: the buffer at the far end
+			 * of output o has the same VCs */
+			for (v = 0; v < sim->nvc[side][o]; v++)
+				sim->cred[so * (uint64_t)sim->V + (uint64_t)v] =
+				    sim->pcap[side][o];
 			sim_wire(sim, g, o, &down, &sim->down_in[so], &up);
 			/* local ids here, REMOTE for another part's */
 			sim->down_sw[so] = down - sim->s0 < sim->ns ?

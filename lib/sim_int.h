@@ -15,9 +15,17 @@
  *   s            switch = card id (minus s0 in a partitioned run)
  *   s*np + o     a port of a switch (o < np-1: card_port order, np-1: PE)
  *   (s*np+o)*V+v a VC of that port (V = the most VCs any port has)
- * An input VC is a ring of packet slots; cred[] holds, for every output VC,
- * the free slots of the input VC at the other end of the link.  For the PE
- * port, cred[] holds the NIC's credits for injecting into the switch.
+ * An input VC is a queue of packets linked through the packets
+ * themselves; cred[] holds, for every output VC, the free places of the
+ * input VC at the other end of the link.  For the PE port, cred[] holds
+ * the NIC's credits for injecting into the switch.
+ *
+ * Packets live in one pool (sim->slot) and do not move: a hop relinks a
+ * packet from one VC's queue to the next one's.  The pool has room for
+ * every buffer full at once, but it is handed out from its start (a
+ * packet delivered is the next one reused), so the memory a run touches
+ * follows the packets in flight, not the buffers' size: a network of
+ * millions of switches at a moderate load needs a small part of it.
  */
 #ifndef TWINTORUS_SIM_INT_H
 #define TWINTORUS_SIM_INT_H
@@ -30,6 +38,7 @@
 #define PKT_BUBBLE   0x01
 #define PKT_MEASURED 0x02
 
+/* A packet, one cache line: a hop reads and writes it in one miss. */
 struct pkt {
 	uint64_t gen;       /* generated at the source NIC */
 	uint64_t inj;       /* head left the NIC */
@@ -40,7 +49,10 @@ struct pkt {
 	uint8_t ring;       /* tt_pktroute.ring_cls (TT_RINGVC_ENTRY) */
 	uint8_t flags;
 	uint32_t tag;       /* the source's, handed back on delivery */
-};
+	uint32_t next;      /* the next packet of its VC, or of the free list */
+} __attribute__((aligned(64)));
+_Static_assert(sizeof(struct pkt) == 64, "struct pkt is a cache line");
+#define PKT_NONE UINT32_MAX
 
 /*
  * An input VC, 16 bytes (four to a cache line).  What the arbiters read
@@ -55,9 +67,8 @@ struct pkt {
  */
 struct vcq {
 	uint32_t ready;     /* head: may cross the switch from this cycle */
-	uint32_t base;      /* first slot in sim->slot */
-	uint16_t head, cnt;
-	uint8_t cap;
+	uint32_t head, tail;    /* packets in sim->slot (when cnt > 0) */
+	uint8_t cnt;
 	uint8_t out;        /* head: output port (local index) */
 	uint8_t cls;        /* head: VC class on that output; with VCQ_FIXED
 	                     * (ext runs), the one VC it may take (a type-1
@@ -136,7 +147,11 @@ struct tt_sim {
 	int port_id[2][TT_NPORTS];
 
 	struct vcq *vcq;        /* ns*np*V */
-	struct pkt *slot;
+	struct pkt *slot;       /* the pool: nslot packets, mapped (sim_build.c) */
+	uint64_t nslot;
+	uint32_t pool_free;     /* a list through pkt.next, PKT_NONE if empty */
+	uint32_t pool_top;      /* packets [pool_top, nslot) never used yet */
+	uint8_t pcap[2][TT_NPORTS]; /* packets per VC of a local input port */
 	uint8_t *cred;          /* ns*np*V (<= VC_MAX_PKTS) */
 	struct port *port;      /* ns*np */
 	uint32_t *want;         /* (ns*np+in)*np+o: VCs of in whose head wants o */

@@ -11,6 +11,7 @@
  * delivery for the source's rank, when deliveries are asked for).  The
  * buffers hold that much; the cycle loop never allocates.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,10 +20,12 @@
 
 /* What crosses a boundary; every record is a multiple of 8 bytes. */
 enum { MSG_PKT = 1, MSG_CRED, MSG_DLV };
+/* a packet's fields, without its place in this rank's pool */
+#define PKT_WIRE ((offsetof(struct pkt, next) + 7) & ~(size_t)7)
 struct msg_pkt {
 	uint32_t kind, ds;      /* ds: the far switch, global */
 	uint8_t din, pv, pad[6];
-	struct pkt pk;
+	uint8_t pk[PKT_WIRE];
 };
 struct msg_cred {
 	uint32_t kind, idx;     /* idx: cred[] index, global */
@@ -395,7 +398,7 @@ sim_part_send_packet(tt_sim *sim, uint64_t so, int pv, const struct pkt *pk)
 	m.ds = pt->down_g[so];
 	m.din = sim->down_in[so];
 	m.pv = (uint8_t)pv;
-	m.pk = *pk;
+	memcpy(m.pk, pk, PKT_WIRE);
 	log_add(pt, m.ds, &m, sizeof(m));
 }
 
@@ -466,10 +469,13 @@ receive(tt_sim *sim, const uint8_t *p, const uint8_t *end)
 		memcpy(&kind, p, sizeof(kind));
 		if (kind == MSG_PKT) {
 			struct msg_pkt m;
+			struct pkt pk;
 
 			memcpy(&m, p, sizeof(m));
 			p += sizeof(m);
-			sim_receive_packet(sim, m.ds - sim->s0, m.din, m.pv, &m.pk);
+			memset(&pk, 0, sizeof(pk));
+			memcpy(&pk, m.pk, PKT_WIRE);
+			sim_receive_packet(sim, m.ds - sim->s0, m.din, m.pv, &pk);
 		} else if (kind == MSG_CRED) {
 			struct msg_cred m;
 

@@ -120,22 +120,13 @@ static void
 window_clear(tt_sim *sim)
 {
 	tt_simresult *r = sim->res;
-	uint64_t npv = (uint64_t)sim->ns * (uint64_t)sim->np * (uint64_t)sim->V,
-	    npo = (uint64_t)sim->ns * (uint64_t)sim->np, i;
+	uint64_t npo = (uint64_t)sim->ns * (uint64_t)sim->np, i;
 	uint32_t pe;
-	int k;
 
-	for (i = 0; i < npv; i++) {
-		const struct vcq *q = &sim->vcq[i];
-
-		for (k = 0; k < q->cnt; k++) {
-			unsigned pos = (unsigned)q->head + (unsigned)k;
-
-			if (pos >= q->cap)
-				pos -= q->cap;
-			sim->slot[q->base + pos].flags &= (uint8_t)~PKT_MEASURED;
-		}
-	}
+	/* every packet of the pool used so far: a free one is rewritten
+	 * before it is used again */
+	for (i = 0; i < sim->pool_top; i++)
+		sim->slot[i].flags &= (uint8_t)~PKT_MEASURED;
 	r->measured = r->measured_delivered = r->hops_sum = 0;
 	memset(&r->net_lat, 0, sizeof(r->net_lat));
 	memset(&r->e2e_lat, 0, sizeof(r->e2e_lat));

@@ -61,7 +61,9 @@ run_usage(FILE *f)
 "planning:        --dry-run [--ranks N]: simulate nothing; print the bytes\n"
 "                  the engine allocates for this network, per PE, and per\n"
 "                  rank and per switch when mpirun -np N shares it (slabs\n"
-"                  of the last dimension; a switch per card)\n"
+"                  of the last dimension; a switch per card), and the\n"
+"                  packet pool's most (mapped: a run touches only what it\n"
+"                  has in flight)\n"
 "\n"
 "Under mpirun -np N (ttsim built with Open MPI) the ranks share the run and\n"
 "its results are the serial run's, bit for bit; rank 0 prints.\n"
@@ -75,14 +77,15 @@ run_usage(FILE *f)
  * tt_sim_create() allocates) for the whole network, and for the largest
  * part when `ranks` ranks share it (tt_sim_memory_part(): the parts
  * mpirun -np N would build, runs of whole nodes in id order, i.e. slabs of
- * the last dimension, with their boundary buffers).
+ * the last dimension, with their boundary buffers).  The packet pool
+ * (tt_sim_memory_packets()) is mapped apart: the most it could take.
  */
 static int
 dry_run(const simopts *so, const netopts *no, int json, int ranks)
 {
 	tt_net net;
 	char err[512], title[128];
-	uint64_t total, per_rank, most = 0;
+	uint64_t total, per_rank, packets, most = 0;
 	uint32_t f, e;
 	int r;
 
@@ -108,17 +111,20 @@ dry_run(const simopts *so, const netopts *no, int json, int ranks)
 			most = e - f;
 	}
 	total = tt_sim_memory(&net, &so->p);
+	packets = tt_sim_memory_packets(&net, &so->p);
 	per_rank = tt_sim_memory_part(&net, &so->p, ranks);
 	/* a switch per card: two a twin node, one a plain node */
 	if (json)
 		printf("{\"pes\":%u,\"switches\":%u,\"ranks\":%d,"
 		    "\"slab_dim\":%d,\"switches_per_rank\":%llu,"
 		    "\"bytes_total\":%llu,\"bytes_per_rank\":%llu,"
-		    "\"bytes_per_pe\":%.0f,\"bytes_per_switch\":%.0f}\n",
+		    "\"bytes_per_pe\":%.0f,\"bytes_per_switch\":%.0f,"
+		    "\"bytes_packets_max\":%llu}\n",
 		    net.ncards, net.ncards, ranks, net.n - 1,
 		    (unsigned long long)most, (unsigned long long)total,
 		    (unsigned long long)per_rank, (double)total / net.ncards,
-		    (double)per_rank / (double)most);
+		    (double)per_rank / (double)most,
+		    (unsigned long long)packets);
 	else
 		printf("%s, %u PEs, %u switches: %.1f MiB for the engine, "
 		    "%.0f bytes per PE; %d rank%s: at most %llu switches "
@@ -128,6 +134,9 @@ dry_run(const simopts *so, const netopts *no, int json, int ranks)
 		    (double)total / net.ncards, ranks, ranks > 1 ? "s" : "",
 		    (unsigned long long)most, net.n - 1, per_rank / 1048576.0,
 		    (double)per_rank / (double)most);
+	if (!json)
+		printf("and for packets up to %.1f MiB, mapped: a run uses what "
+		    "it has in flight at once\n", packets / 1048576.0);
 	tt_net_free(&net);
 	return TTSIM_EXIT_OK;
 }
