@@ -107,11 +107,11 @@ sched_switch(tt_sim *sim, uint32_t s, uint64_t e)
 {
 	uint32_t b;
 
-	if (sim->swake[s] <= e)
+	if (sim->sw[s].wake <= e)
 		return;
 	b = (uint32_t)(e & (sim->W2 - 1));
 	sim->sw_wheel[b][sim->sw_wheel_n[b]++] = s;
-	sim->swake[s] = e;
+	sim->sw[s].wake = e;
 }
 
 /* A hop of a packet that carries routing state (ext runs with ties or
@@ -162,7 +162,7 @@ head_route(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
 	if (po->req == 0 || e < po->out_next)
 		po->out_next = e;
 	po->req |= 1u << in;
-	sim->oreq[s] |= 1u << out;
+	sim->sw[s].oreq |= 1u << out;
 	sched_switch(sim, s, e);
 }
 
@@ -285,7 +285,7 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 	if (*w == 0) {
 		po->req &= ~(1u << in);
 		if (po->req == 0)
-			sim->oreq[s] &= ~(1u << o);
+			sim->sw[s].oreq &= ~(1u << o);
 	}
 	pi->in_busy = done;
 	po->out_busy = done;
@@ -296,19 +296,19 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 	sim->traversals += (uint64_t)sim->P;
 	/* most transfers lie wholly inside the window or wholly outside */
 	if (t - sim->wstart < sim->wfull)
-		sim->link_flits[so] += (uint64_t)sim->P;
+		po->win_flits += (uint64_t)sim->P;
 	else if (t + (uint64_t)sim->P > sim->wstart && t < sim->wend)
-		sim->link_flits[so] += window_flits(sim, t);
+		po->win_flits += window_flits(sim, t);
 	/* the slot frees when the tail leaves, in t + P - 1; upstream hears
 	 * of it L cycles later */
-	if (dist && sim->up_cred[si] == REMOTE)
+	if (dist && pi->up_cred == REMOTE)
 		sim_part_send_credit(sim, si, v, done - 1 + (uint64_t)sim->L);
 	else
-		credit_later(sim, done - 1 + (uint64_t)sim->L, sim->up_cred[si] + (uint32_t)v);
+		credit_later(sim, done - 1 + (uint64_t)sim->L, pi->up_cred + (uint32_t)v);
 	if (o == sim->np - 1) {
 		deliver(sim, pk, done - 1 + (uint64_t)sim->L, dist);
 		pool_put(sim, idx);
-	} else if (dist && sim->down_sw[so] == REMOTE) {
+	} else if (dist && po->down_sw == REMOTE) {
 		/* the far switch is another rank's: it adds the packet before
 		 * cycle t + L, ahead of its ready time t + L + R */
 		struct pkt to = *pk;
@@ -319,8 +319,8 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 		sim_part_send_packet(sim, so, pv, &to);
 		pool_put(sim, idx);
 	} else {
-		uint32_t ds = sim->down_sw[so];
-		int din = sim->down_in[so];
+		uint32_t ds = po->down_sw;
+		int din = po->down_in;
 		struct vcq *dq = &sim->vcq[((uint64_t)ds * np + (uint64_t)din) * V +
 		    (uint64_t)pv];
 
@@ -448,10 +448,10 @@ switch_step(tt_sim *sim, uint32_t s, uint64_t t, const int dist,
     const int ext)
 {
 	const struct port *pt = sim->port + (uint64_t)s * (uint64_t)sim->np;
-	uint32_t m = sim->oreq[s];
+	uint32_t m = sim->sw[s].oreq;
 	uint64_t first = UINT64_MAX;
 
-	sim->swake[s] = UINT64_MAX;
+	sim->sw[s].wake = UINT64_MAX;
 	while (m) {
 		int o = __builtin_ctz(m);
 
@@ -459,7 +459,7 @@ switch_step(tt_sim *sim, uint32_t s, uint64_t t, const int dist,
 		if (pt[o].out_next <= t)
 			arbitrate(sim, s, o, t, dist, ext);
 	}
-	for (m = sim->oreq[s]; m; m &= m - 1)
+	for (m = sim->sw[s].oreq; m; m &= m - 1)
 		if (pt[__builtin_ctz(m)].out_next < first)
 			first = pt[__builtin_ctz(m)].out_next;
 	if (first != UINT64_MAX)
@@ -495,12 +495,9 @@ pf_switch(const tt_sim *sim, uint32_t s)
 {
 	const uint64_t np = (uint64_t)sim->np, so = (uint64_t)s * np;
 
-	__builtin_prefetch(&sim->swake[s]);
-	__builtin_prefetch(&sim->oreq[s]);
+	__builtin_prefetch(&sim->sw[s]);
 	pf_range(&sim->port[so], np * sizeof(struct port));
 	pf_range(&sim->want[so * np], np * np * sizeof(uint32_t));
-	pf_range(&sim->down_sw[so], np * sizeof(uint32_t));
-	__builtin_prefetch(&sim->down_in[so]);
 }
 
 /* Where a packet from input VC q of switch s through output o lands:
@@ -509,7 +506,7 @@ static inline void
 pf_grant(const tt_sim *sim, uint64_t so, const struct vcq *q, int last)
 {
 	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
-	const uint32_t ds = sim->down_sw[so];
+	const uint32_t ds = sim->port[so].down_sw;
 	uint64_t di;
 	const struct vcq *dq;
 
@@ -517,14 +514,13 @@ pf_grant(const tt_sim *sim, uint64_t so, const struct vcq *q, int last)
 		__builtin_prefetch(&sim->slot[q->head]);
 	if (ds == REMOTE || so % np == np - 1)
 		return;
-	di = (uint64_t)ds * np + (uint64_t)sim->down_in[so];
+	di = (uint64_t)ds * np + (uint64_t)sim->port[so].down_in;
 	if (!last) {
 		pf_range(&sim->vcq[di * V], V * sizeof(struct vcq));
 		pf_range(&sim->port[(uint64_t)ds * np], np * sizeof(struct port));
 		pf_range(&sim->want[di * np], np * sizeof(uint32_t));
 		pf_range(&sim->rt[ds], sizeof(tt_rtable));
-		__builtin_prefetch(&sim->oreq[ds]);
-		__builtin_prefetch(&sim->swake[ds]);
+		__builtin_prefetch(&sim->sw[ds]);
 		return;
 	}
 	/* the downstream VC's tail, which the packet is linked behind */
@@ -544,9 +540,9 @@ pf_arbitration(const tt_sim *sim, uint32_t s, uint64_t t, int last)
 	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
 	uint32_t m, r;
 
-	if (sim->swake[s] != t)
+	if (sim->sw[s].wake != t)
 		return;
-	for (m = sim->oreq[s]; m; m &= m - 1) {
+	for (m = sim->sw[s].oreq; m; m &= m - 1) {
 		int o = __builtin_ctz(m);
 		uint64_t so = (uint64_t)s * np + (uint64_t)o;
 		const struct port *po = &sim->port[so];
@@ -555,14 +551,11 @@ pf_arbitration(const tt_sim *sim, uint32_t s, uint64_t t, int last)
 			continue;
 		if (!last) {
 			__builtin_prefetch(&sim->cred[so * V]);
-			__builtin_prefetch(&sim->link_flits[so]);
 		}
 		for (r = po->req; r; r &= r - 1) {
 			uint64_t si = (uint64_t)s * np + (uint64_t)__builtin_ctz(r);
 			uint32_t w = sim->want[si * np + (uint64_t)o];
 
-			if (!last)
-				__builtin_prefetch(&sim->up_cred[si]);
 			for (; w; w &= w - 1) {
 				const struct vcq *q = &sim->vcq[si * V +
 				    (uint64_t)__builtin_ctz(w)];
@@ -595,7 +588,7 @@ switches_step(tt_sim *sim, uint64_t t, const int dist, const int ext,
 			if (i + PF_AHEAD / 4 < n)
 				pf_arbitration(sim, list[i + PF_AHEAD / 4], t, 1);
 		}
-		if (sim->swake[s] == t)
+		if (sim->sw[s].wake == t)
 			switch_step(sim, s, t, dist, ext);
 	}
 	sim->sw_wheel_n[b] = 0;
@@ -754,16 +747,22 @@ reset_state(tt_sim *sim)
 		}
 	}
 	memset(sim->want, 0, sizeof(uint32_t) * npo * (uint64_t)sim->np);
-	memset(sim->oreq, 0, sizeof(uint32_t) * sim->ns);
-	memset(sim->port, 0, sizeof(*sim->port) * npo);
-	memset(sim->link_flits, 0, sizeof(uint64_t) * npo);
+	for (i = 0; i < npo; i++) {
+		struct port *pt = &sim->port[i];
+
+		pt->out_busy = pt->out_next = pt->in_busy = pt->win_flits = 0;
+		pt->req = 0;
+		pt->cwait = pt->rr_out = pt->rr_vc = 0;
+	}
 	memset(sim->nic, 0, sizeof(struct nic) * sim->ns);
 	for (i = 0; i < sim->W; i++)
 		sim->wheel_n[i] = 0;
 	for (i = 0; i < sim->W2; i++)
 		sim->sw_wheel_n[i] = 0;
-	for (i = 0; i < sim->ns; i++)
-		sim->swake[i] = UINT64_MAX;
+	for (i = 0; i < sim->ns; i++) {
+		sim->sw[i].wake = UINT64_MAX;
+		sim->sw[i].oreq = 0;
+	}
 	sim->nactive = sim->nsleep = sim->nfar = 0;
 	for (i = 0; i < NIC_WHEEL; i++)
 		sim->nic_bucket[i] = UINT32_MAX;
@@ -892,7 +891,7 @@ jump(tt_sim *sim, uint64_t t, uint64_t wake, int until_empty)
 		uint32_t j;
 
 		for (j = 0; j < sim->sw_wheel_n[i]; j++)
-			sim->swake[sim->sw_wheel[i][j]] = UINT64_MAX;
+			sim->sw[sim->sw_wheel[i][j]].wake = UINT64_MAX;
 		sim->sw_wheel_n[i] = 0;
 	}
 	if (!until_empty && t < sim->wend && wake > sim->wend)
@@ -919,8 +918,7 @@ pf_nic(const tt_sim *sim, uint32_t pe)
 	pf_range(&sim->port[(uint64_t)pe * np], np * sizeof(struct port));
 	pf_range(&sim->want[so * np], np * sizeof(uint32_t));
 	pf_range(&sim->rt[pe], sizeof(tt_rtable));
-	__builtin_prefetch(&sim->oreq[pe]);
-	__builtin_prefetch(&sim->swake[pe]);
+	__builtin_prefetch(&sim->sw[pe]);
 }
 
 /* The active NICs of cycle t fetch and inject. */
@@ -1093,8 +1091,12 @@ static void
 count_totals(tt_sim *sim, const tt_source *src, int until_empty,
     tt_simresult *res)
 {
+	uint64_t npo = (uint64_t)sim->ns * (uint64_t)sim->np, i;
 	uint32_t s;
 
+	/* the window's flits per output, as tt_sim_link_flits() gives them */
+	for (i = 0; i < npo; i++)
+		sim->link_flits[i] = sim->port[i].win_flits;
 	res->traversals = sim->traversals;
 	res->packets_window = sim_window_packets(sim);
 	res->flits_window = res->packets_window * (uint64_t)sim->P;

@@ -245,9 +245,8 @@ sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 	tmp.np = net->card_nports + 1;
 	sim_layout(&tmp);
 	npv = ns * (uint64_t)tmp.np * (uint64_t)tmp.V;
-	/* struct port, down_sw, down_in, up_cred, link_flits, want, and
-	 * the credit wheel */
-	per_port = sizeof(struct port) + 4 + 1 + 4 + 8 +
+	/* struct port, link_flits, want, and the credit wheel */
+	per_port = sizeof(struct port) + 8 +
 	    4 * (uint64_t)tmp.np + (uint64_t)wheel_size(p) * 4;
 	/* the shared rows: one per side and digit of each dimension (a
 	 * malloc'd block each, and their index) */
@@ -261,8 +260,8 @@ sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 	/* the packet pool is mapped, not allocated: tt_sim_memory_packets() */
 	total = npv * (sizeof(struct vcq) + sizeof(*tmp.cred)) +
 	    ns * (uint64_t)tmp.np * per_port +
-	    rtab + ns * (4 + sizeof(tt_rtable) +
-	    sizeof(struct nic) + 4 + 4 + 4 + 8 +
+	    rtab + ns * (sizeof(struct sw) + sizeof(tt_rtable) +
+	    sizeof(struct nic) + 4 + 4 + 4 +
 	    (uint64_t)switch_wheel_size(p) * switch_wheel_size(p) * 4) +
 	    (2 * TT_SIM_BATCHES + 1) * sizeof(struct sim_batch);
 	return total;
@@ -424,7 +423,6 @@ tt_sim_free(tt_sim *sim)
 			free(sim->sw_wheel[i]);
 	free(sim->sw_wheel);
 	free(sim->sw_wheel_n);
-	free(sim->swake);
 	free(sim->rt);
 	rows_free(sim->rows);
 	free(sim->vcq);
@@ -433,11 +431,8 @@ tt_sim_free(tt_sim *sim)
 	free(sim->cred);
 	free(sim->port);
 	free(sim->want);
-	free(sim->oreq);
+	free(sim->sw);
 	sim_part_free(sim->part);
-	free(sim->down_sw);
-	free(sim->down_in);
-	free(sim->up_cred);
 	free(sim->link_flits);
 	free(sim->nic);
 	free(sim->active);
@@ -559,19 +554,26 @@ sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
  * still zeroed by the kernel on first touch, so memory a run never
  * touches costs nothing.
  */
+static void
+advise_huge(void *p, size_t len)
+{
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	uintptr_t a, b;
+
+	if (p == NULL || len < 2 * huge)
+		return;
+	a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	b = ((uintptr_t)p + len) & ~(huge - 1);
+	if (b > a)
+		(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+}
+
 static void *
 sim_calloc(size_t n, size_t sz)
 {
-	const uintptr_t huge = (uintptr_t)2 << 20;
 	void *p = calloc(n, sz);
-	uintptr_t a, b;
 
-	if (p == NULL || n * sz < 2 * huge)
-		return p;
-	a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-	b = ((uintptr_t)p + n * sz) & ~(huge - 1);
-	if (b > a)
-		(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+	advise_huge(p, n * sz);
 	return p;
 }
 
@@ -589,8 +591,21 @@ pool_map(uint64_t n)
 	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
-	if (len >= ((size_t)4 << 20))
-		(void)madvise(p, len, MADV_HUGEPAGE);
+	advise_huge(p, len);
+	return p;
+}
+
+/* As sim_calloc(), on cache-line boundaries (records of a line each). */
+static void *
+sim_calloc_lines(size_t n, size_t sz)
+{
+	void *p;
+
+	if (n == 0 || n > SIZE_MAX / sz ||
+	    posix_memalign(&p, 64, n * sz) != 0)
+		return NULL;
+	advise_huge(p, n * sz);
+	memset(p, 0, n * sz);
 	return p;
 }
 
@@ -610,12 +625,9 @@ sim_alloc(tt_sim *sim)
 	if ((sim->slot = pool_map(sim->nslot)) == NULL)
 		return -1;
 	sim->cred = sim_calloc(npv, sizeof(*sim->cred));
-	sim->port = sim_calloc(npo, sizeof(*sim->port));
+	sim->port = sim_calloc_lines(npo, sizeof(*sim->port));
 	sim->want = sim_calloc(npo * (uint64_t)sim->np, sizeof(uint32_t));
-	sim->oreq = sim_calloc(sim->ns, sizeof(uint32_t));
-	sim->down_sw = sim_calloc(npo, sizeof(uint32_t));
-	sim->down_in = sim_calloc(npo, 1);
-	sim->up_cred = sim_calloc(npo, sizeof(uint32_t));
+	sim->sw = sim_calloc(sim->ns, sizeof(*sim->sw));
 	sim->link_flits = sim_calloc(npo, sizeof(uint64_t));
 	sim->rt = sim_calloc(sim->ns, sizeof(tt_rtable));
 	sim->nic = sim_calloc(sim->ns, sizeof(struct nic));
@@ -625,8 +637,7 @@ sim_alloc(tt_sim *sim)
 	sim->nic_far = sim_calloc(sim->ns, sizeof(uint32_t));
 	sim->sw_wheel = sim_calloc(sim->W2, sizeof(uint32_t *));
 	sim->sw_wheel_n = sim_calloc(sim->W2, sizeof(uint32_t));
-	sim->swake = sim_calloc(sim->ns, sizeof(uint64_t));
-	if (sim->sw_wheel == NULL || sim->sw_wheel_n == NULL || sim->swake == NULL)
+	if (sim->sw_wheel == NULL || sim->sw_wheel_n == NULL || sim->sw == NULL)
 		return -1;
 	/* A switch enters one cycle's list once per time it is processed
 	 * before that cycle, and a wake-up is never more than W2 - 1 cycles
@@ -642,8 +653,7 @@ sim_alloc(tt_sim *sim)
 	sim->wheel = sim_calloc(sim->W, sizeof(uint32_t *));
 	sim->wheel_n = sim_calloc(sim->W, sizeof(uint32_t));
 	if (!sim->vcq || !sim->cred || !sim->port ||
-	    !sim->want || !sim->oreq || !sim->down_sw || !sim->down_in ||
-	    !sim->up_cred || !sim->link_flits || !sim->rt || !sim->nic ||
+	    !sim->want || !sim->link_flits || !sim->rt || !sim->nic ||
 	    !sim->active || !sim->nic_bucket || !sim->nic_link || !sim->nic_far || !sim->wheel || !sim->wheel_n)
 		return -1;
 	/* At most one credit per input port per cycle: a granted input
@@ -679,11 +689,13 @@ sim_build(tt_sim *sim)
 			for (v = 0; v < sim->nvc[side][o]; v++)
 				sim->cred[so * (uint64_t)sim->V + (uint64_t)v] =
 				    sim->pcap[side][o];
-			sim_wire(sim, g, o, &down, &sim->down_in[so], &up);
+			struct port *pt = &sim->port[so];
+
+			sim_wire(sim, g, o, &down, &pt->down_in, &up);
 			/* local ids here, REMOTE for another part's */
-			sim->down_sw[so] = down - sim->s0 < sim->ns ?
+			pt->down_sw = down - sim->s0 < sim->ns ?
 			    down - sim->s0 : REMOTE;
-			sim->up_cred[so] = up / (uint32_t)(sim->np * sim->V) -
+			pt->up_cred = up / (uint32_t)(sim->np * sim->V) -
 			    sim->s0 < sim->ns ? up - sim->s0 *
 			    (uint32_t)(sim->np * sim->V) : REMOTE;
 		}

@@ -151,7 +151,8 @@ vc_states(const tt_sim *sim)
 	return st;
 }
 
-/* Rank 0 of a partitioned run: every part's VCs, wired with global ids. */
+/* Every part's VCs, wired with global ids: on rank 0 of a partitioned
+ * run, or a serial run's own. */
 static void
 find_gathered(tt_sim *sim, const uint32_t *all)
 {
@@ -178,9 +179,9 @@ sim_find_deadlock(tt_sim *sim)
 	uint32_t *st = vc_states(sim), *all = NULL;
 
 	if (!sim->dist) {
+		/* one part: its ids are the global ones */
 		if (st != NULL)
-			deadlock_walk(sim, sim->ns, st, sim->down_sw,
-			    sim->down_in, sim->up_cred);
+			find_gathered(sim, st);
 		free(st);
 		return;
 	}

@@ -92,20 +92,36 @@ vcq_ahead(uint32_t q_ready, uint64_t t)
 }
 
 /*
- * A port's arbitration state, as output and as input, in one record (two
- * to a cache line) rather than an array per field: a hop reads and writes
- * most of these fields of two ports of its switch and two of the next,
- * and in a large network each array was another cache miss.
+ * A port, as output and as input, in one record of a cache line rather
+ * than an array per field: its arbitration state, its wiring and its
+ * window count.  A hop reads and writes most of these fields of two
+ * ports of its switch and two of the next, and in a large network each
+ * array was another cache miss.
  */
 struct port {
 	uint64_t out_busy;  /* output: the link is free from this cycle */
 	uint64_t out_next;  /* output: no grant can happen before this
 	                     * cycle (a lower bound, see arbitrate()) */
 	uint64_t in_busy;   /* input: busy sending until this cycle */
+	uint64_t win_flits; /* output: flits sent inside the window */
 	uint32_t req;       /* output: input ports with a head wanting it */
+	uint32_t down_sw;   /* output: the switch at the far end, REMOTE
+	                     * if another rank's */
+	uint32_t up_cred;   /* input: cred[] index (vc 0) of the output
+	                     * feeding it, REMOTE if another rank's */
+	uint8_t down_in;    /* output: the far end's input port */
 	uint8_t cwait;      /* output: a request waits for credits */
 	uint8_t rr_out;     /* output: next input port to favour */
 	uint8_t rr_vc;      /* input: next VC to favour */
+} __attribute__((aligned(64)));
+_Static_assert(sizeof(struct port) == 64, "struct port is a cache line");
+
+/* A switch's own scheduling, both read whenever it is touched. */
+struct sw {
+	uint64_t wake;      /* its next arbitration (sw_wheel), UINT64_MAX
+	                     * when not scheduled */
+	uint32_t oreq;      /* outputs with a nonzero req */
+	uint32_t pad;
 };
 
 struct nic {
@@ -155,13 +171,10 @@ struct tt_sim {
 	uint8_t *cred;          /* ns*np*V (<= VC_MAX_PKTS) */
 	struct port *port;      /* ns*np */
 	uint32_t *want;         /* (ns*np+in)*np+o: VCs of in whose head wants o */
-	uint32_t *oreq;         /* ns: outputs with a nonzero req */
-	uint32_t *down_sw;      /* ns*np: switch at the far end of output o */
-	uint8_t *down_in;       /* ns*np: its input port */
-	uint32_t *up_cred;      /* ns*np: cred[] index (vc 0) feeding input in */
+	struct sw *sw;          /* ns */
 	tt_rtable *rt;          /* ns, their rows shared (sim_build.c) */
 	struct sim_rows *rows;
-	uint64_t *link_flits;   /* ns*np, inside the window */
+	uint64_t *link_flits;   /* ns*np: port[].win_flits after a run */
 
 	struct nic *nic;        /* ns (one PE per switch) */
 	uint32_t *active;       /* NICs with a due packet */
@@ -179,11 +192,10 @@ struct tt_sim {
 	uint32_t W;
 
 	/* switches due for arbitration, by cycle mod W2: a switch is listed
-	 * at the earliest out_next of its requested outputs (swake) */
+	 * at the earliest out_next of its requested outputs (sw[].wake) */
 	uint32_t **sw_wheel;
 	uint32_t *sw_wheel_n;
 	uint32_t W2;
-	uint64_t *swake;        /* ns: UINT64_MAX when not scheduled */
 
 	/*
 	 * Runs whose hops need more than the table's class (sim_build.c's

@@ -396,7 +396,7 @@ sim_part_send_packet(tt_sim *sim, uint64_t so, int pv, const struct pkt *pk)
 	memset(&m, 0, sizeof(m));
 	m.kind = MSG_PKT;
 	m.ds = pt->down_g[so];
-	m.din = sim->down_in[so];
+	m.din = sim->port[so].down_in;
 	m.pv = (uint8_t)pv;
 	memcpy(m.pk, pk, PKT_WIRE);
 	log_add(pt, m.ds, &m, sizeof(m));

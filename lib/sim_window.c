@@ -131,7 +131,7 @@ window_clear(tt_sim *sim)
 	memset(&r->net_lat, 0, sizeof(r->net_lat));
 	memset(&r->e2e_lat, 0, sizeof(r->e2e_lat));
 	for (i = 0; i < npo; i++)
-		sim->link_flits[i] = 0;
+		sim->port[i].win_flits = 0;
 	/* the NICs holding a packet generated before the new window's end */
 	sim->early_pending = 0;
 	for (pe = 0; pe < sim->ns; pe++)

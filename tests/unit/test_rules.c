@@ -58,8 +58,8 @@ put_packet(tt_sim *sim, uint32_t s, int in, int v, uint32_t src,
 	pk.src = src;
 	pk.dst = dst;
 	pk.tag = tag;
-	sim->cred[sim->up_cred[(uint64_t)s * (uint64_t)sim->np +
-	    (uint64_t)in] + (uint32_t)v]--;
+	sim->cred[sim->port[(uint64_t)s * (uint64_t)sim->np +
+	    (uint64_t)in].up_cred + (uint32_t)v]--;
 	sim_receive_packet(sim, s, in, v, &pk);
 }
 
