@@ -138,7 +138,7 @@ head_route(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
 	struct pkt *pk = &sim->slot[q->head];
 	const int side = side_of(sim, s);
 	const tt_hop h = ext && sim->pkt_route ? route_pkt(sim, s, in, pk) :
-	    tt_rtable_lookup(sim->net, &sim->rt[s], pk->dst,
+	    tt_rtable_lookup(sim->net, &sim->rt[s].t, pk->dst,
 	    sim->port_id[side][in]);
 	const int out = h.port == TT_PORT_NIC ? sim->np - 1 :
 	    sim->net->local_port[side][h.port];
@@ -519,7 +519,7 @@ pf_grant(const tt_sim *sim, uint64_t so, const struct vcq *q, int last)
 		pf_range(&sim->vcq[di * V], V * sizeof(struct vcq));
 		pf_range(&sim->port[(uint64_t)ds * np], np * sizeof(struct port));
 		pf_range(&sim->want[di * np], np * sizeof(uint32_t));
-		pf_range(&sim->rt[ds], sizeof(tt_rtable));
+		__builtin_prefetch(&sim->rt[ds]);
 		__builtin_prefetch(&sim->sw[ds]);
 		return;
 	}
@@ -917,7 +917,7 @@ pf_nic(const tt_sim *sim, uint32_t pe)
 	    (size_t)sim->V * sizeof(struct vcq));
 	pf_range(&sim->port[(uint64_t)pe * np], np * sizeof(struct port));
 	pf_range(&sim->want[so * np], np * sizeof(uint32_t));
-	pf_range(&sim->rt[pe], sizeof(tt_rtable));
+	__builtin_prefetch(&sim->rt[pe]);
 	__builtin_prefetch(&sim->sw[pe]);
 }
 

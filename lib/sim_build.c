@@ -260,7 +260,7 @@ sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 	/* the packet pool is mapped, not allocated: tt_sim_memory_packets() */
 	total = npv * (sizeof(struct vcq) + sizeof(*tmp.cred)) +
 	    ns * (uint64_t)tmp.np * per_port +
-	    rtab + ns * (sizeof(struct sw) + sizeof(tt_rtable) +
+	    rtab + ns * (sizeof(struct sw) + sizeof(struct sim_rt) +
 	    sizeof(struct nic) + 4 + 4 + 4 +
 	    (uint64_t)switch_wheel_size(p) * switch_wheel_size(p) * 4) +
 	    (2 * TT_SIM_BATCHES + 1) * sizeof(struct sim_batch);
@@ -390,7 +390,7 @@ rows_free(struct sim_rows *r)
 static int
 sim_table(tt_sim *sim, uint32_t s)
 {
-	tt_rtable *rt = &sim->rt[s];
+	tt_rtable *rt = &sim->rt[s].t;
 	int d;
 
 	if (tt_rtable_build(sim->net, s + sim->s0, rt) < 0)
@@ -412,7 +412,7 @@ tt_sim_free(tt_sim *sim)
 		return;
 	if (sim->rt != NULL)
 		for (i = 0; i < sim->ns; i++)
-			tt_rtable_free(&sim->rt[i]);
+			tt_rtable_free(&sim->rt[i].t);
 	if (sim->wheel != NULL)
 		for (i = 0; i < sim->W; i++)
 			free(sim->wheel[i]);
@@ -473,7 +473,7 @@ check_table(const tt_sim *sim, uint32_t s)
 			int port = in < 2 * net->n ? in :
 			    in == 2 * net->n ? TT_PORT_INT : TT_PORT_NIC;
 			tt_hop a = tt_route(net, g, dst, port);
-			tt_hop b = tt_rtable_lookup(net, &sim->rt[s], dst, port);
+			tt_hop b = tt_rtable_lookup(net, &sim->rt[s].t, dst, port);
 
 			if (!same_decision(&a, &b))
 				return -1;
@@ -629,7 +629,7 @@ sim_alloc(tt_sim *sim)
 	sim->want = sim_calloc(npo * (uint64_t)sim->np, sizeof(uint32_t));
 	sim->sw = sim_calloc(sim->ns, sizeof(*sim->sw));
 	sim->link_flits = sim_calloc(npo, sizeof(uint64_t));
-	sim->rt = sim_calloc(sim->ns, sizeof(tt_rtable));
+	sim->rt = sim_calloc_lines(sim->ns, sizeof(*sim->rt));
 	sim->nic = sim_calloc(sim->ns, sizeof(struct nic));
 	sim->active = sim_calloc(sim->ns, sizeof(uint32_t));
 	sim->nic_bucket = sim_calloc(NIC_WHEEL, sizeof(uint32_t));

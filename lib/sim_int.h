@@ -116,6 +116,15 @@ struct port {
 } __attribute__((aligned(64)));
 _Static_assert(sizeof(struct port) == 64, "struct port is a cache line");
 
+/*
+ * A switch's routing table on a cache line boundary: what a lookup reads
+ * of it (its coordinates, the local hops and the rows of the first three
+ * dimensions) is then one line, not two.
+ */
+struct sim_rt {
+	tt_rtable t;
+} __attribute__((aligned(64)));
+
 /* A switch's own scheduling, both read whenever it is touched. */
 struct sw {
 	uint64_t wake;      /* its next arbitration (sw_wheel), UINT64_MAX
@@ -172,7 +181,7 @@ struct tt_sim {
 	struct port *port;      /* ns*np */
 	uint32_t *want;         /* (ns*np+in)*np+o: VCs of in whose head wants o */
 	struct sw *sw;          /* ns */
-	tt_rtable *rt;          /* ns, their rows shared (sim_build.c) */
+	struct sim_rt *rt;      /* ns, their rows shared (sim_build.c) */
 	struct sim_rows *rows;
 	uint64_t *link_flits;   /* ns*np: port[].win_flits after a run */
 
