@@ -6,9 +6,10 @@
  * builds it, sim_part.c splits it across ranks, sim_deadlock.c reports a
  * deadlock, hist.c keeps the latency distribution.
  *
- * A granted packet joins its downstream VC at once (it is relinked, not
- * copied: sim_int.h), stamped with the cycle its head may be switched
- * there (now + L + R); credits come back
+ * A granted packet joins its downstream VC within the same cycle (it is
+ * relinked, not copied: sim_int.h; a few grants later, so that what
+ * joining reads can be fetched meanwhile: lag_push()), stamped with the
+ * cycle its head may be switched there (now + L + R); credits come back
  * through a timing wheel.  Since every effect on another switch lands at
  * least L >= 1 cycles later, switches may be visited in any order.
  */
@@ -254,6 +255,45 @@ deliver(tt_sim *sim, const struct pkt *pk, uint64_t at, const int dist)
 	}
 }
 
+/* The oldest listed grant joins its VC. */
+static inline __attribute__((always_inline)) void
+lag_pop(tt_sim *sim, const int ext)
+{
+	const struct lag *g = &sim->lag[sim->lag0];
+	struct vcq *q = &sim->vcq[((uint64_t)g->ds * (uint64_t)sim->np +
+	    (uint64_t)g->din) * (uint64_t)sim->V + (uint64_t)g->pv];
+
+	sim->lag0 = (sim->lag0 + 1) & (LAG - 1);
+	sim->nlag--;
+	vc_push(sim, q, g->idx);
+	tail_added(sim, g->ds, g->din, g->pv, q, ext);
+}
+
+/* Packet idx, granted into VC pv of input din of switch ds, joins it
+ * LAG grants later; what that reads is asked for now. */
+static inline __attribute__((always_inline)) void
+lag_push(tt_sim *sim, uint32_t ds, int din, int pv, uint32_t idx,
+    const int ext)
+{
+	const uint64_t di = (uint64_t)ds * (uint64_t)sim->np + (uint64_t)din;
+	struct lag *g;
+
+	if (sim->nlag == LAG)
+		lag_pop(sim, ext);
+	g = &sim->lag[(sim->lag0 + sim->nlag++) & (LAG - 1)];
+	g->ds = ds;
+	g->idx = idx;
+	g->din = (uint8_t)din;
+	g->pv = (uint8_t)pv;
+	if (sim->big) {
+		__builtin_prefetch(&sim->vcq[di * (uint64_t)sim->V + (uint64_t)pv]);
+		__builtin_prefetch(&sim->port[di]);
+		__builtin_prefetch(&sim->want[di * (uint64_t)sim->np]);
+		__builtin_prefetch(&sim->sw[ds]);
+		__builtin_prefetch(&sim->rt[ds]);
+	}
+}
+
 /* Flits of a P-flit transfer starting at t that fall inside the window. */
 static inline uint64_t
 window_flits(const tt_sim *sim, uint64_t t)
@@ -277,6 +317,7 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 	struct pkt *pk = &sim->slot[idx];
 	const uint32_t next = pk->next;
 	const uint64_t done = t + (uint64_t)sim->P;
+	int moved = 0;
 	uint32_t *w = &sim->want[si * np + (uint64_t)o];
 	struct port *pi = &sim->port[si], *po = &sim->port[so];
 
@@ -319,21 +360,19 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 		sim_part_send_packet(sim, so, pv, &to);
 		pool_put(sim, idx);
 	} else {
-		uint32_t ds = po->down_sw;
-		int din = po->down_in;
-		struct vcq *dq = &sim->vcq[((uint64_t)ds * np + (uint64_t)din) * V +
-		    (uint64_t)pv];
-
 		sim->cred[so * V + (uint64_t)pv]--;
 		pk->hops++;
 		pk->ready = t + (uint64_t)sim->L + (uint64_t)sim->R;
-		vc_push(sim, dq, idx);
-		tail_added(sim, ds, din, pv, dq, ext);
+		moved = 1;
 	}
 	q->head = next;
 	q->cnt--;
 	if (q->cnt > 0)
 		head_route(sim, s, in, v, q, ext);
+	/* last: listing it may let an earlier grant join a VC of this
+	 * very switch, q among them, which must be whole by then */
+	if (moved)
+		lag_push(sim, po->down_sw, po->down_in, pv, idx, ext);
 }
 
 /*
@@ -500,33 +539,13 @@ pf_switch(const tt_sim *sim, uint32_t s)
 	pf_range(&sim->want[so * np], np * np * sizeof(uint32_t));
 }
 
-/* Where a packet from input VC q of switch s through output o lands:
- * its slot, the head's slot, the next switch's records. */
+/* The packet input VC q sends: its slot (stage three).  Where it lands
+ * is asked for when it is granted (lag_push()). */
 static inline void
-pf_grant(const tt_sim *sim, uint64_t so, const struct vcq *q, int last)
+pf_grant(const tt_sim *sim, const struct vcq *q, int last)
 {
-	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
-	const uint32_t ds = sim->port[so].down_sw;
-	uint64_t di;
-	const struct vcq *dq;
-
 	if (last)
 		__builtin_prefetch(&sim->slot[q->head]);
-	if (ds == REMOTE || so % np == np - 1)
-		return;
-	di = (uint64_t)ds * np + (uint64_t)sim->port[so].down_in;
-	if (!last) {
-		pf_range(&sim->vcq[di * V], V * sizeof(struct vcq));
-		pf_range(&sim->port[(uint64_t)ds * np], np * sizeof(struct port));
-		pf_range(&sim->want[di * np], np * sizeof(uint32_t));
-		__builtin_prefetch(&sim->rt[ds]);
-		__builtin_prefetch(&sim->sw[ds]);
-		return;
-	}
-	/* the downstream VC's tail, which the packet is linked behind */
-	dq = &sim->vcq[di * V + (q->cls & ~VCQ_FIXED)];
-	if (dq->cnt > 0)
-		__builtin_prefetch(&sim->slot[dq->tail]);
 }
 
 /*
@@ -562,7 +581,7 @@ pf_arbitration(const tt_sim *sim, uint32_t s, uint64_t t, int last)
 
 				if (!last)
 					__builtin_prefetch(q);
-				pf_grant(sim, so, q, last);
+				pf_grant(sim, q, last);
 			}
 		}
 	}
@@ -592,6 +611,8 @@ switches_step(tt_sim *sim, uint64_t t, const int dist, const int ext,
 			switch_step(sim, s, t, dist, ext);
 	}
 	sim->sw_wheel_n[b] = 0;
+	while (sim->nlag > 0)
+		lag_pop(sim, ext);
 }
 
 /* ---- NICs ---- */
@@ -768,6 +789,7 @@ reset_state(tt_sim *sim)
 		sim->nic_bucket[i] = UINT32_MAX;
 	sim->pool_free = PKT_NONE;
 	sim->pool_top = 0;
+	sim->nlag = sim->lag0 = 0;
 	sim->t = 0;
 	sim->inflight = sim->early_pending = sim->traversals = 0;
 	sim->last_move = 0;

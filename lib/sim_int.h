@@ -143,6 +143,7 @@ struct nic {
 };
 
 #define NIC_WHEEL 1024
+#define LAG 16      /* a power of two */
 /* down_sw or up_cred of a link whose far end is another rank's */
 #define REMOTE UINT32_MAX
 
@@ -177,6 +178,15 @@ struct tt_sim {
 	uint32_t pool_free;     /* a list through pkt.next, PKT_NONE if empty */
 	uint32_t pool_top;      /* packets [pool_top, nslot) never used yet */
 	uint8_t pcap[2][TT_NPORTS]; /* packets per VC of a local input port */
+	/*
+	 * Grants into this part's switches whose packet has yet to join its
+	 * VC there: a grant lists it and prefetches what joining reads; it
+	 * joins LAG grants later, or when the cycle's switches are done
+	 * (sim.c's lag_push()).  Nothing in the cycle reads it before: its
+	 * head is ready L + R cycles after the grant.
+	 */
+	struct lag { uint32_t ds, idx; uint8_t din, pv; } lag[LAG];
+	uint32_t nlag, lag0;
 	uint8_t *cred;          /* ns*np*V (<= VC_MAX_PKTS) */
 	struct port *port;      /* ns*np */
 	uint32_t *want;         /* (ns*np+in)*np+o: VCs of in whose head wants o */
