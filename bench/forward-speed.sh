@@ -156,16 +156,18 @@ result() {
 # the receiver counts as for ttd.  Its drops: what it printed at the end.
 xsk_run() {
 	local key=$1 len=$2 spec=$3 rcv=$4 pairs=$5 sent sink r0 r1 pid drop kdrop
+	# not the last run's "ready"
+	rm -f "$TB_TMP/xsk.out" "$TB_TMP/xsk.err"
 	# shellcheck disable=SC2086  # pairs and flag as words
 	ip netns exec "$NODE" "$XSKFWD" ${6:-} "$STEER" $pairs > "$TB_TMP/xsk.out" 2> "$TB_TMP/xsk.err" &
 	pid=$!
 	TB_PIDS+=("$pid")
 	for ((i = 0; i < 100; i++)); do
-		grep -q ready "$TB_TMP/xsk.err" && break
+		grep -qs ready "$TB_TMP/xsk.err" && break
 		kill -0 $pid 2>/dev/null || break
 		sleep 0.1
 	done
-	grep -q ready "$TB_TMP/xsk.err" || { echo "xskfwd did not come up:"; cat "$TB_TMP/xsk.err"; exit 1; }
+	grep -qs ready "$TB_TMP/xsk.err" || { echo "xskfwd did not come up:"; cat "$TB_TMP/xsk.err"; exit 1; }
 	"$PROBE" csink "$rcv" eth0 "$((SECS + 1))" > "$TB_TMP/sink.out" &
 	sink=$!
 	sleep 0.3
