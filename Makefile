@@ -205,6 +205,14 @@ build/bench/fwdprobe: bench/fwdprobe.c build/libtwintorus.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
 
+# bench/forward-speed.sh's AF_XDP ceiling: a bare forwarder on ttd's XDP
+# program, built only where ttd gets AF_XDP.
+ifneq ($(XDP_DEF),)
+build/bench/xskfwd: bench/xskfwd.c build/daemon/steer.bpf.o
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(XDP_LIBS)
+endif
+
 # libFuzzer targets (tests/fuzz/README.md), built with clang against the
 # library sources.
 FUZZ_CC     ?= clang

@@ -7,6 +7,11 @@
 #   Linux IP forwarding on the same veths,
 #   ttd --backend pcap and ttd --backend xdp, each lossless (credits) and
 #   --lossy, and lossless with a thread per card (--threads card),
+#   bench/xskfwd.c, the ceiling of AF_XDP here: the least an AF_XDP
+#   forwarder can do per frame (no routing, no credits, no copy in user
+#   space; the sender floods it as it floods ttd --lossy), spinning, and
+#   sleeping in poll() when idle as ttd does (on 2 cores a spinning
+#   thread takes time from the sender and the kernel's softirqs),
 #
 # with what each dropped, and the added latency of one probe frame.
 #
@@ -26,13 +31,24 @@
 # (ip_forward, permanent neighbour entries; over the internal link by a
 # policy route on the frames coming in on it).  ttd: torus data frames PE
 # 0 -> PE 4 (one card) and PE 0 -> PE 34 (over the internal link), on the
-# VC tt_route() gives them on the link in.  Everything shares the 2 cores.
+# VC tt_route() gives them on the link in.  xskfwd runs ttd's XDP program
+# and moves each torus frame's UMEM chunk from the input port's AF_XDP
+# socket to the output port's, X- -> X+ (one card) or X- -> c0's internal
+# veth and c1's -> Z+ (two pairs in one loop); its rows count at the same
+# receiver, which runs the same csink as for ttd, so that the receiving
+# side does the same work; "ttd drop" is then what the kernel took from
+# its send rings and did not send, "kern drop" what its receiving sockets
+# could not take.  It is built only where ttd has AF_XDP (libxdp); without
+# it its rows are left out.  Everything shares the 2 cores.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SECS=${1:-3}
 REPS=${2:-3}
 MTU=3000
 make -C "$ROOT" --no-print-directory -s all build/tests/tbroute build/bench/fwdprobe >/dev/null || exit 1
+# only where ttd has AF_XDP: no rule for it otherwise
+XSKFWD=$ROOT/build/bench/xskfwd STEER=$ROOT/build/daemon/steer.bpf.o
+make -C "$ROOT" --no-print-directory -s build/bench/xskfwd >/dev/null 2>&1 || XSKFWD=
 . "$ROOT/tests/testbed/lib.sh"
 PROBE=$ROOT/build/bench/fwdprobe
 why=$(tb_why_not); [ -z "$why" ] || { echo "forward-speed: cannot run: $why" >&2; exit 69; }
@@ -135,6 +151,37 @@ result() {
 	    END { if (!n) exit; printf "%s %s %s %s\n", med(r, n), (o[1] == "-" ? "-" : med(o, n)), (dd ? d : "-"), (dd ? e : "-") }' "$TB_TMP/runs"
 }
 
+# xsk_run KEY LEN SPEC RECEIVER PAIRS [-p]: xskfwd on PAIRS ("IN OUT
+# ..."), started for the run alone (each path has its own pairs), flooded;
+# the receiver counts as for ttd.  Its drops: what it printed at the end.
+xsk_run() {
+	local key=$1 len=$2 spec=$3 rcv=$4 pairs=$5 sent sink r0 r1 pid drop kdrop
+	# not the last run's "ready"
+	rm -f "$TB_TMP/xsk.out" "$TB_TMP/xsk.err"
+	# shellcheck disable=SC2086  # pairs and flag as words
+	ip netns exec "$NODE" "$XSKFWD" ${6:-} "$STEER" $pairs > "$TB_TMP/xsk.out" 2> "$TB_TMP/xsk.err" &
+	pid=$!
+	TB_PIDS+=("$pid")
+	for ((i = 0; i < 100; i++)); do
+		grep -qs ready "$TB_TMP/xsk.err" && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -qs ready "$TB_TMP/xsk.err" || { echo "xskfwd did not come up:"; cat "$TB_TMP/xsk.err"; exit 1; }
+	"$PROBE" csink "$rcv" eth0 "$((SECS + 1))" > "$TB_TMP/sink.out" &
+	sink=$!
+	sleep 0.3
+	r0=$(rx_of "$rcv" eth0)
+	sent=$("$PROBE" flood "$SND" eth0 "$(mac_of "$NODE" c0Xm)" "$spec" "$SECS" "$len") || return 1
+	sleep 0.2
+	r1=$(rx_of "$rcv" eth0)
+	wait $sink
+	kill -TERM $pid
+	wait $pid
+	read -r _ drop kdrop < "$TB_TMP/xsk.out"	# forwarded, dropped, kernel-dropped
+	echo "$key $(( (r1 - r0) / SECS )) $(( sent / SECS )) $drop $kdrop" >> "$TB_TMP/runs"
+}
+
 ttd_start() {
 	rm -f "$TB_TMP/ttd.sock"
 	# shellcheck disable=SC2086  # flags as words
@@ -202,6 +249,15 @@ for ((rep = 0; rep < REPS; rep++)); do
 	done
 	[ $rep = 0 ] && lat_kernel=$("$PROBE" latency "$SND" eth0 "$RCV" eth0 "$(mac_of "$NODE" c0Xm)" udp 1000)
 	kernel_teardown
+	if [ -n "$XSKFWD" ]; then
+		for len in 64 1500; do
+			for x in spin poll; do
+				f=; [ $x = poll ] && f=-p
+				xsk_run xsk$x.$len.card $len "torus:0:4:$vc:1" "$RCV" "c0Xm c0Xp" $f
+				xsk_run xsk$x.$len.int $len "torus:0:34:$vc2:1" "$RCV2" "c0Xm c0int c1int c1Zp" $f
+			done
+		done
+	fi
 	for cfg in $CONFIGS; do
 		backend=${cfg%.*} mode=${cfg#*.}
 		flags="--backend $backend"; credits=credits
@@ -233,18 +289,22 @@ for k in $(awk '{print $1}' "$TB_TMP/runs" | sort -u); do R[$k]=$(result "$k"); 
 row() {	# LABEL KEY: frames/s, offered, drops for both paths
 	local label=$1 key=$2 c i
 	c=(${R[$key.card]}); i=(${R[$key.int]})
-	printf '%-22s %11s %11s %9s %9s   %11s %11s %9s %9s\n' "$label" \
+	printf '%-40s %11s %11s %9s %9s   %11s %11s %9s %9s\n' "$label" \
 	    "$(fmt "${c[0]}")" "$(fmt "${c[1]}")" "${c[2]:--}" "${c[3]:--}" \
 	    "$(fmt "${i[0]}")" "$(fmt "${i[1]}")" "${i[2]:--}" "${i[3]:--}"
 }
 for len in 64 1500; do
 	echo
-	printf '%-22s %45s   %45s\n' "$len-byte frames" "one card (X- -> X+)" "internal link (X- -> int -> Z+)"
-	printf '%-22s %11s %11s %9s %9s   %11s %11s %9s %9s\n' "" "frames/s" "offered/s" "ttd drop" "kern drop" \
+	printf '%-40s %45s   %45s\n' "$len-byte frames" "one card (X- -> X+)" "internal link (X- -> int -> Z+)"
+	printf '%-40s %11s %11s %9s %9s   %11s %11s %9s %9s\n' "" "frames/s" "offered/s" "ttd drop" "kern drop" \
 	    "frames/s" "offered/s" "ttd drop" "kern drop"
 	g=(${R[gen.$len]})
-	printf '%-22s %11s\n' "generator alone" "$(fmt "${g[0]}")"
+	printf '%-40s %11s\n' "generator alone" "$(fmt "${g[0]}")"
 	row "Linux IP forwarding" "kernel.$len"
+	if [ -n "$XSKFWD" ]; then
+		row "xsk forwarder (no routing, no credits)" "xskspin.$len"
+		row "xsk forwarder, poll() when idle" "xskpoll.$len"
+	fi
 	for cfg in $CONFIGS; do
 		row "ttd ${cfg%.*} ${cfg#*.}" "$cfg.$len"
 	done
@@ -268,5 +328,11 @@ for len in 64 1500; do
 		echo "$len bytes, $path: xdp/pcap lossless $(ratio "${x[0]}" "${p[0]}") (target 2, or the generator's $(fmt "${g[0]}")/s);" \
 		    "lossless/lossy: pcap $(ratio "${p[0]}" "${pl[0]}"), xdp $(ratio "${x[0]}" "${xl[0]}") (target at least 0.90);" \
 		    "a thread per card/one loop: pcap $(ratio "${pt[0]}" "${p[0]}"), xdp $(ratio "${xt[0]}" "${x[0]}")"
+		[ -n "$XSKFWD" ] || continue
+		# the ceiling: the better of the two ways of running xskfwd
+		c=(${R[xskspin.$len.$path]}); cp=(${R[xskpoll.$len.$path]})
+		[ "${cp[0]}" -gt "${c[0]}" ] && c=("${cp[@]}")
+		echo "$len bytes, $path: AF_XDP ceiling (the better xsk forwarder row) $(fmt "${c[0]}")/s;" \
+		    "xdp ceiling/pcap lossless $(ratio "${c[0]}" "${p[0]}"); ttd xdp lossless/ceiling $(ratio "${x[0]}" "${c[0]}")"
 	done
 done
