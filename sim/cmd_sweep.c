@@ -699,6 +699,29 @@ sched_progress(struct sched *s)
 		progress_show(s->label, s->done / s->total);
 }
 
+/*
+ * A point failed: as on one core, the points before it are printed.  The
+ * ones still running are awaited (one of them may come before it) and
+ * what finished is printed up to the failed point, which is never done.
+ */
+static void
+sched_after_failure(struct sched *s, jobs *j)
+{
+	char *buf;
+	size_t len;
+	int id;
+
+	while (jobs_busy(j) > 0)
+		if (jobs_wait(j, &id, &buf, &len) == 0) {
+			if (point_record(s, id, buf, len) < 0) {
+				free(buf);
+				return;
+			}
+			free(buf);
+		}
+	sched_print(s);
+}
+
 /* Every point on njobs workers (this process for one); -1 after a
  * message. */
 static int
@@ -721,8 +744,10 @@ sched_jobs(struct sched *s, int njobs)
 		sched_print(s);
 		if (s->ec == s->sw->nspec)
 			break;
-		if (jobs_wait(j, &id, &buf, &len) < 0)
+		if (jobs_wait(j, &id, &buf, &len) < 0) {
+			sched_after_failure(s, j);
 			goto out;
+		}
 		if (point_record(s, id, buf, len) < 0) {
 			free(buf);
 			goto out;

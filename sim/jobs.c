@@ -59,6 +59,7 @@ struct worker {
 struct jobs {
 	const char *cmd;
 	int n;
+	int said;               /* a failure was told: the next ones are not */
 	struct worker w[];
 };
 
@@ -119,6 +120,17 @@ jobs_idle(const jobs *j)
 
 	for (i = 0; i < j->n; i++)
 		k += j->w[i].pid == 0 && !j->w[i].done;
+	return k;
+}
+
+/* Tasks started whose result has not been handed over. */
+int
+jobs_busy(const jobs *j)
+{
+	int i, k = 0;
+
+	for (i = 0; i < j->n; i++)
+		k += j->w[i].pid > 0 || j->w[i].done;
 	return k;
 }
 
@@ -280,39 +292,37 @@ worker_reap(jobs *j, struct worker *w)
 	w->done = 1;
 }
 
-/* Say why worker w failed, if it did (only the failure handed over is
- * told: the caller stops at the first). */
+/* Say why worker w failed, if it did: only the first failure is told
+ * (a caller that stops at it may still collect the tasks running, and
+ * theirs would only repeat it). */
 static int
-worker_failed(const jobs *j, const struct worker *w)
+worker_failed(jobs *j, const struct worker *w)
 {
 	int st = w->status;
 
 	if (w->failed)
 		return -1;
-	if (st == -1 || w->readerr) {
-		fprintf(stderr, "ttsim %s: lost a worker's result\n", j->cmd);
+	if (st == 0 && !w->readerr)
+		return 0;
+	if (j->said)
 		return -1;
-	}
-	if (WIFSIGNALED(st)) {
+	j->said = 1;
+	if (st == -1 || w->readerr)
+		fprintf(stderr, "ttsim %s: lost a worker's result\n", j->cmd);
+	else if (WIFSIGNALED(st))
 		fprintf(stderr, "ttsim %s: a worker was killed by signal %d "
 		    "(%s)\n", j->cmd, WTERMSIG(st), strsignal(WTERMSIG(st)));
-		return -1;
-	}
-	if (WEXITSTATUS(st) == JOBS_FAILED) {
+	else if (WEXITSTATUS(st) == JOBS_FAILED)
 		fwrite(w->buf, 1, w->len, stderr);
-		return -1;
-	}
-	if (WEXITSTATUS(st) != 0) {
+	else
 		fprintf(stderr, "ttsim %s: a worker failed (exit %d)\n",
 		    j->cmd, WEXITSTATUS(st));
-		return -1;
-	}
-	return 0;
+	return -1;
 }
 
 /* Hand over worker w's result. */
 static int
-worker_give(const jobs *j, struct worker *w, int *id, char **buf,
+worker_give(jobs *j, struct worker *w, int *id, char **buf,
     size_t *len)
 {
 	int rc = worker_failed(j, w);

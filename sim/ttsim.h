@@ -203,6 +203,9 @@ int jobs_start(jobs *j, jobs_task fn, void *ctx, int id);
  * 0; -1 when it failed (after a message) or none was running.
  */
 int jobs_wait(jobs *j, int *id, char **buf, size_t *len);
+/* Tasks started and not yet handed over by jobs_wait().  After a failure,
+ * waiting for them tells no other failure. */
+int jobs_busy(const jobs *j);
 /* Kill the workers still running, reap them, free j. */
 void jobs_close(jobs *j);
 /* Under MPI, collective: every rank's n bytes at mine to every rank,
