@@ -538,9 +538,12 @@ incast_udp() {
 }
 
 # TCP: every sender sends 4 MiB to PE $dst at once, each checked byte by
-# byte; with $pull, the busiest cable is pulled after 0.5 s for 2 s.
+# byte; with $pull, 32 MiB each and the busiest cable pulled after 0.5 s
+# for 2 s (4 MiB can all arrive within 0.5 s: nothing would then meet the
+# pulled cable, nor cross it after it is back).
 incast_tcp() {
 	local backend=$1 pull=${2:-} dst=0 s i=0 pids=() rpids=() bad=0 bytes=4194304
+	[ -z "$pull" ] || bytes=33554432
 	snapshot "$TB_TMP/snap.a"
 	for s in $INCAST_SENDERS; do
 		ip netns exec "$(tb_pe_ns $dst)" timeout 90 "$TBSTREAM" recv "$(tb_pe_addr $dst)" $((6000 + i)) > "$TB_TMP/tcp.$s" 2>&1 &
@@ -561,7 +564,7 @@ incast_tcp() {
 		grep -qx "$bytes ok" "$TB_TMP/tcp.$s" || bad=1
 	done
 	INCAST_TCP_BAD=$bad
-	incast_check "$backend" TCP "$pull" "4 MiB each, every byte checked"
+	incast_check "$backend" TCP "$pull" "$((bytes / 1048576)) MiB each, every byte checked"
 }
 
 # Data frames the pulled cable lost, both ways, from snap.a to snap.b: what
