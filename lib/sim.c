@@ -512,9 +512,10 @@ switch_step(tt_sim *sim, uint32_t s, uint64_t t, const int dist,
  * are known when it starts, so their records are asked for ahead, in
  * three stages, each reading what the one before brought in: PF_AHEAD
  * switches ahead, the switch's own ports, requests and wiring; half as
- * far, the VCs and credits its arbiters will read and the records of the
- * switches its grants will write; a quarter as far, the packets' slots.
- * Prefetches are hints: nothing here changes state.
+ * far, the VCs and credits its arbiters will read; a quarter as far, the
+ * packets they would send.  What a grant writes at the far switch is
+ * asked for by the grant itself (lag_push()).  Prefetches are hints:
+ * nothing here changes state.
  */
 #define PF_AHEAD 16
 
@@ -539,19 +540,10 @@ pf_switch(const tt_sim *sim, uint32_t s)
 	pf_range(&sim->want[so * np], np * np * sizeof(uint32_t));
 }
 
-/* The packet input VC q sends: its slot (stage three).  Where it lands
- * is asked for when it is granted (lag_push()). */
-static inline void
-pf_grant(const tt_sim *sim, const struct vcq *q, int last)
-{
-	if (last)
-		__builtin_prefetch(&sim->slot[q->head]);
-}
-
 /*
- * Stages two and three (last): what switch s's due outputs will read and
- * write in cycle t, the VCs and credits its arbiters read and the records
- * its grants write; then, from those, the packets' slots.
+ * Stages two and three (last): what switch s's due outputs will read in
+ * cycle t, the VCs and credits its arbiters read; then, from those, the
+ * head packets they would send.
  */
 static inline void
 pf_arbitration(const tt_sim *sim, uint32_t s, uint64_t t, int last)
@@ -568,9 +560,8 @@ pf_arbitration(const tt_sim *sim, uint32_t s, uint64_t t, int last)
 
 		if (po->out_next > t)
 			continue;
-		if (!last) {
+		if (!last)
 			__builtin_prefetch(&sim->cred[so * V]);
-		}
 		for (r = po->req; r; r &= r - 1) {
 			uint64_t si = (uint64_t)s * np + (uint64_t)__builtin_ctz(r);
 			uint32_t w = sim->want[si * np + (uint64_t)o];
@@ -579,9 +570,12 @@ pf_arbitration(const tt_sim *sim, uint32_t s, uint64_t t, int last)
 				const struct vcq *q = &sim->vcq[si * V +
 				    (uint64_t)__builtin_ctz(w)];
 
+				/* where the packet lands is asked for
+				 * when it is granted (lag_push()) */
 				if (!last)
 					__builtin_prefetch(q);
-				pf_grant(sim, q, last);
+				else
+					__builtin_prefetch(&sim->slot[q->head]);
 			}
 		}
 	}

@@ -151,6 +151,18 @@ layout_lanes(tt_sim *sim)
 }
 
 void
+sim_layout_of(tt_sim *tmp, const tt_net *net, const tt_simparams *p)
+{
+	memset(tmp, 0, sizeof(*tmp));
+	tmp->net = net;
+	tmp->p = *p;
+	tmp->P = p->packet_flits;
+	tmp->np = net->card_nports + 1;
+	tmp->side_mask = net->twin ? 1 : 0;
+	sim_layout(tmp);
+}
+
+void
 sim_layout(tt_sim *sim)
 {
 	const tt_net *net = sim->net;
@@ -183,12 +195,6 @@ sim_layout(tt_sim *sim)
 			    sim->nvc[side][o] / sim->p.packet_flits);
 }
 
-static int
-slots_per_vc(const tt_sim *sim, int side, int o)
-{
-	return sim->p.buffer_flits / sim->nvc[side][o] / sim->P;
-}
-
 static uint64_t
 switch_slots(const tt_sim *sim, int side)
 {
@@ -196,7 +202,7 @@ switch_slots(const tt_sim *sim, int side)
 	int o;
 
 	for (o = 0; o < sim->np; o++)
-		n += (uint64_t)sim->nvc[side][o] * (uint64_t)slots_per_vc(sim, side, o);
+		n += (uint64_t)sim->nvc[side][o] * (uint64_t)sim->pcap[side][o];
 	return n;
 }
 
@@ -238,12 +244,7 @@ sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 	uint64_t rtab = 0;
 	int d;
 
-	memset(&tmp, 0, sizeof(tmp));
-	tmp.net = net;
-	tmp.p = *p;
-	tmp.P = p->packet_flits;
-	tmp.np = net->card_nports + 1;
-	sim_layout(&tmp);
+	sim_layout_of(&tmp, net, p);
 	npv = ns * (uint64_t)tmp.np * (uint64_t)tmp.V;
 	/* struct port, link_flits, want, and the credit wheel */
 	per_port = sizeof(struct port) + 8 +
@@ -277,15 +278,9 @@ uint64_t
 tt_sim_memory_packets(const tt_net *net, const tt_simparams *p)
 {
 	tt_sim tmp;
-	uint64_t ns = net->ncards;
 
-	memset(&tmp, 0, sizeof(tmp));
-	tmp.net = net;
-	tmp.p = *p;
-	tmp.P = p->packet_flits;
-	tmp.np = net->card_nports + 1;
-	sim_layout(&tmp);
-	return pool_packets(&tmp, ns) * sizeof(struct pkt);
+	sim_layout_of(&tmp, net, p);
+	return pool_packets(&tmp, net->ncards) * sizeof(struct pkt);
 }
 
 /* ---- routing rows shared between switches ---- */

@@ -286,6 +286,8 @@ side_of(const tt_sim *sim, uint32_t s)
 
 /* VC counts and port ids of every local port (sim->net, p, np set). */
 void sim_layout(tt_sim *sim);
+/* tmp, zeroed, holding only net's layout under p: for the planners. */
+void sim_layout_of(tt_sim *tmp, const tt_net *net, const tt_simparams *p);
 /* Bytes the switches of a part of ns switches (even for a twin torus:
  * whole nodes) allocate, apart from what the partition adds. */
 uint64_t sim_memory_switches(const tt_net *net, const tt_simparams *p,

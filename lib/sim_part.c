@@ -143,12 +143,7 @@ part_memory(const tt_net *net, const tt_simparams *p, int nranks, int rank)
 	uint64_t send, recv;
 
 	tt_sim_part(net, nranks, rank, &first, &end);
-	memset(&lay, 0, sizeof(lay));
-	lay.net = net;
-	lay.p = *p;
-	lay.np = net->card_nports + 1;
-	lay.side_mask = net->twin ? 1 : 0;
-	sim_layout(&lay);
+	sim_layout_of(&lay, net, p);
 	epoch_bytes(p, boundary_links(&lay, first, end), end - first,
 	    net->ncards, 0, &send, &recv);
 	return sim_memory_switches(net, p, end - first) +
