@@ -59,6 +59,18 @@ typedef struct tt_simparams {
 	                         * fail the steady-state test becomes warm-up
 	                         * and the next `measure` cycles are measured,
 	                         * while the warm-up stays within warmup_max */
+	/* The endpoints (a hardware model, twintorus/model.h): a packet
+	 * generated in cycle g enters its NIC no earlier than g +
+	 * send_overhead, and its delivery is told to the source
+	 * recv_overhead cycles after its tail arrived.  Latencies are
+	 * measured from g, so they include both.  Default 0. */
+	uint64_t send_overhead;
+	uint64_t recv_overhead;
+	/* Buffer per VC in flits, external ports and the internal link
+	 * (the cluster file's credits:); 0 (default): buffer_flits per
+	 * input port split evenly among its VCs. */
+	int vc_flits;
+	int int_vc_flits;
 } tt_simparams;
 
 void tt_simparams_default(tt_simparams *p);
@@ -84,6 +96,9 @@ typedef struct tt_srcpkt {
 	uint64_t gen;
 	uint32_t dst;
 	uint32_t tag;           /* the source's own; 0 unless it sets one */
+	uint32_t flits;         /* 1..packet_flits: a message's last packet
+	                         * may be shorter; 0 (the engine clears it
+	                         * before asking): packet_flits */
 } tt_srcpkt;
 
 typedef struct tt_source {
