@@ -243,21 +243,122 @@ msg_close(tt_infer *inf, uint32_t i)
 	wake(inf, m->dst);
 }
 
-/* Close clock c's messages that have had no segment for burst_gap_ns. */
-static void
-close_due(tt_infer *inf, uint32_t c, uint64_t t)
-{
-	while (inf->ohead[c] != NONE &&
-	    inf->m[inf->ohead[c]].t_last + inf->p.burst_gap_ns < t)
-		msg_close(inf, inf->ohead[c]);
-}
-
 static uint64_t
 flow_key(uint32_t pe, uint64_t flow)
 {
 	uint64_t k = flow ^ ((uint64_t)pe * 0x9e3779b97f4a7c15ull);
 
 	return k == 0 ? 1 : k;
+}
+
+static uint64_t tcp_open_until(const tt_infer *inf, const struct imsg *m);
+
+/* The last sign of life of an open message: its latest segment, or the
+ * latest ACK that acknowledged more of it. */
+static uint64_t
+msg_active(const struct imsg *m)
+{
+	return m->t_ack > m->t_last ? m->t_ack : m->t_last;
+}
+
+/*
+ * May the next data segment of TCP message m continue it after a quiet
+ * longer than burst_gap_ns?  Yes while its sender's last write is not
+ * known to have ended (its latest segment had no PSH), or while so much
+ * of it is unacknowledged that the network may be what holds the sender
+ * (a window, or ttd's buffer for the PE full so that it stops reading the
+ * TAP: then segments come as fast as the network takes them, however
+ * long apart).  A finished write and little in flight: the application
+ * paused, and what it sends next is a new message.
+ */
+static int
+tcp_may_continue(const struct imsg *m)
+{
+	uint32_t acked = m->has_acked ? m->acked : m->snd_start;
+
+	return m->flowkey != 0 && (!m->psh ||
+	    (int32_t)(m->snd_end - acked) >= TCP_PACED_BYTES);
+}
+
+/*
+ * Close clock c's messages that have shown no sign of life for
+ * burst_gap_ns.  A TCP message with data not yet acknowledged is only
+ * set aside (stalled): its sender may be waiting for the window, and the
+ * ACK that opens it brings the message back (tcp_ack_seen()); rule 3's
+ * window closes it if none comes.
+ */
+static void
+close_due(tt_infer *inf, uint32_t c, uint64_t t)
+{
+	uint32_t i;
+
+	while ((i = inf->ohead[c]) != NONE &&
+	    msg_active(&inf->m[i]) + inf->p.burst_gap_ns < t) {
+		if (inf->m[i].flowkey != 0 &&
+		    tcp_open_until(inf, &inf->m[i]) >= t &&
+		    t < msg_active(&inf->m[i]) + inf->p.window_ns) {
+			open_unlink(inf, i);
+			inf->m[i].stalled = 1;
+			continue;
+		}
+		msg_close(inf, i);
+	}
+}
+
+/*
+ * Until when may a segment still continue TCP message m (rule 2)?
+ * Within burst_gap_ns of its previous segment; within twice the spacing
+ * of its last two segments (a sender held back by the network sends at
+ * the network's pace, however slow: the next segment after a forced push
+ * comes as the ones before it came); and for ever while
+ * tcp_may_continue().
+ */
+static uint64_t
+tcp_open_until(const tt_infer *inf, const struct imsg *m)
+{
+	uint64_t u = m->t_last + inf->p.burst_gap_ns;
+
+	if (tcp_may_continue(m))
+		return UINT64_MAX;
+	if (m->nframes >= 2 && m->t_last + 2 * m->spacing > u)
+		u = m->t_last + 2 * m->spacing;
+	return u;
+}
+
+/* Rule 2 for TCP: does a data segment of ev continue m, the open message
+ * on its connection?  The transport paced it, the application did not
+ * pause (tcp_open_until()). */
+static int
+tcp_continues(const tt_infer *inf, const struct imsg *m,
+    const tt_infer_ev *ev)
+{
+	if (m->closed || m->dst != ev->dst)
+		return 0;
+	return ev->t_ns <= tcp_open_until(inf, m);
+}
+
+/* An ACK came to pe on connection `back`: if it acknowledges more of pe's
+ * open message the other way, that message is alive again. */
+static void
+tcp_ack_seen(tt_infer *inf, uint32_t pe, uint64_t back, uint32_t ack,
+    uint64_t t)
+{
+	struct imsg *m;
+	uint32_t i;
+
+	if (!tt_u64map_get(&inf->flows, flow_key(pe, back), &i))
+		return;
+	m = &inf->m[i];
+	if (m->closed || (m->has_acked && (int32_t)(ack - m->acked) <= 0) ||
+	    (int32_t)(ack - m->snd_start) <= 0 ||
+	    (int32_t)(ack - m->snd_end) > 0)
+		return;
+	m->acked = ack;
+	m->has_acked = 1;
+	m->t_ack = t;
+	m->stalled = 0;
+	open_unlink(inf, i);
+	open_append(inf, i);
 }
 
 /* Data came to pe on connection `back`: pe's message the other way ends. */
@@ -581,6 +682,48 @@ take_preds(tt_infer *inf, struct ipe *e, uint64_t t, uint64_t *latest)
 	return n;
 }
 
+/*
+ * Rule 4 for TCP: a send's predecessor is the latest message the PE had
+ * received before it.  The others received since its previous send are
+ * passed over now, not carried to a later send: whatever the application
+ * waited for, it had all of it when the latest came, and a link kept for
+ * later would make that later send wait for a message long arrived.
+ */
+static uint32_t
+take_latest(tt_infer *inf, struct ipe *e, uint64_t *latest)
+{
+	uint32_t j, best = 0;
+
+	if (e->npend == 0)
+		return 0;
+	if (grow_tmp(inf, e) < 0) {
+		inf->failed = 1;
+		return 0;
+	}
+	for (j = 1; j < e->npend; j++)
+		if (inf->m[e->pend[j]].t_arr >= inf->m[e->pend[best]].t_arr)
+			best = j;
+	for (j = 0; j < e->npend; j++) {
+		uint32_t i = e->pend[j];
+		struct imsg *m = &inf->m[i];
+
+		if (j == best) {
+			inf->tmp[0].src = m->src;
+			inf->tmp[0].seq = m->seq;
+			e->bp[0].src = m->src;
+			e->bp[0].burst = m->burst;
+			*latest = m->t_arr;
+		} else {
+			inf->st.passed_over++;
+		}
+		m->pending = 0;
+		msg_maybe_free(inf, i);
+	}
+	e->npend = 0;
+	e->nbp = 1;
+	return 1;
+}
+
 /* The latest burst of dst's that the current burst of e answers (its
  * predecessors are in source order: a binary search). */
 static uint32_t
@@ -650,7 +793,11 @@ send_item(tt_infer *inf, uint32_t pe, const struct item *it)
 		if (!inf->m[e->pend[k]].emitted)
 			return 0;       /* rule 6: its line must come first */
 	memset(&d, 0, sizeof(d));
-	if (!e->has_sent || e->recv_since ||
+	if (m->flowkey != 0) {
+		d.npred = take_latest(inf, e, &latest);
+		d.pred = inf->tmp;
+		e->burst++;
+	} else if (!e->has_sent || e->recv_since ||
 	    m->t_send > e->last_send + inf->p.pause_ns) {
 		d.npred = take_preds(inf, e, m->t_send, &latest);
 		d.pred = inf->tmp;
@@ -659,6 +806,12 @@ send_item(tt_infer *inf, uint32_t pe, const struct item *it)
 	m = &inf->m[i];
 	event_at(e, m->t_send);
 	base = e->has_sent ? e->last_send : e->t_first;
+	/* TCP: the application was free again once its previous message
+	 * was out (the time the transport took to carry it is the
+	 * network's, and replay, sending that message's packets before
+	 * this one's, takes it again) */
+	if (m->flowkey != 0 && e->has_sent && e->last_end > base)
+		base = e->last_end;
 	if (d.npred > 0 && (!e->has_sent || latest > base))
 		base = latest;
 	d.pe = pe;
@@ -679,6 +832,7 @@ send_item(tt_infer *inf, uint32_t pe, const struct item *it)
 	m->ans = answers(e, m->dst);
 	m->emitted = 1;
 	e->last_send = m->t_send;
+	e->last_end = m->t_last;
 	e->has_sent = 1;
 	e->recv_since = 0;
 	if (m->pending)
@@ -727,6 +881,11 @@ timeouts(tt_infer *inf)
 		struct imsg *m = &inf->m[i];
 		uint32_t k;
 
+		/* a stalled TCP message no ACK brought back */
+		if (m->used && m->stalled && !m->closed && (inf->finished ||
+		    inf->now >= msg_active(m) + inf->p.window_ns ||
+		    inf->now > tcp_open_until(inf, m)))
+			msg_close(inf, i);
 		if (!m->used || !m->emitted || m->complete || m->gone ||
 		    !m->closed || (!inf->finished &&
 		    inf->now < m->t_last + inf->p.window_ns))
@@ -757,14 +916,15 @@ send_frame(tt_infer *inf, const tt_infer_ev *ev)
 	if (ev->cls == TT_INFER_TCP_DATA) {
 		key = flow_key(ev->src, ev->flow);
 		if (tt_u64map_get(&inf->flows, key, &i) &&
-		    (inf->m[i].closed || inf->m[i].dst != ev->dst ||
-		    ev->t_ns > inf->m[i].t_last + inf->p.burst_gap_ns)) {
+		    !tcp_continues(inf, &inf->m[i], ev)) {
 			msg_close(inf, i);
 			i = NONE;
 		}
 	}
 	if (i != NONE) {
 		inf->st.grouped++;
+		inf->m[i].stalled = 0;
+		inf->m[i].spacing = ev->t_ns - inf->m[i].t_last;
 		open_unlink(inf, i);
 		open_append(inf, i);
 	} else {
@@ -792,6 +952,16 @@ send_frame(tt_infer *inf, const tt_infer_ev *ev)
 	}
 	inf->m[i].t_last = ev->t_ns;
 	inf->m[i].bytes += ev->bytes;
+	if (ev->cls == TT_INFER_TCP_DATA) {
+		struct imsg *m = &inf->m[i];
+
+		if (m->nframes == 0)
+			m->snd_start = ev->tcp_seq;
+		if (m->nframes == 0 ||
+		    (int32_t)(ev->tcp_seq + ev->tcp_len - m->snd_end) > 0)
+			m->snd_end = ev->tcp_seq + ev->tcp_len;
+		m->psh = ev->tcp_psh;
+	}
 	if (frame_add(inf, i, ev->seq) < 0)
 		return -1;
 	wake(inf, ev->dst);     /* a delivery may wait for this send */
@@ -836,6 +1006,10 @@ tt_infer_feed(tt_infer *inf, const tt_infer_ev *ev)
 	if (ev->t_ns > inf->now)
 		inf->now = ev->t_ns;
 	close_due(inf, ev->clock, ev->t_ns);
+	/* an acknowledgement reaching a sender (rule 2's pacing) */
+	if ((ev->cls == TT_INFER_TCP_ACK || ev->cls == TT_INFER_TCP_DATA) &&
+	    ev->has_ack && (ev->delivered || ev->arrives || inf->p.no_copies))
+		tcp_ack_seen(inf, ev->dst, ev->rflow, ev->tcp_ack, ev->t_ns);
 	switch (ev->cls) {
 	case TT_INFER_TCP_ACK: inf->st.tcp_acks++; goto out;
 	case TT_INFER_TCP_CTL: inf->st.tcp_control++; goto out;
@@ -937,6 +1111,9 @@ tt_infer_end(tt_infer *inf)
 	for (c = 0; c < inf->nclocks; c++)
 		while (inf->ohead[c] != NONE)
 			msg_close(inf, inf->ohead[c]);
+	for (c = 0; c < inf->nm; c++)
+		if (inf->m[c].used && !inf->m[c].closed)
+			msg_close(inf, c);      /* stalled */
 	timeouts(inf);
 	break_cycles(inf);
 	timeouts(inf);

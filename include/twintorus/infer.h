@@ -18,10 +18,18 @@
  *     network stack's, not the application's: counted (sends and delivery
  *     copies alike), never messages.
  *  2. Frames are grouped into messages.  The data segments a PE sends on
- *     one TCP connection in one direction form one message while each
- *     follows the previous one within burst_gap_ns and no data has come
- *     back on the connection in between (a reply ends a request); any
- *     other frame (UDP, other IP, other EtherTypes, and ttd's header-only
+ *     one TCP connection in one direction form one message, what the
+ *     application wrote however the transport paced it, until data comes
+ *     back on the connection (a reply ends a request) or the application
+ *     is seen to pause: a segment continues the message when it follows
+ *     the previous one within burst_gap_ns, or within twice the spacing
+ *     of the message's last two segments (a sender held back by the
+ *     network sends at the network's pace, however slow), or at any time
+ *     while the previous segment did not end a write (no PSH) or at least
+ *     16 KiB of the message were unacknowledged (the window, or ttd's
+ *     full buffer for the PE, holds the sender).  ACKs reaching the
+ *     sender are read for that, and still never messages.  Any other
+ *     frame (UDP, other IP, other EtherTypes, and ttd's header-only
  *     records) is a message of its own.  A message is sent at its first
  *     frame and received at the delivery of its last.
  *  3. A delivery copy whose send is not in the trace (the sender's capture
@@ -45,10 +53,18 @@
  *     a fast neighbour's next message often arrives before the PE has
  *     finished its step.  The other sends of a burst have no
  *     predecessors.
+ *     A TCP message instead has one predecessor: the latest message its
+ *     PE had received before it, if no earlier send took it; the others
+ *     received since the PE's previous send enable nothing (none waits
+ *     for a later send: no stale links).  Open MPI's protocol messages
+ *     (a rendezvous, its clear-to-send) are messages like any other.
  *  5. The gap of a send is its time minus the later of the PE's previous
  *     send and the arrival of its predecessors; for a PE's first send
- *     without predecessors, minus the PE's first event.  Every time is the
- *     PE's own node's clock.
+ *     without predecessors, minus the PE's first event.  For a TCP
+ *     message the previous send counts from its last frame: the time the
+ *     transport took to carry it is the network's (replay sends its
+ *     packets first, so a slower network delays this one as it would
+ *     have).  Every time is the PE's own node's clock.
  *  6. Lines go out so that a message's predecessors come before it.  Two
  *     messages that each wait for the other (impossible in a faithful
  *     trace; possible with bad clocks in a plain capture) are a cycle: at
@@ -61,7 +77,10 @@
  * each source's frames are numbered in capture order.  A trace of torus
  * frames without any delivery copy is read the same way.
  *
- * Limits.  Rule 4 reads steps from the order and timing of messages: a PE
+ * Limits.  A TCP application that writes again after a pause while much
+ * of its previous write is unacknowledged, or within burst_gap_ns, is seen
+ * to send one message (its pause is lost).  Rule 4 reads steps from the
+ * order and timing of messages: a PE
  * whose sources are unevenly ahead, or whose compute varies a lot, can be
  * credited with one step too many or too few.  A message whose
  * predecessors were all received long before (the PE computed meanwhile
@@ -109,6 +128,11 @@ typedef struct tt_infer_ev {
 	uint64_t flow, rflow;   /* TCP: this direction's connection, and
 	                         * the other direction's */
 	uint32_t tcp_seq, tcp_len;      /* TCP data: its sequence range */
+	uint32_t tcp_ack;       /* TCP with the ACK flag: the next byte the
+	                         * sender of this segment expects */
+	uint8_t has_ack;        /* the ACK flag is set */
+	uint8_t tcp_psh;        /* the PSH flag: the sender's write may end
+	                         * here (Linux marks a write's last segment) */
 } tt_infer_ev;
 
 /* Classify the carried (Ethernet) frame of caplen bytes: cls, flow,

@@ -11,6 +11,10 @@
  *   2. TCP data segments of one direction group into one message until a
  *      pause of more than burst_gap or data the other way; the message is
  *      sent at its first segment and received at the delivery of its last;
+ *      a transfer paced by the network (ACK-clocked, the sender held back,
+ *      pushes inside a write) is one message with the same gaps at 10 Gb/s
+ *      and at 20 Mb/s; a pause after an acknowledged write is a gap;
+ *      a TCP send's predecessor is the latest message received;
  *   3. a delivery whose send is missing and a message a frame of which is
  *      never delivered are counted and enable nothing, at the end of the
  *      trace and, before it, once the window has passed; a file cut inside
@@ -410,6 +414,210 @@ test_tcp_reply_ends_message(void **state)
 	assert_int_equal(line(&o, 0, 3)->gap_ns, 100);
 }
 
+
+/* ---- rule 2 on real TCP: the transport's pacing is not a gap ---- */
+
+#define XMAX 2048
+
+struct xfer {
+	tt_infer_ev ev[XMAX];
+	int n;
+	uint32_t seq[2];        /* next TCP sequence number, each direction */
+	uint32_t fseq[NPES];    /* next frame sequence number, each PE */
+};
+
+static void
+xpush(struct xfer *x, tt_infer_ev e)
+{
+	assert_true(x->n < XMAX);
+	x->ev[x->n++] = e;
+}
+
+/*
+ * One write of `segs` 1000-byte segments from PE `from` to PE `to`
+ * starting at t, on a link that takes seg_ns a segment and lat_ns one
+ * way, as ttd records it when the network holds the sender back: the
+ * send records come at the network's pace (ttd reads the TAP as its
+ * buffer for the PE empties), the receiver acknowledges every second
+ * segment on delivery, and the kernel marks a push every `push_every`
+ * segments (a sender that waited for memory) and on the write's last.
+ * Returns the delivery time of the last segment.
+ */
+static uint64_t
+xwrite(struct xfer *x, uint32_t from, uint32_t to, uint64_t t, int segs,
+    uint64_t seg_ns, uint64_t lat_ns, int push_every)
+{
+	int dir = from == 0 ? 0 : 1, k;
+	uint64_t flow = dir == 0 ? 7 : 8, rflow = dir == 0 ? 8 : 7, at = 0;
+
+	for (k = 0; k < segs; k++) {
+		uint64_t ts = t + (uint64_t)k * seg_ns;
+		uint32_t fs = x->fseq[from]++;
+		tt_infer_ev e = tcp(snd(ts, from, to, fs), flow, rflow);
+
+		e.tcp_seq = x->seq[dir];
+		e.tcp_len = 1000;
+		e.tcp_psh = k == segs - 1 || (push_every && k % push_every ==
+		    push_every - 1);
+		e.has_ack = 1;
+		xpush(x, e);
+		e = tcp(dlv(ts + seg_ns + lat_ns, from, to, fs), flow, rflow);
+		e.tcp_seq = x->seq[dir];
+		e.tcp_len = 1000;
+		e.has_ack = 1;
+		xpush(x, e);
+		x->seq[dir] += 1000;
+		at = ts + seg_ns + lat_ns;
+		if (k % 2 == 1 || k == segs - 1) {
+			/* the ACK: sent at the delivery, back one way later */
+			uint32_t as = x->fseq[to]++;
+			tt_infer_ev a = snd(at, to, from, as);
+
+			a.cls = TT_INFER_TCP_ACK;
+			a.flow = rflow;
+			a.rflow = flow;
+			a.has_ack = 1;
+			a.tcp_ack = x->seq[dir];
+			xpush(x, a);
+			a = dlv(at + lat_ns, to, from, as);
+			a.cls = TT_INFER_TCP_ACK;
+			a.flow = rflow;
+			a.rflow = flow;
+			a.has_ack = 1;
+			a.tcp_ack = x->seq[dir];
+			xpush(x, a);
+		}
+	}
+	return at;
+}
+
+static int
+ev_time_cmp(const void *a, const void *b)
+{
+	const tt_infer_ev *x = a, *y = b;
+
+	return x->t_ns < y->t_ns ? -1 : x->t_ns > y->t_ns;
+}
+
+/*
+ * A ping-pong of 40 KB messages between PE 0 and PE 2 (on nodes 0 and
+ * 1): PE 0 writes, PE 2 computes 100 us once all of it is in and writes
+ * back 40 KB, PE 0 computes 200 us and writes again; three rounds.  The
+ * same program on a 10 Gb/s link and on one 500 times slower.
+ */
+static void
+pingpong(struct out *o, uint64_t seg_ns, uint64_t lat_ns, int push_every)
+{
+	static struct xfer x;
+	uint64_t t = 1000;
+	int r;
+
+	memset(&x, 0, sizeof(x));
+	x.seq[0] = 0xfffff000u;         /* across the wrap */
+	x.seq[1] = 5000;
+	for (r = 0; r < 3; r++) {
+		t = xwrite(&x, 0, 2, t, 40, seg_ns, lat_ns, push_every);
+		t = xwrite(&x, 2, 0, t + 100000, 40, seg_ns, lat_ns,
+		    push_every);
+		t += 200000;
+	}
+	qsort(x.ev, (size_t)x.n, sizeof(x.ev[0]), ev_time_cmp);
+	run(x.ev, x.n, NULL, o);
+}
+
+static void
+test_tcp_pacing_not_a_gap(void **state)
+{
+	struct out fast, slow;
+	int i, push;
+
+	(void)state;
+	for (push = 0; push <= 8; push += 8) {
+		pingpong(&fast, 800, 5000, push);               /* 10 Gb/s */
+		pingpong(&slow, 400000, 50000, push);           /* 20 Mb/s */
+		assert_int_equal(fast.n, 6);
+		assert_int_equal(slow.n, 6);
+		for (i = 0; i < 6; i++) {
+			const tt_dep *f = &fast.d[i], *s = &slow.d[i];
+
+			assert_int_equal(f->pe, s->pe);
+			assert_int_equal(f->seq, s->seq);
+			assert_int_equal(f->bytes, 40000);
+			assert_int_equal(s->bytes, 40000);
+			assert_int_equal(f->gap_ns, s->gap_ns);
+			assert_int_equal(f->npred, s->npred);
+			if (i > 0) {
+				assert_int_equal(f->npred, 1);
+				assert_int_equal(f->pred[0].src, s->pred[0].src);
+				assert_int_equal(f->pred[0].seq, s->pred[0].seq);
+				assert_int_equal(f->gap_ns,
+				    f->pe == 0 ? 200000 : 100000);
+			}
+		}
+		assert_int_equal(slow.st.tcp_acks, fast.st.tcp_acks);
+		/* only PE 0's last reply, which nothing follows */
+		assert_int_equal(slow.st.passed_over, 1);
+		assert_int_equal(fast.st.passed_over, 1);
+	}
+}
+
+/* An application pause after a finished write, with the write
+ * acknowledged: the next write is a new message, its pause a gap, even
+ * on a link so slow that the segments came far apart. */
+static void
+test_tcp_pause_after_write(void **state)
+{
+	static struct xfer x;
+	struct out o;
+	uint64_t t;
+
+	(void)state;
+	memset(&x, 0, sizeof(x));
+	t = xwrite(&x, 0, 2, 1000, 4, 400000, 50000, 0);
+	xwrite(&x, 0, 2, t + 5000000, 4, 400000, 50000, 0);
+	qsort(x.ev, (size_t)x.n, sizeof(x.ev[0]), ev_time_cmp);
+	run(x.ev, x.n, NULL, &o);
+	assert_int_equal(o.n, 2);
+	assert_int_equal(o.d[0].bytes, 4000);
+	assert_int_equal(o.d[1].bytes, 4000);
+	/* from the previous write's last segment (sent at 1000 + 3 * 400000)
+	 * to this one's first */
+	assert_int_equal(o.d[1].gap_ns, t + 5000000 - (1000 + 3 * 400000));
+}
+
+/* Rule 4 on TCP: the latest message received before a send is its
+ * predecessor; the others received since the previous send enable
+ * nothing and are not carried to a later send. */
+static void
+test_tcp_latest_is_predecessor(void **state)
+{
+	tt_infer_ev ev[] = {
+		tcp(snd(1000, 2, 0, 1), 21, 12),
+		tcp(snd(1500, 4, 0, 1), 41, 14),
+		tcp(dlv(2000, 2, 0, 1), 21, 12),
+		tcp(dlv(3000, 4, 0, 1), 41, 14),
+		tcp(snd(4000, 0, 6, 1), 16, 61),        /* after both */
+		tcp(dlv(5000, 0, 6, 1), 16, 61),
+		tcp(snd(90000, 0, 6, 2), 16, 61),       /* nothing new */
+		tcp(dlv(91000, 0, 6, 2), 16, 61),
+	};
+	struct out o;
+	int i;
+
+	(void)state;
+	for (i = 0; i < (int)(sizeof(ev) / sizeof(ev[0])); i++)
+		ev[i].tcp_psh = 1;
+	run(ev, (int)(sizeof(ev) / sizeof(ev[0])), NULL, &o);
+	assert_int_equal(o.n, 4);
+	assert_int_equal(line(&o, 0, 1)->npred, 1);
+	assert_true(has_pred(line(&o, 0, 1), 4, 1));
+	assert_int_equal(line(&o, 0, 1)->gap_ns, 1000);
+	assert_int_equal(line(&o, 0, 2)->npred, 0);
+	/* 2:1 at PE 0's first send, and PE 6's two at the end */
+	assert_int_equal(o.st.passed_over, 3);
+	assert_topological(&o);
+}
+
 /* ---- rule 3: what the capture lost ---- */
 
 static void
@@ -721,6 +929,9 @@ main(void)
 		cmocka_unit_test(test_gaps_on_own_clock),
 		cmocka_unit_test(test_cycle_broken_with_warning),
 		cmocka_unit_test(test_plain_arrival_is_capture_time),
+		cmocka_unit_test(test_tcp_pacing_not_a_gap),
+		cmocka_unit_test(test_tcp_pause_after_write),
+		cmocka_unit_test(test_tcp_latest_is_predecessor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
