@@ -25,11 +25,13 @@
 
 struct csend {
 	uint64_t bytes, gap, t_ns, max_arr;
+	uint64_t cp_pred;       /* compute on the latest arrival's path */
 	uint32_t dst, seq, npred, waiting, next;
 };
 
 struct carr {
 	uint64_t done_at, gen, bytes, t_ns;
+	uint64_t cp;            /* compute on its release's critical path */
 	uint32_t src, dst, seq, npk, got, claimer, npred;
 	uint8_t arrived, used;
 	uint32_t next;          /* free list */
@@ -39,6 +41,7 @@ struct cpe {
 	uint32_t head, tail;    /* sends queued */
 	uint32_t cur_left, cur_dst, cur_seq;
 	uint64_t last_rel;
+	uint64_t cp_last;       /* compute on its last release's path */
 	uint8_t has_sent, waiting;
 };
 
@@ -289,8 +292,8 @@ causal_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 	tt_causal *c = ctx;
 	struct cpe *e = &c->pe[pe - c->pe0];
 	struct csend *s;
-	uint64_t rel;
-	uint32_t si;
+	uint64_t rel, cp;
+	uint32_t si, ai;
 
 	if (e->cur_left == 0) {
 		while (e->head == NONE && read_line(c))
@@ -307,14 +310,21 @@ causal_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 		}
 		e->waiting = 0;
 		rel = e->has_sent ? e->last_rel : 0;
-		if (s->npred > 0 && s->max_arr > rel)
+		cp = e->has_sent ? e->cp_last : 0;
+		if (s->npred > 0 && s->max_arr > rel) {
 			rel = s->max_arr;
+			cp = s->cp_pred;
+		}
 		rel += s->gap;
 		if (rel > now) {
 			pk->gen = rel;
 			return TT_SRC_LATER;
 		}
 		e->last_rel = rel;
+		e->cp_last = cp + s->gap;
+		if (local(c, s->dst) && tt_u64map_get(&c->arr,
+		    tt_u64map_key(pe, s->seq), &ai))
+			c->a[ai].cp = e->cp_last;
 		if (rel < c->res.first_gen)
 			c->res.first_gen = rel;
 		e->has_sent = 1;
@@ -363,8 +373,10 @@ causal_deliver(void *ctx, const tt_delivery *d)
 		return;
 	c->res.rr.messages++;
 	c->res.rr.bytes += a->bytes;
-	if (d->deliver > c->res.rr.last_done)
+	if (d->deliver >= c->res.rr.last_done) {
 		c->res.rr.last_done = d->deliver;
+		c->res.cp_compute = a->cp;
+	}
 	tt_hist_add(&c->res.rr.latency, d->deliver - d->gen);
 	if (c->on_msg != NULL) {
 		tt_causal_msg m = {a->src, a->dst, a->seq, a->npred, a->npk, a->bytes,
@@ -376,8 +388,10 @@ causal_deliver(void *ctx, const tt_delivery *d)
 		struct csend *s = &c->s[a->claimer];
 		struct cpe *e = &c->pe[a->dst - c->pe0];
 
-		if (d->deliver > s->max_arr)
+		if (d->deliver > s->max_arr) {
 			s->max_arr = d->deliver;
+			s->cp_pred = a->cp;
+		}
 		if (--s->waiting == 0 && e->waiting && e->head == a->claimer)
 			tt_sim_wake(c->sim, a->dst, d->deliver + 1);
 		arr_free(c, ai);
@@ -409,6 +423,7 @@ tt_causal_create(tt_causal **cp, tt_dep_stream in, const tt_replay_params *p,
 	c->cycle_ns = tt_replay_cycle_ns(p);
 	c->sfree = c->afree = NONE;
 	c->res.first_gen = UINT64_MAX;
+	c->res.cp_known = c->pe0 == 0 && c->pe1 == c->npes;
 	tt_u64map_init(&c->arr);
 	if ((c->pe = calloc(c->pe1 - c->pe0, sizeof(*c->pe))) == NULL) {
 		free(c);
@@ -445,6 +460,20 @@ const tt_causal_result *
 tt_causal_result_get(const tt_causal *c)
 {
 	return &c->res;
+}
+
+double
+tt_causal_compute_share(const tt_causal_result *r)
+{
+	uint64_t ms = tt_causal_makespan(r), first, cp;
+
+	if (!r->cp_known || ms == 0)
+		return -1;
+	/* the path's compute before the first release is outside the
+	 * makespan */
+	first = r->first_gen == UINT64_MAX ? 0 : r->first_gen;
+	cp = r->cp_compute > first ? r->cp_compute - first : 0;
+	return cp >= ms ? 1.0 : (double)cp / (double)ms;
 }
 
 uint64_t

@@ -20,7 +20,8 @@ replay_usage(FILE *f)
 	fprintf(f,
 "usage: ttsim replay TRACE... [FILE.yaml] [network flags] [--compare LIST]\n"
 "                    [--jobs N]\n"
-"                    [--speed X|max | --causal [--deps FILE]] [--json]\n"
+"                    [--speed X|max | --causal [--deps FILE] [--placement P]]\n"
+"                    [--json]\n"
 "                    [--csv FILE] [--plot FILE]\n"
 "\n"
 "Replays a trace (pcap or pcapng files, - for standard input, or directories\n"
@@ -65,6 +66,9 @@ replay_usage(FILE *f)
 "                  traffic at these times\n"
 "  --deps FILE     the dependencies from a file (ttsim trace infer, or\n"
 "                  ttsim app --deps-out) instead of inferring them\n"
+"  --placement P   where the trace's ranks (its PE ids) run: linear (rank r\n"
+"                  on PE r, the default), random:SEED, or a file of\n"
+"                  \"RANK PE\" lines (PE an id or x,y,z/c)\n"
 "  --burst-gap NS --pause NS --window NS   the inference's (ttsim trace\n"
 "                  infer --help)\n"
 "model:           --packet-flits N (4)  --buffer-flits N (128)  --vcs N\n"
@@ -254,9 +258,27 @@ json_latency(const tt_hist *h, double cycle_ns)
 	    (double)tt_hist_quantile(h, 0.99) * us, (double)h->max * us);
 }
 
+/* What a causal prediction rests on: the critical path's recorded
+ * compute and simulated network, as shares of the makespan. */
+static void
+json_critical_path(const struct netrun *r, double cycle_ns)
+{
+	double c = tt_causal_compute_share(&r->cr.res);
+
+	if (c < 0) {
+		printf(", \"critical_path\": null");
+		return;
+	}
+	printf(", \"critical_path\": {\"compute_share\": %.6f, "
+	    "\"network_share\": %.6f, \"compute_s\": %.9f, "
+	    "\"network_s\": %.9f}", c, 1 - c,
+	    c * (double)r->makespan * cycle_ns * 1e-9,
+	    (1 - c) * (double)r->makespan * cycle_ns * 1e-9);
+}
+
 static void
 json_network(const struct netrun *r, const tt_replay_params *rpp,
-    double cycle_ns, int first)
+    double cycle_ns, int first, int causal)
 {
 	const tt_replay_result *rr = &r->rr;
 	uint64_t nl = (uint64_t)r->net.ncards * (uint64_t)r->nports, l;
@@ -274,6 +296,8 @@ json_network(const struct netrun *r, const tt_replay_params *rpp,
 	    (double)r->makespan * cycle_ns * 1e-9, rr->messages,
 	    r->res.delivered, rr->bytes);
 	json_latency(&rr->latency, cycle_ns);
+	if (causal)
+		json_critical_path(r, cycle_ns);
 	printf(", \"throughput_gbps\": %.4f, \"accepted_load\": %.6f"
 	    ", \"window_cycles\": [%" PRIu64 ", %" PRIu64 "]"
 	    ", \"avg_hops\": %.4f, \"internal_link_utilization\": %.6f",
@@ -304,7 +328,8 @@ print_json(const struct replay *r)
 
 	json_trace(r);
 	for (k = 0; k < r->nrun; k++)
-		json_network(&r->runs[k], &r->rpp, r->cycle_ns, k == 0);
+		json_network(&r->runs[k], &r->rpp, r->cycle_ns, k == 0,
+		    r->causal.on);
 	printf("]}\n");
 }
 
@@ -325,6 +350,27 @@ table_network(const struct netrun *r, double cycle_ns)
 	    r->res.cycles ? (double)rr->bytes * 8.0 /
 	    ((double)r->res.cycles * cycle_ns) : 0,
 	    100 * r->res.internal_link_utilization);
+}
+
+/* What each causal prediction rests on (json_critical_path()). */
+static void
+table_critical_paths(const struct replay *r)
+{
+	int k;
+
+	printf("\ncritical path (first release to last arrival):\n");
+	for (k = 0; k < r->nrun; k++) {
+		double c = tt_causal_compute_share(&r->runs[k].cr.res);
+
+		if (c < 0)
+			printf("  %-28s not known (a partitioned run)\n",
+			    r->runs[k].name);
+		else
+			printf("  %-28s %5.1f%% recorded compute, %5.1f%% "
+			    "simulated network%s\n", r->runs[k].name, 100 * c,
+			    100 * (1 - c), c > 0.9 ? ": the prediction is "
+			    "mostly the recording's own gaps" : "");
+	}
 }
 
 /* The top hottest links of r. */
@@ -382,6 +428,8 @@ print_table(const struct replay *r)
 	    "Gb/s", "int.link");
 	for (k = 0; k < r->nrun; k++)
 		table_network(&r->runs[k], r->cycle_ns);
+	if (r->causal.on)
+		table_critical_paths(r);
 	for (k = 0; k < r->nrun; k++)
 		table_links(&r->runs[k], rpp, r->top);
 }

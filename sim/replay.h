@@ -10,6 +10,7 @@
 #include "twintorus/causal.h"
 #include "twintorus/infer.h"
 #include "twintorus/outfile.h"
+#include "twintorus/placement.h"
 #include "twintorus/replay.h"
 #include "twintorus/trace.h"
 #include "ttsim.h"
@@ -20,6 +21,7 @@
 struct causal_opts {
 	int on;
 	const char *deps;       /* NULL: infer from the trace as it goes */
+	const char *placement;  /* --placement: NULL, linear */
 	tt_infer_params ip;
 };
 
@@ -29,6 +31,7 @@ struct causal_run {
 	tt_causal *c;
 	tt_infer *inf;
 	tt_deps_reader *dr;
+	tt_placement *pl;
 	tt_infer_stats ist;     /* of the inference, when it ran */
 	tt_causal_result res;
 };

@@ -11,11 +11,12 @@
 #include "twintorus/json.h"
 #include "replay.h"
 
-enum { OPT_CAUSAL = OPT_OWN + 64, OPT_CAUSAL_DEPS };
+enum { OPT_CAUSAL = OPT_OWN + 64, OPT_CAUSAL_DEPS, OPT_CAUSAL_PLACEMENT };
 
 const struct option causal_flags[] = {
 	{"causal", no_argument, NULL, OPT_CAUSAL},
 	{"deps", required_argument, NULL, OPT_CAUSAL_DEPS},
+	{"placement", required_argument, NULL, OPT_CAUSAL_PLACEMENT},
 	{NULL, 0, NULL, 0}
 };
 
@@ -33,6 +34,8 @@ causal_take(void *state, const struct optval *v)
 
 	if (v->id == OPT_CAUSAL)
 		co->on = 1;
+	else if (v->id == OPT_CAUSAL_PLACEMENT)
+		co->placement = v->value;
 	else
 		co->deps = v->value;
 	return 0;
@@ -54,6 +57,11 @@ causal_conflicts(const struct replay *r)
 	}
 	if (r->causal.deps != NULL && !r->causal.on) {
 		fprintf(stderr, "ttsim replay: --deps goes with --causal\n");
+		return -1;
+	}
+	if (r->causal.placement != NULL && !r->causal.on) {
+		fprintf(stderr, "ttsim replay: --placement goes with --causal "
+		    "(open loop sends from the PEs the trace names)\n");
 		return -1;
 	}
 	if (r->causal.on && r->open_loop_flag != NULL) {
@@ -95,15 +103,18 @@ causal_free(struct causal_run *cr)
 	tt_causal_free(cr->c);
 	tt_infer_free(cr->inf);
 	tt_deps_close_reader(cr->dr);
+	tt_placement_free(cr->pl);
 	cr->c = NULL;
 	cr->inf = NULL;
 	cr->dr = NULL;
+	cr->pl = NULL;
 }
 
 /* The stream (file or inference over the trace) and the source on sim.
  * -1 after a message. */
 static int
-causal_start(struct causal_run *cr, const struct replay *r, tt_sim *sim)
+causal_start(struct causal_run *cr, const struct replay *r, tt_sim *sim,
+    const tt_net *net)
 {
 	const struct causal_opts *co = &r->causal;
 	tt_infer_params ip = co->ip;
@@ -122,6 +133,15 @@ causal_start(struct causal_run *cr, const struct replay *r, tt_sim *sim)
 		    sizeof(err)) < 0)
 			goto bad;
 		in = tt_infer_stream(cr->inf);
+	}
+	if (co->placement != NULL) {
+		if (tt_placement_create(&cr->pl, co->placement, net, err,
+		    sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim replay: %s\n", err);
+			causal_free(cr);
+			return -1;
+		}
+		in = tt_placement_stream(cr->pl, in);
 	}
 	if (tt_causal_create(&cr->c, in, &r->rpp, sim, err, sizeof(err)) < 0)
 		goto bad;
@@ -203,7 +223,7 @@ causal_replay_one(struct replay *r, int k)
 		tt_sim_free(sim);
 		return TTSIM_EXIT_USAGE;
 	}
-	if (causal_start(&rn->cr, r, sim) < 0) {
+	if (causal_start(&rn->cr, r, sim, &rn->net) < 0) {
 		tt_sim_free(sim);
 		return TTSIM_EXIT_USAGE;
 	}
@@ -246,6 +266,8 @@ causal_json(FILE *f, const struct replay *r)
 		tt_json_string(f, co->deps);
 	else
 		fprintf(f, "\"inferred\"");
+	fprintf(f, ", \"placement\": ");
+	tt_json_string(f, co->placement != NULL ? co->placement : "linear");
 	fprintf(f, ", \"messages\": %" PRIu64 ", \"waited\": %" PRIu64
 	    ", \"ignored_predecessors\": %" PRIu64 ", \"first_release_cycle\": %"
 	    PRIu64, cr->res.lines, cr->res.waited, cr->res.ignored,

@@ -59,6 +59,13 @@ typedef struct tt_causal_result {
 	uint64_t lines;         /* read */
 	uint64_t waited;        /* releases held back by a predecessor */
 	uint64_t ignored;       /* predecessors ignored (see above) */
+	/* The critical path to the last arrival: the chain of releases, each
+	 * held back by the arrival or the previous send that released it
+	 * latest, and the recorded compute gaps along it (cycles).  What is
+	 * not compute on it is the simulated network.  Known only when one
+	 * process ran every PE (cp_known). */
+	uint64_t cp_compute;
+	int cp_known;
 } tt_causal_result;
 
 /*
@@ -73,6 +80,9 @@ void tt_causal_on_message(tt_causal *c,
 const tt_causal_result *tt_causal_result_get(const tt_causal *c);
 /* Makespan: first release to last arrival, cycles. */
 uint64_t tt_causal_makespan(const tt_causal_result *r);
+/* The share of the makespan that the critical path spends in recorded
+ * compute, 0..1 (-1: not known). */
+double tt_causal_compute_share(const tt_causal_result *r);
 /* After the run: 0, or -1 with the reading error that stopped it. */
 int tt_causal_error(const tt_causal *c, char *err, size_t errsz);
 /* The ignored predecessors, the first few by name. */

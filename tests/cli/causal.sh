@@ -130,8 +130,53 @@ else
 	skip "MPI checks" "$T is built without Open MPI"
 fi
 
+# --placement: where the ranks run.  A file that places every rank on its
+# own PE is linear; random:SEED is one permutation for one seed, and moves
+# the ranks (other hops); the file's ranks land on the PEs it names.
+H=(replay "$tmp/halo3d" "${REC[@]}" --causal --deps "$tmp/halo3d.deps" --json)
+norm_pl() { jq -S -c 'del(.wall_s, .networks[]?.wall_s, .causal.placement)'; }
+lin=$("$T" "${H[@]}" | norm_pl)
+seq 0 127 | awk '{print $1, $1}' >"$tmp/identity.pl"
+idf=$("$T" "${H[@]}" --placement "$tmp/identity.pl" | norm_pl)
+[ -n "$lin" ] && [ "$lin" = "$idf" ] && ok "placement: a file of rank r on PE r is linear" ||
+    bad "placement identity file" "$(diff <(jq . <<<"$lin") <(jq . <<<"$idf") | head)"
+r1=$("$T" "${H[@]}" --placement random:5 | norm_pl)
+r2=$("$T" "${H[@]}" --placement random:5 | norm_pl)
+h0=$(jq '.networks[0].avg_hops' <<<"$lin")
+h1=$(jq '.networks[0].avg_hops' <<<"$r1")
+[ -n "$r1" ] && [ "$r1" = "$r2" ] && [ "$h0" != "$h1" ] &&
+    ok "placement random:5: the same twice, other hops ($h1 against $h0 linear)" ||
+    bad "placement random" "hops $h0 / $h1"
+# ranks 0 and 1 swapped with ranks 2 and 3: every message keeps its bytes
+printf '0 2\n1 3\n2 0   # rank 2 on PE 0\n3 1\n' >"$tmp/swap.pl"
+sw=$("$T" "${H[@]}" --placement "$tmp/swap.pl" | norm_pl)
+[ "$(jq '.networks[0].bytes_delivered' <<<"$sw")" = "$(jq '.networks[0].bytes_delivered' <<<"$lin")" ] &&
+    [ "$(jq -r '.causal.placement' <<<"$("$T" "${H[@]}" --placement "$tmp/swap.pl")")" = "$tmp/swap.pl" ] &&
+    ok "placement file: every message delivered, the file named in the JSON" || bad "placement file" "$sw"
+# what a prediction rests on: a slower network puts more of the critical
+# path in the network
+cs() { "$T" replay "$tmp/pingpong" "${REC[@]}" --causal --deps "$tmp/pingpong.deps" --link-gbps "$1" --json |
+    jq -r '.networks[0].critical_path | "\(.compute_share) \(.network_share)"'; }
+read -r c1 n1 < <(cs 40)
+read -r c2 n2 < <(cs 2.5)
+awk -v a="$c1" -v b="$c2" -v n="$n2" 'BEGIN { exit !(a > b && b >= 0 && a <= 1 && (b + n - 1)^2 < 1e-9) }' &&
+    ok "critical path: recorded compute $c1 of the makespan at 40 Gb/s, $c2 at 2.5 Gb/s" ||
+    bad "critical path shares" "40G: $c1 $n1; 2.5G: $c2 $n2"
+"$T" replay "$tmp/pingpong" "${REC[@]}" --causal --deps "$tmp/pingpong.deps" >"$tmp/cp.txt" 2>&1 &&
+    grep -q "recorded compute" "$tmp/cp.txt" && ok "critical path in the table" || bad "critical path table" "$(cat "$tmp/cp.txt")"
+
 # bad input: one message, exit 2 (the flag errors are tests/cli/flags/'s
 # goldens)
+printf '0 1\n1 1\n' >"$tmp/dup.pl"
+refused "placement: two ranks on one PE" "ttsim replay: $tmp/dup.pl:2: PE 1 already holds a rank" \
+    "$T" "${H[@]}" --placement "$tmp/dup.pl"
+printf '0 9,9,9/0\n' >"$tmp/far.pl"
+refused "placement: a PE outside" "ttsim replay: $tmp/far.pl:1: PE 9,9,9/0:" "$T" "${H[@]}" --placement "$tmp/far.pl"
+refused "placement: random without a seed" "ttsim replay: --placement random needs a seed" \
+    "$T" "${H[@]}" --placement random
+refused "placement: no such file" "ttsim replay: --placement $tmp/none.pl:" "$T" "${H[@]}" --placement "$tmp/none.pl"
+refused "placement: open loop" "ttsim replay: --placement goes with --causal" \
+    "$T" replay "$tmp/halo3d" "${REC[@]}" --placement random:1
 refused "app ranks outside" "ttsim app: PE 200 is not in the network" "$T" app halo3d --ranks 0-3,200
 refused "app too many clients" "ttsim app: incast: 100 clients" "$T" app incast --clients 100
 refused "app record into traces" "ttsim app: --record $tmp/halo3d already holds traces" \
