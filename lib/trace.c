@@ -629,6 +629,39 @@ str_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * A ttd trace directory (twintorus/trace.h): where PE traces
+ * (HOST-pe.pcap, HOST-pe.pcap1, ... once rotated) are, the port traces
+ * beside them (HOST-cCARD-PORT.pcap: each frame again on every hop) are
+ * not the application's messages and are left out.
+ */
+static int
+is_pe_trace(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return strstr(b != NULL ? b + 1 : path, "-pe.pcap") != NULL;
+}
+
+static void
+pe_traces_only(char **names, size_t *n)
+{
+	size_t i, keep = 0;
+	int any = 0;
+
+	for (i = 0; i < *n && !any; i++)
+		any = is_pe_trace(names[i]);
+	if (!any)
+		return;
+	for (i = 0; i < *n; i++) {
+		if (is_pe_trace(names[i]))
+			names[keep++] = names[i];
+		else
+			free(names[i]);
+	}
+	*n = keep;
+}
+
 /* A directory's trace files, in name order. */
 static int
 dir_files(const char *path, char ***names, size_t *n, char *err,
@@ -662,6 +695,7 @@ dir_files(const char *path, char ***names, size_t *n, char *err,
 	if (*n == 0)
 		return tt_errf(err, errsz, "%s: no trace files in the directory "
 		    "(names containing .pcap)", path);
+	pe_traces_only(*names, n);
 	qsort(*names, *n, sizeof(**names), str_cmp);
 	return 0;
 }

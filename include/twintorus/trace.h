@@ -177,7 +177,9 @@ typedef int (*tt_trace_plain_fn)(void *ctx, const tt_trace_rec *rec,
 
 /*
  * Open paths (files, "-" for standard input, or directories whose *.pcap*
- * files are taken in name order) for reading messages in time order.  map
+ * files are taken in name order; in a ttd trace directory, one with
+ * HOST-pe.pcap files, only those: the port traces beside them hold each
+ * frame again on every hop) for reading messages in time order.  map
  * may be NULL (torus frames only); npes > 0 refuses PE ids outside
  * 0..npes-1.  0, or -1 with err set ("FILE: ...").
  */

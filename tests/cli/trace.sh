@@ -546,4 +546,21 @@ if expect synth-heavy 0 "$T" trace synth --dims 2,2,2 --app uniform --load 1 \
 	fi
 fi
 
+# a ttd trace directory with port traces beside the PE traces: the PE
+# traces only (a port trace holds each frame again on every hop); a
+# directory of other names: every file
+mkdir -p "$tmp/ttddir" "$tmp/otherdir"
+cp traces/allreduce-2x2x2.pcap "$tmp/ttddir/n0-pe.pcap"
+cp traces/allreduce-2x2x2.pcap "$tmp/ttddir/n0-c0-Xp.pcap"
+cp traces/allreduce-2x2x2.pcap "$tmp/ttddir/n0-c1-int.pcap"
+cp traces/allreduce-2x2x2.pcap "$tmp/otherdir/a.pcap"
+cp traces/allreduce-2x2x2.pcap "$tmp/otherdir/b.pcap"
+one=$("$T" trace stat traces/allreduce-2x2x2.pcap --json | jq .messages)
+dirm=$("$T" trace stat "$tmp/ttddir" --json | jq .messages)
+dirf=$("$T" trace stat "$tmp/ttddir" --json | jq '.files | length')
+oth=$("$T" trace stat "$tmp/otherdir" --json | jq .messages)
+[ -n "$one" ] && [ "$dirm" = "$one" ] && [ "$dirf" = 1 ] && [ "$oth" = $((2 * one)) ] &&
+    ok "ttd trace directory: its PE trace only ($dirm messages), not the 2 port traces; other names: every file ($oth)" ||
+    bad "ttd trace directory" "one $one, ttd dir $dirm in $dirf files, other dir $oth"
+
 finish
