@@ -251,78 +251,25 @@ flow_key(uint32_t pe, uint64_t flow)
 	return k == 0 ? 1 : k;
 }
 
-static uint64_t tcp_open_until(const tt_infer *inf, const struct imsg *m);
-
-/* The last sign of life of an open message: its latest segment, or the
- * latest ACK that acknowledged more of it. */
-static uint64_t
-msg_active(const struct imsg *m)
-{
-	return m->t_ack > m->t_last ? m->t_ack : m->t_last;
-}
-
 /*
- * May the next data segment of TCP message m continue it after a quiet
- * longer than burst_gap_ns?  Yes while its sender's last write is not
- * known to have ended (its latest segment had no PSH), or while so much
- * of it is unacknowledged that the network may be what holds the sender
- * (a window, or ttd's buffer for the PE full so that it stops reading the
- * TAP: then segments come as fast as the network takes them, however
- * long apart).  A finished write and little in flight: the application
- * paused, and what it sends next is a new message.
- */
-static int
-tcp_may_continue(const struct imsg *m)
-{
-	uint32_t acked = m->has_acked ? m->acked : m->snd_start;
-
-	return m->flowkey != 0 && (!m->psh ||
-	    (int32_t)(m->snd_end - acked) >= TCP_PACED_BYTES);
-}
-
-/*
- * Close clock c's messages that have shown no sign of life for
- * burst_gap_ns.  A TCP message with data not yet acknowledged is only
- * set aside (stalled): its sender may be waiting for the window, and the
- * ACK that opens it brings the message back (tcp_ack_seen()); rule 3's
- * window closes it if none comes.
- */
-static void
-close_due(tt_infer *inf, uint32_t c, uint64_t t)
-{
-	uint32_t i;
-
-	while ((i = inf->ohead[c]) != NONE &&
-	    msg_active(&inf->m[i]) + inf->p.burst_gap_ns < t) {
-		if (inf->m[i].flowkey != 0 &&
-		    tcp_open_until(inf, &inf->m[i]) >= t &&
-		    t < msg_active(&inf->m[i]) + inf->p.window_ns) {
-			open_unlink(inf, i);
-			inf->m[i].stalled = 1;
-			continue;
-		}
-		msg_close(inf, i);
-	}
-}
-
-/*
- * Until when may a segment still continue TCP message m (rule 2)?
- * Within burst_gap_ns of its previous segment; within twice the spacing
- * of its last two segments (a sender held back by the network sends at
- * the network's pace, however slow: the next segment after a forced push
- * comes as the ones before it came); and for ever while
- * tcp_may_continue().
+ * Until when may a data segment still continue TCP message m (rule 2)?
+ * For ever while its latest segment did not end a write (no PSH: Linux
+ * marks a write's last segment, and the window can hold the rest of a
+ * write back for any time).  After a PSH, what follows is a new write
+ * and a message of its own, unless the message's segments came at the
+ * network's pace (further apart than burst_gap_ns: ttd reads a PE's TAP
+ * as fast as it can until its buffer for the PE is full, then as the
+ * network takes frames) and this one keeps it: a kernel that waited for
+ * memory pushed in the middle of a write.
  */
 static uint64_t
 tcp_open_until(const tt_infer *inf, const struct imsg *m)
 {
-	uint64_t u = m->t_last + inf->p.burst_gap_ns;
-
-	if (tcp_may_continue(m))
+	if (!m->psh)
 		return UINT64_MAX;
-	if (m->nframes >= 2 && m->t_last + 2 * m->spacing > u)
-		u = m->t_last + 2 * m->spacing;
-	return u;
+	if (m->nframes >= 2 && m->spacing > inf->p.burst_gap_ns)
+		return m->t_last + 2 * m->spacing;
+	return m->t_last;
 }
 
 /* Rule 2 for TCP: does a data segment of ev continue m, the open message
@@ -337,28 +284,28 @@ tcp_continues(const tt_infer *inf, const struct imsg *m,
 	return ev->t_ns <= tcp_open_until(inf, m);
 }
 
-/* An ACK came to pe on connection `back`: if it acknowledges more of pe's
- * open message the other way, that message is alive again. */
+/*
+ * Close clock c's messages that have had no segment for burst_gap_ns.  A
+ * TCP message that may still go on (tcp_open_until()) is only set aside
+ * (stalled): its next segment finds it, or rule 3's window or the end of
+ * the time it may go on closes it (timeouts()).
+ */
 static void
-tcp_ack_seen(tt_infer *inf, uint32_t pe, uint64_t back, uint32_t ack,
-    uint64_t t)
+close_due(tt_infer *inf, uint32_t c, uint64_t t)
 {
-	struct imsg *m;
 	uint32_t i;
 
-	if (!tt_u64map_get(&inf->flows, flow_key(pe, back), &i))
-		return;
-	m = &inf->m[i];
-	if (m->closed || (m->has_acked && (int32_t)(ack - m->acked) <= 0) ||
-	    (int32_t)(ack - m->snd_start) <= 0 ||
-	    (int32_t)(ack - m->snd_end) > 0)
-		return;
-	m->acked = ack;
-	m->has_acked = 1;
-	m->t_ack = t;
-	m->stalled = 0;
-	open_unlink(inf, i);
-	open_append(inf, i);
+	while ((i = inf->ohead[c]) != NONE &&
+	    inf->m[i].t_last + inf->p.burst_gap_ns < t) {
+		if (inf->m[i].flowkey != 0 &&
+		    tcp_open_until(inf, &inf->m[i]) >= t &&
+		    t < inf->m[i].t_last + inf->p.window_ns) {
+			open_unlink(inf, i);
+			inf->m[i].stalled = 1;
+			continue;
+		}
+		msg_close(inf, i);
+	}
 }
 
 /* Data came to pe on connection `back`: pe's message the other way ends. */
@@ -410,6 +357,8 @@ event_at(struct ipe *e, uint64_t t)
 		e->has_event = 1;
 		e->t_first = t;
 	}
+	if (t > e->t_end)
+		e->t_end = t;
 }
 
 /* A delivered frame at the head of pe's timeline: 1 done, 0 blocked. */
@@ -820,6 +769,8 @@ send_item(tt_infer *inf, uint32_t pe, const struct item *it)
 	d.bytes = m->bytes;
 	d.t_ns = m->t_send;
 	d.gap_ns = m->t_send > base ? m->t_send - base : 0;
+	e->gap_sum += d.gap_ns;
+	inf->st.gap_ns += d.gap_ns;
 	if (d.npred > 0) {
 		inf->gap_sum += d.gap_ns;
 		inf->gap_n++;
@@ -883,7 +834,7 @@ timeouts(tt_infer *inf)
 
 		/* a stalled TCP message no ACK brought back */
 		if (m->used && m->stalled && !m->closed && (inf->finished ||
-		    inf->now >= msg_active(m) + inf->p.window_ns ||
+		    inf->now >= m->t_last + inf->p.window_ns ||
 		    inf->now > tcp_open_until(inf, m)))
 			msg_close(inf, i);
 		if (!m->used || !m->emitted || m->complete || m->gone ||
@@ -952,16 +903,8 @@ send_frame(tt_infer *inf, const tt_infer_ev *ev)
 	}
 	inf->m[i].t_last = ev->t_ns;
 	inf->m[i].bytes += ev->bytes;
-	if (ev->cls == TT_INFER_TCP_DATA) {
-		struct imsg *m = &inf->m[i];
-
-		if (m->nframes == 0)
-			m->snd_start = ev->tcp_seq;
-		if (m->nframes == 0 ||
-		    (int32_t)(ev->tcp_seq + ev->tcp_len - m->snd_end) > 0)
-			m->snd_end = ev->tcp_seq + ev->tcp_len;
-		m->psh = ev->tcp_psh;
-	}
+	if (ev->cls == TT_INFER_TCP_DATA)
+		inf->m[i].psh = ev->tcp_psh;
 	if (frame_add(inf, i, ev->seq) < 0)
 		return -1;
 	wake(inf, ev->dst);     /* a delivery may wait for this send */
@@ -1006,10 +949,6 @@ tt_infer_feed(tt_infer *inf, const tt_infer_ev *ev)
 	if (ev->t_ns > inf->now)
 		inf->now = ev->t_ns;
 	close_due(inf, ev->clock, ev->t_ns);
-	/* an acknowledgement reaching a sender (rule 2's pacing) */
-	if ((ev->cls == TT_INFER_TCP_ACK || ev->cls == TT_INFER_TCP_DATA) &&
-	    ev->has_ack && (ev->delivered || ev->arrives || inf->p.no_copies))
-		tcp_ack_seen(inf, ev->dst, ev->rflow, ev->tcp_ack, ev->t_ns);
 	switch (ev->cls) {
 	case TT_INFER_TCP_ACK: inf->st.tcp_acks++; goto out;
 	case TT_INFER_TCP_CTL: inf->st.tcp_control++; goto out;
@@ -1100,6 +1039,41 @@ break_cycles(tt_infer *inf)
 	}
 }
 
+/* The compute figures of tt_infer_stats, at the end. */
+static void
+gap_shares(tt_infer *inf)
+{
+	uint64_t t0 = UINT64_MAX, t1 = 0;
+	uint32_t pe, n = 0;
+	double sum = 0;
+
+	for (pe = 0; pe < inf->p.npes; pe++) {
+		const struct ipe *e = &inf->pe[pe];
+
+		if (!e->has_event)
+			continue;
+		if (e->t_first < t0)
+			t0 = e->t_first;
+		if (e->t_end > t1)
+			t1 = e->t_end;
+	}
+	if (t0 == UINT64_MAX || t1 <= t0)
+		return;
+	inf->st.span_ns = t1 - t0;
+	for (pe = 0; pe < inf->p.npes; pe++) {
+		double sh;
+
+		if (!inf->pe[pe].has_sent)
+			continue;
+		sh = (double)inf->pe[pe].gap_sum / (double)inf->st.span_ns;
+		sum += sh;
+		n++;
+		if (sh > inf->st.gap_share_max)
+			inf->st.gap_share_max = sh;
+	}
+	inf->st.gap_share_mean = n ? sum / n : 0;
+}
+
 void
 tt_infer_end(tt_infer *inf)
 {
@@ -1128,6 +1102,7 @@ tt_infer_end(tt_infer *inf)
 		inf->st.passed_over += e->npend;
 		e->npend = 0;
 	}
+	gap_shares(inf);
 }
 
 int

@@ -14,10 +14,6 @@
 #define MAX_PASS        16      /* bursts a received message may wait for */
 #define MAX_PENDING     4096    /* received messages a PE holds untaken */
 #define MAX_WARN        8
-/* Unacknowledged TCP bytes past which a quiet sender may be held by the
- * network (a window, or ttd not reading its TAP while its buffer for the
- * PE is full: at least 18,432 bytes), not by the application. */
-#define TCP_PACED_BYTES 16384
 
 enum { IT_SEND, IT_RECV };
 
@@ -37,15 +33,12 @@ struct imsg {
 	uint32_t next;          /* free list */
 	uint32_t f0;            /* frames not yet delivered: f0 (if has_f0) */
 	uint32_t *fs, nfs, fscap;       /* and these */
-	/* TCP (rule 2): the end of the data sent so far, what the peer has
-	 * acknowledged of it and when that last advanced */
-	uint32_t snd_start, snd_end, acked;
-	uint64_t t_ack;
-	uint64_t spacing;       /* between its last two segments */
+	/* TCP (rule 2): the spacing of its last two segments, whether the
+	 * last ended a write (PSH), and whether it is off its clock's open
+	 * list while it may still go on (stalled) */
+	uint64_t spacing;
 	uint8_t used, has_f0, closed, emitted, complete, pending, gone;
-	uint8_t has_acked, psh;
-	uint8_t stalled;        /* off its open list: quiet with data not yet
-	                         * acknowledged (an ACK may let it go on) */
+	uint8_t psh, stalled;
 };
 
 struct ipe {
@@ -59,6 +52,7 @@ struct ipe {
 	uint32_t nbp, bpcap;
 	uint64_t last_send, t_first;
 	uint64_t last_end;      /* the last frame of its latest message */
+	uint64_t gap_sum, t_end;        /* its gaps; its last event */
 	uint32_t burst;
 	uint8_t has_sent, has_event, recv_since, queued;
 };

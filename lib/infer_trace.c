@@ -42,8 +42,8 @@ tt_infer_classify(const uint8_t *p, size_t len, tt_infer_ev *ev)
 
 	ev->cls = TT_INFER_MSG;
 	ev->flow = ev->rflow = 0;
-	ev->tcp_seq = ev->tcp_len = ev->tcp_ack = 0;
-	ev->has_ack = ev->tcp_psh = 0;
+	ev->tcp_seq = ev->tcp_len = 0;
+	ev->tcp_psh = 0;
 	if (len < TT_ETH_HLEN)
 		return;
 	et = (uint16_t)(p[12] << 8 | p[13]);
@@ -91,12 +91,6 @@ tt_infer_classify(const uint8_t *p, size_t len, tt_infer_ev *ev)
 	ev->rflow = conn_hash(p + off + (alen == 4 ? 16 : 24),
 	    p + off + (alen == 4 ? 12 : 8), alen, p + tcp + 2, p + tcp);
 	ev->tcp_psh = (flags & 0x08) != 0;
-	if (flags & 0x10) {             /* ACK */
-		ev->has_ack = 1;
-		ev->tcp_ack = (uint32_t)p[tcp + 8] << 24 |
-		    (uint32_t)p[tcp + 9] << 16 | (uint32_t)p[tcp + 10] << 8 |
-		    p[tcp + 11];
-	}
 	if (total > ihl + doff) {
 		ev->cls = TT_INFER_TCP_DATA;
 		ev->tcp_seq = (uint32_t)p[tcp + 4] << 24 |

@@ -350,6 +350,10 @@ print_summary(FILE *f, const struct infer_opts *o, const tt_infer_stats *st,
 		    st->tcp_retrans, st->arp, st->nd, st->hello, st->unmapped, st->lost_sends,
 		    st->undelivered, st->passed_over, st->cycles_broken,
 		    st->truncated, st->max_held, o->ip.no_copies ? "true" : "false");
+		fprintf(f, ", \"compute\": {\"gaps_s\": %.9f, \"span_s\": %.9f, "
+		    "\"share_mean\": %.6f, \"share_max\": %.6f}",
+		    (double)st->gap_ns * 1e-9, (double)st->span_ns * 1e-9,
+		    st->gap_share_mean, st->gap_share_max);
 		if (scored)
 			fprintf(f, ", \"score\": {\"true_predecessors\": %" PRIu64
 			    ", \"true_positives\": %" PRIu64 ", \"precision\": %.6f"
@@ -376,6 +380,10 @@ print_summary(FILE *f, const struct infer_opts *o, const tt_infer_stats *st,
 	    st->undelivered);
 	fprintf(f, "  enabled nothing %" PRIu64 " received messages\n",
 	    st->passed_over);
+	fprintf(f, "  compute gaps    %.6f s in all; per sending PE %.1f%% of "
+	    "the %.6f s span on average, %.1f%% at most\n",
+	    (double)st->gap_ns * 1e-9, 100 * st->gap_share_mean,
+	    (double)st->span_ns * 1e-9, 100 * st->gap_share_max);
 	if (scored)
 		fprintf(f, "  against %s: precision %.4f, recall %.4f (%" PRIu64
 		    " true predecessors), %" PRIu64 " of %zu messages matched, "

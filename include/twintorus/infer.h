@@ -18,20 +18,20 @@
  *     network stack's, not the application's: counted (sends and delivery
  *     copies alike), never messages.
  *  2. Frames are grouped into messages.  The data segments a PE sends on
- *     one TCP connection in one direction form one message, what the
- *     application wrote however the transport paced it, until data comes
- *     back on the connection (a reply ends a request) or the application
- *     is seen to pause: a segment continues the message when it follows
- *     the previous one within burst_gap_ns, or within twice the spacing
- *     of the message's last two segments (a sender held back by the
- *     network sends at the network's pace, however slow), or at any time
- *     while the previous segment did not end a write (no PSH) or at least
- *     16 KiB of the message were unacknowledged (the window, or ttd's
- *     full buffer for the PE, holds the sender).  ACKs reaching the
- *     sender are read for that, and still never messages.  Any other
- *     frame (UDP, other IP, other EtherTypes, and ttd's header-only
- *     records) is a message of its own.  A message is sent at its first
- *     frame and received at the delivery of its last.
+ *     one TCP connection in one direction form one message per write of
+ *     the application, however the transport paced it: a segment
+ *     continues the message while the previous one did not end a write
+ *     (Linux marks a write's last segment with PSH; the window may hold
+ *     the rest of a write back for any time), or when the message's
+ *     segments came at the network's pace, further apart than
+ *     burst_gap_ns (ttd reads a PE's TAP at once until its buffer for the
+ *     PE is full, then as the network takes frames), and this one keeps
+ *     it (within twice their spacing: the kernel pushed in the middle of
+ *     a write while it waited for memory).  Data coming back on the
+ *     connection (a reply) ends a message.  Any other frame (UDP, other
+ *     IP, other EtherTypes, and ttd's header-only records) is a message
+ *     of its own.  A message is sent at its first frame and received at
+ *     the delivery of its last.
  *  3. A delivery copy whose send is not in the trace (the sender's capture
  *     started late or lost it) is a receive of nothing: counted, dropped.
  *     A message one of whose frames is never delivered is replayed but
@@ -77,10 +77,11 @@
  * each source's frames are numbered in capture order.  A trace of torus
  * frames without any delivery copy is read the same way.
  *
- * Limits.  A TCP application that writes again after a pause while much
- * of its previous write is unacknowledged, or within burst_gap_ns, is seen
- * to send one message (its pause is lost).  Rule 4 reads steps from the
- * order and timing of messages: a PE
+ * Limits.  A TCP trace without PSH marks (another stack, or segments
+ * coalesced before the capture) has one message per connection and
+ * direction between replies; a write that the kernel pushed in parts and
+ * whose parts came further apart than twice their frames' spacing is
+ * several messages.  Rule 4 reads steps from the order and timing of messages: a PE
  * whose sources are unevenly ahead, or whose compute varies a lot, can be
  * credited with one step too many or too few.  A message whose
  * predecessors were all received long before (the PE computed meanwhile
@@ -128,9 +129,6 @@ typedef struct tt_infer_ev {
 	uint64_t flow, rflow;   /* TCP: this direction's connection, and
 	                         * the other direction's */
 	uint32_t tcp_seq, tcp_len;      /* TCP data: its sequence range */
-	uint32_t tcp_ack;       /* TCP with the ACK flag: the next byte the
-	                         * sender of this segment expects */
-	uint8_t has_ack;        /* the ACK flag is set */
 	uint8_t tcp_psh;        /* the PSH flag: the sender's write may end
 	                         * here (Linux marks a write's last segment) */
 } tt_infer_ev;
@@ -173,6 +171,11 @@ typedef struct tt_infer_stats {
 	uint64_t truncated;     /* files whose last record was cut short */
 	uint64_t backwards;     /* records older than the one before them */
 	uint64_t max_held;      /* most messages held at once */
+	/* Compute: the gaps of all lines, and per PE that sent, its gaps as
+	 * a share of the trace's span (first event to last, each on its own
+	 * clock: exact where the nodes share one); at the end */
+	uint64_t gap_ns, span_ns;
+	double gap_share_mean, gap_share_max;
 } tt_infer_stats;
 
 typedef struct tt_infer tt_infer;
