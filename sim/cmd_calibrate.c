@@ -53,7 +53,8 @@ calib_usage(FILE *f)
 "     flit_bytes 64 and packet_flits so that one packet holds the largest\n"
 "     frame (a ttsim recording, whose records are messages: the file's).\n"
 "\n"
-"  -o, --out MODEL.yaml  write the model: section (replaced whole)\n"
+"  -o, --out MODEL.yaml  write the model: section (replaced whole; - for\n"
+"                        standard output, the table then on standard error)\n"
 "  --quantile Q          the lower envelope, 0 < Q <= 1 (0.1)\n"
 "  --json                the result as one object: parameters {name:\n"
 "                        {value, unit, source}}, fit, residual, frames_used\n"
@@ -127,6 +128,11 @@ calib_parse(struct calib_opts *o, int argc, char **argv)
 	if (!o->no.given) {
 		fprintf(stderr, "ttsim trace calibrate: give the recording's "
 		    "cluster file FILE.yaml (or --dims and --ports)\n");
+		return -1;
+	}
+	if (o->out.json && o->file != NULL && strcmp(o->file, "-") == 0) {
+		fprintf(stderr, "ttsim trace calibrate: --json and -o - both "
+		    "want standard output; give -o a file\n");
 		return -1;
 	}
 	if (netopts_finish(&o->no, cmd) < 0)
@@ -249,10 +255,9 @@ calib_fit(struct calib_run *x)
 	obs = x->used_rtt ? d->rtt : d->oneway;
 	n = x->used_rtt ? d->nrtt : d->noneway;
 	if (tt_calib_fit_obs(obs, n, &co, &x->fit, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim trace calibrate: %s (%s: %" PRIu64
-		    " frames matched, %zu %s)\n", err, x->used_rtt ?
-		    "round trips" : "one-way latencies", d->matched, n,
-		    x->used_rtt ? "round trips" : "used");
+		fprintf(stderr, "ttsim trace calibrate: %s (fitting %zu %s "
+		    "of %" PRIu64 " matched frames)\n", err, n, x->used_rtt ?
+		    "round trips" : "one-way latencies", d->matched);
 		return -1;
 	}
 	if (gbps > 0) {
@@ -325,8 +330,8 @@ calib_model(struct calib_run *x)
 	snprintf(src, sizeof(src), "per-hop time %.1f ns (fitted%s) minus "
 	    "link_ns", f->hop_ns, f->hop_fitted ? "" : "; one hop count only: "
 	    "base / (H+1)");
-	set_param(&x->p[P_ROUTER], "router_ns", "ns", 1, router, src);
-	set_param(&x->p[P_LINK], "link_ns", "ns", 1, link, "one cycle "
+	set_param(&x->p[P_ROUTER], "router_ns", "ns", 2, router, src);
+	set_param(&x->p[P_LINK], "link_ns", "ns", 2, link, "one cycle "
 	    "(flit_bytes * 8 / link_gbps): router and link are not separable "
 	    "from end-to-end latencies");
 	over = f->base_ns - f->hop_ns;
@@ -343,15 +348,15 @@ calib_model(struct calib_run *x)
 		snprintf(src, sizeof(src), "port traces: send record to first "
 		    "port record %.1f ns (envelope of %" PRIu64 ") minus "
 		    "router_ns", x->d.send_seg_ns, x->d.send_segs);
-		set_param(&x->p[P_SEND], "send_ns", "ns", 1, snd, src);
-		set_param(&x->p[P_RECV], "recv_ns", "ns", 1, rcv,
+		set_param(&x->p[P_SEND], "send_ns", "ns", 2, snd, src);
+		set_param(&x->p[P_RECV], "recv_ns", "ns", 2, rcv,
 		    "base - hop - send_ns");
 	} else {
 		snd = rcv = over / 2;
 		snprintf(src, sizeof(src), "half of base - hop = %.1f ns "
 		    "(no port traces to split it)", over);
-		set_param(&x->p[P_SEND], "send_ns", "ns", 1, snd, src);
-		set_param(&x->p[P_RECV], "recv_ns", "ns", 1, rcv, src);
+		set_param(&x->p[P_SEND], "send_ns", "ns", 2, snd, src);
+		set_param(&x->p[P_RECV], "recv_ns", "ns", 2, rcv, src);
 	}
 	set_param(&x->p[P_VC], "vc_bytes", "bytes", 0,
 	    ttd_buffer(cfg->credit_vc_bytes, cfg, x->net.ext_vcs),
@@ -554,7 +559,8 @@ cmd_trace_calibrate(int argc, char **argv)
 	if (x.o.out.json)
 		print_json(stdout, &x);
 	else
-		print_table(stdout, &x);
+		print_table(x.o.file != NULL && strcmp(x.o.file, "-") == 0 ?
+		    stderr : stdout, &x);
 	rc = TTSIM_EXIT_OK;
 out:
 	tt_calib_data_free(&x.d);
