@@ -237,6 +237,8 @@ tt_calib_fit_obs(const tt_calib_obs *o, size_t n, const tt_calib_opts *opts,
 		if (fabs(size - size0) > 1e-9)
 			sizes = 1;
 	}
+	if (opts != NULL && opts->crossings)
+		hop_fitted = 0;
 	if (nspb <= 0 && !sizes) {
 		r = tt_errf(err, errsz, "every frame has %.0f bytes: the "
 		    "bandwidth needs frames of at least two sizes (or long "

@@ -161,7 +161,7 @@ struct calib_run {
 	tt_net net;
 	tt_calib_data d;
 	tt_calib_fit fit, other;
-	int used_rtt, other_ok;
+	int used_rtt, other_ok, crossings;
 	double agreement;       /* relative difference of the other fit */
 	size_t trains_used;
 	double slope_gbps;      /* the slope's estimate beside a rate */
@@ -220,7 +220,7 @@ static int
 calib_fit(struct calib_run *x)
 {
 	tt_calib_data *d = &x->d;
-	tt_calib_opts co = {x->o.quantile, 0};
+	tt_calib_opts co = {x->o.quantile, 0, 0};
 	const tt_calib_obs *obs;
 	size_t n;
 	double gbps;
@@ -260,8 +260,34 @@ calib_fit(struct calib_run *x)
 		    "round trips" : "one-way latencies", d->matched);
 		return -1;
 	}
+	/* a base shorter than one switch crossing has no engine
+	 * counterpart (its endpoint overheads would be negative): fitted
+	 * again with every crossing alike */
+	if (x->fit.hop_fitted && x->fit.base_ns < x->fit.hop_ns) {
+		tt_calib_fit first = x->fit;
+
+		co.crossings = 1;
+		if (tt_calib_fit_obs(obs, n, &co, &x->fit, err,
+		    sizeof(err)) < 0) {
+			/* keep the free fit; the model then differs from it */
+			x->fit = first;
+			co.crossings = 0;
+			snprintf(x->note[x->nnote++], sizeof(x->note[0]),
+			    "with every switch crossing alike the fit fails "
+			    "(%.200s): the free fit is kept, its bandwidth and "
+			    "base are doubtful", err);
+		} else {
+			snprintf(x->note[x->nnote++], sizeof(x->note[0]),
+			    "the free fit (%.1f + H * %.1f ns) has a base "
+			    "below one switch crossing, which the engine "
+			    "cannot have: fitted again with every crossing "
+			    "alike and no endpoint overhead", first.base_ns,
+			    first.hop_ns);
+			x->crossings = 1;
+		}
+	}
 	if (gbps > 0) {
-		tt_calib_opts so = {x->o.quantile, 0};
+		tt_calib_opts so = {x->o.quantile, 0, 0};
 		tt_calib_fit sf;
 
 		if (tt_calib_fit_obs(obs, n, &so, &sf, err, sizeof(err)) == 0)
@@ -328,8 +354,8 @@ calib_model(struct calib_run *x)
 		link = f->hop_ns > 0 ? f->hop_ns : 0;
 	}
 	snprintf(src, sizeof(src), "per-hop time %.1f ns (fitted%s) minus "
-	    "link_ns", f->hop_ns, f->hop_fitted ? "" : "; one hop count only: "
-	    "base / (H+1)");
+	    "link_ns", f->hop_ns, f->hop_fitted ? "" : "; every switch "
+	    "crossing alike: latency / (H+1)");
 	set_param(&x->p[P_ROUTER], "router_ns", "ns", 2, router, src);
 	set_param(&x->p[P_LINK], "link_ns", "ns", 2, link, "one cycle "
 	    "(flit_bytes * 8 / link_gbps): router and link are not separable "
@@ -366,7 +392,7 @@ calib_model(struct calib_run *x)
 	    ttd_buffer(cfg->credit_int_vc_bytes, cfg, x->net.int_vcs),
 	    cfg->credit_int_vc_bytes > 0 ? "the cluster file's credits:" :
 	    "ttd's default (no credits: in the file)");
-	if (!f->hop_fitted)
+	if (!f->hop_fitted && !x->crossings)
 		snprintf(x->note[x->nnote++], sizeof(x->note[0]), "every "
 		    "frame crossed %s hops: base and per-hop time are not "
 		    "separable; every switch crossing taken alike, no endpoint "

@@ -63,13 +63,17 @@ typedef struct tt_calib_opts {
 	double quantile;        /* lower envelope per cell, (0, 1]; 0: 0.1 */
 	double gbps;            /* > 0: the bandwidth is known (a sustained
 	                         * rate), only base and hop are fitted */
+	int crossings;          /* 1: base = hop (every switch crossing
+	                         * alike, no endpoint overhead), as with one
+	                         * hop count */
 } tt_calib_opts;
 
 typedef struct tt_calib_fit {
 	double base_ns, hop_ns; /* per message, per link crossed */
 	double gbps;            /* given, or from the slope */
 	int gbps_fitted;        /* 1: from the slope of latency over bytes */
-	int hop_fitted;         /* 0: one hop count only, base = hop */
+	int hop_fitted;         /* 0: base = hop (one hop count only, or
+	                         * opts.crossings) */
 	size_t cells, cells_dropped;
 	size_t used;            /* observations in the cells kept */
 	/* |fitted - measured| / measured: against each kept cell's
