@@ -1,6 +1,6 @@
 /*
  * ttsim trace: the trace subcommands (synth in cmd_synth.c, stat in
- * cmd_stat.c, infer in cmd_infer.c).
+ * cmd_stat.c, infer in cmd_infer.c, calibrate in cmd_calibrate.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,19 +16,23 @@ cmd_trace(int argc, char **argv)
 		return cmd_trace_stat(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "infer") == 0)
 		return cmd_trace_infer(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "calibrate") == 0)
+		return cmd_trace_calibrate(argc - 1, argv + 1);
 	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "--help") == 0)) {
-		printf("usage: ttsim trace synth|stat|infer ...\n\n"
+		printf("usage: ttsim trace synth|stat|infer|calibrate ...\n\n"
 		    "  synth   write an application-like trace (pcap of torus "
 		    "frames)\n"
 		    "  stat    summarise traces: messages, bytes, duration, PEs, "
 		    "pairs\n"
 		    "  infer   each message's predecessors and compute gap, for "
-		    "replay --causal\n\n'ttsim trace COMMAND --help' says "
+		    "replay --causal\n"
+		    "  calibrate  fit a hardware model (model: section) to a "
+		    "ttd recording\n\n'ttsim trace COMMAND --help' says "
 		    "more.\n");
 		return TTSIM_EXIT_OK;
 	}
-	fprintf(stderr, "ttsim trace: give synth, stat or infer (see ttsim "
+	fprintf(stderr, "ttsim trace: give synth, stat, infer or calibrate (see ttsim "
 	    "trace --help)\n");
 	return TTSIM_EXIT_USAGE;
 }

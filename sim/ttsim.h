@@ -349,5 +349,6 @@ int cmd_trace_stat(int argc, char **argv);    /* sim/cmd_stat.c */
 int cmd_replay(int argc, char **argv);
 int cmd_app(int argc, char **argv);            /* sim/cmd_app.c */
 int cmd_trace_infer(int argc, char **argv);    /* sim/cmd_infer.c */
+int cmd_trace_calibrate(int argc, char **argv); /* sim/cmd_calibrate.c */
 
 #endif

@@ -68,7 +68,7 @@ fi
 mkdir -p "$tmp/scratch"
 Tabs=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 for cmd in analyze verify run sweep plot "trace synth" "trace stat" \
-    "trace infer" replay "app halo3d"; do
+    "trace infer" "trace calibrate" replay "app halo3d"; do
 	# shellcheck disable=SC2086  # "trace synth" is two words
 	"$T" $cmd --help >"$tmp/help" 2>&1 || { bad "help-${cmd// /-}" "exit $?"; continue; }
 	missing=""
@@ -126,6 +126,13 @@ if full_disk; then
 	full infer trace infer "$tmp/rec" --dims 2,2,2 -o "$tmp/rec.deps"
 	want="ttsim trace infer: -o standard output: write failed: No space left on device" \
 	    full infer-stdout trace infer traces/uniform-4x4x4.pcap --dims 4,4,4 -o -
+	for b in 64 1024 4096; do
+		"$T" app pingpong --dims 2,2,2 --ranks 0,9 --iterations 4 --bytes "$b" \
+		    --record "$tmp/cal$b" >/dev/null 2>&1
+	done
+	full calibrate trace calibrate "$tmp/cal64" "$tmp/cal1024" "$tmp/cal4096" --dims 2,2,2
+	want="ttsim trace calibrate: -o standard output: write failed: No space left on device" \
+	    full calibrate-model trace calibrate "$tmp/cal64" "$tmp/cal1024" "$tmp/cal4096" --dims 2,2,2 -o -
 else
 	skip full "not root: cannot mount a tmpfs to fill"
 fi

@@ -166,7 +166,7 @@ render() { MANWIDTH=200 man -l "$1" 2>/dev/null | col -b; }
 render man/ttsim.1 >"$tmp/ttsim.txt"
 render man/ttd.8 >"$tmp/ttd.txt"
 missing= n=0
-for c in analyze verify run sweep plot "trace synth" "trace stat" "trace infer" replay app; do
+for c in analyze verify run sweep plot "trace synth" "trace stat" "trace infer" "trace calibrate" replay app; do
 	# shellcheck disable=SC2086  # "trace synth": two words
 	for f in $("$T" $c --help 2>/dev/null | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
 		n=$((n + 1))

@@ -1,0 +1,162 @@
+/*
+ * twintorus: fitting a hardware model to a recording (ttsim trace
+ * calibrate).
+ *
+ * A ttd recording holds, per node, every frame a PE sent (at the TAP read)
+ * and a copy of every frame delivered to one (at the TAP write), with the
+ * source PE and its sequence number (twintorus/infer.h).  Matched by
+ * (source, sequence), each delivered frame gives a one-way latency:
+ * delivery time minus send time.  That difference mixes two nodes' clocks;
+ * the sum of a frame a -> b and a frame b -> a does not: with the far
+ * side's turnaround taken out of the round trip,
+ *     (dlv2@a - send1@a) - (send2@b - dlv1@b) = lat1 + lat2
+ * whatever the clocks' offsets.  So an observation is a sum of nmsg
+ * latencies (1: one way, 2: a round trip) with the sum of their hop
+ * counts and bytes, and the model fitted is linear in all three:
+ *     latency = nmsg * base + hops * hop + bytes * 8 / gbps
+ * (the engine's zero-load formula, twintorus/sim.h, in ns: a packet
+ * crossing H links takes (H+1)(R+L) + L + flits - 1 cycles plus the
+ * endpoint overheads, so hop = (R+L) cycles and base = R + 2L - 1 cycles
+ * plus send and receive overhead).
+ *
+ * Only zero-load frames tell the hardware: a frame that queued behind
+ * others is late for reasons the model reproduces by itself.  The fit
+ * therefore takes a lower envelope: observations are grouped in cells of
+ * (nmsg, hops, size bucket of a quarter octave), each cell is represented
+ * by its q-quantile (default the 10th percentile), and the line is fitted
+ * by least squares, relative (each cell weighted by 1/latency), to the
+ * cells; cells more than a few median deviations off are dropped and the
+ * line fitted again (a cell of only queued frames).
+ *
+ * Bandwidth: from the sustained rate of long transfers when there are any
+ * (tt_calib_rate(): bytes over time at the receiver over the second half
+ * of each transfer, so that a token bucket's burst and a slow start are
+ * behind it), else from the slope of latency over bytes.
+ *
+ * One hop count only (two nodes' ping-pong): base and hop cannot be told
+ * apart; the fit then takes every switch crossing alike and no endpoint
+ * overhead (base = hop), and says so (tt_calib_fit.hop_fitted = 0).
+ */
+#ifndef TWINTORUS_CALIBRATE_H
+#define TWINTORUS_CALIBRATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "twintorus/topo.h"
+#include "twintorus/api.h"
+
+TT_BEGIN_DECLS
+
+/* One observation: nmsg frames' latencies summed. */
+typedef struct tt_calib_obs {
+	double lat_ns;          /* measured */
+	double bytes;           /* carried bytes, summed */
+	int hops;               /* links between cards crossed, summed */
+	int nmsg;               /* 1 one way, 2 a round trip */
+} tt_calib_obs;
+
+/* The fewest observations, and cells, a fit takes. */
+#define TT_CALIB_MIN_OBS   10
+#define TT_CALIB_QUANTILE  0.1
+
+typedef struct tt_calib_opts {
+	double quantile;        /* lower envelope per cell, (0, 1]; 0: 0.1 */
+	double gbps;            /* > 0: the bandwidth is known (a sustained
+	                         * rate), only base and hop are fitted */
+	int crossings;          /* 1: base = hop (every switch crossing
+	                         * alike, no endpoint overhead), as with one
+	                         * hop count */
+} tt_calib_opts;
+
+typedef struct tt_calib_fit {
+	double base_ns, hop_ns; /* per message, per link crossed */
+	double gbps;            /* given, or from the slope */
+	int gbps_fitted;        /* 1: from the slope of latency over bytes */
+	int hop_fitted;         /* 0: base = hop (one hop count only, or
+	                         * opts.crossings) */
+	size_t cells, cells_dropped;
+	size_t used;            /* observations in the cells kept */
+	/* |fitted - measured| / measured: against each kept cell's
+	 * envelope (the zero-load latencies), and against every observation
+	 * of those cells (queueing included) */
+	double med_rel, p90_rel;
+	double all_med_rel, all_p90_rel;
+} tt_calib_fit;
+
+/*
+ * Fit o[0..n).  0, or -1 with err set: fewer than TT_CALIB_MIN_OBS
+ * observations, too few cells for the unknowns, or every observation of
+ * one size when the bandwidth is to be fitted.
+ */
+int tt_calib_fit_obs(const tt_calib_obs *o, size_t n,
+    const tt_calib_opts *opts, tt_calib_fit *fit, char *err, size_t errsz);
+/* What fit says about one observation, ns. */
+double tt_calib_predict(const tt_calib_fit *fit, const tt_calib_obs *o);
+
+/*
+ * A transfer: frames one source sent to one destination back to back.
+ * bytes and ns are those of its second half (by bytes): what arrived
+ * after the delivery at which half its bytes had, over the time from
+ * that delivery to its last; frames, of that half.
+ */
+typedef struct tt_calib_train {
+	double bytes, ns;
+	uint32_t frames;
+	double total_bytes;     /* the whole transfer */
+} tt_calib_train;
+
+/* The fewest frames a transfer's measured half has to count. */
+#define TT_CALIB_TRAIN_MIN 8
+
+/*
+ * The sustained rate, Gb/s: the median rate of the largest transfers
+ * (those with at least half the bytes of the largest) among those whose
+ * measured half has TT_CALIB_TRAIN_MIN frames; *used says how many.  0
+ * when there is none.
+ */
+double tt_calib_rate(const tt_calib_train *t, size_t n, size_t *used);
+
+/* ---- from traces ---- */
+
+typedef struct tt_calib_data {
+	tt_calib_obs *oneway;   /* every matched frame */
+	size_t noneway;
+	size_t oneway_same_clock;       /* of them: sent and delivered on one
+	                                 * node (one trace file's clock) */
+	tt_calib_obs *rtt;      /* each frame with the other way's next */
+	size_t nrtt;
+	tt_calib_train *train;
+	size_t ntrain;
+	uint64_t files, records, sends, deliveries, port_records;
+	uint64_t matched;       /* deliveries matched to their send */
+	uint64_t unmatched;     /* deliveries without a send */
+	uint64_t mismatched;    /* ... whose destination or length differ */
+	uint64_t duplicate;     /* sends of a (source, sequence) seen twice
+	                         * in one recording: not matched */
+	uint64_t max_bytes;     /* the largest data frame carried */
+	/* the routing function's hop counts against the recorded ones
+	 * (ttd's delivery copies and port traces carry them) */
+	uint64_t hops_checked, hops_differ;
+	/* port traces: the send record to the frame's first port record,
+	 * on the source node's clock: its lower envelope, ns, and how many */
+	double send_seg_ns;
+	uint64_t send_segs;
+} tt_calib_data;
+
+/*
+ * Read the recordings paths name (files, or directories as ttsim replay
+ * takes them).  Each directory is one recording (its sequences are
+ * matched among its own files); the files given by name are one more.
+ * PEs must be below net's.  0, or -1 with err set ("FILE: record N:
+ * ...").
+ */
+int tt_calib_read(tt_calib_data *d, const char *const *paths, size_t np,
+    const tt_net *net, char *err, size_t errsz);
+void tt_calib_data_free(tt_calib_data *d);
+
+/* Links crossed by tt_route()'s path from PE src to PE dst, or -1. */
+int tt_calib_hops(const tt_net *net, uint32_t src, uint32_t dst);
+
+TT_END_DECLS
+
+#endif

@@ -1,0 +1,285 @@
+/*
+ * The calibration's fit (twintorus/calibrate.h) on observation lists made
+ * by hand from known parameters:
+ *   - one-way and round-trip latencies without noise give the parameters
+ *     back exactly, with the bandwidth fitted or given;
+ *   - frames that queued (late in their group) and a group of only queued
+ *     frames do not move the fit;
+ *   - one hop count only: base = hop, and it is said;
+ *   - too few frames, and one frame size without a known bandwidth, are
+ *     errors that say what is needed;
+ *   - the sustained rate is the median of the largest transfers';
+ * and on traces: sends matched to deliveries across two nodes' clocks, the
+ * round trips free of their offset, a PE the cluster does not have refused.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "twintorus/calibrate.h"
+#include "twintorus/trace.h"
+#include "tt_test.h"
+
+#define BASE 100.0
+#define HOP 64.0
+#define GBPS 10.0
+
+static double
+truth(int nmsg, int hops, double bytes)
+{
+	return nmsg * BASE + hops * HOP + bytes * 8 / GBPS;
+}
+
+static const int hopset[] = {1, 2, 4};
+static const double sizes[] = {64, 1024, 4096, 16384};
+
+/* copies of every (hops, size), one way (nmsg 1) or round trips (2) */
+static size_t
+make(tt_calib_obs *o, int nmsg, int copies)
+{
+	size_t n = 0;
+	int h, s, c;
+
+	for (h = 0; h < 3; h++)
+		for (s = 0; s < 4; s++)
+			for (c = 0; c < copies; c++) {
+				o[n].nmsg = nmsg;
+				o[n].hops = nmsg * hopset[h];
+				o[n].bytes = nmsg * sizes[s];
+				o[n].lat_ns = truth(nmsg, o[n].hops, o[n].bytes);
+				n++;
+			}
+	return n;
+}
+
+static void
+exact_one_way(void **state)
+{
+	tt_calib_obs o[256];
+	tt_calib_fit f;
+	char err[256];
+	size_t n = make(o, 1, 3);
+
+	(void)state;
+	assert_int_equal(tt_calib_fit_obs(o, n, NULL, &f, err, sizeof(err)), 0);
+	assert_float_equal(f.base_ns, BASE, 1e-6);
+	assert_float_equal(f.hop_ns, HOP, 1e-6);
+	assert_float_equal(f.gbps, GBPS, 1e-9);
+	assert_true(f.gbps_fitted && f.hop_fitted);
+	assert_int_equal(f.cells, 12);
+	assert_int_equal(f.used, n);
+	assert_true(f.med_rel < 1e-9 && f.p90_rel < 1e-9);
+}
+
+static void
+exact_round_trips_and_given_rate(void **state)
+{
+	tt_calib_obs o[256];
+	tt_calib_opts opts = {0.1, GBPS, 0};
+	tt_calib_fit f;
+	char err[256];
+	size_t n = make(o, 2, 2);
+
+	(void)state;
+	assert_int_equal(tt_calib_fit_obs(o, n, NULL, &f, err, sizeof(err)), 0);
+	assert_float_equal(f.base_ns, BASE, 1e-6);
+	assert_float_equal(f.hop_ns, HOP, 1e-6);
+	assert_float_equal(f.gbps, GBPS, 1e-9);
+	assert_int_equal(tt_calib_fit_obs(o, n, &opts, &f, err, sizeof(err)),
+	    0);
+	assert_false(f.gbps_fitted);
+	assert_float_equal(f.base_ns, BASE, 1e-6);
+	assert_float_equal(f.hop_ns, HOP, 1e-6);
+}
+
+static void
+queued_outliers(void **state)
+{
+	tt_calib_obs o[512];
+	tt_calib_fit f;
+	char err[256];
+	size_t n = make(o, 1, 10), i;
+
+	(void)state;
+	/* one frame in five of every group waited behind others */
+	for (i = 0; i < n; i += 5)
+		o[i].lat_ns *= 1.0 + 0.5 * (double)(i % 7);
+	/* and a group of 2048-byte frames that all queued */
+	for (i = 0; i < 3; i++) {
+		o[n].nmsg = 1;
+		o[n].hops = 2;
+		o[n].bytes = 2048;
+		o[n].lat_ns = 3 * truth(1, 2, 2048);
+		n++;
+	}
+	assert_int_equal(tt_calib_fit_obs(o, n, NULL, &f, err, sizeof(err)), 0);
+	assert_int_equal(f.cells_dropped, 1);
+	assert_float_equal(f.base_ns, BASE, 1e-6);
+	assert_float_equal(f.hop_ns, HOP, 1e-6);
+	assert_float_equal(f.gbps, GBPS, 1e-9);
+	assert_true(f.med_rel < 1e-9);
+	assert_true(f.all_p90_rel > 0.1);       /* the queued ones */
+}
+
+static void
+one_hop_count(void **state)
+{
+	tt_calib_obs o[64];
+	tt_calib_fit f;
+	char err[256];
+	size_t n = 0;
+	int s, c;
+
+	(void)state;
+	/* two nodes: every frame 1 hop; latency (H+1) * 80 + bytes */
+	for (s = 0; s < 4; s++)
+		for (c = 0; c < 3; c++) {
+			o[n].nmsg = 1;
+			o[n].hops = 1;
+			o[n].bytes = sizes[s];
+			o[n].lat_ns = 2 * 80.0 + sizes[s] * 8 / GBPS;
+			n++;
+		}
+	assert_int_equal(tt_calib_fit_obs(o, n, NULL, &f, err, sizeof(err)), 0);
+	assert_false(f.hop_fitted);
+	assert_float_equal(f.hop_ns, 80.0, 1e-6);
+	assert_float_equal(f.base_ns, 80.0, 1e-6);
+	assert_float_equal(f.gbps, GBPS, 1e-9);
+}
+
+static void
+errors(void **state)
+{
+	tt_calib_obs o[64];
+	tt_calib_fit f;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	make(o, 1, 1);
+	assert_int_equal(tt_calib_fit_obs(o, 5, NULL, &f, err, sizeof(err)),
+	    -1);
+	assert_non_null(strstr(err, "too few frames to fit: 5, at least 10"));
+	for (i = 0; i < 12; i++)
+		o[i].bytes = 100;
+	assert_int_equal(tt_calib_fit_obs(o, 12, NULL, &f, err, sizeof(err)),
+	    -1);
+	assert_non_null(strstr(err, "every frame has 100 bytes"));
+}
+
+static void
+sustained_rate(void **state)
+{
+	tt_calib_train t[5] = {
+		{8000, 8000, 20, 16000},        /* 8 Gb/s */
+		{9000, 8000, 20, 18000},        /* 9 */
+		{10000, 8000, 20, 20000},       /* 10 */
+		{1000, 100, 20, 2000},          /* a small burst: too small */
+		{50000, 1000, 4, 100000},       /* too few frames */
+	};
+	size_t used;
+
+	(void)state;
+	assert_float_equal(tt_calib_rate(t, 5, &used), 9.0, 1e-9);
+	assert_int_equal(used, 3);
+	assert_float_equal(tt_calib_rate(t + 4, 1, &used), 0, 0);
+	assert_int_equal(used, 0);
+}
+
+/* ---- on traces ---- */
+
+static void
+put(tt_trace_writer *w, uint64_t t, uint32_t src, uint32_t dst,
+    uint32_t seq, uint64_t bytes, int dlv)
+{
+	tt_msg m = {t, src, dst, seq, bytes, 0, 0};
+
+	assert_int_equal(dlv ? tt_trace_write_delivery(w, &m) :
+	    tt_trace_write_msg(w, &m), 0);
+}
+
+static void
+from_traces(void **state)
+{
+	char dir[] = "/tmp/tt-calib.XXXXXX", p0[128], p1[128], err[512];
+	const int k[3] = {2, 2, 2};
+	const char *paths[1];
+	tt_trace_writer *w0, *w1;
+	tt_calib_data d;
+	tt_net net;
+	uint64_t off = 5000000;         /* node 1's clock is 5 ms ahead */
+	uint32_t i;
+	int h;
+
+	(void)state;
+	tt_test_net(&net, 3, k, 1, NULL, TT_DL_VC);
+	h = tt_calib_hops(&net, 0, 9);
+	assert_true(h >= 1);
+	assert_non_null(mkdtemp(dir));
+	snprintf(p0, sizeof(p0), "%s/n0-pe.pcap", dir);
+	snprintf(p1, sizeof(p1), "%s/n4-pe.pcap", dir);
+	assert_int_equal(tt_trace_create(&w0, p0, TT_TRACE_INPLACE, err,
+	    sizeof(err)), 0);
+	assert_int_equal(tt_trace_create(&w1, p1, TT_TRACE_INPLACE, err,
+	    sizeof(err)), 0);
+	/* PE 0 (node 0) pings PE 9 (node 4), which answers at once */
+	for (i = 0; i < 12; i++) {
+		uint64_t t = 1000000 + i * 100000, b = 100 + 1000 * (i % 4);
+		double lat = truth(1, h, (double)b);
+
+		put(w0, t, 0, 9, i, b, 0);
+		put(w1, t + (uint64_t)lat + off, 0, 9, i, b, 1);
+		put(w1, t + (uint64_t)lat + off + 500, 9, 0, i, b, 0);
+		put(w0, t + 2 * (uint64_t)lat + 500, 9, 0, i, b, 1);
+	}
+	assert_int_equal(tt_trace_close(w0, err, sizeof(err)), 0);
+	assert_int_equal(tt_trace_close(w1, err, sizeof(err)), 0);
+	paths[0] = dir;
+	assert_int_equal(tt_calib_read(&d, paths, 1, &net, err, sizeof(err)),
+	    0);
+	assert_int_equal(d.matched, 24);
+	assert_int_equal(d.noneway, 24);
+	assert_int_equal(d.oneway_same_clock, 0);
+	assert_true(d.nrtt >= 23);
+	for (i = 0; i < d.nrtt; i++)
+		assert_float_equal(d.rtt[i].lat_ns, truth(2, d.rtt[i].hops,
+		    d.rtt[i].bytes), 2.0);
+	tt_calib_data_free(&d);
+	/* a cluster of 8 PEs has no PE 9 */
+	{
+		const int k1[2] = {2, 2};
+		tt_net small;
+
+		tt_test_net(&small, 2, k1, 1, NULL, TT_DL_VC);
+		assert_int_equal(tt_calib_read(&d, paths, 1, &small, err,
+		    sizeof(err)), -1);
+		assert_non_null(strstr(err, "out of range"));
+		tt_net_free(&small);
+	}
+	unlink(p0);
+	unlink(p1);
+	rmdir(dir);
+	tt_net_free(&net);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(exact_one_way),
+		cmocka_unit_test(exact_round_trips_and_given_rate),
+		cmocka_unit_test(queued_outliers),
+		cmocka_unit_test(one_hop_count),
+		cmocka_unit_test(errors),
+		cmocka_unit_test(sustained_rate),
+		cmocka_unit_test(from_traces),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
