@@ -99,12 +99,12 @@ jobs=$OUT/replays/jobs
 for s in $CONFIGS; do
 	for d in $CONFIGS; do
 		na=$(net_args "$d")
-		echo "$d ${na:-(ttsim's default network)}" >> "$OUT/replays/networks"
+		echo "$d ${na:-(the default network of ttsim)}" >> "$OUT/replays/networks"
 		for a in $APPS; do
 			for run in "$OUT/$s/$a"/run*; do
 				[ -d "$run/traces" ] || continue
 				r=${run##*/run}
-				echo "$run|$OUT/replays/$s-$d-$a-$r.json|$na" >> "$jobs"
+				echo "$run|$OUT/replays/$s-$d-$a-run$r.json|$na" >> "$jobs"
 			done
 		done
 	done
@@ -125,18 +125,31 @@ tr '\n' '\0' < "$jobs" | xargs -0 -P "$JOBS" -I{} bash -c '
 	mv "$js.tmp" "$js"' _ {}
 
 # ---- 3. the table ----
+
+# count, median, min, max of the numbers on standard input
+stats() {
+	sort -g | awk '{ v[NR] = $1 }
+	END { if (NR) print NR, (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), v[1], v[NR] }'
+}
+pred_values() {
+	local f
+	for f in "$OUT/replays/$1-$2-$3-run"*.json; do
+		[ -s "$f" ] && jq '.networks[0].makespan_s' "$f"
+	done
+}
+# D's trace spans (runs.tsv column 5) of the runs that went well
+meas_values() {
+	awk -F'\t' -v c="$1" -v a="$2" '$1 == c && $2 == a && $8 == 1 && $5 != "" { print $5 }' "$OUT/runs.tsv"
+}
 {
 	printf 'app\tsrc\tdst\tpredicted_median_s\tmeasured_median_s\tmeasured_min_s\tmeasured_max_s\terror_pct\tsrc_runs\tdst_runs\tnetwork\n'
 	for a in $APPS; do
 		for s in $CONFIGS; do
 			for d in $CONFIGS; do
-				pred=$(for f in "$OUT/replays/$s-$d-$a"-*.json; do
-					[ -s "$f" ] && jq '.networks[0].makespan_s' "$f"
-				done | sort -g | awk '{v[NR] = $1} END {if (NR) print NR, (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}')
-				meas=$(awk -F'\t' -v c="$d" -v a="$a" '$1 == c && $2 == a && $8 == 1 && $5 != "" {print $5}' "$OUT/runs.tsv" |
-				    sort -g | awk '{v[NR] = $1} END {if (NR) print NR, (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), v[1], v[NR]}')
-				read -r np pm <<< "${pred:-0 }"
-				read -r nm mm mmin mmax <<< "${meas:-0   }"
+				pred=$(pred_values "$s" "$d" "$a" | stats)
+				meas=$(meas_values "$d" "$a" | stats)
+				read -r np pm _ <<< "${pred:-0}"
+				read -r nm mm mmin mmax <<< "${meas:-0}"
 				err=$(awk -v p="$pm" -v m="$mm" 'BEGIN {if (p != "" && m > 0) printf "%.1f", (p / m - 1) * 100}')
 				na=$(net_args "$d")
 				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$a" "$s" "$d" "$pm" "$mm" "$mmin" "$mmax" "$err" "$np" "$nm" "${na:---link-gbps default}"
