@@ -55,7 +55,7 @@ else
 	note "ttsim trace calibrate is not in this build ($TTSIM trace calibrate --help fails): no calibration, no OUT/C/model.yaml"
 fi
 HAVE_MODEL=0
-if "$TTSIM" replay --help 2>&1 | grep -q -- '--model'; then
+if "$TTSIM" replay --help 2>&1 | grep -qE -- '--model( |=|$)'; then
 	HAVE_MODEL=1
 else
 	note "ttsim replay has no --model in this build: every replay runs with --link-gbps of the destination's tc rate instead (X: ttsim's default)"
