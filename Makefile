@@ -193,10 +193,14 @@ build/tests/tb%: tests/testbed/tb%.c build/libtwintorus.a
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
 
 # The testbed's MPI halo program (tests/testbed/mpi.sh), when Open MPI is here.
+# bench/predict's ping-pong (also run under SimGrid there) is built with it.
 ifneq ($(MPI_LIBS),)
-TESTBED_BIN += build/tests/mpihalo
+TESTBED_BIN += build/tests/mpihalo build/bench/pingpong
 endif
 build/tests/mpihalo: tests/testbed/mpihalo.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(MPI_LIBS)
+build/bench/pingpong: bench/predict/simgrid/pingpong.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(MPI_LIBS)
 

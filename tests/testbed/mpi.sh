@@ -14,7 +14,10 @@
 # (traces/README.md).  Prints one ok/FAIL line per check (SKIP with the
 # reason for an application that is not installed) and ends with
 # "N passed, N failed"; exit 0 only when nothing failed.
-set -u
+#
+# Sourced (bench/predict/record.sh does), it only defines the functions
+# and the settings above the guard at "main": the arguments are parsed
+# and the testbed built below it.
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -34,25 +37,6 @@ HALO_ARGS=(-n 16 -i 5 -w 100)
 LMP_CELLS=${LMP_CELLS:-6}
 LMP_STEPS=${LMP_STEPS:-50}
 
-OUT=
-APPS=halo,lammps
-while [ $# -gt 0 ]; do
-	case $1 in
-	--keep) TB_KEEP=1 ;;
-	--out) OUT=${2:?--out needs a directory}; shift ;;
-	--apps) APPS=${2:?--apps needs a list: halo,lammps}; shift ;;
-	--why-not) WHY_NOT=1 ;;
-	*) echo "usage: mpi.sh [--keep] [--out DIR] [--apps halo,lammps] | --why-not" >&2; exit 64 ;;
-	esac
-	shift
-done
-for app in ${APPS//,/ }; do
-	case $app in
-	halo|lammps) ;;
-	*) echo "mpi.sh: --apps: $app: not an application here (halo, lammps)" >&2; exit 64 ;;
-	esac
-done
-
 # Why the MPI checks cannot run at all (nothing printed when they can).
 mpi_why_not() {
 	local why
@@ -63,6 +47,19 @@ mpi_why_not() {
 	[ -x "$TBFLOWS" ] || { echo "$TBFLOWS is not built (make build/tests/tbflows)"; return; }
 	[ -x "$TTD" ] || echo "$TTD is not built"
 }
+
+# The cluster file of the MPI runs: tb_yaml's, with the port traces on,
+# so that each run's trace directory holds every node's PE trace
+# (nN-pe.pcap) and, beside it, one trace per port (nN-cC-PORT.pcap).
+mpi_yaml() {
+	tb_yaml "$1" "  ports: true
+"
+}
+
+# The PE traces of a trace directory (the port traces beside them are not
+# the application's messages: every hop of a frame is recorded there
+# again).
+mpi_pe_traces() { ls "$1"/*-pe.pcap; }
 
 # ---- the management network ----
 
@@ -174,6 +171,21 @@ check_capture() {
 	fi
 }
 
+# With the port traces on, every node wrote its PE trace and one trace
+# per port beside it, in the same directory.
+check_port_traces() {
+	local label=$1 dir=$2 n pe=0 ports=0
+	for ((n = 0; n < TB_NNODES; n++)); do
+		[ -s "$dir/traces/n$n-pe.pcap" ] && pe=$((pe + 1))
+		ports=$((ports + $(ls "$dir/traces/n$n"-c[01]-*.pcap 2>/dev/null | wc -l)))
+	done
+	if [ $pe = "$TB_NNODES" ] && [ $ports = $((TB_NNODES * 8)) ]; then
+		tb_ok "$label: traces/ holds the $pe PE traces (nN-pe.pcap) and the $ports port traces (nN-cC-PORT.pcap) side by side"
+	else
+		tb_fail "$label: PE and port traces side by side" "$pe PE traces of $TB_NNODES, $ports port traces of $((TB_NNODES * 8))"
+	fi
+}
+
 # One-way frame latency in the capture: from the send record (the TAP
 # read at the source's node) to the delivery copy (the TAP write at the
 # destination's), both on this machine's one clock.  "median p99" in µs
@@ -234,7 +246,7 @@ check_frames() {
 # delivery copies counted and skipped.
 check_stat() {
 	local label=$1 dir=$2 js msgs dc
-	if js=$("$TTSIM" trace stat "$dir/traces" --json 2> "$dir/stat.err"); then
+	if js=$("$TTSIM" trace stat $(mpi_pe_traces "$dir/traces") --json 2> "$dir/stat.err"); then
 		msgs=$(echo "$js" | jq .messages); dc=$(echo "$js" | jq .delivery_copies)
 		MPI_SPAN=$(echo "$js" | jq .duration_s)
 		if [ "$msgs" = "$MPI_SENDS" ] && [ "$dc" = "$MPI_DLV" ]; then
@@ -257,7 +269,7 @@ check_stat() {
 # arrive (p99 is tens of ms on a busy machine); waiting 10 s keeps such a
 # late delivery matched to its send rather than counted lost.
 mpi_replay() {
-	"$TTSIM" replay "$1" "$2" --causal --window 10000000000 --json
+	"$TTSIM" replay $(mpi_pe_traces "$1") "$2" --causal --window 10000000000 --json
 }
 
 # The recorded makespan, as the replay defines it: the first TCP data
@@ -306,15 +318,15 @@ check_snap() {
 	for f in "$dir"/traces/*-pe.pcap; do
 		"$TBFLOWS" snap $SNAP "$f" "$dir/snap/$(basename "$f")" || { tb_fail "$label: header-only copy"; return; }
 	done
-	a=$("$TTSIM" trace stat "$dir/traces" --json | jq -c 'del(.files)')
-	b=$("$TTSIM" trace stat "$dir/snap" --json | jq -c 'del(.files)')
+	a=$("$TTSIM" trace stat $(mpi_pe_traces "$dir/traces") --json | jq -c 'del(.files)')
+	b=$("$TTSIM" trace stat $(mpi_pe_traces "$dir/snap") --json | jq -c 'del(.files)')
 	if [ -n "$a" ] && [ "$a" = "$b" ] && "$TBFLOWS" frames "$dir"/snap/*-pe.pcap | cmp -s - "$dir/flows"; then
 		tb_ok "$label: traces cut to $SNAP bytes a record ($(du -sk "$dir/snap" | cut -f1) KiB, from $(du -sk "$dir/traces" | cut -f1) KiB) read the same in ttsim trace stat and tbflows"
 	else
 		tb_fail "$label: header-only copy reads the same in ttsim trace stat and tbflows"
 		return
 	fi
-	if [ -n "$OUT" ]; then
+	if [ -n "${OUT:-}" ]; then
 		mkdir -p "$OUT/$name"
 		cp "$dir"/snap/*.pcap "$TB_TMP/mpi.yaml" "$TB_TMP/$name.out" "$OUT/$name/"
 	fi
@@ -356,6 +368,7 @@ mpi_job() {
 	local measured appbytes appmsgs
 	IFS='|' read -r measured appbytes appmsgs <<< "$v"
 	tb_ok "$label: mpirun -np $np across the PE namespaces: ${MPI_WALL} s; $measured"
+	check_port_traces "$label" "$dir"
 	check_capture "$label" "$dir" || return
 	check_placement "$label" "$dir" "$(echo $pes | tr ' ' '\n' | sort -n | tr '\n' ' ')" $((m1 - m0))
 	check_frames "$label" "$dir" "$appbytes" "$appmsgs"
@@ -405,6 +418,27 @@ lmp_last_thermo() {
 
 [ "${BASH_SOURCE[0]}" = "$0" ] || return 0
 
+set -u
+OUT=
+APPS=halo,lammps
+while [ $# -gt 0 ]; do
+	case $1 in
+	--keep) TB_KEEP=1 ;;
+	--out) OUT=${2:?--out needs a directory}; shift ;;
+	--apps) APPS=${2:?--apps needs a list: halo,lammps}; shift ;;
+	--why-not) WHY_NOT=1 ;;
+	*) echo "usage: mpi.sh [--keep] [--out DIR] [--apps halo,lammps] | --why-not" >&2; exit 64 ;;
+	esac
+	shift
+done
+for app in ${APPS//,/ }; do
+	case $app in
+	halo|lammps) ;;
+	*) echo "mpi.sh: --apps: $app: not an application here (halo, lammps)" >&2; exit 64 ;;
+	esac
+done
+
+
 why=$(mpi_why_not)
 if [ -n "${WHY_NOT:-}" ]; then [ -z "$why" ] && exit 0; echo "$why"; exit 1; fi
 [ -z "$why" ] || { echo "mpi: cannot run: $why" >&2; exit 69; }
@@ -416,7 +450,7 @@ if ! { tb_layout $MPI_DIMS D && tb_build && mpi_mgmt_build; }; then
 	tb_fail "mpi $MPI_DIMS: build the torus and the management network"
 	exit 1
 fi
-tb_yaml "$TB_TMP/mpi.yaml"
+mpi_yaml "$TB_TMP/mpi.yaml"
 tb_ok "mpi $MPI_DIMS: torus of $TB_NPES PEs, management network joining them to the launcher (10.90.0.0/16)"
 
 for app in ${APPS//,/ }; do
