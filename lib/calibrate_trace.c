@@ -549,7 +549,7 @@ tt_calib_read(tt_calib_data *d, const char *const *paths, size_t np,
 		char **names;
 		size_t n;
 
-		if (trace_files(paths[i], &names, &n, err, errsz) < 0) {
+		if (trace_files(paths[i], &names, &n, 0, err, errsz) < 0) {
 			r = -1;
 			break;
 		}

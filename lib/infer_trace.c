@@ -146,7 +146,7 @@ add_path(struct infer_reader *rd, const char *path, char *err, size_t errsz)
 	size_t n, i;
 	int r = 0;
 
-	if (trace_files(path, &names, &n, err, errsz) < 0)
+	if (trace_files(path, &names, &n, 1, err, errsz) < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
 		struct rfile *g;

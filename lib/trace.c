@@ -664,8 +664,8 @@ pe_traces_only(char **names, size_t *n)
 
 /* A directory's trace files, in name order. */
 static int
-dir_files(const char *path, char ***names, size_t *n, char *err,
-    size_t errsz)
+dir_files(const char *path, char ***names, size_t *n, int pe_only,
+    char *err, size_t errsz)
 {
 	struct dirent *de;
 	size_t cap = 0, len;
@@ -695,14 +695,15 @@ dir_files(const char *path, char ***names, size_t *n, char *err,
 	if (*n == 0)
 		return tt_errf(err, errsz, "%s: no trace files in the directory "
 		    "(names containing .pcap)", path);
-	pe_traces_only(*names, n);
+	if (pe_only)
+		pe_traces_only(*names, n);
 	qsort(*names, *n, sizeof(**names), str_cmp);
 	return 0;
 }
 
 int
-trace_files(const char *path, char ***names, size_t *n, char *err,
-    size_t errsz)
+trace_files(const char *path, char ***names, size_t *n, int pe_only,
+    char *err, size_t errsz)
 {
 	struct stat st;
 	size_t i;
@@ -713,7 +714,7 @@ trace_files(const char *path, char ***names, size_t *n, char *err,
 		return tt_errf(err, errsz, "%s: cannot open: %s", path,
 		    strerror(errno));
 	if (strcmp(path, "-") != 0 && S_ISDIR(st.st_mode)) {
-		if (dir_files(path, names, n, err, errsz) == 0)
+		if (dir_files(path, names, n, pe_only, err, errsz) == 0)
 			return 0;
 		for (i = 0; i < *n; i++)
 			free((*names)[i]);
@@ -741,7 +742,7 @@ add_path(tt_trace_in *in, const char *path, size_t *cap, char *err,
 	size_t n, i;
 	int r = 0;
 
-	if (trace_files(path, &names, &n, err, errsz) < 0)
+	if (trace_files(path, &names, &n, 1, err, errsz) < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
 		if (in->nf == *cap) {

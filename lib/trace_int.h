@@ -10,10 +10,11 @@
 /*
  * The files path names: itself, or, for a directory, its trace files
  * (names containing .pcap, not hidden, not a writer's .part) in name
- * order.  *names (n of them, each and the array malloc'd) are the
- * caller's.  0, or -1 with err set.
+ * order; with pe_only, a ttd trace directory's PE traces only (not the
+ * port traces beside them).  *names (n of them, each and the array
+ * malloc'd) are the caller's.  0, or -1 with err set.
  */
-int trace_files(const char *path, char ***names, size_t *n, char *err,
-    size_t errsz);
+int trace_files(const char *path, char ***names, size_t *n, int pe_only,
+    char *err, size_t errsz);
 
 #endif
