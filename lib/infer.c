@@ -769,6 +769,9 @@ send_item(tt_infer *inf, uint32_t pe, const struct item *it)
 	d.bytes = m->bytes;
 	d.t_ns = m->t_send;
 	d.gap_ns = m->t_send > base ? m->t_send - base : 0;
+	if (d.npred > 0)
+		d.gap_ns = d.gap_ns > inf->p.turnaround_ns ?
+		    d.gap_ns - inf->p.turnaround_ns : 0;
 	e->gap_sum += d.gap_ns;
 	inf->st.gap_ns += d.gap_ns;
 	if (d.npred > 0) {

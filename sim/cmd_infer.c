@@ -18,6 +18,7 @@ infer_usage(FILE *f)
 	fprintf(f,
 "usage: ttsim trace infer TRACE... [FILE.yaml] [network flags] -o FILE\n"
 "                         [--burst-gap NS] [--pause NS] [--window NS]\n"
+"                         [--turnaround NS]\n"
 "                         [--score FILE] [--json]\n"
 "\n"
 "Reads a trace as ttd records it (per node: what its PEs sent, and a copy\n"
@@ -29,9 +30,12 @@ infer_usage(FILE *f)
 "  1. ARP, IPv6 neighbour discovery and TCP segments without payload (pure\n"
 "     ACKs, SYN/FIN/RST) are transport: counted, set aside.\n"
 "  2. A PE's TCP data segments on one connection and direction are one\n"
-"     message while each follows the last within --burst-gap and no data\n"
-"     came back; any other frame is one message.  A message is sent at its\n"
-"     first frame and received at the delivery of its last.\n"
+"     message per write of the application: the segments up to one that\n"
+"     ends a write (PSH), and after it those that keep the network's pace\n"
+"     (segments further apart than --burst-gap, the next within twice\n"
+"     their spacing); data coming back ends it.  Any other frame is one\n"
+"     message.  A message is sent at its first frame and received at the\n"
+"     delivery of its last.\n"
 "  3. A delivery whose send is not in the trace, and a message with a\n"
 "     frame never delivered, enable nothing (counted); each is given up\n"
 "     after --window of trace time.\n"
@@ -41,9 +45,12 @@ infer_usage(FILE *f)
 "     order: the oldest step of each (a source's burst is one step), more\n"
 "     if every source sent more; a message that answers the PE's last\n"
 "     burst while an older one of its sender waits is a step ahead and\n"
-"     enables the next burst.  Other sends of a burst have none.\n"
-"  5. Its gap: its time minus the later of the PE's previous send and the\n"
-"     arrival of its predecessors.\n"
+"     enables the next burst.  Other sends of a burst have none.  A TCP\n"
+"     send instead has one: the latest message received before it, if no\n"
+"     earlier send took it; the rest enable nothing.\n"
+"  5. Its gap: its time minus the later of the PE's previous send (for\n"
+"     TCP, that send's last frame) and the arrival of its predecessors;\n"
+"     with predecessors, less --turnaround.\n"
 "  6. A cycle (possible only with a wrong trace) is broken with a warning.\n"
 "Plain captures (tcpdump, through the YAML addresses: map) have no delivery\n"
 "copies: a frame is taken as received when captured, an approximation.\n"
@@ -53,6 +60,9 @@ infer_usage(FILE *f)
 "  --burst-gap NS  rule 2 (50000)\n"
 "  --pause NS      rule 4 (1000)\n"
 "  --window NS     rule 3 (100000000: 100 ms)\n"
+"  --turnaround NS rule 5: the recorded hosts' time to take a message up\n"
+"                  to the application and its answer down, outside the\n"
+"                  trace (ttsim trace calibrate's host_ns; 0)\n"
 "  --score FILE    compare with true dependencies (ttsim app --deps-out):\n"
 "                  precision and recall of the predecessors\n"
 "  --json          the summary as one object\n"
@@ -68,6 +78,7 @@ const struct option inferopts_flags[] = {
 	{"burst-gap", required_argument, NULL, OPT_BURST_GAP},
 	{"pause", required_argument, NULL, OPT_PAUSE},
 	{"window", required_argument, NULL, OPT_WINDOW},
+	{"turnaround", required_argument, NULL, OPT_TURNAROUND},
 	{NULL, 0, NULL, 0}
 };
 
@@ -83,6 +94,9 @@ inferopts_take(void *state, const struct optval *v)
 	case OPT_PAUSE:
 		return opt_u64(v->cmd, v->flag, v->value, 0, INFER_NS_MAX,
 		    &ip->pause_ns);
+	case OPT_TURNAROUND:
+		return opt_u64(v->cmd, v->flag, v->value, 0, INFER_NS_MAX,
+		    &ip->turnaround_ns);
 	}
 	return opt_u64(v->cmd, v->flag, v->value, 1, INFER_NS_MAX,
 	    &ip->window_ns);

@@ -50,9 +50,11 @@ causal_conflicts(const struct replay *r)
 	if ((!r->causal.on || r->causal.deps != NULL) &&
 	    (r->causal.ip.burst_gap_ns != d.burst_gap_ns ||
 	    r->causal.ip.pause_ns != d.pause_ns ||
-	    r->causal.ip.window_ns != d.window_ns)) {
-		fprintf(stderr, "ttsim replay: --burst-gap, --pause and --window "
-		    "tune the inference of --causal without --deps\n");
+	    r->causal.ip.window_ns != d.window_ns ||
+	    r->causal.ip.turnaround_ns != d.turnaround_ns)) {
+		fprintf(stderr, "ttsim replay: --burst-gap, --pause, --window and "
+		    "--turnaround tune the inference of --causal without "
+		    "--deps\n");
 		return -1;
 	}
 	if (r->causal.deps != NULL && !r->causal.on) {

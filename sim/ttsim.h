@@ -55,7 +55,7 @@ enum {
 	/* recording (recordopts_flags) */
 	OPT_RECORD, OPT_CLOCK_SKEW,
 	/* dependency inference (inferopts_flags) */
-	OPT_BURST_GAP, OPT_PAUSE, OPT_WINDOW,
+	OPT_BURST_GAP, OPT_PAUSE, OPT_WINDOW, OPT_TURNAROUND,
 	/* parallel points (jobs_flags) */
 	OPT_JOBS,
 	OPT_OWN = 512           /* a command's own options from here */

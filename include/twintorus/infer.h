@@ -64,7 +64,13 @@
  *     message the previous send counts from its last frame: the time the
  *     transport took to carry it is the network's (replay sends its
  *     packets first, so a slower network delays this one as it would
- *     have).  Every time is the PE's own node's clock.
+ *     have).  A send with predecessors leaves turnaround_ns out of its
+ *     gap (at most all of it): the time the recorded hosts take, beyond
+ *     the trace's points (a frame delivered to the PE's TAP, one read
+ *     from it), to take a message up to the application and the answer
+ *     down, which a hardware model's endpoint overheads give back in the
+ *     simulation (twintorus/model.h: host_ns).  Every time is the PE's
+ *     own node's clock.
  *  6. Lines go out so that a message's predecessors come before it.  Two
  *     messages that each wait for the other (impossible in a faithful
  *     trace; possible with bad clocks in a plain capture) are a cycle: at
@@ -144,6 +150,8 @@ typedef struct tt_infer_params {
 	uint64_t burst_gap_ns;  /* rule 2 (default 50000) */
 	uint64_t window_ns;     /* rule 3 (default 100 ms) */
 	uint64_t pause_ns;      /* rule 4 (default 1000) */
+	uint64_t turnaround_ns; /* rule 5: the recorded hosts' turnaround
+	                         * (default 0) */
 	int no_copies;          /* the trace has no delivery copies: a frame
 	                         * is received when it was captured */
 	const tt_addrmap *map;  /* plain captures (NULL: none) */

@@ -646,6 +646,37 @@ test_tcp_latest_is_predecessor(void **state)
 	assert_topological(&o);
 }
 
+
+/* Rule 5's turnaround: left out of the gap of a send with predecessors
+ * (at most all of it), not of one without. */
+static void
+test_turnaround_left_out(void **state)
+{
+	tt_infer_ev ev[] = {
+		tcp(snd(1000, 2, 0, 1), 21, 12),
+		tcp(dlv(2000, 2, 0, 1), 21, 12),
+		tcp(snd(4000, 0, 6, 1), 16, 61),        /* answers 2:1 */
+		tcp(dlv(5000, 0, 6, 1), 16, 61),
+		tcp(snd(9000, 0, 6, 2), 16, 61),        /* nothing new */
+		tcp(dlv(9500, 0, 6, 2), 16, 61),
+		tcp(snd(9700, 6, 0, 1), 61, 16),        /* 200 after 0:2 */
+		tcp(dlv(9900, 6, 0, 1), 61, 16),
+	};
+	tt_infer_params p;
+	struct out o;
+	int i;
+
+	(void)state;
+	for (i = 0; i < (int)(sizeof(ev) / sizeof(ev[0])); i++)
+		ev[i].tcp_psh = 1;
+	tt_infer_params_default(&p);
+	p.turnaround_ns = 500;
+	run(ev, (int)(sizeof(ev) / sizeof(ev[0])), &p, &o);
+	assert_int_equal(line(&o, 0, 1)->gap_ns, 2000 - 500);
+	assert_int_equal(line(&o, 0, 2)->gap_ns, 9000 - 4000);
+	assert_int_equal(line(&o, 6, 1)->gap_ns, 0);
+}
+
 /* ---- rule 3: what the capture lost ---- */
 
 static void
@@ -960,6 +991,7 @@ main(void)
 		cmocka_unit_test(test_tcp_pacing_not_a_gap),
 		cmocka_unit_test(test_tcp_pause_after_write),
 		cmocka_unit_test(test_tcp_write_after_write),
+		cmocka_unit_test(test_turnaround_left_out),
 		cmocka_unit_test(test_tcp_latest_is_predecessor),
 	};
 
