@@ -263,7 +263,7 @@ tt_model_write(FILE *f, const tt_model *m, const char *comment)
 static int64_t
 ns_cycles(double ns, double cycle_ns, int64_t lo, int64_t max)
 {
-	double c = nearbyint(ns / cycle_ns);
+	double c = round(ns / cycle_ns);
 
 	if (c > (double)max)
 		return -1;
@@ -293,7 +293,7 @@ tt_model_apply(const tt_model *m, tt_simparams *p, tt_model_cycles *c,
 			return tt_errf(err, errsz, "model: router_ns %g is %.0f "
 			    "cycles of %g ns, more than the %d the engine takes; "
 			    "give larger flit_bytes (a longer cycle)",
-			    m->router_ns, nearbyint(m->router_ns / k.cycle_ns),
+			    m->router_ns, round(m->router_ns / k.cycle_ns),
 			    k.cycle_ns, TT_LATENCY_MAX);
 		k.router = (int)x;
 	}
@@ -303,7 +303,7 @@ tt_model_apply(const tt_model *m, tt_simparams *p, tt_model_cycles *c,
 			return tt_errf(err, errsz, "model: link_ns %g is %.0f "
 			    "cycles of %g ns, more than the %d the engine takes; "
 			    "give larger flit_bytes (a longer cycle)",
-			    m->link_ns, nearbyint(m->link_ns / k.cycle_ns),
+			    m->link_ns, round(m->link_ns / k.cycle_ns),
 			    k.cycle_ns, TT_LATENCY_MAX);
 		k.link = (int)x;
 	}

@@ -380,7 +380,7 @@ test_apply(void **state)
 	} else {
 		p.link_latency = 7;
 		assert_int_equal(tt_model_apply(&m, &p, &c, err, sizeof(err)), -1);
-		assert_non_null(strstr(err, "model: link_ns 1e+07 is 195312 "
+		assert_non_null(strstr(err, "model: link_ns 1e+07 is 195313 "
 		    "cycles of 51.2 ns, more than the"));
 		assert_non_null(strstr(err, "give larger flit_bytes"));
 		assert_int_equal(p.link_latency, 7);    /* unchanged */
@@ -399,6 +399,28 @@ test_apply(void **state)
 	    "packet");
 }
 
+/* A message's last packet carries the rest, in whole flits. */
+static void
+test_last_packet(void **state)
+{
+	(void)state;
+	/* 4 flits of 16 bytes: 64-byte packets */
+	assert_int_equal(tt_last_packet_flits(64, 4, 16), 0);     /* full */
+	assert_int_equal(tt_last_packet_flits(128, 4, 16), 0);
+	assert_int_equal(tt_last_packet_flits(65, 4, 16), 1);
+	assert_int_equal(tt_last_packet_flits(100, 4, 16), 3);    /* 36 B */
+	assert_int_equal(tt_last_packet_flits(1, 4, 16), 1);
+	assert_int_equal(tt_last_packet_flits(0, 4, 16), 1);      /* empty */
+	assert_int_equal(tt_last_packet_flits(0, 1, 16), 0);      /* 1 = full */
+	/* the frame granularity: a 1514-byte frame is 24 flits, a 64-byte
+	 * one 1 */
+	assert_int_equal(tt_last_packet_flits(1514, 24, 64), 0);
+	assert_int_equal(tt_last_packet_flits(1500, 24, 64), 0);
+	assert_int_equal(tt_last_packet_flits(1470, 24, 64), 23);
+	assert_int_equal(tt_last_packet_flits(64, 24, 64), 1);
+	assert_int_equal(tt_last_packet_flits(1536 + 100, 24, 64), 2);
+}
+
 int
 main(void)
 {
@@ -410,6 +432,7 @@ main(void)
 		cmocka_unit_test(test_write_round_trip),
 		cmocka_unit_test(test_precedence),
 		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_last_packet),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
