@@ -809,10 +809,11 @@ replay_window(struct replay *r)
 		span = (double)(st->last_ns - st->first_ns) /
 		    (rn->cycle_ns * p->speed);
 		if (span >= (double)REPLAY_MAX_CYCLES) {
-			fprintf(stderr, "ttsim replay: %s: the trace's %.9f s are "
+			fprintf(stderr, "ttsim replay: %s%sthe trace's %.9f s are "
 			    "%.3g cycles of %g ns at --speed %g, more than the "
 			    "2^53 a replay counts; raise --speed or lower "
-			    "--link-gbps\n", rn->name,
+			    "--link-gbps\n", r->nrun > 1 ? rn->name : "",
+			    r->nrun > 1 ? ": " : "",
 			    (double)(st->last_ns - st->first_ns) * 1e-9, span,
 			    rn->cycle_ns, p->speed);
 			return -1;
