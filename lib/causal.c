@@ -40,6 +40,7 @@ struct carr {
 struct cpe {
 	uint32_t head, tail;    /* sends queued */
 	uint32_t cur_left, cur_dst, cur_seq;
+	uint32_t cur_last;      /* flits of its last packet (0: full) */
 	uint64_t last_rel;
 	uint64_t cp_last;       /* compute on its last release's path */
 	uint8_t has_sent, waiting;
@@ -50,6 +51,7 @@ struct tt_causal {
 	tt_sim *sim;
 	uint32_t npes, pe0, pe1;
 	uint64_t pkt_bytes;
+	int packet_flits, flit_bytes;
 	double cycle_ns;
 	struct cpe *pe;
 	struct csend *s;
@@ -332,6 +334,8 @@ causal_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 		e->cur_seq = s->seq;
 		e->cur_left = s->bytes == 0 ? 1 :
 		    (uint32_t)((s->bytes + c->pkt_bytes - 1) / c->pkt_bytes);
+		e->cur_last = tt_last_packet_flits(s->bytes, c->packet_flits,
+		    c->flit_bytes);
 		if (rel > c->res.rr.last_gen)
 			c->res.rr.last_gen = rel;
 		e->head = s->next;
@@ -342,6 +346,8 @@ causal_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 	pk->gen = e->last_rel;
 	pk->dst = e->cur_dst;
 	pk->tag = e->cur_seq;
+	if (e->cur_left == 1)
+		pk->flits = e->cur_last;
 	e->cur_left--;
 	c->res.rr.packets++;
 	return TT_SRC_PACKET;
@@ -420,6 +426,8 @@ tt_causal_create(tt_causal **cp, tt_dep_stream in, const tt_replay_params *p,
 	c->npes = tt_sim_pes(sim);
 	tt_sim_local(sim, &c->pe0, &c->pe1);
 	c->pkt_bytes = (uint64_t)p->packet_flits * (uint64_t)p->flit_bytes;
+	c->packet_flits = p->packet_flits;
+	c->flit_bytes = p->flit_bytes;
 	c->cycle_ns = tt_replay_cycle_ns(p);
 	c->sfree = c->afree = NONE;
 	c->res.first_gen = UINT64_MAX;

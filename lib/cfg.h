@@ -80,6 +80,17 @@ int cfg_int(struct cfg_ctx *cx, const struct cfg_val *v, long long lo,
     long long hi, int *out);
 int cfg_string(struct cfg_ctx *cx, const struct cfg_val *v, const char *what,
     char *buf, size_t bufsz);
+/* A decimal number (no inf, nan or hex); 0, or -1 reported. */
+int cfg_double(struct cfg_ctx *cx, const struct cfg_val *v, double *out);
+/* A number as the user wrote it, for "out of range" messages. */
+const char *cfg_number(const yaml_node_t *node, char *buf, size_t bufsz);
+
+/* lib/config.c: the one reader, for the cluster file and the model file */
+int cfg_load(const char *path, FILE *errs, const char *empty,
+    void (*top)(struct cfg_ctx *, yaml_node_t *, void *), void *arg);
+
+/* lib/model.c: a model: section into m (its keys marked in m->set) */
+void cfg_model(struct cfg_ctx *cx, const struct cfg_val *v, tt_model *m);
 const char *cfg_port_names(int n, char *buf, size_t bufsz);
 
 /* lib/config_nodes.c */

@@ -242,7 +242,7 @@ cfg_quote(const yaml_node_t *node, char *buf, size_t bufsz)
 }
 
 /* A number the user wrote, unquoted but cut short like any value. */
-static const char *
+const char *
 cfg_number(const yaml_node_t *node, char *buf, size_t bufsz)
 {
 	size_t len = node->data.scalar.length;
@@ -436,7 +436,7 @@ cfg_int(struct cfg_ctx *cx, const struct cfg_val *v, long long lo,
 }
 
 /* A decimal number: digits, point, exponent; no inf, nan or hex. */
-static int
+int
 cfg_double(struct cfg_ctx *cx, const struct cfg_val *v, double *out)
 {
 	const char *s;
@@ -839,8 +839,9 @@ cfg_topology(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 /* ---- network:, nodes:, trace: ---- */
 
 static void
-cfg_network(struct cfg_ctx *cx, const struct cfg_val *v, tt_netparams *np)
+cfg_network(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 {
+	tt_netparams *np = &cfg->params;
 	static const char *const names[] = {"packet_flits", "buffer_flits",
 	    "flit_bytes", "link_gbps"};
 	enum { K_PACKET, K_BUFFER, K_FLIT, K_GBPS, K_N };
@@ -857,6 +858,14 @@ cfg_network(struct cfg_ctx *cx, const struct cfg_val *v, tt_netparams *np)
 	}
 	cfg_keys_init(keys, K_N, names);
 	cfg_map_keys(cx, v->node, "network", keys, K_N);
+	/* which of them a model's granularity must not override
+	 * (tt_model_from_config) */
+	if (keys[K_PACKET].key != NULL)
+		cfg->network_set |= TT_MODEL_PACKET_FLITS;
+	if (keys[K_FLIT].key != NULL)
+		cfg->network_set |= TT_MODEL_FLIT_BYTES;
+	if (keys[K_GBPS].key != NULL)
+		cfg->network_set |= TT_MODEL_LINK_GBPS;
 	if (keys[K_PACKET].key != NULL)
 		packet_ok = cfg_int(cx, &keys[K_PACKET].val, 1,
 		    TT_PACKET_FLITS_MAX, &np->packet_flits) == 0;
@@ -988,9 +997,9 @@ static void
 cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 {
 	static const char *const names[] = {"torus", "network", "nodes",
-	    "trace", "addresses", "pes", "credits", "topology"};
+	    "trace", "addresses", "pes", "credits", "topology", "model"};
 	enum { K_TORUS, K_NETWORK, K_NODES, K_TRACE, K_ADDRS, K_PES,
-	    K_CREDITS, K_TOPOLOGY, K_N };
+	    K_CREDITS, K_TOPOLOGY, K_MODEL, K_N };
 	struct cfg_key keys[K_N];
 	uint64_t npes = 0;
 	char qb[64];
@@ -999,7 +1008,7 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 	if (root->type != YAML_MAPPING_NODE) {
 		cfg_err(cx, &root->start_mark, "the top level must be a mapping "
 		    "of sections (torus, network, nodes, trace, addresses, pes, "
-		    "credits, topology), got %s",
+		    "credits, topology, model), got %s",
 		    cfg_describe(root, qb, sizeof(qb)));
 		return;
 	}
@@ -1018,7 +1027,7 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 		for (d = 0, npes = cfg->spec.twin ? 2 : 1; d < cfg->spec.n; d++)
 			npes *= (uint64_t)cfg->spec.k[d];
 	if (keys[K_NETWORK].key != NULL)
-		cfg_network(cx, &keys[K_NETWORK].val, &cfg->params);
+		cfg_network(cx, &keys[K_NETWORK].val, cfg);
 	/* nodes: belongs to ttd (ttsim only checks it); its coordinates need
 	 * the torus: section read above. */
 	if (keys[K_NODES].key != NULL && keys[K_TOPOLOGY].key != NULL) {
@@ -1041,6 +1050,8 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 		cfg_addresses(cx, &keys[K_ADDRS].val, cfg);
 	if (keys[K_CREDITS].key != NULL)
 		cfg_credits(cx, &keys[K_CREDITS].val, cfg);
+	if (keys[K_MODEL].key != NULL)
+		cfg_model(cx, &keys[K_MODEL].val, &cfg->model);
 }
 
 /* ---- loading ---- */
@@ -1221,6 +1232,7 @@ tt_config_default(tt_config *cfg)
 	tt_netspec_default(&cfg->spec);
 	/* seed 000 §7.1: 4-flit packets, 128-flit channel buffers */
 	tt_netparams_default(&cfg->params);
+	tt_model_init(&cfg->model);
 	snprintf(cfg->pe_tap, sizeof(cfg->pe_tap), "tt%%u");
 	cfg->pe_subnet = 0x0a580000;	/* 10.88.0.0/16 */
 	cfg->pe_prefix = 16;
@@ -1237,8 +1249,15 @@ tt_config_free(tt_config *cfg)
 	cfg->nnodes = 0;
 }
 
+/*
+ * Load the file at path and hand its root to top(cx, root, arg): the one
+ * reader of the cluster file and the model file (lib/model.c).  `empty`
+ * says what an empty file lacks.  Every error is printed to errs (may be
+ * NULL) in file order; returns how many there were.
+ */
 int
-tt_config_load(tt_config *cfg, const char *path, FILE *errs)
+cfg_load(const char *path, FILE *errs, const char *empty,
+    void (*top)(struct cfg_ctx *, yaml_node_t *, void *), void *arg)
 {
 	struct cfg_ctx cx;
 	yaml_parser_t parser;
@@ -1248,8 +1267,6 @@ tt_config_load(tt_config *cfg, const char *path, FILE *errs)
 	long long size;
 	size_t len;
 
-	tt_config_default(cfg);
-	snprintf(cfg->path, sizeof(cfg->path), "%s", path);
 	memset(&cx, 0, sizeof(cx));
 	cx.path = path;
 	cx.errs = errs;
@@ -1291,12 +1308,11 @@ tt_config_load(tt_config *cfg, const char *path, FILE *errs)
 	if (root == NULL) {
 		yaml_mark_t start = {0, 0, 0};
 
-		cfg_err(&cx, &start, "the file is empty; it needs at least a "
-		    "torus: section with dims");
+		cfg_err(&cx, &start, "the file is empty; %s", empty);
 		yaml_document_delete(&doc);
 		goto out;
 	}
-	cfg_top(&cx, root, cfg);
+	top(&cx, root, arg);
 	yaml_document_delete(&doc);
 
 	/* One cluster, one document: a second one would be silently ignored. */
@@ -1317,4 +1333,19 @@ flush:
 	free(cx.msgs);
 	free(cx.kinds);
 	return cx.nerr;
+}
+
+static void
+cfg_top_arg(struct cfg_ctx *cx, yaml_node_t *root, void *cfg)
+{
+	cfg_top(cx, root, cfg);
+}
+
+int
+tt_config_load(tt_config *cfg, const char *path, FILE *errs)
+{
+	tt_config_default(cfg);
+	snprintf(cfg->path, sizeof(cfg->path), "%s", path);
+	return cfg_load(path, errs, "it needs at least a torus: section with "
+	    "dims", cfg_top_arg, cfg);
 }

@@ -39,6 +39,7 @@ struct ape {
 	uint8_t state;
 	/* the message being handed to the NIC */
 	uint32_t cur_dst, cur_left, cur_seq;
+	uint32_t cur_last;      /* flits of its last packet (0: full) */
 	/* a receive being waited for: (source PE, sequence) */
 	uint32_t wait_src, wait_seq;
 	uint64_t sent, received;
@@ -66,6 +67,7 @@ struct tt_motif_job {
 	struct ape *pe;         /* pe1 - pe0 */
 	double cycle_ns;
 	uint64_t pkt_bytes;
+	int packet_flits, flit_bytes;
 	tt_u64map arrive;       /* (src, seq) -> amsg */
 	struct amsg *slot;
 	uint32_t nslot, free_head;
@@ -217,6 +219,8 @@ hand_packet(tt_motif_job *a, struct ape *e, tt_srcpkt *pk)
 	pk->gen = e->last_send;
 	pk->dst = e->cur_dst;
 	pk->tag = e->cur_seq;
+	if (e->cur_left == 1)
+		pk->flits = e->cur_last;
 	e->cur_left--;
 	return TT_SRC_PACKET;
 }
@@ -277,6 +281,8 @@ app_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 			e->cur_dst = a->rank_pe[s.peer];
 			e->cur_seq = e->seq++;
 			e->cur_left = npk_of(a, s.bytes);
+			e->cur_last = tt_last_packet_flits(s.bytes,
+			    a->packet_flits, a->flit_bytes);
 			note_send(a, pe, e, s.bytes);
 			e->i++;
 			return hand_packet(a, e, pk);
@@ -367,6 +373,8 @@ tt_motif_create(tt_motif_job **ap, const tt_motif_params *p, tt_sim *sim, char *
 	tt_sim_local(sim, &a->pe0, &a->pe1);
 	a->cycle_ns = tt_cycle_ns(p->flit_bytes, p->link_gbps);
 	a->pkt_bytes = (uint64_t)p->packet_flits * (uint64_t)p->flit_bytes;
+	a->packet_flits = p->packet_flits;
+	a->flit_bytes = p->flit_bytes;
 	a->free_head = NONE;
 	a->res.first_send = UINT64_MAX;
 	tt_u64map_init(&a->arrive);

@@ -1,6 +1,6 @@
 /*
- * The network parameters' defaults, and the wire time and cycle time of a
- * link (twintorus/params.h).
+ * The network parameters' defaults, the wire time and cycle time of a
+ * link, and the size of a message's last packet (twintorus/params.h).
  */
 #include "twintorus/params.h"
 
@@ -17,6 +17,20 @@ double
 tt_wire_ns(uint64_t bytes, double link_gbps)
 {
 	return (double)bytes * 8.0 / link_gbps;
+}
+
+uint32_t
+tt_last_packet_flits(uint64_t bytes, int packet_flits, int flit_bytes)
+{
+	uint64_t pkt = (uint64_t)packet_flits * (uint64_t)flit_bytes;
+	uint64_t rest = bytes % pkt, flits;
+
+	if (bytes > 0 && rest == 0)
+		return 0;
+	flits = (rest + (uint64_t)flit_bytes - 1) / (uint64_t)flit_bytes;
+	if (flits == 0)
+		flits = 1;      /* an empty message still sends a packet */
+	return flits >= (uint64_t)packet_flits ? 0 : (uint32_t)flits;
 }
 
 double

@@ -23,6 +23,7 @@ struct rmsg {
 	uint32_t npk;           /* packets */
 	uint32_t sent;          /* handed to the NIC */
 	uint32_t left;          /* not yet arrived */
+	uint32_t last_flits;    /* of its last packet (0: a full one) */
 	uint32_t next;          /* in the PE's queue, or the free list */
 	int gen_set;
 };
@@ -155,6 +156,8 @@ push_peek(tt_replay *rp)
 	s->gen_set = rp->p.speed > 0;
 	s->npk = rp->peek.bytes == 0 ? 1 :
 	    (uint32_t)((rp->peek.bytes + rp->pkt_bytes - 1) / rp->pkt_bytes);
+	s->last_flits = tt_last_packet_flits(rp->peek.bytes,
+	    rp->p.packet_flits, rp->p.flit_bytes);
 	s->sent = s->left = 0;
 	s->next = NONE;
 	if (rp->qtail[pe] == NONE)
@@ -210,6 +213,7 @@ replay_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 	s->sent++;
 	s->left++;
 	if (s->sent == s->npk) {
+		pk->flits = s->last_flits;
 		rp->qhead[pe] = s->next;
 		if (s->next == NONE)
 			rp->qtail[pe] = NONE;

@@ -59,6 +59,8 @@ app_usage(FILE *f)
 "                 one cycle = flit_bytes * 8 / link_gbps ns)\n"
 "                 --packet-flits N --buffer-flits N --vcs N\n"
 "                 --router-latency N --link-latency N --watchdog N\n"
+"hardware model:  --model FILE --router-ns NS --link-ns NS --send-ns NS\n"
+"                 --recv-ns NS --vc-bytes N[,M] (ttsim run --help)\n"
 "recording:\n"
 "  --record DIR     write what ttd would have captured: one pcap per node\n"
 "                   (<host>-pe.pcap from the YAML nodes: map, n<node>-pe.pcap\n"
@@ -302,11 +304,11 @@ app_parse(struct app_opts *o, int argc, char **argv)
 		{netopts_flags, 0, netopts_take, &o->no},
 		{outopts_json, 0, outopts_take, &o->out},
 		{simopts_model_flags, 0, simopts_take, &o->so},
+		{modelopts_flags, 0, modelopts_take, &o->so},
 		{linkopts_flags, 0, linkopts_take, &o->link},
 		{recordopts_flags, 0, recordopts_take, &o->rec},
 	};
 	enum tt_motif m;
-	tt_netparams np;
 	int rc;
 
 	netopts_init(&o->no);
@@ -340,12 +342,12 @@ app_parse(struct app_opts *o, int argc, char **argv)
 		    "one at a time\n");
 		return -1;
 	}
-	simopts_apply_config(&o->so, &o->no.cfg);
-	linkopts_resolve(&o->link, &o->no.cfg, &np);
+	if (simopts_resolve(&o->so, &o->no.cfg, &o->link) < 0)
+		return -1;
 	o->ap.ranks = o->ranks;
 	o->ap.packet_flits = o->so.p.packet_flits;
-	o->ap.flit_bytes = np.flit_bytes;
-	o->ap.link_gbps = np.link_gbps;
+	o->ap.flit_bytes = o->so.model.flit_bytes;
+	o->ap.link_gbps = o->so.model.link_gbps;
 	return OPT_PARSED;
 }
 
@@ -390,6 +392,7 @@ print_json(const struct app_opts *o, const struct app_run *x)
 	printf(", \"pes\": %u, \"cycle_ns\": %g, \"link_gbps\": %g, "
 	    "\"flit_bytes\": %d, \"packet_flits\": %d", x->net.ncards,
 	    x->cycle_ns, p->link_gbps, p->flit_bytes, p->packet_flits);
+	model_json(stdout, &o->so.model, &o->so.mc);
 	printf(", \"makespan_cycles\": %" PRIu64 ", \"makespan_s\": %.9f"
 	    ", \"first_send_cycle\": %" PRIu64 ", \"last_delivery_cycle\": %"
 	    PRIu64 ", \"finish_cycles\": %" PRIu64 ", \"finish_s\": %.9f",

@@ -39,7 +39,9 @@ replay_usage(FILE *f)
 "  --compare LIST  run several networks on the same trace: port\n"
 "                  configurations (D, A..J, best), 2d (the plain 2D torus\n"
 "                  with as many PEs, as square as possible) or topologies\n"
-"                  such as 16x8:plain or 4x4x8; all need as many PEs\n"
+"                  such as 16x8:plain or 4x4x8; all need as many PEs.\n"
+"                  ITEM@SPEED: at that link speed, all else equal (D@2.5G,\n"
+"                  A@100M, 2d@10G; k, M, G, T bits/s, a plain number Gb/s)\n"
 "  --jobs N        run N networks at a time, each in a process of its own\n"
 "                  (default: the cores online); the output is the same\n"
 "                  as with --jobs 1 (wall_s aside).  Under mpirun the ranks\n"
@@ -73,6 +75,8 @@ replay_usage(FILE *f)
 "                  inference's (ttsim trace infer --help)\n"
 "model:           --packet-flits N (4)  --buffer-flits N (128)  --vcs N\n"
 "                 --router-latency N (1)  --link-latency N (1)  --watchdog N\n"
+"hardware model:  --model FILE --router-ns NS --link-ns NS --send-ns NS\n"
+"                 --recv-ns NS --vc-bytes N[,M] (ttsim run --help)\n"
 "output:\n"
 "  --top N         hottest links listed (10)\n"
 "  --json          one object: the trace, then one entry per network with\n"
@@ -277,9 +281,10 @@ json_critical_path(const struct netrun *r, double cycle_ns)
 }
 
 static void
-json_network(const struct netrun *r, const tt_replay_params *rpp,
-    double cycle_ns, int first, int causal)
+json_network(const struct netrun *r, int first, int causal)
 {
+	const tt_replay_params *rpp = &r->rpp;
+	double cycle_ns = r->cycle_ns;
 	const tt_replay_result *rr = &r->rr;
 	uint64_t nl = (uint64_t)r->net.ncards * (uint64_t)r->nports, l;
 	const char *sep;
@@ -306,9 +311,11 @@ json_network(const struct netrun *r, const tt_replay_params *rpp,
 	    accepted(r, rpp), rpp->warmup, window_end(r, rpp),
 	    r->res.avg_hops, r->res.internal_link_utilization);
 	printf(", \"internal_flit_share\": %.6f, \"deadlock\": %s"
-	    ", \"max_pending\": %" PRIu64 ", \"wall_s\": %.3f, \"links\": [",
+	    ", \"max_pending\": %" PRIu64 ", \"wall_s\": %.3f",
 	    internal_share(r), r->res.deadlock ? "true" : "false",
 	    rr->max_pending, r->wall);
+	model_json(stdout, &r->model, &r->mc);
+	printf(", \"links\": [");
 	for (l = 0, sep = ""; l < nl; l++) {
 		if (pe_port(r, l))
 			continue;
@@ -328,8 +335,7 @@ print_json(const struct replay *r)
 
 	json_trace(r);
 	for (k = 0; k < r->nrun; k++)
-		json_network(&r->runs[k], &r->rpp, r->cycle_ns, k == 0,
-		    r->causal.on);
+		json_network(&r->runs[k], k == 0, r->causal.on);
 	printf("]}\n");
 }
 
@@ -427,18 +433,18 @@ print_table(const struct replay *r)
 	    "makespan", "cycles", "mean us", "p50 us", "p99 us", "max us",
 	    "Gb/s", "int.link");
 	for (k = 0; k < r->nrun; k++)
-		table_network(&r->runs[k], r->cycle_ns);
+		table_network(&r->runs[k], r->runs[k].cycle_ns);
 	if (r->causal.on)
 		table_critical_paths(r);
 	for (k = 0; k < r->nrun; k++)
-		table_links(&r->runs[k], rpp, r->top);
+		table_links(&r->runs[k], &r->runs[k].rpp, r->top);
 }
 
 /* One series per network: (latency us, share of messages at most that),
  * into a temporary file (gnuplot reads it), so that nothing beside the
  * plot is written or removed. */
 static int
-write_cdf(char *path, const struct netrun *runs, int nrun, double cycle_ns)
+write_cdf(char *path, const struct netrun *runs, int nrun)
 {
 	int fd = mkstemps(path, 4), k, q;
 	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
@@ -458,7 +464,8 @@ write_cdf(char *path, const struct netrun *runs, int nrun, double cycle_ns)
 			double share = q / 1000.0;
 
 			fprintf(f, "%.6f %.4f\n",
-			    (double)tt_hist_quantile(h, share) * cycle_ns * 1e-3,
+			    (double)tt_hist_quantile(h, share) *
+			    runs[k].cycle_ns * 1e-3,
 			    share);
 		}
 		fprintf(f, "\n\n");
@@ -570,12 +577,12 @@ replay_parse(struct replay *r, int argc, char **argv)
 		{netopts_rule_flags, 0, netopts_take, &r->net},
 		{outopts_json, 0, outopts_take, &r->out},
 		{simopts_model_flags, 0, simopts_take, &r->sim},
+		{modelopts_flags, 0, modelopts_take, &r->sim},
 		{linkopts_flags, 0, linkopts_take, &r->link},
 		{causal_flags, 0, causal_take, &r->causal},
 		{inferopts_flags, 0, inferopts_take, &r->causal.ip},
 		{jobs_flags, 0, jobs_take, &r->jobs},
 	};
-	tt_netparams np;
 	int rc;
 
 	netopts_init(&r->net);
@@ -595,11 +602,11 @@ replay_parse(struct replay *r, int argc, char **argv)
 		    "sweep; use --compare A,B,... here\n");
 		return -1;
 	}
-	simopts_apply_config(&r->sim, &r->net.cfg);
-	linkopts_resolve(&r->link, &r->net.cfg, &np);
+	if (simopts_resolve(&r->sim, &r->net.cfg, &r->link) < 0)
+		return -1;
 	r->rpp.packet_flits = r->sim.p.packet_flits;
-	r->rpp.flit_bytes = np.flit_bytes;
-	r->rpp.link_gbps = np.link_gbps;
+	r->rpp.flit_bytes = r->sim.model.flit_bytes;
+	r->rpp.link_gbps = r->sim.model.link_gbps;
 	r->cycle_ns = tt_replay_cycle_ns(&r->rpp);
 	if (r->plot_path != NULL && plot_ready("replay", r->plot_path) < 0)
 		return -1;
@@ -633,6 +640,94 @@ compare_item(const char *item, const tt_netspec *base, uint32_t pes,
 	return 0;
 }
 
+/*
+ * A --compare item's @SPEED: a link rate in bits/s with a unit (k, K, M,
+ * G, T), or a plain number of Gb/s.  0, or -1 after a message.
+ */
+static int
+speed_parse(const char *item, const char *at, double *gbps)
+{
+	static const struct { char unit; double gbps; } units[] = {
+		{'k', 1e-6}, {'K', 1e-6}, {'M', 1e-3}, {'G', 1}, {'T', 1e3}
+	};
+	const char *s = at + 1;
+	char *end;
+	double x;
+	size_t u;
+
+	errno = 0;
+	x = strtod(s, &end);
+	if (end == s || *s == '-' || *s == '+' || errno != 0 || !isfinite(x)) {
+		fprintf(stderr, "ttsim replay: --compare %s: '%s' is not a link "
+		    "speed; write a rate such as @2.5G, @100M or @10 (Gb/s)\n",
+		    item, s);
+		return -1;
+	}
+	if (*end != '\0') {
+		for (u = 0; u < sizeof(units) / sizeof(units[0]); u++)
+			if (end[0] == units[u].unit && end[1] == '\0')
+				break;
+		if (u == sizeof(units) / sizeof(units[0])) {
+			fprintf(stderr, "ttsim replay: --compare %s: '%s' is not "
+			    "a unit of link speed; use k, M, G or T (bits/s), "
+			    "or none for Gb/s\n", item, end);
+			return -1;
+		}
+		x *= units[u].gbps;
+	}
+	if (!(x >= TT_LINK_GBPS_MIN && x <= TT_LINK_GBPS_MAX)) {
+		fprintf(stderr, "ttsim replay: --compare %s: %g Gb/s is out of "
+		    "range (%g to %g Gb/s: 1M to 10T)\n", item, x,
+		    TT_LINK_GBPS_MIN, TT_LINK_GBPS_MAX);
+		return -1;
+	}
+	*gbps = x;
+	return 0;
+}
+
+/* " @2.5G" after a network's name: the rate in the largest unit that
+ * keeps it at least 1. */
+static void
+speed_suffix(char *name, size_t size, double gbps)
+{
+	size_t len = strlen(name);
+
+	if (gbps >= 1e3)
+		snprintf(name + len, size - len, " @%gT", gbps / 1e3);
+	else if (gbps >= 1)
+		snprintf(name + len, size - len, " @%gG", gbps);
+	else if (gbps >= 1e-3)
+		snprintf(name + len, size - len, " @%gM", gbps * 1e3);
+	else
+		snprintf(name + len, size - len, " @%gk", gbps * 1e6);
+}
+
+/* Network rn's model: the command's, or the command's at its @SPEED. */
+static int
+replay_model(struct replay *r, struct netrun *rn)
+{
+	char err[512];
+
+	if (rn->gbps > 0) {
+		if (simopts_model_at(&r->sim, rn->gbps, &rn->p, &rn->model,
+		    &rn->mc, err, sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim replay: --compare @%g Gb/s: %s\n",
+			    rn->gbps, err);
+			return -1;
+		}
+	} else {
+		rn->p = r->sim.p;
+		rn->model = r->sim.model;
+		rn->mc = r->sim.mc;
+	}
+	rn->rpp = r->rpp;
+	rn->rpp.packet_flits = rn->p.packet_flits;
+	rn->rpp.flit_bytes = rn->model.flit_bytes;
+	rn->rpp.link_gbps = rn->model.link_gbps;
+	rn->cycle_ns = tt_replay_cycle_ns(&rn->rpp);
+	return 0;
+}
+
 /* The networks of --compare, or the one of the flags and the file. */
 static int
 replay_compare(struct replay *r, uint32_t *pes)
@@ -660,6 +755,25 @@ replay_compare(struct replay *r, uint32_t *pes)
 		return -1;
 	}
 	for (i = 0; i < n && rc == 0; i++) {
+		char *at = strrchr(item[i], '@');
+
+		r->runs[r->nrun].gbps = 0;
+		if (at != NULL) {
+			char whole[256];
+
+			/* the item whole for messages, the network before @ */
+			snprintf(whole, sizeof(whole), "%s", item[i]);
+			if (speed_parse(whole, whole + (at - item[i]),
+			    &r->runs[r->nrun].gbps) < 0)
+				return -1;
+			*at = '\0';
+			if (at == item[i]) {
+				fprintf(stderr, "ttsim replay: --compare %s: name "
+				    "the network before @ (e.g. D@2.5G)\n",
+				    whole);
+				return -1;
+			}
+		}
 		rc = compare_item(item[i], &r->net.spec, *pes,
 		    &r->runs[r->nrun].spec);
 		r->nrun += rc == 0;
@@ -697,12 +811,16 @@ replay_networks(struct replay *r)
 			return -1;
 		}
 		r->nrun = k + 1;
-		if (tt_sim_check(&rn->net, &r->sim.p, err, sizeof(err)) < 0) {
+		if (replay_model(r, rn) < 0)
+			return -1;
+		if (tt_sim_check(&rn->net, &rn->p, err, sizeof(err)) < 0) {
 			fprintf(stderr, "ttsim replay: %s: %s\n",
 			    net_title(&rn->net, title, sizeof(title)), err);
 			return -1;
 		}
 		net_name(&rn->net, rn->name, sizeof(rn->name));
+		if (rn->gbps > 0)
+			speed_suffix(rn->name, sizeof(rn->name), rn->gbps);
 		if (k == 0 && pes == 0)
 			pes = rn->net.ncards;
 		if (rn->net.ncards != pes) {
@@ -716,35 +834,46 @@ replay_networks(struct replay *r)
 	return 0;
 }
 
-/* The measurement window's end: the trace's last message, in cycles.
- * As fast as possible, message times are known only as they go, and a
- * causal replay decides them as it goes (0: the whole run). */
+/* The measurement window's end: the trace's last message, in cycles of
+ * each network (their links may differ: --compare ITEM@SPEED).  As fast
+ * as possible, message times are known only as they go, and a causal
+ * replay decides them as it goes (0: the whole run). */
 static int
 replay_window(struct replay *r)
 {
 	const tt_trace_stats *st = tt_trace_in_stats(r->in,
 	    tt_trace_in_nfiles(r->in));
-	tt_replay_params *p = &r->rpp;
 	double span;
+	int k;
 
-	p->window_end = 0;
-	if (p->speed == 0 || r->causal.on)
-		return 0;
-	span = (double)(st->last_ns - st->first_ns) / (r->cycle_ns * p->speed);
-	if (span >= (double)REPLAY_MAX_CYCLES) {
-		fprintf(stderr, "ttsim replay: the trace's %.9f s are %.3g cycles "
-		    "of %g ns at --speed %g, more than the 2^53 a replay counts; "
-		    "raise --speed or lower --link-gbps\n",
-		    (double)(st->last_ns - st->first_ns) * 1e-9, span,
-		    r->cycle_ns, p->speed);
-		return -1;
-	}
-	p->window_end = (uint64_t)llround(span) + 1;
-	if (p->warmup >= p->window_end) {
-		fprintf(stderr, "ttsim replay: --warmup %" PRIu64 ": the trace's "
-		    "messages are generated in cycles 0..%" PRIu64 "; warm up "
-		    "for fewer cycles\n", p->warmup, p->window_end - 1);
-		return -1;
+	for (k = 0; k < r->nrun; k++) {
+		struct netrun *rn = &r->runs[k];
+		tt_replay_params *p = &rn->rpp;
+
+		p->window_end = 0;
+		if (p->speed == 0 || r->causal.on)
+			continue;
+		span = (double)(st->last_ns - st->first_ns) /
+		    (rn->cycle_ns * p->speed);
+		if (span >= (double)REPLAY_MAX_CYCLES) {
+			fprintf(stderr, "ttsim replay: %s%sthe trace's %.9f s are "
+			    "%.3g cycles of %g ns at --speed %g, more than the "
+			    "2^53 a replay counts; raise --speed or lower "
+			    "--link-gbps\n", r->nrun > 1 ? rn->name : "",
+			    r->nrun > 1 ? ": " : "",
+			    (double)(st->last_ns - st->first_ns) * 1e-9, span,
+			    rn->cycle_ns, p->speed);
+			return -1;
+		}
+		p->window_end = (uint64_t)llround(span) + 1;
+		if (p->warmup >= p->window_end) {
+			fprintf(stderr, "ttsim replay: --warmup %" PRIu64 ": the "
+			    "trace's messages are generated in cycles 0..%" PRIu64
+			    "%s%s; warm up for fewer cycles\n", p->warmup,
+			    p->window_end - 1, r->nrun > 1 ? " on " : "",
+			    r->nrun > 1 ? rn->name : "");
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -861,18 +990,19 @@ replay_one(struct replay *r, int k)
 
 	if (r->causal.on)
 		return causal_replay_one(r, k);
-	if (tt_sim_create_part(&sim, &rn->net, &r->sim.p,
+	if (tt_sim_create_part(&sim, &rn->net, &rn->p,
 	    r->sim.whole ? NULL : ttsim_comm(), err, sizeof(err)) < 0 ||
 	    tt_sim_gather_links(sim, err, sizeof(err)) < 0 ||
 	    tt_trace_in_open(&rin, r->paths, r->npaths, &r->map,
 	    rn->net.ncards, err, sizeof(err)) < 0 ||
-	    tt_replay_create(&rp, rin, &r->rpp, sim, err, sizeof(err)) < 0) {
+	    tt_replay_create(&rp, rin, &rn->rpp, sim, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim replay: %s\n", err);
 		tt_trace_in_close(rin);
 		tt_sim_free(sim);
 		return TTSIM_EXIT_USAGE;
 	}
 	r->job.name = rn->name;
+	r->job.cycle_ns = rn->cycle_ns;
 	r->job.rp = rp;
 	r->job.index = k;
 	if (r->job.csv != NULL)
@@ -898,7 +1028,7 @@ replay_one(struct replay *r, int k)
 	tt_trace_in_close(rin);
 	tt_sim_free(sim);
 	if (rc == TTSIM_EXIT_OK && rn->res.deadlock) {
-		replay_deadlock(rn, &r->sim.p);
+		replay_deadlock(rn, &rn->p);
 		rc = TTSIM_EXIT_DEADLOCK;
 	}
 	return rc;
@@ -1183,7 +1313,7 @@ mpi_records(struct replay *r, const tt_sim_comm *cm, const char *p,
 			return TTSIM_EXIT_USAGE;
 		/* a deadlock found on another rank, told by rank 0 */
 		if (one == TTSIM_EXIT_DEADLOCK && k % cm->nranks != 0)
-			replay_deadlock(&r->runs[k], &r->sim.p);
+			replay_deadlock(&r->runs[k], &r->runs[k].p);
 		if (one != TTSIM_EXIT_OK)
 			rc = one;
 		p += hdr + l;
@@ -1253,7 +1383,7 @@ replay_plot(const struct replay *r)
 		names[k] = r->runs[k].name;
 	snprintf(title, sizeof(title), "message latency, %" PRIu64 " messages",
 	    r->total);
-	x = write_cdf(data, r->runs, r->nrun, r->cycle_ns);
+	x = write_cdf(data, r->runs, r->nrun);
 	if (x == 0) {
 		x = plot_cdf(data, names, r->nrun, "message latency (us)",
 		    r->plot_path, title);

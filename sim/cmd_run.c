@@ -48,6 +48,11 @@ run_usage(FILE *f)
 "  --vcs N         at least N VCs per port (4 under vc, 1 otherwise; ports\n"
 "                  that need more get the next power of two)\n"
 "  --router-latency N (1)  --link-latency N (1)\n"
+"hardware model (ns and bytes; twintorus.yaml(5) model:, over the file's):\n"
+"  --model FILE    a model file (model: only)\n"
+"  --router-ns NS  --link-ns NS  per hop; R, L = max(1, round(NS / cycle))\n"
+"  --send-ns NS  --recv-ns NS    endpoint overheads per packet\n"
+"  --vc-bytes N[,M]              buffer per VC (M: the internal link)\n"
 "  --warmup N (2000)  --measure N (10000)  --drain N (20000 at most): any\n"
 "                  of them runs the window as given (the test only flags)\n"
 "  --warmup-max N  the longest warm-up when extending (100000; 0: never)\n"
@@ -114,18 +119,22 @@ dry_run(const simopts *so, const netopts *no, int json, int ranks)
 	packets = tt_sim_memory_packets(&net, &so->p);
 	per_rank = tt_sim_memory_part(&net, &so->p, ranks);
 	/* a switch per card: two a twin node, one a plain node */
-	if (json)
+	if (json) {
 		printf("{\"pes\":%u,\"switches\":%u,\"ranks\":%d,"
 		    "\"slab_dim\":%d,\"switches_per_rank\":%llu,"
 		    "\"bytes_total\":%llu,\"bytes_per_rank\":%llu,"
 		    "\"bytes_per_pe\":%.0f,\"bytes_per_switch\":%.0f,"
-		    "\"bytes_packets_max\":%llu}\n",
+		    "\"bytes_packets_max\":%llu",
 		    net.ncards, net.ncards, ranks, net.n - 1,
 		    (unsigned long long)most, (unsigned long long)total,
 		    (unsigned long long)per_rank, (double)total / net.ncards,
 		    (double)per_rank / (double)most,
 		    (unsigned long long)packets);
-	else
+		/* what a run of this model would be: the cycles its ns
+		 * became */
+		model_json(stdout, &so->model, &so->mc);
+		printf("}\n");
+	} else {
 		printf("%s, %u PEs, %u switches: %.1f MiB for the engine, "
 		    "%.0f bytes per PE; %d rank%s: at most %llu switches "
 		    "(slabs of dimension %d), %.1f MiB per rank, %.0f bytes "
@@ -134,9 +143,9 @@ dry_run(const simopts *so, const netopts *no, int json, int ranks)
 		    (double)total / net.ncards, ranks, ranks > 1 ? "s" : "",
 		    (unsigned long long)most, net.n - 1, per_rank / 1048576.0,
 		    (double)per_rank / (double)most);
-	if (!json)
 		printf("and for packets up to %.1f MiB, mapped: a run uses what "
 		    "it has in flight at once\n", packets / 1048576.0);
+	}
 	tt_net_free(&net);
 	return TTSIM_EXIT_OK;
 }
@@ -188,6 +197,7 @@ run_parse(struct runargs *a, int argc, char **argv)
 		{outopts_json_csv, 0, outopts_take, &a->out},
 		{simopts_traffic_flags, 0, simopts_take, &a->sim},
 		{simopts_model_flags, 0, simopts_take, &a->sim},
+		{modelopts_flags, 0, modelopts_take, &a->sim},
 		{simopts_window_flags, 0, simopts_take, &a->sim},
 		{recordopts_flags, 0, recordopts_take, &a->rec},
 	};
@@ -212,7 +222,8 @@ run_parse(struct runargs *a, int argc, char **argv)
 		fprintf(stderr, "ttsim run: --json and --csv do not go together\n");
 		return -1;
 	}
-	simopts_apply_config(&a->sim, &a->net.cfg);
+	if (simopts_resolve(&a->sim, &a->net.cfg, NULL) < 0)
+		return -1;
 	if (!a->dry && a->ranks != 1) {
 		fprintf(stderr, "ttsim run: --ranks goes with --dry-run; to "
 		    "run on N ranks, use mpirun -np N ttsim run ...\n");

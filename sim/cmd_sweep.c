@@ -186,6 +186,7 @@ sweep_parse(struct sweep *sw, int argc, char **argv)
 		{outopts_json_csv, 0, outopts_take, &sw->out},
 		{simopts_traffic_flags, 0, simopts_take, &sw->sim},
 		{simopts_model_flags, 0, simopts_take, &sw->sim},
+		{modelopts_flags, 0, modelopts_take, &sw->sim},
 		{simopts_window_flags, 0, simopts_take, &sw->sim},
 		{jobs_flags, 0, jobs_take, &sw->jobs},
 	};
@@ -215,7 +216,8 @@ sweep_parse(struct sweep *sw, int argc, char **argv)
 		    ".png or .svg\n", sw->plot);
 		return -1;
 	}
-	simopts_apply_config(&sw->sim, &sw->net.cfg);
+	if (simopts_resolve(&sw->sim, &sw->net.cfg, NULL) < 0)
+		return -1;
 	sw->nload = parse_loads(sw->loads, sw->load, SWEEP_MAX);
 	return sw->nload < 0 ? -1 : OPT_PARSED;
 }

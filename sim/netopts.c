@@ -533,3 +533,208 @@ topo_parse(const char *item, const tt_netspec *base, tt_netspec *out,
 	}
 	return 0;
 }
+
+/* ---- the hardware model (twintorus/model.h) ---- */
+
+const struct option modelopts_flags[] = {
+	{"model", required_argument, NULL, OPT_MODEL},
+	{"router-ns", required_argument, NULL, OPT_ROUTER_NS},
+	{"link-ns", required_argument, NULL, OPT_LINK_NS},
+	{"send-ns", required_argument, NULL, OPT_SEND_NS},
+	{"recv-ns", required_argument, NULL, OPT_RECV_NS},
+	{"vc-bytes", required_argument, NULL, OPT_VC_BYTES},
+	{NULL, 0, NULL, 0}
+};
+
+/* --vc-bytes N (every VC) or N,M (external ports, the internal link) */
+static int
+vc_bytes_take(simopts *o, const struct optval *v)
+{
+	tt_model *m = &o->model_flags;
+	char buf[64], *comma;
+
+	snprintf(buf, sizeof(buf), "%s", v->value);
+	comma = strchr(buf, ',');
+	if (comma != NULL)
+		*comma = '\0';
+	if (opt_int(v->cmd, v->flag, buf, TT_CREDIT_BYTES_MIN,
+	    TT_CREDIT_BYTES_MAX, &m->vc_bytes) < 0 ||
+	    opt_int(v->cmd, v->flag, comma != NULL ? comma + 1 : buf,
+	    TT_CREDIT_BYTES_MIN, TT_CREDIT_BYTES_MAX,
+	    &m->internal_vc_bytes) < 0)
+		return -1;
+	m->set |= TT_MODEL_VC_BYTES | TT_MODEL_INTERNAL_VC_BYTES;
+	return 0;
+}
+
+int
+modelopts_take(void *state, const struct optval *v)
+{
+	simopts *o = state;
+	tt_model *m = &o->model_flags;
+	double *ns[] = {&m->router_ns, &m->link_ns, &m->send_ns, &m->recv_ns};
+	const unsigned bit[] = {TT_MODEL_ROUTER_NS, TT_MODEL_LINK_NS,
+	    TT_MODEL_SEND_NS, TT_MODEL_RECV_NS};
+	int i;
+
+	switch (v->id) {
+	case OPT_MODEL:
+		o->model_file = v->value;
+		return 0;
+	case OPT_VC_BYTES:
+		return vc_bytes_take(o, v);
+	}
+	i = v->id - OPT_ROUTER_NS;
+	if (opt_real(v->cmd, v->flag, v->value, 0, TT_MODEL_NS_MAX,
+	    "nanoseconds from 0 to 1e10", ns[i]) < 0)
+		return -1;
+	m->set |= bit[i];
+	return 0;
+}
+
+/* The flags that say the same thing twice. */
+static int
+model_flag_conflicts(const simopts *o)
+{
+	const unsigned set = o->model_flags.set;
+
+	if (o->router_set && (set & TT_MODEL_ROUTER_NS)) {
+		fprintf(stderr, "ttsim %s: --router-latency (cycles) and "
+		    "--router-ns say the same; give one\n", o->cmd);
+		return -1;
+	}
+	if (o->link_set && (set & TT_MODEL_LINK_NS)) {
+		fprintf(stderr, "ttsim %s: --link-latency (cycles) and "
+		    "--link-ns say the same; give one\n", o->cmd);
+		return -1;
+	}
+	if (o->buffer_set && (set & TT_MODEL_VC_BYTES)) {
+		fprintf(stderr, "ttsim %s: --buffer-flits (a port's, split "
+		    "among its VCs) and --vc-bytes (each VC's) do not go "
+		    "together; give one\n", o->cmd);
+		return -1;
+	}
+	return 0;
+}
+
+/* c from the engine's parameters, whichever layer gave them */
+static void
+cycles_of(const tt_simparams *p, tt_model_cycles *c)
+{
+	c->router = p->router_latency;
+	c->link = p->link_latency;
+	c->send = p->send_overhead;
+	c->recv = p->recv_overhead;
+	c->vc_flits = p->vc_flits;
+	c->int_vc_flits = p->int_vc_flits;
+}
+
+/* The latencies and overheads in ns as the engine runs them: the
+ * model's where a layer gave them, else the cycles' (flags, defaults). */
+static void
+model_pin(tt_model *m, const tt_simparams *p, double cycle_ns)
+{
+	if (!(m->set & TT_MODEL_ROUTER_NS))
+		m->router_ns = p->router_latency * cycle_ns;
+	if (!(m->set & TT_MODEL_LINK_NS))
+		m->link_ns = p->link_latency * cycle_ns;
+	if (!(m->set & TT_MODEL_SEND_NS))
+		m->send_ns = (double)p->send_overhead * cycle_ns;
+	if (!(m->set & TT_MODEL_RECV_NS))
+		m->recv_ns = (double)p->recv_overhead * cycle_ns;
+}
+
+int
+simopts_resolve(simopts *o, const tt_config *cfg, const linkopts *link)
+{
+	tt_model m, file, flags = o->model_flags;
+	char err[512];
+	int frames;
+
+	simopts_apply_config(o, cfg);
+	if (model_flag_conflicts(o) < 0)
+		return -1;
+	tt_model_init(&file);
+	if (o->model_file != NULL &&
+	    tt_model_load(&file, o->model_file, stderr) != 0)
+		return -1;
+	/* the flags as model keys: the link's, the packet's */
+	if (link != NULL && link->gbps > 0) {
+		flags.link_gbps = link->gbps;
+		flags.set |= TT_MODEL_LINK_GBPS;
+	}
+	if (link != NULL && link->flit_bytes > 0) {
+		flags.flit_bytes = link->flit_bytes;
+		flags.set |= TT_MODEL_FLIT_BYTES;
+	}
+	if (o->packet_set) {
+		flags.packet_flits = o->p.packet_flits;
+		flags.set |= TT_MODEL_PACKET_FLITS;
+	}
+	/* a latency in cycles given as a flag beats any layer's ns */
+	tt_model_from_config(cfg, &m);
+	tt_model_over(&m, &cfg->model);
+	tt_model_over(&m, &file);
+	tt_model_over(&m, &flags);
+	frames = ((cfg->model.set | file.set) & TT_MODEL_LINK_GBPS) != 0;
+	tt_model_fill(&m, frames);
+	if (o->router_set)
+		m.set &= ~(unsigned)TT_MODEL_ROUTER_NS;
+	if (o->link_set)
+		m.set &= ~(unsigned)TT_MODEL_LINK_NS;
+	/* --buffer-flits: the seed model's buffers, not the per-VC ones */
+	if (o->buffer_set) {
+		m.vc_bytes = m.internal_vc_bytes = 0;
+		m.set &= ~(unsigned)(TT_MODEL_VC_BYTES |
+		    TT_MODEL_INTERNAL_VC_BYTES);
+	}
+	if (tt_model_apply(&m, &o->p, &o->mc, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
+		return -1;
+	}
+	cycles_of(&o->p, &o->mc);
+	model_pin(&m, &o->p, o->mc.cycle_ns);
+	o->model = m;
+	return 0;
+}
+
+int
+simopts_model_at(const simopts *o, double gbps, tt_simparams *p,
+    tt_model *m, tt_model_cycles *c, char *err, size_t errsz)
+{
+	*m = o->model;
+	*p = o->p;
+	m->link_gbps = gbps;
+	/* all else equal: the same ns, in this link's cycles */
+	m->set |= TT_MODEL_LINK_GBPS | TT_MODEL_ROUTER_NS | TT_MODEL_LINK_NS |
+	    TT_MODEL_SEND_NS | TT_MODEL_RECV_NS;
+	if (tt_model_apply(m, p, c, err, errsz) < 0)
+		return -1;
+	cycles_of(p, c);
+	return 0;
+}
+
+void
+model_json(FILE *f, const tt_model *m, const tt_model_cycles *c)
+{
+	fprintf(f, ", \"model\": {\"link_gbps\": %.10g, \"router_ns\": %.10g, "
+	    "\"link_ns\": %.10g, \"send_ns\": %.10g, \"recv_ns\": %.10g, "
+	    "\"vc_bytes\": ", m->link_gbps, m->router_ns, m->link_ns,
+	    m->send_ns, m->recv_ns);
+	/* null: buffer_flits a port, split among its VCs */
+	if (m->vc_bytes > 0)
+		fprintf(f, "%d", m->vc_bytes);
+	else
+		fprintf(f, "null");
+	fprintf(f, ", \"internal_vc_bytes\": ");
+	if (m->internal_vc_bytes > 0)
+		fprintf(f, "%d", m->internal_vc_bytes);
+	else
+		fprintf(f, "null");
+	fprintf(f, ", \"flit_bytes\": %d, \"packet_flits\": %d, \"cycle_ns\": "
+	    "%.10g, \"router_cycles\": %d, \"link_cycles\": %d, \"send_cycles\": "
+	    "%llu, \"recv_cycles\": %llu, \"vc_flits\": %d, "
+	    "\"internal_vc_flits\": %d}", m->flit_bytes, m->packet_flits,
+	    c->cycle_ns, c->router, c->link, (unsigned long long)c->send,
+	    (unsigned long long)c->recv, c->vc_flits, c->int_vc_flits);
+}

@@ -49,6 +49,14 @@ struct netrun {
 	int nports;
 	double wall;
 	struct causal_run cr;   /* --causal */
+	/* its model: the command's, or at the link rate of --compare
+	 * ITEM@SPEED (gbps > 0), all else equal in ns */
+	double gbps;
+	tt_simparams p;
+	tt_replay_params rpp;
+	tt_model model;
+	tt_model_cycles mc;
+	double cycle_ns;
 };
 
 /* What the callbacks of a run see. */

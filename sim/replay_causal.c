@@ -115,8 +115,8 @@ causal_free(struct causal_run *cr)
 /* The stream (file or inference over the trace) and the source on sim.
  * -1 after a message. */
 static int
-causal_start(struct causal_run *cr, const struct replay *r, tt_sim *sim,
-    const tt_net *net)
+causal_start(struct causal_run *cr, const struct replay *r,
+    const tt_replay_params *rpp, tt_sim *sim, const tt_net *net)
 {
 	const struct causal_opts *co = &r->causal;
 	tt_infer_params ip = co->ip;
@@ -145,7 +145,7 @@ causal_start(struct causal_run *cr, const struct replay *r, tt_sim *sim,
 		}
 		in = tt_placement_stream(cr->pl, in);
 	}
-	if (tt_causal_create(&cr->c, in, &r->rpp, sim, err, sizeof(err)) < 0)
+	if (tt_causal_create(&cr->c, in, rpp, sim, err, sizeof(err)) < 0)
 		goto bad;
 	return 0;
 bad:
@@ -218,18 +218,19 @@ causal_replay_one(struct replay *r, int k)
 	char err[1024];
 	int rc = TTSIM_EXIT_OK;
 
-	if (tt_sim_create_part(&sim, &rn->net, &r->sim.p,
+	if (tt_sim_create_part(&sim, &rn->net, &rn->p,
 	    r->sim.whole ? NULL : ttsim_comm(), err, sizeof(err)) < 0 ||
 	    tt_sim_gather_links(sim, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim replay: %s\n", err);
 		tt_sim_free(sim);
 		return TTSIM_EXIT_USAGE;
 	}
-	if (causal_start(&rn->cr, r, sim, &rn->net) < 0) {
+	if (causal_start(&rn->cr, r, &rn->rpp, sim, &rn->net) < 0) {
 		tt_sim_free(sim);
 		return TTSIM_EXIT_USAGE;
 	}
 	r->job.name = rn->name;
+	r->job.cycle_ns = rn->cycle_ns;
 	r->job.index = k;
 	r->job.cr = &rn->cr;
 	if (r->job.csv != NULL)
@@ -247,7 +248,7 @@ causal_replay_one(struct replay *r, int k)
 	causal_free(&rn->cr);
 	tt_sim_free(sim);
 	if (rc == TTSIM_EXIT_OK && rn->res.deadlock) {
-		replay_deadlock(rn, &r->sim.p);
+		replay_deadlock(rn, &rn->p);
 		rc = TTSIM_EXIT_DEADLOCK;
 	}
 	return rc;

@@ -72,8 +72,10 @@ simopts_model_take(simopts *o, const struct optval *v)
 		o->packet_set = 1;
 		return opt_int(c, f, s, 1, TT_PACKET_FLITS_MAX, &p->packet_flits);
 	case OPT_ROUTER_LATENCY:
+		o->router_set = 1;
 		return opt_int(c, f, s, 1, TT_LATENCY_MAX, &p->router_latency);
 	case OPT_LINK_LATENCY:
+		o->link_set = 1;
 		return opt_int(c, f, s, 1, TT_LATENCY_MAX, &p->link_latency);
 	case OPT_WATCHDOG:
 		return opt_u64(c, f, s, 10, 1ull << 40, &p->watchdog);
@@ -445,6 +447,8 @@ simpoint_run(const simopts *o, const tt_netspec *spec, double load,
 	pt->seeds = o->seeds;
 	pt->seed = o->seed;
 	pt->p = o->p;
+	pt->model = o->model;
+	pt->mc = o->mc;
 	if (tt_sim_create_part(&sim, &pt->net, &o->p,
 	    o->whole ? NULL : ttsim_comm(), err,
 	    sizeof(err)) < 0) {
@@ -573,6 +577,7 @@ simpoint_json(FILE *f, const simpoint *pt)
 	if (pt->uniform_self)
 		fprintf(f, ", \"uniform_self\": true");
 	json_net_rules(f, net);
+	model_json(f, &pt->model, &pt->mc);
 	fputc('}', f);
 }
 

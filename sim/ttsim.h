@@ -19,6 +19,7 @@
 #include "twintorus/sim.h"
 #include "twintorus/traffic.h"
 #include "twintorus/config.h"
+#include "twintorus/model.h"
 #include "twintorus/record.h"
 #include "twintorus/topo.h"
 
@@ -52,6 +53,9 @@ enum {
 	OPT_FLOW, OPT_UNIFORM_SELF,
 	/* link (linkopts_flags) */
 	OPT_LINK_GBPS, OPT_FLIT_BYTES,
+	/* the hardware model (modelopts_flags) */
+	OPT_MODEL, OPT_ROUTER_NS, OPT_LINK_NS, OPT_SEND_NS, OPT_RECV_NS,
+	OPT_VC_BYTES,
 	/* recording (recordopts_flags) */
 	OPT_RECORD, OPT_CLOCK_SKEW,
 	/* dependency inference (inferopts_flags) */
@@ -239,6 +243,16 @@ typedef struct simopts {
 	 * file (host names, link speed) */
 	const struct recordopts *record;
 	const tt_config *record_cfg;
+	/* the hardware model (sim/netopts.c): --model FILE and the flags
+	 * --router-ns ... --vc-bytes, as model keys */
+	const char *model_file;
+	tt_model model_flags;
+	int router_set, link_set;       /* --router-latency, --link-latency */
+	/* resolved (simopts_resolve): every key, latencies and overheads in
+	 * ns as run (the cycles' ns where no layer gave them), vc_bytes 0
+	 * where buffer_flits rules; and in cycles */
+	tt_model model;
+	tt_model_cycles mc;
 } simopts;
 
 /* The warm-up cap of a run whose window is not given (--warmup-max). */
@@ -249,6 +263,8 @@ typedef struct simopts {
 typedef struct simpoint {
 	tt_net net;
 	tt_simparams p;
+	tt_model model;         /* the hardware model it ran */
+	tt_model_cycles mc;
 	enum tt_pattern pattern;
 	int uniform_self;
 	double load;
@@ -278,6 +294,22 @@ extern const struct option simopts_traffic_flags[];  /* --traffic --load ... */
 void simopts_init(simopts *o);
 int simopts_take(void *o, const struct optval *v);
 void simopts_apply_config(simopts *o, const tt_config *cfg);
+/*
+ * simopts_apply_config() and then the hardware model into o->p, one
+ * function for run, sweep, app and replay: flags (link may be NULL) >
+ * --model FILE > the file's model: > its network: and credits: >
+ * defaults.  0, or -1 after a message (exit status 2).
+ */
+int simopts_resolve(simopts *o, const tt_config *cfg, const linkopts *link);
+/* o's resolved model at another link rate, all else equal in ns (a
+ * --compare item's @SPEED): p, m and c for it.  0, or -1 with err. */
+int simopts_model_at(const simopts *o, double gbps, tt_simparams *p,
+    tt_model *m, tt_model_cycles *c, char *err, size_t errsz);
+/* ", \"model\": {...}": the resolved parameters and their cycles. */
+void model_json(FILE *f, const tt_model *m, const tt_model_cycles *c);
+/* --model and --router-ns ... --vc-bytes (state: a simopts) */
+extern const struct option modelopts_flags[];
+int modelopts_take(void *so, const struct optval *v);
 int simpoint_run(const simopts *o, const tt_netspec *spec, double load,
     simpoint *pt, void (*progress)(void *, double), void *pctx,
     double done0, double span);

@@ -3,7 +3,8 @@
  *
  * One file describes a cluster: torus: (the model), network: (simulator
  * parameters), nodes: (the deployment map, used by ttd), trace: and
- * credits: (ttd's buffers).  The
+ * credits: (ttd's buffers, and the simulator's buffer per VC), model:
+ * (the hardware in nanoseconds, twintorus/model.h).  The
  * loader reports every error it finds as "file:line:col: message", not just
  * the first, and returns how many there were.
  */
@@ -12,6 +13,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "twintorus/model.h"
 #include "twintorus/params.h"
 #include "twintorus/topo.h"
 #include "twintorus/api.h"
@@ -78,6 +80,9 @@ typedef struct tt_config {
 	unsigned set;         /* TT_CFG_* bits */
 	tt_netspec spec;      /* the torus: section over tt_netspec_default() */
 	tt_netparams params;  /* the network: section over the defaults */
+	unsigned network_set; /* the keys network: gave, as TT_MODEL_* bits
+	                       * (link_gbps, flit_bytes, packet_flits) */
+	tt_model model;       /* the model: section (model.set: its keys) */
 	int has_nodes;        /* a nodes: section is present (ttd reads it) */
 	int has_trace;        /* a trace: section is present */
 	char trace_dir[4096]; /* trace.dir ("" if unset) */
@@ -92,7 +97,8 @@ typedef struct tt_config {
 	tt_addr *addrs;       /* addresses:, in file order */
 	size_t naddrs;
 	/* credits: ttd's input buffer per VC, bytes (0: not set); ttsim
-	 * ignores it */
+	 * simulates the same buffer per VC (vc_bytes, internal_vc_bytes;
+	 * twintorus/model.h, tt_model_from_config) */
 	int credit_vc_bytes;      /* credits.vc_bytes: external ports */
 	int credit_int_vc_bytes;  /* credits.internal_vc_bytes */
 	int credit_pe_bytes;      /* credits.pe_bytes: a PE's injection */

@@ -40,7 +40,8 @@
  * by default) depend only on n and the parameters, never on the network.
  *
  * Messages become packets as replay makes them (twintorus/replay.h):
- * ceil(bytes / (packet_flits * flit_bytes)), at least one; time converts
+ * ceil(bytes / (packet_flits * flit_bytes)), at least one, the last
+ * only as long as the rest (tt_last_packet_flits()); time converts
  * with one cycle = flit_bytes * 8 / link_gbps ns.  A message carries its
  * source's sequence number as the packets' tag; its destination counts the
  * packets and completes it with the last one, on its own rank in a

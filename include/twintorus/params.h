@@ -43,6 +43,14 @@ double tt_wire_ns(uint64_t bytes, double link_gbps);
  * the wire time of a flit: 12.8 ns with the defaults.
  */
 double tt_cycle_ns(int flit_bytes, double link_gbps);
+/*
+ * A message of `bytes` goes in packets of packet_flits * flit_bytes, at
+ * least one; its last packet carries the rest: ceil(rest / flit_bytes)
+ * flits, at least 1 (tt_srcpkt.flits), or 0 when it is full, so that a
+ * message of whole packets is sent as before.
+ */
+uint32_t tt_last_packet_flits(uint64_t bytes, int packet_flits,
+    int flit_bytes);
 
 TT_END_DECLS
 

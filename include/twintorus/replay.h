@@ -2,7 +2,9 @@
  * twintorus: replaying a trace through the network model.
  *
  * Each message of a trace (twintorus/trace.h) becomes ceil(bytes /
- * (packet_flits * flit_bytes)) packets, at least one, generated at its PE
+ * (packet_flits * flit_bytes)) packets, at least one, the last of them
+ * only as long as the rest of its bytes (tt_last_packet_flits()),
+ * generated at its PE
  * at the message's time: trace time is turned into cycles with one cycle =
  * flit_bytes * 8 / link_gbps ns (a link carries one flit per cycle), counted
  * from the first message, and divided by `speed`.  Injection is open loop:

@@ -490,7 +490,7 @@ test_unknown_and_duplicate_keys(void **state)
 	    "unknown key torus.dim (expected dims, twin, ports or deadlock)");
 	assert_one_error("torus:\n  dims: [4, 4]\nrouting: dor\n", 3, 1,
 	    "unknown section routing (expected torus, network, nodes, trace, "
-	    "addresses, pes, credits or topology)");
+	    "addresses, pes, credits, topology or model)");
 	assert_one_error("torus:\n  dims: [4, 4]\nnetwork: {mtu: 9000}\n", 3, 11,
 	    "unknown key network.mtu");
 	assert_one_error("torus:\n  dims: [4, 4]\n  dims: [8, 8]\n", 3, 3,
