@@ -15,8 +15,16 @@
 /* The YAML keys, in the order of the TT_MODEL_* bits. */
 static const char *const model_keys[TT_MODEL_NKEYS] = {
 	"link_gbps", "router_ns", "link_ns", "send_ns", "recv_ns",
-	"vc_bytes", "internal_vc_bytes", "flit_bytes", "packet_flits"
+	"vc_bytes", "internal_vc_bytes", "flit_bytes", "packet_flits",
+	"host_ns"
 };
+
+/* Key i holds a real (the rest are whole numbers: buffers, granularity). */
+static int
+is_real(int i)
+{
+	return i < 5 || i == 9;
+}
 
 const char *
 tt_model_key_name(unsigned bit)
@@ -42,6 +50,8 @@ model_real(tt_model *m, int i)
 	double *r[] = {&m->link_gbps, &m->router_ns, &m->link_ns, &m->send_ns,
 	    &m->recv_ns};
 
+	if (i == 9)
+		return &m->host_ns;
 	return i < 5 ? r[i] : NULL;
 }
 
@@ -51,7 +61,7 @@ model_int(tt_model *m, int i)
 	int *n[] = {&m->vc_bytes, &m->internal_vc_bytes, &m->flit_bytes,
 	    &m->packet_flits};
 
-	return i >= 5 && i < TT_MODEL_NKEYS ? n[i - 5] : NULL;
+	return i >= 5 && i <= 8 ? n[i - 5] : NULL;
 }
 
 void
@@ -63,7 +73,7 @@ tt_model_over(tt_model *dst, const tt_model *src)
 	for (i = 0; i < TT_MODEL_NKEYS; i++) {
 		if (!(src->set & (1u << i)))
 			continue;
-		if (i < 5)
+		if (is_real(i))
 			*model_real(dst, i) = *model_real(&s, i);
 		else
 			*model_int(dst, i) = *model_int(&s, i);
@@ -126,15 +136,12 @@ tt_model_fill(tt_model *m, int frames)
 static int
 model_key(struct cfg_ctx *cx, const struct cfg_val *v, tt_model *m, int i)
 {
-	static const struct { double lo, hi; } real[5] = {
-		{TT_LINK_GBPS_MIN, TT_LINK_GBPS_MAX},
-		{0, TT_MODEL_NS_MAX}, {0, TT_MODEL_NS_MAX},
-		{0, TT_MODEL_NS_MAX}, {0, TT_MODEL_NS_MAX}
-	};
+	double lo = i == 0 ? TT_LINK_GBPS_MIN : 0;
+	double hi = i == 0 ? TT_LINK_GBPS_MAX : TT_MODEL_NS_MAX;
 	char qb[64];
 	double x;
 
-	if (i >= 5) {
+	if (!is_real(i)) {
 		/* buffers as ttd's credits:; granularity as network:'s */
 		if (i <= 6)
 			return cfg_int(cx, v, TT_CREDIT_BYTES_MIN,
@@ -144,10 +151,10 @@ model_key(struct cfg_ctx *cx, const struct cfg_val *v, tt_model *m, int i)
 	}
 	if (cfg_double(cx, v, &x) < 0)
 		return -1;
-	if (!(x >= real[i].lo && x <= real[i].hi)) {
+	if (!(x >= lo && x <= hi)) {
 		cfg_err(cx, &v->mark, "%s: %s is out of range (%g..%g%s)",
-		    v->path, cfg_number(v->node, qb, sizeof(qb)), real[i].lo,
-		    real[i].hi, i == 0 ? " Gb/s" : " ns");
+		    v->path, cfg_number(v->node, qb, sizeof(qb)), lo, hi,
+		    i == 0 ? " Gb/s" : " ns");
 		return -1;
 	}
 	*model_real(m, i) = x;
@@ -164,7 +171,7 @@ cfg_model(struct cfg_ctx *cx, const struct cfg_val *v, tt_model *m)
 	if (v->node->type != YAML_MAPPING_NODE) {
 		cfg_err(cx, &v->mark, "model: expected a mapping with keys "
 		    "link_gbps, router_ns, link_ns, send_ns, recv_ns, vc_bytes, "
-		    "internal_vc_bytes, flit_bytes, packet_flits; got %s",
+		    "internal_vc_bytes, flit_bytes, packet_flits, host_ns; got %s",
 		    cfg_describe(v->node, qb, sizeof(qb)));
 		return;
 	}
@@ -248,7 +255,7 @@ tt_model_write(FILE *f, const tt_model *m, const char *comment)
 	for (i = 0; i < TT_MODEL_NKEYS; i++) {
 		if (!(c.set & (1u << i)))
 			continue;
-		if (i < 5)
+		if (is_real(i))
 			real_text(*model_real(&c, i), num, sizeof(num));
 		else
 			snprintf(num, sizeof(num), "%d", *model_int(&c, i));
@@ -307,11 +314,16 @@ tt_model_apply(const tt_model *m, tt_simparams *p, tt_model_cycles *c,
 			    k.cycle_ns, TT_LATENCY_MAX);
 		k.link = (int)x;
 	}
-	/* 1e10 ns of at least a 1e-6 ns cycle fit 64 bits */
-	if (m->set & TT_MODEL_SEND_NS)
-		k.send = (uint64_t)ns_cycles(m->send_ns, k.cycle_ns, 0, INT64_MAX);
-	if (m->set & TT_MODEL_RECV_NS)
-		k.recv = (uint64_t)ns_cycles(m->recv_ns, k.cycle_ns, 0, INT64_MAX);
+	/* 1e10 ns of at least a 1e-6 ns cycle fit 64 bits; the hosts'
+	 * turnaround half at each end */
+	if (m->set & (TT_MODEL_SEND_NS | TT_MODEL_HOST_NS))
+		k.send = (uint64_t)ns_cycles((m->set & TT_MODEL_SEND_NS ?
+		    m->send_ns : 0) + (m->set & TT_MODEL_HOST_NS ?
+		    m->host_ns / 2 : 0), k.cycle_ns, 0, INT64_MAX);
+	if (m->set & (TT_MODEL_RECV_NS | TT_MODEL_HOST_NS))
+		k.recv = (uint64_t)ns_cycles((m->set & TT_MODEL_RECV_NS ?
+		    m->recv_ns : 0) + (m->set & TT_MODEL_HOST_NS ?
+		    m->host_ns / 2 : 0), k.cycle_ns, 0, INT64_MAX);
 	/* virtual cut-through: a VC's buffer takes a whole packet */
 	if (m->vc_bytes > 0) {
 		k.vc_flits = m->vc_bytes / flit;
@@ -335,9 +347,9 @@ tt_model_apply(const tt_model *m, tt_simparams *p, tt_model_cycles *c,
 		p->router_latency = k.router;
 	if (k.link > 0)
 		p->link_latency = k.link;
-	if (m->set & TT_MODEL_SEND_NS)
+	if (m->set & (TT_MODEL_SEND_NS | TT_MODEL_HOST_NS))
 		p->send_overhead = k.send;
-	if (m->set & TT_MODEL_RECV_NS)
+	if (m->set & (TT_MODEL_RECV_NS | TT_MODEL_HOST_NS))
 		p->recv_overhead = k.recv;
 	if (k.vc_flits > 0)
 		p->vc_flits = k.vc_flits;

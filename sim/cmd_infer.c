@@ -5,10 +5,12 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "twintorus/infer.h"
+#include "twintorus/model.h"
 #include "twintorus/json.h"
 #include "ttsim.h"
 
@@ -18,7 +20,7 @@ infer_usage(FILE *f)
 	fprintf(f,
 "usage: ttsim trace infer TRACE... [FILE.yaml] [network flags] -o FILE\n"
 "                         [--burst-gap NS] [--pause NS] [--window NS]\n"
-"                         [--turnaround NS]\n"
+"                         [--turnaround NS | --recorded-model FILE]\n"
 "                         [--score FILE] [--json]\n"
 "\n"
 "Reads a trace as ttd records it (per node: what its PEs sent, and a copy\n"
@@ -63,6 +65,8 @@ infer_usage(FILE *f)
 "  --turnaround NS rule 5: the recorded hosts' time to take a message up\n"
 "                  to the application and its answer down, outside the\n"
 "                  trace (ttsim trace calibrate's host_ns; 0)\n"
+"  --recorded-model FILE  the recording's model file (ttsim trace\n"
+"                  calibrate -o): --turnaround is its host_ns\n"
 "  --score FILE    compare with true dependencies (ttsim app --deps-out):\n"
 "                  precision and recall of the predecessors\n"
 "  --json          the summary as one object\n"
@@ -79,8 +83,23 @@ const struct option inferopts_flags[] = {
 	{"pause", required_argument, NULL, OPT_PAUSE},
 	{"window", required_argument, NULL, OPT_WINDOW},
 	{"turnaround", required_argument, NULL, OPT_TURNAROUND},
+	{"recorded-model", required_argument, NULL, OPT_RECORDED_MODEL},
 	{NULL, 0, NULL, 0}
 };
+
+/* --recorded-model FILE: the recording's hardware model (a calibration's
+ * model file); its host_ns is the turnaround. */
+static int
+recorded_model(const struct optval *v, tt_infer_params *ip)
+{
+	tt_model m;
+
+	if (tt_model_load(&m, v->value, stderr) != 0)
+		return -1;
+	ip->turnaround_ns = m.set & TT_MODEL_HOST_NS ?
+	    (uint64_t)llround(m.host_ns) : 0;
+	return 0;
+}
 
 int
 inferopts_take(void *state, const struct optval *v)
@@ -97,6 +116,8 @@ inferopts_take(void *state, const struct optval *v)
 	case OPT_TURNAROUND:
 		return opt_u64(v->cmd, v->flag, v->value, 0, INFER_NS_MAX,
 		    &ip->turnaround_ns);
+	case OPT_RECORDED_MODEL:
+		return recorded_model(v, ip);
 	}
 	return opt_u64(v->cmd, v->flag, v->value, 1, INFER_NS_MAX,
 	    &ip->window_ns);

@@ -52,6 +52,8 @@ run_usage(FILE *f)
 "  --model FILE    a model file (model: only)\n"
 "  --router-ns NS  --link-ns NS  per hop; R, L = max(1, round(NS / cycle))\n"
 "  --send-ns NS  --recv-ns NS    endpoint overheads per packet\n"
+"  --host-ns NS    the hosts' turnaround outside a ttd trace: half of it\n"
+"                  added to each overhead\n"
 "  --vc-bytes N[,M]              buffer per VC (M: the internal link)\n"
 "  --warmup N (2000)  --measure N (10000)  --drain N (20000 at most): any\n"
 "                  of them runs the window as given (the test only flags)\n"

@@ -542,6 +542,7 @@ const struct option modelopts_flags[] = {
 	{"link-ns", required_argument, NULL, OPT_LINK_NS},
 	{"send-ns", required_argument, NULL, OPT_SEND_NS},
 	{"recv-ns", required_argument, NULL, OPT_RECV_NS},
+	{"host-ns", required_argument, NULL, OPT_HOST_NS},
 	{"vc-bytes", required_argument, NULL, OPT_VC_BYTES},
 	{NULL, 0, NULL, 0}
 };
@@ -572,9 +573,10 @@ modelopts_take(void *state, const struct optval *v)
 {
 	simopts *o = state;
 	tt_model *m = &o->model_flags;
-	double *ns[] = {&m->router_ns, &m->link_ns, &m->send_ns, &m->recv_ns};
+	double *ns[] = {&m->router_ns, &m->link_ns, &m->send_ns, &m->recv_ns,
+	    &m->host_ns};
 	const unsigned bit[] = {TT_MODEL_ROUTER_NS, TT_MODEL_LINK_NS,
-	    TT_MODEL_SEND_NS, TT_MODEL_RECV_NS};
+	    TT_MODEL_SEND_NS, TT_MODEL_RECV_NS, TT_MODEL_HOST_NS};
 	int i;
 
 	switch (v->id) {
@@ -638,10 +640,13 @@ model_pin(tt_model *m, const tt_simparams *p, double cycle_ns)
 		m->router_ns = p->router_latency * cycle_ns;
 	if (!(m->set & TT_MODEL_LINK_NS))
 		m->link_ns = p->link_latency * cycle_ns;
+	/* the overheads hold half of host_ns each (tt_model_apply()) */
 	if (!(m->set & TT_MODEL_SEND_NS))
-		m->send_ns = (double)p->send_overhead * cycle_ns;
+		m->send_ns = m->set & TT_MODEL_HOST_NS ? 0 :
+		    (double)p->send_overhead * cycle_ns;
 	if (!(m->set & TT_MODEL_RECV_NS))
-		m->recv_ns = (double)p->recv_overhead * cycle_ns;
+		m->recv_ns = m->set & TT_MODEL_HOST_NS ? 0 :
+		    (double)p->recv_overhead * cycle_ns;
 }
 
 int
@@ -719,8 +724,9 @@ model_json(FILE *f, const tt_model *m, const tt_model_cycles *c)
 {
 	fprintf(f, ", \"model\": {\"link_gbps\": %.10g, \"router_ns\": %.10g, "
 	    "\"link_ns\": %.10g, \"send_ns\": %.10g, \"recv_ns\": %.10g, "
-	    "\"vc_bytes\": ", m->link_gbps, m->router_ns, m->link_ns,
-	    m->send_ns, m->recv_ns);
+	    "\"host_ns\": %.10g, \"vc_bytes\": ", m->link_gbps, m->router_ns,
+	    m->link_ns, m->send_ns, m->recv_ns,
+	    m->set & TT_MODEL_HOST_NS ? m->host_ns : 0);
 	/* null: buffer_flits a port, split among its VCs */
 	if (m->vc_bytes > 0)
 		fprintf(f, "%d", m->vc_bytes);

@@ -55,11 +55,13 @@ enum {
 	OPT_LINK_GBPS, OPT_FLIT_BYTES,
 	/* the hardware model (modelopts_flags) */
 	OPT_MODEL, OPT_ROUTER_NS, OPT_LINK_NS, OPT_SEND_NS, OPT_RECV_NS,
+	OPT_HOST_NS,
 	OPT_VC_BYTES,
 	/* recording (recordopts_flags) */
 	OPT_RECORD, OPT_CLOCK_SKEW,
 	/* dependency inference (inferopts_flags) */
 	OPT_BURST_GAP, OPT_PAUSE, OPT_WINDOW, OPT_TURNAROUND,
+	OPT_RECORDED_MODEL,
 	/* parallel points (jobs_flags) */
 	OPT_JOBS,
 	OPT_OWN = 512           /* a command's own options from here */

@@ -14,8 +14,8 @@
  *                  carries one flit a cycle)
  *   R            = max(1, round(router_ns / cycle_ns))
  *   L            = max(1, round(link_ns / cycle_ns))
- *   send_overhead = round(send_ns / cycle_ns)
- *   recv_overhead = round(recv_ns / cycle_ns)
+ *   send_overhead = round((send_ns + host_ns / 2) / cycle_ns)
+ *   recv_overhead = round((recv_ns + host_ns / 2) / cycle_ns)
  *   vc_flits     = vc_bytes / flit_bytes (rounded down: a buffer holds
  *                  whole flits); int_vc_flits likewise from
  *                  internal_vc_bytes
@@ -25,6 +25,13 @@
  * (H + 1)(R + L) + L + P - 1 cycles, and its end-to-end latency adds
  * send_overhead + recv_overhead.  R or L above TT_LATENCY_MAX cycles is
  * refused: larger flits make the cycle longer (and the packet coarser).
+ *
+ * host_ns is the part of the endpoints a ttd trace cannot see: its
+ * records are taken at the PE's TAP, so the time a host takes to carry a
+ * delivered message up to the application and the answer back down is
+ * in the trace's gaps, not in its frames' latencies.  The simulation adds
+ * it, half at each end; the inference (twintorus/infer.h, turnaround_ns)
+ * takes the recorded hosts' out of the gaps it infers.
  *
  * Granularity.  When a model sets link_gbps but neither flit_bytes nor
  * packet_flits is given anywhere (model, the cluster file's network:,
@@ -57,6 +64,9 @@ typedef struct tt_model {
 	int vc_bytes;         /* buffer per VC, external ports */
 	int internal_vc_bytes;/* buffer per VC, internal link */
 	int flit_bytes, packet_flits;  /* the engine's granularity */
+	double host_ns;       /* the hosts' turnaround outside a ttd trace:
+	                       * a frame written to the PE's TAP up to the
+	                       * application, and its answer down to the TAP */
 	unsigned set;         /* which keys were given (bit per key) */
 } tt_model;
 
@@ -71,7 +81,8 @@ enum {
 	TT_MODEL_INTERNAL_VC_BYTES = 1u << 6,
 	TT_MODEL_FLIT_BYTES        = 1u << 7,
 	TT_MODEL_PACKET_FLITS      = 1u << 8,
-	TT_MODEL_NKEYS             = 9
+	TT_MODEL_HOST_NS           = 1u << 9,
+	TT_MODEL_NKEYS             = 10
 };
 
 /* Latencies and overheads, ns: 0..1e10 (10 s; the engine takes R and L

@@ -79,7 +79,7 @@ test_load_every_key(void **state)
 	    "  link_gbps: 2.5\n  router_ns: 300\n  link_ns: 1e7\n"
 	    "  send_ns: 1500.5\n  recv_ns: 0\n  vc_bytes: 65536\n"
 	    "  internal_vc_bytes: 32768\n  flit_bytes: 64\n"
-	    "  packet_flits: 24\n", &m, &errs), 0);
+	    "  packet_flits: 24\n  host_ns: 80000\n", &m, &errs), 0);
 	assert_string_equal(errs, "");
 	free(errs);
 	assert_int_equal(m.set, (1u << TT_MODEL_NKEYS) - 1);
@@ -92,6 +92,7 @@ test_load_every_key(void **state)
 	assert_int_equal(m.internal_vc_bytes, 32768);
 	assert_int_equal(m.flit_bytes, 64);
 	assert_int_equal(m.packet_flits, 24);
+	assert_true(m.host_ns == 80000);
 
 	/* every key optional */
 	assert_int_equal(load_model("model:\n  link_ns: 5\n", &m, &errs), 0);
@@ -120,7 +121,8 @@ test_bad_values(void **state)
 	    "  internal_vc_bytes: 1.5\n"
 	    "  flit_bytes: 0\n"
 	    "  packet_flits: 2000\n"
-	    "  hops: 3\n", &m, &errs), 10);
+	    "  hops: 3\n"
+	    "  host_ns: -5\n", &m, &errs), 11);
 	assert_string_equal(errs,
 	    "F:2:14: model.link_gbps: 0 is out of range (0.001..10000 Gb/s)\n"
 	    "F:3:14: model.router_ns: -1 is out of range (0..1e+10 ns)\n"
@@ -133,7 +135,8 @@ test_bad_values(void **state)
 	    "F:10:17: model.packet_flits: 2000 is out of range (1..1024)\n"
 	    "F:11:3: unknown key model.hops (expected link_gbps, router_ns, "
 	    "link_ns, send_ns, recv_ns, vc_bytes, internal_vc_bytes, "
-	    "flit_bytes or packet_flits)\n");
+	    "flit_bytes, packet_flits or host_ns)\n"
+	    "F:12:12: model.host_ns: -5 is out of range (0..1e+10 ns)\n");
 	free(errs);
 	/* a bad key is not set */
 	assert_int_equal(m.set, 0);
@@ -160,7 +163,7 @@ test_model_file_top(void **state)
 	assert_int_equal(load_model("model: 5\n", &m, &errs), 1);
 	assert_string_equal(errs, "F:1:8: model: expected a mapping with keys "
 	    "link_gbps, router_ns, link_ns, send_ns, recv_ns, vc_bytes, "
-	    "internal_vc_bytes, flit_bytes, packet_flits; got \"5\"\n");
+	    "internal_vc_bytes, flit_bytes, packet_flits, host_ns; got \"5\"\n");
 	free(errs);
 	assert_int_equal(load_model("", &m, &errs), 1);
 	assert_string_equal(errs, "F:1:1: the file is empty; a model file "
@@ -361,6 +364,14 @@ test_apply(void **state)
 	assert_int_equal(p.link_latency, TT_LATENCY_DEFAULT);
 	assert_int_equal(p.packet_flits, TT_PACKET_FLITS_DEFAULT);
 	assert_int_equal(p.vc_flits, 0);
+
+	/* host_ns: half of it on each overhead */
+	tt_simparams_default(&p);
+	m.host_ns = 256;
+	m.set = TT_MODEL_SEND_NS | TT_MODEL_HOST_NS;
+	assert_int_equal(tt_model_apply(&m, &p, &c, err, sizeof(err)), 0);
+	assert_int_equal(p.send_overhead, 20);  /* (128 + 128) / 12.8 */
+	assert_int_equal(p.recv_overhead, 10);  /* 128 / 12.8 */
 
 	/* 10 ms on a link: the engine takes it once TT_LATENCY_MAX is 2^24;
 	 * meanwhile the cycle of 64 KiB flits at 1 Gb/s (524 us) takes it */
