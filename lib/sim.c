@@ -12,6 +12,14 @@
  * cycle its head may be switched there (now + L + R); credits come back
  * through a timing wheel.  Since every effect on another switch lands at
  * least L >= 1 cycles later, switches may be visited in any order.
+ *
+ * A link longer than the wheels reach (sim_int.h's WHEEL_NEAR_L, SW_NEAR)
+ * keeps what it carries in far lists instead, in the order it was sent,
+ * until it comes within reach (far_near()): a packet joins its VC when
+ * its head is ready within W2 - 2 cycles, a credit goes onto the wheel
+ * when it is due within W.  Joining later changes nothing: until its head
+ * is ready a packet can take no grant, and a head that is not ready
+ * changes no arbitration (arbitrate() skips it).
  */
 #include <string.h>
 
@@ -207,12 +215,56 @@ tail_added(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
 		head_route(sim, s, in, v, q, ext);
 }
 
+/* A credit due W or more cycles ahead waits in the far list. */
+static __attribute__((noinline)) void
+far_cred_push(tt_sim *sim, uint64_t when, uint32_t idx)
+{
+	uint32_t r = sim->fc_free;
+	struct far_cred *c;
+
+	if (r != UINT32_MAX)
+		sim->fc_free = sim->fcred[r].next;
+	else
+		r = sim->fc_top++;
+	c = &sim->fcred[r];
+	c->due = (uint32_t)when;
+	c->idx = idx;
+	c->next = UINT32_MAX;
+	if (sim->fc_n++ == 0)
+		sim->fc_head = r;
+	else
+		sim->fcred[sim->fc_tail].next = r;
+	sim->fc_tail = r;
+}
+
 static inline void
 credit_later(tt_sim *sim, uint64_t when, uint32_t idx)
 {
 	uint32_t b = (uint32_t)(when & (sim->W - 1));
 
+	if (__builtin_expect(when - sim->t >= sim->W, 0)) {
+		far_cred_push(sim, when, idx);
+		return;
+	}
 	sim->wheel[b][sim->wheel_n[b]++] = idx;
+}
+
+/* Packet idx, on a link longer than the switch wheel reaches, will join
+ * VC pv of input din of switch ds (far_near()). */
+static __attribute__((noinline)) void
+far_pkt_push(tt_sim *sim, uint32_t ds, int din, int pv, uint32_t idx)
+{
+	struct pkt *pk = &sim->slot[idx];
+
+	pk->far_ds = ds;
+	pk->far_din = (uint8_t)din;
+	pk->far_pv = (uint8_t)pv;
+	pk->next = PKT_NONE;
+	if (sim->fp_n++ == 0)
+		sim->fp_head = idx;
+	else
+		sim->slot[sim->fp_tail].next = idx;
+	sim->fp_tail = idx;
 }
 
 /* The delivery goes to the source's rank: the tag is the source's. */
@@ -371,8 +423,12 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 		head_route(sim, s, in, v, q, ext);
 	/* last: listing it may let an earlier grant join a VC of this
 	 * very switch, q among them, which must be whole by then */
-	if (moved)
-		lag_push(sim, po->down_sw, po->down_in, pv, idx, ext);
+	if (moved) {
+		if (sim->far_pkts)
+			far_pkt_push(sim, po->down_sw, po->down_in, pv, idx);
+		else
+			lag_push(sim, po->down_sw, po->down_in, pv, idx, ext);
+	}
 }
 
 /*
@@ -707,18 +763,92 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t,
 	if (n->sp.gen < sim->wend)
 		sim->early_pending--;
 	sim->cred[cb + (uint64_t)best]--;
-	vc_push(sim, q, idx);
 	n->busy = t + (uint64_t)sim->P;
 	n->pending = 0;
 	sim->inflight++;
 	sim->res->injected++;
 	sim->last_move = t;
-	tail_added(sim, pe, o, best, q, ext);
+	if (sim->far_pkts) {
+		far_pkt_push(sim, pe, o, best, idx);
+	} else {
+		vc_push(sim, q, idx);
+		tail_added(sim, pe, o, best, q, ext);
+	}
 	nic_fetch(sim, src, pe, t, 0);
 	return 1;
 }
 
 /* ---- the run ---- */
+
+/*
+ * What the far lists hold that comes within the wheels' reach in cycle t:
+ * packets whose head is ready within W2 - 2 cycles join their VC, credits
+ * due within W go onto the wheel.  Each list is in the order things were
+ * sent, which is nearly the order they are due: a packet is ready L + R
+ * after it was sent, a credit due L to L + P - 1 after; in a partitioned
+ * run what another rank sent in an epoch comes in at its end, up to an
+ * epoch E later.  So whatever waits behind a first that is not yet near
+ * is due no earlier than that first less E (packets), E + P - 1
+ * (credits), which sim_epoch() keeps later than t: none is ever late.
+ * While either list holds anything, something moves on a link, and the
+ * watchdog must not take a long link for a deadlock.
+ */
+static __attribute__((noinline)) void
+far_near(tt_sim *sim, uint64_t t, int ext)
+{
+	const uint64_t J = sim->W2 - 2;
+
+	sim->last_move = t;
+	while (sim->fp_n > 0) {
+		uint32_t idx = sim->fp_head;
+		const struct pkt *pk = &sim->slot[idx];
+		struct vcq *q;
+
+		if ((int64_t)(pk->ready - t) > (int64_t)J)
+			break;
+		sim->fp_head = pk->next;
+		sim->fp_n--;
+		q = &sim->vcq[((uint64_t)pk->far_ds * (uint64_t)sim->np +
+		    (uint64_t)pk->far_din) * (uint64_t)sim->V +
+		    (uint64_t)pk->far_pv];
+		vc_push(sim, q, idx);
+		if (ext)
+			tail_added(sim, pk->far_ds, pk->far_din, pk->far_pv, q, 1);
+		else
+			tail_added(sim, pk->far_ds, pk->far_din, pk->far_pv, q, 0);
+	}
+	while (sim->fc_n > 0) {
+		uint32_t r = sim->fc_head, b;
+		struct far_cred *c = &sim->fcred[r];
+
+		if ((int32_t)(c->due - (uint32_t)t) >= (int32_t)sim->W)
+			break;
+		b = c->due & (sim->W - 1);
+		sim->wheel[b][sim->wheel_n[b]++] = c->idx;
+		sim->fc_head = c->next;
+		sim->fc_n--;
+		c->next = sim->fc_free;
+		sim->fc_free = r;
+	}
+}
+
+/* The earliest cycle anything asleep is due: a NIC's wake-up, or no later
+ * than a far credit (its list's first less P - 1 + E, see far_near()). */
+static uint64_t
+first_due(const tt_sim *sim)
+{
+	uint64_t w = sim->nsleep > 0 ? nic_first_wake(sim) : UINT64_MAX, d;
+
+	if (sim->fc_n > 0) {
+		int64_t a = (int32_t)(sim->fcred[sim->fc_head].due -
+		    (uint32_t)sim->t) - (int64_t)sim->P + 1 - (int64_t)sim->epoch;
+
+		d = a > 0 ? sim->t + (uint64_t)a : sim->t;
+		if (d < w)
+			w = d;
+	}
+	return w;
+}
 
 /* Every buffered packet whose ready cycle has passed is ready from t, so
  * that no head's stored cycle falls 2^31 behind (struct vcq). */
@@ -783,6 +913,8 @@ reset_state(tt_sim *sim)
 		sim->nic_bucket[i] = UINT32_MAX;
 	sim->pool_free = PKT_NONE;
 	sim->pool_top = 0;
+	sim->fc_n = sim->fp_n = sim->fc_top = 0;
+	sim->fc_free = UINT32_MAX;
 	sim->nlag = sim->lag0 = 0;
 	sim->t = 0;
 	sim->inflight = sim->early_pending = sim->traversals = 0;
@@ -967,6 +1099,8 @@ cycle(tt_sim *sim, const tt_source *src, uint64_t t, const int dist,
 
 	sim->t = t;
 	sim->dbatch = sim_batch_at(sim, t + sim->doff);
+	if (sim->fp_n + sim->fc_n > 0)
+		far_near(sim, t, ext);
 	if ((t & (NIC_WHEEL - 1)) == 0) {
 		nic_far_scan(sim);
 		if ((t & (READY_SWEEP - 1)) == 0 && t > 0)
@@ -1022,7 +1156,7 @@ serial_loop(tt_sim *sim, const tt_source *src, int until_empty,
 			uint64_t wake;
 
 			sim->t = t;
-			wake = nic_first_wake(sim);
+			wake = first_due(sim);
 			if (wake > t + sim->W && wake > t + sim->W2) {
 				t = jump(sim, t, wake, until_empty);
 				continue;
@@ -1051,12 +1185,14 @@ run_serial_ext(tt_sim *sim, const tt_source *src, int until_empty,
  * A partitioned run: epochs of cycles between syncs.  Whatever a cycle t
  * does to another part lands at t + L or later (a packet's head is ready
  * at t + L + R, a credit arrives at t + P - 1 + L), so an epoch of up to L
- * cycles (the lookahead) needs nothing from the others until it ends.  The
- * stop rules are checked at every epoch's start on the summed state, and
- * epochs end where the serial run could stop: no later than the
- * watchdog's first chance, one cycle at a time from the window's end, and
- * one at a time for runs until empty.  An epoch is never longer than L
- * cycles: sim_part.c sizes the exchange's buffers on that.
+ * cycles (the lookahead) needs nothing from the others until it ends; on a
+ * long link the epoch is shorter (sim_epoch(): the far lists must stay
+ * nearly in order, see far_near()).  The stop rules are checked at every
+ * epoch's start on the summed state, and epochs end where the serial run
+ * could stop: no later than the watchdog's first chance, one cycle at a
+ * time from the window's end, and one at a time for runs until empty.  An
+ * epoch is never longer than sim->epoch cycles: sim_part.c sizes the
+ * exchange's buffers on that.
  */
 static __attribute__((noinline)) uint64_t
 run_dist(tt_sim *sim, const tt_source *src, int until_empty,
@@ -1086,7 +1222,7 @@ run_dist(tt_sim *sim, const tt_source *src, int until_empty,
 				continue;
 			}
 		}
-		n = (uint64_t)sim->L;
+		n = (uint64_t)sim->epoch;
 		if (until_empty || t >= sim->wend)
 			n = 1;
 		else if (sim->wend - t < n)
@@ -1212,6 +1348,10 @@ sim_receive_packet(tt_sim *sim, uint32_t ds, int din, int pv,
 	uint32_t idx = pool_get(sim);
 
 	sim->slot[idx] = *pk;
+	if (sim->far_pkts) {
+		far_pkt_push(sim, ds, din, pv, idx);
+		return;
+	}
 	vc_push(sim, dq, idx);
 	tail_added(sim, ds, din, pv, dq, 1);
 }
@@ -1219,14 +1359,21 @@ sim_receive_packet(tt_sim *sim, uint32_t ds, int din, int pv,
 void
 sim_receive_credit(tt_sim *sim, uint64_t when, uint32_t idx)
 {
-	credit_later(sim, when, idx);
+	uint32_t b = (uint32_t)(when & (sim->W - 1));
+
+	/* without a far list every credit is due within the wheel (the
+	 * unit tests put one there by hand across a jump in time) */
+	if (sim->fcred != NULL)
+		credit_later(sim, when, idx);
+	else
+		sim->wheel[b][sim->wheel_n[b]++] = idx;
 }
 
 uint64_t
 sim_first_wake(tt_sim *sim, uint64_t t)
 {
 	sim->t = t;
-	return sim->nsleep > 0 ? nic_first_wake(sim) : UINT64_MAX;
+	return first_due(sim);
 }
 
 /* ---- for the unit tests: a hand-built state, stepped by hand ---- */

@@ -72,6 +72,8 @@ check_params(const tt_net *net, const tt_simparams *p, char *err, size_t errsz)
 	if (p->packet_flits < 1 || p->packet_flits > TT_PACKET_FLITS_MAX)
 		return tt_errf(err, errsz, "packet_flits must be 1..%d, got %d",
 		    TT_PACKET_FLITS_MAX, p->packet_flits);
+	/* up to 2^24 cycles: nothing the engine allocates grows with them
+	 * (the far lists, sim.c) */
 	if (p->router_latency < 1 || p->router_latency > TT_LATENCY_MAX)
 		return tt_errf(err, errsz, "router latency must be 1..%d "
 		    "cycles, got %d", TT_LATENCY_MAX, p->router_latency);
@@ -214,26 +216,64 @@ pool_packets(const tt_sim *sim, uint64_t ns)
 	    (ns / 2) : switch_slots(sim, 0) * ns;
 }
 
+/* The credit wheel: every credit due within P + min(L, WHEEL_NEAR_L)
+ * cycles of being sent; a longer link's wait in the far list (sim.c). */
 static uint32_t
 wheel_size(const tt_simparams *p)
 {
-	uint32_t w = 1;
+	uint32_t w = 1, l = (uint32_t)(p->link_latency < WHEEL_NEAR_L ?
+	    p->link_latency : WHEEL_NEAR_L);
 
-	while (w < (uint32_t)(p->packet_flits + p->link_latency + 1))
+	while (w < (uint32_t)p->packet_flits + l + 1)
 		w <<= 1;
 	return w;
 }
 
-/* The farthest ahead an output can be due: a grant (P), a new head (L + R). */
+/* The farthest ahead an output can be due: a grant (P), a new head (L + R,
+ * but at most SW_NEAR: a packet on a longer link joins its VC from the
+ * far list when its head is that near, sim.c). */
 static uint32_t
 switch_wheel_size(const tt_simparams *p)
 {
-	uint32_t w = 1, h = (uint32_t)(p->packet_flits > p->link_latency +
-	    p->router_latency ? p->packet_flits : p->link_latency + p->router_latency);
+	uint32_t w = 1, h = (uint32_t)(p->link_latency + p->router_latency);
 
+	if (h > SW_NEAR)
+		h = SW_NEAR;
+	if (h < (uint32_t)p->packet_flits)
+		h = (uint32_t)p->packet_flits;
 	while (w < h + 2)
 		w <<= 1;
 	return w;
+}
+
+/* Credits can be due beyond the wheel (a credit leaves up to P - 1 + L
+ * cycles after its grant). */
+static int
+far_credits(const tt_simparams *p)
+{
+	return (uint32_t)(p->packet_flits - 1 + p->link_latency) >=
+	    wheel_size(p);
+}
+
+/*
+ * A partitioned run's longest epoch: the lookahead L, but no more than
+ * the wheels' reach allows.  What another rank sent in an epoch arrives
+ * at its end, up to an epoch later than it was sent, so the far lists
+ * are out of order by up to that much; sim.c's far_near() needs it
+ * within W2 - 2 (packets) and W - P (credits).  With L up to 30 that is
+ * L, as before.
+ */
+uint32_t
+sim_epoch(const tt_simparams *p)
+{
+	uint32_t e = (uint32_t)p->link_latency, w2 = switch_wheel_size(p) - 2,
+	    w = wheel_size(p) - (uint32_t)p->packet_flits;
+
+	if (e > w2)
+		e = w2;
+	if (e > w)
+		e = w;
+	return e;
 }
 
 uint64_t
@@ -280,7 +320,10 @@ tt_sim_memory_packets(const tt_net *net, const tt_simparams *p)
 	tt_sim tmp;
 
 	sim_layout_of(&tmp, net, p);
-	return pool_packets(&tmp, net->ncards) * sizeof(struct pkt);
+	/* and the far credits' records, mapped the same way: at most one
+	 * per buffer slot (a credit in flight is a slot not free) */
+	return pool_packets(&tmp, net->ncards) * (sizeof(struct pkt) +
+	    (far_credits(p) ? sizeof(struct far_cred) : 0));
 }
 
 /* ---- routing rows shared between switches ---- */
@@ -423,6 +466,8 @@ tt_sim_free(tt_sim *sim)
 	free(sim->vcq);
 	if (sim->slot != NULL)
 		munmap(sim->slot, sim->nslot * sizeof(*sim->slot));
+	if (sim->fcred != NULL)
+		munmap(sim->fcred, sim->nfc * sizeof(*sim->fcred));
 	free(sim->cred);
 	free(sim->port);
 	free(sim->want);
@@ -537,6 +582,8 @@ sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
 	sim_layout(sim);
 	sim->W = wheel_size(p);
 	sim->W2 = switch_wheel_size(p);
+	sim->far_pkts = (uint32_t)(sim->L + sim->R) > sim->W2 - 2;
+	sim->epoch = sim_epoch(p);
 	sim->big = sim_memory_switches(net, p, sim->ns) > SIM_BIG;
 	return sim;
 }
@@ -578,10 +625,10 @@ sim_calloc(size_t n, size_t sz)
  * memory.  Handed out from the start (sim.c's pool_get()), the pages in
  * use stay at the front and follow the packets in flight.
  */
-static struct pkt *
-pool_map(uint64_t n)
+static void *
+pool_map(uint64_t n, size_t sz)
 {
-	size_t len = (size_t)n * sizeof(struct pkt);
+	size_t len = (size_t)n * sz;
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
 	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
@@ -617,8 +664,17 @@ sim_alloc(tt_sim *sim)
 		return -1;
 	sim->vcq = sim_calloc(npv, sizeof(*sim->vcq));
 	sim->nslot = nslots > 0 ? nslots : 1;
-	if ((sim->slot = pool_map(sim->nslot)) == NULL)
+	if ((sim->slot = pool_map(sim->nslot, sizeof(struct pkt))) == NULL)
 		return -1;
+	/* credits in flight beyond the wheel: at most one per slot of the
+	 * buffers at the far ends of this part's outputs, which have the
+	 * VCs and slots of its own inputs */
+	if (far_credits(&sim->p)) {
+		sim->nfc = sim->nslot;
+		if ((sim->fcred = pool_map(sim->nfc,
+		    sizeof(struct far_cred))) == NULL)
+			return -1;
+	}
 	sim->cred = sim_calloc(npv, sizeof(*sim->cred));
 	sim->port = sim_calloc_lines(npo, sizeof(*sim->port));
 	sim->want = sim_calloc(npo * (uint64_t)sim->np, sizeof(uint32_t));

@@ -49,7 +49,11 @@ struct pkt {
 	uint8_t ring;       /* tt_pktroute.ring_cls (TT_RINGVC_ENTRY) */
 	uint8_t flags;
 	uint32_t tag;       /* the source's, handed back on delivery */
-	uint32_t next;      /* the next packet of its VC, or of the free list */
+	uint32_t next;      /* the next packet of its VC, of the free list,
+	                     * or of the far list (on a long link) */
+	/* on a long link (sim.c's far_pkt_push()): the VC it joins */
+	uint32_t far_ds;
+	uint8_t far_din, far_pv;
 } __attribute__((aligned(64)));
 _Static_assert(sizeof(struct pkt) == 64, "struct pkt is a cache line");
 #define PKT_NONE UINT32_MAX
@@ -143,6 +147,21 @@ struct nic {
 };
 
 #define NIC_WHEEL 1024
+/*
+ * The reach of the wheels.  The credit wheel has room for credits due
+ * within P + min(L, WHEEL_NEAR_L) cycles, the switch wheel for wake-ups
+ * within max(P, min(L + R, SW_NEAR)) cycles; whatever a longer link
+ * sends waits in a far list (sim.c) until it comes within reach, so
+ * that neither wheel grows with L (sim_build.c's wheel sizes).
+ */
+#define WHEEL_NEAR_L 64
+#define SW_NEAR 30
+/* A credit due beyond the credit wheel: due (its low 32 bits, within
+ * 2^31 of now as L <= TT_LATENCY_MAX), cred[] index, the next in the far
+ * list or its free list. */
+struct far_cred {
+	uint32_t due, idx, next;
+};
 #define LAG 16      /* a power of two */
 /* down_sw or up_cred of a link whose far end is another rank's */
 #define REMOTE UINT32_MAX
@@ -209,6 +228,19 @@ struct tt_sim {
 	uint32_t **wheel;       /* credit returns, by cycle mod W */
 	uint32_t *wheel_n;
 	uint32_t W;
+	/*
+	 * Beyond the wheels (sim.c's far lists): credits due W or more
+	 * cycles ahead, in the order they were sent, from records mapped
+	 * like the pool (fcred, nfc of them, a free list and a top); and
+	 * packets on links whose L + R the switch wheel does not reach
+	 * (far_pkts), linked through pkt.next in the order they were sent.
+	 */
+	struct far_cred *fcred;
+	uint64_t nfc;
+	uint32_t fc_head, fc_tail, fc_free, fc_top, fc_n;
+	uint32_t fp_head, fp_tail, fp_n;
+	int far_pkts;
+	uint32_t epoch;         /* the longest epoch of a partitioned run */
 
 	/* switches due for arbitration, by cycle mod W2: a switch is listed
 	 * at the earliest out_next of its requested outputs (sw[].wake) */
@@ -292,6 +324,8 @@ void sim_layout_of(tt_sim *tmp, const tt_net *net, const tt_simparams *p);
  * whole nodes) allocate, apart from what the partition adds. */
 uint64_t sim_memory_switches(const tt_net *net, const tt_simparams *p,
     uint64_t ns);
+/* The longest epoch of a partitioned run (<= L). */
+uint32_t sim_epoch(const tt_simparams *p);
 /* A simulator of switches [first, end), not yet allocated; NULL if out of
  * memory. */
 tt_sim *sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
