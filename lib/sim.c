@@ -237,12 +237,13 @@ far_cred_push(tt_sim *sim, uint64_t when, uint32_t idx)
 	sim->fc_tail = r;
 }
 
-static inline void
-credit_later(tt_sim *sim, uint64_t when, uint32_t idx)
+/* ext: the far lists may be in use (sim_int.h's far: the ext loop). */
+static inline __attribute__((always_inline)) void
+credit_later(tt_sim *sim, uint64_t when, uint32_t idx, const int ext)
 {
 	uint32_t b = (uint32_t)(when & (sim->W - 1));
 
-	if (__builtin_expect(when - sim->t >= sim->W, 0)) {
+	if (ext && __builtin_expect(when - sim->t >= sim->W, 0)) {
 		far_cred_push(sim, when, idx);
 		return;
 	}
@@ -273,12 +274,16 @@ deliver(tt_sim *sim, const struct pkt *pk, uint64_t at, const int dist)
 {
 	tt_simresult *r = sim->res;
 
-	struct sim_batch *b = sim->dbatch;
+	/* the batch of the cycle a P-flit packet's tail arrives in; a
+	 * shorter one's arrives earlier */
+	struct sim_batch *b = pk->flits == sim->P ? sim->dbatch :
+	    sim_batch_at(sim, at);
 
 	r->delivered++;
 	sim->inflight--;
 	/* the batch of the window that `at` falls in (sim_window.c) */
 	b->pkts++;
+	b->flits += pk->flits;
 	b->lat += at - pk->gen;
 	b->nlat += at - pk->inj;
 	if (pk->flags & PKT_MEASURED) {
@@ -346,12 +351,12 @@ lag_push(tt_sim *sim, uint32_t ds, int din, int pv, uint32_t idx,
 	}
 }
 
-/* Flits of a P-flit transfer starting at t that fall inside the window. */
+/* Flits of an f-flit transfer starting at t that fall inside the window. */
 static inline uint64_t
-window_flits(const tt_sim *sim, uint64_t t)
+window_flits(const tt_sim *sim, uint64_t t, uint64_t f)
 {
 	uint64_t a = t > sim->wstart ? t : sim->wstart;
-	uint64_t b = t + (uint64_t)sim->P < sim->wend ? t + (uint64_t)sim->P : sim->wend;
+	uint64_t b = t + f < sim->wend ? t + f : sim->wend;
 
 	return b > a ? b - a : 0;
 }
@@ -368,7 +373,7 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 	const uint32_t idx = q->head;
 	struct pkt *pk = &sim->slot[idx];
 	const uint32_t next = pk->next;
-	const uint64_t done = t + (uint64_t)sim->P;
+	const uint64_t f = pk->flits, done = t + f;
 	int moved = 0;
 	uint32_t *w = &sim->want[si * np + (uint64_t)o];
 	struct port *pi = &sim->port[si], *po = &sim->port[so];
@@ -386,18 +391,19 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 	po->rr_out = (uint8_t)(in + 1 == sim->np ? 0 : in + 1);
 	pi->rr_vc = (uint8_t)(v + 1 == nvi ? 0 : v + 1);
 	sim->last_move = t;
-	sim->traversals += (uint64_t)sim->P;
+	sim->traversals += f;
 	/* most transfers lie wholly inside the window or wholly outside */
 	if (t - sim->wstart < sim->wfull)
-		po->win_flits += (uint64_t)sim->P;
-	else if (t + (uint64_t)sim->P > sim->wstart && t < sim->wend)
-		po->win_flits += window_flits(sim, t);
-	/* the slot frees when the tail leaves, in t + P - 1; upstream hears
+		po->win_flits += f;
+	else if (t + f > sim->wstart && t < sim->wend)
+		po->win_flits += window_flits(sim, t, f);
+	/* the slot frees when the tail leaves, in t + f - 1; upstream hears
 	 * of it L cycles later */
 	if (dist && pi->up_cred == REMOTE)
 		sim_part_send_credit(sim, si, v, done - 1 + (uint64_t)sim->L);
 	else
-		credit_later(sim, done - 1 + (uint64_t)sim->L, pi->up_cred + (uint32_t)v);
+		credit_later(sim, done - 1 + (uint64_t)sim->L,
+		    pi->up_cred + (uint32_t)v, ext);
 	if (o == sim->np - 1) {
 		deliver(sim, pk, done - 1 + (uint64_t)sim->L, dist);
 		pool_put(sim, idx);
@@ -424,7 +430,7 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 	/* last: listing it may let an earlier grant join a VC of this
 	 * very switch, q among them, which must be whole by then */
 	if (moved) {
-		if (sim->far_pkts)
+		if (ext && sim->far_pkts)
 			far_pkt_push(sim, po->down_sw, po->down_in, pv, idx);
 		else
 			lag_push(sim, po->down_sw, po->down_in, pv, idx, ext);
@@ -685,6 +691,7 @@ nic_fetch(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t now,
 	if (n->done)
 		return 0;
 	n->sp.tag = 0;
+	n->sp.flits = 0;
 	r = src->next(src->ctx, pe + sim->s0, now, &n->sp);
 	gen = n->sp.gen;
 	if (r != TT_SRC_PACKET) {
@@ -752,6 +759,10 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t,
 	pk->src = pe + sim->s0;
 	pk->dst = n->sp.dst;
 	pk->tag = n->sp.tag;
+	/* a short packet (a message's last) holds the links for its own
+	 * flits; more than P is taken as P */
+	pk->flits = (uint16_t)(n->sp.flits - 1 < (uint32_t)sim->P ?
+	    n->sp.flits : (uint32_t)sim->P);
 	pk->hops = pk->tie = pk->ring = 0;
 	if (ext && sim->pkt_route)
 		pk->tie = tie_bits(pk->src, n->seq++);
@@ -763,12 +774,12 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t,
 	if (n->sp.gen < sim->wend)
 		sim->early_pending--;
 	sim->cred[cb + (uint64_t)best]--;
-	n->busy = t + (uint64_t)sim->P;
+	n->busy = t + pk->flits;
 	n->pending = 0;
 	sim->inflight++;
 	sim->res->injected++;
 	sim->last_move = t;
-	if (sim->far_pkts) {
+	if (ext && sim->far_pkts) {
 		far_pkt_push(sim, pe, o, best, idx);
 	} else {
 		vc_push(sim, q, idx);
@@ -1099,7 +1110,7 @@ cycle(tt_sim *sim, const tt_source *src, uint64_t t, const int dist,
 
 	sim->t = t;
 	sim->dbatch = sim_batch_at(sim, t + sim->doff);
-	if (sim->fp_n + sim->fc_n > 0)
+	if (ext && sim->fp_n + sim->fc_n > 0)
 		far_near(sim, t, ext);
 	if ((t & (NIC_WHEEL - 1)) == 0) {
 		nic_far_scan(sim);
@@ -1251,7 +1262,7 @@ count_totals(tt_sim *sim, const tt_source *src, int until_empty,
 		sim->link_flits[i] = sim->port[i].win_flits;
 	res->traversals = sim->traversals;
 	res->packets_window = sim_window_packets(sim);
-	res->flits_window = res->packets_window * (uint64_t)sim->P;
+	res->flits_window = sim_window_flits(sim);
 	res->measured_generated = res->measured;
 	if (!until_empty)
 		res->measured_generated += backlog_in_window(sim, src);
@@ -1314,7 +1325,7 @@ tt_sim_run(tt_sim *sim, const tt_source *src, int until_empty,
 		nic_fetch(sim, src, pe, 0, 0);
 	if (sim->dist)
 		t = run_dist(sim, src, until_empty, progress, pctx, planned);
-	else if (sim->ext)
+	else if (sim->ext || sim->far)
 		t = run_serial_ext(sim, src, until_empty, progress, pctx, planned);
 	else
 		t = run_serial(sim, src, until_empty, progress, pctx, planned);
@@ -1364,7 +1375,7 @@ sim_receive_credit(tt_sim *sim, uint64_t when, uint32_t idx)
 	/* without a far list every credit is due within the wheel (the
 	 * unit tests put one there by hand across a jump in time) */
 	if (sim->fcred != NULL)
-		credit_later(sim, when, idx);
+		credit_later(sim, when, idx, 1);
 	else
 		sim->wheel[b][sim->wheel_n[b]++] = idx;
 }

@@ -583,6 +583,7 @@ sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
 	sim->W = wheel_size(p);
 	sim->W2 = switch_wheel_size(p);
 	sim->far_pkts = (uint32_t)(sim->L + sim->R) > sim->W2 - 2;
+	sim->far = sim->far_pkts || far_credits(p);
 	sim->epoch = sim_epoch(p);
 	sim->big = sim_memory_switches(net, p, sim->ns) > SIM_BIG;
 	return sim;

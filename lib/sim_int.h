@@ -49,6 +49,7 @@ struct pkt {
 	uint8_t ring;       /* tt_pktroute.ring_cls (TT_RINGVC_ENTRY) */
 	uint8_t flags;
 	uint32_t tag;       /* the source's, handed back on delivery */
+	uint16_t flits;     /* its length, 1..P (tt_srcpkt.flits) */
 	uint32_t next;      /* the next packet of its VC, of the free list,
 	                     * or of the far list (on a long link) */
 	/* on a long link (sim.c's far_pkt_push()): the VC it joins */
@@ -173,7 +174,7 @@ struct sim_part;
  * reached their PE in it, and their end-to-end and network latencies
  * summed. */
 struct sim_batch {
-	uint64_t pkts, lat, nlat;
+	uint64_t pkts, flits, lat, nlat;
 };
 
 /* T1PV_NONE in t1pv[]: the class has one VC, or the hop is not type 1. */
@@ -255,9 +256,12 @@ struct tt_sim {
 	 * footnote 5; t1pv[class][port]: the VC, or T1PV_NONE), and the
 	 * rules a packet carries state for (ties, ring classes) route each
 	 * hop through tt_route_pkt().  The cycle loop has a copy without
-	 * them (ext = 0) for every other run, plain tori among them.
+	 * them (ext = 0) for every other run, plain tori among them.  The
+	 * far lists are only looked at in the ext copy, which gives any run
+	 * the same results: a run on links the wheels do not reach (far)
+	 * takes it.
 	 */
-	int ext, pkt_route;
+	int ext, pkt_route, far;
 	/* the switches' state is far larger than the caches: the cycle loop
 	 * prefetches (sim.c) */
 	int big;
@@ -276,9 +280,9 @@ struct tt_sim {
 	/*
 	 * The window's batches (sim_window.c): batch[0..nb) cut [wstart,
 	 * wend) into equal parts (the last takes the remainder), batch[nb]
-	 * takes deliveries outside it.  dbatch is the batch of a delivery
-	 * granted in the current cycle: its tail arrives doff = P - 1 + L
-	 * cycles later.  wdone: the window's end has been dealt with.
+	 * takes deliveries outside it.  dbatch is the batch of a delivery of
+	 * P flits granted in the current cycle: its tail arrives doff = P - 1
+	 * + L cycles later.  wdone: the window's end has been dealt with.
 	 */
 	struct sim_batch *batch, *dbatch;
 	struct sim_batch *bglob;    /* nb: every rank's batches, summed */
@@ -375,8 +379,10 @@ sim_batch_at(const tt_sim *sim, uint64_t at)
  * rank of a partitioned run calls it at the same cycle (collective).
  */
 void sim_window_end(tt_sim *sim, uint64_t t);
-/* The packets delivered inside the window, from this part's batches. */
+/* The packets delivered inside the window, and their flits, from this
+ * part's batches. */
 uint64_t sim_window_packets(const tt_sim *sim);
+uint64_t sim_window_flits(const tt_sim *sim);
 
 /* ---- sim_part.c ---- */
 
