@@ -405,7 +405,9 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 		credit_later(sim, done - 1 + (uint64_t)sim->L,
 		    pi->up_cred + (uint32_t)v, ext);
 	if (o == sim->np - 1) {
-		deliver(sim, pk, done - 1 + (uint64_t)sim->L, dist);
+		/* the tail arrives in done - 1 + L; the PE has the packet
+		 * its receive overhead later */
+		deliver(sim, pk, done - 1 + (uint64_t)sim->L + sim->ro, dist);
 		pool_put(sim, idx);
 	} else if (dist && po->down_sw == REMOTE) {
 		/* the far switch is another rank's: it adds the packet before
@@ -707,7 +709,9 @@ nic_fetch(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t now,
 	sim->res->generated++;
 	if (gen < sim->wend)
 		sim->early_pending++;
-	wake = gen > n->busy ? gen : n->busy;
+	/* the host's send overhead: it reaches the NIC only then; the same
+	 * for every packet, so a NIC's packets keep their order */
+	wake = gen + sim->so > n->busy ? gen + sim->so : n->busy;
 	if (wake <= now && may_stay)
 		return 1;
 	nic_sleep(sim, pe, wake);

@@ -64,10 +64,80 @@ tt_sim_port_vcs(const tt_net *net, const tt_simparams *p, int port)
 	return vcs_for(net, p, 1);
 }
 
+/*
+ * Flits per VC of local port o of a card on `side` with nv VCs, and the
+ * parameter they come from (for errors): the hardware's own buffer per VC
+ * (vc_flits, int_vc_flits on the internal link, falling back to
+ * vc_flits), or buffer_flits split evenly among the port's VCs (seed 000
+ * §7.1), which the PE's port always takes.
+ */
+static int
+port_vc_flits(const tt_net *net, const tt_simparams *p, int side, int o,
+    int nv, const char **from)
+{
+	if (o < net->card_nports) {
+		if (net->card_port[side][o] == TT_PORT_INT &&
+		    p->int_vc_flits > 0) {
+			*from = "int_vc_flits";
+			return p->int_vc_flits;
+		}
+		if (p->vc_flits > 0) {
+			*from = "vc_flits";
+			return p->vc_flits;
+		}
+	}
+	*from = "buffer_flits";
+	return p->buffer_flits / nv;
+}
+
+/* A VC's slots: floor(flits / P) packets, a short packet taking one. */
+static int
+check_vc_flits(const tt_net *net, const tt_simparams *p, int side, int o,
+    int nv, char *err, size_t errsz)
+{
+	const char *from;
+	int f = port_vc_flits(net, p, side, o, nv, &from);
+	int per = f / p->packet_flits, split = from[0] == 'b';
+
+	if (per > VC_MAX_PKTS) {
+		if (split)
+			return tt_errf(err, errsz, "buffer_flits %d split among "
+			    "%d VCs gives each VC room for %d packets; at most "
+			    "%d are supported: lower buffer_flits or raise "
+			    "packet_flits", p->buffer_flits, nv, per,
+			    VC_MAX_PKTS);
+		return tt_errf(err, errsz, "%s %d gives each VC room for %d "
+		    "packets of %d flits; at most %d are supported: lower %s "
+		    "or raise packet_flits", from, f, per, p->packet_flits,
+		    VC_MAX_PKTS, from);
+	}
+	if (per < 1) {
+		if (split)
+			return tt_errf(err, errsz, "buffer_flits %d split among "
+			    "%d VCs leaves %d flits per VC, less than one packet "
+			    "of %d flits; raise buffer_flits or lower vcs",
+			    p->buffer_flits, nv, f, p->packet_flits);
+		return tt_errf(err, errsz, "%s %d is less than one packet of "
+		    "%d flits (a VC holds whole packets); raise %s", from, f,
+		    p->packet_flits, from);
+	}
+	if (per < 2 && net->deadlock == TT_DL_BUBBLE && o < net->card_nports) {
+		if (split)
+			return tt_errf(err, errsz, "buffer_flits %d split among "
+			    "%d VCs leaves room for one packet per VC; the "
+			    "bubble scheme needs two (seed 000 §6.3.2); raise "
+			    "buffer_flits", p->buffer_flits, nv);
+		return tt_errf(err, errsz, "%s %d leaves room for one packet "
+		    "of %d flits per VC; the bubble scheme needs two (seed "
+		    "000 §6.3.2); raise %s", from, f, p->packet_flits, from);
+	}
+	return 0;
+}
+
 static int
 check_params(const tt_net *net, const tt_simparams *p, char *err, size_t errsz)
 {
-	int side, o, nv, per;
+	int side, o, nv;
 
 	if (p->packet_flits < 1 || p->packet_flits > TT_PACKET_FLITS_MAX)
 		return tt_errf(err, errsz, "packet_flits must be 1..%d, got %d",
@@ -80,6 +150,17 @@ check_params(const tt_net *net, const tt_simparams *p, char *err, size_t errsz)
 	if (p->link_latency < 1 || p->link_latency > TT_LATENCY_MAX)
 		return tt_errf(err, errsz, "link latency must be 1..%d cycles, "
 		    "got %d", TT_LATENCY_MAX, p->link_latency);
+	if (p->send_overhead > TT_OVERHEAD_MAX ||
+	    p->recv_overhead > TT_OVERHEAD_MAX)
+		return tt_errf(err, errsz, "send and receive overheads must be "
+		    "at most %llu cycles, got %llu and %llu",
+		    (unsigned long long)TT_OVERHEAD_MAX,
+		    (unsigned long long)p->send_overhead,
+		    (unsigned long long)p->recv_overhead);
+	if (p->vc_flits < 0 || p->int_vc_flits < 0)
+		return tt_errf(err, errsz, "vc_flits and int_vc_flits must be "
+		    "0 (buffer_flits split among the VCs) or a VC's flits, got "
+		    "%d and %d", p->vc_flits, p->int_vc_flits);
 	if (p->vcs < 0 || p->vcs > TT_MAX_VCS)
 		return tt_errf(err, errsz, "vcs must be 1..%d, got %d",
 		    TT_MAX_VCS, p->vcs);
@@ -93,26 +174,9 @@ check_params(const tt_net *net, const tt_simparams *p, char *err, size_t errsz)
 				return tt_errf(err, errsz, "a port needs %d "
 				    "VCs; at most %d are supported", nv,
 				    TT_MAX_VCS);
-			per = p->buffer_flits / nv / p->packet_flits;
-			if (per > VC_MAX_PKTS)
-				return tt_errf(err, errsz, "buffer_flits %d "
-				    "split among %d VCs gives each VC room for "
-				    "%d packets; at most %d are supported: lower "
-				    "buffer_flits or raise packet_flits",
-				    p->buffer_flits, nv, per, VC_MAX_PKTS);
-			if (per < 1)
-				return tt_errf(err, errsz, "buffer_flits %d "
-				    "split among %d VCs leaves %d flits per VC, "
-				    "less than one packet of %d flits; raise "
-				    "buffer_flits or lower vcs", p->buffer_flits,
-				    nv, p->buffer_flits / nv, p->packet_flits);
-			if (per < 2 && net->deadlock == TT_DL_BUBBLE &&
-			    o < net->card_nports)
-				return tt_errf(err, errsz, "buffer_flits %d "
-				    "split among %d VCs leaves room for one "
-				    "packet per VC; the bubble scheme needs two "
-				    "(seed 000 §6.3.2); raise buffer_flits",
-				    p->buffer_flits, nv);
+			if (check_vc_flits(net, p, side, o, nv, err,
+			    errsz) < 0)
+				return -1;
 		}
 	}
 	return 0;
@@ -192,9 +256,13 @@ sim_layout(tt_sim *sim)
 	}
 	layout_lanes(sim);
 	for (side = 0; side < 2; side++)
-		for (o = 0; o < sim->np; o++)
-			sim->pcap[side][o] = (uint8_t)(sim->p.buffer_flits /
-			    sim->nvc[side][o] / sim->p.packet_flits);
+		for (o = 0; o < sim->np; o++) {
+			const char *from;
+
+			sim->pcap[side][o] = (uint8_t)(port_vc_flits(net,
+			    &sim->p, net->twin ? side : 0, o,
+			    sim->nvc[side][o], &from) / sim->p.packet_flits);
+		}
 }
 
 static uint64_t
@@ -578,7 +646,9 @@ sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
 	sim->P = p->packet_flits;
 	sim->R = p->router_latency;
 	sim->L = p->link_latency;
-	sim->doff = (uint64_t)(sim->P - 1 + sim->L);
+	sim->so = p->send_overhead;
+	sim->ro = p->recv_overhead;
+	sim->doff = (uint64_t)(sim->P - 1 + sim->L) + sim->ro;
 	sim_layout(sim);
 	sim->W = wheel_size(p);
 	sim->W2 = switch_wheel_size(p);

@@ -187,6 +187,7 @@ struct tt_sim {
 	int np, V, vshift;      /* ports per switch (PE port last), VC stride
 	                         * (a power of two, 1 << vshift) */
 	int P, R, L;
+	uint64_t so, ro;        /* send_overhead, recv_overhead */
 	uint32_t side_mask;     /* 1 for twin tori: card & 1 is the side */
 	int nvc[2][TT_NPORTS];  /* VCs per local port, by card side */
 	int ncls[2][TT_NPORTS]; /* the core's VC classes on that port */
@@ -281,8 +282,9 @@ struct tt_sim {
 	 * The window's batches (sim_window.c): batch[0..nb) cut [wstart,
 	 * wend) into equal parts (the last takes the remainder), batch[nb]
 	 * takes deliveries outside it.  dbatch is the batch of a delivery of
-	 * P flits granted in the current cycle: its tail arrives doff = P - 1
-	 * + L cycles later.  wdone: the window's end has been dealt with.
+	 * P flits granted in the current cycle: its tail arrives P - 1 + L
+	 * cycles later and the PE has it doff = P - 1 + L + recv_overhead
+	 * cycles later.  wdone: the window's end has been dealt with.
 	 */
 	struct sim_batch *batch, *dbatch;
 	struct sim_batch *bglob;    /* nb: every rank's batches, summed */
