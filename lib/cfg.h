@@ -82,6 +82,8 @@ int cfg_string(struct cfg_ctx *cx, const struct cfg_val *v, const char *what,
     char *buf, size_t bufsz);
 /* A decimal number (no inf, nan or hex); 0, or -1 reported. */
 int cfg_double(struct cfg_ctx *cx, const struct cfg_val *v, double *out);
+/* true/yes or false/no as 1 or 0; 0, or -1 reported. */
+int cfg_bool(struct cfg_ctx *cx, const struct cfg_val *v, int *out);
 /* A number as the user wrote it, for "out of range" messages. */
 const char *cfg_number(const yaml_node_t *node, char *buf, size_t bufsz);
 

@@ -334,7 +334,7 @@ cfg_map_keys(struct cfg_ctx *cx, const yaml_node_t *map, const char *prefix,
 {
 	yaml_node_pair_t *pair;
 	yaml_node_t *key, *val;
-	char kb[64], lb[128], db[64];
+	char kb[64], lb[256], db[64];
 	size_t i;
 
 	for (pair = map->data.mapping.pairs.start;
@@ -459,7 +459,7 @@ cfg_double(struct cfg_ctx *cx, const struct cfg_val *v, double *out)
 	return -1;
 }
 
-static int
+int
 cfg_bool(struct cfg_ctx *cx, const struct cfg_val *v, int *out)
 {
 	static const char *const yes[] = {"true", "yes"}, *const no[] = {"false", "no"};

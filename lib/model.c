@@ -16,7 +16,7 @@
 static const char *const model_keys[TT_MODEL_NKEYS] = {
 	"link_gbps", "router_ns", "link_ns", "send_ns", "recv_ns",
 	"vc_bytes", "internal_vc_bytes", "flit_bytes", "packet_flits",
-	"host_ns"
+	"host_ns", "store_forward"
 };
 
 /* Key i holds a real (the rest are whole numbers: buffers, granularity). */
@@ -61,6 +61,8 @@ model_int(tt_model *m, int i)
 	int *n[] = {&m->vc_bytes, &m->internal_vc_bytes, &m->flit_bytes,
 	    &m->packet_flits};
 
+	if (i == 10)
+		return &m->store_forward;
 	return i >= 5 && i <= 8 ? n[i - 5] : NULL;
 }
 
@@ -141,6 +143,8 @@ model_key(struct cfg_ctx *cx, const struct cfg_val *v, tt_model *m, int i)
 	char qb[64];
 	double x;
 
+	if (i == 10)
+		return cfg_bool(cx, v, model_int(m, i));
 	if (!is_real(i)) {
 		/* buffers as ttd's credits:; granularity as network:'s */
 		if (i <= 6)
@@ -171,7 +175,8 @@ cfg_model(struct cfg_ctx *cx, const struct cfg_val *v, tt_model *m)
 	if (v->node->type != YAML_MAPPING_NODE) {
 		cfg_err(cx, &v->mark, "model: expected a mapping with keys "
 		    "link_gbps, router_ns, link_ns, send_ns, recv_ns, vc_bytes, "
-		    "internal_vc_bytes, flit_bytes, packet_flits, host_ns; got %s",
+		    "internal_vc_bytes, flit_bytes, packet_flits, host_ns, "
+		    "store_forward; got %s",
 		    cfg_describe(v->node, qb, sizeof(qb)));
 		return;
 	}
@@ -257,6 +262,9 @@ tt_model_write(FILE *f, const tt_model *m, const char *comment)
 			continue;
 		if (is_real(i))
 			real_text(*model_real(&c, i), num, sizeof(num));
+		else if (i == 10)
+			snprintf(num, sizeof(num), "%s", c.store_forward ?
+			    "true" : "false");
 		else
 			snprintf(num, sizeof(num), "%d", *model_int(&c, i));
 		fprintf(f, "  %s: %s\n", model_keys[i], num);
@@ -351,6 +359,8 @@ tt_model_apply(const tt_model *m, tt_simparams *p, tt_model_cycles *c,
 		p->send_overhead = k.send;
 	if (m->set & (TT_MODEL_RECV_NS | TT_MODEL_HOST_NS))
 		p->recv_overhead = k.recv;
+	if (m->set & TT_MODEL_STORE_FORWARD)
+		p->store_forward = m->store_forward;
 	if (k.vc_flits > 0)
 		p->vc_flits = k.vc_flits;
 	if (k.int_vc_flits > 0)

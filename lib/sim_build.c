@@ -64,20 +64,103 @@ tt_sim_port_vcs(const tt_net *net, const tt_simparams *p, int port)
 	return vcs_for(net, p, 1);
 }
 
+/*
+ * Flits per VC of local port o of a card on `side` with nv VCs, and the
+ * parameter they come from (for errors): the hardware's own buffer per VC
+ * (vc_flits, int_vc_flits on the internal link, falling back to
+ * vc_flits), or buffer_flits split evenly among the port's VCs (seed 000
+ * §7.1), which the PE's port always takes.
+ */
+static int
+port_vc_flits(const tt_net *net, const tt_simparams *p, int side, int o,
+    int nv, const char **from)
+{
+	if (o < net->card_nports) {
+		if (net->card_port[side][o] == TT_PORT_INT &&
+		    p->int_vc_flits > 0) {
+			*from = "int_vc_flits";
+			return p->int_vc_flits;
+		}
+		if (p->vc_flits > 0) {
+			*from = "vc_flits";
+			return p->vc_flits;
+		}
+	}
+	*from = "buffer_flits";
+	return p->buffer_flits / nv;
+}
+
+/* A VC's slots: floor(flits / P) packets, a short packet taking one. */
+static int
+check_vc_flits(const tt_net *net, const tt_simparams *p, int side, int o,
+    int nv, char *err, size_t errsz)
+{
+	const char *from;
+	int f = port_vc_flits(net, p, side, o, nv, &from);
+	int per = f / p->packet_flits, split = from[0] == 'b';
+
+	if (per > VC_MAX_PKTS) {
+		if (split)
+			return tt_errf(err, errsz, "buffer_flits %d split among "
+			    "%d VCs gives each VC room for %d packets; at most "
+			    "%d are supported: lower buffer_flits or raise "
+			    "packet_flits", p->buffer_flits, nv, per,
+			    VC_MAX_PKTS);
+		return tt_errf(err, errsz, "%s %d gives each VC room for %d "
+		    "packets of %d flits; at most %d are supported: lower %s "
+		    "or raise packet_flits", from, f, per, p->packet_flits,
+		    VC_MAX_PKTS, from);
+	}
+	if (per < 1) {
+		if (split)
+			return tt_errf(err, errsz, "buffer_flits %d split among "
+			    "%d VCs leaves %d flits per VC, less than one packet "
+			    "of %d flits; raise buffer_flits or lower vcs",
+			    p->buffer_flits, nv, f, p->packet_flits);
+		return tt_errf(err, errsz, "%s %d is less than one packet of "
+		    "%d flits (a VC holds whole packets); raise %s", from, f,
+		    p->packet_flits, from);
+	}
+	if (per < 2 && net->deadlock == TT_DL_BUBBLE && o < net->card_nports) {
+		if (split)
+			return tt_errf(err, errsz, "buffer_flits %d split among "
+			    "%d VCs leaves room for one packet per VC; the "
+			    "bubble scheme needs two (seed 000 §6.3.2); raise "
+			    "buffer_flits", p->buffer_flits, nv);
+		return tt_errf(err, errsz, "%s %d leaves room for one packet "
+		    "of %d flits per VC; the bubble scheme needs two (seed "
+		    "000 §6.3.2); raise %s", from, f, p->packet_flits, from);
+	}
+	return 0;
+}
+
 static int
 check_params(const tt_net *net, const tt_simparams *p, char *err, size_t errsz)
 {
-	int side, o, nv, per;
+	int side, o, nv;
 
 	if (p->packet_flits < 1 || p->packet_flits > TT_PACKET_FLITS_MAX)
 		return tt_errf(err, errsz, "packet_flits must be 1..%d, got %d",
 		    TT_PACKET_FLITS_MAX, p->packet_flits);
+	/* up to 2^24 cycles: nothing the engine allocates grows with them
+	 * (the far lists, sim.c) */
 	if (p->router_latency < 1 || p->router_latency > TT_LATENCY_MAX)
 		return tt_errf(err, errsz, "router latency must be 1..%d "
 		    "cycles, got %d", TT_LATENCY_MAX, p->router_latency);
 	if (p->link_latency < 1 || p->link_latency > TT_LATENCY_MAX)
 		return tt_errf(err, errsz, "link latency must be 1..%d cycles, "
 		    "got %d", TT_LATENCY_MAX, p->link_latency);
+	if (p->send_overhead > TT_OVERHEAD_MAX ||
+	    p->recv_overhead > TT_OVERHEAD_MAX)
+		return tt_errf(err, errsz, "send and receive overheads must be "
+		    "at most %llu cycles, got %llu and %llu",
+		    (unsigned long long)TT_OVERHEAD_MAX,
+		    (unsigned long long)p->send_overhead,
+		    (unsigned long long)p->recv_overhead);
+	if (p->vc_flits < 0 || p->int_vc_flits < 0)
+		return tt_errf(err, errsz, "vc_flits and int_vc_flits must be "
+		    "0 (buffer_flits split among the VCs) or a VC's flits, got "
+		    "%d and %d", p->vc_flits, p->int_vc_flits);
 	if (p->vcs < 0 || p->vcs > TT_MAX_VCS)
 		return tt_errf(err, errsz, "vcs must be 1..%d, got %d",
 		    TT_MAX_VCS, p->vcs);
@@ -91,26 +174,9 @@ check_params(const tt_net *net, const tt_simparams *p, char *err, size_t errsz)
 				return tt_errf(err, errsz, "a port needs %d "
 				    "VCs; at most %d are supported", nv,
 				    TT_MAX_VCS);
-			per = p->buffer_flits / nv / p->packet_flits;
-			if (per > VC_MAX_PKTS)
-				return tt_errf(err, errsz, "buffer_flits %d "
-				    "split among %d VCs gives each VC room for "
-				    "%d packets; at most %d are supported: lower "
-				    "buffer_flits or raise packet_flits",
-				    p->buffer_flits, nv, per, VC_MAX_PKTS);
-			if (per < 1)
-				return tt_errf(err, errsz, "buffer_flits %d "
-				    "split among %d VCs leaves %d flits per VC, "
-				    "less than one packet of %d flits; raise "
-				    "buffer_flits or lower vcs", p->buffer_flits,
-				    nv, p->buffer_flits / nv, p->packet_flits);
-			if (per < 2 && net->deadlock == TT_DL_BUBBLE &&
-			    o < net->card_nports)
-				return tt_errf(err, errsz, "buffer_flits %d "
-				    "split among %d VCs leaves room for one "
-				    "packet per VC; the bubble scheme needs two "
-				    "(seed 000 §6.3.2); raise buffer_flits",
-				    p->buffer_flits, nv);
+			if (check_vc_flits(net, p, side, o, nv, err,
+			    errsz) < 0)
+				return -1;
 		}
 	}
 	return 0;
@@ -190,9 +256,13 @@ sim_layout(tt_sim *sim)
 	}
 	layout_lanes(sim);
 	for (side = 0; side < 2; side++)
-		for (o = 0; o < sim->np; o++)
-			sim->pcap[side][o] = (uint8_t)(sim->p.buffer_flits /
-			    sim->nvc[side][o] / sim->p.packet_flits);
+		for (o = 0; o < sim->np; o++) {
+			const char *from;
+
+			sim->pcap[side][o] = (uint8_t)(port_vc_flits(net,
+			    &sim->p, net->twin ? side : 0, o,
+			    sim->nvc[side][o], &from) / sim->p.packet_flits);
+		}
 }
 
 static uint64_t
@@ -214,26 +284,64 @@ pool_packets(const tt_sim *sim, uint64_t ns)
 	    (ns / 2) : switch_slots(sim, 0) * ns;
 }
 
+/* The credit wheel: every credit due within P + min(L, WHEEL_NEAR_L)
+ * cycles of being sent; a longer link's wait in the far list (sim.c). */
 static uint32_t
 wheel_size(const tt_simparams *p)
 {
-	uint32_t w = 1;
+	uint32_t w = 1, l = (uint32_t)(p->link_latency < WHEEL_NEAR_L ?
+	    p->link_latency : WHEEL_NEAR_L);
 
-	while (w < (uint32_t)(p->packet_flits + p->link_latency + 1))
+	while (w < (uint32_t)p->packet_flits + l + 1)
 		w <<= 1;
 	return w;
 }
 
-/* The farthest ahead an output can be due: a grant (P), a new head (L + R). */
+/* The farthest ahead an output can be due: a grant (P), a new head (L + R,
+ * but at most SW_NEAR: a packet on a longer link joins its VC from the
+ * far list when its head is that near, sim.c). */
 static uint32_t
 switch_wheel_size(const tt_simparams *p)
 {
-	uint32_t w = 1, h = (uint32_t)(p->packet_flits > p->link_latency +
-	    p->router_latency ? p->packet_flits : p->link_latency + p->router_latency);
+	uint32_t w = 1, h = (uint32_t)(p->link_latency + p->router_latency);
 
+	if (h > SW_NEAR)
+		h = SW_NEAR;
+	if (h < (uint32_t)p->packet_flits)
+		h = (uint32_t)p->packet_flits;
 	while (w < h + 2)
 		w <<= 1;
 	return w;
+}
+
+/* Credits can be due beyond the wheel (a credit leaves up to P - 1 + L
+ * cycles after its grant). */
+static int
+far_credits(const tt_simparams *p)
+{
+	return (uint32_t)(p->packet_flits - 1 + p->link_latency) >=
+	    wheel_size(p);
+}
+
+/*
+ * A partitioned run's longest epoch: the lookahead L, but no more than
+ * the wheels' reach allows.  What another rank sent in an epoch arrives
+ * at its end, up to an epoch later than it was sent, so the far lists
+ * are out of order by up to that much; sim.c's far_near() needs it
+ * within W2 - 2 (packets) and W - P (credits).  With L up to 30 that is
+ * L, as before.
+ */
+uint32_t
+sim_epoch(const tt_simparams *p)
+{
+	uint32_t e = (uint32_t)p->link_latency, w2 = switch_wheel_size(p) - 2,
+	    w = wheel_size(p) - (uint32_t)p->packet_flits;
+
+	if (e > w2)
+		e = w2;
+	if (e > w)
+		e = w;
+	return e;
 }
 
 uint64_t
@@ -280,7 +388,10 @@ tt_sim_memory_packets(const tt_net *net, const tt_simparams *p)
 	tt_sim tmp;
 
 	sim_layout_of(&tmp, net, p);
-	return pool_packets(&tmp, net->ncards) * sizeof(struct pkt);
+	/* and the far credits' records, mapped the same way: at most one
+	 * per buffer slot (a credit in flight is a slot not free) */
+	return pool_packets(&tmp, net->ncards) * (sizeof(struct pkt) +
+	    (far_credits(p) ? sizeof(struct far_cred) : 0));
 }
 
 /* ---- routing rows shared between switches ---- */
@@ -423,6 +534,8 @@ tt_sim_free(tt_sim *sim)
 	free(sim->vcq);
 	if (sim->slot != NULL)
 		munmap(sim->slot, sim->nslot * sizeof(*sim->slot));
+	if (sim->fcred != NULL)
+		munmap(sim->fcred, sim->nfc * sizeof(*sim->fcred));
 	free(sim->cred);
 	free(sim->port);
 	free(sim->want);
@@ -533,10 +646,16 @@ sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
 	sim->P = p->packet_flits;
 	sim->R = p->router_latency;
 	sim->L = p->link_latency;
-	sim->doff = (uint64_t)(sim->P - 1 + sim->L);
+	sim->so = p->send_overhead;
+	sim->ro = p->recv_overhead;
+	sim->saf = p->store_forward != 0;
+	sim->doff = (uint64_t)(sim->P - 1 + sim->L) + sim->ro;
 	sim_layout(sim);
 	sim->W = wheel_size(p);
 	sim->W2 = switch_wheel_size(p);
+	sim->far_pkts = (uint32_t)(sim->L + sim->R) > sim->W2 - 2;
+	sim->far = sim->far_pkts || far_credits(p);
+	sim->epoch = sim_epoch(p);
 	sim->big = sim_memory_switches(net, p, sim->ns) > SIM_BIG;
 	return sim;
 }
@@ -578,10 +697,10 @@ sim_calloc(size_t n, size_t sz)
  * memory.  Handed out from the start (sim.c's pool_get()), the pages in
  * use stay at the front and follow the packets in flight.
  */
-static struct pkt *
-pool_map(uint64_t n)
+static void *
+pool_map(uint64_t n, size_t sz)
 {
-	size_t len = (size_t)n * sizeof(struct pkt);
+	size_t len = (size_t)n * sz;
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
 	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
@@ -617,8 +736,17 @@ sim_alloc(tt_sim *sim)
 		return -1;
 	sim->vcq = sim_calloc(npv, sizeof(*sim->vcq));
 	sim->nslot = nslots > 0 ? nslots : 1;
-	if ((sim->slot = pool_map(sim->nslot)) == NULL)
+	if ((sim->slot = pool_map(sim->nslot, sizeof(struct pkt))) == NULL)
 		return -1;
+	/* credits in flight beyond the wheel: at most one per slot of the
+	 * buffers at the far ends of this part's outputs, which have the
+	 * VCs and slots of its own inputs */
+	if (far_credits(&sim->p)) {
+		sim->nfc = sim->nslot;
+		if ((sim->fcred = pool_map(sim->nfc,
+		    sizeof(struct far_cred))) == NULL)
+			return -1;
+	}
 	sim->cred = sim_calloc(npv, sizeof(*sim->cred));
 	sim->port = sim_calloc_lines(npo, sizeof(*sim->port));
 	sim->want = sim_calloc(npo * (uint64_t)sim->np, sizeof(uint32_t));

@@ -49,7 +49,12 @@ struct pkt {
 	uint8_t ring;       /* tt_pktroute.ring_cls (TT_RINGVC_ENTRY) */
 	uint8_t flags;
 	uint32_t tag;       /* the source's, handed back on delivery */
-	uint32_t next;      /* the next packet of its VC, or of the free list */
+	uint16_t flits;     /* its length, 1..P (tt_srcpkt.flits) */
+	uint32_t next;      /* the next packet of its VC, of the free list,
+	                     * or of the far list (on a long link) */
+	/* on a long link (sim.c's far_pkt_push()): the VC it joins */
+	uint32_t far_ds;
+	uint8_t far_din, far_pv;
 } __attribute__((aligned(64)));
 _Static_assert(sizeof(struct pkt) == 64, "struct pkt is a cache line");
 #define PKT_NONE UINT32_MAX
@@ -143,6 +148,21 @@ struct nic {
 };
 
 #define NIC_WHEEL 1024
+/*
+ * The reach of the wheels.  The credit wheel has room for credits due
+ * within P + min(L, WHEEL_NEAR_L) cycles, the switch wheel for wake-ups
+ * within max(P, min(L + R, SW_NEAR)) cycles; whatever a longer link
+ * sends waits in a far list (sim.c) until it comes within reach, so
+ * that neither wheel grows with L (sim_build.c's wheel sizes).
+ */
+#define WHEEL_NEAR_L 64
+#define SW_NEAR 30
+/* A credit due beyond the credit wheel: due (its low 32 bits, within
+ * 2^31 of now as L <= TT_LATENCY_MAX), cred[] index, the next in the far
+ * list or its free list. */
+struct far_cred {
+	uint32_t due, idx, next;
+};
 #define LAG 16      /* a power of two */
 /* down_sw or up_cred of a link whose far end is another rank's */
 #define REMOTE UINT32_MAX
@@ -154,7 +174,7 @@ struct sim_part;
  * reached their PE in it, and their end-to-end and network latencies
  * summed. */
 struct sim_batch {
-	uint64_t pkts, lat, nlat;
+	uint64_t pkts, flits, lat, nlat;
 };
 
 /* T1PV_NONE in t1pv[]: the class has one VC, or the hop is not type 1. */
@@ -167,6 +187,8 @@ struct tt_sim {
 	int np, V, vshift;      /* ports per switch (PE port last), VC stride
 	                         * (a power of two, 1 << vshift) */
 	int P, R, L;
+	uint64_t so, ro;        /* send_overhead, recv_overhead */
+	uint64_t saf;           /* store_forward: 1, or 0 */
 	uint32_t side_mask;     /* 1 for twin tori: card & 1 is the side */
 	int nvc[2][TT_NPORTS];  /* VCs per local port, by card side */
 	int ncls[2][TT_NPORTS]; /* the core's VC classes on that port */
@@ -209,6 +231,19 @@ struct tt_sim {
 	uint32_t **wheel;       /* credit returns, by cycle mod W */
 	uint32_t *wheel_n;
 	uint32_t W;
+	/*
+	 * Beyond the wheels (sim.c's far lists): credits due W or more
+	 * cycles ahead, in the order they were sent, from records mapped
+	 * like the pool (fcred, nfc of them, a free list and a top); and
+	 * packets on links whose L + R the switch wheel does not reach
+	 * (far_pkts), linked through pkt.next in the order they were sent.
+	 */
+	struct far_cred *fcred;
+	uint64_t nfc;
+	uint32_t fc_head, fc_tail, fc_free, fc_top, fc_n;
+	uint32_t fp_head, fp_tail, fp_n;
+	int far_pkts;
+	uint32_t epoch;         /* the longest epoch of a partitioned run */
 
 	/* switches due for arbitration, by cycle mod W2: a switch is listed
 	 * at the earliest out_next of its requested outputs (sw[].wake) */
@@ -223,9 +258,12 @@ struct tt_sim {
 	 * footnote 5; t1pv[class][port]: the VC, or T1PV_NONE), and the
 	 * rules a packet carries state for (ties, ring classes) route each
 	 * hop through tt_route_pkt().  The cycle loop has a copy without
-	 * them (ext = 0) for every other run, plain tori among them.
+	 * them (ext = 0) for every other run, plain tori among them.  The
+	 * far lists are only looked at in the ext copy, which gives any run
+	 * the same results: a run on links the wheels do not reach (far)
+	 * takes it.
 	 */
-	int ext, pkt_route;
+	int ext, pkt_route, far;
 	/* the switches' state is far larger than the caches: the cycle loop
 	 * prefetches (sim.c) */
 	int big;
@@ -244,8 +282,9 @@ struct tt_sim {
 	/*
 	 * The window's batches (sim_window.c): batch[0..nb) cut [wstart,
 	 * wend) into equal parts (the last takes the remainder), batch[nb]
-	 * takes deliveries outside it.  dbatch is the batch of a delivery
-	 * granted in the current cycle: its tail arrives doff = P - 1 + L
+	 * takes deliveries outside it.  dbatch is the batch of a delivery of
+	 * P flits granted in the current cycle: its tail arrives P - 1 + L
+	 * cycles later and the PE has it doff = P - 1 + L + recv_overhead
 	 * cycles later.  wdone: the window's end has been dealt with.
 	 */
 	struct sim_batch *batch, *dbatch;
@@ -292,6 +331,8 @@ void sim_layout_of(tt_sim *tmp, const tt_net *net, const tt_simparams *p);
  * whole nodes) allocate, apart from what the partition adds. */
 uint64_t sim_memory_switches(const tt_net *net, const tt_simparams *p,
     uint64_t ns);
+/* The longest epoch of a partitioned run (<= L). */
+uint32_t sim_epoch(const tt_simparams *p);
 /* A simulator of switches [first, end), not yet allocated; NULL if out of
  * memory. */
 tt_sim *sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
@@ -341,8 +382,10 @@ sim_batch_at(const tt_sim *sim, uint64_t at)
  * rank of a partitioned run calls it at the same cycle (collective).
  */
 void sim_window_end(tt_sim *sim, uint64_t t);
-/* The packets delivered inside the window, from this part's batches. */
+/* The packets delivered inside the window, and their flits, from this
+ * part's batches. */
 uint64_t sim_window_packets(const tt_sim *sim);
+uint64_t sim_window_flits(const tt_sim *sim);
 
 /* ---- sim_part.c ---- */
 

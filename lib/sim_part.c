@@ -4,9 +4,10 @@
  * at the end of every epoch exchanges what crossed its boundary.
  *
  * Everything an exchange can need is allocated when the part is built.
- * An epoch is at most L cycles (sim.c's run_dist()), and a port carries
- * at most one packet every P cycles, so in an epoch an output sends at
- * most ceil(L / P) packets, the input on the same link returns at most as
+ * An epoch is at most E <= L cycles (sim_epoch(): L, or less on a link
+ * longer than the wheels reach), and a port carries at most one packet
+ * a cycle (of one flit: tt_srcpkt.flits), so in an epoch an output sends
+ * at most E packets, the input on the same link returns at most as
  * many credits, and a PE port ejects at most as many packets (each a
  * delivery for the source's rank, when deliveries are asked for).  The
  * buffers hold that much; the cycle loop never allocates.
@@ -111,8 +112,7 @@ static void
 epoch_bytes(const tt_simparams *p, uint64_t boundary, uint64_t ns,
     uint64_t ns_all, int deliveries, uint64_t *send, uint64_t *recv)
 {
-	uint64_t g = (uint64_t)(p->link_latency + p->packet_flits - 1) /
-	    (uint64_t)p->packet_flits;
+	uint64_t g = (uint64_t)sim_epoch(p);
 
 	*send = g * boundary * (sizeof(struct msg_pkt) + sizeof(struct msg_cred));
 	*recv = *send;

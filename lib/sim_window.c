@@ -39,6 +39,8 @@ sim_window_reset(tt_sim *sim)
 	sim->nb = len < TT_SIM_BATCHES ? (int)len : TT_SIM_BATCHES;
 	if (sim->nb < 1)
 		sim->nb = 1;
+	/* a shorter packet's transfer lies inside whenever a P-flit one
+	 * from the same cycle does */
 	sim->wfull = len >= (uint64_t)sim->P ? len - (uint64_t)sim->P + 1 : 0;
 	sim->blen = len / (uint64_t)sim->nb;
 	if (sim->blen < 1)
@@ -57,6 +59,17 @@ sim_window_packets(const tt_sim *sim)
 
 	for (i = 0; i < sim->nb; i++)
 		n += sim->batch[i].pkts;
+	return n;
+}
+
+uint64_t
+sim_window_flits(const tt_sim *sim)
+{
+	uint64_t n = 0;
+	int i;
+
+	for (i = 0; i < sim->nb; i++)
+		n += sim->batch[i].flits;
 	return n;
 }
 
@@ -90,7 +103,7 @@ window_test(tt_sim *sim, const struct sim_batch *b)
 	for (i = 0; i < sim->nb; i++) {
 		len = i + 1 < sim->nb ? sim->blen :
 		    (sim->wend - sim->wstart) - sim->blen * (uint64_t)i;
-		r->batch_accepted[i] = (double)b[i].pkts * sim->P /
+		r->batch_accepted[i] = (double)b[i].flits /
 		    ((double)len * (double)sim->ns_all);
 		r->batch_latency[i] = b[i].pkts ?
 		    (double)b[i].lat / (double)b[i].pkts : 0;

@@ -724,9 +724,11 @@ model_json(FILE *f, const tt_model *m, const tt_model_cycles *c)
 {
 	fprintf(f, ", \"model\": {\"link_gbps\": %.10g, \"router_ns\": %.10g, "
 	    "\"link_ns\": %.10g, \"send_ns\": %.10g, \"recv_ns\": %.10g, "
-	    "\"host_ns\": %.10g, \"vc_bytes\": ", m->link_gbps, m->router_ns,
-	    m->link_ns, m->send_ns, m->recv_ns,
-	    m->set & TT_MODEL_HOST_NS ? m->host_ns : 0);
+	    "\"host_ns\": %.10g, \"store_forward\": %s, \"vc_bytes\": ",
+	    m->link_gbps, m->router_ns, m->link_ns, m->send_ns, m->recv_ns,
+	    m->set & TT_MODEL_HOST_NS ? m->host_ns : 0,
+	    m->set & TT_MODEL_STORE_FORWARD && m->store_forward ? "true" :
+	    "false");
 	/* null: buffer_flits a port, split among its VCs */
 	if (m->vc_bytes > 0)
 		fprintf(f, "%d", m->vc_bytes);

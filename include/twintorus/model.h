@@ -20,6 +20,8 @@
  *                  whole flits); int_vc_flits likewise from
  *                  internal_vc_bytes
  *   packet_flits = packet_flits
+ *   store_forward = store_forward (sim.h: each switch a link leads to
+ *                  waits for a packet's tail)
  * The engine's zero-load latency (twintorus/sim.h) then holds in these
  * cycles: a packet of P flits crossing H links has a network latency of
  * (H + 1)(R + L) + L + P - 1 cycles, and its end-to-end latency adds
@@ -64,6 +66,8 @@ typedef struct tt_model {
 	int vc_bytes;         /* buffer per VC, external ports */
 	int internal_vc_bytes;/* buffer per VC, internal link */
 	int flit_bytes, packet_flits;  /* the engine's granularity */
+	int store_forward;    /* switches take a whole frame before sending
+	                       * it on (a software switch: ttd) */
 	double host_ns;       /* the hosts' turnaround outside a ttd trace:
 	                       * a frame written to the PE's TAP up to the
 	                       * application, and its answer down to the TAP */
@@ -82,7 +86,8 @@ enum {
 	TT_MODEL_FLIT_BYTES        = 1u << 7,
 	TT_MODEL_PACKET_FLITS      = 1u << 8,
 	TT_MODEL_HOST_NS           = 1u << 9,
-	TT_MODEL_NKEYS             = 10
+	TT_MODEL_STORE_FORWARD     = 1u << 10,
+	TT_MODEL_NKEYS             = 11
 };
 
 /* Latencies and overheads, ns: 0..1e10 (10 s; the engine takes R and L

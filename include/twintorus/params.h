@@ -30,9 +30,13 @@ typedef struct tt_netparams {
 #define TT_LINK_GBPS_DEFAULT    10.0
 #define TT_LINK_GBPS_MIN        0.001   /* 1 Mb/s */
 #define TT_LINK_GBPS_MAX        10000.0
-/* Router and link latency (the engine's R and L), in cycles. */
+/* Router and link latency (the engine's R and L), in cycles.  Up to 2^24:
+ * a 10 ms hop at 10 Gb/s is 781,250 cycles of 16-byte flits. */
 #define TT_LATENCY_DEFAULT      1
-#define TT_LATENCY_MAX          64
+#define TT_LATENCY_MAX          (1 << 24)
+/* The endpoints' send and receive overheads (tt_simparams), in cycles:
+ * a second at 10 Gb/s in 16-byte flits is 7.8e7. */
+#define TT_OVERHEAD_MAX         ((uint64_t)1 << 32)
 
 void tt_netparams_default(tt_netparams *p);
 

@@ -3,7 +3,8 @@
  *
  * One switch per card.  A switch has the card's external ports, the internal
  * link (twin nodes) and one port to its PE.  It is input-queued: every input
- * port holds buffer_flits, split evenly among its VCs.  Switching is virtual
+ * port holds buffer_flits, split evenly among its VCs (or, for a hardware
+ * model, vc_flits per VC).  Switching is virtual
  * cut-through: a packet goes to the next switch only when the downstream VC
  * has room for the whole packet (two packets when it enters a ring under the
  * bubble scheme), flow control is credit-based, and each output port runs a
@@ -17,16 +18,24 @@
  *     packet holds both for P cycles;
  *   - a credit for a buffer slot leaves when the tail flit leaves the slot and
  *     is usable upstream L cycles later.
- * A packet that crosses H links between switches (cables and internal links)
- * therefore has a zero-load network latency of
- *     (H + 1) * (R + L) + L + P - 1
- * from its head leaving the PE to its tail arriving at the destination PE.
+ * R and L go up to 2^24 cycles (TT_LATENCY_MAX: a software switch's hop)
+ * and the engine's memory does not grow with them.
+ * A packet of f flits (P, or fewer: tt_srcpkt.flits) that crosses H links
+ * between switches (cables and internal links) therefore has a zero-load
+ * network latency of
+ *     (H + 1) * (R + L) + L + f - 1
+ * from its head leaving the PE to its tail arriving at the destination PE
+ * (store_forward: H * (f - 1) more, a wait for the tail at each switch the
+ * links lead to); the PE has it recv_overhead cycles later, and its head
+ * left the PE no earlier than send_overhead cycles after it was
+ * generated.
  *
- * Packets all have P flits and buffers are counted in whole packets:
- * floor(flits per VC / P) slots.  With fixed-size packets that is exactly the
- * flit-level credit count (a VCT check "free >= P flits" can only pass on a
- * whole free slot), so the model is cycle-accurate at flit level while it
- * moves packets, which is what makes it fast.
+ * Buffers are counted in whole packets: floor(flits per VC / P) slots, and
+ * a short packet takes a whole slot.  With packets of P flits that is
+ * exactly the flit-level credit count (a VCT check "free >= P flits" can
+ * only pass on a whole free slot), so the model is cycle-accurate at flit
+ * level while it moves packets, which is what makes it fast; a short
+ * packet holds less buffer in hardware than here.
  *
  * Randomness comes only from the traffic source, which draws from one stream
  * per PE; switches make no random choices.  The decisions of a switch in
@@ -67,10 +76,20 @@ typedef struct tt_simparams {
 	uint64_t send_overhead;
 	uint64_t recv_overhead;
 	/* Buffer per VC in flits, external ports and the internal link
-	 * (the cluster file's credits:); 0 (default): buffer_flits per
-	 * input port split evenly among its VCs. */
+	 * (the cluster file's credits:), floor(flits / P) packet slots;
+	 * int_vc_flits is the internal link's, vc_flits's if 0.  0
+	 * (default): buffer_flits per input port split evenly among its
+	 * VCs, as the PE's port always has.  At most 255 slots a VC. */
 	int vc_flits;
 	int int_vc_flits;
+	/* Store-and-forward switching (a software switch such as ttd, which
+	 * takes a whole frame before it sends it on): a packet of f flits
+	 * granted onto a link may cross the next switch R cycles after its
+	 * tail arrived there, L + R + f - 1 after the grant, instead of
+	 * after its head (virtual cut-through, the seed model's; 0, the
+	 * default).  The PE's own link into its switch stays cut-through:
+	 * the NIC hands the packet over as it goes. */
+	int store_forward;
 } tt_simparams;
 
 void tt_simparams_default(tt_simparams *p);
@@ -97,8 +116,10 @@ typedef struct tt_srcpkt {
 	uint32_t dst;
 	uint32_t tag;           /* the source's own; 0 unless it sets one */
 	uint32_t flits;         /* 1..packet_flits: a message's last packet
-	                         * may be shorter; 0 (the engine clears it
-	                         * before asking): packet_flits */
+	                         * may be shorter (it still takes a whole
+	                         * buffer slot); 0 (the engine clears it
+	                         * before asking): packet_flits; more is
+	                         * taken as packet_flits */
 } tt_srcpkt;
 
 typedef struct tt_source {

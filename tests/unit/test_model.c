@@ -79,7 +79,8 @@ test_load_every_key(void **state)
 	    "  link_gbps: 2.5\n  router_ns: 300\n  link_ns: 1e7\n"
 	    "  send_ns: 1500.5\n  recv_ns: 0\n  vc_bytes: 65536\n"
 	    "  internal_vc_bytes: 32768\n  flit_bytes: 64\n"
-	    "  packet_flits: 24\n  host_ns: 80000\n", &m, &errs), 0);
+	    "  packet_flits: 24\n  host_ns: 80000\n  store_forward: true\n",
+	    &m, &errs), 0);
 	assert_string_equal(errs, "");
 	free(errs);
 	assert_int_equal(m.set, (1u << TT_MODEL_NKEYS) - 1);
@@ -93,6 +94,7 @@ test_load_every_key(void **state)
 	assert_int_equal(m.flit_bytes, 64);
 	assert_int_equal(m.packet_flits, 24);
 	assert_true(m.host_ns == 80000);
+	assert_int_equal(m.store_forward, 1);
 
 	/* every key optional */
 	assert_int_equal(load_model("model:\n  link_ns: 5\n", &m, &errs), 0);
@@ -135,7 +137,7 @@ test_bad_values(void **state)
 	    "F:10:17: model.packet_flits: 2000 is out of range (1..1024)\n"
 	    "F:11:3: unknown key model.hops (expected link_gbps, router_ns, "
 	    "link_ns, send_ns, recv_ns, vc_bytes, internal_vc_bytes, "
-	    "flit_bytes, packet_flits or host_ns)\n"
+	    "flit_bytes, packet_flits, host_ns or store_forward)\n"
 	    "F:12:12: model.host_ns: -5 is out of range (0..1e+10 ns)\n");
 	free(errs);
 	/* a bad key is not set */
@@ -163,7 +165,7 @@ test_model_file_top(void **state)
 	assert_int_equal(load_model("model: 5\n", &m, &errs), 1);
 	assert_string_equal(errs, "F:1:8: model: expected a mapping with keys "
 	    "link_gbps, router_ns, link_ns, send_ns, recv_ns, vc_bytes, "
-	    "internal_vc_bytes, flit_bytes, packet_flits, host_ns; got \"5\"\n");
+	    "internal_vc_bytes, flit_bytes, packet_flits, host_ns, store_forward; got \"5\"\n");
 	free(errs);
 	assert_int_equal(load_model("", &m, &errs), 1);
 	assert_string_equal(errs, "F:1:1: the file is empty; a model file "

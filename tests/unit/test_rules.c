@@ -58,6 +58,7 @@ put_packet(tt_sim *sim, uint32_t s, int in, int v, uint32_t src,
 	pk.src = src;
 	pk.dst = dst;
 	pk.tag = tag;
+	pk.flits = (uint16_t)sim->P;
 	sim->cred[sim->port[(uint64_t)s * (uint64_t)sim->np +
 	    (uint64_t)in].up_cred + (uint32_t)v]--;
 	sim_receive_packet(sim, s, in, v, &pk);

@@ -18,6 +18,7 @@
 
 #include "sim_int.h"            /* lib/: test_check_routes_nd() edits a table */
 #include "twintorus/analyze.h"
+#include "twintorus/params.h"
 #include "twintorus/sim.h"
 #include "twintorus/traffic.h"
 #include "tt_test.h"
@@ -443,7 +444,8 @@ once_deliver(void *ctx, const tt_delivery *d)
 }
 
 static void
-conservation_case(const char *ports, enum tt_deadlock dl, double load)
+conservation_case_p(const char *ports, enum tt_deadlock dl, double load,
+    int L, int R)
 {
 	static const int k[3] = {4, 4, 4};
 	tt_net net;
@@ -459,6 +461,8 @@ conservation_case(const char *ports, enum tt_deadlock dl, double load)
 
 	tt_test_net(&net, 3, k, 1, ports, dl);
 	tt_simparams_default(&p);
+	p.link_latency = L;
+	p.router_latency = R;
 	tt_traffic_default(&tr);
 	tr.load = load;
 	tr.stop = 3000;
@@ -474,7 +478,7 @@ conservation_case(const char *ports, enum tt_deadlock dl, double load)
 	assert_int_equal(tt_sim_on_deliver(sim, once_deliver, &o, NULL, 0), 0);
 	assert_int_equal(tt_sim_run(sim, &s, 1, &res, NULL, NULL), 0);
 	assert_int_equal(o.bad, 0);
-	assert_true(o.generated > 1000);
+	assert_true(o.generated > (load < 0.1 ? 100 : 1000));
 	assert_int_equal(res.generated, o.generated);
 	assert_int_equal(res.injected, o.generated);
 	assert_int_equal(res.delivered, o.generated);
@@ -491,6 +495,12 @@ conservation_case(const char *ports, enum tt_deadlock dl, double load)
 }
 
 static void
+conservation_case(const char *ports, enum tt_deadlock dl, double load)
+{
+	conservation_case_p(ports, dl, load, 1, 1);
+}
+
+static void
 test_every_packet_delivered_once(void **state)
 {
 	(void)state;
@@ -499,6 +509,324 @@ test_every_packet_delivered_once(void **state)
 	/* far above saturation: the network fills up, then drains */
 	conservation_case("A", TT_DL_VC, 1.0);
 	conservation_case("A", TT_DL_BUBBLE, 1.0);
+}
+
+/* ---- a hardware model: long links, short packets, host overheads ---- */
+
+/*
+ * A source of n packets from PE src to PE dst, all generated in cycle 0,
+ * of `flits` flits each (0: the engine's P).  It checks that the engine
+ * cleared pk->flits before asking.  The deliveries are kept.
+ */
+struct hw {
+	uint32_t src, dst, n, sent, seen;
+	uint32_t flits;
+	int unclear;
+	uint64_t last;          /* the latest delivery */
+	tt_delivery d;          /* the first one */
+};
+
+static int
+hw_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
+{
+	struct hw *h = ctx;
+
+	(void)now;
+	if (pk->flits != 0)
+		h->unclear++;
+	if (pe != h->src || h->sent == h->n)
+		return TT_SRC_DONE;
+	h->sent++;
+	pk->gen = 0;
+	pk->dst = h->dst;
+	pk->flits = h->flits;
+	return TT_SRC_PACKET;
+}
+
+static void
+hw_deliver(void *ctx, const tt_delivery *d)
+{
+	struct hw *h = ctx;
+
+	if (h->seen++ == 0)
+		h->d = *d;
+	if (d->deliver > h->last)
+		h->last = d->deliver;
+}
+
+/* Run h's packets on net under p until empty; res kept for the caller. */
+static void
+hw_run(const tt_net *net, const tt_simparams *p, struct hw *h,
+    tt_simresult *res)
+{
+	tt_source s = {hw_next, h};
+	tt_sim *sim;
+	char err[256];
+
+	h->sent = h->seen = 0;
+	h->unclear = 0;
+	h->last = 0;
+	if (tt_sim_create(&sim, net, p, err, sizeof(err)) != 0)
+		fail_msg("tt_sim_create: %s", err);
+	assert_int_equal(tt_sim_on_deliver(sim, hw_deliver, h, NULL, 0), 0);
+	assert_int_equal(tt_sim_run(sim, &s, 1, res, NULL, NULL), 0);
+	assert_int_equal(h->seen, h->n);
+	assert_int_equal(res->delivered, h->n);
+	assert_int_equal(h->unclear, 0);
+	tt_sim_free(sim);
+}
+
+/* One packet src -> dst: its network latency is sim.h's formula with f
+ * flits, (H + 1)(R + L) + L + f - 1, and it crosses H + 1 switches. */
+static void
+one_packet_case(const tt_net *net, tt_simparams *p, uint32_t src,
+    uint32_t dst, uint32_t flits)
+{
+	struct hw h;
+	tt_simresult res;
+	uint64_t H = (uint64_t)route_links(net, src, dst);
+	uint64_t f = flits ? flits : (uint64_t)p->packet_flits;
+	uint64_t want = (H + 1) * (uint64_t)(p->router_latency +
+	    p->link_latency) + (uint64_t)p->link_latency + f - 1 +
+	    (p->store_forward ? H * (f - 1) : 0);
+
+	memset(&h, 0, sizeof(h));
+	h.src = src;
+	h.dst = dst;
+	h.n = 1;
+	h.flits = flits;
+	hw_run(net, p, &h, &res);
+	assert_int_equal(h.d.hops, (int)H);
+	assert_int_equal(h.d.inject, p->send_overhead);
+	assert_int_equal(h.d.deliver - h.d.inject, want + p->recv_overhead);
+	assert_int_equal(h.d.deliver - h.d.gen, p->send_overhead + want +
+	    p->recv_overhead);
+	assert_int_equal(res.traversals, (H + 1) * f);
+	/* the engine's own latencies are the delivery's */
+	assert_int_equal(res.e2e_lat.count, 1);
+	assert_int_equal((uint64_t)res.e2e_lat.sum, h.d.deliver - h.d.gen);
+	assert_int_equal((uint64_t)res.net_lat.sum, h.d.deliver - h.d.inject);
+	tt_simresult_free(&res);
+}
+
+/*
+ * A software switch: L = 100000, R = 50000 cycles, far beyond the wheels
+ * (sim_int.h), every packet and credit through the far lists.  One
+ * packet at a time across plain and twin tori, both schemes: exactly the
+ * zero-load latency of sim.h.
+ */
+static void
+test_long_latency_zero_load(void **state)
+{
+	static const int k444[3] = {4, 4, 4}, k33[2] = {3, 3};
+	tt_net net;
+	tt_simparams p;
+	uint32_t dst;
+
+	(void)state;
+	tt_simparams_default(&p);
+	p.link_latency = 100000;
+	p.router_latency = 50000;
+	tt_test_net(&net, 3, k444, 0, NULL, TT_DL_VC);
+	for (dst = 1; dst < net.ncards; dst += 7)
+		one_packet_case(&net, &p, 0, dst, 0);
+	tt_net_free(&net);
+	tt_test_net(&net, 3, k444, 1, "D", TT_DL_BUBBLE);
+	for (dst = 1; dst < net.ncards; dst += 13)
+		one_packet_case(&net, &p, 3, dst, 0);
+	tt_net_free(&net);
+	/* 2^20 cycles a link, on a small torus (the loop still steps
+	 * every cycle while a packet is in flight) */
+	p.link_latency = 1 << 20;
+	p.router_latency = 1 << 16;
+	tt_test_net(&net, 2, k33, 0, NULL, TT_DL_VC);
+	one_packet_case(&net, &p, 0, 4, 0);
+	tt_net_free(&net);
+}
+
+/* A packet of f < P flits holds its links f cycles: latency (H + 1)(R + L)
+ * + L + f - 1 and f flits a switch, short and long links alike. */
+static void
+test_short_packet_zero_load(void **state)
+{
+	static const int k444[3] = {4, 4, 4};
+	tt_net net;
+	tt_simparams p;
+	uint32_t f;
+
+	(void)state;
+	tt_test_net(&net, 3, k444, 1, "D", TT_DL_VC);
+	tt_simparams_default(&p);
+	p.packet_flits = 8;
+	p.buffer_flits = 256;
+	p.link_latency = 3;
+	p.router_latency = 2;
+	for (f = 1; f <= 8; f++)
+		one_packet_case(&net, &p, 1, 100, f);
+	p.link_latency = 5000;
+	one_packet_case(&net, &p, 1, 100, 3);
+	tt_net_free(&net);
+}
+
+/* Store and forward: each switch a link leads to waits for the tail,
+ * H * (f - 1) more than cut-through, for full and short packets, near and
+ * far, on short and long links. */
+static void
+test_store_forward_zero_load(void **state)
+{
+	static const int k444[3] = {4, 4, 4};
+	tt_net net;
+	tt_simparams p;
+	uint32_t f, dst;
+
+	(void)state;
+	tt_test_net(&net, 3, k444, 1, "D", TT_DL_VC);
+	tt_simparams_default(&p);
+	p.packet_flits = 8;
+	p.buffer_flits = 256;
+	p.link_latency = 3;
+	p.router_latency = 2;
+	p.store_forward = 1;
+	for (f = 1; f <= 8; f += 3)
+		for (dst = 1; dst < net.ncards; dst += 37)
+			one_packet_case(&net, &p, 0, dst, f);
+	p.link_latency = 5000;
+	one_packet_case(&net, &p, 1, 100, 0);
+	tt_net_free(&net);
+}
+
+/* Host overheads: a packet reaches its NIC send_overhead cycles after it
+ * was generated, and its PE has it recv_overhead after its tail arrived;
+ * both are in the latencies. */
+static void
+test_endpoint_overheads(void **state)
+{
+	static const int k444[3] = {4, 4, 4};
+	tt_net net;
+	tt_simparams p;
+
+	(void)state;
+	tt_test_net(&net, 3, k444, 1, "D", TT_DL_VC);
+	tt_simparams_default(&p);
+	p.send_overhead = 37;
+	p.recv_overhead = 1000;
+	one_packet_case(&net, &p, 0, 77, 0);
+	one_packet_case(&net, &p, 0, 77, 2);
+	p.link_latency = 200;
+	p.recv_overhead = 123456;
+	one_packet_case(&net, &p, 5, 60, 0);
+	tt_net_free(&net);
+}
+
+/*
+ * A buffer per VC (vc_flits): the slots of every external port's VCs, of
+ * the internal link's (int_vc_flits), and the PE's port keeping
+ * buffer_flits; and what it means for flow control.  Plain 4x4x4 without
+ * a deadlock scheme, one VC a port: n packets from a node to its X+
+ * neighbour over a link of L = 1000, B = vc_flits / P slots.  A slot is
+ * busy for a round trip of 2L + R + P - 1 (the packet's L + R to the far
+ * switch, P - 1 to eject its tail, the credit's L back), so round r (B
+ * packets each) starts r round trips after the first packet's grant in
+ * L + R: the last of n = mB packets arrives in
+ *     L + R + (B - 1)P + (m - 1)(2L + R + P - 1) + 2L + R + P - 1.
+ */
+static void
+flow_case(int B, int m, uint64_t *last)
+{
+	static const int k444[3] = {4, 4, 4};
+	static const int n0[3] = {0, 0, 0}, n1[3] = {1, 0, 0};
+	tt_net net;
+	tt_simparams p;
+	tt_simresult res;
+	struct hw h;
+	uint64_t L = 1000, R = 1, P = 4, rt = 2 * L + R + P - 1;
+
+	tt_test_net(&net, 3, k444, 0, NULL, TT_DL_NONE);
+	tt_simparams_default(&p);
+	p.vcs = 1;
+	p.link_latency = (int)L;
+	p.router_latency = (int)R;
+	p.vc_flits = B * (int)P + 3;    /* floor: B slots */
+	memset(&h, 0, sizeof(h));
+	h.src = tt_node_index(&net, n0);
+	h.dst = tt_node_index(&net, n1);
+	h.n = (uint32_t)(B * m);
+	hw_run(&net, &p, &h, &res);
+	assert_int_equal(h.last, L + R + (uint64_t)(B - 1) * P +
+	    (uint64_t)(m - 1) * rt + rt);
+	*last = h.last;
+	tt_simresult_free(&res);
+	tt_net_free(&net);
+}
+
+static void
+test_vc_flits(void **state)
+{
+	static const int k444[3] = {4, 4, 4};
+	tt_net net;
+	tt_simparams p;
+	tt_sim *sim;
+	char err[256];
+	uint64_t a, b, m0, m1;
+	int side, o, pe;
+
+	(void)state;
+	tt_test_net(&net, 3, k444, 1, "D", TT_DL_VC);
+	tt_simparams_default(&p);
+	m0 = tt_sim_memory_packets(&net, &p);
+	p.vc_flits = 64 * 1024 / 16 / 64;       /* 64 KiB of 64-byte flits */
+	p.int_vc_flits = 10;
+	assert_int_equal(tt_sim_create(&sim, &net, &p, err, sizeof(err)), 0);
+	pe = sim->np - 1;
+	for (side = 0; side < 2; side++) {
+		for (o = 0; o < pe; o++)
+			assert_int_equal(sim->pcap[side][o],
+			    net.card_port[side][o] == TT_PORT_INT ? 10 / 4 :
+			    64 / 4);
+		assert_int_equal(sim->pcap[side][pe], 128 / sim->nvc[side][pe] / 4);
+	}
+	tt_sim_free(sim);
+	m1 = tt_sim_memory_packets(&net, &p);
+	assert_true(m1 > m0);
+	/* the internal link falls back to vc_flits */
+	p.int_vc_flits = 0;
+	assert_int_equal(tt_sim_create(&sim, &net, &p, err, sizeof(err)), 0);
+	for (o = 0; o < sim->np - 1; o++)
+		assert_int_equal(sim->pcap[0][o], 16);
+	tt_sim_free(sim);
+	/* refused, naming the field */
+	p.vc_flits = 256 * 4;
+	assert_int_equal(tt_sim_check(&net, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "vc_flits 1024"));
+	p.vc_flits = 3;
+	assert_int_equal(tt_sim_check(&net, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "vc_flits 3"));
+	p.vc_flits = 16;
+	p.int_vc_flits = 2;
+	assert_int_equal(tt_sim_check(&net, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "int_vc_flits 2"));
+	p.int_vc_flits = -1;
+	assert_int_equal(tt_sim_check(&net, &p, err, sizeof(err)), -1);
+	tt_net_free(&net);
+	tt_test_net(&net, 3, k444, 1, "D", TT_DL_BUBBLE);
+	tt_simparams_default(&p);
+	p.vc_flits = 7;
+	assert_int_equal(tt_sim_check(&net, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "bubble"));
+	tt_net_free(&net);
+	/* flow control: twice the slots, about half the time */
+	flow_case(4, 4, &a);
+	flow_case(8, 2, &b);
+	assert_true(a > b + b / 2);
+}
+
+/* L = 2^20: uniform traffic through the far lists, every packet delivered
+ * exactly once. */
+static void
+test_huge_latency_conservation(void **state)
+{
+	(void)state;
+	conservation_case_p("D", TT_DL_VC, 0.02, 1 << 20, 2);
 }
 
 /* ---- one synthetic run ---- */
@@ -915,6 +1243,46 @@ memory_case(int n, const int *k, int twin, const char *ports,
 	tt_net_free(&net);
 }
 
+/* Nothing the engine allocates grows with L or R beyond the wheels' reach:
+ * the model, the heap it takes, and the mapped pool. */
+static void
+test_memory_flat_in_latency(void **state)
+{
+	static const int k444[3] = {4, 4, 4};
+	static const int L[] = {100, 1000, 100000, 1 << 20, TT_LATENCY_MAX};
+	tt_net net;
+	tt_simparams p;
+	uint64_t m, mp, base, basep;
+	size_t i, before, used;
+	tt_sim *sim;
+	char err[256];
+
+	(void)state;
+	tt_test_net(&net, 3, k444, 1, "D", TT_DL_VC);
+	tt_simparams_default(&p);
+	p.link_latency = p.router_latency = 64;
+	base = tt_sim_memory(&net, &p);
+	basep = tt_sim_memory_packets(&net, &p);
+	for (i = 0; i < sizeof(L) / sizeof(L[0]); i++) {
+		p.link_latency = p.router_latency = L[i];
+		m = tt_sim_memory(&net, &p);
+		mp = tt_sim_memory_packets(&net, &p);
+		assert_int_equal(m, base);
+		/* the far credits' records, one per slot */
+		assert_true(mp <= basep + basep / 4);
+		if (!TT_HEAP_MEASURABLE)
+			continue;
+		before = heap_used();
+		if (tt_sim_create(&sim, &net, &p, err, sizeof(err)) != 0)
+			fail_msg("tt_sim_create: %s", err);
+		used = heap_used() - before;
+		assert_true(used + used / 50 + 65536 >= m);
+		assert_true(m + m / 50 + 65536 >= used);
+		tt_sim_free(sim);
+	}
+	tt_net_free(&net);
+}
+
 static void
 test_memory_model(void **state)
 {
@@ -1111,6 +1479,13 @@ main(void)
 		cmocka_unit_test(test_zero_load_latency),
 		cmocka_unit_test(test_zero_load_booksim),
 		cmocka_unit_test(test_every_packet_delivered_once),
+		cmocka_unit_test(test_long_latency_zero_load),
+		cmocka_unit_test(test_short_packet_zero_load),
+		cmocka_unit_test(test_store_forward_zero_load),
+		cmocka_unit_test(test_endpoint_overheads),
+		cmocka_unit_test(test_vc_flits),
+		cmocka_unit_test(test_memory_flat_in_latency),
+		cmocka_unit_test(test_huge_latency_conservation),
 		cmocka_unit_test(test_accepted_equals_offered),
 		cmocka_unit_test(test_same_seed_same_numbers),
 		cmocka_unit_test(test_vc_bubble_never_deadlock),

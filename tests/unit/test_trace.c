@@ -1285,10 +1285,13 @@ on_done(void *ctx, const tt_msgdone *d)
 	uint64_t pkt = (uint64_t)s->rp->packet_flits * (uint64_t)s->rp->flit_bytes;
 	uint64_t npk = d->m.bytes == 0 ? 1 : (d->m.bytes + pkt - 1) / pkt;
 	int H = hops_between(s->net, d->m.src, d->m.dst);
-	/* the last packet's head leaves the NIC (npk - 1) * P cycles after
-	 * the first's at the earliest, then needs the zero-load latency */
-	uint64_t zl = (uint64_t)((H + 1) * (R + L) + L + P - 1) +
-	    (npk - 1) * (uint64_t)P;
+	/* the last packet (f flits: the rest of the bytes) leaves the NIC
+	 * (npk - 1) * P cycles after the first at the earliest, then needs
+	 * its zero-load latency */
+	uint32_t f = tt_last_packet_flits(d->m.bytes, s->rp->packet_flits,
+	    s->rp->flit_bytes);
+	uint64_t zl = (uint64_t)((H + 1) * (R + L) + L + (f ? (int)f : P) -
+	    1) + (npk - 1) * (uint64_t)P;
 
 	if (d->m.seq >= s->nmsg) {
 		s->bad++;
