@@ -7,16 +7,20 @@
 #
 # OUT is record.sh's output.  For each configuration C in OUT:
 #
-#   1. calibration, from one NetPIPE run (CAL_APP, default netpipe, run1):
-#        ttsim trace calibrate OUT/C/netpipe/run1/traces OUT/C/netpipe/run1/cluster.yaml -o OUT/C/model.yaml
-#      skipped with a message when `ttsim trace calibrate --help` fails
-#      (the command is not in this build);
-#   2. for every source S, destination D, application A and run r of S:
-#        ttsim replay --causal OUT/S/A/run<r>/traces/*-pe.pcap cluster.yaml --model OUT/D/model.yaml --json
-#      .networks[0].makespan_s.  Where replay has no --model (or D has no
-#      model.yaml) it runs with --link-gbps of D's tc rate instead (X: the
-#      default, ttsim's 10 Gb/s) and says so;
-#   3. the prediction for (S -> D, A) is the median over S's runs, beside
+#   1. calibration, from run 1 of each NetPIPE pair recorded (CAL_APPS,
+#      default netpipe and netpipe-far: two distances):
+#        ttsim trace calibrate OUT/C/netpipe/run1/traces OUT/C/netpipe-far/run1/traces \
+#            OUT/C/netpipe/run1/cluster.yaml -o OUT/C/model.yaml
+#   2. what the inference leaves as compute, per configuration and
+#      application (the gaps of every run, as a share of its span: a
+#      program that computes nothing, NetPIPE, should have little):
+#        ttsim trace infer RUN/traces RUN/cluster.yaml --recorded-model OUT/C/model.yaml --json
+#      into OUT/gaps.tsv;
+#   3. for every source S, destination D, application A and run r of S:
+#        ttsim replay --causal OUT/S/A/run<r>/traces OUT/S/A/run<r>/cluster.yaml \
+#            --recorded-model OUT/S/model.yaml --model OUT/D/model.yaml --json
+#      .networks[0].makespan_s (and its critical path's compute share);
+#   4. the prediction for (S -> D, A) is the median over S's runs, beside
 #      D's measured median of the trace span (first TCP data segment sent
 #      to last delivered: what the causal makespan corresponds to) with
 #      its min-max, and the error (predicted / measured - 1).
@@ -28,7 +32,7 @@ set -u
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 TTSIM=${TTSIM:-$ROOT/build/ttsim}
-CAL_APP=${CAL_APP:-netpipe}
+CAL_APPS=${CAL_APPS:-netpipe netpipe-far}
 JSON=0 JOBS=2 OUT=
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -48,48 +52,50 @@ CONFIGS=$(for c in X Y Z; do [ -d "$OUT/$c" ] && echo $c; done)
 APPS=$(awk -F'\t' 'NR > 1 {print $2}' "$OUT/runs.tsv" | awk '!seen[$0]++')
 
 # ---- 1. calibration ----
-HAVE_CAL=0
-if "$TTSIM" trace calibrate --help >/dev/null 2>&1; then
-	HAVE_CAL=1
-else
-	note "ttsim trace calibrate is not in this build ($TTSIM trace calibrate --help fails): no calibration, no OUT/C/model.yaml"
-fi
-HAVE_MODEL=0
-if "$TTSIM" replay --help 2>&1 | grep -qE -- '--model( |=|$)'; then
-	HAVE_MODEL=1
-else
-	note "ttsim replay has no --model in this build: every replay runs with --link-gbps of the destination's tc rate instead (X: ttsim's default)"
-fi
+for need in "trace calibrate" "replay"; do
+	# shellcheck disable=SC2086
+	"$TTSIM" $need --help >/dev/null 2>&1 || { echo "predict: $TTSIM $need --help fails" >&2; exit 69; }
+done
 for c in $CONFIGS; do
-	[ $HAVE_CAL = 1 ] || break
-	run=$OUT/$c/$CAL_APP/run1
-	[ -d "$run/traces" ] || { note "$c: no $CAL_APP/run1 to calibrate from"; continue; }
-	if "$TTSIM" trace calibrate "$run/traces" "$run/cluster.yaml" -o "$OUT/$c/model.yaml" \
+	cal=()
+	for a in $CAL_APPS; do
+		[ -d "$OUT/$c/$a/run1/traces" ] && cal+=("$OUT/$c/$a/run1/traces")
+	done
+	[ ${#cal[@]} -gt 0 ] || { note "$c: no run1 of $CAL_APPS to calibrate from"; continue; }
+	yaml=$(dirname "${cal[0]}")/cluster.yaml
+	if "$TTSIM" trace calibrate "${cal[@]}" "$yaml" -o "$OUT/$c/model.yaml" \
 	    > "$OUT/$c/calibrate.out" 2> "$OUT/$c/calibrate.err"; then
-		note "$c: calibrated from $CAL_APP run1: $OUT/$c/model.yaml"
+		note "$c: calibrated from ${cal[*]##$OUT/}: $OUT/$c/model.yaml"
 	else
 		note "$c: ttsim trace calibrate failed: $(head -2 "$OUT/$c/calibrate.err")"
 		rm -f "$OUT/$c/model.yaml"
 	fi
 done
 
-# The destination's network: --model when there is one, else --link-gbps
-# from its tc rate (record.sh's measured file), nothing for X.
+# ---- 2. compute left in the gaps ----
+{
+	printf 'config\tapp\trun\tgaps_s\tspan_s\tshare_mean\tshare_max\tmessages\n'
+	for c in $CONFIGS; do
+		rm=()
+		[ -f "$OUT/$c/model.yaml" ] && rm=(--recorded-model "$OUT/$c/model.yaml")
+		for a in $APPS; do
+			for run in "$OUT/$c/$a"/run*; do
+				[ -d "$run/traces" ] || continue
+				"$TTSIM" trace infer "$run/traces" "$run/cluster.yaml" "${rm[@]}" \
+				    --window 10000000000 -o /dev/null --json 2>/dev/null |
+				    jq -r --arg c "$c" --arg a "$a" --arg r "${run##*/run}" \
+				    '[$c, $a, $r, .compute.gaps_s, .compute.span_s, .compute.share_mean, .compute.share_max, .messages] | @tsv'
+			done
+		done
+	done
+} > "$OUT/gaps.tsv"
+
+# The destination's hardware and the recording's
 net_args() {
-	local d=$1 rate m
-	if [ $HAVE_MODEL = 1 ] && [ -f "$OUT/$d/model.yaml" ]; then
-		echo "--model $OUT/$d/model.yaml"
-		return
-	fi
-	m=$(ls "$OUT/$d"/*/run1/measured 2>/dev/null | head -1)
-	rate=$(sed -n 's/^rate=//p' "$m" 2>/dev/null)
-	case $rate in
-	"") echo "" ;;
-	*gbit) echo "--link-gbps ${rate%gbit}" ;;
-	*mbit) echo "--link-gbps $(awk -v r="${rate%mbit}" 'BEGIN {print r / 1000}')" ;;
-	*kbit) echo "--link-gbps $(awk -v r="${rate%kbit}" 'BEGIN {print r / 1e6}')" ;;
-	*) note "$d: rate $rate not understood"; echo "" ;;
-	esac
+	local s=$1 d=$2 a=""
+	[ -f "$OUT/$d/model.yaml" ] && a="--model $OUT/$d/model.yaml"
+	[ -f "$OUT/$s/model.yaml" ] && a="$a --recorded-model $OUT/$s/model.yaml"
+	echo "$a"
 }
 
 # ---- 2. the replays ----
@@ -98,8 +104,8 @@ jobs=$OUT/replays/jobs
 : > "$jobs"
 for s in $CONFIGS; do
 	for d in $CONFIGS; do
-		na=$(net_args "$d")
-		echo "$d ${na:-(the default network of ttsim)}" >> "$OUT/replays/networks"
+		na=$(net_args "$s" "$d")
+		echo "$s -> $d: ${na:-(the default network of ttsim)}" >> "$OUT/replays/networks"
 		for a in $APPS; do
 			for run in "$OUT/$s/$a"/run*; do
 				[ -d "$run/traces" ] || continue
@@ -117,7 +123,7 @@ tr '\n' '\0' < "$jobs" | xargs -0 -P "$JOBS" -I{} bash -c '
 	IFS="|" read -r run js na <<< "$1"
 	[ -s "$js" ] && exit 0
 	# shellcheck disable=SC2086
-	if ! "$TTSIM" replay "$run"/traces/*-pe.pcap "$run/cluster.yaml" --causal \
+	if ! "$TTSIM" replay "$run"/traces "$run/cluster.yaml" --causal \
 	    --window 10000000000 $na --json > "$js.tmp" 2> "${js%.json}.err"; then
 		echo "predict: replay failed: $run $na: $(head -1 "${js%.json}.err")" >&2
 		rm -f "$js.tmp"; exit 0
@@ -137,12 +143,18 @@ pred_values() {
 		[ -s "$f" ] && jq '.networks[0].makespan_s' "$f"
 	done
 }
+cp_values() {
+	local f
+	for f in "$OUT/replays/$1-$2-$3-run"*.json; do
+		[ -s "$f" ] && jq '.networks[0].critical_path.compute_share // empty' "$f"
+	done
+}
 # D's trace spans (runs.tsv column 5) of the runs that went well
 meas_values() {
 	awk -F'\t' -v c="$1" -v a="$2" '$1 == c && $2 == a && $8 == 1 && $5 != "" { print $5 }' "$OUT/runs.tsv"
 }
 {
-	printf 'app\tsrc\tdst\tpredicted_median_s\tmeasured_median_s\tmeasured_min_s\tmeasured_max_s\terror_pct\tsrc_runs\tdst_runs\tnetwork\n'
+	printf 'app\tsrc\tdst\tpredicted_median_s\tmeasured_median_s\tmeasured_min_s\tmeasured_max_s\terror_pct\tsrc_runs\tdst_runs\tnetwork\tcompute_share\n'
 	for a in $APPS; do
 		for s in $CONFIGS; do
 			for d in $CONFIGS; do
@@ -151,8 +163,10 @@ meas_values() {
 				read -r np pm _ <<< "${pred:-0}"
 				read -r nm mm mmin mmax <<< "${meas:-0}"
 				err=$(awk -v p="$pm" -v m="$mm" 'BEGIN {if (p != "" && m > 0) printf "%.1f", (p / m - 1) * 100}')
-				na=$(net_args "$d")
-				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$a" "$s" "$d" "$pm" "$mm" "$mmin" "$mmax" "$err" "$np" "$nm" "${na:---link-gbps default}"
+				na=$(net_args "$s" "$d")
+				cp=$(cp_values "$s" "$d" "$a" | stats)
+				read -r _ cpm _ <<< "${cp:-0}"
+				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$a" "$s" "$d" "$pm" "$mm" "$mmin" "$mmax" "$err" "$np" "$nm" "${na:-default}" "$cpm"
 			done
 		done
 	done
@@ -162,7 +176,7 @@ jq -R -s 'split("\n") | map(select(length > 0) | split("\t")) | .[0] as $h | .[1
 if [ $JSON = 1 ]; then
 	cat "$OUT/predict.json"
 else
-	awk -F'\t' 'NR == 1 {printf "%-12s %-3s %-3s %12s %12s %-23s %8s  %s\n", "app", "S", "D", "predicted_s", "measured_s", "(min-max)", "error", "network"; next}
-	{printf "%-12s %-3s %-3s %12s %12s %-23s %8s  %s\n", $1, $2, $3, $4 == "" ? "-" : sprintf("%.4f", $4), $5 == "" ? "-" : sprintf("%.4f", $5),
-	    $6 == "" ? "" : sprintf("(%.4f-%.4f)", $6, $7), $8 == "" ? "-" : $8 "%", $11 " (" $9 " runs -> " $10 ")"}' "$OUT/predict.tsv"
+	awk -F'\t' 'NR == 1 {printf "%-12s %-3s %-3s %12s %12s %-23s %8s %8s  %s\n", "app", "S", "D", "predicted_s", "measured_s", "(min-max)", "error", "compute", "runs"; next}
+	{printf "%-12s %-3s %-3s %12s %12s %-23s %8s %8s  %s\n", $1, $2, $3, $4 == "" ? "-" : sprintf("%.4f", $4), $5 == "" ? "-" : sprintf("%.4f", $5),
+	    $6 == "" ? "" : sprintf("(%.4f-%.4f)", $6, $7), $8 == "" ? "-" : $8 "%", $12 == "" ? "-" : sprintf("%.0f%%", 100 * $12), $9 " -> " $10}' "$OUT/predict.tsv"
 fi

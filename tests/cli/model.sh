@@ -88,16 +88,17 @@ model:
 EOF
 printf 'model:\n  link_ns: 128\n  vc_bytes: 40000\n' >"$tmp/file.yaml"
 "$T" run "$tmp/cluster.yaml" --dry-run --json --model "$tmp/file.yaml" \
-    --send-ns 25.6 >"$tmp/prec.json" 2>"$tmp/err"
+    --send-ns 25.6 --packet-flits 16 >"$tmp/prec.json" 2>"$tmp/err"
 st=$?
 # 16-byte flits at 10 Gb/s: 12.8 ns; router_ns from the file's model: (5),
 # link_ns from --model (10), vc_bytes from --model (2500 flits), the
-# internal link's from credits: (1875), send from the flag (2)
+# internal link's from credits: (1875), send from the flag (2); packets
+# of 16 flits, so that no VC holds more than the engine's 255 packets
 [ "$st" -eq 0 ] &&
     [ "$(json "$tmp/prec.json" "[d['model'][k] for k in ('router_cycles', 'link_cycles', 'vc_flits', 'internal_vc_flits', 'send_cycles')]")" = "[5, 10, 2500, 1875, 2]" ] &&
     ok "model-precedence" || bad "model-precedence (exit $st)" "$(cat "$tmp/err" "$tmp/prec.json")"
 "$T" run "$tmp/cluster.yaml" --dry-run --json --model "$tmp/file.yaml" \
-    --link-latency 3 --vc-bytes 50000,60000 >"$tmp/prec2.json" 2>"$tmp/err"
+    --link-latency 3 --vc-bytes 50000,60000 --packet-flits 16 >"$tmp/prec2.json" 2>"$tmp/err"
 [ "$(json "$tmp/prec2.json" "[d['model'][k] for k in ('link_cycles', 'vc_flits', 'internal_vc_flits')]")" = "[3, 3125, 3750]" ] &&
     ok "model-precedence-flags" || bad "model-precedence-flags" "$(cat "$tmp/err" "$tmp/prec2.json")"
 
