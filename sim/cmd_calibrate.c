@@ -79,7 +79,7 @@ calib_usage(FILE *f)
 "  --quantile Q          the lower envelope of step 5, 0 < Q <= 1 (0.1)\n"
 "  --store-forward       fit store-and-forward switching (ttd's)\n"
 "  --cut-through         fit virtual cut-through (a ttsim recording of\n"
-"                        short messages without --model store_forward)\n"
+"                        short messages made with a cut-through model)\n"
 "  --json                the result as one object: parameters {name:\n"
 "                        {value, unit, source}}, fit, segments, host,\n"
 "                        residual, frames_used, notes\n"
@@ -189,7 +189,7 @@ struct param {
 	const char *name, *unit;
 	int prec;               /* decimals */
 	double value;
-	char source[320];
+	char source[400];
 };
 
 enum { P_GBPS, P_ROUTER, P_LINK, P_SEND, P_RECV, P_VC, P_IVC, P_FLIT,
@@ -405,7 +405,7 @@ calib_fit(struct calib_run *x)
 		    sizeof(err)) == 0)
 			x->ports = 1;
 		else
-			NOTE(x, "%s: fitted from end-to-end latencies instead",
+			NOTE(x, "%.300s: fitted from end-to-end latencies instead",
 			    err);
 	}
 	if (x->ports) {

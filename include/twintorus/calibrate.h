@@ -33,6 +33,13 @@
  * of each transfer, so that a token bucket's burst and a slow start are
  * behind it), else from the slope of latency over bytes.
  *
+ * Store-and-forward (ttd: opts.store_forward): a switch a link leads to
+ * waits for the frame's tail, so a frame pays its serialization once per
+ * link and once more into the PE (sim.h): the byte term becomes
+ * (bytes + saf_bytes) * 8 / gbps, saf_bytes = hops * bytes per frame, and
+ * hop = R + L - 1 cycles.  With port traces the parts are measured
+ * instead (tt_calib_fit_segs(), below).
+ *
  * One hop count only (two nodes' ping-pong): base and hop cannot be told
  * apart; the fit then takes every switch crossing alike and no endpoint
  * overhead (base = hop), and says so (tt_calib_fit.hop_fitted = 0).

@@ -20,9 +20,9 @@
  *                  whole flits); int_vc_flits likewise from
  *                  internal_vc_bytes
  *   packet_flits = packet_flits
- *   buffer_flits = at least TT_MODEL_PE_VCS packets (the PE's port, which
- *                  takes buffer_flits split among its VCs, holds a packet
- *                  per VC), when the model sets packet_flits or vc_bytes
+ *   buffer_flits = TT_MODEL_PE_VCS packets when the model sets
+ *                  packet_flits and the default buffer_flits (the PE's
+ *                  port, split among its VCs) would hold fewer
  *   store_forward = store_forward (sim.h: each switch a link leads to
  *                  waits for a packet's tail)
  * The engine's zero-load latency (twintorus/sim.h) then holds in these
