@@ -13,8 +13,18 @@ struct cell {
 	int nmsg, hops, bucket;
 	size_t first, n;        /* into the sorted index */
 	double lat, bytes;      /* its envelope observation */
+	double ser;             /* bytes serialized: bytes, + saf_bytes
+	                         * under store-and-forward */
 	int drop;
 };
+
+/* What a link serializes of o: its bytes once, and under
+ * store-and-forward once more at every switch a link leads to. */
+static double
+ser_bytes(const tt_calib_obs *o, int saf)
+{
+	return o->bytes + (saf ? o->saf_bytes : 0);
+}
 
 static const tt_calib_obs *sort_obs;
 
@@ -66,7 +76,7 @@ double
 tt_calib_predict(const tt_calib_fit *f, const tt_calib_obs *o)
 {
 	return o->nmsg * f->base_ns + o->hops * f->hop_ns +
-	    o->bytes * 8.0 / f->gbps;
+	    ser_bytes(o, f->store_forward) * 8.0 / f->gbps;
 }
 
 /* Solve the k x k system a x = b (k <= 3) by Gaussian elimination with
@@ -146,9 +156,9 @@ lsq(const struct cell *c, size_t nc, int hop_fitted, double ns_per_byte,
 			row[q++] = c[m].nmsg + c[m].hops;
 		}
 		if (ns_per_byte > 0)
-			y -= c[m].bytes * ns_per_byte;
+			y -= c[m].ser * ns_per_byte;
 		else
-			row[q++] = c[m].bytes;
+			row[q++] = c[m].ser;
 		for (i = 0; i < k; i++) {
 			for (j = 0; j < k; j++)
 				a[i][j] += w * w * row[i] * row[j];
@@ -168,11 +178,21 @@ lsq(const struct cell *c, size_t nc, int hop_fitted, double ns_per_byte,
 }
 
 static double
-rel_err(const tt_calib_fit *f, int nmsg, int hops, double bytes, double lat)
+rel_obs(const tt_calib_fit *f, const tt_calib_obs *o)
 {
-	tt_calib_obs o = {lat, bytes, hops, nmsg};
+	return fabs(tt_calib_predict(f, o) - o->lat_ns) /
+	    (o->lat_ns > 0 ? o->lat_ns : 1);
+}
 
-	return fabs(tt_calib_predict(f, &o) - lat) / (lat > 0 ? lat : 1);
+/* a cell's envelope observation */
+static double
+rel_cell(const tt_calib_fit *f, const struct cell *c)
+{
+	double lat = c->lat;
+	double p = c->nmsg * f->base_ns + c->hops * f->hop_ns +
+	    c->ser * 8.0 / f->gbps;
+
+	return fabs(p - lat) / (lat > 0 ? lat : 1);
 }
 
 int
@@ -187,7 +207,10 @@ tt_calib_fit_obs(const tt_calib_obs *o, size_t n, const tt_calib_opts *opts,
 	double *res = NULL, ratio0 = 0, size0 = 0, dev;
 	int hop_fitted = 0, sizes = 0, r, pass;
 
+	int saf = opts != NULL && opts->store_forward;
+
 	memset(f, 0, sizeof(*f));
+	f->store_forward = saf;
 	if (n < TT_CALIB_MIN_OBS)
 		return tt_errf(err, errsz, "too few frames to fit: %zu, at "
 		    "least %d needed", n, TT_CALIB_MIN_OBS);
@@ -228,6 +251,7 @@ tt_calib_fit_obs(const tt_calib_obs *o, size_t n, const tt_calib_opts *opts,
 
 		c[k].lat = e->lat_ns;
 		c[k].bytes = e->bytes;
+		c[k].ser = ser_bytes(e, saf);
 		if (k == 0) {
 			ratio0 = ratio;
 			size0 = size;
@@ -275,12 +299,10 @@ tt_calib_fit_obs(const tt_calib_obs *o, size_t n, const tt_calib_opts *opts,
 		/* drop cells far off the line: > 5 median deviations and
 		 * more than 5% */
 		for (k = 0, i = 0; k < nc; k++)
-			res[i++] = rel_err(f, c[k].nmsg, c[k].hops,
-			    c[k].bytes, c[k].lat);
+			res[i++] = rel_cell(f, &c[k]);
 		dev = quantile(res, nc, 0.5);
 		for (k = 0; k < nc; k++) {
-			double e = rel_err(f, c[k].nmsg, c[k].hops,
-			    c[k].bytes, c[k].lat);
+			double e = rel_cell(f, &c[k]);
 
 			if (e > 5 * dev && e > 0.05) {
 				c[k].drop = 1;
@@ -292,11 +314,11 @@ tt_calib_fit_obs(const tt_calib_obs *o, size_t n, const tt_calib_opts *opts,
 	}
 	f->gbps_fitted = nspb <= 0;
 	f->hop_fitted = hop_fitted;
+	f->store_forward = saf;
 	f->cells = nc - f->cells_dropped;
 	for (k = 0, i = 0; k < nc; k++)
 		if (!c[k].drop)
-			res[i++] = rel_err(f, c[k].nmsg, c[k].hops, c[k].bytes,
-			    c[k].lat);
+			res[i++] = rel_cell(f, &c[k]);
 	f->med_rel = quantile(res, i, 0.5);
 	f->p90_rel = quantile(res, i, 0.9);
 	for (k = 0, i = 0; k < nc; k++) {
@@ -305,8 +327,7 @@ tt_calib_fit_obs(const tt_calib_obs *o, size_t n, const tt_calib_opts *opts,
 		if (c[k].drop)
 			continue;
 		for (j = c[k].first; j < c[k].first + c[k].n; j++)
-			res[i++] = rel_err(f, o[idx[j]].nmsg, o[idx[j]].hops,
-			    o[idx[j]].bytes, o[idx[j]].lat_ns);
+			res[i++] = rel_obs(f, &o[idx[j]]);
 	}
 	f->used = i;
 	f->all_med_rel = quantile(res, i, 0.5);
@@ -351,4 +372,176 @@ tt_calib_rate(const tt_calib_train *t, size_t n, size_t *used)
 	free(sel);
 	*used = k;
 	return rate;
+}
+
+/* ---- store-and-forward from port traces ---- */
+
+static const tt_calib_seg *sort_seg;
+
+static int
+seg_bucket(double bytes)
+{
+	return (int)floor(4.0 * log2(bytes + 1.0));
+}
+
+static int
+seg_cmp(const void *a, const void *b)
+{
+	const tt_calib_seg *x = &sort_seg[*(const size_t *)a];
+	const tt_calib_seg *y = &sort_seg[*(const size_t *)b];
+	int bx = seg_bucket(x->bytes), by = seg_bucket(y->bytes);
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (bx != by)
+		return bx < by ? -1 : 1;
+	return x->ns < y->ns ? -1 : x->ns > y->ns;
+}
+
+int
+tt_calib_fit_segs(const tt_calib_seg *s, size_t n, tt_calib_segfit *f,
+    char *err, size_t errsz)
+{
+	static const char *const kname[TT_CALIB_SEG_KINDS] = {
+		"send record to first port record",
+		"port record to the next hop's",
+		"last port record to delivery copy" };
+	size_t *idx, i, j;
+	int k, r = 0;
+
+	memset(f, 0, sizeof(*f));
+	if ((idx = malloc((n + 1) * sizeof(*idx))) == NULL)
+		return tt_errf(err, errsz, "out of memory");
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	sort_seg = s;
+	qsort(idx, n, sizeof(*idx), seg_cmp);
+	for (k = 0; k < TT_CALIB_SEG_KINDS && r == 0; k++) {
+		/* weighted least squares of cell medians over the cells'
+		 * median bytes, weight the cell's count */
+		double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, det;
+
+		for (i = 0; i < n; i = j) {
+			const tt_calib_seg *m;
+			size_t c;
+
+			if (s[idx[i]].kind != k) {
+				j = i + 1;
+				continue;
+			}
+			for (j = i; j < n && s[idx[j]].kind == k &&
+			    seg_bucket(s[idx[j]].bytes) ==
+			    seg_bucket(s[idx[i]].bytes); j++)
+				;
+			c = j - i;
+			m = &s[idx[i + (c - 1) / 2]];
+			/* the cell's median; its bytes those of the
+			 * median frame (the cell's frames differ little) */
+			sw += (double)c;
+			sx += (double)c * m->bytes;
+			sy += (double)c * m->ns;
+			sxx += (double)c * m->bytes * m->bytes;
+			sxy += (double)c * m->bytes * m->ns;
+			f->n[k] += c;
+			f->cells[k]++;
+		}
+		if (f->n[k] < TT_CALIB_SEG_MIN) {
+			r = tt_errf(err, errsz, "port traces: %zu zero-load "
+			    "segments from %s, at least %d needed", f->n[k],
+			    kname[k], TT_CALIB_SEG_MIN);
+			break;
+		}
+		det = sw * sxx - sx * sx;
+		if (f->cells[k] < 2 || det <= 1e-9 * sw * sxx) {
+			/* one size: no slope */
+			f->s[k] = 0;
+			f->a[k] = sy / sw;
+		} else {
+			f->s[k] = (sw * sxy - sx * sy) / det;
+			f->a[k] = (sy - f->s[k] * sx) / sw;
+		}
+	}
+	free(idx);
+	return r;
+}
+
+void
+tt_calib_saf_model(const tt_calib_segfit *f, double cycle_ns,
+    tt_calib_saf *m)
+{
+	double hop = f->a[TT_CALIB_SEG_HOP];
+
+	memset(m, 0, sizeof(*m));
+	if (hop < 0) {
+		hop = 0;
+		m->clamped = 1;
+	}
+	m->link_ns = cycle_ns;
+	m->router_ns = hop;
+	m->send_ns = f->a[TT_CALIB_SEG_SEND] - hop - cycle_ns;
+	m->recv_ns = f->a[TT_CALIB_SEG_RECV] - hop;
+	if (m->send_ns < 0) {
+		m->recv_ns += m->send_ns;
+		m->send_ns = 0;
+		m->clamped = 1;
+	}
+	if (m->recv_ns < 0) {
+		m->send_ns += m->recv_ns;
+		m->recv_ns = 0;
+		m->clamped = 1;
+		if (m->send_ns < 0)
+			m->send_ns = 0;
+	}
+}
+
+double
+tt_calib_saf_latency(const tt_calib_saf *m, double cycle_ns, double gbps,
+    int hops, double bytes)
+{
+	double ser = bytes * 8.0 / gbps;
+
+	/* (H+1)(R+L) + L + f - 1 + H(f - 1) cycles + overheads, with
+	 * R + L = router_ns + link_ns and f cycles = ser */
+	return m->send_ns + m->recv_ns + (hops + 1) * (m->router_ns +
+	    m->link_ns) + m->link_ns + (hops + 1) * (ser - cycle_ns);
+}
+
+static int
+turn_cmp(const void *a, const void *b)
+{
+	const tt_calib_turn *x = a, *y = b;
+
+	return x->ns < y->ns ? -1 : x->ns > y->ns;
+}
+
+double
+tt_calib_host(const tt_calib_turn *t, size_t n, double max_bytes,
+    size_t *used, double q[2])
+{
+	tt_calib_turn *sel;
+	size_t i, k = 0;
+	double med;
+
+	*used = 0;
+	if (q != NULL)
+		q[0] = q[1] = 0;
+	if (n == 0 || (sel = malloc(n * sizeof(*sel))) == NULL)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (t[i].bytes <= max_bytes)
+			sel[k++] = t[i];
+	if (k == 0) {
+		free(sel);
+		return 0;
+	}
+	qsort(sel, k, sizeof(*sel), turn_cmp);
+	/* the median of an even count: the mean of the middle two */
+	med = k % 2 ? sel[k / 2].ns : (sel[k / 2 - 1].ns + sel[k / 2].ns) / 2;
+	if (q != NULL) {
+		q[0] = sel[(k - 1) / 4].ns;
+		q[1] = sel[(3 * (k - 1)) / 4].ns;
+	}
+	free(sel);
+	*used = k;
+	return med;
 }

@@ -14,6 +14,7 @@
 #include "trace_int.h"
 #include "u64map.h"
 #include "twintorus/calibrate.h"
+#include "twintorus/infer.h"
 #include "twintorus/trace.h"
 
 int
@@ -39,12 +40,16 @@ struct rec {
 	uint32_t src, dst, seq;
 	uint32_t clock;         /* the node whose clock t is on */
 	uint8_t hops;
+	uint8_t cls;            /* enum tt_infer_cls of what it carries */
+	uint32_t app;           /* its payload: TCP's, else what it carries */
+	uint64_t flow, rflow;   /* TCP: its connection, both directions */
 };
 
 struct frame {
 	uint64_t t_send, t_dlv;
 	double bytes;
 	uint32_t src, dst, cs, cd;
+	uint32_t id;            /* its index before sorting */
 	int hops;
 };
 
@@ -109,14 +114,6 @@ frame_cmp(const void *a, const void *b)
 	if (x->dst != y->dst)
 		return x->dst < y->dst ? -1 : 1;
 	return x->t_send < y->t_send ? -1 : x->t_send > y->t_send;
-}
-
-static int
-dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 static int
@@ -189,6 +186,19 @@ read_scope(tt_calib_data *d, const struct scope *s, const tt_net *net,
 				    f.src : f.dst, net->ncards);
 			}
 			memset(&e, 0, sizeof(e));
+			{
+				tt_infer_ev ev;
+
+				memset(&ev, 0, sizeof(ev));
+				tt_infer_classify(f.payload, f.payload_len,
+				    &ev);
+				e.cls = (uint8_t)ev.cls;
+				e.flow = ev.flow;
+				e.rflow = ev.rflow;
+				e.app = ev.cls == TT_INFER_TCP_DATA ?
+				    ev.tcp_len : (uint32_t)(rec.wirelen -
+				    tt_frame_hlen(&f));
+			}
 			e.t = rec.t_ns;
 			e.bytes = rec.wirelen - tt_frame_hlen(&f);
 			e.src = f.src;
@@ -273,13 +283,14 @@ run_find(const struct frame *f, size_t n, uint32_t src, uint32_t dst)
  * transfer is a run of such frames.
  */
 static int
-pairs_and_trains(tt_calib_data *d, struct frame *f, size_t n, char *err,
-    size_t errsz)
+pairs_and_trains(tt_calib_data *d, struct frame *f, size_t n,
+    unsigned char *iso, char *err, size_t errsz)
 {
-	size_t i, j, cap_r = d->nrtt, cap_t = d->ntrain;
+	/* capacities as known here: a first grow() reallocates what
+	 * earlier scopes left, at least as large */
+	size_t i, j, cap_r = 0, cap_t = 0, cap_i = 0;
 	size_t end;
 
-	cap_r = cap_t = 0;
 	for (i = 0; i < n; i = end) {
 		size_t rb, re;
 		double best = INFINITY, off = 0;
@@ -307,6 +318,8 @@ pairs_and_trains(tt_calib_data *d, struct frame *f, size_t n, char *err,
 			o->bytes = f[j].bytes + f[m].bytes;
 			o->hops = f[j].hops + f[m].hops;
 			o->nmsg = 2;
+			o->saf_bytes = f[j].hops * f[j].bytes +
+			    f[m].hops * f[m].bytes;
 			if (l1 + l2 < best) {
 				best = l1 + l2;
 				off = (l1 - l2) / 2;
@@ -314,6 +327,26 @@ pairs_and_trains(tt_calib_data *d, struct frame *f, size_t n, char *err,
 		}
 		if (f[i].cs == f[i].cd)
 			off = 0;
+		/* zero load: the pair's frame before had arrived */
+		for (j = i; j < end; j++) {
+			tt_calib_obs *o;
+
+			if (j > i && (double)f[j].t_send <
+			    (double)f[j - 1].t_dlv - off)
+				continue;
+			iso[f[j].id] = 1;
+			if (grow((void **)&d->iso, &cap_i, d->niso + 1,
+			    sizeof(*d->iso)) < 0)
+				return tt_errf(err, errsz, "out of memory");
+			o = &d->iso[d->niso++];
+			memset(o, 0, sizeof(*o));
+			o->lat_ns = (double)((int64_t)(f[j].t_dlv -
+			    f[j].t_send));
+			o->bytes = f[j].bytes;
+			o->hops = f[j].hops;
+			o->nmsg = 1;
+			o->saf_bytes = f[j].hops * f[j].bytes;
+		}
 		/* transfers: frame j+1 sent before frame j was delivered */
 		for (j = i; j < end;) {
 			size_t k = j + 1, h;
@@ -351,6 +384,204 @@ pairs_and_trains(tt_calib_data *d, struct frame *f, size_t n, char *err,
 	return 0;
 }
 
+/* A port record of a matched frame: its id, the links it had crossed
+ * when it left the port, when, and on whose clock. */
+struct prec {
+	uint32_t id;
+	int hops;
+	uint64_t t;
+	uint32_t clock;
+};
+
+static int
+prec_cmp(const void *a, const void *b)
+{
+	const struct prec *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	if (x->hops != y->hops)
+		return x->hops < y->hops ? -1 : 1;
+	return x->t < y->t ? -1 : x->t > y->t;
+}
+
+static int
+seg_push(tt_calib_data *d, size_t *cap, int kind, double ns, double bytes)
+{
+	if (grow((void **)&d->seg, cap, d->nseg + 1, sizeof(*d->seg)) < 0)
+		return -1;
+	d->seg[d->nseg].kind = kind;
+	d->seg[d->nseg].ns = ns;
+	d->seg[d->nseg].bytes = bytes;
+	d->nseg++;
+	return 0;
+}
+
+/*
+ * The port records of the frames matched: the hop counts they carry
+ * checked against the route's, and for the zero-load frames (iso) with a
+ * record at every hop, their segments (twintorus/calibrate.h).
+ */
+static int
+port_segments(tt_calib_data *d, const struct frame *f, size_t nf,
+    const uint32_t *pos, const unsigned char *iso, tt_u64map *map,
+    const uint32_t *fidx, const struct vec *prt, char *err, size_t errsz)
+{
+	struct prec *p;
+	size_t i, j, np = 0, cap = 0;
+
+	(void)nf;
+	if (prt->n == 0)
+		return 0;
+	if ((p = malloc(prt->n * sizeof(*p))) == NULL)
+		return tt_errf(err, errsz, "out of memory");
+	for (i = 0; i < prt->n; i++) {
+		const struct rec *e = &prt->r[i];
+		uint32_t v;
+
+		if (!tt_u64map_get(map, tt_u64map_key(e->src, e->seq), &v) ||
+		    v == UINT32_MAX || fidx[v] == UINT32_MAX)
+			continue;
+		p[np].id = fidx[v];
+		p[np].hops = e->hops;
+		p[np].t = e->t;
+		p[np].clock = e->clock;
+		np++;
+	}
+	qsort(p, np, sizeof(*p), prec_cmp);
+	for (i = 0; i < np; i = j) {
+		const struct frame *x = &f[pos[p[i].id]];
+		int whole = 1, maxh = 0, k;
+
+		for (j = i; j < np && p[j].id == p[i].id; j++) {
+			if (p[j].hops > maxh)
+				maxh = p[j].hops;
+			/* one record per hop, 1..H in order */
+			if (p[j].hops != (int)(j - i) + 1)
+				whole = 0;
+		}
+		d->hops_checked++;
+		d->hops_differ += maxh != x->hops;
+		if (!iso[p[i].id] || !whole || maxh != x->hops ||
+		    (int)(j - i) != x->hops)
+			continue;
+		d->seg_frames++;
+		if (seg_push(d, &cap, TT_CALIB_SEG_SEND,
+		    (double)((int64_t)(p[i].t - x->t_send)), x->bytes) < 0)
+			goto nomem;
+		d->seg_clocks += p[i].clock != x->cs;
+		for (k = 1; k < x->hops; k++) {
+			const struct prec *a = &p[i + (size_t)k - 1];
+			const struct prec *b = a + 1;
+
+			if (seg_push(d, &cap, TT_CALIB_SEG_HOP,
+			    (double)((int64_t)(b->t - a->t)), x->bytes) < 0)
+				goto nomem;
+			d->seg_clocks += a->clock != b->clock;
+		}
+		if (seg_push(d, &cap, TT_CALIB_SEG_RECV,
+		    (double)((int64_t)(x->t_dlv - p[j - 1].t)), x->bytes) < 0)
+			goto nomem;
+		d->seg_clocks += p[j - 1].clock != x->cd;
+	}
+	free(p);
+	return 0;
+nomem:
+	free(p);
+	return tt_errf(err, errsz, "out of memory");
+}
+
+/* A PE's data event: a send of it or a delivery to it, on its clock. */
+struct pev {
+	uint32_t pe;
+	const struct rec *r;
+	int dlv;
+};
+
+static int
+pev_cmp(const void *a, const void *b)
+{
+	const struct pev *x = a, *y = b;
+
+	if (x->pe != y->pe)
+		return x->pe < y->pe ? -1 : 1;
+	if (x->r->t != y->r->t)
+		return x->r->t < y->r->t ? -1 : 1;
+	/* a send and a delivery at one time: the delivery first */
+	return y->dlv - x->dlv;
+}
+
+/* Data, not transport: what the hosts' applications exchange. */
+static int
+is_data(const struct rec *r)
+{
+	return r->cls == TT_INFER_MSG || r->cls == TT_INFER_TCP_DATA;
+}
+
+/*
+ * The hosts' turnarounds: per PE, a run of deliveries from one source on
+ * one connection (a request), then the PE's next data, if it is a send
+ * back to that source on the same connection (the answer): the answer's
+ * send minus the request's last delivery, both on the PE's clock.
+ */
+static int
+turnarounds(tt_calib_data *d, const struct vec *snd, const struct vec *dlv,
+    char *err, size_t errsz)
+{
+	struct pev *e;
+	size_t i, n = 0, cap = 0;
+	const struct rec *last = NULL;  /* the request's last delivery */
+	double bytes = 0;
+
+	if ((e = malloc((snd->n + dlv->n + 1) * sizeof(*e))) == NULL)
+		return tt_errf(err, errsz, "out of memory");
+	for (i = 0; i < snd->n; i++)
+		if (is_data(&snd->r[i])) {
+			e[n].pe = snd->r[i].src;
+			e[n].r = &snd->r[i];
+			e[n++].dlv = 0;
+		}
+	for (i = 0; i < dlv->n; i++)
+		if (is_data(&dlv->r[i])) {
+			e[n].pe = dlv->r[i].dst;
+			e[n].r = &dlv->r[i];
+			e[n++].dlv = 1;
+		}
+	qsort(e, n, sizeof(*e), pev_cmp);
+	for (i = 0; i < n; i++) {
+		const struct rec *r = e[i].r;
+
+		if (i > 0 && e[i].pe != e[i - 1].pe)
+			last = NULL;
+		if (e[i].dlv) {
+			/* the request goes on, or another starts */
+			if (last != NULL && last->src == r->src &&
+			    last->cls == r->cls && last->flow == r->flow)
+				bytes += r->app;
+			else
+				bytes = r->app;
+			last = r;
+			continue;
+		}
+		if (last != NULL && r->dst == last->src &&
+		    r->clock == last->clock && r->cls == last->cls &&
+		    (r->cls != TT_INFER_TCP_DATA || r->flow == last->rflow) &&
+		    r->t >= last->t) {
+			if (grow((void **)&d->turn, &cap, d->nturn + 1,
+			    sizeof(*d->turn)) < 0) {
+				free(e);
+				return tt_errf(err, errsz, "out of memory");
+			}
+			d->turn[d->nturn].ns = (double)(r->t - last->t);
+			d->turn[d->nturn].bytes = bytes;
+			d->nturn++;
+		}
+		last = NULL;
+	}
+	free(e);
+	return 0;
+}
+
 static int
 scope_run(tt_calib_data *d, const struct scope *s, const tt_net *net,
     char *err, size_t errsz)
@@ -360,8 +591,6 @@ scope_run(tt_calib_data *d, const struct scope *s, const tt_net *net,
 	tt_u64map map, hops;
 	size_t i, nf = 0, cap_o = d->noneway;
 	uint32_t *fidx = NULL;
-	double *seg = NULL;
-	size_t nseg = 0;
 	int r = -1;
 
 	tt_u64map_init(&map);
@@ -423,6 +652,7 @@ scope_run(tt_calib_data *d, const struct scope *s, const tt_net *net,
 		}
 		d->matched++;
 		fidx[v] = (uint32_t)nf;
+		f[nf].id = (uint32_t)nf;
 		f[nf].t_send = snd.r[v].t;
 		f[nf].t_dlv = e->t;
 		f[nf].bytes = (double)e->bytes;
@@ -439,53 +669,34 @@ scope_run(tt_calib_data *d, const struct scope *s, const tt_net *net,
 		d->oneway[d->noneway].bytes = (double)e->bytes;
 		d->oneway[d->noneway].hops = h;
 		d->oneway[d->noneway].nmsg = 1;
+		d->oneway[d->noneway].saf_bytes = h * (double)e->bytes;
 		d->noneway++;
 		d->oneway_same_clock += f[nf].cs == f[nf].cd;
 		nf++;
 	}
-	/* port traces: the first port record of each frame on the source's
-	 * clock, and the most hops a frame left a port with */
-	if (prt.n > 0) {
-		int *maxh = calloc(nf + 1, sizeof(int));
+	{
+		unsigned char *iso = calloc(nf + 1, 1);
+		uint32_t *pos = malloc((nf + 1) * sizeof(*pos));
 
-		if (maxh == NULL || (seg = malloc(prt.n * sizeof(*seg))) ==
-		    NULL) {
-			free(maxh);
+		if (iso == NULL || pos == NULL) {
+			free(iso);
+			free(pos);
 			goto nomem;
 		}
-		for (i = 0; i < prt.n; i++) {
-			const struct rec *e = &prt.r[i];
-			uint32_t v, fi;
-
-			if (!tt_u64map_get(&map, tt_u64map_key(e->src, e->seq),
-			    &v) || v == UINT32_MAX ||
-			    (fi = fidx[v]) == UINT32_MAX)
-				continue;
-			if (e->hops > maxh[fi])
-				maxh[fi] = e->hops;
-			if (e->hops == 1 && e->clock == f[fi].cs &&
-			    e->t >= f[fi].t_send)
-				seg[nseg++] = (double)(e->t - f[fi].t_send);
-		}
+		qsort(f, nf, sizeof(*f), frame_cmp);
 		for (i = 0; i < nf; i++)
-			if (maxh[i] > 0) {
-				d->hops_checked++;
-				d->hops_differ += maxh[i] != f[i].hops;
-			}
-		free(maxh);
-		if (nseg > 0) {
-			qsort(seg, nseg, sizeof(*seg), dbl_cmp);
-			/* merged with earlier scopes' envelope by count */
-			d->send_seg_ns = (d->send_seg_ns * (double)d->send_segs +
-			    seg[(size_t)floor(TT_CALIB_QUANTILE *
-			    (double)(nseg - 1))] * (double)nseg) /
-			    (double)(d->send_segs + nseg);
-			d->send_segs += nseg;
-		}
+			pos[f[i].id] = (uint32_t)i;
+		r = pairs_and_trains(d, f, nf, iso, err, errsz);
+		if (r == 0)
+			r = port_segments(d, f, nf, pos, iso, &map, fidx, &prt,
+			    err, errsz);
+		if (r == 0)
+			r = turnarounds(d, &snd, &dlv, err, errsz);
+		free(iso);
+		free(pos);
+		if (r < 0)
+			goto out;
 	}
-	qsort(f, nf, sizeof(*f), frame_cmp);
-	if (pairs_and_trains(d, f, nf, err, errsz) < 0)
-		goto out;
 	r = 0;
 	goto out;
 nomem:
@@ -498,7 +709,6 @@ out:
 	free(prt.r);
 	free(f);
 	free(fidx);
-	free(seg);
 	return r;
 }
 
@@ -588,7 +798,12 @@ tt_calib_data_free(tt_calib_data *d)
 	free(d->oneway);
 	free(d->rtt);
 	free(d->train);
-	d->oneway = d->rtt = NULL;
+	free(d->seg);
+	free(d->iso);
+	free(d->turn);
+	d->oneway = d->rtt = d->iso = NULL;
 	d->train = NULL;
-	d->noneway = d->nrtt = d->ntrain = 0;
+	d->seg = NULL;
+	d->turn = NULL;
+	d->noneway = d->nrtt = d->ntrain = d->nseg = d->niso = d->nturn = 0;
 }

@@ -351,6 +351,14 @@ tt_model_apply(const tt_model *m, tt_simparams *p, tt_model_cycles *c,
 	}
 	if (m->packet_flits > 0)
 		p->packet_flits = m->packet_flits;
+	/* the PE's port takes buffer_flits split among its VCs: room for a
+	 * packet on each of up to TT_MODEL_PE_VCS VCs when the model's
+	 * packets (fine flits make a frame's packet long) do not fit the
+	 * seed model's default buffer; a buffer_flits given otherwise stays */
+	if ((m->set & TT_MODEL_PACKET_FLITS) &&
+	    p->buffer_flits == TT_BUFFER_FLITS_DEFAULT &&
+	    p->buffer_flits < TT_MODEL_PE_VCS * p->packet_flits)
+		p->buffer_flits = TT_MODEL_PE_VCS * p->packet_flits;
 	if (k.router > 0)
 		p->router_latency = k.router;
 	if (k.link > 0)

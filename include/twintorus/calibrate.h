@@ -33,6 +33,13 @@
  * of each transfer, so that a token bucket's burst and a slow start are
  * behind it), else from the slope of latency over bytes.
  *
+ * Store-and-forward (ttd: opts.store_forward): a switch a link leads to
+ * waits for the frame's tail, so a frame pays its serialization once per
+ * link and once more into the PE (sim.h): the byte term becomes
+ * (bytes + saf_bytes) * 8 / gbps, saf_bytes = hops * bytes per frame, and
+ * hop = R + L - 1 cycles.  With port traces the parts are measured
+ * instead (tt_calib_fit_segs(), below).
+ *
  * One hop count only (two nodes' ping-pong): base and hop cannot be told
  * apart; the fit then takes every switch crossing alike and no endpoint
  * overhead (base = hop), and says so (tt_calib_fit.hop_fitted = 0).
@@ -53,6 +60,10 @@ typedef struct tt_calib_obs {
 	double bytes;           /* carried bytes, summed */
 	int hops;               /* links between cards crossed, summed */
 	int nmsg;               /* 1 one way, 2 a round trip */
+	double saf_bytes;       /* sum of hops * bytes per frame: what a
+	                         * store-and-forward network serializes again
+	                         * at each switch a link leads to (a ttd
+	                         * frame is one packet) */
 } tt_calib_obs;
 
 /* The fewest observations, and cells, a fit takes. */
@@ -66,6 +77,8 @@ typedef struct tt_calib_opts {
 	int crossings;          /* 1: base = hop (every switch crossing
 	                         * alike, no endpoint overhead), as with one
 	                         * hop count */
+	int store_forward;      /* 1: latency = nmsg * base + hops * hop +
+	                         * (bytes + saf_bytes) * 8 / gbps */
 } tt_calib_opts;
 
 typedef struct tt_calib_fit {
@@ -74,6 +87,7 @@ typedef struct tt_calib_fit {
 	int gbps_fitted;        /* 1: from the slope of latency over bytes */
 	int hop_fitted;         /* 0: base = hop (one hop count only, or
 	                         * opts.crossings) */
+	int store_forward;      /* opts.store_forward */
 	size_t cells, cells_dropped;
 	size_t used;            /* observations in the cells kept */
 	/* |fitted - measured| / measured: against each kept cell's
@@ -116,6 +130,96 @@ typedef struct tt_calib_train {
  */
 double tt_calib_rate(const tt_calib_train *t, size_t n, size_t *used);
 
+/*
+ * Store-and-forward from port traces.  ttd records a frame as it leaves
+ * each port (after the send to the port returned), with the links it has
+ * crossed so far, so one frame of H hops gives H + 1 segments:
+ *   SEND  its send record (TAP read) -> its first port record, on the
+ *         source node's clock; the engine: send_ns + R + L;
+ *   HOP   leaving port k -> leaving port k + 1: the link and the next
+ *         switch's store-and-forward and processing; the engine:
+ *         R + L + f - 1 cycles;
+ *   RECV  its last port record -> its delivery copy (TAP write): the
+ *         last link, the destination switch and the PE's link; the
+ *         engine: R + L + f - 1 + L + f - 1 cycles + recv_ns.
+ * Only frames sent while the frame before them of the same source and
+ * destination had arrived (alone in the network: zero load) are used.
+ * Each kind is fitted as intercept + slope * bytes to the medians of its
+ * size cells (a quarter octave; medians, not a low quantile, because a
+ * port record is taken when the send call returns, sometimes after the
+ * next node has the frame already, so one segment is short by what the
+ * next is long).  The intercepts are the zero-load times of a frame of no
+ * bytes; the slopes are the per-byte cost at zero load, which on a token
+ * bucket (tc tbf) is that of the burst, not of the sustained rate.
+ */
+enum { TT_CALIB_SEG_SEND, TT_CALIB_SEG_HOP, TT_CALIB_SEG_RECV,
+	TT_CALIB_SEG_KINDS };
+
+typedef struct tt_calib_seg {
+	double ns;              /* measured */
+	double bytes;           /* the frame's */
+	int kind;               /* TT_CALIB_SEG_* */
+} tt_calib_seg;
+
+/* The fewest segments of each kind a fit takes. */
+#define TT_CALIB_SEG_MIN 10
+
+typedef struct tt_calib_segfit {
+	double a[TT_CALIB_SEG_KINDS];   /* intercept, ns */
+	double s[TT_CALIB_SEG_KINDS];   /* ns per byte at zero load */
+	size_t n[TT_CALIB_SEG_KINDS];   /* segments */
+	size_t cells[TT_CALIB_SEG_KINDS];
+} tt_calib_segfit;
+
+/* Fit every kind.  0, or -1 with err: a kind with fewer than
+ * TT_CALIB_SEG_MIN segments. */
+int tt_calib_fit_segs(const tt_calib_seg *s, size_t n, tt_calib_segfit *f,
+    char *err, size_t errsz);
+
+/*
+ * The engine's store-and-forward parameters from the segments' intercepts,
+ * for a cycle of cycle_ns (twintorus/sim.h; a frame of f flits takes f
+ * cycles = bytes * 8 / link_gbps): link_ns one cycle, router_ns = the HOP
+ * intercept (R + L + f - 1 = hop + f cycles), send_ns = SEND - hop -
+ * cycle, recv_ns = RECV - hop.  An endpoint overhead below 0 is made 0
+ * and its deficit taken from the other one (their sum, which the
+ * latencies see, kept while it can be); *clamped says it happened.
+ */
+typedef struct tt_calib_saf {
+	double router_ns, link_ns, send_ns, recv_ns;
+	int clamped;
+} tt_calib_saf;
+void tt_calib_saf_model(const tt_calib_segfit *f, double cycle_ns,
+    tt_calib_saf *m);
+/* The engine's zero-load one-way latency of a frame of `bytes` over
+ * `hops` links in that model, ns, at link_gbps (f cycles taken as
+ * bytes * 8 / link_gbps). */
+double tt_calib_saf_latency(const tt_calib_saf *m, double cycle_ns,
+    double gbps, int hops, double bytes);
+
+/*
+ * The hosts' turnaround: a request delivered to a PE (its last frame's
+ * delivery copy) and the PE's answer (its next send, back to the
+ * requester on the same connection, with no other data in between), on
+ * the PE's clock.
+ */
+typedef struct tt_calib_turn {
+	double ns;              /* answer's send - request's last delivery */
+	double bytes;           /* the request: its payload (TCP) or carried
+	                         * bytes */
+} tt_calib_turn;
+
+/* Requests up to this many bytes count for host_ns. */
+#define TT_CALIB_HOST_BYTES 1024
+
+/*
+ * The median turnaround of the requests of at most max_bytes; its
+ * quartiles in q[0], q[1] (may be NULL) and the count in *used.  0 when
+ * there is none.
+ */
+double tt_calib_host(const tt_calib_turn *t, size_t n, double max_bytes,
+    size_t *used, double q[2]);
+
 /* ---- from traces ---- */
 
 typedef struct tt_calib_data {
@@ -137,10 +241,20 @@ typedef struct tt_calib_data {
 	/* the routing function's hop counts against the recorded ones
 	 * (ttd's delivery copies and port traces carry them) */
 	uint64_t hops_checked, hops_differ;
-	/* port traces: the send record to the frame's first port record,
-	 * on the source node's clock: its lower envelope, ns, and how many */
-	double send_seg_ns;
-	uint64_t send_segs;
+	/* port traces: the segments of the zero-load frames whose every
+	 * port record is there */
+	tt_calib_seg *seg;
+	size_t nseg;
+	uint64_t seg_frames;    /* frames they came from */
+	uint64_t seg_clocks;    /* of the segments: between two nodes'
+	                         * clocks (their offset is in them) */
+	/* the zero-load frames' one-way latencies (alone in the network:
+	 * the frame before them of their pair had arrived) */
+	tt_calib_obs *iso;
+	size_t niso;
+	/* the hosts' turnarounds */
+	tt_calib_turn *turn;
+	size_t nturn;
 } tt_calib_data;
 
 /*

@@ -20,6 +20,9 @@
  *                  whole flits); int_vc_flits likewise from
  *                  internal_vc_bytes
  *   packet_flits = packet_flits
+ *   buffer_flits = TT_MODEL_PE_VCS packets when the model sets
+ *                  packet_flits and the default buffer_flits (the PE's
+ *                  port, split among its VCs) would hold fewer
  *   store_forward = store_forward (sim.h: each switch a link leads to
  *                  waits for a packet's tail)
  * The engine's zero-load latency (twintorus/sim.h) then holds in these
@@ -97,6 +100,10 @@ enum {
  * frame as captured (1514 bytes), rounded up to whole 64-byte flits. */
 #define TT_MODEL_FRAME_BYTES      1536
 #define TT_MODEL_FLIT_BYTES_FRAME 64
+/* tt_model_apply() raises buffer_flits (the PE's port, split among its
+ * VCs) to a packet for each of this many VCs when a model's packets are
+ * longer. */
+#define TT_MODEL_PE_VCS           8
 /* ttd's buffer per VC where credits: says nothing (daemon/ttd.h). */
 #define TT_MODEL_VC_BYTES_DEFAULT 65536
 

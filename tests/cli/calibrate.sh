@@ -9,6 +9,9 @@
 #   - latencies from round trips (the clocks differ), a residual under 1%;
 #   - a model: fragment with every key, written atomically with -o;
 #   - --json with the parameters, their sources and the residual;
+#   - store-and-forward: ping-pongs recorded through a store_forward model
+#     give back its latency line (link rate, per hop, base) and a model
+#     with store_forward: true (and host_ns) that the engine runs;
 # and one clear message with exit 2 for: no traces, no frame matched, too
 # few frames, one frame size only, a cluster file the trace does not fit
 # (a PE out of range), no cluster file, and an -o that cannot be written.
@@ -61,13 +64,66 @@ st=$?
 if [ "$st" -eq 0 ] && jq -e '.parameters.link_gbps.value and .parameters.router_ns.source
     and .residual.median_rel < 0.01 and .residual.p90_rel < 0.01 and .frames_used >= 100
     and .fit.latencies == "round_trip" and (.fit.hop_fitted == true)
-    and (.parameters | keys | length == 9)' "$tmp/j" >/dev/null; then
+    and (.parameters | keys | length == 11) and .parameters.store_forward.value == false
+    and .fit.store_forward == false' "$tmp/j" >/dev/null; then
 	ok "--json: parameters with sources, residual $(jq -r '.residual.median_rel' "$tmp/j"), $(jq .frames_used "$tmp/j") frames"
 else
 	bad "--json (exit $st)" "$(cat "$tmp/err" "$tmp/j")"
 fi
 "$T" trace calibrate --help >"$tmp/help" 2>&1 && grep -q -- '--quantile' "$tmp/help" &&
     ok "--help exits 0" || bad "--help" "$(cat "$tmp/help")"
+
+# ---- store-and-forward (ttd's switching) closes the loop ----
+# ping-pongs recorded through a store-and-forward model (one packet a
+# message: 1 KiB packets, messages of 64 B .. 1 KiB, 16-byte flits at 25
+# Gb/s: one cycle 5.12 ns; R 2, L 3 cycles; send 10 cycles): the engine's
+# latency (H+1)(R+L) + L + f - 1 + H(f - 1) + send cycles is the line
+#   base + H * hop + (H + 1) * bytes * 8 / link_gbps
+# with hop = R + L - 1 cycles = 20.48 ns and base = R + 2L - 1 cycles +
+# send = 35.84 + 51.2 ns, whatever granularity the fit chooses.
+cat >"$tmp/saf-truth.yaml" <<'EOF'
+model:
+  link_gbps: 25
+  flit_bytes: 16
+  packet_flits: 64
+  router_ns: 10.24
+  link_ns: 15.36
+  send_ns: 51.2
+  recv_ns: 0
+  store_forward: true
+EOF
+mkdir "$tmp/saf"
+rec_ok=1
+for pair in 0,1 0,9 0,15; do
+	for b in 64 256 512 1024; do
+		"$T" app pingpong --dims 2,2,2 --model "$tmp/saf-truth.yaml" \
+		    --ranks "$pair" --bytes "$b" --iterations 6 \
+		    --record "$tmp/saf/p$pair-$b" >/dev/null 2>"$tmp/err" ||
+		    { rec_ok=0; bad "record SAF pair $pair, $b bytes" "$(cat "$tmp/err")"; }
+	done
+done
+[ "$rec_ok" = 1 ] && ok "recorded 12 store-and-forward ping-pongs"
+"$T" trace calibrate "$tmp"/saf/* "$tmp/c.yaml" -o "$tmp/saf.yaml" --json >"$tmp/j" 2>"$tmp/err"
+st=$?
+if [ "$st" -eq 0 ] && jq -e '.fit.store_forward == true and .parameters.store_forward.value == true
+    and .fit.latencies == "round_trip" and .residual.median_rel < 0.01' "$tmp/j" >/dev/null &&
+    within "$(jq .fit.link_gbps "$tmp/j")" 25 1 && within "$(jq .fit.hop_ns "$tmp/j")" 20.48 2 &&
+    within "$(jq .fit.base_ns "$tmp/j")" 87.04 2; then
+	ok "store-and-forward recovered: $(jq -r '"\(.fit.link_gbps) Gb/s, hop \(.fit.hop_ns) ns (20.48), base \(.fit.base_ns) ns (87.04)"' "$tmp/j")"
+else
+	bad "store-and-forward fit (exit $st)" "$(cat "$tmp/err" "$tmp/j")"
+fi
+grep -q '^  store_forward: true$' "$tmp/saf.yaml" && grep -q '^  host_ns: ' "$tmp/saf.yaml" &&
+    ok "-o: store_forward: true and host_ns (tt_model_write)" ||
+    bad "-o store_forward/host_ns" "$(cat "$tmp/saf.yaml")"
+# the written model loads and drives the engine
+"$T" app pingpong --dims 2,2,2 --model "$tmp/saf.yaml" --ranks 0,9 --bytes 512 \
+    --iterations 2 >/dev/null 2>"$tmp/err" && ok "the fitted model runs" ||
+    bad "the fitted model does not run" "$(cat "$tmp/err")"
+"$T" trace calibrate "$tmp"/saf/* "$tmp/c.yaml" --cut-through --json >"$tmp/j" 2>"$tmp/err"
+jq -e '.fit.store_forward == false and .residual.median_rel > 0.01' "$tmp/j" >/dev/null &&
+    ok "--cut-through fits worse on a store-and-forward recording" ||
+    bad "--cut-through" "$(cat "$tmp/err" "$tmp/j")"
 
 # ---- errors: exit 2, one message ----
 # fails NAME PATTERN ARGS...: exit 2 and PATTERN in the message

@@ -268,6 +268,153 @@ from_traces(void **state)
 	tt_net_free(&net);
 }
 
+/* ---- store-and-forward ---- */
+
+/* the engine's store-and-forward segments (twintorus/calibrate.h) for a
+ * model of cycle CYC ns, R + L = SR + CYC, send SS, recv SR_, at SGBPS */
+#define CYC 4.0
+#define SR 20000.0
+#define SSND 3000.0
+#define SRCV 1500.0
+#define SGBPS 0.5
+
+static size_t
+saf_segments(tt_calib_seg *g)
+{
+	static const double b[] = {64, 256, 1024, 1500};
+	size_t n = 0;
+	int i, c;
+
+	for (i = 0; i < 4; i++)
+		for (c = 0; c < 5; c++) {
+			double ser = b[i] * 8 / SGBPS;      /* f cycles */
+
+			g[n].kind = TT_CALIB_SEG_SEND;
+			g[n].bytes = b[i];
+			g[n++].ns = SSND + SR + CYC;       /* s + R + L */
+			g[n].kind = TT_CALIB_SEG_HOP;
+			g[n].bytes = b[i];
+			g[n++].ns = SR + CYC + ser - CYC;  /* R + L + f - 1 */
+			g[n].kind = TT_CALIB_SEG_RECV;
+			g[n].bytes = b[i];
+			/* R + L + f - 1, then L + f - 1, then r */
+			g[n++].ns = SR + CYC + ser - CYC + CYC + ser - CYC +
+			    SRCV;
+		}
+	return n;
+}
+
+static void
+saf_from_segments(void **state)
+{
+	tt_calib_seg g[128];
+	tt_calib_segfit f;
+	tt_calib_saf m;
+	char err[256];
+	size_t n = saf_segments(g);
+	int h;
+
+	(void)state;
+	assert_int_equal(tt_calib_fit_segs(g, n, &f, err, sizeof(err)), 0);
+	assert_float_equal(f.a[TT_CALIB_SEG_HOP], SR, 1e-6);
+	assert_float_equal(f.s[TT_CALIB_SEG_HOP], 8 / SGBPS, 1e-9);
+	assert_float_equal(f.s[TT_CALIB_SEG_RECV], 16 / SGBPS, 1e-9);
+	assert_float_equal(f.s[TT_CALIB_SEG_SEND], 0, 1e-9);
+	assert_int_equal(f.cells[TT_CALIB_SEG_HOP], 4);
+	tt_calib_saf_model(&f, CYC, &m);
+	assert_false(m.clamped);
+	assert_float_equal(m.router_ns, SR, 1e-6);
+	assert_float_equal(m.link_ns, CYC, 1e-9);
+	assert_float_equal(m.send_ns, SSND, 1e-6);
+	assert_float_equal(m.recv_ns, SRCV, 1e-6);
+	/* the engine's zero-load latency is the segments' sum */
+	for (h = 1; h <= 5; h++) {
+		double b = 1024, ser = b * 8 / SGBPS;
+		double sum = (SSND + SR + CYC) + (h - 1) * (SR + ser) +
+		    (SR + 2 * ser + SRCV);
+
+		assert_float_equal(tt_calib_saf_latency(&m, CYC, SGBPS, h, b),
+		    sum, 1e-6);
+	}
+	/* a source switch cheaper than a hop: send_ns 0, the sum kept */
+	for (size_t i = 0; i < n; i++)
+		if (g[i].kind == TT_CALIB_SEG_SEND)
+			g[i].ns -= SSND + 1000;
+	assert_int_equal(tt_calib_fit_segs(g, n, &f, err, sizeof(err)), 0);
+	tt_calib_saf_model(&f, CYC, &m);
+	assert_true(m.clamped);
+	assert_float_equal(m.send_ns, 0, 1e-9);
+	assert_float_equal(m.recv_ns, SRCV - 1000, 1e-6);
+	/* too few of a kind */
+	assert_int_equal(tt_calib_fit_segs(g, 9, &f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "at least 10 needed"));
+}
+
+static void
+saf_round_trips(void **state)
+{
+	tt_calib_obs o[256];
+	tt_calib_opts opts = {0.1, 0, 0, 1};
+	tt_calib_fit f;
+	char err[256];
+	size_t n = 0;
+	int h, s, c;
+
+	(void)state;
+	for (h = 0; h < 3; h++)
+		for (s = 0; s < 4; s++)
+			for (c = 0; c < 2; c++) {
+				double b = sizes[s] / 16;  /* one frame */
+
+				o[n].nmsg = 2;
+				o[n].hops = 2 * hopset[h];
+				o[n].bytes = 2 * b;
+				o[n].saf_bytes = o[n].hops * b;
+				o[n].lat_ns = 2 * BASE + o[n].hops * HOP +
+				    (o[n].bytes + o[n].saf_bytes) * 8 / GBPS;
+				n++;
+			}
+	assert_int_equal(tt_calib_fit_obs(o, n, &opts, &f, err, sizeof(err)),
+	    0);
+	assert_true(f.store_forward);
+	assert_float_equal(f.base_ns, BASE, 1e-6);
+	assert_float_equal(f.hop_ns, HOP, 1e-6);
+	assert_float_equal(f.gbps, GBPS, 1e-9);
+	assert_true(f.med_rel < 1e-9);
+	/* cut-through takes the extra serialization for hops */
+	opts.store_forward = 0;
+	assert_int_equal(tt_calib_fit_obs(o, n, &opts, &f, err, sizeof(err)),
+	    0);
+	assert_true(f.med_rel > 1e-3);
+}
+
+static void
+host_turnaround(void **state)
+{
+	tt_calib_turn t[] = {
+		{50000, 1}, {40000, 100}, {60000, 1024}, {45000, 24},
+		{900000, 65536}, {800000, 2048}, {55000, 8},
+	};
+	size_t used;
+	double q[2], h;
+
+	(void)state;
+	/* small requests: 40, 45, 50, 55, 60 us */
+	h = tt_calib_host(t, 7, TT_CALIB_HOST_BYTES, &used, q);
+	assert_int_equal(used, 5);
+	assert_float_equal(h, 50000, 1e-9);
+	assert_float_equal(q[0], 45000, 1e-9);
+	assert_float_equal(q[1], 55000, 1e-9);
+	/* an even count: the middle two's mean */
+	h = tt_calib_host(t, 4, TT_CALIB_HOST_BYTES, &used, NULL);
+	assert_int_equal(used, 4);
+	assert_float_equal(h, 47500, 1e-9);
+	/* none small enough */
+	assert_float_equal(tt_calib_host(t + 4, 2, TT_CALIB_HOST_BYTES, &used,
+	    q), 0, 0);
+	assert_int_equal(used, 0);
+}
+
 int
 main(void)
 {
@@ -279,6 +426,9 @@ main(void)
 		cmocka_unit_test(errors),
 		cmocka_unit_test(sustained_rate),
 		cmocka_unit_test(from_traces),
+		cmocka_unit_test(saf_from_segments),
+		cmocka_unit_test(saf_round_trips),
+		cmocka_unit_test(host_turnaround),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
