@@ -33,6 +33,11 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 TTSIM=${TTSIM:-$ROOT/build/ttsim}
 CAL_APPS=${CAL_APPS:-netpipe netpipe-far}
+# trace calibrate's flags, for every configuration or for one
+# (CAL_FLAGS_Y=--cut-through: a token bucket passes a lone frame at once
+# at every hop, so a message pipelines through tbf-shaped links as
+# through cut-through switches; see README.md)
+CAL_FLAGS=${CAL_FLAGS:-}
 JSON=0 JOBS=2 OUT=
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -63,9 +68,11 @@ for c in $CONFIGS; do
 	done
 	[ ${#cal[@]} -gt 0 ] || { note "$c: no run1 of $CAL_APPS to calibrate from"; continue; }
 	yaml=$(dirname "${cal[0]}")/cluster.yaml
-	if "$TTSIM" trace calibrate "${cal[@]}" "$yaml" -o "$OUT/$c/model.yaml" \
+	flags=$(eval "echo \"\${CAL_FLAGS_$c:-\$CAL_FLAGS}\"")
+	# shellcheck disable=SC2086
+	if "$TTSIM" trace calibrate "${cal[@]}" "$yaml" $flags -o "$OUT/$c/model.yaml" \
 	    > "$OUT/$c/calibrate.out" 2> "$OUT/$c/calibrate.err"; then
-		note "$c: calibrated from ${cal[*]##$OUT/}: $OUT/$c/model.yaml"
+		note "$c: calibrated from ${cal[*]##$OUT/} ${flags:+($flags)}: $OUT/$c/model.yaml"
 	else
 		note "$c: ttsim trace calibrate failed: $(head -2 "$OUT/$c/calibrate.err")"
 		rm -f "$OUT/$c/model.yaml"

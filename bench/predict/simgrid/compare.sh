@@ -13,6 +13,7 @@
 set -u
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 OUT=${1:?usage: compare.sh OUT}
+OUT=$(cd "$OUT" && pwd) || exit 64
 [ -f "$OUT/runs.tsv" ] || { echo "compare: $OUT/runs.tsv missing (record.sh's output)" >&2; exit 64; }
 printf 'config\tcase\tsimgrid_model\tpredicted_s\tmeasured_median_s\tmeasured_min_s\tmeasured_max_s\terror_pct\tnetwork\n' > "$OUT/simgrid.tsv"
 for c in X Y Z; do

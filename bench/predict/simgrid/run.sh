@@ -6,8 +6,9 @@
 #   bench/predict/simgrid/run.sh [--json] --gbps G --hop-ns N [--send-ns S] [--recv-ns R]
 #
 # MODEL.yaml: the keys of `model: {link_gbps, link_ns, router_ns, send_ns,
-# recv_ns}` (ttsim trace calibrate's output; block or flow style); the
-# per-hop latency is link_ns + router_ns.  platform.sh writes the platform
+# recv_ns, host_ns}` (ttsim trace calibrate's output; block or flow
+# style); the per-hop latency is link_ns + router_ns, and half of host_ns
+# goes to each of send and receive.  platform.sh writes the platform
 # (one host per PE, a link per port and direction, tt_route()'s paths).
 #
 # The cases, each the same program and arguments record.sh runs on the
@@ -47,7 +48,7 @@ done
 
 # key: value from the model file (anywhere: flow or block style)
 model_key() {
-	grep -o "\b$1 *: *[0-9.eE+-]*" "$MODEL" | head -1 | sed 's/.*: *//'
+	grep -v '^ *#' "$MODEL" | grep -o "\b$1 *: *[0-9.eE+-]*" | head -1 | sed 's/.*: *//'
 }
 if [ -n "$MODEL" ]; then
 	[ -r "$MODEL" ] || { echo "simgrid: $MODEL: cannot read" >&2; exit 66; }
@@ -56,6 +57,11 @@ if [ -n "$MODEL" ]; then
 	HOP=$(awk -v a="${ln:-0}" -v b="${rn:-0}" 'BEGIN {print a + b}')
 	SND=$(model_key send_ns); SND=${SND:-0}
 	RCV=$(model_key recv_ns); RCV=${RCV:-0}
+	# the hosts' turnaround (outside a ttd trace), half at each end, as
+	# ttsim's engine takes it (twintorus.yaml(5), host_ns)
+	hn=$(model_key host_ns)
+	SND=$(awk -v a="$SND" -v h="${hn:-0}" 'BEGIN {print a + h / 2}')
+	RCV=$(awk -v a="$RCV" -v h="${hn:-0}" 'BEGIN {print a + h / 2}')
 fi
 [ -n "$GBPS" ] && [ -n "$HOP" ] || { echo "simgrid: no link_gbps / link_ns in the model (give MODEL.yaml or --gbps and --hop-ns)" >&2; exit 65; }
 
