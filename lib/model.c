@@ -285,6 +285,23 @@ ns_cycles(double ns, double cycle_ns, int64_t lo, int64_t max)
 	return (int64_t)c < lo ? lo : (int64_t)c;
 }
 
+/* A latency key (router_ns, link_ns) as the engine's R or L: at least a
+ * cycle, at most TT_LATENCY_MAX; 0, or -1 with err naming the key. */
+static int
+latency_cycles(const char *key, double ns, double cycle_ns, int *out,
+    char *err, size_t errsz)
+{
+	int64_t x = ns_cycles(ns, cycle_ns, 1, TT_LATENCY_MAX);
+
+	if (x < 0)
+		return tt_errf(err, errsz, "model: %s %g is %.0f cycles of %g "
+		    "ns, more than the %d the engine takes; give larger "
+		    "flit_bytes (a longer cycle)", key, ns, round(ns / cycle_ns),
+		    cycle_ns, TT_LATENCY_MAX);
+	*out = (int)x;
+	return 0;
+}
+
 int
 tt_model_apply(const tt_model *m, tt_simparams *p, tt_model_cycles *c,
     char *err, size_t errsz)
@@ -295,33 +312,18 @@ tt_model_apply(const tt_model *m, tt_simparams *p, tt_model_cycles *c,
 	double gbps = m->set & TT_MODEL_LINK_GBPS || m->link_gbps > 0 ?
 	    m->link_gbps : TT_LINK_GBPS_DEFAULT;
 	int packet = m->packet_flits > 0 ? m->packet_flits : p->packet_flits;
-	int64_t x;
 
 	memset(&k, 0, sizeof(k));
 	if (flit < 1 || !(gbps > 0))
 		return tt_errf(err, errsz, "model: flit_bytes %d at link_gbps "
 		    "%g make no cycle", flit, gbps);
 	k.cycle_ns = tt_cycle_ns(flit, gbps);
-	if (m->set & TT_MODEL_ROUTER_NS) {
-		x = ns_cycles(m->router_ns, k.cycle_ns, 1, TT_LATENCY_MAX);
-		if (x < 0)
-			return tt_errf(err, errsz, "model: router_ns %g is %.0f "
-			    "cycles of %g ns, more than the %d the engine takes; "
-			    "give larger flit_bytes (a longer cycle)",
-			    m->router_ns, round(m->router_ns / k.cycle_ns),
-			    k.cycle_ns, TT_LATENCY_MAX);
-		k.router = (int)x;
-	}
-	if (m->set & TT_MODEL_LINK_NS) {
-		x = ns_cycles(m->link_ns, k.cycle_ns, 1, TT_LATENCY_MAX);
-		if (x < 0)
-			return tt_errf(err, errsz, "model: link_ns %g is %.0f "
-			    "cycles of %g ns, more than the %d the engine takes; "
-			    "give larger flit_bytes (a longer cycle)",
-			    m->link_ns, round(m->link_ns / k.cycle_ns),
-			    k.cycle_ns, TT_LATENCY_MAX);
-		k.link = (int)x;
-	}
+	if ((m->set & TT_MODEL_ROUTER_NS) && latency_cycles("router_ns",
+	    m->router_ns, k.cycle_ns, &k.router, err, errsz) < 0)
+		return -1;
+	if ((m->set & TT_MODEL_LINK_NS) && latency_cycles("link_ns",
+	    m->link_ns, k.cycle_ns, &k.link, err, errsz) < 0)
+		return -1;
 	/* 1e10 ns of at least a 1e-6 ns cycle fit 64 bits; the hosts'
 	 * turnaround half at each end */
 	if (m->set & (TT_MODEL_SEND_NS | TT_MODEL_HOST_NS))
