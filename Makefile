@@ -117,7 +117,7 @@ LIB_ASAN_OBJ = $(LIB_SRC:lib/%.c=build/asan/lib/%.o)
 TTD_ASAN_OBJ = $(TTD_SRC:daemon/%.c=build/asan/daemon/%.o) $(XDP_OBJ)
 
 .PHONY: fuzz fuzz-quick
-.PHONY: all check check-build demo install install-dissector uninstall deps clean unit unit-asan \
+.PHONY: all check check-build demo install install-dissector uninstall deps bench-deps clean unit unit-asan \
         cli examples bench paper-quick testbed testbed-if-possible
 
 all: build/libtwintorus.a build/libtwintorus.so build/ttsim build/ttd
@@ -322,9 +322,16 @@ demo: deps
 	build/ttsim replay traces/captured/mpihalo-2x2x2 --dims 2,2,2 --causal \
 	  --deps build/mpihalo-2x2x2.deps --compare D,A,2d --link-gbps 0.02 --top 1
 
+# What bench/predict adds: NetPIPE and SimGrid (make bench-deps).
+BENCH_PKGS = netpipe-openmpi simgrid libsimgrid-dev
+DEPS_PKGS ?= $(DEB_PKGS)
+
+bench-deps:
+	@$(MAKE) --no-print-directory deps DEPS_PKGS="$(DEB_PKGS) $(BENCH_PKGS)"
+
 deps:
 	@missing=""; \
-	for p in $(DEB_PKGS); do \
+	for p in $(DEPS_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
