@@ -81,7 +81,7 @@ static void
 exact_round_trips_and_given_rate(void **state)
 {
 	tt_calib_obs o[256];
-	tt_calib_opts opts = {0.1, GBPS, 0};
+	tt_calib_opts opts = {0.1, GBPS, 0, 0};
 	tt_calib_fit f;
 	char err[256];
 	size_t n = make(o, 2, 2);
