@@ -447,6 +447,14 @@ typedef struct pcap pcap_t;
 struct ttd_xsk;                        /* xdp.c */
 
 /* One torus port's device, whichever backend opened it. */
+/* Frames the kernel dropped before ttd saw them (drop: the capture ring
+ * or the socket's ring was full; ifdrop: the interface, or bad
+ * descriptors), and after ttd sent them (link: the interface's tx_dropped
+ * since it was opened, e.g. into a cable pulled at the far end). */
+struct ttd_dev_stats {
+	uint64_t drop, ifdrop, link;
+};
+
 struct ttd_dev {
 	int backend;              /* TTD_BACKEND_PCAP or TTD_BACKEND_XDP */
 	char ifname[IF_NAMESIZE];
@@ -455,14 +463,14 @@ struct ttd_dev {
 	int fd;                   /* readable when frames wait; -1 closed */
 	int dirty;                /* sent since the last flush */
 	uint64_t tx_dropped0;     /* the interface's tx_dropped when opened */
-};
-
-/* Frames the kernel dropped before ttd saw them (drop: the capture ring
- * or the socket's ring was full; ifdrop: the interface, or bad
- * descriptors), and after ttd sent them (link: the interface's tx_dropped
- * since it was opened, e.g. into a cable pulled at the far end). */
-struct ttd_dev_stats {
-	uint64_t drop, ifdrop, link;
+	/* what outlives the device when its interface goes away */
+	int ifindex;              /* the interface it was opened on */
+	uint32_t rx_frames;       /* as given to ttd_dev_open */
+	int failed;               /* the socket reported an error */
+	int err_rounds;           /* rounds in a row it did, interface there */
+	uint64_t lost;            /* times its interface went away */
+	int reopen_warned;        /* a failed reopen was said */
+	struct ttd_dev_stats base;   /* the drops of its earlier openings */
 };
 
 typedef void ttd_dev_rx_fn(void *u, const uint8_t *buf, size_t caplen,
@@ -482,7 +490,23 @@ void ttd_dev_flush(struct ttd_dev *d);
 void ttd_dev_stats(const struct ttd_dev *d, struct ttd_dev_stats *st);
 /* "libpcap" or the AF_XDP mode: "native XDP, copy mode", ... */
 const char *ttd_dev_mode(const struct ttd_dev *d);
+/* Closed: its drops kept in base, what it counted on kept. */
 void ttd_dev_close(struct ttd_dev *d);
+/* Whether the device is open (it is not after its interface went). */
+int ttd_dev_is_open(const struct ttd_dev *d);
+/* 1 the interface it was opened on is still there; 0 it is gone, or
+ * another of the same name took its place (deleted and made again: the
+ * socket stays bound to the old one and would never carry a frame). */
+int ttd_dev_present(const struct ttd_dev *d);
+/* Whether an interface of the device's name exists. */
+int ttd_dev_name_exists(const struct ttd_dev *d);
+/* Open a closed device again on the interface of its name, with the
+ * backend and ring size it had; its counts of earlier openings kept. */
+int ttd_dev_reopen(struct ttd_dev *d, uint8_t mac[6], char *err,
+    size_t errsz);
+/* Read and clear the socket's pending error, so that poll() stops
+ * reporting it. */
+void ttd_dev_clear_error(struct ttd_dev *d);
 /* 1 carrier, 0 none (or the interface is down), -1 cannot tell. */
 int ttd_port_carrier(const char *ifname);
 /* PE pe's TAP, named by pattern (one %u) with its MAC and address. */
