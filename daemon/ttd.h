@@ -545,13 +545,17 @@ int ttd_request_parse(const char *buf, size_t len, int eof, int *kind,
 
 /* ---- control.c ---- */
 
-#define TTD_CONTROL_CLIENTS  8     /* served at once; more wait unaccepted */
-#define TTD_CONTROL_BACKLOG  16
+#define TTD_CONTROL_CLIENTS  32    /* served at once */
+#define TTD_CONTROL_BACKLOG  128
 #define TTD_CONTROL_DEADLINE_MS 2000  /* to send a request and read the
                                          answer */
+#define TTD_CONTROL_GRACE_MS 100  /* a client held this long may make room
+                                     for one waiting, when all slots are
+                                     taken */
 
 struct ttd_client {
 	int fd;                   /* -1: slot free */
+	uint64_t accepted_ms;
 	uint64_t deadline_ms;
 	char in[TTD_REQUEST_MAX];
 	size_t inlen;
@@ -579,15 +583,21 @@ struct ttd_control {
  */
 int ttd_control_open(struct ttd_control *c, const char *path,
     ttd_answer_fn *answer, void *ctx, char *err, size_t errsz);
-/* Fill pollfds for the listener and every client (fd -1: unused), at
- * most 1 + TTD_CONTROL_CLIENTS; returns how many were filled. */
-int ttd_control_pollfds(const struct ttd_control *c, struct pollfd *pfd);
+/* Fill pollfds for the listener (left out while no slot is free and no
+ * client may yet make room) and every client (fd -1: unused), at most
+ * 1 + TTD_CONTROL_CLIENTS; returns how many were filled. */
+int ttd_control_pollfds(const struct ttd_control *c, struct pollfd *pfd,
+    uint64_t now_ms);
 /* Serve what poll() reported on those pollfds; never blocks.  Clients
- * past their deadline are closed. */
+ * past their deadline are closed; with every slot taken, a client
+ * waiting takes the slot of the oldest one held past its grace (one that
+ * has sent nothing first). */
 void ttd_control_serve(struct ttd_control *c, const struct pollfd *pfd,
     uint64_t now_ms);
-/* The earliest client deadline, or UINT64_MAX. */
-uint64_t ttd_control_next_deadline(const struct ttd_control *c);
+/* The earliest client deadline (with every slot taken, or the next end
+ * of a client's grace after now_ms), or UINT64_MAX. */
+uint64_t ttd_control_next_deadline(const struct ttd_control *c,
+    uint64_t now_ms);
 /* Close everything; unlink the socket file if it is still ours. */
 void ttd_control_close(struct ttd_control *c);
 
