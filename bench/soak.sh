@@ -96,15 +96,27 @@ for s in 0 5 10 13; do
 	TB_PIDS+=($!)
 done
 (
-	ok=0 bad=0
+	ok=0 bad=0 k=0
+	: > "$TB_TMP/bulk.fail"
 	while [ $SECONDS -lt $end ]; do
 		ip netns exec "$(tb_pe_ns 15)" timeout 30 "$TBSTREAM" recv "$(tb_pe_addr 15)" 5001 \
-		    > "$TB_TMP/bulk.out" 2>/dev/null &
+		    > "$TB_TMP/bulk.out" 2>"$TB_TMP/bulk.rerr" &
 		r=$!
-		sleep 0.2
-		ip netns exec "$(tb_pe_ns 0)" timeout 30 "$TBSTREAM" send "$(tb_pe_addr 15)" 5001 1048576 2>/dev/null
+		# the receiver listening first (2 s at most): a stream that
+		# found nobody there is not one ttd lost
+		for ((k = 0; k < 20; k++)); do
+			[ -n "$(ip netns exec "$(tb_pe_ns 15)" ss -Hltn 'sport = :5001' 2>/dev/null)" ] && break
+			sleep 0.1
+		done
+		ip netns exec "$(tb_pe_ns 0)" timeout 30 "$TBSTREAM" send "$(tb_pe_addr 15)" 5001 1048576 \
+		    2>"$TB_TMP/bulk.serr"
+		sst=$?
 		wait $r
-		if grep -q '^1048576 ok' "$TB_TMP/bulk.out"; then ok=$((ok + 1)); else bad=$((bad + 1)); fi
+		rst=$?
+		if grep -q '^1048576 ok' "$TB_TMP/bulk.out"; then ok=$((ok + 1)); else
+			bad=$((bad + 1))
+			echo "at $((SECONDS - end + SECS)) s: send exit $sst ($(head -c 200 "$TB_TMP/bulk.serr")), recv exit $rst ($(head -c 200 "$TB_TMP/bulk.rerr") $(head -c 100 "$TB_TMP/bulk.out"))" >> "$TB_TMP/bulk.fail"
+		fi
 		sleep 2
 	done
 	echo "$ok $bad" > "$TB_TMP/bulk.result"
@@ -173,6 +185,7 @@ for ((n = 0; n < TB_NNODES; n++)); do figures $n > "$TB_TMP/end.$n"; done
 
 # ---- the figures ----
 echo "SIGHUPs per daemon: $hups; bulk streams ok/failed: $(cat "$TB_TMP/bulk.result" 2>/dev/null || echo '? ?')"
+[ -s "$TB_TMP/bulk.fail" ] && sed 's/^/failed stream /' "$TB_TMP/bulk.fail" | head -5
 echo "| node | RSS KiB start -> end | open fds start -> end | received (end) | balance start / end | credit frames sent / consumed (end) | capture drops (end) | hellos suppressed lines | control requests |"
 echo "|---|---|---|---|---|---|---|---|---|"
 fail=0

@@ -151,7 +151,9 @@ plane_port_reopen(struct ttd_daemon *d, int s, int i)
 	struct ttd_dev *dev = &d->dev[s][i];
 	char pn[160], err[512];
 
-	if (!ttd_dev_name_exists(dev))
+	/* there but down (made, not yet up): it opens once up, which
+	 * rtnetlink tells (libpcap refuses an interface that is down) */
+	if (!ttd_dev_name_exists(dev) || ttd_port_carrier(dev->ifname) == 0)
 		return 0;
 	ttd_fwd_port_name(&d->f, s, i, pn, sizeof(pn));
 	if (ttd_dev_reopen(dev, d->f.sw[s].fp[i].mac, err, sizeof(err)) < 0) {

@@ -7,6 +7,12 @@
 # must not spin (its CPU time over 2 s) nor count frames or credit frames
 # sent into it; once it is back, both ports reopen by themselves, the
 # credits are granted again and whole at rest, and the pings cross it.
+# Then the cable is deleted and made again while both daemons are stopped
+# (SIGSTOP): going on, they find the name there with another interface
+# behind it, and must do the same.
+#
+# All of it with libpcap, with AF_XDP, and with libpcap and a thread per
+# card.
 #
 #   tests/testbed/ifaces.sh [--keep]       (root; make testbed runs it)
 #   tests/testbed/ifaces.sh --why-not
@@ -39,15 +45,17 @@ credits_whole() {
 	    [ "$(port_field "$1" "$2" '.credits | length')" -gt 0 ]
 }
 
+# scenario_iface BACKEND [ttd arguments]
 scenario_iface() {
-	local backend=$1 label="$1 2,2,2 interface deleted and made again" yaml=$TB_TMP/if.yaml
+	local backend=$1 extra=${2:-} label yaml=$TB_TMP/if.yaml
 	local c a p b q ai bi nsa nsb pair s d ping before_a before_b got i hz t0 t1 cpu
-	local tx0 tx1 cs0 cs1 h0 h1 lines
+	local tx0 tx1 cs0 cs1 h0 h1 lines fd0 fd1
+	label="$backend${extra:+ $extra} 2,2,2 interface deleted and made again"
 	TB_MTU=$([ "$backend" = xdp ] && echo 3000 || echo 9000)
 	tb_layout 2,2,2 D && tb_build || { tb_fail "$label: build the torus"; tb_stop_all; return; }
 	tb_yaml "$yaml"
 	"$TBROUTE" paths "$TB_TMP/torus.yaml" > "$TB_TMP/paths"
-	TB_TTD_ARGS="--backend $backend"
+	TB_TTD_ARGS="--backend $backend $extra"
 	if ! tb_ttd_start "$yaml" "$TB_TMP/if-traces"; then
 		TB_TTD_ARGS=
 		tb_fail "$label: daemons start with --backend $backend"; tb_stop_all; return
@@ -76,6 +84,7 @@ scenario_iface() {
 	fi
 
 	# ---- the cable deleted: both of its veth ends go ----
+	fd0=$(ls "/proc/$(tb_ttd_pid $a)/fd" | wc -l)
 	before_a=$(wc -l < "$TB_TMP/n$a.log"); before_b=$(wc -l < "$TB_TMP/n$b.log")
 	ip -n "$nsa" link del "$ai"
 	if tb_until 5 port_state $a $ai "down gone" && tb_until 5 port_state $b $bi "down gone" &&
@@ -133,11 +142,33 @@ scenario_iface() {
 		    "frames sent $tx0 -> $(port_field $a $ai .tx_frames), credit frames heard $h0 -> $(port_field $a $ai .credit_frames.heard)"
 	fi
 	kill $ping 2>/dev/null; wait $ping 2>/dev/null
-	if tb_until 10 credits_whole $a $ai && tb_until 5 credits_whole $b $bi; then
-		tb_ok "$label: at rest, the credits of both ends whole ($backend)"
+	fd1=$(ls "/proc/$(tb_ttd_pid $a)/fd" | wc -l)
+	if tb_until 10 credits_whole $a $ai && tb_until 5 credits_whole $b $bi && [ "$fd1" = "$fd0" ]; then
+		tb_ok "$label: at rest, the credits of both ends whole; n$a's ttd holds $fd1 descriptors, as before ($backend)"
 	else
-		tb_fail "$label: at rest, the credits of both ends whole ($backend)" \
-		    "n$a: $(port_field $a $ai ".credits | tostring")" "n$b: $(port_field $b $bi ".credits | tostring")"
+		tb_fail "$label: at rest, the credits of both ends whole, no descriptor leaked ($backend)" \
+		    "n$a: $(port_field $a $ai ".credits | tostring")" "n$b: $(port_field $b $bi ".credits | tostring")" \
+		    "n$a's descriptors: $fd0 before, $fd1 after"
+	fi
+	# ---- deleted and made again while both daemons are stopped: when
+	# they go on, the name is there, another interface behind it ----
+	before_a=$(wc -l < "$TB_TMP/n$a.log")
+	kill -STOP "$(tb_ttd_pid $a)" "$(tb_ttd_pid $b)"
+	ip -n "$nsa" link del "$ai" &&
+	    ip -n "$nsa" link add "$ai" mtu "$TB_MTU" type veth peer name "$bi" mtu "$TB_MTU" netns "$nsb" &&
+	    ip -n "$nsa" link set "$ai" up && ip -n "$nsb" link set "$bi" up
+	got=$?
+	kill -CONT "$(tb_ttd_pid $a)" "$(tb_ttd_pid $b)"
+	[ $got = 0 ] || { tb_fail "$label: the cable made again at once"; tb_stop_all; return; }
+	if tb_until 10 eval '[ "$(port_field $a $ai .interface_lost)" = 2 ] && [ "$(port_field $b $bi .interface_lost)" = 2 ]' &&
+	    tb_until 10 port_state $a $ai "up open" && tb_until 10 port_state $b $bi "up open" &&
+	    tb_until 5 tb_ping "$s" "$d" && tb_until 5 credits_whole $a $ai && tb_until 5 credits_whole $b $bi &&
+	    tail -n +"$((before_a + 1))" "$TB_TMP/n$a.log" | grep -q "interface $ai was made again"; then
+		tb_ok "$label: deleted and made again while ttd was stopped: seen as another interface, counted, reopened, PE $s -> PE $d pings, credits whole ($backend)"
+	else
+		tb_fail "$label: deleted and made again while ttd was stopped ($backend)" \
+		    "n$a $ai: $(port_field $a $ai '"\(.link) \(.interface) \(.interface_lost)"'); n$b $bi: $(port_field $b $bi '"\(.link) \(.interface) \(.interface_lost)"')" \
+		    "$(tail -4 "$TB_TMP/n$a.log")"
 	fi
 	if tb_ttd_stop; then
 		tb_ok "$label: SIGTERM: every ttd exits 0 ($backend)"
@@ -154,4 +185,6 @@ why=$(tb_why_not)
 tb_init
 scenario_iface pcap
 scenario_iface xdp
+# a thread per card: the port is closed and reopened by its card's thread
+scenario_iface pcap "--threads card"
 tb_summary
