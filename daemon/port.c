@@ -236,9 +236,13 @@ ttd_dev_is_open(const struct ttd_dev *d)
 void
 ttd_dev_close(struct ttd_dev *d)
 {
+	struct ttd_dev_stats st;
+
 	if (ttd_dev_is_open(d)) {
-		/* what was counted stays counted: status sums the openings */
-		ttd_dev_stats(d, &d->base);
+		/* what was counted stays counted: status sums the openings
+		 * (st holds base already) */
+		ttd_dev_stats(d, &st);
+		d->base = st;
 	}
 	if (d->backend == TTD_BACKEND_XDP)
 		ttd_xdp_close(d);
