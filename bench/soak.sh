@@ -45,14 +45,17 @@ why=$(tb_why_not); [ -z "$why" ] || { echo "soak: cannot run: $why" >&2; exit 69
 command -v python3 >/dev/null || { echo "soak: python3 is missing" >&2; exit 69; }
 tb_init
 
-# one daemon's figures: "rss_kib fds received accounted capture_drops
+# one daemon's figures: "rss_kib/anon_kib fds received accounted capture_drops
 # credits_sent credits_consumed flow backend"; every kind of consumed frame
 # (hellos, ARP, credit frames) is in the balance
 figures() {
 	local n=$1 pid out
 	pid=$(tb_ttd_pid "$n")
 	out=$(tb_status "$n" 2>/dev/null) || { echo "- - - - - - - - -"; return; }
-	printf '%s %s %s\n' "$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status")" \
+	# RSS as all/anonymous: file pages (the binary, libraries) may be
+	# reclaimed under memory pressure; anonymous ones are what a leak
+	# would grow
+	printf '%s %s %s\n' "$(awk '/^VmRSS/ {r = $2} /^RssAnon/ {a = $2} END {print r "/" a}' "/proc/$pid/status")" \
 	    "$(ls "/proc/$pid/fd" | wc -l)" \
 	    "$(jq -r '.counters as $c | "\($c.received) \($c.forwarded + $c.delivered +
 	        ([$c.consumed[]] | add) + ([$c.dropped[]] | add) + $c.queued)
@@ -186,7 +189,7 @@ for ((n = 0; n < TB_NNODES; n++)); do figures $n > "$TB_TMP/end.$n"; done
 # ---- the figures ----
 echo "SIGHUPs per daemon: $hups; bulk streams ok/failed: $(cat "$TB_TMP/bulk.result" 2>/dev/null || echo '? ?')"
 [ -s "$TB_TMP/bulk.fail" ] && sed 's/^/failed stream /' "$TB_TMP/bulk.fail" | head -5
-echo "| node | RSS KiB start -> end | open fds start -> end | received (end) | balance start / end | credit frames sent / consumed (end) | capture drops (end) | hellos suppressed lines | control requests |"
+echo "| node | RSS KiB all/anon start -> end | open fds start -> end | received (end) | balance start / end | credit frames sent / consumed (end) | capture drops (end) | hellos suppressed lines | control requests |"
 echo "|---|---|---|---|---|---|---|---|---|"
 fail=0
 for ((n = 0; n < TB_NNODES; n++)); do
