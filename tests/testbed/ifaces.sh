@@ -48,8 +48,8 @@ credits_whole() {
 # scenario_iface BACKEND [ttd arguments]
 scenario_iface() {
 	local backend=$1 extra=${2:-} label yaml=$TB_TMP/if.yaml
-	local c a p b q ai bi nsa nsb pair s d ping before_a before_b got i hz t0 t1 cpu
-	local tx0 tx1 cs0 cs1 h0 h1 lines fd0 fd1
+	local c a p b q ai bi nsa nsb pair s d ping before_a before_b got hz t0 t1 cpu
+	local tx0 tx1 cs0 cs1 h0 lines fd0 fd1
 	label="$backend${extra:+ $extra} 2,2,2 interface deleted and made again"
 	TB_MTU=$([ "$backend" = xdp ] && echo 3000 || echo 9000)
 	tb_layout 2,2,2 D && tb_build || { tb_fail "$label: build the torus"; tb_stop_all; return; }
