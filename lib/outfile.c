@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,6 +16,207 @@
 
 /* as the kernel's own limit on a chain of links (MAXSYMLINKS) */
 #define OUT_MAX_LINKS 40
+
+/* ---- the inputs of this process ---- */
+
+/*
+ * Files the process reads, by device and inode (so that a hard link, a
+ * symbolic link or /dev/stdin redirected from the file are the same file),
+ * with a name for messages.  An unsorted list: a command reads tens of
+ * files, a trace directory a few thousand, and outputs are few.
+ */
+struct out_input {
+	dev_t dev;
+	ino_t ino;
+	char *name;
+};
+
+static struct out_input *inputs;
+static size_t ninputs, inputs_cap;
+
+static int
+note_input(const struct stat *st, const char *name)
+{
+	struct out_input *g;
+	size_t i;
+
+	/* a pipe or a device is read, not replaced by anything */
+	if (!S_ISREG(st->st_mode))
+		return 0;
+	for (i = 0; i < ninputs; i++)
+		if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
+			return 0;
+	if (ninputs == inputs_cap) {
+		size_t cap = inputs_cap ? inputs_cap * 2 : 16;
+
+		if ((g = realloc(inputs, cap * sizeof(*g))) == NULL)
+			return -1;
+		inputs = g;
+		inputs_cap = cap;
+	}
+	if ((inputs[ninputs].name = strdup(name)) == NULL)
+		return -1;
+	inputs[ninputs].dev = st->st_dev;
+	inputs[ninputs].ino = st->st_ino;
+	ninputs++;
+	return 0;
+}
+
+int
+tt_outfile_input(const char *path)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") == 0)
+		return tt_outfile_input_fd(STDIN_FILENO, "standard input");
+	/* one that cannot be found is not read either: its reader says so */
+	if (stat(path, &st) != 0)
+		return 0;
+	return note_input(&st, path);
+}
+
+int
+tt_outfile_input_fd(int fd, const char *name)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return 0;
+	return note_input(&st, name);
+}
+
+/* The input that path is (after links), or NULL. */
+static const char *
+input_named(const char *path)
+{
+	struct stat st;
+	size_t i;
+
+	if (stat(path, &st) != 0)
+		return NULL;
+	for (i = 0; i < ninputs; i++)
+		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+			return inputs[i].name;
+	return NULL;
+}
+
+static int
+refuse_input(char *err, size_t errsz, const char *out, const char *in)
+{
+	if (strcmp(out, in) == 0)
+		return tt_errf(err, errsz, "%s: is also an input of this "
+		    "command; write the output to another file", out);
+	return tt_errf(err, errsz, "%s: is the same file as %s, an input of "
+	    "this command; write the output to another file", out, in);
+}
+
+/* ---- temporary files removed on a signal ---- */
+
+/*
+ * The .part files being written.  A signal that would end the process
+ * (an interrupt, a terminal hung up, a reader gone, a file size limit)
+ * first removes them, then ends it as the signal would have: nothing
+ * half-written stays beside the files it was to replace.  The list
+ * changes with those signals blocked, so that the handler never sees it
+ * half-changed; the handler calls only unlink, sigaction and raise
+ * (async-signal-safe).  A signal that is ignored, or that the program
+ * handles itself (to stop a run and discard its outputs), is left alone.
+ */
+static const int part_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ};
+#define NPART_SIGS (sizeof(part_sigs) / sizeof(part_sigs[0]))
+
+static char **parts;
+static volatile size_t nparts;
+static size_t parts_cap;
+
+static void
+parts_on_signal(int sig)
+{
+	struct sigaction dfl;
+	int saved = errno;
+	size_t i;
+
+	for (i = 0; i < nparts; i++)
+		unlink(parts[i]);
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	/* delivered again once the handler returns, to end the process */
+	raise(sig);
+	errno = saved;
+}
+
+static void
+parts_block(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < NPART_SIGS; i++)
+		sigaddset(&set, part_sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void
+parts_handlers(void)
+{
+	struct sigaction cur, sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = parts_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < NPART_SIGS; i++)
+		sigaddset(&sa.sa_mask, part_sigs[i]);
+	for (i = 0; i < NPART_SIGS; i++)
+		if (sigaction(part_sigs[i], NULL, &cur) == 0 &&
+		    cur.sa_handler == SIG_DFL)
+			sigaction(part_sigs[i], &sa, NULL);
+}
+
+static int
+parts_add(char *path)
+{
+	sigset_t old;
+	char **g;
+	int r = 0;
+
+	parts_block(&old);
+	if (nparts == parts_cap) {
+		size_t cap = parts_cap ? parts_cap * 2 : 8;
+
+		if ((g = realloc(parts, cap * sizeof(*g))) == NULL) {
+			r = -1;
+			goto out;
+		}
+		parts = g;
+		parts_cap = cap;
+	}
+	parts[nparts] = path;
+	nparts = nparts + 1;
+	parts_handlers();
+out:
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return r;
+}
+
+static void
+parts_remove(const char *path)
+{
+	sigset_t old;
+	size_t i;
+
+	parts_block(&old);
+	for (i = 0; i < nparts; i++)
+		if (parts[i] == path) {
+			parts[i] = parts[nparts - 1];
+			nparts = nparts - 1;
+			break;
+		}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
 
 struct tt_outfile {
 	int fd;
@@ -137,10 +339,14 @@ open_replacing(tt_outfile *o, const char *path, char *err, size_t errsz)
 	mode_t mode, mask;
 	size_t len;
 
+	const char *in;
+
 	o->target = follow_links(path);
 	if (o->target == NULL)
 		return tt_errf(err, errsz, "%s: cannot follow the link: %s",
 		    path, strerror(errno));
+	if ((in = input_named(o->target)) != NULL)
+		return refuse_input(err, errsz, path, in);
 	if (stat(o->target, &st) == 0) {
 		mode = st.st_mode & 07777;
 	} else {
@@ -159,9 +365,13 @@ open_replacing(tt_outfile *o, const char *path, char *err, size_t errsz)
 		return tt_errf(err, errsz, "%s: cannot create: %s", path,
 		    strerror(errno));
 	}
-	if (fchmod(o->fd, mode) != 0) {
-		tt_errf(err, errsz, "%s: cannot set the mode of %s: %s", path,
-		    o->tmp, strerror(errno));
+	if (parts_add(o->tmp) < 0 || fchmod(o->fd, mode) != 0) {
+		if (errno == ENOMEM)
+			tt_errf(err, errsz, "%s: out of memory", path);
+		else
+			tt_errf(err, errsz, "%s: cannot set the mode of %s: %s",
+			    path, o->tmp, strerror(errno));
+		parts_remove(o->tmp);
 		close(o->fd);
 		unlink(o->tmp);
 		free(o->tmp);
@@ -232,6 +442,8 @@ tt_outfile_open(tt_outfile **op, const char *path, char *err, size_t errsz)
 static void
 out_free(tt_outfile *o)
 {
+	if (o->tmp != NULL)
+		parts_remove(o->tmp);
 	free(o->tmp);
 	free(o->target);
 	free(o->name);
@@ -241,6 +453,7 @@ out_free(tt_outfile *o)
 int
 tt_outfile_close(tt_outfile *o, char *err, size_t errsz)
 {
+	const char *in;
 	int r = 0;
 
 	if (o->f != NULL && fclose(o->f) != 0 && o->werr == 0)
@@ -253,6 +466,9 @@ tt_outfile_close(tt_outfile *o, char *err, size_t errsz)
 	if (o->werr != 0)
 		r = tt_errf(err, errsz, "%s: write failed: %s", o->name,
 		    strerror(o->werr));
+	/* an input read since the output was opened stays as it is */
+	else if (o->tmp != NULL && (in = input_named(o->target)) != NULL)
+		r = refuse_input(err, errsz, o->name, in);
 	else if (o->tmp != NULL && rename(o->tmp, o->target) != 0)
 		r = tt_errf(err, errsz, "%s: cannot replace it with %s: %s",
 		    o->name, o->tmp, strerror(errno));
