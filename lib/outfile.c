@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "errf.h"
+#include "outfile_int.h"
 #include "twintorus/outfile.h"
 
 /* as the kernel's own limit on a chain of links (MAXSYMLINKS) */
@@ -110,22 +111,29 @@ refuse_input(char *err, size_t errsz, const char *out, const char *in)
 	    "this command; write the output to another file", out, in);
 }
 
-/* ---- temporary files removed on a signal ---- */
+/* ---- files made safe on a signal ---- */
 
 /*
- * The .part files being written.  A signal that would end the process
+ * The files being written that a signal must not leave as they are: the
+ * .part files (removed), and the traces written in place (cut at their
+ * last whole record, lib/trace.c).  A signal that would end the process
  * (an interrupt, a terminal hung up, a reader gone, a file size limit)
- * first removes them, then ends it as the signal would have: nothing
- * half-written stays beside the files it was to replace.  The list
- * changes with those signals blocked, so that the handler never sees it
- * half-changed; the handler calls only unlink, sigaction and raise
- * (async-signal-safe).  A signal that is ignored, or that the program
- * handles itself (to stop a run and discard its outputs), is left alone.
+ * first calls each one's function, then ends the process as the signal
+ * would have.  The list changes with those signals blocked, so that the
+ * handler never sees it half-changed; the functions and the handler call
+ * only async-signal-safe functions.  A signal that is ignored, or that
+ * the program handles itself (to stop a run and discard or close its
+ * outputs), is left alone.
  */
 static const int part_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ};
 #define NPART_SIGS (sizeof(part_sigs) / sizeof(part_sigs[0]))
 
-static char **parts;
+struct out_atsig {
+	const char *path;
+	void (*fn)(const char *path);
+};
+
+static struct out_atsig *parts;
 static volatile size_t nparts;
 static size_t parts_cap;
 
@@ -137,7 +145,7 @@ parts_on_signal(int sig)
 	size_t i;
 
 	for (i = 0; i < nparts; i++)
-		unlink(parts[i]);
+		parts[i].fn(parts[i].path);
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
 	sigemptyset(&dfl.sa_mask);
@@ -176,11 +184,11 @@ parts_handlers(void)
 			sigaction(part_sigs[i], &sa, NULL);
 }
 
-static int
-parts_add(char *path)
+int
+outfile_at_signal(const char *path, void (*fn)(const char *path))
 {
+	struct out_atsig *g;
 	sigset_t old;
-	char **g;
 	int r = 0;
 
 	parts_block(&old);
@@ -189,12 +197,14 @@ parts_add(char *path)
 
 		if ((g = realloc(parts, cap * sizeof(*g))) == NULL) {
 			r = -1;
+			errno = ENOMEM;
 			goto out;
 		}
 		parts = g;
 		parts_cap = cap;
 	}
-	parts[nparts] = path;
+	parts[nparts].path = path;
+	parts[nparts].fn = fn;
 	nparts = nparts + 1;
 	parts_handlers();
 out:
@@ -202,20 +212,26 @@ out:
 	return r;
 }
 
-static void
-parts_remove(const char *path)
+void
+outfile_at_signal_forget(const char *path)
 {
 	sigset_t old;
 	size_t i;
 
 	parts_block(&old);
 	for (i = 0; i < nparts; i++)
-		if (parts[i] == path) {
+		if (parts[i].path == path) {
 			parts[i] = parts[nparts - 1];
 			nparts = nparts - 1;
 			break;
 		}
 	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static void
+unlink_part(const char *path)
+{
+	unlink(path);
 }
 
 struct tt_outfile {
@@ -365,13 +381,14 @@ open_replacing(tt_outfile *o, const char *path, char *err, size_t errsz)
 		return tt_errf(err, errsz, "%s: cannot create: %s", path,
 		    strerror(errno));
 	}
-	if (parts_add(o->tmp) < 0 || fchmod(o->fd, mode) != 0) {
+	if (outfile_at_signal(o->tmp, unlink_part) < 0 ||
+	    fchmod(o->fd, mode) != 0) {
 		if (errno == ENOMEM)
 			tt_errf(err, errsz, "%s: out of memory", path);
 		else
 			tt_errf(err, errsz, "%s: cannot set the mode of %s: %s",
 			    path, o->tmp, strerror(errno));
-		parts_remove(o->tmp);
+		outfile_at_signal_forget(o->tmp);
 		close(o->fd);
 		unlink(o->tmp);
 		free(o->tmp);
@@ -443,7 +460,7 @@ static void
 out_free(tt_outfile *o)
 {
 	if (o->tmp != NULL)
-		parts_remove(o->tmp);
+		outfile_at_signal_forget(o->tmp);
 	free(o->tmp);
 	free(o->target);
 	free(o->name);

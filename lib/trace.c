@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "errf.h"
+#include "outfile_int.h"
 #include "trace_int.h"
 #include "twintorus/outfile.h"
 #include "twintorus/trace.h"
@@ -33,9 +34,63 @@ struct tt_trace_writer {
 static void
 writer_free(tt_trace_writer *w)
 {
+	if (w->mode == TT_TRACE_INPLACE && w->path != NULL)
+		outfile_at_signal_forget(w->path);
 	pcap_close(w->dead);
 	free(w->path);
 	free(w);
+}
+
+/* The pcap file header, and the header of each record: 4 x 32 bits in the
+ * writer's byte order, the third the bytes kept (libpcap's savefile). */
+#define PCAP_FILE_HLEN 24
+#define PCAP_REC_HLEN 16
+
+/*
+ * A trace written in place whose writing failed (a full disk) ends inside
+ * a record, or inside the buffer that held it: cut it at the end of its
+ * last whole record, so that readers take it as a shorter complete trace,
+ * as after an interrupt, and do not guess at the cut.  A file without its
+ * whole header holds nothing and is removed.  The number of records kept,
+ * -1 when the file cannot be read back, -2 when it was removed.  Only
+ * async-signal-safe calls: a signal that ends the process does the same
+ * (trim_at_signal()).
+ */
+static int64_t
+trim_to_record(const char *path)
+{
+	uint8_t h[PCAP_REC_HLEN];
+	uint32_t caplen;
+	off_t end = PCAP_FILE_HLEN;
+	struct stat st;
+	int64_t n = 0;
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || st.st_size < PCAP_FILE_HLEN) {
+		close(fd);
+		unlink(path);
+		return -2;
+	}
+	while (end + PCAP_REC_HLEN <= st.st_size &&
+	    pread(fd, h, sizeof(h), end) == (ssize_t)sizeof(h)) {
+		memcpy(&caplen, h + 8, sizeof(caplen));
+		if (end + PCAP_REC_HLEN + (off_t)caplen > st.st_size)
+			break;
+		end += PCAP_REC_HLEN + (off_t)caplen;
+		n++;
+	}
+	if (ftruncate(fd, end) != 0)
+		n = -1;
+	close(fd);
+	return n;
+}
+
+static void
+trim_at_signal(const char *path)
+{
+	(void)trim_to_record(path);
 }
 
 int
@@ -89,6 +144,14 @@ tt_trace_create(tt_trace_writer **wp, const char *path, int mode,
 			writer_free(w);
 			return -1;
 		}
+		/* a signal that ends the process leaves it whole */
+		if (mode == TT_TRACE_INPLACE &&
+		    outfile_at_signal(w->path, trim_at_signal) < 0) {
+			pcap_dump_close(w->dump);
+			unlink(path);
+			writer_free(w);
+			return tt_errf(err, errsz, "%s: out of memory", path);
+		}
 	}
 	*wp = w;
 	return 0;
@@ -125,50 +188,6 @@ tt_trace_flush(tt_trace_writer *w)
 	if (w->werr == 0)
 		w->werr = errno != 0 ? errno : EIO;
 	return -1;
-}
-
-/* The pcap file header, and the header of each record: 4 x 32 bits in the
- * writer's byte order, the third the bytes kept (libpcap's savefile). */
-#define PCAP_FILE_HLEN 24
-#define PCAP_REC_HLEN 16
-
-/*
- * A trace written in place whose writing failed (a full disk) ends inside
- * a record, or inside the buffer that held it: cut it at the end of its
- * last whole record, so that readers take it as a shorter complete trace,
- * as after an interrupt, and do not guess at the cut.  A file without its
- * whole header holds nothing and is removed.  The number of records kept,
- * -1 when the file cannot be read back, -2 when it was removed.
- */
-static int64_t
-trim_to_record(const char *path)
-{
-	uint8_t h[PCAP_REC_HLEN];
-	uint32_t caplen;
-	off_t end = PCAP_FILE_HLEN;
-	struct stat st;
-	int64_t n = 0;
-	int fd = open(path, O_RDWR | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) != 0 || st.st_size < PCAP_FILE_HLEN) {
-		close(fd);
-		unlink(path);
-		return -2;
-	}
-	while (end + PCAP_REC_HLEN <= st.st_size &&
-	    pread(fd, h, sizeof(h), end) == (ssize_t)sizeof(h)) {
-		memcpy(&caplen, h + 8, sizeof(caplen));
-		if (end + PCAP_REC_HLEN + (off_t)caplen > st.st_size)
-			break;
-		end += PCAP_REC_HLEN + (off_t)caplen;
-		n++;
-	}
-	if (ftruncate(fd, end) != 0)
-		n = -1;
-	close(fd);
-	return n;
 }
 
 int
