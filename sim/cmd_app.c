@@ -66,7 +66,9 @@ app_usage(FILE *f)
 "  --record DIR     write what ttd would have captured: one pcap per node\n"
 "                   (<host>-pe.pcap from the YAML nodes: map, n<node>-pe.pcap\n"
 "                   otherwise), each message at its send and a delivery\n"
-"                   copy at its arrival, in node-local time\n"
+"                   copy at its arrival, in node-local time; after a\n"
+"                   signal or a failed write each trace ends on its last\n"
+"                   whole record\n"
 "  --clock-skew NS  nodes' clocks differ by fixed offsets below NS (500000)\n"
 "  --deps-out FILE  the motif's true dependencies, in ttsim trace infer's\n"
 "                   format\n"
@@ -76,8 +78,9 @@ app_usage(FILE *f)
 "  --csv FILE       one line per PE: its rank, when its program ended,\n"
 "                   messages sent and received\n"
 "\n"
-"Exit status: 0 ran, 1 the deadlock watchdog fired, 2 bad usage or input,\n"
-"130 interrupted (the traces then hold what was recorded until then).\n");
+"Exit status: 0 ran, 1 the deadlock watchdog fired, 2 bad usage or input\n"
+"or a failed write, 130 interrupted (SIGINT, SIGTERM, SIGHUP; the traces\n"
+"then hold what was recorded until then).\n");
 }
 
 /* What ttsim app is told. */
