@@ -573,11 +573,38 @@ plot_csv(const char *csv, const char *out, const char *title)
 	return gp_close(&gp);
 }
 
+/* The smallest and largest x of a data file of "x y" lines ('#'
+ * comments, blank lines between series): 1, or 0 when it has none. */
+static int
+data_xrange(const char *path, double *lo, double *hi)
+{
+	char line[256], *end;
+	FILE *f = fopen(path, "r");
+	double x;
+	int any = 0;
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		x = strtod(line, &end);
+		if (end == line)
+			continue;
+		if (!any || x < *lo)
+			*lo = x;
+		if (!any || x > *hi)
+			*hi = x;
+		any = 1;
+	}
+	fclose(f);
+	return any;
+}
+
 int
 plot_cdf(const char *data, const char *const *names, int nnames,
     const char *xlabel, const char *out, const char *title)
 {
 	size_t len = strlen(out);
+	double lo = 1, hi = 1;
 	struct gp gp;
 	int i;
 	FILE *g;
@@ -594,8 +621,16 @@ plot_cdf(const char *data, const char *const *names, int nnames,
 	gp_quoted(g, title != NULL ? title : "");
 	fprintf(g, "\nset grid\nset key bottom right\nset xlabel ");
 	gp_quoted(g, xlabel);
-	fprintf(g, "\nset ylabel 'share of messages'\nset yrange [0:1]\n"
-	    "set logscale x\nplot ");
+	fprintf(g, "\nset ylabel 'share of messages'\nset yrange [0:1]\n");
+	/* every message equally late: a range around it, not gnuplot's
+	 * warning; a logarithmic axis for positive values only */
+	if (data_xrange(data, &lo, &hi) && lo <= 0)
+		fprintf(g, "unset logscale x\n");
+	else
+		fprintf(g, "set logscale x\n");
+	if (lo == hi)
+		axis_range(g, "x", lo, hi, lo > 0);
+	fprintf(g, "plot ");
 	for (i = 0; i < nnames; i++) {
 		fprintf(g, "%s", i ? ", " : "");
 		gp_quoted(g, data);

@@ -26,9 +26,9 @@
 #     warning; the full disk fails the command, naming the file; `run
 #     --record` killed by SIGINT leaves its traces whole too;
 #   - `plot -o` with a newline in the name writes that file; on a full
-#     disk it fails and leaves the old plot; a one-point sweep plots
-#     without gnuplot warnings; no line of the sweep table ends with a
-#     space.
+#     disk it fails and leaves the old plot; a one-point sweep (and
+#     replay's CDF of one message) plots without gnuplot warnings; no
+#     line of the sweep table ends with a space.
 # Never touches a device node: the FIFOs, links and files are made in a
 # temporary directory (the full disk is a small tmpfs mounted there, as
 # root only), removed at the end.  Half a minute.
@@ -366,6 +366,13 @@ line.png"
 	st=$?
 	[ $st -eq 0 ] && [ ! -s "$tmp/err" ] && ok sweep-plot-one-point-no-warning ||
 	    bad sweep-plot-one-point-no-warning "exit $st: $(cat "$tmp/err")"
+	# replay's CDF of a trace of one message: every message equally late
+	synth --messages 1 -o "$tmp/one-msg.pcap" 2>/dev/null
+	"$T" replay "$tmp/one-msg.pcap" --dims 2,2,2 --plot "$tmp/cdf1.png" >/dev/null 2>"$tmp/err"
+	st=$?
+	[ $st -eq 0 ] && [ "$(cat "$tmp/err")" = "ttsim replay: wrote $tmp/cdf1.png" ] &&
+	    ok replay-plot-one-message-no-warning ||
+	    bad replay-plot-one-message-no-warning "exit $st: $(cat "$tmp/err")"
 	# the plot's input is not its output
 	cp "$tmp/one.csv" "$tmp/data.png"
 	"$T" plot "$tmp/data.png" -o "$tmp/data.png" 2>"$tmp/err"
