@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,33 +35,43 @@ struct out_input {
 
 static struct out_input *inputs;
 static size_t ninputs, inputs_cap;
+/* ttd loads its configuration in a thread of its own */
+static pthread_mutex_t inputs_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int
 note_input(const struct stat *st, const char *name)
 {
 	struct out_input *g;
 	size_t i;
+	int r = 0;
 
 	/* a pipe or a device is read, not replaced by anything */
 	if (!S_ISREG(st->st_mode))
 		return 0;
+	pthread_mutex_lock(&inputs_lock);
 	for (i = 0; i < ninputs; i++)
 		if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
-			return 0;
+			goto out;
 	if (ninputs == inputs_cap) {
 		size_t cap = inputs_cap ? inputs_cap * 2 : 16;
 
-		if ((g = realloc(inputs, cap * sizeof(*g))) == NULL)
-			return -1;
+		if ((g = realloc(inputs, cap * sizeof(*g))) == NULL) {
+			r = -1;
+			goto out;
+		}
 		inputs = g;
 		inputs_cap = cap;
 	}
-	if ((inputs[ninputs].name = strdup(name)) == NULL)
-		return -1;
+	if ((inputs[ninputs].name = strdup(name)) == NULL) {
+		r = -1;
+		goto out;
+	}
 	inputs[ninputs].dev = st->st_dev;
 	inputs[ninputs].ino = st->st_ino;
 	ninputs++;
-	return 0;
+out:
+	pthread_mutex_unlock(&inputs_lock);
+	return r;
 }
 
 int
@@ -86,19 +97,23 @@ tt_outfile_input_fd(int fd, const char *name)
 	return note_input(&st, name);
 }
 
-/* The input that path is (after links), or NULL. */
+/* The input that path is (after links), or NULL.  Inputs are never
+ * forgotten, so the name stays valid. */
 static const char *
 input_named(const char *path)
 {
+	const char *name = NULL;
 	struct stat st;
 	size_t i;
 
 	if (stat(path, &st) != 0)
 		return NULL;
-	for (i = 0; i < ninputs; i++)
+	pthread_mutex_lock(&inputs_lock);
+	for (i = 0; i < ninputs && name == NULL; i++)
 		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
-			return inputs[i].name;
-	return NULL;
+			name = inputs[i].name;
+	pthread_mutex_unlock(&inputs_lock);
+	return name;
 }
 
 static int
@@ -136,6 +151,9 @@ struct out_atsig {
 static struct out_atsig *parts;
 static volatile size_t nparts;
 static size_t parts_cap;
+/* the process that registered them: a forked child (a --jobs worker)
+ * killed by a signal leaves its parent's files alone */
+static volatile pid_t parts_pid;
 
 static void
 parts_on_signal(int sig)
@@ -144,7 +162,7 @@ parts_on_signal(int sig)
 	int saved = errno;
 	size_t i;
 
-	for (i = 0; i < nparts; i++)
+	for (i = 0; i < nparts && getpid() == parts_pid; i++)
 		parts[i].fn(parts[i].path);
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
@@ -206,6 +224,7 @@ outfile_at_signal(const char *path, void (*fn)(const char *path))
 	parts[nparts].path = path;
 	parts[nparts].fn = fn;
 	nparts = nparts + 1;
+	parts_pid = getpid();
 	parts_handlers();
 out:
 	sigprocmask(SIG_SETMASK, &old, NULL);
