@@ -31,10 +31,13 @@
  *
  * A signal that would end the process (SIGINT, SIGTERM, SIGHUP, SIGPIPE,
  * SIGXFSZ) removes the temporary files of the outputs still open before
- * it does, unless the program ignores it or handles it itself (it then
- * discards its outputs on its way out).  The handler is installed at the
- * first temporary file, over the default action only.
- * Single-threaded: the umask is read by setting it.
+ * it does (and cuts the traces written in place at their last whole
+ * record, twintorus/trace.h), unless the program ignores it or handles it
+ * itself (it then discards its outputs on its way out).  The handler is
+ * installed at the first such file, over the default action only, and
+ * acts in the process that opened the files, not in a forked child.
+ * Outputs are single-threaded (the umask is read by setting it); noting
+ * an input may happen in any thread.
  */
 #ifndef TWINTORUS_OUTFILE_H
 #define TWINTORUS_OUTFILE_H
