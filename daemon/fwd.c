@@ -682,8 +682,10 @@ ttd_fwd_link(struct ttd_fwd *f, int side, int lport, int up)
 	fp->link = up;
 	if (!up) {
 		fp->cabling = TTD_CABLING_UNKNOWN;	/* nothing to hear */
-		/* whoever is plugged in next proves itself by its hellos */
-		fp->peer_ok = 0;
+		/* the neighbour stays verified (the cable plugged back), but
+		 * whatever is plugged in instead replaces it by its first
+		 * hello; its sequence numbers may start anew */
+		fp->peer_open = 1;
 		fp->cred_rx_epoch = 0;
 		/* what waits for it goes no further */
 		sw->want |= 1u << lport;

@@ -11,8 +11,8 @@
  * the far end, sent by that card (the frame's source PE), makes its MAC
  * address the port's neighbour.  Another MAC address claiming the same is
  * not believed while that neighbour is heard (hello_impostor); once it
- * has been silent TTD_PEER_HOLD_NS, or the link went down, it may take
- * its place.  Whoever can send frames with the neighbour's own MAC
+ * has been silent TTD_PEER_HOLD_NS, or the link went down since, it may
+ * take its place.  Whoever can send frames with the neighbour's own MAC
  * address is that neighbour as far as Ethernet can tell: these checks
  * keep out every other sender on the cable, not that one.
  */
@@ -120,9 +120,11 @@ hello_verify(struct ttd_fwd *f, int side, int lport, const uint8_t mac[6],
 
 	if (fp->peer_ok && memcmp(fp->peer_mac, mac, 6) == 0) {
 		fp->peer_heard_ns = now;
+		fp->peer_open = 0;
 		return 1;
 	}
-	if (fp->peer_ok && now - fp->peer_heard_ns < TTD_PEER_HOLD_NS) {
+	if (fp->peer_ok && !fp->peer_open &&
+	    now - fp->peer_heard_ns < TTD_PEER_HOLD_NS) {
 		if (hello_log_allowed(f, side, lport)) {
 			hello_mac_text(mac, m, sizeof(m));
 			hello_mac_text(fp->peer_mac, was, sizeof(was));
@@ -138,12 +140,13 @@ hello_verify(struct ttd_fwd *f, int side, int lport, const uint8_t mac[6],
 		hello_mac_text(mac, m, sizeof(m));
 		hello_mac_text(fp->peer_mac, was, sizeof(was));
 		ttd_log(TTD_LOG_NOTICE, "cabling", "%s: the neighbour is now "
-		    "%s (%s silent for %llu ms)", ttd_fwd_port_name(f, side,
-		    lport, pn, sizeof(pn)), m, was, (unsigned long long)
-		    ((now - fp->peer_heard_ns) / 1000000u));
+		    "%s (%s %s)", ttd_fwd_port_name(f, side, lport, pn,
+		    sizeof(pn)), m, was, fp->peer_open ? "was there before the "
+		    "link went down" : "silent for 3 s or more");
 	}
 	memcpy(fp->peer_mac, mac, 6);
 	fp->peer_ok = 1;
+	fp->peer_open = 0;
 	fp->peer_heard_ns = now;
 	fp->cred_rx_epoch = 0;		/* its sequence numbers start anew */
 	return 1;

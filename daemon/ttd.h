@@ -362,11 +362,14 @@ struct ttd_fport {
 	 * The neighbour credit frames are taken from: on an external port the
 	 * one whose hello named the node, card and port the torus puts there,
 	 * with that card as the frame's source; from then on its MAC address
-	 * (peer_mac) is the only one credit frames are taken from.  Forgotten
-	 * when the link goes down.  On the internal link it is the other
-	 * card's internal port, which this ttd runs (no hellos needed).
+	 * (peer_mac) is the only one credit frames are taken from.  When the
+	 * link goes down it stays (the same cable plugged back needs no new
+	 * hello), but the next hello naming that card from any address takes
+	 * its place at once (peer_open).  On the internal link it is the
+	 * other card's internal port, which this ttd runs (no hellos needed).
 	 */
 	int peer_ok;
+	int peer_open;            /* replaceable without TTD_PEER_HOLD_NS */
 	uint8_t peer_mac[6];
 	uint64_t peer_heard_ns;   /* its last hello or credit frame taken */
 	struct ttd_loglimit loglim;       /* lines about its hellos */

@@ -1761,13 +1761,18 @@ test_credit_not_from_neighbour_refused(void **state)
 	}
 	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_NO_BUFFER], 0);
 	assert_int_equal(ttd_fwd_queued(&x.f), 0);
-	/* on an external port: before any hello was heard there (a link
-	 * that came back forgets its neighbour), nobody's credit frames */
-	ttd_fwd_link(&x.f, 0, 0, 0);
-	ttd_fwd_link(&x.f, 0, 0, 1);
+	/* on an external port whose neighbour now says it is another card
+	 * (a wrong cable): nobody is verified there, nobody's frames taken */
+	{
+		uint8_t hb[64], mac[6];
+
+		neighbour_mac(&x, 0, 0, mac);
+		port_rx(&x.f, 0, 0, hb, hello_from(hb, 0, 0, tt_port_of(0, 1),
+		    0, mac));
+	}
 	credit_fields(&x, 0, 0, &f, &c);
 	assert_credit_refused(&x, 0, 0, &f, &c, "credit_not_peer",
-	    "before the neighbour's hello");
+	    "with no neighbour verified");
 	fixture_free(&x);
 }
 
@@ -2011,7 +2016,7 @@ test_credit_lost_not_inflated(void **state)
  * puts there, that card sending it: another address saying the same while
  * the neighbour is heard is an impostor (its hello and credit frames
  * refused); once the neighbour has been silent TTD_PEER_HOLD_NS, or the
- * link went down, the new address may take its place.
+ * link went down since, the new address may take its place.
  */
 static void
 test_hello_verifies_neighbour(void **state)
@@ -2053,14 +2058,27 @@ test_hello_verifies_neighbour(void **state)
 	    "from the old address");
 	memcpy(f.src_mac, other, 6);
 	assert_credit_taken(&x, 0, 0, &f, &c);
-	/* a hello naming the right card, sent with another source PE, does
-	 * not verify anyone; after the link went down nobody is verified */
+	/* the link goes down and comes back: the same neighbour's frames
+	 * are taken at once, and whatever was plugged in instead replaces
+	 * it by its first hello (no wait for the neighbour's silence) */
 	ttd_fwd_link(&x.f, 0, 0, 0);
 	ttd_fwd_link(&x.f, 0, 0, 1);
-	port_rx(&x.f, 0, 0, buf, hello_from(buf, tt_card_node(&x.c.net,
-	    peer), tt_card_side(&x.c.net, peer), pp, peer + 2, other));
 	credit_fields(&x, 0, 0, &f, &c);
 	memcpy(f.src_mac, other, 6);
+	assert_credit_taken(&x, 0, 0, &f, &c);
+	ttd_fwd_link(&x.f, 0, 0, 0);
+	ttd_fwd_link(&x.f, 0, 0, 1);
+	port_rx(&x.f, 0, 0, buf, neighbour_hello(&x, 0, 0, buf));
+	assert_int_equal(dropped(&x, "hello_impostor"), 1);
+	credit_fields(&x, 0, 0, &f, &c);
+	assert_credit_taken(&x, 0, 0, &f, &c);
+	/* a hello naming the right card from another source PE verifies
+	 * nobody, and the neighbour's own address saying so is no longer
+	 * the neighbour */
+	neighbour_mac(&x, 0, 0, f.src_mac);
+	port_rx(&x.f, 0, 0, buf, hello_from(buf, tt_card_node(&x.c.net,
+	    peer), tt_card_side(&x.c.net, peer), pp, peer + 2, f.src_mac));
+	credit_fields(&x, 0, 0, &f, &c);
 	assert_credit_refused(&x, 0, 0, &f, &c, "credit_not_peer",
 	    "after a hello from another source PE");
 	fixture_free(&x);
