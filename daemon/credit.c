@@ -185,10 +185,15 @@ credit_check(struct ttd_fwd *f, struct ttd_sw *sw, int lport,
 		 * the other card's buffer is known to the byte */
 		if (fp->port == TT_PORT_INT ? buf != f->o.int_vc_bytes :
 		    buf < TT_CREDIT_BYTES_MIN || buf > TT_CREDIT_BYTES_MAX) {
-			snprintf(why, whysz, "VC %d: a buffer of %u bytes (%s)",
-			    v, buf, fp->port == TT_PORT_INT ? "the other "
-			    "card's is another" : "credits: allows "
-			    "18432 to 16777216");
+			if (fp->port == TT_PORT_INT)
+				snprintf(why, whysz, "VC %d: a buffer of %u "
+				    "bytes, the other card's is %u", v, buf,
+				    f->o.int_vc_bytes);
+			else
+				snprintf(why, whysz, "VC %d: a buffer of %u "
+				    "bytes, outside the %d to %d a credits: "
+				    "section may set", v, buf,
+				    TT_CREDIT_BYTES_MIN, TT_CREDIT_BYTES_MAX);
 			return TTD_DROP_CREDIT_IMPLAUSIBLE;
 		}
 		/* what the limit lets us send beyond what we have sent can
