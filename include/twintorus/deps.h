@@ -45,7 +45,7 @@
 TT_BEGIN_DECLS
 
 /* The most bytes of a line, its newline not counted (64 KiB: some 3,000
- * predecessors of the longest numbers, as many thousands as most PEs). */
+ * predecessors of the longest numbers, more of shorter ones). */
 #define TT_DEPS_LINE_MAX  65536u
 /* The most bytes of one message (4 GiB). */
 #define TT_DEPS_BYTES_MAX (1ull << 32)
