@@ -192,7 +192,7 @@ on_causal_message(void *ctx, const tt_causal_msg *m)
 	struct replay_job *j = ctx;
 	uint64_t lat = m->done - m->gen;
 
-	fprintf(j->csv, "%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu32 ",%"
+	fprintf(j->csv, "%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%"
 	    PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu32 ",%"
 	    PRIu32 "\n", j->name, m->src, m->dst, m->bytes, m->packets,
 	    m->t_ns, m->gen, m->done, lat, (double)lat * j->cycle_ns, m->seq,
