@@ -290,6 +290,8 @@ paper-quick: build/ttsim
 testbed: all $(TESTBED_BIN)
 	@echo "== tests/testbed/testbed.sh"
 	@bash tests/testbed/testbed.sh
+	@echo "== tests/testbed/ifaces.sh"
+	@bash tests/testbed/ifaces.sh
 	@echo "== tests/testbed/mpi.sh"
 	@if why=$$(bash tests/testbed/mpi.sh --why-not); then bash tests/testbed/mpi.sh; \
 	else echo "SKIP mpi: $$why"; fi

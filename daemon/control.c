@@ -4,9 +4,13 @@
  * here may wait: the socket and every client are non-blocking, a client
  * is read and written as poll() says it can be, and one that has not sent
  * its request and read its answer within TTD_CONTROL_DEADLINE_MS is
- * closed.  Up to TTD_CONTROL_CLIENTS are served at once; while all slots
- * are taken the listener is left out of the poll set and later clients
- * wait in the kernel's backlog.
+ * closed.  Up to TTD_CONTROL_CLIENTS are served at once.  While all slots
+ * are taken, a client waiting in the kernel's backlog takes the slot of
+ * the oldest one held for longer than TTD_CONTROL_GRACE_MS, silent ones
+ * (nothing sent yet) first: idle or slow clients, however many, delay
+ * `ttd status` by a grace or a few, not by their deadlines one batch
+ * after the other.  While no slot may be taken the listener is left out
+ * of the poll set.
  *
  * The socket file: ttd replaces only a stale socket (one nobody answers
  * on, left by a ttd that died); a file, a directory, a link, a device or
@@ -139,10 +143,40 @@ client_close(struct ttd_client *cl)
 	cl->fd = -1;
 }
 
-int
-ttd_control_pollfds(const struct ttd_control *c, struct pollfd *pfd)
+/*
+ * The slot a new client takes: a free one, else the oldest client held
+ * past its grace, one that has sent nothing first; -1 none (all are
+ * younger: a burst of clients waits a grace in the backlog).
+ */
+static int
+control_slot(const struct ttd_control *c, uint64_t now_ms)
 {
-	int i, busy = 0;
+	int i, pick = -1, pick_silent = 0;
+
+	for (i = 0; i < TTD_CONTROL_CLIENTS; i++) {
+		const struct ttd_client *cl = &c->client[i];
+		int silent;
+
+		if (cl->fd < 0)
+			return i;
+		if (now_ms < cl->accepted_ms + TTD_CONTROL_GRACE_MS)
+			continue;
+		silent = cl->inlen == 0 && cl->out == NULL;
+		if (pick < 0 || silent > pick_silent || (silent ==
+		    pick_silent && cl->accepted_ms <
+		    c->client[pick].accepted_ms)) {
+			pick = i;
+			pick_silent = silent;
+		}
+	}
+	return pick;
+}
+
+int
+ttd_control_pollfds(const struct ttd_control *c, struct pollfd *pfd,
+    uint64_t now_ms)
+{
+	int i;
 
 	for (i = 0; i < TTD_CONTROL_CLIENTS; i++) {
 		const struct ttd_client *cl = &c->client[i];
@@ -150,24 +184,38 @@ ttd_control_pollfds(const struct ttd_control *c, struct pollfd *pfd)
 		pfd[1 + i].fd = cl->fd;
 		pfd[1 + i].events = cl->out != NULL ? POLLOUT : POLLIN;
 		pfd[1 + i].revents = 0;
-		busy += cl->fd >= 0;
 	}
-	/* all slots taken: leave new clients in the backlog */
-	pfd[0].fd = busy < TTD_CONTROL_CLIENTS ? c->fd : -1;
+	/* no slot to take now: new clients wait in the backlog, until a
+	 * grace ends (ttd_control_next_deadline) */
+	pfd[0].fd = control_slot(c, now_ms) >= 0 ? c->fd : -1;
 	pfd[0].events = POLLIN;
 	pfd[0].revents = 0;
 	return 1 + TTD_CONTROL_CLIENTS;
 }
 
 uint64_t
-ttd_control_next_deadline(const struct ttd_control *c)
+ttd_control_next_deadline(const struct ttd_control *c, uint64_t now_ms)
 {
-	uint64_t t = UINT64_MAX;
-	int i;
+	uint64_t t = UINT64_MAX, grace = UINT64_MAX;
+	int i, busy = 0;
 
-	for (i = 0; i < TTD_CONTROL_CLIENTS; i++)
-		if (c->client[i].fd >= 0 && c->client[i].deadline_ms < t)
-			t = c->client[i].deadline_ms;
+	for (i = 0; i < TTD_CONTROL_CLIENTS; i++) {
+		const struct ttd_client *cl = &c->client[i];
+
+		if (cl->fd < 0)
+			continue;
+		busy++;
+		if (cl->deadline_ms < t)
+			t = cl->deadline_ms;
+		/* graces past: the listener is polled already */
+		if (cl->accepted_ms + TTD_CONTROL_GRACE_MS > now_ms &&
+		    cl->accepted_ms + TTD_CONTROL_GRACE_MS < grace)
+			grace = cl->accepted_ms + TTD_CONTROL_GRACE_MS;
+	}
+	/* every slot taken and none to be had: look at the backlog again
+	 * when one may be */
+	if (busy == TTD_CONTROL_CLIENTS && grace < t)
+		t = grace;
 	return t;
 }
 
@@ -240,18 +288,26 @@ client_write(struct ttd_client *cl)
 		client_close(cl);
 }
 
+/* Take in the clients waiting, while a slot may be had: at most one per
+ * slot a call, since a client just taken in has its grace. */
 static void
 control_accept(struct ttd_control *c, uint64_t now_ms)
 {
 	int i, fd;
 
-	for (i = 0; i < TTD_CONTROL_CLIENTS; i++) {
-		if (c->client[i].fd >= 0)
-			continue;
+	while ((i = control_slot(c, now_ms)) >= 0) {
 		fd = accept4(c->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0)
 			return;
+		if (c->client[i].fd >= 0) {
+			ttd_log(TTD_LOG_DEBUG, "control", "every slot taken: "
+			    "a client held %llu ms closed for one waiting",
+			    (unsigned long long)(now_ms -
+			    c->client[i].accepted_ms));
+			client_close(&c->client[i]);
+		}
 		c->client[i].fd = fd;
+		c->client[i].accepted_ms = now_ms;
 		c->client[i].deadline_ms = now_ms + TTD_CONTROL_DEADLINE_MS;
 	}
 }

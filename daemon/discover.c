@@ -157,10 +157,14 @@ ttd_discover(const char *xml_path, ttd_nic **nicsp, size_t *np, char *err,
 		p->link = xml_path == NULL ? discover_link(p->name) : -1;
 	}
 	hwloc_topology_destroy(t);
-	qsort(nics, n, sizeof(*nics), nic_cmp);
+	/* no card (a network namespace of veths): nics is NULL, which
+	 * qsort must not be given, even to sort nothing */
+	if (n > 1)
+		qsort(nics, n, sizeof(*nics), nic_cmp);
 	for (i = 0; i < n; i++)
-		qsort(nics[i].port, (size_t)nics[i].nports,
-		    sizeof(nics[i].port[0]), port_cmp);
+		if (nics[i].nports > 1)
+			qsort(nics[i].port, (size_t)nics[i].nports,
+			    sizeof(nics[i].port[0]), port_cmp);
 	*nicsp = nics;
 	*np = n;
 	return 0;

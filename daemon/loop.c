@@ -562,7 +562,7 @@ loop_slots(struct ttd_daemon *d, struct loop_slots *sl, struct pollfd *pfd)
 	pfd[n].events = POLLIN;
 	pfd[n++].revents = 0;
 	sl->ctl = n;
-	(void)ttd_control_pollfds(&d->ctl, pfd + n);
+	(void)ttd_control_pollfds(&d->ctl, pfd + n, loop_ms());
 	sl->n = n + 1 + TTD_CONTROL_CLIENTS;
 }
 
@@ -571,7 +571,7 @@ loop_slots(struct ttd_daemon *d, struct loop_slots *sl, struct pollfd *pfd)
 static int
 loop_timeout(struct ttd_daemon *d, int plane, uint64_t flush, uint64_t now)
 {
-	uint64_t next = flush, ctl = ttd_control_next_deadline(&d->ctl);
+	uint64_t next = flush, ctl = ttd_control_next_deadline(&d->ctl, now);
 	int t;
 
 	if (ctl < next)

@@ -119,6 +119,56 @@ ttd_plane_io(struct ttd_daemon *d, struct ttd_io *io)
 
 /* ---- links ---- */
 
+/*
+ * Port (s, i)'s interface went away (deleted: a driver reloaded, a veth
+ * made again, a card unplugged) or its socket keeps failing: the device
+ * closed, the port down (what waits for it is dropped as link_down, no
+ * credit frame or hello is sent into it), counted and said once.  Its
+ * socket was bound to that interface: one made again under the same name
+ * is another, which only a new socket reaches (plane_port_reopen).
+ */
+static void
+plane_port_lost(struct ttd_daemon *d, int s, int i, const char *why)
+{
+	struct ttd_dev *dev = &d->dev[s][i];
+	char pn[160];
+
+	ttd_log(TTD_LOG_WARNING, "link", "%s: interface %s %s: the port is "
+	    "down until an interface of that name is there again",
+	    ttd_fwd_port_name(&d->f, s, i, pn, sizeof(pn)), dev->ifname, why);
+	ttd_dev_close(dev);
+	dev->lost++;
+	dev->reopen_warned = 0;
+	ttd_fwd_link(&d->f, s, i, 0);
+}
+
+/* A closed port whose interface name is there again: opened on it, with
+ * the backend it had.  1 open; 0 not (tried again at the next link news
+ * or second, a failure said once). */
+static int
+plane_port_reopen(struct ttd_daemon *d, int s, int i)
+{
+	struct ttd_dev *dev = &d->dev[s][i];
+	char pn[160], err[512];
+
+	/* there but down (made, not yet up): it opens once up, which
+	 * rtnetlink tells (libpcap refuses an interface that is down) */
+	if (!ttd_dev_name_exists(dev) || ttd_port_carrier(dev->ifname) == 0)
+		return 0;
+	ttd_fwd_port_name(&d->f, s, i, pn, sizeof(pn));
+	if (ttd_dev_reopen(dev, d->f.sw[s].fp[i].mac, err, sizeof(err)) < 0) {
+		if (!dev->reopen_warned)
+			ttd_log(TTD_LOG_WARNING, "link", "%s: interface %s is "
+			    "there again but does not open (tried again every "
+			    "second): %s", pn, dev->ifname, err);
+		dev->reopen_warned = 1;
+		return 0;
+	}
+	ttd_log(TTD_LOG_NOTICE, "link", "%s: interface %s is there again: "
+	    "the port reopened (%s)", pn, dev->ifname, ttd_dev_mode(dev));
+	return 1;
+}
+
 void
 ttd_plane_links(struct ttd_daemon *d, int side)
 {
@@ -131,6 +181,15 @@ ttd_plane_links(struct ttd_daemon *d, int side)
 		if (side >= 0 && s != side)
 			continue;
 		for (i = 0; i < sw->nports; i++) {
+			struct ttd_dev *dev = &d->dev[s][i];
+
+			if (ttd_dev_is_open(dev) && !ttd_dev_present(dev))
+				plane_port_lost(d, s, i, ttd_dev_name_exists(
+				    dev) ? "was made again (another device "
+				    "now)" : "is gone");
+			if (!ttd_dev_is_open(dev) && !plane_port_reopen(d, s,
+			    i))
+				continue;
 			up = ttd_port_carrier(d->nd.card[s].port[i].ifname);
 			if (up < 0 || up == sw->fp[i].link)
 				continue;
@@ -249,32 +308,72 @@ plane_read_tap(struct ttd_daemon *d, int s)
 	}
 }
 
+/*
+ * Ports whose socket reported an error (POLLERR: libpcap's ENETDOWN when
+ * the interface went down or away; a failed receive or send): the
+ * interfaces looked at at once, a port whose interface went closed.  On
+ * one still there the error is read, which clears it, so that poll() does
+ * not return at once again and again; a socket failing PLANE_ERR_ROUNDS
+ * rounds in a row all the same is closed, and opened again with the next
+ * second's look at the links.
+ */
+#define PLANE_ERR_ROUNDS	100
+
+static void
+plane_port_errors(struct ttd_plane *p)
+{
+	struct ttd_daemon *d = p->d;
+	int s, i;
+
+	ttd_plane_links(d, p->side);
+	for (s = 0; s < d->nd.ncards; s++)
+		for (i = 0; plane_has(p, s) && i < d->f.sw[s].nports; i++) {
+			struct ttd_dev *dev = &d->dev[s][i];
+
+			if (!ttd_dev_is_open(dev) || !dev->failed)
+				continue;
+			ttd_dev_clear_error(dev);
+			if (++dev->err_rounds >= PLANE_ERR_ROUNDS)
+				plane_port_lost(d, s, i, "keeps failing");
+		}
+}
+
 int
 ttd_plane_round(struct ttd_plane *p, const struct pollfd *pfd)
 {
 	struct ttd_daemon *d = p->d;
 	struct plane_rx rx = {d, 0, 0};
 	uint64_t now = plane_ms();
-	int s, i, n = 0, wait = PLANE_IDLE_MS, got = 0;
+	int s, i, n = 0, wait = PLANE_IDLE_MS, got = 0, bad = 0;
 
 	for (s = 0; s < d->nd.ncards; s++)
 		for (i = 0; plane_has(p, s) && i < d->f.sw[s].nports; i++) {
 			struct ttd_dev *dev = &d->dev[s][i];
+			short ev = pfd[n++].revents;
 
-			/* AF_XDP's ring is read without a system call */
-			if ((pfd[n++].revents & POLLIN) ||
+			/* AF_XDP's ring is read without a system call; an
+			 * error is read by libpcap (and so cleared) */
+			if ((ev & (POLLIN | POLLERR)) ||
 			    dev->backend == TTD_BACKEND_XDP) {
 				rx.side = s;
 				rx.lport = i;
 				got += ttd_dev_rx(dev, PLANE_BATCH,
 				    plane_rx_cb, &rx);
 			}
+			if (ev & (POLLERR | POLLHUP | POLLNVAL))
+				dev->failed = 1;
+			if (dev->failed)
+				bad = 1;
+			else
+				dev->err_rounds = 0;
 		}
 	for (s = 0; s < d->nd.ncards; s++)
 		if (plane_has(p, s) && (pfd[n++].revents & POLLIN))
 			plane_read_tap(d, s);
 	if (pfd[n++].revents & POLLIN)
 		plane_link_news(p);
+	if (bad)
+		plane_port_errors(p);
 	if (now >= p->hello_ms) {
 		ttd_plane_links(d, p->side);
 		ttd_fwd_hello(&d->f, p->side);
@@ -282,10 +381,12 @@ ttd_plane_round(struct ttd_plane *p, const struct pollfd *pfd)
 	}
 	ttd_fwd_drain(&d->f, p->side);
 	ttd_credit_round(&d->f, p->side, plane_now_ns(d));
+	bad = 0;
 	for (s = 0; s < d->nd.ncards; s++)
 		for (i = 0; plane_has(p, s) && i < d->f.sw[s].nports; i++) {
 			struct ttd_dev *dev = &d->dev[s][i];
 
+			bad |= dev->failed;
 			/* a link without carrier would drop what is pushed:
 			 * it waits in the device for the link to return */
 			if (!dev->dirty || d->f.sw[s].fp[i].link == 0)
@@ -293,7 +394,12 @@ ttd_plane_round(struct ttd_plane *p, const struct pollfd *pfd)
 			ttd_dev_flush(dev);
 			if (dev->dirty)
 				wait = PLANE_BUSY_MS;
+			bad |= dev->failed;
 		}
+	/* a send found no interface behind its socket: the next round
+	 * looks, at once */
+	if (bad)
+		wait = 0;
 	if (ttd_fwd_busy(&d->f, p->side))
 		wait = PLANE_BUSY_MS;
 	/* frames came: more are likely on their way; look again at once

@@ -116,7 +116,11 @@ ttd_dev_open(struct ttd_dev *d, int backend, const char *ifname,
 	memset(d, 0, sizeof(*d));
 	d->fd = -1;
 	d->backend = backend;
+	d->rx_frames = rx_frames;
 	snprintf(d->ifname, sizeof(d->ifname), "%s", ifname);
+	/* before the socket: an interface made again between the two is
+	 * then seen as another, and the port reopened on it */
+	d->ifindex = (int)if_nametoindex(ifname);
 	if (backend == TTD_BACKEND_XDP) {
 		if (ttd_xdp_open(d, ifname, rx_frames, err, errsz) < 0)
 			return -1;
@@ -149,21 +153,34 @@ ttd_dev_rx(struct ttd_dev *d, int max, ttd_dev_rx_fn *cb, void *u)
 	struct pcap_rx r = {cb, u};
 	int n;
 
+	if (!ttd_dev_is_open(d))
+		return 0;
 	if (d->backend == TTD_BACKEND_XDP)
 		return ttd_xdp_rx(d, max, cb, u);
 	n = pcap_dispatch(d->pc, max, pcap_rx_cb, (u_char *)&r);
+	if (n < 0) {
+		/* the interface went down or away (ENETDOWN on the socket):
+		 * the plane looks at it */
+		ttd_log(TTD_LOG_DEBUG, "port", "%s: %s", d->ifname,
+		    pcap_geterr(d->pc));
+		d->failed = 1;
+	}
 	return n > 0 ? n : 0;
 }
 
 int
 ttd_dev_send(struct ttd_dev *d, const uint8_t *buf, size_t len)
 {
+	if (!ttd_dev_is_open(d))
+		return 1;
 	if (d->backend == TTD_BACKEND_XDP)
 		return ttd_xdp_send(d, buf, len);
 	if (pcap_inject(d->pc, buf, len) >= 0)
 		return 0;
 	if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS)
 		return -1;
+	if (errno == ENXIO || errno == ENODEV)
+		d->failed = 1;	/* no interface behind the socket */
 	ttd_log(TTD_LOG_DEBUG, "fwd", "%s: send failed: %s", d->ifname,
 	    pcap_geterr(d->pc));
 	return 1;
@@ -172,7 +189,9 @@ ttd_dev_send(struct ttd_dev *d, const uint8_t *buf, size_t len)
 void
 ttd_dev_flush(struct ttd_dev *d)
 {
-	if (d->backend == TTD_BACKEND_XDP)
+	if (!ttd_dev_is_open(d))
+		d->dirty = 0;
+	else if (d->backend == TTD_BACKEND_XDP)
 		ttd_xdp_flush(d);
 	else
 		d->dirty = 0;	/* pcap_inject sent it already */
@@ -195,23 +214,91 @@ ttd_dev_stats(const struct ttd_dev *d, struct ttd_dev_stats *st)
 		tx = port_stat(d->ifname, "tx_dropped");
 		st->link = tx > d->tx_dropped0 ? tx - d->tx_dropped0 : 0;
 	}
+	st->drop += d->base.drop;
+	st->ifdrop += d->base.ifdrop;
+	st->link += d->base.link;
 }
 
 const char *
 ttd_dev_mode(const struct ttd_dev *d)
 {
+	if (!ttd_dev_is_open(d) && d->lost > 0)
+		return "closed (its interface went away)";
 	return d->backend == TTD_BACKEND_XDP ? ttd_xdp_mode(d) : "libpcap";
+}
+
+int
+ttd_dev_is_open(const struct ttd_dev *d)
+{
+	return d->pc != NULL || d->xsk != NULL;
 }
 
 void
 ttd_dev_close(struct ttd_dev *d)
 {
+	struct ttd_dev_stats st;
+
+	if (ttd_dev_is_open(d)) {
+		/* what was counted stays counted: status sums the openings
+		 * (st holds base already) */
+		ttd_dev_stats(d, &st);
+		d->base = st;
+	}
 	if (d->backend == TTD_BACKEND_XDP)
 		ttd_xdp_close(d);
 	else if (d->pc != NULL)
 		pcap_close(d->pc);
 	d->pc = NULL;
 	d->fd = -1;
+	d->dirty = 0;
+	d->failed = 0;
+	d->err_rounds = 0;
+}
+
+int
+ttd_dev_present(const struct ttd_dev *d)
+{
+	unsigned int idx = if_nametoindex(d->ifname);
+
+	if (idx == 0)
+		return errno != ENODEV;	/* cannot tell (no socket): there */
+	return d->ifindex == 0 || (int)idx == d->ifindex;
+}
+
+int
+ttd_dev_name_exists(const struct ttd_dev *d)
+{
+	return if_nametoindex(d->ifname) != 0;
+}
+
+int
+ttd_dev_reopen(struct ttd_dev *d, uint8_t mac[6], char *err, size_t errsz)
+{
+	struct ttd_dev keep = *d;
+	int r;
+
+	r = ttd_dev_open(d, keep.backend, keep.ifname, keep.rx_frames, mac,
+	    err, errsz);
+	d->lost = keep.lost;
+	d->base = keep.base;
+	d->reopen_warned = keep.reopen_warned;
+	if (r < 0) {
+		d->pc = NULL;
+		d->xsk = NULL;
+		d->fd = -1;
+	}
+	return r;
+}
+
+void
+ttd_dev_clear_error(struct ttd_dev *d)
+{
+	socklen_t len = sizeof(int);
+	int e = 0;
+
+	if (d->fd >= 0)
+		(void)getsockopt(d->fd, SOL_SOCKET, SO_ERROR, &e, &len);
+	d->failed = 0;
 }
 
 int

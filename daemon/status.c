@@ -125,9 +125,11 @@ status_json_port(const struct ttd_daemon *d, int s, int i, FILE *fp)
 	fprintf(fp, ", \"tx_frames\": %llu, \"rx_frames\": %llu, "
 	    "\"rx_data_frames\": %llu, \"capture_dropped\": %llu, "
 	    "\"capture_ifdropped\": %llu, \"link_dropped\": %llu, "
-	    "\"backend\": \"%s\"", ull(p->tx), ull(p->rx), ull(p->rx_data),
-	    ull(st.drop), ull(st.ifdrop), ull(st.link),
-	    ttd_dev_mode(&d->dev[s][i]));
+	    "\"backend\": \"%s\", \"interface\": \"%s\", "
+	    "\"interface_lost\": %llu", ull(p->tx), ull(p->rx),
+	    ull(p->rx_data), ull(st.drop), ull(st.ifdrop), ull(st.link),
+	    ttd_dev_mode(&d->dev[s][i]), ttd_dev_is_open(&d->dev[s][i]) ?
+	    "open" : "gone", ull(d->dev[s][i].lost));
 	status_json_credits(p, fp);
 	fprintf(fp, "}");
 }
@@ -305,7 +307,9 @@ ttd_status_text(const struct ttd_daemon *d, FILE *fp)
 			ttd_dev_stats(&d->dev[s][i], &st);
 			fprintf(fp, "%-36s %-7s %-8s %12llu %12llu %12llu",
 			    ttd_fwd_port_name(&d->f, s, i, pn, sizeof(pn)),
-			    status_link(p->link), p->port == TT_PORT_INT ?
+			    ttd_dev_is_open(&d->dev[s][i]) ?
+			    status_link(p->link) : "gone",
+			    p->port == TT_PORT_INT ?
 			    "-" : cabling_names[p->cabling], ull(p->tx),
 			    ull(p->rx), ull(st.drop + st.ifdrop));
 			if (!d->f.o.lossy)

@@ -497,6 +497,14 @@ typedef struct pcap pcap_t;
 struct ttd_xsk;                        /* xdp.c */
 
 /* One torus port's device, whichever backend opened it. */
+/* Frames the kernel dropped before ttd saw them (drop: the capture ring
+ * or the socket's ring was full; ifdrop: the interface, or bad
+ * descriptors), and after ttd sent them (link: the interface's tx_dropped
+ * since it was opened, e.g. into a cable pulled at the far end). */
+struct ttd_dev_stats {
+	uint64_t drop, ifdrop, link;
+};
+
 struct ttd_dev {
 	int backend;              /* TTD_BACKEND_PCAP or TTD_BACKEND_XDP */
 	char ifname[IF_NAMESIZE];
@@ -505,14 +513,14 @@ struct ttd_dev {
 	int fd;                   /* readable when frames wait; -1 closed */
 	int dirty;                /* sent since the last flush */
 	uint64_t tx_dropped0;     /* the interface's tx_dropped when opened */
-};
-
-/* Frames the kernel dropped before ttd saw them (drop: the capture ring
- * or the socket's ring was full; ifdrop: the interface, or bad
- * descriptors), and after ttd sent them (link: the interface's tx_dropped
- * since it was opened, e.g. into a cable pulled at the far end). */
-struct ttd_dev_stats {
-	uint64_t drop, ifdrop, link;
+	/* what outlives the device when its interface goes away */
+	int ifindex;              /* the interface it was opened on */
+	uint32_t rx_frames;       /* as given to ttd_dev_open */
+	int failed;               /* the socket reported an error */
+	int err_rounds;           /* rounds in a row it did, interface there */
+	uint64_t lost;            /* times its interface went away */
+	int reopen_warned;        /* a failed reopen was said */
+	struct ttd_dev_stats base;   /* the drops of its earlier openings */
 };
 
 typedef void ttd_dev_rx_fn(void *u, const uint8_t *buf, size_t caplen,
@@ -532,7 +540,23 @@ void ttd_dev_flush(struct ttd_dev *d);
 void ttd_dev_stats(const struct ttd_dev *d, struct ttd_dev_stats *st);
 /* "libpcap" or the AF_XDP mode: "native XDP, copy mode", ... */
 const char *ttd_dev_mode(const struct ttd_dev *d);
+/* Closed: its drops kept in base, what it counted on kept. */
 void ttd_dev_close(struct ttd_dev *d);
+/* Whether the device is open (it is not after its interface went). */
+int ttd_dev_is_open(const struct ttd_dev *d);
+/* 1 the interface it was opened on is still there; 0 it is gone, or
+ * another of the same name took its place (deleted and made again: the
+ * socket stays bound to the old one and would never carry a frame). */
+int ttd_dev_present(const struct ttd_dev *d);
+/* Whether an interface of the device's name exists. */
+int ttd_dev_name_exists(const struct ttd_dev *d);
+/* Open a closed device again on the interface of its name, with the
+ * backend and ring size it had; its counts of earlier openings kept. */
+int ttd_dev_reopen(struct ttd_dev *d, uint8_t mac[6], char *err,
+    size_t errsz);
+/* Read and clear the socket's pending error, so that poll() stops
+ * reporting it. */
+void ttd_dev_clear_error(struct ttd_dev *d);
 /* 1 carrier, 0 none (or the interface is down), -1 cannot tell. */
 int ttd_port_carrier(const char *ifname);
 /* PE pe's TAP, named by pattern (one %u) with its MAC and address. */
@@ -571,13 +595,17 @@ int ttd_request_parse(const char *buf, size_t len, int eof, int *kind,
 
 /* ---- control.c ---- */
 
-#define TTD_CONTROL_CLIENTS  8     /* served at once; more wait unaccepted */
-#define TTD_CONTROL_BACKLOG  16
+#define TTD_CONTROL_CLIENTS  32    /* served at once */
+#define TTD_CONTROL_BACKLOG  128
 #define TTD_CONTROL_DEADLINE_MS 2000  /* to send a request and read the
                                          answer */
+#define TTD_CONTROL_GRACE_MS 100  /* a client held this long may make room
+                                     for one waiting, when all slots are
+                                     taken */
 
 struct ttd_client {
 	int fd;                   /* -1: slot free */
+	uint64_t accepted_ms;
 	uint64_t deadline_ms;
 	char in[TTD_REQUEST_MAX];
 	size_t inlen;
@@ -605,15 +633,21 @@ struct ttd_control {
  */
 int ttd_control_open(struct ttd_control *c, const char *path,
     ttd_answer_fn *answer, void *ctx, char *err, size_t errsz);
-/* Fill pollfds for the listener and every client (fd -1: unused), at
- * most 1 + TTD_CONTROL_CLIENTS; returns how many were filled. */
-int ttd_control_pollfds(const struct ttd_control *c, struct pollfd *pfd);
+/* Fill pollfds for the listener (left out while no slot is free and no
+ * client may yet make room) and every client (fd -1: unused), at most
+ * 1 + TTD_CONTROL_CLIENTS; returns how many were filled. */
+int ttd_control_pollfds(const struct ttd_control *c, struct pollfd *pfd,
+    uint64_t now_ms);
 /* Serve what poll() reported on those pollfds; never blocks.  Clients
- * past their deadline are closed. */
+ * past their deadline are closed; with every slot taken, a client
+ * waiting takes the slot of the oldest one held past its grace (one that
+ * has sent nothing first). */
 void ttd_control_serve(struct ttd_control *c, const struct pollfd *pfd,
     uint64_t now_ms);
-/* The earliest client deadline, or UINT64_MAX. */
-uint64_t ttd_control_next_deadline(const struct ttd_control *c);
+/* The earliest client deadline (with every slot taken, or the next end
+ * of a client's grace after now_ms), or UINT64_MAX. */
+uint64_t ttd_control_next_deadline(const struct ttd_control *c,
+    uint64_t now_ms);
 /* Close everything; unlink the socket file if it is still ours. */
 void ttd_control_close(struct ttd_control *c);
 

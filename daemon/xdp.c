@@ -429,11 +429,15 @@ ttd_xdp_flush(struct ttd_dev *d)
 	/* copy mode sends in the system call, 32 frames a call; EBUSY: the
 	 * kernel dropped one (a link without carrier: the interface's
 	 * tx_dropped counts it, as a cable that loses a frame would),
-	 * ENETDOWN, ENOBUFS: the next round tries again */
+	 * ENETDOWN, ENOBUFS: the next round tries again; ENXIO: the socket
+	 * lost its interface (deleted), which the plane then sees */
 	for (i = 0; i < XDP_KICKS && xdp_outstanding(x) > 0; i++)
 		if (sendto(d->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0 &&
-		    errno != EAGAIN && errno != EINTR)
+		    errno != EAGAIN && errno != EINTR) {
+			if (errno == ENXIO || errno == ENODEV)
+				d->failed = 1;
 			break;
+		}
 	xdp_reap(x);
 	d->dirty = xdp_outstanding(x) > 0;
 }

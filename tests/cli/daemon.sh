@@ -150,6 +150,82 @@ out=$(st) && jq -e '.counters.delivered >= 2000' <<<"$out" >/dev/null &&
     ok "status answers with the silent clients connected" || bad status-silent "$out"
 kill $silent; wait $silent 2>/dev/null; pids=${pids% $silent}
 
+# ---- idle and slow control clients do not hold `ttd status` back ----
+# IDLE clients connect and say nothing, SLOW ones send "status json" a
+# byte every 0.3 s; each one closed connects again at once.  With them
+# pressing, `ttd status` is timed three times: the slowest must answer
+# within 1.5 s (a client that waited for the others' 2 s deadlines, slot
+# batch after slot batch, took 4 s and more).
+cat >"$tmp/press.py" <<'PY'
+import socket, subprocess, sys, threading, time
+path, idle, slow, ttd = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+stop = False
+def one():
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.setblocking(False)
+    try:
+        s.connect(path)
+        return s
+    except OSError:             # backlog full: try again later
+        s.close()
+        return None
+def press():
+    held = [None] * (idle + slow)
+    sent = [0] * (idle + slow)
+    last = time.time()
+    while not stop:
+        tick = time.time() - last >= 0.3
+        if tick:
+            last = time.time()
+        for i in range(len(held)):
+            if held[i] is None:
+                held[i], sent[i] = one(), 0
+                continue
+            try:
+                if held[i].recv(4096) == b"":
+                    held[i].close()
+                    held[i], sent[i] = one(), 0
+                    continue
+            except BlockingIOError:
+                pass
+            except OSError:
+                held[i].close()
+                held[i], sent[i] = one(), 0
+                continue
+            if i >= idle and tick and sent[i] < 12:
+                try:
+                    held[i].send(b"status json\n"[sent[i]:sent[i] + 1])
+                    sent[i] += 1
+                except OSError:
+                    pass
+        time.sleep(0.01)
+t = threading.Thread(target=press)
+t.start()
+time.sleep(1)
+worst = 0.0
+for _ in range(3):
+    t0 = time.time()
+    r = subprocess.run([ttd, "status", "--control", path, "--json"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
+    took = time.time() - t0
+    if r.returncode != 0:
+        took = 99.0
+    worst = max(worst, took)
+    time.sleep(0.2)
+stop = True
+t.join()
+print("%.2f" % worst)
+PY
+for press in "20 5" "120 0"; do
+	read -r nidle nslow <<<"$press"
+	took=$(python3 "$tmp/press.py" "$tmp/ttd.sock" "$nidle" "$nslow" "$D")
+	if awk -v t="$took" 'BEGIN { exit !(t < 1.5) }'; then
+		ok "$nidle idle + $nslow slow control clients pressing: ttd status answers within $took s"
+	else
+		bad "status-pressed-$nidle-$nslow" "$nidle idle + $nslow slow control clients: ttd status took ${took:-?} s (at most 1.5)"
+	fi
+done
+
 # ---- the mixed flood: every frame counted once ----
 inns ip link set "$tap0" mtu 9500
 n0=$(st) || bad status

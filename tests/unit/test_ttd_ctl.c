@@ -266,7 +266,7 @@ serve_round(struct ttd_control *c, uint64_t now)
 {
 	struct pollfd pfd[1 + TTD_CONTROL_CLIENTS];
 
-	ttd_control_pollfds(c, pfd);
+	ttd_control_pollfds(c, pfd, now);
 	assert_true(poll(pfd, 1 + TTD_CONTROL_CLIENTS, 10) >= 0);
 	ttd_control_serve(c, pfd, now);
 }
@@ -274,7 +274,8 @@ serve_round(struct ttd_control *c, uint64_t now)
 /*
  * Silent clients cost nothing: each round returns at once, a client that
  * asks is answered while they hang on, more clients than slots wait in
- * the backlog, and the silent ones are closed at their deadline.
+ * the backlog for a grace, then take the slots of the oldest silent ones,
+ * and the silent ones are closed at their deadline.
  */
 static void
 test_control_silent_clients(void **state)
@@ -306,23 +307,35 @@ test_control_silent_clients(void **state)
 	assert_string_equal(got, "answer 2\n");
 	for (i = 0; i < 5; i++)
 		assert_false(closed_by_server(silent[i]));
-	/* more than the slots: the rest wait, accepted as slots free up */
+	/* more than the slots, all at once: the rest wait a grace */
 	for (i = 5; i < TTD_CONTROL_CLIENTS + 2; i++)
 		silent[i] = connect_to(path);
 	for (k = 0; k < 5; k++)
 		serve_round(&c, 1000);
-	assert_int_equal(ttd_control_next_deadline(&c), 1000 +
-	    TTD_CONTROL_DEADLINE_MS);
-	/* past their deadline the first ones are closed and the waiting
-	 * ones taken in, with a deadline of their own */
-	serve_round(&c, 1000 + TTD_CONTROL_DEADLINE_MS);
+	assert_int_equal(ttd_control_next_deadline(&c, 1000), 1000 +
+	    TTD_CONTROL_GRACE_MS);
+	for (i = 0; i < TTD_CONTROL_CLIENTS; i++)
+		assert_false(closed_by_server(silent[i]));
+	/* after it, the two waiting take the slots of two of the oldest
+	 * silent ones (the first five), with a deadline of their own */
 	for (k = 0; k < 5; k++)
-		serve_round(&c, 1000 + TTD_CONTROL_DEADLINE_MS);
+		serve_round(&c, 1000 + TTD_CONTROL_GRACE_MS);
+	for (i = 0, n = 0; i < 5; i++)
+		n += (size_t)closed_by_server(silent[i]);
+	assert_int_equal(n, 2);
+	for (i = 5; i < TTD_CONTROL_CLIENTS + 2; i++)
+		assert_false(closed_by_server(silent[i]));
+	/* the graces past wake no one (the listener is polled for them):
+	 * the next wake is the end of the newcomers' grace, and once that
+	 * is past too, the first clients' deadline */
+	assert_int_equal(ttd_control_next_deadline(&c, 1000 +
+	    TTD_CONTROL_GRACE_MS), 1000 + 2 * TTD_CONTROL_GRACE_MS);
+	assert_int_equal(ttd_control_next_deadline(&c, 1000 +
+	    2 * TTD_CONTROL_GRACE_MS), 1000 + TTD_CONTROL_DEADLINE_MS);
+	serve_round(&c, 1000 + TTD_CONTROL_DEADLINE_MS);
 	for (i = 0; i < TTD_CONTROL_CLIENTS; i++)
 		assert_true(closed_by_server(silent[i]));
-	assert_int_equal(ttd_control_next_deadline(&c), 1000 +
-	    2 * TTD_CONTROL_DEADLINE_MS);
-	serve_round(&c, 1000 + 3 * TTD_CONTROL_DEADLINE_MS);
+	serve_round(&c, 1000 + TTD_CONTROL_GRACE_MS + TTD_CONTROL_DEADLINE_MS);
 	for (i = 0; i < TTD_CONTROL_CLIENTS + 2; i++) {
 		assert_true(closed_by_server(silent[i]));
 		close(silent[i]);
