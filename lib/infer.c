@@ -184,22 +184,17 @@ frame_find(const tt_infer *inf, uint32_t i, uint32_t seq)
 	return NULL;
 }
 
+/* Frame f of message i (from frame_find()) delivered. */
 static void
-frame_done(tt_infer *inf, uint32_t i, uint32_t seq)
+frame_done(tt_infer *inf, uint32_t i, const struct iframe *f)
 {
 	struct imsg *m = &inf->m[i];
-	uint32_t k;
 
-	tt_u64map_del(&inf->frames, tt_u64map_key(m->src, seq));
-	if (m->has_f0 && m->f0.seq == seq) {
+	tt_u64map_del(&inf->frames, tt_u64map_key(m->src, f->seq));
+	if (f == &m->f0)
 		m->has_f0 = 0;
-		return;
-	}
-	for (k = 0; k < m->nfs; k++)
-		if (m->fs[k].seq == seq) {
-			m->fs[k] = m->fs[--m->nfs];
-			return;
-		}
+	else
+		m->fs[f - m->fs] = m->fs[--m->nfs];
 }
 
 /* ---- the work list ---- */
@@ -433,7 +428,7 @@ recv_item(tt_infer *inf, uint32_t pe, const struct item *it)
 	}
 	if (!m->closed)
 		return 0;
-	frame_done(inf, i, it->b);
+	frame_done(inf, i, f);
 	m->ndeliv++;
 	if (it->t > m->t_arr || m->ndeliv == 1)
 		m->t_arr = it->t;
