@@ -24,7 +24,10 @@
 # ports to a sink.  bench/fwdprobe.c is the sender (sendmmsg on a packet
 # socket, as fast as it goes, for SECONDS; REPS runs, median) and, for
 # ttd, the receiving neighbour: it counts the torus data frames that
-# arrive and grants unbounded credit, as a neighbour that is never full.
+# arrive and grants the most credit a neighbour may (16 MiB past what the
+# node has sent), as a neighbour that is never full.  Both say in hellos
+# which card of which node they are (ttd takes credit frames only from
+# the neighbour its hellos verified).
 # Lossless, the sender is a neighbour too: it sends only what the node's
 # credit frames allow, so the node never has to drop; --lossy, it floods
 # and the node drops what does not fit.  The kernel forwards IPv4/UDP frames
@@ -58,6 +61,11 @@ SND=$TB_ID-snd RCV=$TB_ID-rcv RCV2=$TB_ID-rcv2 SINK=$TB_ID-sink NODE=$TB_ID-node
 N=1         # node (1,0,0)
 
 mac_of() { ip -n "$1" -o link show "$2" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p'; }
+# Who each neighbour namespace is in the torus (NODE:CARD:PORT, port ids
+# X+ 0, X- 1, Z- 5), as fwdprobe says in its hellos: ttd takes credit
+# frames only from the neighbour its hellos verified.  The sender is on
+# n1's X-: n0's X+; the receivers on n1's X+ and Z+: n2's X-, n17's Z-.
+as_of() { case $1 in "$SND") echo 0:0:0 ;; "$RCV") echo 2:0:1 ;; "$RCV2") echo 17:1:5 ;; esac; }
 rx_of()  { ip netns exec "$1" cat "/sys/class/net/$2/statistics/rx_packets"; }
 
 build_node() {
@@ -131,7 +139,7 @@ ttd_drops() {
 ttd_run() {
 	local key=$1 len=$2 spec=$3 rcv=$4 credits=$5 sent d0 d1 sink r0 r1
 	d0=$(ttd_status | ttd_drops)
-	"$PROBE" csink "$rcv" eth0 "$((SECS + 1))" > "$TB_TMP/sink.out" &
+	"$PROBE" csink "$rcv" eth0 "$((SECS + 1))" "$(as_of "$rcv")" > "$TB_TMP/sink.out" &
 	sink=$!
 	sleep 0.3
 	r0=$(rx_of "$rcv" eth0)
@@ -168,7 +176,7 @@ xsk_run() {
 		sleep 0.1
 	done
 	grep -qs ready "$TB_TMP/xsk.err" || { echo "xskfwd did not come up:"; cat "$TB_TMP/xsk.err"; exit 1; }
-	"$PROBE" csink "$rcv" eth0 "$((SECS + 1))" > "$TB_TMP/sink.out" &
+	"$PROBE" csink "$rcv" eth0 "$((SECS + 1))" "$(as_of "$rcv")" > "$TB_TMP/sink.out" &
 	sink=$!
 	sleep 0.3
 	r0=$(rx_of "$rcv" eth0)
@@ -260,7 +268,7 @@ for ((rep = 0; rep < REPS; rep++)); do
 	fi
 	for cfg in $CONFIGS; do
 		backend=${cfg%.*} mode=${cfg#*.}
-		flags="--backend $backend"; credits=credits
+		flags="--backend $backend"; credits=credits:$(as_of "$SND")
 		[ $mode = lossy ] && { flags="$flags --lossy"; credits=; }
 		[ $mode = threads ] && flags="$flags --threads card"
 		ttd_start "$flags"
@@ -269,7 +277,7 @@ for ((rep = 0; rep < REPS; rep++)); do
 			ttd_run $cfg.$len.int $len "torus:0:34:$vc2:1" "$RCV2" "$credits"
 		done
 		if [ $rep = 0 ] && [ $mode = lossless ]; then
-			"$PROBE" csink "$RCV" eth0 5 >/dev/null &
+			"$PROBE" csink "$RCV" eth0 5 "$(as_of "$RCV")" >/dev/null &
 			sink=$!
 			sleep 0.3
 			eval "lat_$backend=\$(\"\$PROBE\" latency \"\$SND\" eth0 \"\$RCV\" eth0 \"\$(mac_of \"\$NODE\" c0Xm)\" \"torus:0:4:\$vc:1\" 1000)"

@@ -2,16 +2,21 @@
  * fwdprobe: the traffic source, sink and latency probe of
  * bench/forward-speed.sh.
  *
- *   fwdprobe flood NS IF DMAC SPEC SECONDS LEN [credits]
+ *   fwdprobe flood NS IF DMAC SPEC SECONDS LEN [credits:NODE:CARD:PORT]
  *       send SPEC frames of LEN bytes out of IF in network namespace NS,
  *       as fast as sendmmsg() goes, for SECONDS; print the number sent.
- *       With "credits" the sender is a lossless torus neighbour: it sends
- *       on the frame's VC only what the node's credit frames grant
- *       (include/twintorus/frame.h), and tells the node what it has sent
- *   fwdprobe csink NS IF SECONDS
- *       the node's downstream neighbour: count the torus data frames that
- *       arrive on IF for SECONDS and answer every credit frame with
- *       unbounded credit (a neighbour that is never full); print the count
+ *       With "credits" the sender is a lossless torus neighbour, card CARD
+ *       of node NODE on its port PORT (a port id: X+ 0, X- 1, ...): it
+ *       says so in hellos (ttd takes credit frames only from the
+ *       neighbour its hellos verified), sends on the frame's VC only what
+ *       the node's credit frames grant (include/twintorus/frame.h), and
+ *       tells the node what it has sent
+ *   fwdprobe csink NS IF SECONDS NODE:CARD:PORT
+ *       the node's downstream neighbour, card CARD of node NODE on port
+ *       PORT (its hellos say so): count the torus data frames that arrive
+ *       on IF for SECONDS and answer every credit frame with the most
+ *       credit a neighbour may grant (TT_CREDIT_BYTES_MAX past what the
+ *       node has sent: never full at these rates); print the count
  *   fwdprobe latency TXNS TXIF RXNS RXIF DMAC SPEC COUNT
  *       send COUNT frames one at a time out of TXIF (in TXNS) and wait for
  *       each on RXIF (in RXNS); print min, median, p99 and mean one-way
@@ -43,12 +48,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "twintorus/config.h"
 #include "twintorus/frame.h"
 
 #define PROBE_LEN   128         /* the latency probe's frames */
 #define FRAME_MAX   9000
 #define BATCH       64
-#define UNBOUNDED   (1u << 30)  /* the sink's credit: never full */
+#define UNBOUNDED   TT_CREDIT_BYTES_MAX  /* the sink's credit: the most a
+                                            buffer may be */
+#define HELLO_NS    100000000u  /* a hello at least this often */
 #define PROBE_MAGIC 0x74746670u   /* "ttfp" */
 
 struct spec {
@@ -251,7 +259,53 @@ struct credit {
 	uint32_t seq;
 	uint8_t mac[6];
 	uint64_t frames;            /* credit frames heard */
+	uint32_t node, card, port;  /* who we are in the torus */
+	uint64_t hello_ns;          /* the last hello sent */
 };
+
+/* "NODE:CARD:PORT" into c; 0 or -1. */
+static int
+credit_as(struct credit *c, const char *s)
+{
+	char end;
+
+	if (sscanf(s, "%" SCNu32 ":%" SCNu32 ":%" SCNu32 "%c", &c->node,
+	    &c->card, &c->port, &end) != 3 || c->card > 1 ||
+	    c->port >= 2 * 32)
+		return -1;
+	return 0;
+}
+
+/* Our hello, at most every HELLO_NS: the node takes our credit frames
+ * only once it has heard it from our MAC address. */
+static void
+hello_send(int fd, struct credit *c)
+{
+	uint8_t body[TT_HELLO_LEN], buf[64];
+	tt_hello h;
+	tt_frame f;
+	size_t len;
+
+	if (c->hello_ns != 0 && now_ns() - c->hello_ns < HELLO_NS)
+		return;
+	memset(&h, 0, sizeof(h));
+	h.node = c->node;
+	h.card = (uint8_t)c->card;
+	h.port = (uint8_t)c->port;
+	tt_hello_encode(&h, body);
+	memset(&f, 0, sizeof(f));
+	memset(f.dst_mac, 0xff, 6);
+	memcpy(f.src_mac, c->mac, 6);
+	f.version = TT_FRAME_VERSION;
+	f.type = TT_FRAME_HELLO;
+	f.dst = TT_PE_BROADCAST;
+	f.src = c->node * 2 + c->card;
+	f.payload = body;
+	f.payload_len = sizeof(body);
+	len = tt_frame_encode(&f, buf, sizeof(buf));
+	(void)send(fd, buf, len, 0);
+	c->hello_ns = now_ns();
+}
 
 /* A credit frame from us: what we sent, and (sink) unbounded room. */
 static void
@@ -266,6 +320,7 @@ credit_send(int fd, struct credit *c, const uint32_t *node_sent)
 
 	if (c->nvcs == 0)
 		return;		/* nothing heard from the node yet */
+	hello_send(fd, c);
 	memset(&cr, 0, sizeof(cr));
 	cr.epoch = c->epoch;
 	cr.peer_epoch = c->node_epoch;
@@ -281,6 +336,7 @@ credit_send(int fd, struct credit *c, const uint32_t *node_sent)
 	f.version = TT_FRAME_VERSION;
 	f.type = TT_FRAME_CREDIT;
 	f.dst = TT_PE_BROADCAST;
+	f.src = c->node * 2 + c->card;
 	f.seq = ++c->seq;
 	f.payload = body;
 	f.payload_len = tt_credit_encode(&cr, body, sizeof(body));
@@ -337,9 +393,14 @@ credit_poll(int fd, struct credit *c, int answer)
 static void
 credit_init(struct credit *c, const uint8_t mac[6])
 {
+	uint32_t node = c->node, card = c->card, port = c->port;
+
 	memset(c, 0, sizeof(*c));
 	c->epoch = (uint16_t)(getpid() | 1);
 	memcpy(c->mac, mac, 6);
+	c->node = node;		/* credit_as() set them */
+	c->card = card;
+	c->port = port;
 }
 
 /* Frames of cost bytes the node lets us send on vc now (at most BATCH). */
@@ -367,12 +428,16 @@ cmd_flood(char **av, int ac)
 	size_t mark, len;
 	uint64_t sent = 0, end, last_tell = 0;
 	double secs = atof(av[4]);
-	int fd, i, want, use_credits = ac == 7 && strcmp(av[6], "credits") == 0;
+	int fd, i, want, use_credits = ac == 7 && strncmp(av[6], "credits:",
+	    8) == 0;
 	uint32_t cost;
 
+	memset(&c, 0, sizeof(c));
 	if (parse_mac(av[2], dmac) != 0 || parse_spec(av[3], &sp) != 0 ||
-	    secs <= 0 || (use_credits && !sp.torus)) {
-		fprintf(stderr, "fwdprobe flood: bad MAC, SPEC or SECONDS\n");
+	    secs <= 0 || (use_credits && !sp.torus) ||
+	    (ac == 7 && (!use_credits || credit_as(&c, av[6] + 8) != 0))) {
+		fprintf(stderr, "fwdprobe flood: bad MAC, SPEC, SECONDS or "
+		    "credits:NODE:CARD:PORT\n");
 		return 64;
 	}
 	fd = open_in_ns(av[0], av[1], smac);
@@ -391,6 +456,8 @@ cmd_flood(char **av, int ac)
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
 	credit_init(&c, smac);
+	if (use_credits)
+		hello_send(fd, &c);
 	/* what the node counts a frame for (twintorus/frame.h) */
 	cost = len < TT_CREDIT_MIN_BYTES ? TT_CREDIT_MIN_BYTES : (uint32_t)len;
 	end = now_ns() + (uint64_t)(secs * 1e9);
@@ -438,8 +505,9 @@ cmd_csink(char **av)
 	double secs = atof(av[2]);
 	int fd;
 
-	if (secs <= 0) {
-		fprintf(stderr, "fwdprobe csink: bad SECONDS\n");
+	memset(&c, 0, sizeof(c));
+	if (secs <= 0 || credit_as(&c, av[3]) != 0) {
+		fprintf(stderr, "fwdprobe csink: bad SECONDS or NODE:CARD:PORT\n");
 		return 64;
 	}
 	fd = open_in_ns(av[0], av[1], mac);
@@ -447,6 +515,7 @@ cmd_csink(char **av)
 	(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &(int){32 << 20},
 	    sizeof(int));
 	credit_init(&c, mac);
+	hello_send(fd, &c);
 	end = now_ns() + (uint64_t)(secs * 1e9);
 	while (now_ns() < end) {
 		struct pollfd pfd = {fd, POLLIN, 0};
@@ -533,13 +602,13 @@ main(int argc, char **argv)
 {
 	if ((argc == 8 || argc == 9) && strcmp(argv[1], "flood") == 0)
 		return cmd_flood(argv + 2, argc - 2);
-	if (argc == 5 && strcmp(argv[1], "csink") == 0)
+	if (argc == 6 && strcmp(argv[1], "csink") == 0)
 		return cmd_csink(argv + 2);
 	if (argc == 9 && strcmp(argv[1], "latency") == 0)
 		return cmd_latency(argv + 2);
 	fprintf(stderr, "usage: fwdprobe flood NS IF DMAC SPEC SECONDS LEN "
-	    "[credits]\n"
-	    "       fwdprobe csink NS IF SECONDS\n"
+	    "[credits:NODE:CARD:PORT]\n"
+	    "       fwdprobe csink NS IF SECONDS NODE:CARD:PORT\n"
 	    "       fwdprobe latency TXNS TXIF RXNS RXIF DMAC SPEC COUNT\n");
 	return 64;
 }

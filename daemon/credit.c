@@ -27,6 +27,28 @@
  * and in any case every TTD_CREDIT_SYNC_NS.  When a link comes back up both ends send
  * theirs at once: frames lost while it was down are given back by the
  * first exchange.
+ *
+ * A credit frame decides how much a card may send, so one taken from
+ * anyone else than the neighbour would let the card overrun that
+ * neighbour's buffer (a limit raised), or stall the port (a limit in
+ * another epoch).  A credit frame is therefore taken only
+ *   - with the header frame.h prescribes (VC 0, hops 0, no flags, for this
+ *     card or, as older ttd sent them, for every PE) and a well-formed
+ *     body (reserved bytes 0, the port's VC count);
+ *   - with plausible values: every buffer one a credits: section may set
+ *     (the other card's exactly, on the internal link), no limit granting
+ *     more than that buffer beyond what this card has sent;
+ *   - from the neighbour verified on the port: the MAC address whose
+ *     hellos named the card the torus puts there (hello.c), with that card
+ *     as the frame's source; on the internal link the other card's port;
+ *   - with a sequence number after the last one taken in its epoch (and
+ *     not implausibly far after it).
+ * Anything else is dropped and counted by reason (credit_*; ttd(8)), and
+ * logged at most TTD_LOG_BURST lines per port in TTD_LOG_WINDOW_NS.  Gaps
+ * in the sequence (credit_frames.lost) are counted only between frames
+ * taken.  A card sends its hello before its credit frame while the port
+ * has no verified neighbour, or the neighbour has not taken our frames
+ * (its frames do not name our epoch): the neighbour needs to hear it.
  */
 #include <string.h>
 
@@ -47,11 +69,9 @@ ttd_credit_available(const struct ttd_fport *fp, int vc)
 	d = (int32_t)(oc->limit - oc->sent);
 	if (d < 0)
 		return 0;
-	/* never more than the buffer behind it, whatever a confused
-	 * neighbour says */
-	if (oc->peer_buffer > 0 && (uint32_t)d > oc->peer_buffer)
-		return oc->peer_buffer;
-	return d;
+	/* never more than the buffer behind it (a credit frame with a
+	 * buffer of 0 is refused: it would not turn this off) */
+	return (uint32_t)d > oc->peer_buffer ? (int64_t)oc->peer_buffer : d;
 }
 
 int
@@ -65,29 +85,232 @@ ttd_credit_ok(const struct ttd_fwd *f, const struct ttd_fport *fp, int vc,
 	    (bubble ? TTD_FRAME_MAX : 0);
 }
 
+static uint64_t
+credit_now(const struct ttd_fwd *f)
+{
+	return f->io.now_ns != NULL ? f->io.now_ns(f->io.ctx) : 1;
+}
+
+/* The other card's internal port (its local index), or -1. */
+static int
+credit_int_lport(const struct ttd_sw *sw)
+{
+	int i;
+
+	for (i = 0; i < sw->nports; i++)
+		if (sw->fp[i].port == TT_PORT_INT)
+			return i;
+	return -1;
+}
+
+uint32_t
+ttd_credit_peer(const struct ttd_fwd *f, int side, int lport, int *verified,
+    uint8_t mac[6])
+{
+	const struct ttd_sw *sw = &f->sw[side];
+	const struct ttd_fport *fp = &sw->fp[lport];
+	uint32_t peer;
+	int pp, k;
+
+	peer = tt_link_peer(f->net, sw->card, fp->port, &pp);
+	*verified = 0;
+	if (fp->port == TT_PORT_INT) {
+		/* both ends are this ttd's: the other card's port, by the
+		 * MAC address its device has */
+		const struct ttd_sw *o = &f->sw[1 - side];
+
+		if (f->nd->ncards == 2 && (k = credit_int_lport(o)) >= 0) {
+			*verified = 1;
+			if (mac != NULL)
+				memcpy(mac, o->fp[k].mac, 6);
+		}
+	} else if (fp->peer_ok) {
+		*verified = 1;
+		if (mac != NULL)
+			memcpy(mac, fp->peer_mac, 6);
+	}
+	return peer;
+}
+
+static void
+credit_mac_text(const uint8_t m[6], char *buf, size_t bufsz)
+{
+	snprintf(buf, bufsz, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1],
+	    m[2], m[3], m[4], m[5]);
+}
+
+/*
+ * Whether credit frame fr, heard on card sw's port lport, may be taken:
+ * -1 it may (its body decoded into c), or the drop reason, with why set.
+ * The checks go from what the frame says of itself to who sent it: its
+ * header as frame.h prescribes it for credit frames, its body, the
+ * plausibility of its values, its sender (the neighbour verified on the
+ * port, hello.c), and its sequence number.
+ */
+static int
+credit_check(struct ttd_fwd *f, struct ttd_sw *sw, int lport,
+    const tt_frame *fr, tt_credit *c, uint64_t now, char *why, size_t whysz)
+{
+	struct ttd_fport *fp = &sw->fp[lport];
+	uint8_t pmac[6];
+	char err[128], a[20], b[20];
+	uint32_t peer, d;
+	int verified, v;
+
+	if (fr->vc != 0 || fr->hops != 0 || fr->flags != 0) {
+		snprintf(why, whysz, "VC %u, hops %u, flags 0x%02x (a credit "
+		    "frame has 0, 0, 0)", fr->vc, fr->hops, fr->flags);
+		return TTD_DROP_CREDIT_HEADER;
+	}
+	if (fr->dst != sw->card && fr->dst != TT_PE_BROADCAST) {
+		snprintf(why, whysz, "to PE %u, not to this card (PE %u)",
+		    fr->dst, sw->card);
+		return TTD_DROP_CREDIT_HEADER;
+	}
+	if (tt_credit_decode(c, fr->payload, fr->payload_len, err,
+	    sizeof(err)) < 0) {
+		snprintf(why, whysz, "%s", err);
+		return TTD_DROP_CREDIT_MALFORMED;
+	}
+	if (c->nvcs != fp->nvcs) {
+		snprintf(why, whysz, "for %u VCs, the port has %d", c->nvcs,
+		    fp->nvcs);
+		return TTD_DROP_CREDIT_MALFORMED;
+	}
+	for (v = 0; v < c->nvcs; v++) {
+		uint32_t buf = c->vc[v].buffer;
+		int32_t grant = (int32_t)(c->vc[v].limit - fp->oc[v].sent);
+
+		/* both cards of a node read one config: on the internal link
+		 * the other card's buffer is known to the byte */
+		if (fp->port == TT_PORT_INT ? buf != f->o.int_vc_bytes :
+		    buf < TT_CREDIT_BYTES_MIN || buf > TT_CREDIT_BYTES_MAX) {
+			if (fp->port == TT_PORT_INT)
+				snprintf(why, whysz, "VC %d: a buffer of %u "
+				    "bytes, the other card's is %u", v, buf,
+				    f->o.int_vc_bytes);
+			else
+				snprintf(why, whysz, "VC %d: a buffer of %u "
+				    "bytes, outside the %d to %d a credits: "
+				    "section may set", v, buf,
+				    TT_CREDIT_BYTES_MIN, TT_CREDIT_BYTES_MAX);
+			return TTD_DROP_CREDIT_IMPLAUSIBLE;
+		}
+		/* what the limit lets us send beyond what we have sent can
+		 * never be more than that buffer (only limits in our epoch
+		 * count in our bytes) */
+		if (c->peer_epoch == sw->epoch && grant > 0 &&
+		    (uint32_t)grant > buf) {
+			snprintf(why, whysz, "VC %d: grants %d bytes, more than "
+			    "its buffer of %u", v, grant, buf);
+			return TTD_DROP_CREDIT_IMPLAUSIBLE;
+		}
+	}
+	peer = ttd_credit_peer(f, sw->side, lport, &verified, pmac);
+	if (!verified) {
+		credit_mac_text(fr->src_mac, a, sizeof(a));
+		snprintf(why, whysz, "from %s, PE %u: no neighbour verified "
+		    "by its hellos there yet", a, fr->src);
+		return TTD_DROP_CREDIT_NOT_PEER;
+	}
+	if (memcmp(fr->src_mac, pmac, 6) != 0 || fr->src != peer) {
+		credit_mac_text(fr->src_mac, a, sizeof(a));
+		credit_mac_text(pmac, b, sizeof(b));
+		snprintf(why, whysz, "from %s, PE %u: the neighbour there is "
+		    "%s, PE %u", a, fr->src, b, peer);
+		return TTD_DROP_CREDIT_NOT_PEER;
+	}
+	/* in its epoch, its frames come numbered one after another: one
+	 * not after the last taken is old or replayed, one far ahead is
+	 * forged; unless nothing was taken for long (it restarted with the
+	 * same epoch, or lost track): then any starts the count anew */
+	d = fr->seq - fp->cred_rx_seq;
+	if (fp->cred_rx_epoch != 0 && c->epoch == fp->cred_rx_epoch &&
+	    (d == 0 || d > TTD_CREDIT_SEQ_WINDOW) &&
+	    now - fp->cred_rx_ns < TTD_CREDIT_QUIET_NS) {
+		snprintf(why, whysz, "sequence number %u, the last taken was "
+		    "%u", fr->seq, fp->cred_rx_seq);
+		return TTD_DROP_CREDIT_STALE;
+	}
+	return -1;
+}
+
+/* A refused credit frame: counted under its reason; at most TTD_LOG_BURST
+ * lines per port in TTD_LOG_WINDOW_NS, the rest counted and the count
+ * logged when the window ends (credit_log_window). */
+static void
+credit_refused(struct ttd_fwd *f, struct ttd_sw *sw, int lport, int reason,
+    const char *why, uint64_t now)
+{
+	struct ttd_fport *fp = &sw->fp[lport];
+	struct ttd_loglimit *ll = &fp->cred_loglim;
+	char pn[160];
+
+	sw->cnt.dropped[reason]++;
+	fp->cred_refused++;
+	if (ll->lines == 0 && ll->suppressed == 0)
+		ll->start_ns = now;	/* the window opens at the first */
+	if (ll->lines >= TTD_LOG_BURST) {
+		ll->suppressed++;
+		return;
+	}
+	ll->lines++;
+	ttd_log(TTD_LOG_WARNING, "credit", "%s: credit frame refused (%s): %s",
+	    ttd_fwd_port_name(f, sw->side, lport, pn, sizeof(pn)),
+	    ttd_drop_names[reason], why);
+}
+
+/* At the end of a port's window: how many refusals were not logged. */
+static void
+credit_log_window(struct ttd_fwd *f, struct ttd_sw *sw, int lport,
+    uint64_t now)
+{
+	struct ttd_loglimit *ll = &sw->fp[lport].cred_loglim;
+	char pn[160];
+
+	if (ll->lines == 0 || now - ll->start_ns < TTD_LOG_WINDOW_NS)
+		return;
+	if (ll->suppressed > 0)
+		ttd_log(TTD_LOG_WARNING, "credit", "%s: %llu more credit "
+		    "frames refused in %llu s (at most %d lines per port; "
+		    "ttd status counts them by reason)", ttd_fwd_port_name(f,
+		    sw->side, lport, pn, sizeof(pn)), (unsigned long long)
+		    ll->suppressed, (unsigned long long)(TTD_LOG_WINDOW_NS /
+		    1000000000u), TTD_LOG_BURST);
+	ll->start_ns = now;
+	ll->lines = 0;
+	ll->suppressed = 0;
+}
+
 void
 ttd_credit_rx(struct ttd_fwd *f, struct ttd_sw *sw, int lport,
     const tt_frame *fr)
 {
 	struct ttd_fport *fp = &sw->fp[lport];
-	char err[128];
+	uint64_t now = credit_now(f);
+	char why[192];
 	tt_credit c;
-	int v;
+	uint32_t d;
+	int v, reason;
 
-	if (tt_credit_decode(&c, fr->payload, fr->payload_len, err,
-	    sizeof(err)) < 0 || c.nvcs != fp->nvcs) {
-		sw->cnt.dropped[TTD_DROP_BAD_FRAME]++;
-		ttd_log(TTD_LOG_DEBUG, "credit", "bad credit frame on %s: %s",
-		    f->nd->card[sw->side].port[lport].ifname, c.nvcs !=
-		    fp->nvcs && err[0] == '\0' ? "another VC count" : err);
+	reason = credit_check(f, sw, lport, fr, &c, now, why, sizeof(why));
+	if (reason >= 0) {
+		credit_refused(f, sw, lport, reason, why, now);
 		return;
 	}
 	sw->cnt.credits++;
 	fp->cred_heard++;
-	if (c.epoch == fp->peer_epoch && fr->seq > fp->cred_rx_seq + 1)
-		fp->cred_lost += fr->seq - fp->cred_rx_seq - 1;
+	/* frames lost between two taken: only from the verified neighbour,
+	 * in one epoch, at most TTD_CREDIT_SEQ_WINDOW at a time */
+	d = fr->seq - fp->cred_rx_seq;
+	if (fp->cred_rx_epoch != 0 && c.epoch == fp->cred_rx_epoch && d > 1 &&
+	    d <= TTD_CREDIT_SEQ_WINDOW)
+		fp->cred_lost += d - 1;
 	fp->cred_rx_seq = fr->seq;
-	fp->cred_rx_ns = f->io.now_ns != NULL ? f->io.now_ns(f->io.ctx) : 1;
+	fp->cred_rx_epoch = c.epoch;
+	fp->cred_rx_ns = now;
+	if (fp->port != TT_PORT_INT)
+		fp->peer_heard_ns = now;
 	if (fp->quiet_warned) {
 		char pn[160];
 
@@ -112,7 +335,10 @@ ttd_credit_rx(struct ttd_fwd *f, struct ttd_sw *sw, int lport,
 	/* what we send it: its limits, if they count in our epoch */
 	if (c.peer_epoch != sw->epoch) {
 		fp->granted = 0;
-		fp->cred_due = 1;	/* it has not heard our epoch yet */
+		/* it has not heard our epoch yet, or has not taken our
+		 * credit frames: perhaps it has not verified us */
+		fp->cred_due = 1;
+		fp->hello_due = 1;
 		return;
 	}
 	for (v = 0; v < fp->nvcs; v++) {
@@ -135,8 +361,14 @@ credit_send(struct ttd_fwd *f, struct ttd_sw *sw, int lport, uint64_t now)
 	tt_credit c;
 	tt_frame fr;
 	size_t len;
-	int v;
+	int v, verified;
 
+	/* a neighbour not verified yet, or one that has not taken our
+	 * credit frames, hears who we are first: it takes credit frames
+	 * only from a card its hellos verified */
+	if (fp->port != TT_PORT_INT && (fp->hello_due || !fp->peer_ok) &&
+	    ttd_hello_send(f, sw->side, lport) == 0)
+		fp->hello_due = 0;
 	memset(&c, 0, sizeof(c));
 	c.epoch = sw->epoch;
 	c.peer_epoch = fp->peer_epoch;
@@ -153,7 +385,7 @@ credit_send(struct ttd_fwd *f, struct ttd_sw *sw, int lport, uint64_t now)
 	memcpy(fr.src_mac, fp->mac, 6);
 	fr.version = TT_FRAME_VERSION;
 	fr.type = TT_FRAME_CREDIT;
-	fr.dst = TT_PE_BROADCAST;
+	fr.dst = ttd_credit_peer(f, sw->side, lport, &verified, NULL);
 	fr.src = sw->card;
 	fr.seq = fp->cred_seq + 1;
 	fr.payload = body;
@@ -206,9 +438,10 @@ credit_quiet(struct ttd_fwd *f, struct ttd_sw *sw, int lport, uint64_t now)
 		return;
 	ttd_log(TTD_LOG_WARNING, "credit", "%s: no credit frame from the "
 	    "neighbour for %llu s: frames for it wait (is ttd running there, "
-	    "and without --lossy?)", ttd_fwd_port_name(f, sw->side, lport, pn,
-	    sizeof(pn)), (unsigned long long)((now - fp->cred_rx_ns) /
-	    1000000000u));
+	    "and without --lossy?%s)", ttd_fwd_port_name(f, sw->side, lport,
+	    pn, sizeof(pn)), (unsigned long long)((now - fp->cred_rx_ns) /
+	    1000000000u), fp->cred_refused > 0 ? " Credit frames were "
+	    "refused here: see the credit_* drops of ttd status" : "");
 	fp->quiet_warned = 1;
 }
 
@@ -217,8 +450,6 @@ ttd_credit_round(struct ttd_fwd *f, int side, uint64_t now)
 {
 	int s, i;
 
-	if (f->o.lossy)
-		return;
 	for (s = 0; s < f->nd->ncards; s++) {
 		struct ttd_sw *sw = &f->sw[s];
 
@@ -227,6 +458,9 @@ ttd_credit_round(struct ttd_fwd *f, int side, uint64_t now)
 		for (i = 0; i < sw->nports; i++) {
 			struct ttd_fport *fp = &sw->fp[i];
 
+			credit_log_window(f, sw, i, now);
+			if (f->o.lossy)
+				continue;
 			credit_quiet(f, sw, i, now);
 			if (fp->link != 0 && credit_due(fp, now))
 				(void)credit_send(f, sw, i, now);

@@ -34,7 +34,9 @@
 const char *const ttd_drop_names[TTD_DROP_N] = {
 	"no_route", "hop_limit", "queue_full", "bad_frame", "link_down",
 	"not_for_pe", "too_long", "not_torus", "bad_hello", "send_failed",
-	"deliver_failed", "no_buffer", "edge_full"
+	"deliver_failed", "no_buffer", "edge_full", "credit_bad_header",
+	"credit_malformed", "credit_implausible", "credit_not_peer",
+	"credit_stale", "hello_impostor"
 };
 
 static const uint8_t eth_broadcast[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
@@ -680,11 +682,19 @@ ttd_fwd_link(struct ttd_fwd *f, int side, int lport, int up)
 	fp->link = up;
 	if (!up) {
 		fp->cabling = TTD_CABLING_UNKNOWN;	/* nothing to hear */
+		/* the neighbour stays verified (the cable plugged back), but
+		 * whatever is plugged in instead replaces it by its first
+		 * hello; its sequence numbers may start anew */
+		fp->peer_open = 1;
+		fp->cred_rx_epoch = 0;
 		/* what waits for it goes no further */
 		sw->want |= 1u << lport;
 		ttd_fwd_kick(f, sw);
 	} else {
-		fp->cred_due = 1;	/* resynchronise the credits */
+		/* resynchronise the credits, our hello first: the neighbour
+		 * takes them only from a card its hellos verified */
+		fp->hello_due = 1;
+		fp->cred_due = 1;
 	}
 }
 

@@ -84,8 +84,8 @@ status_json_credits(const struct ttd_fport *p, FILE *fp)
 		    b->used, b->qn);
 	}
 	fprintf(fp, "], \"credit_frames\": {\"sent\": %u, \"heard\": %llu, "
-	    "\"lost\": %llu}", p->cred_seq, ull(p->cred_heard),
-	    ull(p->cred_lost));
+	    "\"lost\": %llu, \"refused\": %llu}", p->cred_seq,
+	    ull(p->cred_heard), ull(p->cred_lost), ull(p->cred_refused));
 }
 
 static void
@@ -93,7 +93,9 @@ status_json_port(const struct ttd_daemon *d, int s, int i, FILE *fp)
 {
 	const struct ttd_fport *p = &d->f.sw[s].fp[i];
 	struct ttd_dev_stats st;
+	uint8_t mac[6];
 	char pn[16];
+	int verified;
 
 	if (p->port == TT_PORT_INT)
 		snprintf(pn, sizeof(pn), "internal");
@@ -111,6 +113,14 @@ status_json_port(const struct ttd_daemon *d, int s, int i, FILE *fp)
 		fprintf(fp, "{\"node\": %u, \"card\": %u, \"port\": \"%s\"}",
 		    p->heard.node, p->heard.card, tt_port_name(p->heard.port,
 		    d->net.n, pn, sizeof(pn)));
+	/* the neighbour credit frames are taken from (null: none yet) */
+	fprintf(fp, ", \"neighbour_mac\": ");
+	ttd_credit_peer(&d->f, s, i, &verified, mac);
+	if (verified)
+		fprintf(fp, "\"%02x:%02x:%02x:%02x:%02x:%02x\"", mac[0], mac[1],
+		    mac[2], mac[3], mac[4], mac[5]);
+	else
+		fprintf(fp, "null");
 	ttd_dev_stats(&d->dev[s][i], &st);
 	fprintf(fp, ", \"tx_frames\": %llu, \"rx_frames\": %llu, "
 	    "\"rx_data_frames\": %llu, \"capture_dropped\": %llu, "

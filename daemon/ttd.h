@@ -219,6 +219,19 @@ enum ttd_drop {
 	TTD_DROP_EDGE_FULL,       /* --lossy: from a TAP, the first hop's
 	                             buffer was full (lossless ttd stops
 	                             reading the TAP instead) */
+	/* credit frames refused (credit.c), under the first check failed */
+	TTD_DROP_CREDIT_HEADER,   /* VC, hops, flags or destination not a
+	                             credit frame's */
+	TTD_DROP_CREDIT_MALFORMED,/* a body cut, with epoch 0, reserved bytes
+	                             set, or another VC count than the port's */
+	TTD_DROP_CREDIT_IMPLAUSIBLE, /* a buffer outside what credits: may
+	                             set (0 among them), a grant past it */
+	TTD_DROP_CREDIT_NOT_PEER, /* not from the neighbour the hellos
+	                             verified there (MAC address, source PE) */
+	TTD_DROP_CREDIT_STALE,    /* a sequence number not after the last one
+	                             taken in its epoch: replayed or old */
+	TTD_DROP_HELLO_IMPOSTOR,  /* the verified neighbour's hello from
+	                             another MAC address while it is heard */
 	TTD_DROP_N
 };
 extern const char *const ttd_drop_names[TTD_DROP_N];
@@ -270,6 +283,15 @@ struct ttd_loglimit {
 #define TTD_BUFFER_DEFAULT   65536
 #define TTD_CREDIT_SYNC_NS   100000000ull
 #define TTD_CREDIT_QUIET_NS  3000000000ull
+/* A credit frame is taken only from the port's verified neighbour (see
+ * struct ttd_fport); another MAC address claiming to be that neighbour in
+ * its hellos replaces it only once it has been silent TTD_PEER_HOLD_NS.
+ * A sequence number more than TTD_CREDIT_SEQ_WINDOW ahead of the last one
+ * taken, or not ahead of it, is refused (credit_stale) unless nothing was
+ * taken for TTD_CREDIT_QUIET_NS: then it starts the count anew (a
+ * neighbour that restarted with the same epoch). */
+#define TTD_PEER_HOLD_NS     3000000000ull
+#define TTD_CREDIT_SEQ_WINDOW 65536u
 
 /* A frame held in an input buffer, stored as it will leave. */
 struct ttd_qframe {
@@ -325,12 +347,33 @@ struct ttd_fport {
 	int granted;              /* its limits count in our epoch */
 	int cred_due;             /* send a credit frame this round */
 	uint32_t cred_seq;        /* credit frames sent */
-	uint32_t cred_rx_seq;     /* the last one heard */
-	uint64_t cred_heard;      /* credit frames heard */
-	uint64_t cred_lost;       /* gaps in what was heard */
-	uint64_t cred_tx_ns, cred_rx_ns;
+	uint32_t cred_rx_seq;     /* the last one taken */
+	uint16_t cred_rx_epoch;   /* its epoch (0: none taken since the
+	                             neighbour was verified) */
+	uint64_t cred_heard;      /* credit frames taken */
+	uint64_t cred_lost;       /* gaps in the sequence of those taken */
+	uint64_t cred_refused;    /* credit frames refused (dropped) */
+	uint64_t cred_tx_ns;
+	uint64_t cred_rx_ns;      /* when one was last taken */
 	int quiet_warned;
-	struct ttd_loglimit loglim;
+	int hello_due;            /* send a hello before the next credit
+	                             frame: the neighbour has not taken ours */
+	/*
+	 * The neighbour credit frames are taken from: on an external port the
+	 * one whose hello named the node, card and port the torus puts there,
+	 * with that card as the frame's source; from then on its MAC address
+	 * (peer_mac) is the only one credit frames are taken from.  When the
+	 * link goes down it stays (the same cable plugged back needs no new
+	 * hello), but the next hello naming that card from any address takes
+	 * its place at once (peer_open).  On the internal link it is the
+	 * other card's internal port, which this ttd runs (no hellos needed).
+	 */
+	int peer_ok;
+	int peer_open;            /* replaceable without TTD_PEER_HOLD_NS */
+	uint8_t peer_mac[6];
+	uint64_t peer_heard_ns;   /* its last hello or credit frame taken */
+	struct ttd_loglimit loglim;       /* lines about its hellos */
+	struct ttd_loglimit cred_loglim;  /* about credit frames refused */
 };
 
 /* One card: a switch.  Its state is its own (a thread may run it). */
@@ -419,8 +462,12 @@ int ttd_credit_ok(const struct ttd_fwd *f, const struct ttd_fport *fp,
  * due, the periodic ones, a neighbour that has gone quiet. */
 void ttd_credit_round(struct ttd_fwd *f, int side, uint64_t now);
 /* Bytes the neighbour lets output (lport, vc) send now; -1 if it has not
- * granted any in our epoch. */
+ * granted any in our epoch.  Never more than the buffer it said it has. */
 int64_t ttd_credit_available(const struct ttd_fport *fp, int vc);
+/* The card at the other end of card side's port lport, and whether a
+ * neighbour is verified there (its MAC address into mac, if not NULL). */
+uint32_t ttd_credit_peer(const struct ttd_fwd *f, int side, int lport,
+    int *verified, uint8_t mac[6]);
 
 /* hello.c */
 /* A hello heard on a port. */
@@ -429,6 +476,9 @@ void ttd_hello_rx(struct ttd_fwd *f, struct ttd_sw *sw, int lport,
 /* Send a hello on every external port of card side (all: -1), and log
  * what the rate limit held back in a window that has ended. */
 void ttd_fwd_hello(struct ttd_fwd *f, int side);
+/* A hello on card side's external port lport alone (a link that came up,
+ * a neighbour that has not taken our credit frames): 0 sent, -1 not. */
+int ttd_hello_send(struct ttd_fwd *f, int side, int lport);
 
 /* ---- port.c, xdp.c: the devices ---- */
 

@@ -22,6 +22,10 @@
 
 #define NONE     UINT32_MAX
 #define MAX_WARN 8
+/* The latest cycle a release may fall on: far from the 2^64 at which the
+ * engine's cycle counts wrap (gaps of a day each take thousands of
+ * messages in a row to reach it). */
+#define MAX_CYCLE (UINT64_C(1) << 62)
 
 struct csend {
 	uint64_t bytes, gap, t_ns, max_arr;
@@ -32,14 +36,16 @@ struct csend {
 struct carr {
 	uint64_t done_at, gen, bytes, t_ns;
 	uint64_t cp;            /* compute on its release's critical path */
-	uint32_t src, dst, seq, npk, got, claimer, npred;
+	uint64_t npk, got;      /* packets: 2^32 for 4 GiB in bytes */
+	uint32_t src, dst, seq, claimer, npred;
 	uint8_t arrived, used;
 	uint32_t next;          /* free list */
 };
 
 struct cpe {
 	uint32_t head, tail;    /* sends queued */
-	uint32_t cur_left, cur_dst, cur_seq;
+	uint64_t cur_left;      /* packets of the message being sent */
+	uint32_t cur_dst, cur_seq;
 	uint32_t cur_last;      /* flits of its last packet (0: full) */
 	uint64_t last_rel;
 	uint64_t cp_last;       /* compute on its last release's path */
@@ -172,6 +178,16 @@ arr_free(tt_causal *c, uint32_t i)
 	held(c, -1);
 }
 
+/* The packets of a message of bytes (one for none), in 64 bits: bytes
+ * may be 4 GiB and a packet one byte. */
+static uint64_t
+packets_of(const tt_causal *c, uint64_t bytes)
+{
+	if (bytes == 0)
+		return 1;
+	return bytes / c->pkt_bytes + (bytes % c->pkt_bytes != 0);
+}
+
 static int
 local(const tt_causal *c, uint32_t pe)
 {
@@ -261,14 +277,21 @@ read_line(tt_causal *c)
 		c->a[ai].bytes = d.bytes;
 		c->a[ai].t_ns = d.t_ns;
 		c->a[ai].npred = d.npred;
-		c->a[ai].npk = d.bytes == 0 ? 1 :
-		    (uint32_t)((d.bytes + c->pkt_bytes - 1) / c->pkt_bytes);
+		c->a[ai].npk = packets_of(c, d.bytes);
 	}
 	if (local(c, d.pe)) {
 		struct cpe *e = &c->pe[d.pe - c->pe0];
-		uint32_t si = send_new(c);
+		double gap = (double)d.gap_ns / c->cycle_ns;
+		uint32_t si;
 
-		if (si == NONE) {
+		if (!(gap < (double)MAX_CYCLE)) {
+			snprintf(err, sizeof(err), "message %u:%u: a gap of %"
+			    PRIu64 " ns is more than the simulator's clock holds",
+			    d.pe, d.seq, d.gap_ns);
+			fail(c, err);
+			return 0;
+		}
+		if ((si = send_new(c)) == NONE) {
 			fail(c, "out of memory for sends");
 			return 0;
 		}
@@ -276,7 +299,7 @@ read_line(tt_causal *c)
 		c->s[si].seq = d.seq;
 		c->s[si].bytes = d.bytes;
 		c->s[si].t_ns = d.t_ns;
-		c->s[si].gap = (uint64_t)llround((double)d.gap_ns / c->cycle_ns);
+		c->s[si].gap = (uint64_t)llround(gap);
 		for (k = 0; k < d.npred; k++)
 			claim(c, d.pe, si, &d.pred[k]);
 		if (e->tail == NONE)
@@ -317,6 +340,15 @@ causal_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 			rel = s->max_arr;
 			cp = s->cp_pred;
 		}
+		if (rel > MAX_CYCLE - s->gap) {
+			char err[200];
+
+			snprintf(err, sizeof(err), "message %u:%u: released after "
+			    "cycle 2^62: its PE's gaps add up to more than the "
+			    "simulator's clock holds", pe, s->seq);
+			fail(c, err);
+			return TT_SRC_DONE;
+		}
 		rel += s->gap;
 		if (rel > now) {
 			pk->gen = rel;
@@ -332,8 +364,7 @@ causal_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 		e->has_sent = 1;
 		e->cur_dst = s->dst;
 		e->cur_seq = s->seq;
-		e->cur_left = s->bytes == 0 ? 1 :
-		    (uint32_t)((s->bytes + c->pkt_bytes - 1) / c->pkt_bytes);
+		e->cur_left = packets_of(c, s->bytes);
 		e->cur_last = tt_last_packet_flits(s->bytes, c->packet_flits,
 		    c->flit_bytes);
 		if (rel > c->res.rr.last_gen)

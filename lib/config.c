@@ -25,6 +25,7 @@
 #include <yaml.h>
 
 #include "cfg.h"
+#include "twintorus/outfile.h"
 
 /* ---- error collection ---- */
 
@@ -1219,6 +1220,8 @@ cfg_read_file(const char *path, size_t *lenp, long long *size)
 	f = fopen(path, "rb");
 	if (f == NULL)
 		return NULL;
+	/* an output must not replace the file it comes from */
+	(void)tt_outfile_input_fd(fileno(f), path);
 	*size = -1;
 	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
 		fclose(f);

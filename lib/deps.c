@@ -112,24 +112,60 @@ tt_deps_discard(tt_deps_writer *w)
 struct tt_deps_reader {
 	FILE *f;
 	char *path;
-	char *line;
-	size_t cap;
+	char *line;             /* TT_DEPS_LINE_MAX + 1 bytes */
 	uint64_t lineno, lines, preds;
-	int ended;
+	uint64_t t0;            /* the first message's t_ns */
+	int ended, has_t0;
 	tt_depref *pred;
 	uint32_t pcap;
 };
+
+/*
+ * The next line into r->line, without its newline: 1, 0 at the end of the
+ * file, -1 with err set.  A line is refused as soon as TT_DEPS_LINE_MAX
+ * bytes have come without a newline, so that a file of one endless line
+ * (/dev/zero) costs a buffer and a moment, not all memory; a NUL byte
+ * (which would end the line for the parser, hiding what follows) is
+ * refused too.
+ */
+static int
+next_line(tt_deps_reader *r, char *err, size_t errsz)
+{
+	size_t n = 0;
+	int ch;
+
+	while ((ch = getc_unlocked(r->f)) != EOF && ch != '\n') {
+		if (n == TT_DEPS_LINE_MAX)
+			return tt_errf(err, errsz, "%s:%" PRIu64 ": a line longer "
+			    "than %u bytes: not a dependency file, or a damaged "
+			    "one (write it again)", r->path, r->lineno + 1,
+			    TT_DEPS_LINE_MAX);
+		if (ch == '\0')
+			return tt_errf(err, errsz, "%s:%" PRIu64 ": a NUL byte "
+			    "at column %zu: not a dependency file, or a damaged "
+			    "one (write it again)", r->path, r->lineno + 1, n + 1);
+		r->line[n++] = (char)ch;
+	}
+	if (ch == EOF && ferror(r->f))
+		return tt_errf(err, errsz, "%s: %s", r->path, strerror(errno));
+	r->line[n] = '\0';
+	if (ch == EOF && n == 0)
+		return 0;
+	r->lineno++;
+	return 1;
+}
 
 int
 tt_deps_open(tt_deps_reader **rp, const char *path, char *err, size_t errsz)
 {
 	tt_deps_reader *r;
-	ssize_t n;
+	int n;
 
 	*rp = NULL;
 	if ((r = calloc(1, sizeof(*r))) == NULL ||
-	    (r->path = strdup(path)) == NULL) {
-		free(r);
+	    (r->path = strdup(path)) == NULL ||
+	    (r->line = malloc(TT_DEPS_LINE_MAX + 1)) == NULL) {
+		tt_deps_close_reader(r);
 		return tt_errf(err, errsz, "out of memory");
 	}
 	if ((r->f = fopen(path, "r")) == NULL) {
@@ -137,9 +173,11 @@ tt_deps_open(tt_deps_reader **rp, const char *path, char *err, size_t errsz)
 		tt_deps_close_reader(r);
 		return -1;
 	}
-	n = getline(&r->line, &r->cap, r->f);
-	r->lineno = 1;
-	if (n <= 0 || strncmp(r->line, DEPS_MAGIC, strlen(DEPS_MAGIC)) != 0) {
+	if ((n = next_line(r, err, errsz)) < 0) {
+		tt_deps_close_reader(r);
+		return -1;
+	}
+	if (n == 0 || strncmp(r->line, DEPS_MAGIC, strlen(DEPS_MAGIC)) != 0) {
 		tt_errf(err, errsz, "%s:1: not a dependency file (it starts "
 		    "with '%s'; ttsim trace infer writes them)", path,
 		    DEPS_MAGIC);
@@ -244,31 +282,61 @@ done:
 	return 0;
 }
 
+/* Field i of a line (0: pe ... 5: gap_ns) against its limit; t_ns, field
+ * 4, against the first message's. */
+static int
+check_field(tt_deps_reader *r, int i, uint64_t v, char *err, size_t errsz)
+{
+	static const char *const field[] = {"pe", "seq", "dst", "bytes",
+	    "t_ns", "gap_ns"};
+	uint64_t off;
+
+	if (i < 3 && v > UINT32_MAX)
+		return tt_errf(err, errsz, "%s:%" PRIu64 ": field %d (%s): %"
+		    PRIu64 " is not below 2^32", r->path, r->lineno, i + 1,
+		    field[i], v);
+	if (i == 3 && v > TT_DEPS_BYTES_MAX)
+		return tt_errf(err, errsz, "%s:%" PRIu64 ": field 4 (bytes): %"
+		    PRIu64 " is more than the %llu (4 GiB) a message may have",
+		    r->path, r->lineno, v, TT_DEPS_BYTES_MAX);
+	if (i == 5 && v > TT_DEPS_NS_MAX)
+		return tt_errf(err, errsz, "%s:%" PRIu64 ": field 6 (gap_ns): %"
+		    PRIu64 " ns is more than the %llu ns (a day) a gap may be",
+		    r->path, r->lineno, v, TT_DEPS_NS_MAX);
+	if (i != 4)
+		return 0;
+	if (!r->has_t0) {
+		r->t0 = v;
+		r->has_t0 = 1;
+	}
+	off = v > r->t0 ? v - r->t0 : r->t0 - v;
+	if (off > TT_DEPS_NS_MAX)
+		return tt_errf(err, errsz, "%s:%" PRIu64 ": field 5 (t_ns): %"
+		    PRIu64 " is more than %llu ns (a day) from the first "
+		    "message's %" PRIu64 ": a recording spans at most a day",
+		    r->path, r->lineno, v, TT_DEPS_NS_MAX, r->t0);
+	return 0;
+}
+
 int
 tt_deps_read(tt_deps_reader *r, tt_dep *d, char *err, size_t errsz)
 {
 	static const char *const field[] = {"pe", "seq", "dst", "bytes",
 	    "t_ns", "gap_ns"};
-	static const uint64_t max[] = {UINT32_MAX, UINT32_MAX, UINT32_MAX,
-	    UINT64_MAX, UINT64_MAX, UINT64_MAX};
 	uint64_t v[6];
-	ssize_t n;
 	char *p;
-	int i;
+	int i, n;
 
 	for (;;) {
-		n = getline(&r->line, &r->cap, r->f);
-		if (n < 0) {
-			if (ferror(r->f))
-				return tt_errf(err, errsz, "%s: %s", r->path,
-				    strerror(errno));
+		if ((n = next_line(r, err, errsz)) < 0)
+			return -1;
+		if (n == 0) {
 			if (!r->ended)
 				return tt_errf(err, errsz, "%s:%" PRIu64 ": the file "
 				    "ends without its '# end' line: it was cut "
 				    "short (write it again)", r->path, r->lineno);
 			return 0;
 		}
-		r->lineno++;
 		if (r->ended)
 			return tt_errf(err, errsz, "%s:%" PRIu64 ": a line after "
 			    "the '# end' line", r->path, r->lineno);
@@ -277,19 +345,22 @@ tt_deps_read(tt_deps_reader *r, tt_dep *d, char *err, size_t errsz)
 				return -1;
 			continue;
 		}
-		if (r->line[0] == '#' || r->line[0] == '\n')
+		if (r->line[0] == '#' || r->line[0] == '\0')
 			continue;
 		break;
 	}
 	p = r->line;
-	for (i = 0; i < 6; i++)
-		if (num(&p, max[i], &v[i]) < 0 || (skip_space(&p) < 0 &&
-		    (i < 5 || (*p != '\n' && *p != '\0'))))
+	for (i = 0; i < 6; i++) {
+		if (num(&p, UINT64_MAX, &v[i]) < 0 || (skip_space(&p) < 0 &&
+		    (i < 5 || *p != '\0')))
 			return tt_errf(err, errsz, "%s:%" PRIu64 ": field %d (%s): "
-			    "wanted a whole number%s (line format: pe seq dst "
+			    "wanted a whole number (line format: pe seq dst "
 			    "bytes t_ns gap_ns preds)", r->path, r->lineno, i + 1,
-			    field[i], max[i] == UINT32_MAX ? " below 2^32" : "");
-	if (*p == '\n' || *p == '\0')
+			    field[i]);
+		if (check_field(r, i, v[i], err, errsz) < 0)
+			return -1;
+	}
+	if (*p == '\0')
 		return tt_errf(err, errsz, "%s:%" PRIu64 ": field 7 (preds): "
 		    "wanted SRC:SEQ ... or '-'", r->path, r->lineno);
 	d->pe = (uint32_t)v[0];

@@ -211,6 +211,9 @@ tt_credit_decode(tt_credit *c, const uint8_t *buf, size_t len, char *err,
 	if (c->nvcs < 1 || c->nvcs > TT_CREDIT_MAX_VCS)
 		return tt_errf(err, errsz, "credit frame for %u VCs (1 to %d)",
 		    c->nvcs, TT_CREDIT_MAX_VCS);
+	if (buf[5] != 0 || buf[6] != 0 || buf[7] != 0)
+		return tt_errf(err, errsz, "credit frame with reserved bytes "
+		    "%02x %02x %02x (sent as 0)", buf[5], buf[6], buf[7]);
 	want = TT_CREDIT_HLEN + (size_t)c->nvcs * TT_CREDIT_VC_LEN;
 	if (len < want)
 		return tt_errf(err, errsz, "credit body cut at %zu of %zu "

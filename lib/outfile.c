@@ -5,16 +5,253 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "errf.h"
+#include "outfile_int.h"
 #include "twintorus/outfile.h"
 
 /* as the kernel's own limit on a chain of links (MAXSYMLINKS) */
 #define OUT_MAX_LINKS 40
+
+/* ---- the inputs of this process ---- */
+
+/*
+ * Files the process reads, by device and inode (so that a hard link, a
+ * symbolic link or /dev/stdin redirected from the file are the same file),
+ * with a name for messages.  An unsorted list: a command reads tens of
+ * files, a trace directory a few thousand, and outputs are few.
+ */
+struct out_input {
+	dev_t dev;
+	ino_t ino;
+	char *name;
+};
+
+static struct out_input *inputs;
+static size_t ninputs, inputs_cap;
+/* ttd loads its configuration in a thread of its own */
+static pthread_mutex_t inputs_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int
+note_input(const struct stat *st, const char *name)
+{
+	struct out_input *g;
+	size_t i;
+	int r = 0;
+
+	/* a pipe or a device is read, not replaced by anything */
+	if (!S_ISREG(st->st_mode))
+		return 0;
+	pthread_mutex_lock(&inputs_lock);
+	for (i = 0; i < ninputs; i++)
+		if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
+			goto out;
+	if (ninputs == inputs_cap) {
+		size_t cap = inputs_cap ? inputs_cap * 2 : 16;
+
+		if ((g = realloc(inputs, cap * sizeof(*g))) == NULL) {
+			r = -1;
+			goto out;
+		}
+		inputs = g;
+		inputs_cap = cap;
+	}
+	if ((inputs[ninputs].name = strdup(name)) == NULL) {
+		r = -1;
+		goto out;
+	}
+	inputs[ninputs].dev = st->st_dev;
+	inputs[ninputs].ino = st->st_ino;
+	ninputs++;
+out:
+	pthread_mutex_unlock(&inputs_lock);
+	return r;
+}
+
+int
+tt_outfile_input(const char *path)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") == 0)
+		return tt_outfile_input_fd(STDIN_FILENO, "standard input");
+	/* one that cannot be found is not read either: its reader says so */
+	if (stat(path, &st) != 0)
+		return 0;
+	return note_input(&st, path);
+}
+
+int
+tt_outfile_input_fd(int fd, const char *name)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return 0;
+	return note_input(&st, name);
+}
+
+/* The input that path is (after links), or NULL.  Inputs are never
+ * forgotten, so the name stays valid. */
+static const char *
+input_named(const char *path)
+{
+	const char *name = NULL;
+	struct stat st;
+	size_t i;
+
+	if (stat(path, &st) != 0)
+		return NULL;
+	pthread_mutex_lock(&inputs_lock);
+	for (i = 0; i < ninputs && name == NULL; i++)
+		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+			name = inputs[i].name;
+	pthread_mutex_unlock(&inputs_lock);
+	return name;
+}
+
+static int
+refuse_input(char *err, size_t errsz, const char *out, const char *in)
+{
+	if (strcmp(out, in) == 0)
+		return tt_errf(err, errsz, "%s: is also an input of this "
+		    "command; write the output to another file", out);
+	return tt_errf(err, errsz, "%s: is the same file as %s, an input of "
+	    "this command; write the output to another file", out, in);
+}
+
+/* ---- files made safe on a signal ---- */
+
+/*
+ * The files being written that a signal must not leave as they are: the
+ * .part files (removed), and the traces written in place (cut at their
+ * last whole record, lib/trace.c).  A signal that would end the process
+ * (an interrupt, a terminal hung up, a reader gone, a file size limit)
+ * first calls each one's function, then ends the process as the signal
+ * would have.  The list changes with those signals blocked, so that the
+ * handler never sees it half-changed; the functions and the handler call
+ * only async-signal-safe functions.  A signal that is ignored, or that
+ * the program handles itself (to stop a run and discard or close its
+ * outputs), is left alone.
+ */
+static const int part_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ};
+#define NPART_SIGS (sizeof(part_sigs) / sizeof(part_sigs[0]))
+
+struct out_atsig {
+	const char *path;
+	void (*fn)(const char *path);
+};
+
+static struct out_atsig *parts;
+static volatile size_t nparts;
+static size_t parts_cap;
+/* the process that registered them: a forked child (a --jobs worker)
+ * killed by a signal leaves its parent's files alone */
+static volatile pid_t parts_pid;
+
+static void
+parts_on_signal(int sig)
+{
+	struct sigaction dfl;
+	int saved = errno;
+	size_t i;
+
+	for (i = 0; i < nparts && getpid() == parts_pid; i++)
+		parts[i].fn(parts[i].path);
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	/* delivered again once the handler returns, to end the process */
+	raise(sig);
+	errno = saved;
+}
+
+static void
+parts_block(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < NPART_SIGS; i++)
+		sigaddset(&set, part_sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void
+parts_handlers(void)
+{
+	struct sigaction cur, sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = parts_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < NPART_SIGS; i++)
+		sigaddset(&sa.sa_mask, part_sigs[i]);
+	for (i = 0; i < NPART_SIGS; i++)
+		if (sigaction(part_sigs[i], NULL, &cur) == 0 &&
+		    cur.sa_handler == SIG_DFL)
+			sigaction(part_sigs[i], &sa, NULL);
+}
+
+int
+outfile_at_signal(const char *path, void (*fn)(const char *path))
+{
+	struct out_atsig *g;
+	sigset_t old;
+	int r = 0;
+
+	parts_block(&old);
+	if (nparts == parts_cap) {
+		size_t cap = parts_cap ? parts_cap * 2 : 8;
+
+		if ((g = realloc(parts, cap * sizeof(*g))) == NULL) {
+			r = -1;
+			errno = ENOMEM;
+			goto out;
+		}
+		parts = g;
+		parts_cap = cap;
+	}
+	parts[nparts].path = path;
+	parts[nparts].fn = fn;
+	nparts = nparts + 1;
+	parts_pid = getpid();
+	parts_handlers();
+out:
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return r;
+}
+
+void
+outfile_at_signal_forget(const char *path)
+{
+	sigset_t old;
+	size_t i;
+
+	parts_block(&old);
+	for (i = 0; i < nparts; i++)
+		if (parts[i].path == path) {
+			parts[i] = parts[nparts - 1];
+			nparts = nparts - 1;
+			break;
+		}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static void
+unlink_part(const char *path)
+{
+	unlink(path);
+}
 
 struct tt_outfile {
 	int fd;
@@ -137,10 +374,14 @@ open_replacing(tt_outfile *o, const char *path, char *err, size_t errsz)
 	mode_t mode, mask;
 	size_t len;
 
+	const char *in;
+
 	o->target = follow_links(path);
 	if (o->target == NULL)
 		return tt_errf(err, errsz, "%s: cannot follow the link: %s",
 		    path, strerror(errno));
+	if ((in = input_named(o->target)) != NULL)
+		return refuse_input(err, errsz, path, in);
 	if (stat(o->target, &st) == 0) {
 		mode = st.st_mode & 07777;
 	} else {
@@ -159,9 +400,14 @@ open_replacing(tt_outfile *o, const char *path, char *err, size_t errsz)
 		return tt_errf(err, errsz, "%s: cannot create: %s", path,
 		    strerror(errno));
 	}
-	if (fchmod(o->fd, mode) != 0) {
-		tt_errf(err, errsz, "%s: cannot set the mode of %s: %s", path,
-		    o->tmp, strerror(errno));
+	if (outfile_at_signal(o->tmp, unlink_part) < 0 ||
+	    fchmod(o->fd, mode) != 0) {
+		if (errno == ENOMEM)
+			tt_errf(err, errsz, "%s: out of memory", path);
+		else
+			tt_errf(err, errsz, "%s: cannot set the mode of %s: %s",
+			    path, o->tmp, strerror(errno));
+		outfile_at_signal_forget(o->tmp);
 		close(o->fd);
 		unlink(o->tmp);
 		free(o->tmp);
@@ -232,6 +478,8 @@ tt_outfile_open(tt_outfile **op, const char *path, char *err, size_t errsz)
 static void
 out_free(tt_outfile *o)
 {
+	if (o->tmp != NULL)
+		outfile_at_signal_forget(o->tmp);
 	free(o->tmp);
 	free(o->target);
 	free(o->name);
@@ -241,6 +489,7 @@ out_free(tt_outfile *o)
 int
 tt_outfile_close(tt_outfile *o, char *err, size_t errsz)
 {
+	const char *in;
 	int r = 0;
 
 	if (o->f != NULL && fclose(o->f) != 0 && o->werr == 0)
@@ -253,6 +502,9 @@ tt_outfile_close(tt_outfile *o, char *err, size_t errsz)
 	if (o->werr != 0)
 		r = tt_errf(err, errsz, "%s: write failed: %s", o->name,
 		    strerror(o->werr));
+	/* an input read since the output was opened stays as it is */
+	else if (o->tmp != NULL && (in = input_named(o->target)) != NULL)
+		r = refuse_input(err, errsz, o->name, in);
 	else if (o->tmp != NULL && rename(o->tmp, o->target) != 0)
 		r = tt_errf(err, errsz, "%s: cannot replace it with %s: %s",
 		    o->name, o->tmp, strerror(errno));

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "errf.h"
+#include "twintorus/outfile.h"
 #include "twintorus/placement.h"
 
 #define LINE_MAX_BYTES 256
@@ -75,6 +76,7 @@ place_file(tt_placement *p, const char *path, const tt_net *net, char *err,
 		free(taken);
 		return -1;
 	}
+	(void)tt_outfile_input_fd(fileno(f), path);
 	for (i = 0; i < p->npes; i++)
 		p->pe[i] = UINT32_MAX;
 	while (fgets(line, sizeof(line), f) != NULL) {

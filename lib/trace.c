@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "errf.h"
+#include "outfile_int.h"
 #include "trace_int.h"
 #include "twintorus/outfile.h"
 #include "twintorus/trace.h"
@@ -26,15 +27,70 @@ struct tt_trace_writer {
 	pcap_dumper_t *dump;
 	char *path;
 	tt_outfile *out;        /* TT_TRACE_ATOMIC; NULL: libpcap's own file */
+	int mode;
 	int werr;               /* errno of the first failed write, or 0 */
 };
 
 static void
 writer_free(tt_trace_writer *w)
 {
+	if (w->mode == TT_TRACE_INPLACE && w->path != NULL)
+		outfile_at_signal_forget(w->path);
 	pcap_close(w->dead);
 	free(w->path);
 	free(w);
+}
+
+/* The pcap file header, and the header of each record: 4 x 32 bits in the
+ * writer's byte order, the third the bytes kept (libpcap's savefile). */
+#define PCAP_FILE_HLEN 24
+#define PCAP_REC_HLEN 16
+
+/*
+ * A trace written in place whose writing failed (a full disk) ends inside
+ * a record, or inside the buffer that held it: cut it at the end of its
+ * last whole record, so that readers take it as a shorter complete trace,
+ * as after an interrupt, and do not guess at the cut.  A file without its
+ * whole header holds nothing and is removed.  The number of records kept,
+ * -1 when the file cannot be read back, -2 when it was removed.  Only
+ * async-signal-safe calls: a signal that ends the process does the same
+ * (trim_at_signal()).
+ */
+static int64_t
+trim_to_record(const char *path)
+{
+	uint8_t h[PCAP_REC_HLEN];
+	uint32_t caplen;
+	off_t end = PCAP_FILE_HLEN;
+	struct stat st;
+	int64_t n = 0;
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || st.st_size < PCAP_FILE_HLEN) {
+		close(fd);
+		unlink(path);
+		return -2;
+	}
+	while (end + PCAP_REC_HLEN <= st.st_size &&
+	    pread(fd, h, sizeof(h), end) == (ssize_t)sizeof(h)) {
+		memcpy(&caplen, h + 8, sizeof(caplen));
+		if (end + PCAP_REC_HLEN + (off_t)caplen > st.st_size)
+			break;
+		end += PCAP_REC_HLEN + (off_t)caplen;
+		n++;
+	}
+	if (ftruncate(fd, end) != 0)
+		n = -1;
+	close(fd);
+	return n;
+}
+
+static void
+trim_at_signal(const char *path)
+{
+	(void)trim_to_record(path);
 }
 
 int
@@ -49,6 +105,7 @@ tt_trace_create(tt_trace_writer **wp, const char *path, int mode,
 	if (w == NULL)
 		return tt_errf(err, errsz, "%s: out of memory", path);
 	w->path = strdup(path);
+	w->mode = mode;
 	w->dead = pcap_open_dead_with_tstamp_precision(DLT_EN10MB,
 	    TT_TRACE_SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
 	if (w->path == NULL || w->dead == NULL) {
@@ -86,6 +143,14 @@ tt_trace_create(tt_trace_writer **wp, const char *path, int mode,
 			    pcap_geterr(w->dead));
 			writer_free(w);
 			return -1;
+		}
+		/* a signal that ends the process leaves it whole */
+		if (mode == TT_TRACE_INPLACE &&
+		    outfile_at_signal(w->path, trim_at_signal) < 0) {
+			pcap_dump_close(w->dump);
+			unlink(path);
+			writer_free(w);
+			return tt_errf(err, errsz, "%s: out of memory", path);
 		}
 	}
 	*wp = w;
@@ -128,6 +193,7 @@ tt_trace_flush(tt_trace_writer *w)
 int
 tt_trace_close(tt_trace_writer *w, char *err, size_t errsz)
 {
+	int64_t kept;
 	int r = 0;
 
 	(void)tt_trace_flush(w);
@@ -135,6 +201,21 @@ tt_trace_close(tt_trace_writer *w, char *err, size_t errsz)
 		r = tt_errf(err, errsz, "%s: write failed: %s", w->out != NULL ?
 		    tt_outfile_name(w->out) : w->path, strerror(w->werr));
 	pcap_dump_close(w->dump);
+	if (w->werr != 0 && w->mode == TT_TRACE_INPLACE) {
+		kept = trim_to_record(w->path);
+		if (kept >= 0)
+			tt_errf(err, errsz, "%s: write failed: %s; the trace "
+			    "keeps the %" PRId64 " whole records written before",
+			    w->path, strerror(w->werr), kept);
+		else if (kept == -2)
+			tt_errf(err, errsz, "%s: write failed: %s; removed (not "
+			    "even its header was written)", w->path,
+			    strerror(w->werr));
+		else
+			tt_errf(err, errsz, "%s: write failed: %s; and it cannot "
+			    "be cut to its last whole record (%s): remove it",
+			    w->path, strerror(w->werr), strerror(errno));
+	}
 	if (w->out != NULL) {
 		if (r != 0)
 			tt_outfile_discard(w->out);
@@ -193,38 +274,48 @@ tt_trace_write_delivery(tt_trace_writer *w, const tt_msg *m)
 	return write_frame(w, m, TT_FRAME_F_DELIVERED);
 }
 
-/* ---- standard input ---- */
+/* ---- standard input, and pipes named by path ---- */
 
 /*
- * "-" reads standard input.  A pipe can be read only once, but replay
- * reads its trace more than once (a first pass, then each network), so
- * what is read from a pipe is kept in an unlinked temporary file: every
- * open reads that copy first and then goes on reading the pipe, adding to
- * the copy.  Redirected from a file, standard input is read at its offsets
- * and nothing is copied.  A process reads its standard input once.
+ * "-" reads standard input, and a path naming a pipe (/dev/stdin on a
+ * pipe, a FIFO, bash's <(...)) reads that pipe.  A pipe can be read only
+ * once, but replay reads its trace more than once (a first pass, then each
+ * network), so what is read from a pipe is kept in an unlinked temporary
+ * file: every open reads that copy first and then goes on reading the
+ * pipe, adding to the copy.  Standard input redirected from a file is read
+ * at its offsets and nothing is copied.  A process reads each pipe once:
+ * the pipes are kept here, by device and inode (so that /dev/stdin and "-"
+ * on the same pipe are one stream), until the process ends.
  */
-static struct {
-	int init, seekable;
+struct tin_stream {
+	dev_t dev;
+	ino_t ino;
+	int fd;                 /* the pipe, or standard input */
+	int seekable;
 	off_t base;             /* seekable: where stdin stood at first */
 	int copy;               /* the copy of the pipe, or -1 */
 	off_t len;              /* bytes read from the pipe so far */
 	int eof;                /* the pipe ended */
 	int lost;               /* errno: the copy could not be kept */
-} tin0;
+};
 
-struct stdin_reader {
+#define TIN_STREAMS_MAX 64
+static struct tin_stream tin_streams[TIN_STREAMS_MAX];
+static size_t tin_nstreams;
+
+struct stream_reader {
+	struct tin_stream *s;
 	off_t pos;
 };
 
 static ssize_t
-stdin_copy_add(const char *buf, size_t n)
+stream_copy_add(struct tin_stream *s, const char *buf, size_t n)
 {
 	size_t done = 0;
 	ssize_t w;
 
 	while (done < n) {
-		w = pwrite(tin0.copy, buf + done, n - done,
-		    tin0.len + (off_t)done);
+		w = pwrite(s->copy, buf + done, n - done, s->len + (off_t)done);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
@@ -235,30 +326,31 @@ stdin_copy_add(const char *buf, size_t n)
 }
 
 static ssize_t
-stdin_read(void *cookie, char *buf, size_t n)
+stream_read(void *cookie, char *buf, size_t n)
 {
-	struct stdin_reader *k = cookie;
+	struct stream_reader *k = cookie;
+	struct tin_stream *s = k->s;
 	ssize_t r;
 
-	if (tin0.seekable) {
-		r = pread(STDIN_FILENO, buf, n, tin0.base + k->pos);
-	} else if (k->pos < tin0.len) {
-		if ((off_t)n > tin0.len - k->pos)
-			n = (size_t)(tin0.len - k->pos);
-		r = pread(tin0.copy, buf, n, k->pos);
-	} else if (tin0.eof) {
+	if (s->seekable) {
+		r = pread(s->fd, buf, n, s->base + k->pos);
+	} else if (k->pos < s->len) {
+		if ((off_t)n > s->len - k->pos)
+			n = (size_t)(s->len - k->pos);
+		r = pread(s->copy, buf, n, k->pos);
+	} else if (s->eof) {
 		return 0;
 	} else {
 		do
-			r = read(STDIN_FILENO, buf, n);
+			r = read(s->fd, buf, n);
 		while (r < 0 && errno == EINTR);
 		if (r == 0)
-			tin0.eof = 1;
-		if (r > 0 && tin0.lost == 0 &&
-		    stdin_copy_add(buf, (size_t)r) < 0)
-			tin0.lost = errno != 0 ? errno : EIO;
+			s->eof = 1;
+		if (r > 0 && s->lost == 0 &&
+		    stream_copy_add(s, buf, (size_t)r) < 0)
+			s->lost = errno != 0 ? errno : EIO;
 		if (r > 0)
-			tin0.len += r;
+			s->len += r;
 	}
 	if (r > 0)
 		k->pos += r;
@@ -266,15 +358,15 @@ stdin_read(void *cookie, char *buf, size_t n)
 }
 
 static int
-stdin_close(void *cookie)
+stream_close(void *cookie)
 {
 	free(cookie);
 	return 0;
 }
 
-/* A temporary file nobody else can see, for the copy of the pipe. */
+/* A temporary file nobody else can see, for the copy of a pipe. */
 static int
-stdin_copy_open(void)
+stream_copy_open(void)
 {
 	const char *dir = getenv("TMPDIR");
 	char path[4200];
@@ -293,48 +385,110 @@ stdin_copy_open(void)
 	return fd;
 }
 
-/* A stream reading standard input from its start (see above). */
-static FILE *
-stdin_open(char *err, size_t errsz)
+/*
+ * The stream of the pipe or standard input st describes (fd: standard
+ * input, or -1 to open path), made on its first use; NULL with err set.
+ */
+static struct tin_stream *
+stream_of(const struct stat *st, int fd, const char *path, const char *name,
+    char *err, size_t errsz)
 {
-	cookie_io_functions_t io = {stdin_read, NULL, NULL, stdin_close};
-	struct stdin_reader *k;
-	struct stat st;
+	struct tin_stream *s;
+	size_t i;
+
+	for (i = 0; i < tin_nstreams; i++)
+		if (tin_streams[i].dev == st->st_dev &&
+		    tin_streams[i].ino == st->st_ino)
+			return &tin_streams[i];
+	if (tin_nstreams == TIN_STREAMS_MAX) {
+		tt_errf(err, errsz, "%s: more than %d pipes read at once; save "
+		    "the traces to files and give those", name,
+		    TIN_STREAMS_MAX);
+		return NULL;
+	}
+	if (fd < 0 && (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		tt_errf(err, errsz, "%s: cannot open: %s", name,
+		    strerror(errno));
+		return NULL;
+	}
+	s = &tin_streams[tin_nstreams++];
+	memset(s, 0, sizeof(*s));
+	s->dev = st->st_dev;
+	s->ino = st->st_ino;
+	s->fd = fd;
+	s->copy = -1;
+	s->base = S_ISREG(st->st_mode) ? lseek(fd, 0, SEEK_CUR) : -1;
+	s->seekable = s->base >= 0;
+	if (!s->seekable && (s->copy = stream_copy_open()) < 0)
+		s->lost = errno;
+	return s;
+}
+
+/* A stream reading s from its start (see above). */
+static FILE *
+stream_open(struct tin_stream *s, const char *name, char *err, size_t errsz)
+{
+	cookie_io_functions_t io = {stream_read, NULL, NULL, stream_close};
+	struct stream_reader *k;
 	FILE *f;
 
-	if (!tin0.init) {
-		if (isatty(STDIN_FILENO)) {
-			tt_errf(err, errsz, "standard input: is a terminal; "
-			    "pipe a trace into it (tcpdump -w - ... | ttsim "
-			    "... -) or give a file");
-			return NULL;
-		}
-		if (fstat(STDIN_FILENO, &st) != 0) {
-			tt_errf(err, errsz, "standard input: cannot read it: "
-			    "%s", strerror(errno));
-			return NULL;
-		}
-		tin0.init = 1;
-		tin0.copy = -1;
-		tin0.base = S_ISREG(st.st_mode) ?
-		    lseek(STDIN_FILENO, 0, SEEK_CUR) : -1;
-		tin0.seekable = tin0.base >= 0;
-		if (!tin0.seekable && (tin0.copy = stdin_copy_open()) < 0)
-			tin0.lost = errno;
-	}
-	if (tin0.lost != 0 && tin0.len > 0) {
-		tt_errf(err, errsz, "standard input: read once already, and "
-		    "no copy of it could be kept (%s); save the trace to a "
-		    "file and give that", strerror(tin0.lost));
+	if (s->lost != 0 && s->len > 0) {
+		tt_errf(err, errsz, "%s: read once already, and no copy of it "
+		    "could be kept (%s); save the trace to a file and give "
+		    "that", name, strerror(s->lost));
 		return NULL;
 	}
 	k = calloc(1, sizeof(*k));
 	f = k == NULL ? NULL : fopencookie(k, "r", io);
 	if (f == NULL) {
 		free(k);
-		tt_errf(err, errsz, "standard input: out of memory");
+		tt_errf(err, errsz, "%s: out of memory", name);
+		return NULL;
 	}
+	k->s = s;
 	return f;
+}
+
+/* Standard input as a stream from its start. */
+static FILE *
+stdin_open(char *err, size_t errsz)
+{
+	struct tin_stream *s;
+	struct stat st;
+
+	if (isatty(STDIN_FILENO)) {
+		tt_errf(err, errsz, "standard input: is a terminal; pipe a trace "
+		    "into it (tcpdump -w - ... | ttsim ... -) or give a file");
+		return NULL;
+	}
+	if (fstat(STDIN_FILENO, &st) != 0) {
+		tt_errf(err, errsz, "standard input: cannot read it: %s",
+		    strerror(errno));
+		return NULL;
+	}
+	/* an output must not replace the file it comes from */
+	(void)tt_outfile_input_fd(STDIN_FILENO, "standard input");
+	if ((s = stream_of(&st, STDIN_FILENO, NULL, "standard input", err,
+	    errsz)) == NULL)
+		return NULL;
+	return stream_open(s, "standard input", err, errsz);
+}
+
+/* A pipe named by path (st: its stat()), as a stream from its start; the
+ * pipe on standard input is standard input's stream. */
+static FILE *
+pipe_open(const char *path, const struct stat *st, char *err, size_t errsz)
+{
+	struct tin_stream *s;
+	struct stat in;
+	int fd = -1;
+
+	if (fstat(STDIN_FILENO, &in) == 0 && in.st_dev == st->st_dev &&
+	    in.st_ino == st->st_ino)
+		fd = STDIN_FILENO;
+	if ((s = stream_of(st, fd, path, path, err, errsz)) == NULL)
+		return NULL;
+	return stream_open(s, path, err, errsz);
 }
 
 /* ---- reading one file ---- */
@@ -433,11 +587,19 @@ tt_trace_open(tt_trace_reader **rp, const char *path, char *err,
 		    strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return tt_errf(err, errsz, "%s: is a directory", path);
+	/* a pipe named by path is read once, as "-" is */
+	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		if ((f = pipe_open(path, &st, err, errsz)) == NULL)
+			return -1;
+		return tt_trace_fopen(rp, f, path, err, errsz);
+	}
 	/* fopen here so that an unreadable file says why in our words */
 	f = fopen(path, "rb");
 	if (f == NULL)
 		return tt_errf(err, errsz, "%s: cannot open: %s", path,
 		    strerror(errno));
+	/* an output must not replace the file it comes from */
+	(void)tt_outfile_input_fd(fileno(f), path);
 	return tt_trace_fopen(rp, f, path, err, errsz);
 }
 

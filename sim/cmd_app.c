@@ -66,7 +66,9 @@ app_usage(FILE *f)
 "  --record DIR     write what ttd would have captured: one pcap per node\n"
 "                   (<host>-pe.pcap from the YAML nodes: map, n<node>-pe.pcap\n"
 "                   otherwise), each message at its send and a delivery\n"
-"                   copy at its arrival, in node-local time\n"
+"                   copy at its arrival, in node-local time; after a\n"
+"                   signal or a failed write each trace ends on its last\n"
+"                   whole record\n"
 "  --clock-skew NS  nodes' clocks differ by fixed offsets below NS (500000)\n"
 "  --deps-out FILE  the motif's true dependencies, in ttsim trace infer's\n"
 "                   format\n"
@@ -76,8 +78,9 @@ app_usage(FILE *f)
 "  --csv FILE       one line per PE: its rank, when its program ended,\n"
 "                   messages sent and received\n"
 "\n"
-"Exit status: 0 ran, 1 the deadlock watchdog fired, 2 bad usage or input,\n"
-"130 interrupted (the traces then hold what was recorded until then).\n");
+"Exit status: 0 ran, 1 the deadlock watchdog fired, 2 bad usage or input\n"
+"or a failed write, 130 interrupted (SIGINT, SIGTERM, SIGHUP; the traces\n"
+"then hold what was recorded until then).\n");
 }
 
 /* What ttsim app is told. */
@@ -553,13 +556,9 @@ app_simulate(struct app_run *x, struct app_live *l)
 
 	pr.a = l->job;
 	snprintf(pr.label, sizeof(pr.label), "ttsim app");
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	tt_sim_run(l->sim, &src, 1, &x->res, on_progress, &pr);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
 	progress_clear();
 	x->wall = (double)(t1.tv_sec - t0.tv_sec) +
 	    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
@@ -636,13 +635,33 @@ app_outcome(const struct app_opts *o, const struct app_run *x)
 	return TTSIM_EXIT_OK;
 }
 
-/* Run o's motif on x->net: exit status so far. */
+/*
+ * Run o's motif on x->net: exit status so far.  From before the traces
+ * are created until they are closed, SIGINT, SIGTERM and SIGHUP only stop
+ * the run (unless ignored): the records taken until then are written and
+ * the traces closed whole, ending on a record, never cut by the signal.
+ * SIGXFSZ is ignored meanwhile: a trace over the file size limit fails to
+ * grow as on a full disk, and is cut at its last whole record
+ * (tt_trace_close()).
+ */
 static int
 app_run(const struct app_opts *o, struct app_run *x)
 {
+	static const int sigs[4] = {SIGINT, SIGTERM, SIGHUP, SIGXFSZ};
+	struct sigaction sa, ign, old[4];
 	struct app_live l;
-	int rc = TTSIM_EXIT_USAGE;
+	int rc = TTSIM_EXIT_USAGE, i, set[4] = {0, 0, 0, 0};
 
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	ign = sa;
+	ign.sa_handler = SIG_IGN;
+	for (i = 0; i < 4; i++)
+		if (sigaction(sigs[i], NULL, &old[i]) == 0 &&
+		    old[i].sa_handler != SIG_IGN)
+			set[i] = sigaction(sigs[i], sigs[i] == SIGXFSZ ? &ign :
+			    &sa, NULL) == 0;
 	memset(&l, 0, sizeof(l));
 	if (app_start(o, x, &l) == 0) {
 		app_simulate(x, &l);
@@ -653,7 +672,14 @@ app_run(const struct app_opts *o, struct app_run *x)
 		    write_csv(o->csv_path, l.job, x) < 0)
 			rc = TTSIM_EXIT_USAGE;
 	}
-	return app_close(x, &l, rc);
+	rc = app_close(x, &l, rc);
+	for (i = 0; i < 4; i++)
+		if (set[i])
+			sigaction(sigs[i], &old[i], NULL);
+	/* a signal while the traces were being closed */
+	if (rc == TTSIM_EXIT_OK && app_stop)
+		rc = app_outcome(o, x);
+	return rc;
 }
 
 /* The network and the motif on it checked: -1 after a message. */

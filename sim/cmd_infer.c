@@ -12,6 +12,7 @@
 #include "twintorus/infer.h"
 #include "twintorus/model.h"
 #include "twintorus/json.h"
+#include "twintorus/outfile.h"
 #include "ttsim.h"
 
 static void
@@ -229,6 +230,8 @@ truth_load(struct truth *t, const char *path)
 	int x;
 
 	memset(t, 0, sizeof(*t));
+	/* -o must not replace it */
+	(void)tt_outfile_input(path);
 	if (tt_deps_open(&r, path, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim trace infer: --score %s\n", err);
 		return -1;

@@ -4,6 +4,8 @@
  * per network, drawn by gnuplot from the CSV that run and sweep print.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -293,6 +295,8 @@ read_series(const char *csv, struct series *s, int *ns)
 		fprintf(stderr, "ttsim plot: %s: %s\n", csv, strerror(errno));
 		return -1;
 	}
+	/* -o must not replace it */
+	(void)tt_outfile_input_fd(fileno(c.f), csv);
 	rc = csv_header(&c, &k) < 0 || read_rows(&c, &k, s, ns) < 0 ? -1 : 0;
 	fclose(c.f);
 	for (i = 0; rc == 0 && i < *ns; i++)
@@ -318,15 +322,60 @@ gp_quoted(FILE *g, const char *s)
 	fputc('\'', g);
 }
 
+/*
+ * The range of one axis: as gnuplot finds it, except when every point has
+ * the same value (a sweep of one load), where gnuplot would warn that the
+ * range is empty and widen it itself: widened here, around the value.
+ */
+static void
+axis_range(FILE *g, const char *axis, double lo, double hi, int logscale)
+{
+	double d;
+
+	if (lo < hi) {
+		fprintf(g, "set autoscale %s\n", axis);
+		return;
+	}
+	if (logscale)
+		fprintf(g, "set %srange [%.6g:%.6g]\n", axis, lo / 2, lo * 2);
+	else {
+		d = lo != 0 ? (lo < 0 ? -lo : lo) / 10 : 1;
+		fprintf(g, "set %srange [%.6g:%.6g]\n", axis, lo - d, lo + d);
+	}
+}
+
+static double
+panel_y(const struct series *s, int j, int which)
+{
+	return which == 0 ? s->acc[j] : which == 1 ? s->net[j] : s->e2e[j];
+}
+
 static void
 panel(FILE *g, const struct series *s, int ns, const char *ylabel,
     int which, int logy)
 {
-	int i, j;
+	double xlo = 0, xhi = 0, ylo = 0, yhi = 0, y;
+	int i, j, any = 0;
 
+	for (i = 0; i < ns; i++)
+		for (j = 0; j < s[i].n; j++, any = 1) {
+			y = panel_y(&s[i], j, which);
+			if (!any || s[i].x[j] < xlo)
+				xlo = s[i].x[j];
+			if (!any || s[i].x[j] > xhi)
+				xhi = s[i].x[j];
+			if (!any || y < ylo)
+				ylo = y;
+			if (!any || y > yhi)
+				yhi = y;
+		}
+	/* a logarithmic axis takes positive values only */
+	logy = logy && ylo > 0;
 	fprintf(g, "set xlabel 'offered load (flits/cycle/PE)'\n"
 	    "set ylabel '%s'\n%s", ylabel,
 	    logy ? "set logscale y\n" : "unset logscale y\n");
+	axis_range(g, "x", xlo, xhi, 0);
+	axis_range(g, "y", ylo, yhi, logy);
 	fprintf(g, "plot ");
 	for (i = 0; i < ns; i++) {
 		fprintf(g, "%s'-' using 1:2 with linespoints title ",
@@ -335,12 +384,9 @@ panel(FILE *g, const struct series *s, int ns, const char *ylabel,
 	}
 	fputc('\n', g);
 	for (i = 0; i < ns; i++) {
-		for (j = 0; j < s[i].n; j++) {
-			double y = which == 0 ? s[i].acc[j] :
-			    which == 1 ? s[i].net[j] : s[i].e2e[j];
-
-			fprintf(g, "%.6g %.6g\n", s[i].x[j], y);
-		}
+		for (j = 0; j < s[i].n; j++)
+			fprintf(g, "%.6g %.6g\n", s[i].x[j],
+			    panel_y(&s[i], j, which));
 		fprintf(g, "e\n");
 	}
 }
@@ -364,7 +410,7 @@ plot_ready(const char *cmd, const char *out)
 		    ".svg\n", cmd, out);
 		return -1;
 	}
-	/* gnuplot would fall back to stdout if it cannot open the file */
+	/* said before a sweep runs, not after */
 	snprintf(dir, sizeof(dir), "%s", out);
 	slash = strrchr(dir, '/');
 	if (slash == NULL)
@@ -385,47 +431,113 @@ plot_ready(const char *cmd, const char *out)
 /*
  * gnuplot, drawing into out as every output of the tools is written
  * (twintorus/outfile.h): a file is replaced only once gnuplot succeeds,
- * a link stays a link.  NULL after a message.
+ * a link stays a link.  gnuplot is given no file name: it reads its
+ * script from a temporary file and draws on its standard output, a pipe
+ * that ttsim copies into the output, so that any name (a newline in it
+ * too) is the file written, and a failing write is seen and reported.
  */
-static FILE *
-gp_open(const char *cmd, const char *out, const char *terminal,
-    tt_outfile **op)
+struct gp {
+	const char *cmd, *out;
+	FILE *script;           /* the commands, given to gnuplot at close */
+	tt_outfile *o;
+};
+
+/* 0 with g->script to write to, or -1 after a message. */
+static int
+gp_open(struct gp *g, const char *cmd, const char *out, const char *terminal)
 {
 	char err[512];
-	FILE *g;
 
-	if (tt_outfile_open(op, out, err, sizeof(err)) < 0) {
+	g->cmd = cmd;
+	g->out = out;
+	if (tt_outfile_open(&g->o, out, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim %s: %s\n", cmd, err);
-		return NULL;
+		return -1;
 	}
-	g = popen("gnuplot", "w");
-	if (g == NULL) {
-		fprintf(stderr, "ttsim %s: gnuplot: %s\n", cmd, strerror(errno));
-		tt_outfile_discard(*op);
-		return NULL;
+	if ((g->script = tmpfile()) == NULL) {
+		fprintf(stderr, "ttsim %s: a temporary file for gnuplot: %s\n",
+		    cmd, strerror(errno));
+		tt_outfile_discard(g->o);
+		return -1;
 	}
-	fprintf(g, "%s\nset output ", terminal);
-	gp_quoted(g, tt_outfile_path(*op) != NULL ? tt_outfile_path(*op) :
-	    "/dev/stdout");
-	fputc('\n', g);
-	return g;
+	fprintf(g->script, "%s\n", terminal);
+	return 0;
+}
+
+/* gnuplot run on the script, its drawing copied into the output: the
+ * bytes copied, or -1 after a message. */
+static long long
+gp_run(struct gp *g)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[] = {(char *)"gnuplot", NULL}, buf[65536];
+	FILE *f = tt_outfile_file(g->o);
+	long long total = 0;
+	int p[2], status, e;
+	ssize_t n;
+	pid_t pid;
+
+	if (fflush(g->script) != 0 || ferror(g->script) ||
+	    fseek(g->script, 0, SEEK_SET) != 0) {
+		fprintf(stderr, "ttsim %s: the script for gnuplot: %s\n", g->cmd,
+		    strerror(errno));
+		return -1;
+	}
+	if (f == NULL || pipe2(p, O_CLOEXEC) != 0) {
+		fprintf(stderr, "ttsim %s: %s\n", g->cmd, strerror(errno));
+		return -1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fileno(g->script), 0);
+	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+	e = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(p[1]);
+	if (e != 0) {
+		close(p[0]);
+		fprintf(stderr, "ttsim %s: gnuplot: %s\n", g->cmd, strerror(e));
+		return -1;
+	}
+	for (;;) {
+		n = read(p[0], buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		fwrite(buf, 1, (size_t)n, f);
+		total += n;
+	}
+	close(p[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "ttsim %s: gnuplot failed (%s %d) drawing %s\n",
+		    g->cmd, WIFEXITED(status) ? "status" : "signal",
+		    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+		    g->out);
+		return -1;
+	}
+	if (total == 0) {
+		fprintf(stderr, "ttsim %s: gnuplot drew nothing into %s\n",
+		    g->cmd, g->out);
+		return -1;
+	}
+	return total;
 }
 
 static int
-gp_close(const char *cmd, FILE *g, const char *out, tt_outfile *o)
+gp_close(struct gp *g)
 {
 	char err[512];
-	int status = pclose(g);
+	long long n = gp_run(g);
 
-	if (status != 0) {
-		fprintf(stderr, "ttsim %s: gnuplot failed (status %d) drawing "
-		    "%s\n", cmd, WIFEXITED(status) ? WEXITSTATUS(status) :
-		    status, out);
-		tt_outfile_discard(o);
+	fclose(g->script);
+	if (n < 0) {
+		tt_outfile_discard(g->o);
 		return -1;
 	}
-	if (tt_outfile_close(o, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim %s: %s\n", cmd, err);
+	if (tt_outfile_close(g->o, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim %s: %s\n", g->cmd, err);
 		return -1;
 	}
 	return 0;
@@ -437,7 +549,7 @@ plot_csv(const char *csv, const char *out, const char *title)
 	static struct series s[PLOT_MAX_SERIES];
 	int ns, svg;
 	size_t len = strlen(out);
-	tt_outfile *o;
+	struct gp gp;
 	FILE *g;
 
 	if (plot_ready("plot", out) < 0)
@@ -445,10 +557,11 @@ plot_csv(const char *csv, const char *out, const char *title)
 	svg = len >= 4 && strcmp(out + len - 4, ".svg") == 0;
 	if (read_series(csv, s, &ns) < 0)
 		return -1;
-	g = gp_open("plot", out, svg ? "set terminal svg size 1500,480 dynamic" :
-	    "set terminal pngcairo size 1500,480 font ',9'", &o);
-	if (g == NULL)
+	if (gp_open(&gp, "plot", out, svg ?
+	    "set terminal svg size 1500,480 dynamic" :
+	    "set terminal pngcairo size 1500,480 font ',9'") < 0)
 		return -1;
+	g = gp.script;
 	fprintf(g, "set grid\nset key top left font ',8'\n"
 	    "set multiplot layout 1,3 title ");
 	gp_quoted(g, title != NULL ? title : "");
@@ -457,7 +570,33 @@ plot_csv(const char *csv, const char *out, const char *title)
 	panel(g, s, ns, "network latency (cycles)", 1, 1);
 	panel(g, s, ns, "end-to-end latency (cycles)", 2, 1);
 	fprintf(g, "unset multiplot\n");
-	return gp_close("plot", g, out, o);
+	return gp_close(&gp);
+}
+
+/* The smallest and largest x of a data file of "x y" lines ('#'
+ * comments, blank lines between series): 1, or 0 when it has none. */
+static int
+data_xrange(const char *path, double *lo, double *hi)
+{
+	char line[256], *end;
+	FILE *f = fopen(path, "r");
+	double x;
+	int any = 0;
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		x = strtod(line, &end);
+		if (end == line)
+			continue;
+		if (!any || x < *lo)
+			*lo = x;
+		if (!any || x > *hi)
+			*hi = x;
+		any = 1;
+	}
+	fclose(f);
+	return any;
 }
 
 int
@@ -465,23 +604,33 @@ plot_cdf(const char *data, const char *const *names, int nnames,
     const char *xlabel, const char *out, const char *title)
 {
 	size_t len = strlen(out);
-	tt_outfile *o;
+	double lo = 1, hi = 1;
+	struct gp gp;
 	int i;
 	FILE *g;
 
 	if (plot_ready("replay", out) < 0)
 		return -1;
-	g = gp_open("replay", out, len >= 4 && strcmp(out + len - 4, ".svg") == 0 ?
+	if (gp_open(&gp, "replay", out, len >= 4 &&
+	    strcmp(out + len - 4, ".svg") == 0 ?
 	    "set terminal svg size 800,520 dynamic" :
-	    "set terminal pngcairo size 800,520 font ',10'", &o);
-	if (g == NULL)
+	    "set terminal pngcairo size 800,520 font ',10'") < 0)
 		return -1;
+	g = gp.script;
 	fprintf(g, "set title ");
 	gp_quoted(g, title != NULL ? title : "");
 	fprintf(g, "\nset grid\nset key bottom right\nset xlabel ");
 	gp_quoted(g, xlabel);
-	fprintf(g, "\nset ylabel 'share of messages'\nset yrange [0:1]\n"
-	    "set logscale x\nplot ");
+	fprintf(g, "\nset ylabel 'share of messages'\nset yrange [0:1]\n");
+	/* every message equally late: a range around it, not gnuplot's
+	 * warning; a logarithmic axis for positive values only */
+	if (data_xrange(data, &lo, &hi) && lo <= 0)
+		fprintf(g, "unset logscale x\n");
+	else
+		fprintf(g, "set logscale x\n");
+	if (lo == hi)
+		axis_range(g, "x", lo, hi, lo > 0);
+	fprintf(g, "plot ");
 	for (i = 0; i < nnames; i++) {
 		fprintf(g, "%s", i ? ", " : "");
 		gp_quoted(g, data);
@@ -489,7 +638,7 @@ plot_cdf(const char *data, const char *const *names, int nnames,
 		gp_quoted(g, names[i]);
 	}
 	fprintf(g, "\n");
-	return gp_close("replay", g, out, o);
+	return gp_close(&gp);
 }
 
 /* What ttsim plot is told. */

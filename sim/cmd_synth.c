@@ -61,7 +61,9 @@ synth_usage(FILE *f)
 "A trace file is written under a temporary name beside it (PATH.XXXXXX.part,\n"
 "beside the file a symbolic link names) and renamed over it when complete;\n"
 "a FIFO or a device is written through.  An interrupt (Ctrl-C, SIGTERM)\n"
-"closes the files early, complete and readable.\n"
+"stops the writing and removes the temporary files: a file is replaced\n"
+"only by a complete trace (a FIFO or standard output ends on a whole\n"
+"record).\n"
 "Exit status: 0 written, 2 bad usage or input, 130 interrupted.\n");
 }
 
@@ -340,8 +342,15 @@ synth_write(const struct synth *s, const tt_net *net, tt_workload *wl)
 	if (synth_open(s, w, nw) < 0 ||
 	    synth_loop(s, net, wl, w, &written, &last) < 0)
 		rc = TTSIM_EXIT_USAGE;
+	else if (synth_stop)
+		rc = 130;
+	/* an interrupted trace is cut: it replaces nothing */
 	rc = synth_close(w, nw, rc);
 	free(w);
+	if (rc == 130)
+		fprintf(stderr, "ttsim trace synth: interrupted after %" PRIu64
+		    " messages; %s not replaced\n", written, s->per_node ?
+		    "the files were" : "the file was");
 	if (rc != TTSIM_EXIT_OK)
 		return rc;
 	fprintf(stderr, "ttsim trace synth: %" PRIu64 " messages over %.6f s "
@@ -349,11 +358,6 @@ synth_write(const struct synth *s, const tt_net *net, tt_workload *wl)
 	    (double)(last - SYNTH_EPOCH_NS) * 1e-9 : 0.0,
 	    strcmp(s->out, "-") == 0 ? "standard output" : s->out,
 	    s->per_node ? " (one file per node)" : "");
-	if (synth_stop) {
-		fprintf(stderr, "ttsim trace synth: interrupted; the trace is "
-		    "complete up to there\n");
-		return 130;
-	}
 	return TTSIM_EXIT_OK;
 }
 

@@ -76,7 +76,11 @@ on_stop(int sig)
 	for (i = 0; i < JOBS_MAX; i++)
 		if (live[i] > 0)
 			kill(live[i], SIGTERM);
-	signal(sig, SIG_DFL);
+	/* then as before jobs_open(): the outputs' handler removes their
+	 * temporary files (twintorus/outfile.h), or the default ends us */
+	for (i = 0; i < 3; i++)
+		if (stopsig[i] == sig)
+			sigaction(sig, &saved[i], NULL);
 	raise(sig);
 }
 

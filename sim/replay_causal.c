@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "twintorus/json.h"
+#include "twintorus/outfile.h"
 #include "replay.h"
 
 enum { OPT_CAUSAL = OPT_OWN + 64, OPT_CAUSAL_DEPS, OPT_CAUSAL_PLACEMENT };
@@ -85,6 +86,8 @@ causal_check(const struct causal_opts *co)
 
 	if (!co->on || co->deps == NULL)
 		return 0;
+	/* --csv must not replace it */
+	(void)tt_outfile_input(co->deps);
 	if (tt_deps_open(&dr, co->deps, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim replay: --deps %s\n", err);
 		return -1;
@@ -189,7 +192,7 @@ on_causal_message(void *ctx, const tt_causal_msg *m)
 	struct replay_job *j = ctx;
 	uint64_t lat = m->done - m->gen;
 
-	fprintf(j->csv, "%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu32 ",%"
+	fprintf(j->csv, "%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%"
 	    PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu32 ",%"
 	    PRIu32 "\n", j->name, m->src, m->dst, m->bytes, m->packets,
 	    m->t_ns, m->gen, m->done, lat, (double)lat * j->cycle_ns, m->seq,

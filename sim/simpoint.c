@@ -640,9 +640,19 @@ simpoint_csv(FILE *f, const simpoint *pt)
 void
 simpoint_table_header(FILE *f)
 {
-	fprintf(f, "%-22s %6s %9s %10s %9s %9s %6s %6s %6s  %s\n", "network",
+	fprintf(f, "%-22s %6s %9s %10s %9s %9s %6s %6s %6s\n", "network",
 	    "load", "accepted", "pkts/cyc", "net lat", "e2e lat", "p99", "hops",
-	    "int%", "");
+	    "int%");
+}
+
+/* The note ending a row, after two spaces, if there is one: no line of a
+ * table ends with a space. */
+static void
+row_note(FILE *f, const char *note)
+{
+	if (note[0] != '\0')
+		fprintf(f, "  %s", note);
+	fputc('\n', f);
 }
 
 /* The last column of a table row: what is wrong with the point, if
@@ -673,14 +683,16 @@ simpoint_table_row(FILE *f, const simpoint *pt)
 	else
 		snprintf(iu, sizeof(iu), "-");
 	if (pt->measured_runs < pt->seeds) {
-		fprintf(f, "%-22s %6.3f %9.4f %10.3f %9s %9s %6s %6s %6s  %s\n",
+		fprintf(f, "%-22s %6.3f %9.4f %10.3f %9s %9s %6s %6s %6s",
 		    net_name(&pt->net, sb, sizeof(sb)), pt->offered,
 		    pt->accepted, pt->throughput_packets, "n/a", "n/a", "n/a",
-		    "n/a", iu, pt->deadlock ? "DEADLOCK" : "saturated");
+		    "n/a", iu);
+		row_note(f, pt->deadlock ? "DEADLOCK" : "saturated");
 		return;
 	}
-	fprintf(f, "%-22s %6.3f %9.4f %10.3f %9.1f %9.1f %6.0f %6.2f %6s  %s\n",
+	fprintf(f, "%-22s %6.3f %9.4f %10.3f %9.1f %9.1f %6.0f %6.2f %6s",
 	    net_name(&pt->net, sb, sizeof(sb)), pt->offered, pt->accepted,
 	    pt->throughput_packets, pt->net_lat, pt->e2e_lat, pt->p99_e2e,
-	    pt->avg_hops, iu, point_note(pt));
+	    pt->avg_hops, iu);
+	row_note(f, point_note(pt));
 }

@@ -45,7 +45,8 @@ typedef struct tt_causal tt_causal;
 
 /* A message that has arrived (per-message output). */
 typedef struct tt_causal_msg {
-	uint32_t src, dst, seq, npred, packets;
+	uint32_t src, dst, seq, npred;
+	uint64_t packets;       /* 2^32 for 4 GiB in packets of a byte */
 	uint64_t bytes, t_ns;   /* t_ns: recorded send time, src's clock */
 	uint64_t gen, done;     /* cycles: released, last packet arrived */
 } tt_causal_msg;

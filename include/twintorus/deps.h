@@ -26,6 +26,14 @@
  * says how many messages and predecessors there are, so that a file cut
  * short is told from a complete one.  Writers write FILE.part and rename
  * it when complete.
+ *
+ * A reader takes what a real application can have done and refuses the
+ * rest with the file, line and field: a line of at most TT_DEPS_LINE_MAX
+ * bytes (refused as soon as that many have been read without a newline),
+ * pe, seq, dst and each predecessor's numbers below 2^32, bytes at most
+ * TT_DEPS_BYTES_MAX, gap_ns at most TT_DEPS_NS_MAX (a day of compute),
+ * and t_ns within TT_DEPS_NS_MAX of the first message's t_ns (a
+ * recording of at most a day, node clocks apart by less).
  */
 #ifndef TWINTORUS_DEPS_H
 #define TWINTORUS_DEPS_H
@@ -35,6 +43,14 @@
 #include "twintorus/api.h"
 
 TT_BEGIN_DECLS
+
+/* The most bytes of a line, its newline not counted (64 KiB: some 3,000
+ * predecessors of the longest numbers, more of shorter ones). */
+#define TT_DEPS_LINE_MAX  65536u
+/* The most bytes of one message (4 GiB). */
+#define TT_DEPS_BYTES_MAX (1ull << 32)
+/* The most nanoseconds of gap_ns, and of t_ns from the first t_ns (a day). */
+#define TT_DEPS_NS_MAX    86400000000000ull
 
 typedef struct tt_depref {
 	uint32_t src, seq;

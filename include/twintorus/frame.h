@@ -84,9 +84,13 @@ typedef struct tt_hello {
 /*
  * The credit frame (type 2): ttd's lossless flow control between the two
  * cards at the ends of a link, per VC, counted in bytes (ttd(8)).  Its
- * header has VC 0, hops 0, no flags, destination TT_PE_BROADCAST, the
- * sending card as source and, as sequence, the sender's count of credit
- * frames on that port.  The body, in network byte order:
+ * header has VC 0, hops 0, no flags, the card at the other end of the
+ * link as destination (ttd before the credit checks sent TT_PE_BROADCAST,
+ * which receivers still take), the sending card as source and, as
+ * sequence, the sender's count of credit frames on that port in its
+ * epoch.  A receiver takes a credit frame only with that header and only
+ * from the neighbour its hellos verified on that port (ttd(8)).  The
+ * body, in network byte order:
  *
  *   offset  size  field
  *        0     2  epoch: the sender's, for this link; its byte counts
@@ -94,7 +98,7 @@ typedef struct tt_hello {
  *        2     2  peer epoch: the receiver's epoch that the limits below
  *                 count in (0: none heard yet, the limits mean nothing)
  *        4     1  VCs that follow, 1..TT_CREDIT_MAX_VCS
- *        5     3  reserved, sent as 0
+ *        5     3  reserved, sent as 0 (a body with any set is refused)
  *        8  12*n  per VC v = 0, 1, ...: sent u32 (bytes the sender has
  *                 sent on v this epoch, modulo 2^32), limit u32 (the
  *                 receiver of this frame may send on v until its own
@@ -166,8 +170,9 @@ int tt_hello_decode(tt_hello *h, const uint8_t *buf, size_t len,
     char *err, size_t errsz);
 
 /* Credit payloads: encode returns the body's length (0 if it does not fit
- * or nvcs is out of range); decode checks every length and field (0, or
- * -1 with err set). */
+ * or nvcs is out of range); decode checks every length and field, the
+ * reserved bytes included (0, or -1 with err set).  Whether the values
+ * are plausible for a link is the receiver's to judge. */
 size_t tt_credit_encode(const tt_credit *c, uint8_t *out, size_t outsz);
 int tt_credit_decode(tt_credit *c, const uint8_t *buf, size_t len,
     char *err, size_t errsz);

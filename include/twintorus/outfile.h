@@ -22,7 +22,22 @@
  *
  * Writes go through a stdio stream whose first failing write is kept, so
  * that close can say why ("No space left on device"), not "Success".
- * Single-threaded: the umask is read by setting it.
+ *
+ * An output never replaces an input of the same process: the readers of
+ * the library note the files they open (tt_outfile_input()), and a file
+ * to be replaced that is one of them (the same device and inode, so
+ * through symbolic links and hard links too) is refused at open, and again
+ * at close for an input read after the output was opened, naming both.
+ *
+ * A signal that would end the process (SIGINT, SIGTERM, SIGHUP, SIGPIPE,
+ * SIGXFSZ) removes the temporary files of the outputs still open before
+ * it does (and cuts the traces written in place at their last whole
+ * record, twintorus/trace.h), unless the program ignores it or handles it
+ * itself (it then discards its outputs on its way out).  The handler is
+ * installed at the first such file, over the default action only, and
+ * acts in the process that opened the files, not in a forked child.
+ * Outputs are single-threaded (the umask is read by setting it); noting
+ * an input may happen in any thread.
  */
 #ifndef TWINTORUS_OUTFILE_H
 #define TWINTORUS_OUTFILE_H
@@ -61,6 +76,14 @@ int tt_outfile_close(tt_outfile *o, char *err, size_t errsz);
 /* Close and remove the temporary file: the target stays as it was.  What
  * was written through to a FIFO or a device cannot be taken back. */
 void tt_outfile_discard(tt_outfile *o);
+/*
+ * Note a file the process reads (a regular file: a pipe or a device is
+ * not replaced by anything), by path ("-": standard input) or by an open
+ * descriptor; name is what messages call it.  A path that cannot be found
+ * is not noted (its reader says why).  0, or -1 when out of memory.
+ */
+int tt_outfile_input(const char *path);
+int tt_outfile_input_fd(int fd, const char *name);
 /*
  * At a program's end: flush standard output and check that everything
  * printed reached it (a full disk or a closed pipe must not pass for

@@ -42,7 +42,11 @@ TT_BEGIN_DECLS
 typedef struct tt_trace_writer tt_trace_writer;
 
 /*
- * Create a trace.  TT_TRACE_INPLACE writes path; TT_TRACE_ATOMIC opens path
+ * Create a trace.  TT_TRACE_INPLACE writes path, and leaves it ending on a
+ * whole record after any stop: a failed write (a full disk) makes close
+ * cut it at its last whole record (and say how many it keeps), and so
+ * does a signal that ends the process (twintorus/outfile.h's handler); a
+ * file without its whole header is removed.  TT_TRACE_ATOMIC opens path
  * as every output of the tools (twintorus/outfile.h): "-" is standard
  * output, a FIFO or a device is written through, and a file (or the file a
  * symbolic link names) is written under a temporary name beside it that
@@ -101,8 +105,12 @@ typedef struct tt_trace_reader tt_trace_reader;
  * Open a pcap or pcapng file of Ethernet frames; "-" is standard input, a
  * pipe or a redirected file (a pipe is read once: what a process reads of
  * it is kept in an unlinked temporary file, so that "-" can be opened
- * again and read from its start).  Refuses an empty file, a file that is
- * neither format, and another link type, saying which (and its number).
+ * again and read from its start).  A path naming a pipe (/dev/stdin, a
+ * FIFO, /dev/fd/N) is read the same way, once per process: the same pipe
+ * under two names, or as "-", is one stream.  A regular file opened is
+ * noted as an input of the process (tt_outfile_input()).  Refuses an
+ * empty file, a file that is neither format, and another link type,
+ * saying which (and its number).
  */
 int tt_trace_open(tt_trace_reader **rp, const char *path, char *err,
     size_t errsz);

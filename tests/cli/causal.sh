@@ -216,6 +216,47 @@ refused "replay --deps cut short" "ttsim replay: --deps $tmp/cut.deps:100: the f
 sed '3s/ 8192 / 8x92 /' "$tmp/halo3d.deps" >"$tmp/badf.deps"
 refused "replay --deps bad field" "ttsim replay: --deps $tmp/badf.deps:3: field 4 (bytes)" \
     "$T" replay "$tmp/halo3d" --causal --deps "$tmp/badf.deps"
+# the limits of a dependency file (ttsim(1)): each refused with the file,
+# line, field and limit; 2^38 bytes never finished and 2^38 + 64 was one
+# packet, a gap of 2^64 ns predicted 18 billion seconds, with exit 0
+# (a minute each, so that a run that never ends is a failure)
+# bad_field FIELD VALUE [LINE]: halo3d's dependencies with one field changed
+bad_field() { awk -v f="$1" -v v="$2" -v n="${3:-3}" 'NR == n { $f = v } 1' "$tmp/halo3d.deps" >"$tmp/lim.deps"; }
+P=(replay "$tmp/halo3d" "${REC[@]}" --causal --deps "$tmp/lim.deps")
+bad_field 4 274877906944
+refused "replay --deps: 2^38 bytes" "ttsim replay: --deps $tmp/lim.deps:3: field 4 (bytes): 274877906944 is more than the 4294967296 (4 GiB)" timeout 60 "$T" "${P[@]}"
+bad_field 4 274877907008
+refused "replay --deps: 2^38 + 64 bytes" "ttsim replay: --deps $tmp/lim.deps:3: field 4 (bytes): 274877907008" timeout 60 "$T" "${P[@]}"
+bad_field 6 18446744073709551615
+refused "replay --deps: a gap of 2^64 ns" "ttsim replay: --deps $tmp/lim.deps:3: field 6 (gap_ns): 18446744073709551615 ns is more than the 86400000000000 ns (a day)" timeout 60 "$T" "${P[@]}"
+bad_field 6 86400000000000
+expect "replay --deps: a gap of a day" 0 timeout 60 "$T" "${P[@]}" --json && jq -e '.networks[0].makespan_s > 86400' <<<"$out" >/dev/null &&
+    ok "replay --deps: a gap of a day is taken (makespan $(jq .networks[0].makespan_s <<<"$out") s)" || bad "a day's gap" "$out"
+bad_field 5 1 4
+refused "replay --deps: t_ns decades from the first" "ttsim replay: --deps $tmp/lim.deps:4: field 5 (t_ns): 1 is more than 86400000000000 ns (a day) from the first message's" timeout 60 "$T" "${P[@]}"
+bad_field 3 4294967296
+refused "replay --deps: dst past 2^32" "ttsim replay: --deps $tmp/lim.deps:3: field 3 (dst): 4294967296 is not below 2^32" timeout 60 "$T" "${P[@]}"
+{ head -n 2 "$tmp/halo3d.deps"; printf '%s%70000s\n' "$(sed -n 3p "$tmp/halo3d.deps")" ''
+    tail -n +4 "$tmp/halo3d.deps"; } >"$tmp/lim.deps"
+refused "replay --deps: a line over 64 KiB" "ttsim replay: --deps $tmp/lim.deps:3: a line longer than 65536 bytes" timeout 60 "$T" "${P[@]}"
+# one endless line, of NULs (/dev/zero) and of predecessors: refused as
+# soon as it is 64 KiB long, within 5 s and 64 MiB (it took 15-30 s and
+# 2 GB); the maximum resident size is GNU time's
+endless() {
+	local name=$1 want=$2 rss; shift 2
+	expect "$name" 2 /usr/bin/time -f %M -o "$tmp/rss" timeout 5 "$T" replay "$tmp/halo3d" "${REC[@]}" --causal --deps "$@" || return
+	rss=$(tail -1 "$tmp/rss")
+	# shellcheck disable=SC2053  # want is a pattern
+	[[ $(head -1 "$tmp/err") == $want* ]] && [ "$rss" -lt 65536 ] &&
+	    ok "$name: refused in under 5 s, $rss KiB" || bad "$name" "$(head -1 "$tmp/err"); $rss KiB"
+}
+if [ -x /usr/bin/time ]; then
+	endless "replay --deps /dev/zero" "ttsim replay: --deps /dev/zero:1: a NUL byte" /dev/zero
+	endless "replay --deps: an endless line" "ttsim replay: --deps /dev/fd/*:2: a line longer than 65536 bytes" \
+	    <(printf '# twintorus dependencies 1\n0 0 1 64 5 0'; yes ' 1:1' | tr -d '\n')
+else
+	skip "replay --deps /dev/zero" "no /usr/bin/time (GNU time)"
+fi
 refused "replay --causal on a smaller network" "ttsim replay: $tmp/halo3d/" \
     "$T" replay "$tmp/halo3d" --dims 2,2,2 --causal
 

@@ -14,9 +14,24 @@
 #   - `-` as a TRACE: `trace stat -` and `replay -` read a pcap or pcapng
 #     from standard input, through a pipe (read once: replay's passes over
 #     the trace need no second read) or redirected from a file; an empty
-#     pipe is called empty.
+#     pipe is called empty; a pipe named by path (/dev/stdin, a FIFO,
+#     <(...)) is read once the same way;
+#   - an output never replaces an input of the same command (by name, hard
+#     link, symbolic link or /dev/stdin): exit 2 naming both, the input
+#     intact;
+#   - SIGINT or SIGTERM during `replay --csv FILE` leaves no .part and FILE
+#     as it was; an interrupted `trace synth -o F` leaves F as it was;
+#   - `app --record`: stopped by a signal (SIGHUP too) or a full disk, the
+#     traces end on a whole record and readers take them without a
+#     warning; the full disk fails the command, naming the file; `run
+#     --record` killed by SIGINT leaves its traces whole too;
+#   - `plot -o` with a newline in the name writes that file; on a full
+#     disk it fails and leaves the old plot; a one-point sweep (and
+#     replay's CDF of one message) plots without gnuplot warnings; no
+#     line of the sweep table ends with a space.
 # Never touches a device node: the FIFOs, links and files are made in a
-# temporary directory, removed at the end.  A few seconds.
+# temporary directory (the full disk is a small tmpfs mounted there, as
+# root only), removed at the end.  Half a minute.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
 . "$(dirname "$0")/lib.sh"
 pids=""
@@ -175,5 +190,212 @@ ln -s data/pes.csv "$tmp/app-link"
     [ -L "$tmp/app-link" ] && [ "$(head -1 "$tmp/data/pes.csv")" = \
     "pe,rank,finish_cycle,finish_ns,sent,received" ] &&
     ok app-csv-symlink-kept || bad app-csv-symlink-kept "$(ls -l "$tmp/app-link") $(cat "$tmp/err")"
+
+# ======== a pipe named by path: read once, as - ========
+
+for how in pipe fifo subst; do
+	case $how in
+	pipe) cat "$tmp/ref.pcap" | "$T" replay /dev/stdin --dims 2,2,2 --compare D,A --json \
+	    >"$tmp/got.json" 2>"$tmp/err" ;;
+	fifo) rm -f "$tmp/in.fifo"; mkfifo "$tmp/in.fifo"
+	    (timeout 20 cat "$tmp/ref.pcap" >"$tmp/in.fifo" &)
+	    timeout 20 "$T" replay "$tmp/in.fifo" --dims 2,2,2 --compare D,A --json \
+	    >"$tmp/got.json" 2>"$tmp/err" ;;
+	subst) "$T" replay <(cat "$tmp/ref.pcap") --dims 2,2,2 --compare D,A --json \
+	    >"$tmp/got.json" 2>"$tmp/err" ;;
+	esac
+	st=$?
+	[ $st -eq 0 ] && [ "$(jq -c "$same" "$tmp/got.json")" = "$(jq -c "$same" "$tmp/want.json")" ] &&
+	    ok "replay-named-pipe-$how" || bad "replay-named-pipe-$how" "exit $st: $(cat "$tmp/err")"
+done
+got=$(cat "$tmp/ref.pcap" | messages /dev/stdin)
+[ "$got" = "$M" ] && ok stat-dev-stdin-pipe || bad stat-dev-stdin-pipe "$got"
+# the pipe named twice, and beside -: one stream, each name reads it whole
+got=$(cat "$tmp/ref.pcap" | messages /dev/stdin /dev/stdin)
+[ "$got" = $((2 * M)) ] && ok stat-dev-stdin-twice || bad stat-dev-stdin-twice "$got"
+got=$(cat "$tmp/ref.pcap" | messages - /dev/stdin)
+[ "$got" = $((2 * M)) ] && ok stat-dash-and-dev-stdin || bad stat-dash-and-dev-stdin "$got"
+cat "$tmp/ref.pcap" | "$T" trace infer /dev/stdin -o "$tmp/deps-devstdin" >/dev/null 2>"$tmp/err" &&
+    cmp -s "$tmp/deps-file" "$tmp/deps-devstdin" && ok infer-dev-stdin-pipe ||
+    bad infer-dev-stdin-pipe "$(cat "$tmp/err")"
+
+# ======== an output never replaces an input ========
+
+mkdir "$tmp/in"
+cp "$tmp/ref.pcap" "$tmp/in/t.pcap"
+ln "$tmp/in/t.pcap" "$tmp/in/hard.pcap"
+ln -s t.pcap "$tmp/in/sym.pcap"
+# refuses NAME INPUT CMD...: CMD exits 2 saying its output is INPUT (the
+# name it read the trace by), and t.pcap is as it was
+refuses() {
+	local name=$1 input=$2 st
+	shift 2
+	"$@" >/dev/null 2>"$tmp/err"
+	st=$?
+	[ $st -eq 2 ] && grep -q "$input.* an input of this command" "$tmp/err" &&
+	    cmp -s "$tmp/in/t.pcap" "$tmp/ref.pcap" && no_part "$tmp/in" && ok "$name" ||
+	    bad "$name" "exit $st: $(cat "$tmp/err"); $(ls -l "$tmp/in")"
+}
+refuses replay-csv-over-its-trace "t.pcap: is also" \
+    "$T" replay "$tmp/in/t.pcap" --dims 2,2,2 --csv "$tmp/in/t.pcap"
+refuses replay-csv-over-hard-link "hard.pcap: is the same file as $tmp/in/t.pcap," \
+    "$T" replay "$tmp/in/t.pcap" --dims 2,2,2 --csv "$tmp/in/hard.pcap"
+refuses replay-csv-over-symlink "sym.pcap: is the same file as $tmp/in/hard.pcap," \
+    "$T" replay "$tmp/in/hard.pcap" --dims 2,2,2 --csv "$tmp/in/sym.pcap"
+refuses infer-o-over-its-trace "sym.pcap: is the same file as $tmp/in/t.pcap," \
+    "$T" trace infer "$tmp/in/t.pcap" -o "$tmp/in/sym.pcap"
+refuses replay-csv-over-dev-stdin "t.pcap: is the same file as /dev/stdin," \
+    sh -c '"$1" replay /dev/stdin --dims 2,2,2 --csv "$2" <"$2"' sh "$T" "$tmp/in/t.pcap"
+# a trace directory: each of its files is an input
+refuses replay-dir-csv-into-it "sym.pcap: is the same file as $tmp/in/hard.pcap," \
+    "$T" replay "$tmp/in" --dims 2,2,2 --csv "$tmp/in/sym.pcap"
+# the YAML file too
+cp yaml/3dt-4x4x2.yaml "$tmp/in/net.yaml"
+"$T" trace synth "$tmp/in/net.yaml" --app alltoall --iterations 1 -o "$tmp/in/net.yaml" 2>"$tmp/err"
+st=$?
+[ $st -eq 2 ] && cmp -s yaml/3dt-4x4x2.yaml "$tmp/in/net.yaml" && ok synth-o-over-its-yaml ||
+    bad synth-o-over-its-yaml "exit $st: $(cat "$tmp/err")"
+
+# ======== signals ========
+
+# when_part SIG DIR CMD...: CMD in the background (SIG at its default
+# action: a script's background jobs ignore SIGINT), SIG sent once a .part
+# shows in DIR; the exit status
+when_part() {
+	local sig=$1 dir=$2 pid i=0
+	shift 2
+	env --default-signal="$sig" "$@" >/dev/null 2>"$tmp/sig.err" &
+	pid=$!
+	while ! ls "$dir" | grep -q '\.part$' && [ $i -lt 600 ]; do
+		sleep 0.02
+		i=$((i + 1))
+	done
+	kill -"$sig" "$pid"
+	wait "$pid"
+}
+synth --dims 4,4,4 --bytes 1000 --iterations 6 -o "$tmp/long.pcap" 2>/dev/null
+mkdir "$tmp/sig"
+for sig in INT TERM; do
+	echo old >"$tmp/sig/m.csv"
+	when_part $sig "$tmp/sig" "$T" replay "$tmp/long.pcap" --dims 4,4,4 --csv "$tmp/sig/m.csv"
+	st=$?
+	[ $st -eq $((128 + $(kill -l $sig))) ] && [ "$(cat "$tmp/sig/m.csv")" = old ] &&
+	    no_part "$tmp/sig" && ok "replay-csv-sig$sig-no-part" ||
+	    bad "replay-csv-sig$sig-no-part" "exit $st: $(ls "$tmp/sig"); $(cat "$tmp/sig.err")"
+done
+# an interrupted synth replaces nothing (--messages bounds it, should the
+# signal come late)
+cp "$tmp/ref.pcap" "$tmp/sig/good.pcap"
+when_part INT "$tmp/sig" "$T" trace synth --dims 8,8,8 --app uniform --load 0.01 \
+    --cycles 100000000 --messages 3000000 -o "$tmp/sig/good.pcap"
+st=$?
+[ $st -eq 130 ] && cmp -s "$tmp/sig/good.pcap" "$tmp/ref.pcap" && no_part "$tmp/sig" &&
+    ok synth-interrupted-replaces-nothing ||
+    bad synth-interrupted-replaces-nothing "exit $st: $(ls -l "$tmp/sig"); $(cat "$tmp/sig.err")"
+
+# app --record stopped by SIGHUP mid-run: every trace whole
+env --default-signal=HUP "$T" app halo3d --dims 4,4,4 --iterations 200 --record "$tmp/rec-hup" \
+    >/dev/null 2>"$tmp/sig.err" &
+pid=$!
+i=0
+while [ "$(cat "$tmp"/rec-hup/*.pcap 2>/dev/null | wc -c)" -lt 100000 ] && [ $i -lt 600 ]; do
+	sleep 0.02
+	i=$((i + 1))
+done
+kill -HUP $pid
+wait $pid
+st=$?
+"$T" trace stat "$tmp/rec-hup" >/dev/null 2>"$tmp/err"
+st2=$?
+[ $st -eq 130 ] && [ $st2 -eq 0 ] && [ ! -s "$tmp/err" ] && ok app-record-sighup-whole ||
+    bad app-record-sighup-whole "app exit $st: $(cat "$tmp/sig.err"); stat exit $st2: $(cat "$tmp/err")"
+
+# run --record ended by SIGINT (run has no graceful stop): the handler
+# cuts every trace at its last whole record before the signal ends it
+env --default-signal=INT "$T" run --dims 8,8,8 --load 0.3 --record "$tmp/rec-int" \
+    >/dev/null 2>"$tmp/sig.err" &
+pid=$!
+i=0
+while [ "$(cat "$tmp"/rec-int/*.pcap 2>/dev/null | wc -c)" -lt 300000 ] && [ $i -lt 600 ]; do
+	sleep 0.02
+	i=$((i + 1))
+done
+kill -INT $pid
+wait $pid
+st=$?
+"$T" trace stat "$tmp/rec-int" >/dev/null 2>"$tmp/err"
+st2=$?
+[ $st -eq 130 ] && [ $st2 -eq 0 ] && [ ! -s "$tmp/err" ] && ok run-record-sigint-whole ||
+    bad run-record-sigint-whole "run exit $st: $(cat "$tmp/sig.err"); stat exit $st2: $(cat "$tmp/err")"
+rm -rf "$tmp/rec-int"
+
+# ======== a full disk ========
+
+have_full=0
+if full_disk; then
+	have_full=1
+	# 32 KiB of room: the traces fill it up mid-run
+	rm "$tmp/full/filler"
+	head -c $((64 * 1024 - 32768)) /dev/zero >"$tmp/full/filler"
+	"$T" app halo3d --dims 2,2,2 --iterations 100 --record "$tmp/full/rec" >/dev/null 2>"$tmp/err"
+	st=$?
+	"$T" trace stat "$tmp/full/rec" >/dev/null 2>"$tmp/err2"
+	st2=$?
+	[ $st -eq 2 ] && grep -q "No space left on device; the trace keeps the [0-9]* whole records" "$tmp/err" &&
+	    [ $st2 -eq 0 ] && [ ! -s "$tmp/err2" ] && ok app-record-full-disk-whole ||
+	    bad app-record-full-disk-whole "app exit $st: $(cat "$tmp/err"); stat exit $st2: $(cat "$tmp/err2")"
+	rm -rf "$tmp/full/rec"
+else
+	skip app-record-full-disk-whole "a tmpfs cannot be mounted (not root)"
+fi
+
+# ======== plot ========
+
+if command -v gnuplot >/dev/null 2>&1; then
+	"$T" sweep --dims 2,2,2 --loads 0.1 --ports A,D --csv >"$tmp/one.csv" 2>/dev/null
+	nl="$tmp/new
+line.png"
+	"$T" plot "$tmp/one.csv" -o "$nl" 2>"$tmp/err"
+	st=$?
+	[ $st -eq 0 ] && [ "$(head -c 4 "$nl" | tail -c 3)" = PNG ] && no_part "$tmp" &&
+	    ok plot-newline-in-name || bad plot-newline-in-name "exit $st: $(ls "$tmp"); $(cat "$tmp/err")"
+	# one load: no warning from gnuplot (its stderr is ttsim's)
+	[ $st -eq 0 ] && [ ! -s "$tmp/err" ] && ok plot-one-point-no-warning ||
+	    bad plot-one-point-no-warning "exit $st: $(cat "$tmp/err")"
+	"$T" sweep --dims 2,2,2 --loads 0.1 --plot "$tmp/sweep1.svg" >/dev/null 2>"$tmp/err"
+	st=$?
+	[ $st -eq 0 ] && [ ! -s "$tmp/err" ] && ok sweep-plot-one-point-no-warning ||
+	    bad sweep-plot-one-point-no-warning "exit $st: $(cat "$tmp/err")"
+	# replay's CDF of a trace of one message: every message equally late
+	synth --messages 1 -o "$tmp/one-msg.pcap" 2>/dev/null
+	"$T" replay "$tmp/one-msg.pcap" --dims 2,2,2 --plot "$tmp/cdf1.png" >/dev/null 2>"$tmp/err"
+	st=$?
+	[ $st -eq 0 ] && [ "$(cat "$tmp/err")" = "ttsim replay: wrote $tmp/cdf1.png" ] &&
+	    ok replay-plot-one-message-no-warning ||
+	    bad replay-plot-one-message-no-warning "exit $st: $(cat "$tmp/err")"
+	# the plot's input is not its output
+	cp "$tmp/one.csv" "$tmp/data.png"
+	"$T" plot "$tmp/data.png" -o "$tmp/data.png" 2>"$tmp/err"
+	st=$?
+	[ $st -eq 2 ] && cmp -s "$tmp/one.csv" "$tmp/data.png" && ok plot-o-over-its-csv ||
+	    bad plot-o-over-its-csv "exit $st: $(cat "$tmp/err")"
+	if [ $have_full = 1 ]; then
+		echo old >"$tmp/full/p.png"
+		yes filler >>"$tmp/full/filler" 2>/dev/null
+		"$T" plot "$tmp/one.csv" -o "$tmp/full/p.png" 2>"$tmp/err"
+		st=$?
+		[ $st -eq 2 ] && grep -q "No space left on device" "$tmp/err" &&
+		    [ "$(cat "$tmp/full/p.png")" = old ] && no_part "$tmp/full" &&
+		    ok plot-full-disk-keeps-old || bad plot-full-disk-keeps-old "exit $st: $(cat "$tmp/err")"
+	else
+		skip plot-full-disk-keeps-old "a tmpfs cannot be mounted (not root)"
+	fi
+else
+	skip plot-newline-in-name "gnuplot not installed"
+fi
+# no table line ends with a space
+"$T" sweep --dims 2,2,2 --loads 0.1,0.9 --deadlock none >"$tmp/table" 2>&1
+! grep -q ' $' "$tmp/table" && ok sweep-table-no-trailing-space ||
+    bad sweep-table-no-trailing-space "$(grep -n ' $' "$tmp/table" | cat -A)"
 
 finish

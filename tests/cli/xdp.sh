@@ -99,19 +99,24 @@ out=$(st)
 inj=$(jq .counters.injected <<<"$out")
 dlv=$(jq .counters.delivered <<<"$out")
 edge=$(jq .edge.tap_dropped <<<"$out")
-drops=$(jq '[.counters.dropped[]] | add' <<<"$out")
+# the X and Y cables loop back to this card's own ports: what comes back
+# on them is its own credit frames, addressed to the neighbour the torus
+# puts there, which it refuses (credit_*: no neighbour verified there);
+# every other drop counts
+drops=$(jq '[.counters.dropped | to_entries[] | select(.key | startswith("credit_") | not) | .value] | add' <<<"$out")
 rx1=$(inns cat "/sys/class/net/$tap1/statistics/rx_packets")
 if [ "$inj" -gt 1000 ] && [ "$inj" = "$dlv" ] && [ "$drops" = 0 ] && [ $((rx1 - rx0)) -ge "$dlv" ] &&
     [ $((inj + edge)) -ge 20000 ]; then
 	ok "20000 frames from PE 0: $inj entered, $dlv delivered to PE 1 over AF_XDP, 0 dropped by ttd; $edge dropped at the edge (the TAP)"
 else
-	bad lossless "entered $inj, delivered $dlv, dropped $drops, edge $edge, TAP 1 got $((rx1 - rx0))"
+	bad lossless "entered $inj, delivered $dlv, dropped $drops, edge $edge, TAP 1 got $((rx1 - rx0)): $(jq -c .counters.dropped <<<"$out")"
 fi
 jq -e '.counters as $c | $c.received == ($c.forwarded + $c.delivered + $c.consumed.hello
     + $c.consumed.arp + $c.consumed.credit + ([$c.dropped[]] | add) + $c.queued)' <<<"$out" >/dev/null &&
     ok "the balance holds ($(jq .counters.received <<<"$out") received)" || bad balance "$(jq -c .counters <<<"$out")"
-jq -e '[.ports[] | .credits[] | select(.available != .peer_buffer or .held != 0)] | length == 0' <<<"$out" >/dev/null &&
-    ok "at rest, every credit is back" || bad credits "$(jq -c '[.ports[] | .credits]' <<<"$out")"
+# (the looped X and Y ports never get credits: they have no neighbour)
+jq -e '[.ports[] | select(.port == "internal") | .credits[] | select(.available != .peer_buffer or .held != 0)] | length == 0' <<<"$out" >/dev/null &&
+    ok "at rest, every credit of the internal link is back" || bad credits "$(jq -c '[.ports[] | .credits]' <<<"$out")"
 recs=$(jq '.traces[0].records' <<<"$out")
 
 # ---- SIGTERM: the trace whole; SIGKILL: the program gone ----

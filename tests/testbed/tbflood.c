@@ -21,14 +21,41 @@
  *                              frame between their MACs, LEN bytes
  *   arp:SRC:DST                PE SRC asking for PE DST's address
  *                              (pes.subnet 10.88.0.0/16)
+ *   credit:VICTIM:HOW          forged credit frames for the ttd port with
+ *                              MAC address VICTIM, made from what IFACE
+ *                              hears (below)
  * A LEN past the interface's MTU is refused by the kernel (EMSGSIZE): the
  * caller raises the MTU for frames meant to be too long for ttd.
+ *
+ * credit: IFACE must hear both ends of a link (a port on a bridge that
+ * joins them).  tbflood listens until it has heard a credit frame from
+ * the victim (its epoch, and the bytes it has sent per VC) and one from
+ * the victim's neighbour (any other sender), then, before each frame it
+ * sends, takes in what came meanwhile.  Each forged frame is the
+ * neighbour's latest credit frame, numbered as its next one, granting the
+ * victim a whole buffer past what it has sent on every VC (what overruns
+ * the neighbour when its buffer is full), sent from IFACE's own MAC
+ * address to the victim's, and changed as HOW says:
+ *   raise      nothing more: only the MAC address says who sent it
+ *   zero       every buffer 0, every limit 1 GiB ahead
+ *   vc, hops   VC 1, hop count 1 in the torus header
+ *   flags      the delivered flag set
+ *   dst        addressed to another PE than the victim
+ *   reserved   a reserved byte of the body set
+ *   epoch      another epoch of the neighbour's
+ *   peerepoch  naming another epoch of the victim's (a stream of these
+ *              withdrew the victim's credits)
+ *   seq        a sequence number 10^9 ahead
+ *   replay     the neighbour's first frame heard, as it was (its MAC
+ *              address too), sent again and again
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
+#include <sys/ioctl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,6 +181,204 @@ arp_frame(uint8_t *buf, uint32_t src, uint32_t dst)
 	return 60;
 }
 
+/* ---- forged credit frames (credit:VICTIM:HOW) ---- */
+
+enum credit_how { CR_RAISE, CR_ZERO, CR_VC, CR_HOPS, CR_FLAGS, CR_DST,
+	CR_RESERVED, CR_EPOCH, CR_PEEREPOCH, CR_SEQ, CR_REPLAY, CR_N };
+static const char *const credit_hows[CR_N] = {"raise", "zero", "vc",
+	"hops", "flags", "dst", "reserved", "epoch", "peerepoch", "seq",
+	"replay"};
+
+static struct {
+	int on;
+	enum credit_how how;
+	uint8_t victim[6], own[6];
+	/* the victim's latest credit frame */
+	int victim_heard;
+	uint32_t victim_card;
+	uint16_t victim_epoch;
+	uint32_t victim_sent[TT_CREDIT_MAX_VCS];
+	/* the neighbour's latest, and its first (replay) */
+	int nb_heard;
+	tt_frame nb;
+	tt_credit nb_c;
+	uint8_t first[FRAME_MAX];
+	size_t first_len;
+} cr;
+
+static int
+parse_mac(const char *s, uint8_t mac[6])
+{
+	unsigned m[6];
+	int i;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x", &m[0], &m[1], &m[2], &m[3], &m[4],
+	    &m[5]) != 6)
+		return -1;
+	for (i = 0; i < 6; i++) {
+		if (m[i] > 255)
+			return -1;
+		mac[i] = (uint8_t)m[i];
+	}
+	return 0;
+}
+
+/* "credit:02:aa:..:ff:HOW" into cr; 0 or -1. */
+static int
+credit_parse(const char *kind)
+{
+	const char *how;
+	int i;
+
+	if (strncmp(kind, "credit:", 7) != 0 || strlen(kind) < 7 + 17 + 2 ||
+	    kind[7 + 17] != ':' || parse_mac(kind + 7, cr.victim) != 0)
+		return -1;
+	how = kind + 7 + 17 + 1;
+	for (i = 0; i < CR_N; i++)
+		if (strcmp(how, credit_hows[i]) == 0) {
+			cr.on = 1;
+			cr.how = (enum credit_how)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* Take in what the socket heard: the victim's credit frames and its
+ * neighbour's. */
+static void
+credit_listen(int s)
+{
+	static uint8_t buf[FRAME_MAX];
+	struct sockaddr_ll from;
+	socklen_t fl;
+	tt_credit c;
+	tt_frame f;
+	char err[128];
+	ssize_t n;
+	int v;
+
+	for (;;) {
+		fl = sizeof(from);
+		n = recvfrom(s, buf, sizeof(buf), MSG_DONTWAIT,
+		    (struct sockaddr *)&from, &fl);
+		if (n <= 0)
+			return;
+		if (from.sll_pkttype == PACKET_OUTGOING ||
+		    tt_frame_decode(&f, buf, (size_t)n, err, sizeof(err)) != 0 ||
+		    f.type != TT_FRAME_CREDIT || tt_credit_decode(&c, f.payload,
+		    f.payload_len, err, sizeof(err)) != 0 ||
+		    memcmp(f.src_mac, cr.own, 6) == 0)
+			continue;
+		if (memcmp(f.src_mac, cr.victim, 6) == 0) {
+			cr.victim_heard = 1;
+			cr.victim_card = f.src;
+			cr.victim_epoch = c.epoch;
+			for (v = 0; v < c.nvcs; v++)
+				cr.victim_sent[v] = c.vc[v].sent;
+			continue;
+		}
+		if (!cr.nb_heard) {
+			memcpy(cr.first, buf, (size_t)n);
+			cr.first_len = (size_t)n;
+		}
+		cr.nb_heard = 1;
+		cr.nb = f;
+		cr.nb.payload = NULL;
+		cr.nb_c = c;
+	}
+}
+
+/* The next forged frame into frame[0]; its length. */
+static size_t
+credit_forge(void)
+{
+	uint8_t body[TT_CREDIT_HLEN + TT_CREDIT_MAX_VCS * TT_CREDIT_VC_LEN];
+	tt_frame f = cr.nb;
+	tt_credit c = cr.nb_c;
+	size_t len;
+	int v;
+
+	if (cr.how == CR_REPLAY) {
+		memcpy(frame[0], cr.first, cr.first_len);
+		memcpy(frame[0], cr.victim, 6);
+		return cr.first_len;
+	}
+	memcpy(f.dst_mac, cr.victim, 6);
+	memcpy(f.src_mac, cr.own, 6);
+	f.seq = cr.nb.seq + 1;
+	c.peer_epoch = cr.victim_epoch;
+	for (v = 0; v < c.nvcs; v++)
+		c.vc[v].limit = cr.victim_sent[v] + c.vc[v].buffer;
+	switch (cr.how) {
+	case CR_ZERO:
+		for (v = 0; v < c.nvcs; v++) {
+			c.vc[v].buffer = 0;
+			c.vc[v].limit = cr.victim_sent[v] + (1u << 30);
+		}
+		break;
+	case CR_VC:
+		f.vc = 1;
+		break;
+	case CR_HOPS:
+		f.hops = 1;
+		break;
+	case CR_FLAGS:
+		f.flags = TT_FRAME_F_DELIVERED;
+		break;
+	case CR_DST:
+		f.dst = cr.victim_card ^ 0x100;
+		break;
+	case CR_EPOCH:
+		c.epoch ^= 0x5a5a;
+		if (c.epoch == 0)
+			c.epoch = 1;
+		break;
+	case CR_PEEREPOCH:
+		c.peer_epoch ^= 0x5a5a;
+		break;
+	case CR_SEQ:
+		f.seq = cr.nb.seq + 1000000000u;
+		break;
+	default:
+		break;
+	}
+	f.payload = body;
+	f.payload_len = tt_credit_encode(&c, body, sizeof(body));
+	len = tt_frame_encode(&f, frame[0], FRAME_MAX);
+	if (cr.how == CR_RESERVED && len > 0)
+		frame[0][tt_frame_hlen(&f) + 5] = 0x80;
+	return len;
+}
+
+/* Listen until both ends of the link were heard (5 s at most): 0 or -1. */
+static int
+credit_wait(int s, const char *ifname)
+{
+	struct ifreq ifr;
+	int i;
+
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(s, SIOCGIFHWADDR, &ifr) != 0) {
+		fprintf(stderr, "tbflood: %s: its MAC address: %s\n", ifname,
+		    strerror(errno));
+		return -1;
+	}
+	memcpy(cr.own, ifr.ifr_hwaddr.sa_data, 6);
+	for (i = 0; i < 500 && !(cr.victim_heard && cr.nb_heard); i++) {
+		usleep(10000);
+		credit_listen(s);
+	}
+	if (!(cr.victim_heard && cr.nb_heard)) {
+		fprintf(stderr, "tbflood: %s: no credit frames heard from %s "
+		    "%s in 5 s\n", ifname, cr.victim_heard ? "the victim's "
+		    "neighbour" : "the victim", cr.victim_heard ? "" :
+		    "(is it on this link?)");
+		return -1;
+	}
+	return 0;
+}
+
 /* The one or two frames of kind (sent in turn); 0 or -1. */
 static int
 build(const char *kind)
@@ -180,6 +405,8 @@ build(const char *kind)
 		frame_len[0] = pe_frame(frame[0], a, b, len);
 	else if (sscanf(kind, "arp:%" SCNu32 ":%" SCNu32, &a, &b) == 2)
 		frame_len[0] = arp_frame(frame[0], a, b);
+	else if (credit_parse(kind) == 0)
+		return 0;		/* built from what is heard */
 	else
 		return -1;
 	return frame_len[0] > 0 && frame_len[0] <= FRAME_MAX ? 0 : -1;
@@ -222,16 +449,33 @@ main(int argc, char **argv)
 		fprintf(stderr, "tbflood: %s: no such interface\n", argv[1]);
 		return 69;
 	}
-	s = socket(AF_PACKET, SOCK_RAW, 0);
+	/* credit: listens too, to every frame on the interface */
+	s = socket(AF_PACKET, SOCK_RAW, cr.on ? htons(ETH_P_ALL) : 0);
 	if (s < 0) {
 		fprintf(stderr, "tbflood: packet socket: %s\n", strerror(errno));
 		return 69;
+	}
+	if (cr.on) {
+		struct sockaddr_ll b = sll;
+
+		b.sll_protocol = htons(ETH_P_ALL);
+		if (bind(s, (struct sockaddr *)&b, sizeof(b)) != 0) {
+			fprintf(stderr, "tbflood: %s: bind: %s\n", argv[1],
+			    strerror(errno));
+			return 69;
+		}
+		if (credit_wait(s, argv[1]) < 0)
+			return 1;
 	}
 	t0 = now_ns();
 	for (i = 0; i < count; i++) {
 		k = frame_len[1] > 0 ? (int)(i & 1) : 0;
 		while (rate > 0 && now_ns() - t0 < i * 1000000000u / rate)
 			usleep(100);
+		if (cr.on) {
+			credit_listen(s);
+			frame_len[0] = credit_forge();
+		}
 		while (sendto(s, frame[k], frame_len[k], 0,
 		    (struct sockaddr *)&sll, sizeof(sll)) < 0) {
 			if (errno != ENOBUFS && errno != EAGAIN) {

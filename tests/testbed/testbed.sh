@@ -8,7 +8,7 @@
 #                                         exit 0 silently if it can
 #
 # Needs root (namespaces), build/ttd, build/ttsim, build/tests/tbroute,
-# build/tests/tbstream, ping, tcpdump and jq.  Prints one line per check and ends with
+# build/tests/tbstream, build/tests/tbflood, ping, tcpdump and jq.  Prints one line per check and ends with
 # "N passed, N failed"; exit 0 only when nothing failed.
 set -u
 
@@ -700,6 +700,9 @@ else
 	scenario_ttd 3,3,2
 	scenario_incast pcap
 	scenario_incast xdp
+	# forged credit frames into two links of a lossless torus
+	. "$(dirname "${BASH_SOURCE[0]}")/hostile.sh"
+	scenario_hostile
 fi
 echo "testbed: $(( $(date +%s) - start )) s"
 tb_summary

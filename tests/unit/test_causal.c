@@ -12,7 +12,15 @@
  *     hangs;
  *   - the dependency file: what is written reads back, and a damaged file
  *     (not one, a bad field, cut short, a wrong end line) is refused with
- *     its name and line.
+ *     its name and line;
+ *   - its limits (twintorus/deps.h): bytes up to 4 GiB, gap_ns up to a day,
+ *     t_ns within a day of the first, numbers below 2^32, lines up to 64
+ *     KiB, each taken at the limit and refused past it with the field and
+ *     the limit; /dev/zero refused at once;
+ *   - the arithmetic past those limits: a 4 GiB message in packets of a
+ *     byte (2^32 of them) is not complete at its first packet, and gaps
+ *     that add up past the simulator's clock stop the replay with a
+ *     message instead of wrapping.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,6 +35,7 @@
 #include "twintorus/causal.h"
 #include "twintorus/deps.h"
 #include "twintorus/sim.h"
+#include "sim_int.h"            /* the deliver hook, called by hand */
 #include "tt_test.h"
 
 static const int K222[3] = {2, 2, 2};
@@ -304,7 +313,7 @@ test_deps_file(void **state)
 	static const tt_depref pr[2] = {{3, 7}, {4294967295u, 0}};
 	const tt_dep d[2] = {
 		{1, 2, 3, 4096, 1767225600000000001ull, 500, 2, pr},
-		{3, 8, 1, 0, 9, 0, 0, NULL},
+		{3, 8, 1, 0, 1767225600000000009ull, 0, 0, NULL},
 	};
 	char path[64], err[512];
 	tt_deps_writer *w;
@@ -350,6 +359,212 @@ test_deps_file(void **state)
 	rmdir(dir);
 }
 
+/* text, a header before it and the end line after it, as a file read
+ * whole: 0, or -1 with err */
+static int
+read_text(const char *text, uint32_t lines, uint32_t preds, char *err,
+    size_t errsz)
+{
+	char path[64], *all;
+	tt_deps_reader *r;
+	tt_dep d;
+	size_t n = strlen(text) + 128;
+	int x;
+
+	snprintf(path, sizeof(path), "%s/lim.deps", dir);
+	assert_non_null(all = malloc(n));
+	snprintf(all, n, "# twintorus dependencies 1\n%s# end %u messages %u "
+	    "predecessors\n", text, lines, preds);
+	write_text(path, all);
+	free(all);
+	assert_int_equal(tt_deps_open(&r, path, err, errsz), 0);
+	while ((x = tt_deps_read(r, &d, err, errsz)) > 0)
+		;
+	tt_deps_close_reader(r);
+	unlink(path);
+	return x;
+}
+
+static void
+limit_ok(const char *text, uint32_t lines, uint32_t preds)
+{
+	char err[512];
+
+	if (read_text(text, lines, preds, err, sizeof(err)) != 0)
+		fail_msg("refused '%.60s': %s", text, err);
+}
+
+static void
+limit_refused(const char *text, const char *want)
+{
+	char err[512];
+
+	assert_int_equal(read_text(text, 1, 0, err, sizeof(err)), -1);
+	if (strstr(err, want) == NULL)
+		fail_msg("said '%s', wanted '%s'", err, want);
+}
+
+static void
+test_deps_limits(void **state)
+{
+	tt_deps_reader *r;
+	char err[512], *line;
+	size_t pad;
+
+	(void)state;
+	memcpy(dir + sizeof(dir) - 7, "XXXXXX", 6);    /* test_deps_file's */
+	assert_non_null(mkdtemp(dir));
+	/* bytes: 4 GiB, not a byte more (2^38 and 2^38 + 64 were taken) */
+	limit_ok("0 0 1 4294967296 5 0 -\n", 1, 0);
+	limit_refused("0 0 1 4294967297 5 0 -\n", "lim.deps:2: field 4 "
+	    "(bytes): 4294967297 is more than the 4294967296 (4 GiB)");
+	limit_refused("0 0 1 274877906944 5 0 -\n", "field 4 (bytes)");
+	limit_refused("0 0 1 274877907008 5 0 -\n", "field 4 (bytes)");
+	limit_refused("0 0 1 18446744073709551616 5 0 -\n",
+	    "field 4 (bytes): wanted a whole number");
+	/* gap_ns: a day */
+	limit_ok("0 0 1 64 5 86400000000000 -\n", 1, 0);
+	limit_refused("0 0 1 64 5 86400000000001 -\n", "lim.deps:2: field 6 "
+	    "(gap_ns): 86400000000001 ns is more than the 86400000000000 ns "
+	    "(a day)");
+	limit_refused("0 0 1 64 5 18446744073709551615 -\n", "field 6 (gap_ns)");
+	/* t_ns: within a day of the first, either way (node clocks) */
+	limit_ok("0 0 1 64 1767225600000000000 0 -\n"
+	    "1 0 0 64 1767312000000000000 0 -\n"
+	    "2 0 0 64 1767139200000000000 0 -\n", 3, 0);
+	limit_refused("0 0 1 64 1767225600000000000 0 -\n"
+	    "1 0 0 64 1767312000000000001 0 -\n", "lim.deps:3: field 5 (t_ns): "
+	    "1767312000000000001 is more than 86400000000000 ns (a day) from "
+	    "the first message's 1767225600000000000");
+	limit_refused("0 0 1 64 1767225600000000000 0 -\n"
+	    "1 0 0 64 5 0 -\n", "lim.deps:3: field 5 (t_ns)");
+	/* pe, seq, dst and the predecessors: below 2^32 */
+	limit_ok("4294967295 4294967295 4294967295 0 0 0 4294967295:4294967295"
+	    "\n", 1, 1);
+	limit_refused("4294967296 0 1 64 5 0 -\n", "lim.deps:2: field 1 (pe): "
+	    "4294967296 is not below 2^32");
+	limit_refused("0 4294967296 1 64 5 0 -\n", "field 2 (seq)");
+	limit_refused("0 0 4294967296 64 5 0 -\n", "field 3 (dst)");
+	limit_refused("0 0 1 64 5 0 4294967296:0\n", "lim.deps:2: predecessor 1");
+	limit_refused("0 0 1 64 5 0 0:4294967296\n", "predecessor 1");
+	/* a line: 64 KiB, its newline not counted (blanks after the
+	 * predecessors are allowed, so a line can be any length) */
+	pad = 65536 - strlen("0 0 1 64 5 0 -");
+	assert_non_null(line = malloc(65536 + 3));
+	snprintf(line, 65536 + 3, "0 0 1 64 5 0 -%*s\n", (int)pad, "");
+	assert_int_equal(strlen(line), 65537);
+	limit_ok(line, 1, 0);
+	snprintf(line, 65536 + 3, "0 0 1 64 5 0 -%*s\n", (int)pad + 1, "");
+	limit_refused(line, "lim.deps:2: a line longer than 65536 bytes");
+	free(line);
+	{
+		static const char nul[] = "# twintorus dependencies 1\n"
+		    "0 0 1 64 5 0 -\n0 1 1 64 5 0\0 -\n# end 2 messages 0 "
+		    "predecessors\n";
+		char path[64];
+		tt_dep d;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/nul.deps", dir);
+		assert_non_null(f = fopen(path, "w"));
+		assert_int_equal(fwrite(nul, 1, sizeof(nul) - 1, f),
+		    sizeof(nul) - 1);
+		fclose(f);
+		assert_int_equal(tt_deps_open(&r, path, err, sizeof(err)), 0);
+		assert_int_equal(tt_deps_read(r, &d, err, sizeof(err)), 1);
+		assert_int_equal(tt_deps_read(r, &d, err, sizeof(err)), -1);
+		tt_deps_close_reader(r);
+		unlink(path);
+		assert_non_null(strstr(err, "nul.deps:3: a NUL byte at column "
+		    "13"));
+	}
+	/* a device of endless NULs: refused on its first line */
+	assert_int_equal(tt_deps_open(&r, "/dev/zero", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/dev/zero:1: a NUL byte"));
+	rmdir(dir);
+}
+
+static void
+test_packets_of_4gib(void **state)
+{
+	/* 4 GiB from 0 to 5 in packets of one byte: 2^32 packets, which 32
+	 * bits took for none, so that the first packet completed it; the
+	 * delivery hook is called by hand (simulating 2^32 packets is not a
+	 * unit test) */
+	const tt_dep d[] = {{0, 0, 5, 4294967296ull, 0, 0, 0, NULL}};
+	struct lines l = {d, 1, 0};
+	tt_dep_stream in = {lines_next, &l};
+	tt_replay_params p;
+	tt_delivery dv = {0, 5, 0, 1, 10, 11, 20};
+	tt_srcpkt pk;
+	tt_causal *c;
+	tt_source src;
+	tt_sim *sim;
+	tt_net net;
+	char err[256];
+	int i;
+
+	(void)state;
+	tt_replay_params_default(&p);
+	p.packet_flits = 1;
+	p.flit_bytes = 1;
+	sim = small_sim(&net);
+	assert_int_equal(tt_causal_create(&c, in, &p, sim, err, sizeof(err)), 0);
+	src = tt_causal_source(c);
+	for (i = 0; i < 3; i++) {
+		memset(&pk, 0, sizeof(pk));
+		assert_int_equal(src.next(src.ctx, 0, 0, &pk), TT_SRC_PACKET);
+		assert_int_equal(pk.dst, 5);
+		sim->on_deliver(sim->deliver_ctx, &dv);
+	}
+	assert_int_equal(tt_causal_result_get(c)->rr.messages, 0);
+	assert_int_equal(tt_causal_result_get(c)->rr.packets, 3);
+	assert_int_equal(tt_causal_error(c, err, sizeof(err)), 0);
+	tt_causal_free(c);
+	tt_sim_free(sim);
+	tt_net_free(&net);
+}
+
+static void
+test_gaps_past_the_clock(void **state)
+{
+	/* gaps of the most a stream can say, one after another at PE 0:
+	 * 1.4e18 cycles of 12.8 ns each, so the fourth release is past 2^62
+	 * and the thirteenth past 2^64, where a sum would wrap to the past */
+	tt_dep d[16];
+	struct lines l = {d, 16, 0};
+	tt_dep_stream in = {lines_next, &l};
+	tt_replay_params p;
+	tt_simresult res;
+	tt_causal *c;
+	tt_source src;
+	tt_sim *sim;
+	tt_net net;
+	char err[256];
+	int i;
+
+	(void)state;
+	memset(d, 0, sizeof(d));
+	for (i = 0; i < 16; i++) {
+		d[i].seq = (uint32_t)i;
+		d[i].dst = 1;
+		d[i].bytes = 64;
+		d[i].gap_ns = UINT64_MAX;
+	}
+	tt_replay_params_default(&p);
+	sim = small_sim(&net);
+	assert_int_equal(tt_causal_create(&c, in, &p, sim, err, sizeof(err)), 0);
+	src = tt_causal_source(c);
+	tt_sim_run(sim, &src, 1, &res, NULL, NULL);
+	assert_int_equal(tt_causal_error(c, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "message 0:3: released after cycle 2^62"));
+	assert_int_equal(tt_causal_result_get(c)->rr.messages, 3);
+	tt_causal_free(c);
+	tt_simresult_free(&res);
+	tt_sim_free(sim);
+	tt_net_free(&net);
+}
+
 int
 main(void)
 {
@@ -358,6 +573,9 @@ main(void)
 		cmocka_unit_test(test_release_after_predecessors_and_gap),
 		cmocka_unit_test(test_bad_predecessors_ignored),
 		cmocka_unit_test(test_deps_file),
+		cmocka_unit_test(test_deps_limits),
+		cmocka_unit_test(test_packets_of_4gib),
+		cmocka_unit_test(test_gaps_past_the_clock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

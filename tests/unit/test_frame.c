@@ -576,6 +576,12 @@ test_bad_credits_are_refused(void **state)
 	memcpy(buf, credit_body_bytes, sizeof(buf));
 	buf[0] = buf[1] = 0;
 	assert_credit_refused(buf, sizeof(buf), "epoch 0");
+	/* the reserved bytes are sent as 0: any other value is refused */
+	for (len = 5; len < TT_CREDIT_HLEN; len++) {
+		memcpy(buf, credit_body_bytes, sizeof(buf));
+		buf[len] = 0x01;
+		assert_credit_refused(buf, sizeof(buf), "reserved bytes");
+	}
 }
 
 /* One MAC scheme for every PE: 02:74:74 and the id in 24 bits. */

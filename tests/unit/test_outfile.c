@@ -11,7 +11,13 @@
  *   - a write that fails is reported with its reason at close, and the old
  *     file stays;
  *   - "-" writes standard output and leaves it open;
- *   - a second stream (as libpcap gets) can be closed on its own.
+ *   - a second stream (as libpcap gets) can be closed on its own;
+ *   - an input of the process is never replaced: by its name, a hard link
+ *     or a symbolic link to it, at open, or at close when it was read
+ *     after the output was opened, the message naming both;
+ *   - SIGINT or SIGTERM removes the temporary files and then ends the
+ *     process as the signal would; a handler of the program's own, or a
+ *     signal ignored, is left as it is.
  * Everything happens in a fresh directory under /tmp (the FIFO and the
  * socket too), removed at the end; children do what changes process state
  * (resource limits, standard output).
@@ -402,6 +408,157 @@ test_second_stream(void **state)
 	assert_string_equal(content(path), "from the stream\nfrom the file\n");
 }
 
+/* Opening path as an output fails, and the message has want (and also,
+ * if not NULL). */
+static void
+refused(const char *path, const char *want, const char *also)
+{
+	char err[512] = "";
+	tt_outfile *o = NULL;
+
+	if (tt_outfile_open(&o, path, err, sizeof(err)) == 0) {
+		tt_outfile_discard(o);
+		fail_msg("%s: opened as an output, though it is an input", path);
+	}
+	if (strstr(err, want) == NULL || (also != NULL &&
+	    strstr(err, also) == NULL))
+		fail_msg("%s: \"%s\" does not say \"%s\" and \"%s\"", path,
+		    err, want, also != NULL ? also : "");
+}
+
+static void
+test_input_not_replaced(void **state)
+{
+	char in[256], hard[256], sym[256];
+	tt_outfile *o;
+
+	(void)state;
+	snprintf(in, sizeof(in), "%s", tpath("in-trace"));
+	snprintf(hard, sizeof(hard), "%s", tpath("in-hard"));
+	snprintf(sym, sizeof(sym), "%s", tpath("in-sym"));
+	write_text(in, "input\n");
+	assert_int_equal(link(in, hard), 0);
+	assert_int_equal(symlink("in-trace", sym), 0);
+	assert_int_equal(tt_outfile_input(in), 0);
+	refused(in, "in-trace: is also an input of this command", NULL);
+	/* the same file under other names: both named */
+	refused(hard, "in-hard: is the same file as ", "in-trace, an input");
+	refused(sym, "in-sym: is the same file as ", "in-trace, an input");
+	assert_string_equal(content(in), "input\n");
+	assert_int_equal(count_parts(tmpdir), 0);
+	/* another file is written as ever */
+	o = out_open(tpath("in-other"));
+	fputs("out\n", tt_outfile_file(o));
+	out_close(o);
+	assert_string_equal(content(tpath("in-other")), "out\n");
+}
+
+/* An input read after its output was opened: close refuses to rename. */
+static void
+test_input_read_after_open(void **state)
+{
+	const char *path = tpath("late-input");
+	char err[512] = "";
+	tt_outfile *o;
+
+	(void)state;
+	write_text(path, "old\n");
+	o = out_open(path);
+	fputs("new\n", tt_outfile_file(o));
+	assert_int_equal(tt_outfile_input(path), 0);
+	assert_int_equal(tt_outfile_close(o, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "late-input: is also an input"));
+	assert_string_equal(content(path), "old\n");
+	assert_int_equal(count_parts(tmpdir), 0);
+}
+
+/* In a child: an output open when sig comes; the child ends by sig, the
+ * temporary file is gone, the old file as it was. */
+static void
+signal_ends_writing(int sig, const char *name)
+{
+	const char *path = tpath(name);
+	pid_t pid;
+	int status;
+
+	write_text(path, "old\n");
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char err[512];
+		tt_outfile *o;
+
+		signal(sig, SIG_DFL);
+		if (tt_outfile_open(&o, path, err, sizeof(err)) != 0)
+			_exit(2);
+		fputs("half of it\n", tt_outfile_file(o));
+		if (fflush(tt_outfile_file(o)) != 0 || count_parts(tmpdir) != 1)
+			_exit(3);
+		kill(getpid(), sig);
+		_exit(4);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFSIGNALED(status))
+		fail_msg("signal %d: the child exited %d instead", sig,
+		    WEXITSTATUS(status));
+	assert_int_equal(WTERMSIG(status), sig);
+	assert_string_equal(content(path), "old\n");
+	assert_int_equal(count_parts(tmpdir), 0);
+}
+
+static void
+test_signal_removes_part(void **state)
+{
+	(void)state;
+	signal_ends_writing(SIGINT, "sigint.csv");
+	signal_ends_writing(SIGTERM, "sigterm.csv");
+}
+
+static void
+own_handler(int sig)
+{
+	(void)sig;
+}
+
+/* A program's own handler and an ignored signal stay; the default action
+ * of another signal is replaced. */
+static void
+test_signal_handlers_kept(void **state)
+{
+	pid_t pid;
+	int status;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct sigaction cur;
+		char err[512];
+		tt_outfile *o;
+
+		signal(SIGINT, own_handler);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGTERM, SIG_DFL);
+		if (tt_outfile_open(&o, tpath("handlers"), err, sizeof(err)) != 0)
+			_exit(2);
+		if (sigaction(SIGINT, NULL, &cur) != 0 ||
+		    cur.sa_handler != own_handler)
+			_exit(3);
+		if (sigaction(SIGHUP, NULL, &cur) != 0 ||
+		    cur.sa_handler != SIG_IGN)
+			_exit(4);
+		if (sigaction(SIGTERM, NULL, &cur) != 0 ||
+		    cur.sa_handler == SIG_DFL || cur.sa_handler == SIG_IGN)
+			_exit(5);
+		tt_outfile_discard(o);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(count_parts(tmpdir), 0);
+}
+
 int
 main(void)
 {
@@ -414,6 +571,10 @@ main(void)
 		cmocka_unit_test(test_write_error_says_why),
 		cmocka_unit_test(test_dash_is_stdout),
 		cmocka_unit_test(test_second_stream),
+		cmocka_unit_test(test_input_not_replaced),
+		cmocka_unit_test(test_input_read_after_open),
+		cmocka_unit_test(test_signal_removes_part),
+		cmocka_unit_test(test_signal_handlers_kept),
 	};
 
 	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
