@@ -221,7 +221,7 @@ endif
 # library sources.
 FUZZ_CC     ?= clang
 FUZZ_FLAGS   = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_TARGETS = frame config control trace replay deps causal
+FUZZ_TARGETS = frame config control trace replay deps causal infer netspec
 FUZZ_BIN     = $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 FUZZ_SECONDS ?= 60
 

@@ -785,17 +785,25 @@ cfg_torus(struct cfg_ctx *cx, const yaml_node_t *tkey,
  * topology: a network other than a twin or plain torus, as a spec string
  * (topology: "tesh:m=2,L=2,q=0") or as a mapping whose kind names the
  * generator (topology: {kind: pruned, k: 8}).  Either way the one spec
- * parser reads it and names a bad token.
+ * parser reads it and names a bad token.  In the mapping a key given
+ * twice is refused where it stands (libyaml keeps both), and a key or
+ * value that would read as more than one token of the spec (a ',', '='
+ * or ':' in it) is refused before it is joined into one.
  */
 static int
 cfg_topology(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 {
-	char spec[256], eb[512], qb[64];
+	static const char *const names[] = {"kind", "k", "n", "m", "L", "q",
+	    "vcs"};
+	const yaml_node_t *first[sizeof(names) / sizeof(names[0])];
+	char spec[256], eb[512], qb[64], kb[64];
 	const char *kind = NULL;
-	size_t len = 0;
+	size_t len = 0, i;
 	yaml_node_pair_t *pr;
+	int nerr = cx->nerr;
 
 	if (v->node->type == YAML_MAPPING_NODE) {
+		memset(first, 0, sizeof(first));
 		for (pr = v->node->data.mapping.pairs.start;
 		    pr < v->node->data.mapping.pairs.top; pr++) {
 			yaml_node_t *k = cfg_node(cx, pr->key);
@@ -807,9 +815,36 @@ cfg_topology(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 				    cfg_describe(x, qb, sizeof(qb)));
 				return -1;
 			}
-			if (strcmp(cfg_text(k), "kind") == 0)
+			if (strpbrk(cfg_text(k), ",=:") != NULL) {
+				cfg_err(cx, &k->start_mark, "topology: %s is not "
+				    "a key (kind, k, n, m, L, q or vcs)",
+				    cfg_keyname(k, kb, sizeof(kb)));
+				continue;
+			}
+			if (strpbrk(cfg_text(x), ",=:") != NULL) {
+				cfg_err(cx, &x->start_mark, "topology.%s: "
+				    "expected a name or a whole number, got %s",
+				    cfg_keyname(k, kb, sizeof(kb)),
+				    cfg_quote(x, qb, sizeof(qb)));
+				continue;
+			}
+			for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+				if (strcmp(cfg_text(k), names[i]) == 0)
+					break;
+			if (i == sizeof(names) / sizeof(names[0]))
+				continue;       /* the spec parser names it */
+			if (first[i] != NULL) {
+				cfg_err(cx, &k->start_mark, "duplicate key "
+				    "topology.%s (first at line %lu)", names[i],
+				    (unsigned long)first[i]->start_mark.line + 1);
+				continue;
+			}
+			first[i] = k;
+			if (i == 0)
 				kind = cfg_text(x);
 		}
+		if (cx->nerr != nerr)
+			return -1;
 		if (kind == NULL) {
 			cfg_err(cx, &v->mark, "topology: missing kind (pruned, "
 			    "msn, pruned-msn, mh3dt or tesh)");
@@ -825,6 +860,11 @@ cfg_topology(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 				    strchr(spec, ':') ? ',' : ':',
 				    cfg_text(cfg_node(cx, pr->key)),
 				    cfg_text(cfg_node(cx, pr->value)));
+		if (len >= sizeof(spec)) {
+			cfg_err(cx, &v->mark, "topology: longer than %zu "
+			    "characters as a spec", sizeof(spec) - 1);
+			return -1;
+		}
 	} else if (cfg_string(cx, v, "a network spec such as tesh:L=2 or "
 	    "{kind: pruned, k: 8}", spec, sizeof(spec)) < 0) {
 		return -1;

@@ -121,46 +121,80 @@ msg_maybe_free(tt_infer *inf, uint32_t i)
 	inf->held--;
 }
 
+/*
+ * What identifies a frame besides its (source, sequence): its size on the
+ * wire, its class and, for TCP data, its connection and byte range.  A
+ * delivery copy is the frame its send recorded only if these agree (and
+ * it was delivered where the message went); a copy damaged on the way to
+ * the trace, or a record misattributed, can carry the (source, sequence)
+ * of another frame.  Hashed into 32 bits: a damaged copy that collides is
+ * as likely as one that keeps all of these.
+ */
+static uint32_t
+frame_fp(const tt_infer_ev *ev)
+{
+	uint64_t v[5] = {ev->bytes, (uint64_t)(uint32_t)ev->cls, ev->flow,
+	    ev->tcp_seq, ev->tcp_len};
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t k;
+
+	for (k = 0; k < 5; k++)
+		h = (h ^ v[k]) * 0x100000001b3ull;
+	return (uint32_t)(h ^ h >> 32);
+}
+
 static int
-frame_add(tt_infer *inf, uint32_t i, uint32_t seq)
+frame_add(tt_infer *inf, uint32_t i, uint32_t seq, uint32_t fp)
 {
 	struct imsg *m = &inf->m[i];
+	struct iframe f = {seq, fp};
 
 	if (!m->has_f0) {
-		m->f0 = seq;
+		m->f0 = f;
 		m->has_f0 = 1;
 	} else {
 		if (m->nfs == m->fscap) {
 			uint32_t cap = m->fscap ? m->fscap * 2 : 8;
-			uint32_t *g = realloc(m->fs, cap * sizeof(*g));
+			struct iframe *g = realloc(m->fs, cap * sizeof(*g));
 
 			if (g == NULL)
 				return -1;
 			m->fs = g;
 			m->fscap = cap;
 		}
-		m->fs[m->nfs++] = seq;
+		m->fs[m->nfs++] = f;
 	}
 	m->nframes++;
 	return tt_u64map_put(&inf->frames, tt_u64map_key(m->src, seq), i);
 }
 
-static void
-frame_done(tt_infer *inf, uint32_t i, uint32_t seq)
+/* Frame seq of message i, not yet delivered: its fp; NULL if it is not
+ * one of them. */
+static const struct iframe *
+frame_find(const tt_infer *inf, uint32_t i, uint32_t seq)
 {
-	struct imsg *m = &inf->m[i];
+	const struct imsg *m = &inf->m[i];
 	uint32_t k;
 
-	tt_u64map_del(&inf->frames, tt_u64map_key(m->src, seq));
-	if (m->has_f0 && m->f0 == seq) {
-		m->has_f0 = 0;
-		return;
-	}
+	if (m->has_f0 && m->f0.seq == seq)
+		return &m->f0;
 	for (k = 0; k < m->nfs; k++)
-		if (m->fs[k] == seq) {
-			m->fs[k] = m->fs[--m->nfs];
-			return;
-		}
+		if (m->fs[k].seq == seq)
+			return &m->fs[k];
+	return NULL;
+}
+
+/* Frame f of message i (from frame_find()) delivered. */
+static void
+frame_done(tt_infer *inf, uint32_t i, const struct iframe *f)
+{
+	struct imsg *m = &inf->m[i];
+
+	tt_u64map_del(&inf->frames, tt_u64map_key(m->src, f->seq));
+	if (f == &m->f0)
+		m->has_f0 = 0;
+	else
+		m->fs[f - m->fs] = m->fs[--m->nfs];
 }
 
 /* ---- the work list ---- */
@@ -361,11 +395,20 @@ event_at(struct ipe *e, uint64_t t)
 		e->t_end = t;
 }
 
-/* A delivered frame at the head of pe's timeline: 1 done, 0 blocked. */
+/*
+ * A delivered frame at the head of pe's timeline: 1 done, 0 blocked.  It
+ * is its send's only if it is consistent with it: the frame's message
+ * went to pe, and the frame is one of it not yet delivered, with the same
+ * frame_fp().  A copy that is not (damaged, or another PE's) is counted
+ * and enables nothing: crediting it would give pe a message it never had
+ * (a predecessor naming another PE's message) and leave the message's
+ * real delivery without its send.
+ */
 static int
 recv_item(tt_infer *inf, uint32_t pe, const struct item *it)
 {
 	struct ipe *e = &inf->pe[pe];
+	const struct iframe *f;
 	struct imsg *m;
 	uint32_t i;
 
@@ -377,9 +420,15 @@ recv_item(tt_infer *inf, uint32_t pe, const struct item *it)
 		return 1;
 	}
 	m = &inf->m[i];
+	if (m->dst != pe || (f = frame_find(inf, i, it->b)) == NULL ||
+	    f->fp != it->fp) {
+		inf->st.mismatched++;
+		event_at(e, it->t);
+		return 1;
+	}
 	if (!m->closed)
 		return 0;
-	frame_done(inf, i, it->b);
+	frame_done(inf, i, f);
 	m->ndeliv++;
 	if (it->t > m->t_arr || m->ndeliv == 1)
 		m->t_arr = it->t;
@@ -821,6 +870,18 @@ run_work(tt_infer *inf)
 	}
 }
 
+/* Frame seq of message i will not be delivered: out of the table, if
+ * the table's entry is still i's (a later send may have taken the key). */
+static void
+frame_forget(tt_infer *inf, uint32_t i, uint32_t seq)
+{
+	uint64_t key = tt_u64map_key(inf->m[i].src, seq);
+	uint32_t v;
+
+	if (tt_u64map_get(&inf->frames, key, &v) && v == i)
+		tt_u64map_del(&inf->frames, key);
+}
+
 /* Rule 3's window, checked now and then: deliveries that wait for a send
  * that never came, messages a frame of which never arrives. */
 static void
@@ -846,9 +907,9 @@ timeouts(tt_infer *inf)
 			continue;
 		/* the frames that came are in; the rest never will */
 		if (m->has_f0)
-			tt_u64map_del(&inf->frames, tt_u64map_key(m->src, m->f0));
+			frame_forget(inf, i, m->f0.seq);
 		for (k = 0; k < m->nfs; k++)
-			tt_u64map_del(&inf->frames, tt_u64map_key(m->src, m->fs[k]));
+			frame_forget(inf, i, m->fs[k].seq);
 		m->has_f0 = 0;
 		m->nfs = 0;
 		m->gone = 1;
@@ -860,7 +921,7 @@ timeouts(tt_infer *inf)
 
 /* A frame sent: a new message, or the next segment of an open one. */
 static int
-send_frame(tt_infer *inf, const tt_infer_ev *ev)
+send_frame(tt_infer *inf, const tt_infer_ev *ev, uint32_t fp)
 {
 	uint64_t key = 0;
 	uint32_t i = NONE;
@@ -893,6 +954,7 @@ send_frame(tt_infer *inf, const tt_infer_ev *ev)
 		it.t = ev->t_ns;
 		it.a = i;
 		it.b = 0;
+		it.fp = 0;
 		if (q_push(inf, ev->src, &it) < 0)
 			return -1;
 		if (key != 0) {
@@ -908,7 +970,7 @@ send_frame(tt_infer *inf, const tt_infer_ev *ev)
 	inf->m[i].bytes += ev->bytes;
 	if (ev->cls == TT_INFER_TCP_DATA)
 		inf->m[i].psh = ev->tcp_psh;
-	if (frame_add(inf, i, ev->seq) < 0)
+	if (frame_add(inf, i, ev->seq, fp) < 0)
 		return -1;
 	wake(inf, ev->dst);     /* a delivery may wait for this send */
 	return 0;
@@ -919,17 +981,31 @@ send_frame(tt_infer *inf, const tt_infer_ev *ev)
  * end of what its sender has sent on the connection (or, for a delivery
  * copy, of what its receiver has had) is a repeat.  TCP sequence numbers
  * wrap: compared as serial numbers.  (An event without a range, tcp_len
- * 0, is not looked at.)  1 a repeat, 0 new data, -1 out of memory.
+ * 0, is not looked at.)  A delivery copy of a frame sent and not yet
+ * delivered is no repeat: consistent with that frame (recv_item()), its
+ * bytes are had; not consistent, they are not (a damaged copy must not
+ * make the real one that follows look like a repeat).  1 a repeat, 0 new
+ * data, -1 out of memory.
  */
 static int
-tcp_repeat(tt_infer *inf, const tt_infer_ev *ev)
+tcp_repeat(tt_infer *inf, const tt_infer_ev *ev, uint32_t fp)
 {
 	int dlv = ev->delivered != 0;
 	tt_u64map *m = dlv ? &inf->tcp_had : &inf->tcp_sent;
 	uint64_t key = flow_key(dlv ? ev->dst : ev->src, ev->flow);
-	uint32_t end = ev->tcp_seq + ev->tcp_len, had;
+	uint32_t end = ev->tcp_seq + ev->tcp_len, had, i;
+	const struct iframe *f;
+	int known = tt_u64map_get(m, key, &had);
 
-	if (tt_u64map_get(m, key, &had) && (int32_t)(end - had) <= 0)
+	if (dlv && tt_u64map_get(&inf->frames, tt_u64map_key(ev->src,
+	    ev->seq), &i)) {
+		f = frame_find(inf, i, ev->seq);
+		if (inf->m[i].dst != ev->dst || f == NULL || f->fp != fp ||
+		    (known && (int32_t)(end - had) <= 0))
+			return 0;
+		return tt_u64map_put(m, key, end) < 0 ? -1 : 0;
+	}
+	if (known && (int32_t)(end - had) <= 0)
 		return 1;
 	return tt_u64map_put(m, key, end) < 0 ? -1 : 0;
 }
@@ -937,9 +1013,9 @@ tcp_repeat(tt_infer *inf, const tt_infer_ev *ev)
 int
 tt_infer_feed(tt_infer *inf, const tt_infer_ev *ev)
 {
-	int r;
-
+	uint32_t fp = frame_fp(ev);
 	struct item it;
+	int r;
 
 	if (inf->failed)
 		return -1;
@@ -960,7 +1036,7 @@ tt_infer_feed(tt_infer *inf, const tt_infer_ev *ev)
 	default: break;
 	}
 	if (ev->cls == TT_INFER_TCP_DATA && ev->tcp_len > 0 &&
-	    (r = tcp_repeat(inf, ev)) != 0) {
+	    (r = tcp_repeat(inf, ev, fp)) != 0) {
 		if (r < 0) {
 			inf->failed = 1;
 			return -1;
@@ -972,7 +1048,7 @@ tt_infer_feed(tt_infer *inf, const tt_infer_ev *ev)
 	if (ev->cls == TT_INFER_TCP_DATA && (ev->delivered || ev->arrives ||
 	    inf->p.no_copies))
 		close_reverse(inf, ev->dst, ev->rflow);
-	if (!ev->delivered && send_frame(inf, ev) < 0) {
+	if (!ev->delivered && send_frame(inf, ev, fp) < 0) {
 		inf->failed = 1;
 		return -1;
 	}
@@ -983,6 +1059,7 @@ tt_infer_feed(tt_infer *inf, const tt_infer_ev *ev)
 		it.t = ev->t_ns;
 		it.a = ev->src;
 		it.b = ev->seq;
+		it.fp = fp;
 		if (q_push(inf, ev->dst, &it) < 0) {
 			inf->failed = 1;
 			return -1;
@@ -1091,6 +1168,9 @@ tt_infer_end(tt_infer *inf)
 	for (c = 0; c < inf->nm; c++)
 		if (inf->m[c].used && !inf->m[c].closed)
 			msg_close(inf, c);      /* stalled */
+	/* what waited for those to close goes first: a delivery queued
+	 * behind a PE's open message is no frame that never came */
+	run_work(inf);
 	timeouts(inf);
 	break_cycles(inf);
 	timeouts(inf);
@@ -1138,6 +1218,11 @@ tt_infer_warnings(const tt_infer *inf, FILE *f, const char *prefix)
 		fprintf(f, "%s%" PRIu64 " delivery copies whose send is not in "
 		    "the trace (lost, or the sender's capture began later): "
 		    "they enable nothing\n", prefix, s->lost_sends);
+	if (s->mismatched)
+		fprintf(f, "%s%" PRIu64 " delivery copies that do not match "
+		    "the send of their source and sequence (another "
+		    "destination, size or TCP range: damaged, or not that "
+		    "frame): they enable nothing\n", prefix, s->mismatched);
 	if (s->undelivered)
 		fprintf(f, "%s%" PRIu64 " messages with a frame that was never "
 		    "delivered: replayed, but they enable nothing\n", prefix,

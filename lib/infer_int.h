@@ -20,7 +20,14 @@ enum { IT_SEND, IT_RECV };
 struct item {
 	uint64_t t;
 	uint32_t a, b;          /* send: message; receive: source, sequence */
+	uint32_t fp;            /* receive: the delivered frame's frame_fp() */
 	uint8_t kind;
+};
+
+/* A frame of a message not yet delivered. */
+struct iframe {
+	uint32_t seq;
+	uint32_t fp;            /* what else identifies it (infer.c, frame_fp()) */
 };
 
 struct imsg {
@@ -31,8 +38,9 @@ struct imsg {
 	uint32_t nframes, ndeliv, passes;
 	uint32_t onext, oprev;  /* its clock's open list (TCP, not closed) */
 	uint32_t next;          /* free list */
-	uint32_t f0;            /* frames not yet delivered: f0 (if has_f0) */
-	uint32_t *fs, nfs, fscap;       /* and these */
+	struct iframe f0;       /* frames not yet delivered: f0 (if has_f0) */
+	struct iframe *fs;      /* and these */
+	uint32_t nfs, fscap;
 	/* TCP (rule 2): the spacing of its last two segments, whether the
 	 * last ended a write (PSH), and whether it is off its clock's open
 	 * list while it may still go on (stalled) */

@@ -85,8 +85,11 @@ static int
 mh_derive(tt_net *net, char *err, size_t errsz)
 {
 	const tt_genspec *g = &net->spec.gen;
-	int m = g->m ? g->m : 4, n = g->n ? g->n : 4, L = g->L ? g->L : 2;
-	int q = g->q ? g->q : 2, d;
+	int m = netgen_key(g, TT_GENKEY_M, g->m, 4);
+	int n = netgen_key(g, TT_GENKEY_N, g->n, 4);
+	int L = netgen_key(g, TT_GENKEY_L, g->L, 2);
+	int q = netgen_key(g, TT_GENKEY_Q, g->q, 2), d;
+	int vcs = netgen_key(g, TT_GENKEY_VCS, g->vcs, 4);
 	uint64_t nodes = (uint64_t)m * m * m * n * n * n;
 
 	if (m < 3 || m > 64)
@@ -101,9 +104,9 @@ mh_derive(tt_net *net, char *err, size_t errsz)
 	if (q != 2)
 		return tt_errf(err, errsz, "mh3dt: q=%d: the letter defines "
 		    "the gates of q = 2 only (four corners); use q=2", q);
-	if (g->vcs != 0 && g->vcs != 2 && g->vcs != 4)
+	if (vcs != 2 && vcs != 4)
 		return tt_errf(err, errsz, "mh3dt: vcs=%d: 4 (ours, the "
-		    "default) or 2 (the letter's, which can deadlock)", g->vcs);
+		    "default) or 2 (the letter's, which can deadlock)", vcs);
 	if (nodes > TT_MAX_NODES)
 		return tt_errf(err, errsz, "mh3dt: m=%d, n=%d has more than "
 		    "%u nodes", m, n, (unsigned)TT_MAX_NODES);
@@ -120,10 +123,10 @@ mh_derive(tt_net *net, char *err, size_t errsz)
 	net->stride[MH_BZ] = net->stride[MH_BY] * (uint32_t)n;
 	net->nnodes = (uint32_t)nodes;
 	net->card_nports = 8;
-	net->ext_vcs = g->vcs == 2 ? 2 : 4;
+	net->ext_vcs = vcs;
 	net->hop_limit = (uint32_t)(12 * (m + n) + 8);
 	snprintf(net->topo_name, sizeof(net->topo_name),
-	    "mh3dt:m=%d,n=%d,L=2,q=2%s", m, n, g->vcs == 2 ? ",vcs=2" : "");
+	    "mh3dt:m=%d,n=%d,L=2,q=2%s", m, n, vcs == 2 ? ",vcs=2" : "");
 	return 0;
 }
 
@@ -312,7 +315,8 @@ static int
 tesh_derive(tt_net *net, char *err, size_t errsz)
 {
 	const tt_genspec *g = &net->spec.gen;
-	int m = g->m ? g->m : 2, L = g->L ? g->L : 2, l;
+	int m = netgen_key(g, TT_GENKEY_M, g->m, 2);
+	int L = netgen_key(g, TT_GENKEY_L, g->L, 2), l, vcs;
 
 	if (m != 2)
 		return tt_errf(err, errsz, "tesh: m=%d: only m=2 (4x4x4 BMs) "
@@ -323,11 +327,15 @@ tesh_derive(tt_net *net, char *err, size_t errsz)
 	if (L < 1 || L > 5)
 		return tt_errf(err, errsz, "tesh: L=%d: the levels of "
 		    "3D-TESH(2, L, 0) are 1..5", L);
-	if (g->vcs != 0 && g->vcs != 4 && g->vcs != 2 * L)
+	vcs = netgen_key(g, TT_GENKEY_VCS, g->vcs, 2 * L);
+	if (vcs != 4 && vcs != 2 * L && L == 2)
+		return tt_errf(err, errsz, "tesh: vcs=%d: use 4 (at L = 2 "
+		    "ours and the thesis's scheme both have 4 VCs)", vcs);
+	if (vcs != 4 && vcs != 2 * L)
 		return tt_errf(err, errsz, "tesh: vcs=%d: use %d (a dateline "
 		    "pair per level and one for the final BM leg, the default) "
 		    "or 4 (one pair shared by the levels, which ttsim verify "
-		    "shows can deadlock from L = 3)", g->vcs, 2 * L);
+		    "shows can deadlock from L = 3)", vcs, 2 * L);
 	net->n = L;
 	net->k[TESH_BM(net)] = 64;
 	net->stride[TESH_BM(net)] = 1;
@@ -337,10 +345,10 @@ tesh_derive(tt_net *net, char *err, size_t errsz)
 	}
 	net->nnodes = 64u << (4 * (L - 1));
 	net->card_nports = 8;
-	net->ext_vcs = g->vcs == 4 ? 4 : 2 * L;
+	net->ext_vcs = vcs;
 	net->hop_limit = (uint32_t)(16 * L + 8);
 	snprintf(net->topo_name, sizeof(net->topo_name), "tesh:m=2,L=%d,q=0%s",
-	    L, g->vcs == 4 && L != 2 ? ",vcs=4" : "");
+	    L, vcs == 4 && L != 2 ? ",vcs=4" : "");
 	return 0;
 }
 

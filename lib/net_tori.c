@@ -89,18 +89,19 @@ tori_derive(tt_net *net, char *err, size_t errsz)
 {
 	const tt_genspec *g = &net->spec.gen;
 	const char *name = net->gen->name;
-	int n = g->n ? g->n : 3, k = g->k, i;
+	int n = netgen_key(g, TT_GENKEY_N, g->n, 3), k = g->k, i;
 	uint64_t nodes = 1;
 
-	if (k == 0)
+	if (k == 0 && !(g->given & (1u << TT_GENKEY_K)))
 		return tt_errf(err, errsz, "%s: give k, the nodes per "
 		    "dimension, e.g. %s:k=8", name, name);
 	if (n < 2 || n > TT_MAX_DIMS)
 		return tt_errf(err, errsz, "%s: n=%d: the dimensions must be "
 		    "2..%d", name, n, TT_MAX_DIMS);
 	if (k < 2 || k % 2 != 0)
-		return tt_errf(err, errsz, "%s: k=%d: k must be even (the four "
-		    "classes are node-symmetric only then)", name, k);
+		return tt_errf(err, errsz, "%s: k=%d: k must be even and at "
+		    "least 2 (the four classes are node-symmetric only then)",
+		    name, k);
 	if (net->spec.topo != TT_TOPO_MSN && k % (n - 1) != 0)
 		return tt_errf(err, errsz, "%s: k=%d: a pruned torus needs k "
 		    "a multiple of n - 1 = %d", name, k, n - 1);

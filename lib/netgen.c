@@ -4,7 +4,6 @@
  * coordinate table), and the dispatch from topo.c and route.c.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,17 +29,21 @@ netgen_find(enum tt_topo topo)
 	return NULL;
 }
 
-/* A key's slot in tt_genspec, by its name. */
+/* A key's slot in tt_genspec by its name, and its TT_GENKEY_* in *id. */
 static int *
-gen_key(tt_genspec *g, const char *key, size_t len)
+gen_key(tt_genspec *g, const char *key, size_t len, int *id)
 {
 	static const char *const names[] = {"k", "n", "m", "L", "q", "vcs"};
+	static const int ids[] = {TT_GENKEY_K, TT_GENKEY_N, TT_GENKEY_M,
+	    TT_GENKEY_L, TT_GENKEY_Q, TT_GENKEY_VCS};
 	int *slots[] = {&g->k, &g->n, &g->m, &g->L, &g->q, &g->vcs};
 	size_t i;
 
 	for (i = 0; i < 6; i++)
-		if (strlen(names[i]) == len && strncmp(names[i], key, len) == 0)
+		if (strlen(names[i]) == len && strncmp(names[i], key, len) == 0) {
+			*id = ids[i];
 			return slots[i];
+		}
 	return NULL;
 }
 
@@ -60,37 +63,52 @@ key_allowed(const struct tt_gen *gen, const char *key, size_t len)
 	return 0;
 }
 
-/* "k=8,n=3" into spec->gen, each token checked. */
+/*
+ * "k=8,n=3" into spec->gen, each token checked: a key of the generator,
+ * a whole number (digits only), given once.  A key given is marked in
+ * gen.given, so that an explicit 0 reaches the generator as a value (to
+ * refuse where it is not one) and never stands for the default.
+ */
 static int
 parse_keys(tt_netspec *spec, const struct tt_gen *gen, const char *s,
     char *err, size_t errsz)
 {
-	char tok[64], *eq, *end;
-	const char *p = s, *e;
+	char tok[64], *eq;
+	const char *p = s, *e, *d;
 	long v;
-	int *slot;
+	int *slot, id;
 
 	while (*p) {
 		e = strchr(p, ',');
 		if (e == NULL)
 			e = p + strlen(p);
+		if ((size_t)(e - p) >= sizeof(tok))
+			return tt_errf(err, errsz, "'%.20s...' is too long for "
+			    "key=value (keys of %s: %s)", p, gen->name,
+			    gen->keys);
 		snprintf(tok, sizeof(tok), "%.*s", (int)(e - p), p);
 		eq = strchr(tok, '=');
 		if (eq == NULL || eq == tok)
 			return tt_errf(err, errsz, "'%s' is not key=value "
 			    "(keys of %s: %s)", tok, gen->name, gen->keys);
-		slot = gen_key(&spec->gen, tok, (size_t)(eq - tok));
+		slot = gen_key(&spec->gen, tok, (size_t)(eq - tok), &id);
 		if (slot == NULL || !key_allowed(gen, tok, (size_t)(eq - tok)))
 			return tt_errf(err, errsz, "'%.*s' is not a key of %s "
 			    "(its keys: %s)", (int)(eq - tok), tok, gen->name,
 			    gen->keys);
-		errno = 0;
-		v = strtol(eq + 1, &end, 10);
-		if (end == eq + 1 || *end != '\0' || errno != 0 || v < 0 ||
-		    v > 65535)
+		if (spec->gen.given & (1u << id))
+			return tt_errf(err, errsz, "'%s': %.*s is given twice "
+			    "(%.*s=%d before); give each key once", tok,
+			    (int)(eq - tok), tok, (int)(eq - tok), tok, *slot);
+		for (d = eq + 1, v = 0; *d >= '0' && *d <= '9' && v <= 65535;
+		    d++)
+			v = v * 10 + (*d - '0');
+		if (d == eq + 1 || *d != '\0' || v > 65535)
 			return tt_errf(err, errsz, "'%s': the value of %.*s must "
-			    "be a whole number", tok, (int)(eq - tok), tok);
+			    "be a whole number (0..65535)", tok, (int)(eq - tok),
+			    tok);
 		*slot = (int)v;
+		spec->gen.given |= 1u << id;
 		p = *e ? e + 1 : e;
 	}
 	return 0;

@@ -49,6 +49,14 @@ struct tt_gen {
 
 #define TT_ID_DIGITS 16
 
+/* The value of key (TT_GENKEY_*) slot v: def when the spec left it out;
+ * as given otherwise, 0 included (the generator refuses a bad one). */
+static inline int
+netgen_key(const tt_genspec *g, int key, int v, int def)
+{
+	return v != 0 || (g->given & (1u << key)) ? v : def;
+}
+
 /* ---- netgen.c ---- */
 
 const struct tt_gen *netgen_find(enum tt_topo topo);

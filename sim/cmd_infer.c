@@ -379,14 +379,15 @@ print_summary(FILE *f, const struct infer_opts *o, const tt_infer_stats *st,
 		    "%" PRIu64 ", \"tcp_control\": %" PRIu64
 		    ", \"tcp_retransmissions\": %" PRIu64 ", \"arp\": %" PRIu64
 		    ", \"nd\": %" PRIu64 "}, \"hello\": %" PRIu64 ", \"unmapped\": %"
-		    PRIu64 ", \"lost_sends\": %" PRIu64 ", \"undelivered\": %" PRIu64
+		    PRIu64 ", \"lost_sends\": %" PRIu64 ", \"mismatched_deliveries\": %"
+		    PRIu64 ", \"undelivered\": %" PRIu64
 		    ", \"passed_over\": %" PRIu64 ", \"cycles_broken\": %" PRIu64
 		    ", \"truncated_files\": %" PRIu64 ", \"max_held\": %" PRIu64
 		    ", \"no_delivery_copies\": %s", st->records, st->frames,
 		    st->deliveries, st->plain, st->messages, st->grouped,
 		    st->predecessors, st->tcp_acks, st->tcp_control,
 		    st->tcp_retrans, st->arp, st->nd, st->hello, st->unmapped, st->lost_sends,
-		    st->undelivered, st->passed_over, st->cycles_broken,
+		    st->mismatched, st->undelivered, st->passed_over, st->cycles_broken,
 		    st->truncated, st->max_held, o->ip.no_copies ? "true" : "false");
 		fprintf(f, ", \"compute\": {\"gaps_s\": %.9f, \"span_s\": %.9f, "
 		    "\"share_mean\": %.6f, \"share_max\": %.6f}",
@@ -414,7 +415,8 @@ print_summary(FILE *f, const struct infer_opts *o, const tt_infer_stats *st,
 	    "(sends and delivery copies alike)\n", st->tcp_acks,
 	    st->tcp_control, st->tcp_retrans, st->arp, st->nd, st->hello);
 	fprintf(f, "  not matched     %" PRIu64 " deliveries without a send, %"
-	    PRIu64 " messages not wholly delivered\n", st->lost_sends,
+	    PRIu64 " inconsistent with theirs, %" PRIu64 " messages not "
+	    "wholly delivered\n", st->lost_sends, st->mismatched,
 	    st->undelivered);
 	fprintf(f, "  enabled nothing %" PRIu64 " received messages\n",
 	    st->passed_over);

@@ -285,10 +285,12 @@ causal_json(FILE *f, const struct replay *r)
 		    "%" PRIu64 ", \"tcp_control\": %" PRIu64
 		    ", \"tcp_retransmissions\": %" PRIu64 ", \"arp\": %" PRIu64
 		    ", \"nd\": %" PRIu64 "}, \"lost_sends\": %" PRIu64
+		    ", \"mismatched_deliveries\": %" PRIu64
 		    ", \"undelivered\": %" PRIu64 ", \"passed_over\": %" PRIu64
 		    ", \"cycles_broken\": %" PRIu64, co->ip.burst_gap_ns, s->frames,
 		    s->deliveries, s->grouped, s->predecessors, s->tcp_acks,
-		    s->tcp_control, s->tcp_retrans, s->arp, s->nd, s->lost_sends, s->undelivered,
+		    s->tcp_control, s->tcp_retrans, s->arp, s->nd, s->lost_sends,
+		    s->mismatched, s->undelivered,
 		    s->passed_over, s->cycles_broken);
 	fprintf(f, "}");
 }

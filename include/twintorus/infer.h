@@ -34,6 +34,13 @@
  *     the delivery of its last.
  *  3. A delivery copy whose send is not in the trace (the sender's capture
  *     started late or lost it) is a receive of nothing: counted, dropped.
+ *     So is one that is not consistent with the send of its (source,
+ *     sequence): a copy delivered to another PE than the message went to,
+ *     or of another size on the wire, class, TCP connection or byte range
+ *     than the frame sent (a copy damaged on its way to the trace, or a
+ *     record misattributed) is counted apart (mismatched), never
+ *     credited to the PE it names; the send still waits for its own
+ *     delivery.
  *     A message one of whose frames is never delivered is replayed but
  *     enables nothing: counted.  Each waits window_ns of trace time for
  *     the record that would resolve it, then is decided.
@@ -173,6 +180,8 @@ typedef struct tt_infer_stats {
 	                         * delivered) on its connection */
 	uint64_t hello, unmapped;
 	uint64_t lost_sends;    /* deliveries whose send is not in the trace */
+	uint64_t mismatched;    /* deliveries inconsistent with the send of
+	                         * their (source, sequence): rule 3 */
 	uint64_t undelivered;   /* messages with a frame never delivered */
 	uint64_t passed_over;   /* received messages that enabled nothing */
 	uint64_t cycles_broken; /* dependencies dropped to break a cycle */

@@ -85,7 +85,17 @@ enum tt_topo {
 	TT_TOPO_TESH          /* 3D-TESH (seed 004) */
 };
 
-/* A generated network's parameters (0: the generator's default). */
+/* The keys of a generated network's spec, as bits of tt_genspec.given. */
+enum tt_genkey {
+	TT_GENKEY_K = 0, TT_GENKEY_N, TT_GENKEY_M, TT_GENKEY_L, TT_GENKEY_Q,
+	TT_GENKEY_VCS
+};
+
+/*
+ * A generated network's parameters (0: the generator's default, unless
+ * the key's bit is set in given: then 0 is the value asked for, and
+ * refused where it is not a valid one, as tesh's q = 0 is).
+ */
 typedef struct tt_genspec {
 	int k;        /* pruned, msn: nodes per dimension */
 	int n;        /* pruned, msn: dimensions; mh3dt: BMs per dimension */
@@ -94,6 +104,8 @@ typedef struct tt_genspec {
 	int q;        /* mh3dt, tesh: inter-level connectivity */
 	int vcs;      /* mh3dt, tesh: the paper's VC scheme instead of ours
 	               * (to show its cycle), as a VC count; 0: ours */
+	unsigned given;       /* 1u << TT_GENKEY_*: the keys a spec gave
+	                       * (tt_netspec_parse() sets it) */
 } tt_genspec;
 
 enum tt_ports_kind {
@@ -260,7 +272,10 @@ int tt_net_has_link(const tt_net *net, uint32_t card, int port);
  * Fill spec from a network spec string: "torus:4,4,4", "twin:8,8,8",
  * "pruned:k=8", "msn:k=8,n=3", "pruned-msn:k=8", "mh3dt:m=4,n=4,L=2,q=2",
  * "tesh:m=2,L=2,q=0".  A bare "8,8,8" or "8x8x8[:plain|:twin]" is a torus
- * as sweep's --topo names them.  -1 with err naming the bad token.
+ * as sweep's --topo names them.  -1 with err naming the bad token: a
+ * key that is not the generator's, a value that is not a whole number, a
+ * key given twice.  A key given as 0 is kept as given (gen.given), for
+ * the generator to refuse where 0 is not a valid value.
  */
 int tt_netspec_parse(tt_netspec *spec, const char *s, char *err, size_t errsz);
 /* The spec string of a generated network ("" for a torus). */

@@ -181,6 +181,33 @@ refused "app ranks outside" "ttsim app: PE 200 is not in the network" "$T" app h
 refused "app too many clients" "ttsim app: incast: 100 clients" "$T" app incast --clients 100
 refused "app record into traces" "ttsim app: --record $tmp/halo3d already holds traces" \
     "$T" app halo3d --iterations 1 --record "$tmp/halo3d"
+# A delivery copy damaged on its way to the trace (its destination PE's
+# lowest bit flipped): counted, credited to no one, and no predecessor in
+# the file names a message that was not sent to the line's PE.
+cp -r "$tmp/halo3d" "$tmp/dmg"
+f=$(ls "$tmp/dmg"/*.pcap | head -n 1)
+off=24
+while [ "$off" -lt "$(stat -c %s "$f")" ]; do
+	cap=$(od -An -tu4 -j $((off + 8)) -N4 "$f" | tr -d ' ')
+	flags=$(od -An -tu1 -j $((off + 16 + 17)) -N1 "$f" | tr -d ' ')
+	[ $((flags & 1)) -eq 1 ] && break
+	off=$((off + 16 + cap))
+done
+b=$(od -An -tu1 -j $((off + 16 + 21)) -N1 "$f" | tr -d ' ')
+printf "\\x$(printf %02x $((b ^ 1)))" |
+    dd of="$f" bs=1 seek=$((off + 16 + 21)) conv=notrunc status=none
+if expect "infer a damaged copy" 0 "$T" trace infer "$tmp/dmg" "${REC[@]}" \
+    -o "$tmp/dmg.deps" --json; then
+	got=$(js '"\(.mismatched_deliveries) \(.lost_sends) \(.undelivered)"')
+	if [ "$got" = "1 0 1" ] && awk '!/^#/ {
+	    for (i = 7; i <= NF; i++)
+		if ($i != "-" && !(($i SUBSEP $1) in sent)) bad = 1
+	    sent[$1 ":" $2, $3] = 1 } END { exit bad }' "$tmp/dmg.deps"; then
+		ok "infer a damaged copy"
+	else
+		bad "infer a damaged copy" "$got (mismatched, lost, undelivered; want 1 0 1)"
+	fi
+fi
 printf 'not a trace' >"$tmp/junk.pcap"
 refused "infer damaged trace" "ttsim trace infer: $tmp/junk.pcap:" "$T" trace infer "$tmp/junk.pcap" -o "$tmp/x"
 head -n 100 "$tmp/halo3d.deps" >"$tmp/cut.deps"

@@ -52,7 +52,22 @@ pruned:k=8,z=1|'z' is not a key of pruned
 pruned:k=7|k=7
 tesh:L=6|L=6
 mh3dt:q=1|q=1
+pruned:k=8,k=4|'k=4': k is given twice
+tesh:L=1,q=0,L=2|L is given twice
+pruned:k=8,n=0|pruned: n=0
+pruned:k=0|pruned: k=0
+tesh:m=2,L=0,q=0|tesh: L=0
+tesh:m=0,L=1|tesh: m=0
+mh3dt:m=3,n=0|mh3dt: n=0
+mh3dt:m=3,n=2,L=0|mh3dt: L=0
+mh3dt:m=3,n=2,q=0|mh3dt: q=0
+mh3dt:m=3,n=2,vcs=0|mh3dt: vcs=0
 LIST
+# an explicit q=0 is 3D-TESH's one valid q, not a default
+if expect "tesh q=0" 0 "$T" analyze --topology tesh:q=0,L=1 --json; then
+	[ "$(jq -r .topology <<<"$out")" = tesh:m=2,L=1,q=0 ] &&
+	    ok "tesh q=0" || bad "tesh q=0" "$out"
+fi
 # 3D-TESH L = 4: refused whole (6.9e10 pairs), a chosen route verified
 for cmd in analyze verify; do
 	if expect "refuse $cmd tesh:L=4" 2 "$T" $cmd --topology tesh:L=4; then
@@ -92,6 +107,12 @@ if expect sweep-csv 0 "$T" sweep --topo 4x4x2,tesh:m=2,L=1,q=0 --loads 0.1 \
     --warmup 200 --measure 500 --csv; then
 	grep -q '^"tesh:m=2,L=1,q=0",,0,tesh,' <<<"$out" && ok sweep-csv ||
 	    bad sweep-csv "$out"
+fi
+# a key repeated inside a list is the spec's, not a new network
+if expect sweep-repeat 2 "$T" sweep --topo 4x4x2,tesh:L=1,L=2 --loads 0.1 \
+    --warmup 200 --measure 500 --csv; then
+	grep -qF 'L is given twice' "$tmp/err" && ok sweep-repeat ||
+	    bad sweep-repeat "$(cat "$tmp/err")"
 fi
 
 finish

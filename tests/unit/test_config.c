@@ -813,6 +813,39 @@ test_topology_section(void **state)
 	    "ttd, which runs twin and plain tori only");
 }
 
+/*
+ * topology: a key given twice is refused where it stands, in the mapping
+ * and in the spec string; an explicit 0 is refused, naming the key,
+ * where 0 is not a valid value (tesh's q: 0 is); a value that would
+ * read as more keys is refused.
+ */
+static void
+test_topology_repeats_and_zeros(void **state)
+{
+	struct load *l;
+
+	(void)state;
+	assert_one_error("topology: {kind: pruned, k: 8, k: 4}\n", 1, 32,
+	    "duplicate key topology.k (first at line 1)");
+	assert_one_error("topology:\n  kind: tesh\n  L: 1\n  kind: msn\n", 4,
+	    3, "duplicate key topology.kind (first at line 2)");
+	assert_one_error("topology: \"pruned:k=8,k=4\"\n", 1, 11,
+	    "'k=4': k is given twice");
+	assert_one_error("topology: {kind: pruned, k: 8, n: 0}\n", 1, 11,
+	    "pruned: n=0");
+	assert_one_error("topology: {kind: tesh, m: 2, L: 0, q: 0}\n", 1, 11,
+	    "tesh: L=0");
+	assert_one_error("topology: tesh:m=2,L=0,q=0\n", 1, 11, "tesh: L=0");
+	assert_one_error("topology: {kind: mh3dt, m: 3, n: 2, q: 0}\n", 1, 11,
+	    "mh3dt: q=0");
+	assert_one_error("topology: {kind: pruned, k: \"8,k=4\"}\n", 1, 29,
+	    "topology.k: expected a name or a whole number, got \"8,k=4\"");
+	l = load_text("topology: {kind: tesh, L: 1, q: 0}\n");
+	assert_int_equal(l->nerr, 0);
+	assert_int_equal(l->cfg.spec.gen.L, 1);
+	load_free(l);
+}
+
 int
 main(void)
 {
@@ -836,6 +869,8 @@ main(void)
 		cmocka_unit_test(test_model_has_the_last_word),
 		cmocka_unit_test(test_unknown_and_duplicate_keys),
 		cmocka_unit_test_teardown(test_topology_section, free_pending),
+		cmocka_unit_test_teardown(test_topology_repeats_and_zeros,
+		    free_pending),
 		cmocka_unit_test(test_section_types),
 		cmocka_unit_test(test_network_ranges),
 		cmocka_unit_test(test_buffer_must_hold_a_packet),

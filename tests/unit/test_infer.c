@@ -18,8 +18,13 @@
  *      a TCP send's predecessor is the latest message received;
  *   3. a delivery whose send is missing and a message a frame of which is
  *      never delivered are counted and enable nothing, at the end of the
- *      trace and, before it, once the window has passed; a file cut inside
- *      its last record is read up to it;
+ *      trace and, before it, once the window has passed; a delivery copy
+ *      inconsistent with the send of its (source, sequence) (delivered to
+ *      another PE, another size, class, TCP connection or range) is
+ *      counted, credited to no one, and the real copy after it matches;
+ *      at the end what waited behind an open message is worked off before
+ *      anything is given up; a file cut inside its last record is read up
+ *      to it;
  *   4. a burst's first send takes from each source its oldest step, all
  *      steps of every source when each sent several, one of each when the
  *      gaps say the sources ran ahead, and leaves a message that answers
@@ -31,6 +36,7 @@
  *      line still comes out after its predecessors;
  * and plain captures count a frame as received when captured.
  */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -162,6 +168,29 @@ assert_topological(const struct out *o)
 				    o->d[j].seq == o->d[i].pred[k].seq)
 					break;
 			assert_true(j < i);
+		}
+}
+
+/* Every predecessor names a message sent to the line's PE, whose line
+ * came before (a message the PE had). */
+static void
+assert_preds_valid(const struct out *o)
+{
+	int i, j;
+	uint32_t k;
+
+	for (i = 0; i < o->n; i++)
+		for (k = 0; k < o->d[i].npred; k++) {
+			for (j = 0; j < i; j++)
+				if (o->d[j].pe == o->d[i].pred[k].src &&
+				    o->d[j].seq == o->d[i].pred[k].seq &&
+				    o->d[j].dst == o->d[i].pe)
+					break;
+			if (j == i)
+				fail_msg("line %u:%u names %u:%u, no message "
+				    "to PE %u before it", o->d[i].pe,
+				    o->d[i].seq, o->d[i].pred[k].src,
+				    o->d[i].pred[k].seq, o->d[i].pe);
 		}
 }
 
@@ -709,6 +738,123 @@ test_lost_and_undelivered(void **state)
 	assert_non_null(strstr(o.warn, "2 messages with a frame"));
 }
 
+/*
+ * A delivery copy whose (source, sequence) is that of a message sent to
+ * another PE (its header damaged on the way to the trace) is not that
+ * message's delivery: PE 4 does not get PE 2's message as a predecessor,
+ * and PE 2's real copy, read after it, still matches.
+ */
+static void
+test_copy_at_another_pe_not_credited(void **state)
+{
+	tt_infer_ev ev[] = {
+		snd(100, 0, 2, 5),
+		dlv(150, 0, 4, 5),      /* damaged: 0:5 went to PE 2 */
+		dlv(200, 0, 2, 5),      /* the real copy */
+		snd(300, 4, 6, 0),
+		snd(400, 2, 0, 0),
+		dlv(450, 4, 6, 0),
+		dlv(500, 2, 0, 0),
+	};
+	struct out o;
+
+	(void)state;
+	run(ev, (int)(sizeof(ev) / sizeof(ev[0])), NULL, &o);
+	assert_int_equal(o.n, 3);
+	assert_int_equal(o.st.mismatched, 1);
+	assert_int_equal(o.st.lost_sends, 0);
+	assert_int_equal(o.st.undelivered, 0);
+	assert_int_equal(line(&o, 4, 0)->npred, 0);
+	assert_int_equal(line(&o, 4, 0)->gap_ns, 150);  /* from its copy */
+	assert_true(has_pred(line(&o, 2, 0), 0, 5));
+	assert_int_equal(line(&o, 2, 0)->gap_ns, 200);
+	assert_preds_valid(&o);
+	assert_non_null(strstr(o.warn, "1 delivery copies that do not match"));
+}
+
+/*
+ * A delivery copy at the right PE that differs from the frame sent in
+ * size, class, TCP connection or byte range is not its delivery either:
+ * counted, and the message arrives with the consistent copy after it.
+ * A damaged copy whose frame never comes intact leaves the message
+ * undelivered, enabling nothing.
+ */
+static void
+test_inconsistent_copy_not_matched(void **state)
+{
+	enum { BYTES, CLS, FLOW, TSEQ, TLEN, NKIND };
+	struct out o;
+	int kind;
+
+	(void)state;
+	for (kind = 0; kind < NKIND; kind++) {
+		tt_infer_ev ev[] = {
+			tcp(snd(100, 0, 2, 7), 9, 8),
+			tcp(dlv(150, 0, 2, 7), 9, 8),   /* damaged below */
+			tcp(dlv(160, 0, 2, 7), 9, 8),
+			snd(300, 2, 0, 0),
+			dlv(350, 2, 0, 0),
+		};
+
+		ev[0].tcp_seq = ev[1].tcp_seq = ev[2].tcp_seq = 1000;
+		ev[0].tcp_len = ev[1].tcp_len = ev[2].tcp_len = 940;
+		ev[0].tcp_psh = ev[1].tcp_psh = ev[2].tcp_psh = 1;
+		switch (kind) {
+		case BYTES: ev[1].bytes = 999; break;
+		case CLS: ev[1].cls = TT_INFER_MSG; break;
+		case FLOW: ev[1].flow = 10; break;
+		case TSEQ: ev[1].tcp_seq = 1000 + 65536; break;
+		default: ev[1].tcp_len = 900; break;
+		}
+		run(ev, (int)(sizeof(ev) / sizeof(ev[0])), NULL, &o);
+		if (o.st.mismatched != 1 || o.st.lost_sends != 0)
+			fail_msg("damage %d: %" PRIu64 " mismatched, %" PRIu64
+			    " lost", kind, o.st.mismatched, o.st.lost_sends);
+		assert_true(has_pred(line(&o, 2, 0), 0, 7));
+		assert_int_equal(line(&o, 2, 0)->gap_ns, 300 - 160);
+		assert_preds_valid(&o);
+	}
+	{
+		/* only the damaged copy: 0:7 never arrives */
+		tt_infer_ev ev[] = {
+			snd(100, 0, 2, 7),
+			dlv(150, 0, 2, 7),
+			snd(300, 2, 0, 0),
+		};
+
+		ev[1].bytes = 1500;
+		run(ev, 3, NULL, &o);
+		assert_int_equal(o.st.mismatched, 1);
+		assert_int_equal(o.st.undelivered, 2);  /* 0:7 and 2:0 */
+		assert_int_equal(line(&o, 2, 0)->npred, 0);
+	}
+}
+
+/*
+ * At the end of the trace, the messages still open are closed and what
+ * waited behind them is worked off before anything is given up: PE 0's
+ * last TCP message (no PSH: open to the end) holds its timeline, and the
+ * delivery of 2:0 queued behind it is a delivery, not a lost one.
+ */
+static void
+test_end_drains_before_giving_up(void **state)
+{
+	tt_infer_ev ev[] = {
+		tcp(snd(100, 0, 6, 1), 16, 61),
+		tcp(dlv(150, 0, 6, 1), 16, 61),
+		snd(200, 2, 0, 0),
+		dlv(250, 2, 0, 0),
+	};
+	struct out o;
+
+	(void)state;
+	ev[0].tcp_len = ev[1].tcp_len = 100;
+	run(ev, (int)(sizeof(ev) / sizeof(ev[0])), NULL, &o);
+	assert_int_equal(o.n, 2);
+	assert_int_equal(o.st.lost_sends, 0);
+	assert_int_equal(o.st.undelivered, 0);
+}
+
 static void
 test_window_gives_up_before_the_end(void **state)
 {
@@ -979,6 +1125,9 @@ main(void)
 		cmocka_unit_test(test_tcp_segments_group),
 		cmocka_unit_test(test_tcp_reply_ends_message),
 		cmocka_unit_test(test_lost_and_undelivered),
+		cmocka_unit_test(test_copy_at_another_pe_not_credited),
+		cmocka_unit_test(test_inconsistent_copy_not_matched),
+		cmocka_unit_test(test_end_drains_before_giving_up),
 		cmocka_unit_test(test_window_gives_up_before_the_end),
 		cmocka_unit_test(test_truncated_file),
 		cmocka_unit_test(test_burst_takes_one_step_per_source),

@@ -118,6 +118,80 @@ test_parse(void **state)
 	}
 }
 
+/*
+ * A key given twice is refused by the parser, naming it; an explicit 0
+ * is a value, not the default: refused by the generator, naming the key,
+ * wherever 0 is not valid (tesh's q = 0 is); a key left out still takes
+ * the default.
+ */
+static void
+test_explicit_zero_and_repeats(void **state)
+{
+	static const struct {
+		const char *spec, *says;
+	} twice[] = {
+		{"pruned:k=8,k=4", "'k=4': k is given twice (k=8 before)"},
+		{"msn:k=4,n=2,n=2", "n is given twice"},
+		{"tesh:L=1,q=0,q=0", "q is given twice"},
+		{"mh3dt:m=3,vcs=2,vcs=4", "vcs is given twice"},
+		{"pruned:k=+8", "'k=+8': the value of k must be a whole number"},
+		{"pruned:k= 8", "must be a whole number"},
+		{"pruned:k=99999999999999999999", "must be a whole number"},
+	}, zero[] = {
+		{"pruned:k=0", "pruned: k=0"},
+		{"pruned:k=8,n=0", "pruned: n=0"},
+		{"msn:k=4,n=0", "msn: n=0"},
+		{"pruned-msn:k=0,n=3", "pruned-msn: k=0"},
+		{"mh3dt:m=0", "mh3dt: m=0"},
+		{"mh3dt:n=0", "mh3dt: n=0"},
+		{"mh3dt:L=0", "mh3dt: L=0"},
+		{"mh3dt:q=0", "mh3dt: q=0"},
+		{"mh3dt:vcs=0", "mh3dt: vcs=0"},
+		{"tesh:m=2,L=0,q=0", "tesh: L=0"},
+		{"tesh:m=0", "tesh: m=0"},
+		{"tesh:vcs=0", "tesh: vcs=0"},
+		{"tesh:L=3,vcs=0", "tesh: vcs=0"},
+	}, good[] = {
+		{"tesh:m=2,L=1,q=0", "tesh:m=2,L=1,q=0"},
+		{"tesh:q=0,L=1", "tesh:m=2,L=1,q=0"},
+		{"pruned:k=4", "pruned:k=4,n=3"},
+		{"mh3dt:m=3,n=2", "mh3dt:m=3,n=2,L=2,q=2"},
+	};
+	tt_netspec s;
+	tt_net net;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(twice) / sizeof(twice[0]); i++) {
+		tt_netspec_default(&s);
+		assert_int_equal(tt_netspec_parse(&s, twice[i].spec, err,
+		    sizeof(err)), -1);
+		if (strstr(err, twice[i].says) == NULL)
+			fail_msg("%s: '%s' does not say '%s'", twice[i].spec,
+			    err, twice[i].says);
+	}
+	for (i = 0; i < sizeof(zero) / sizeof(zero[0]); i++) {
+		tt_netspec_default(&s);
+		if (tt_netspec_parse(&s, zero[i].spec, err, sizeof(err)) != 0)
+			fail_msg("%s: %s", zero[i].spec, err);
+		if (tt_net_init(&net, &s, err, sizeof(err)) == 0)
+			fail_msg("%s: built as %s", zero[i].spec,
+			    tt_topo_name(&net));
+		if (strstr(err, zero[i].says) == NULL)
+			fail_msg("%s: '%s' does not say '%s'", zero[i].spec, err,
+			    zero[i].says);
+	}
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		tt_netspec_default(&s);
+		if (tt_netspec_parse(&s, good[i].spec, err, sizeof(err)) != 0 ||
+		    tt_net_init(&net, &s, err, sizeof(err)) != 0)
+			fail_msg("%s: %s", good[i].spec, err);
+		assert_string_equal(tt_topo_name(&net), good[i].says);
+		tt_net_free(&net);
+	}
+}
+
 /* Parhami & Kwai Table 1, n = 3, k = 0 (mod 4). */
 static void
 test_table1_k_multiple_of_4(void **state)
@@ -466,6 +540,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_explicit_zero_and_repeats),
 		cmocka_unit_test(test_table1_k_multiple_of_4),
 		cmocka_unit_test(test_table1_directed_k_2_mod_4),
 		cmocka_unit_test(test_theorems_1_and_4),
