@@ -218,16 +218,24 @@ build/bench/xskfwd: bench/xskfwd.c build/daemon/steer.bpf.o
 endif
 
 # libFuzzer targets (tests/fuzz/README.md), built with clang against the
-# library sources.
+# library sources, compiled once for all of them (coverage instrumented,
+# -fsanitize=fuzzer-no-link) and linked into each.
 FUZZ_CC     ?= clang
-FUZZ_FLAGS   = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_SAN     = address,undefined -fno-sanitize-recover=all
+FUZZ_FLAGS   = -g -O1 -fsanitize=fuzzer,$(FUZZ_SAN)
 FUZZ_TARGETS = frame config control trace replay deps causal infer netspec
 FUZZ_BIN     = $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+FUZZ_LIB_OBJ = $(LIB_SRC:%.c=build/fuzz/obj/%.o)
 FUZZ_SECONDS ?= 60
 
-build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HDRS)
+build/fuzz/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(STD) $(BUILD_CPPFLAGS) $(YAML_CFLAGS) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(LIB_LIBS)
+	$(FUZZ_CC) $(STD) $(BUILD_CPPFLAGS) $(YAML_CFLAGS) -g -O1 \
+	    -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -c -o $@ $<
+
+build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_LIB_OBJ) $(HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(STD) $(BUILD_CPPFLAGS) $(YAML_CFLAGS) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB_OBJ) $(LIB_LIBS)
 
 # the control socket's request parser is the daemon's own
 build/fuzz/fuzz_control: tests/fuzz/fuzz_control.c daemon/request.c $(HDRS)
@@ -248,7 +256,7 @@ fuzz-quick:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=5
 
 # Keep the ASan objects between builds of single tests.
-.SECONDARY: $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ)
+.SECONDARY: $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(FUZZ_LIB_OBJ)
 
 # ---- tests ----
 

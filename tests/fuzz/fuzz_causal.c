@@ -28,6 +28,8 @@
 #include "twintorus/deps.h"
 #include "twintorus/sim.h"
 
+#include "fuzz.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define BUDGET 4096     /* packets an input may feed */
@@ -133,20 +135,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd;
 
 	if (!ready) {
-		tt_netspec spec;
-		char err[256];
-
-		tt_netspec_default(&spec);
-		spec.n = 3;
-		spec.k[0] = spec.k[1] = spec.k[2] = 2;
-		if (tt_net_init(&net, &spec, err, sizeof(err)) != 0)
-			abort();
+		fuzz_torus(&net);
 		ready = 1;
 	}
-	fd = memfd_create("fuzz-causal", MFD_CLOEXEC);
-	if (fd < 0 || (size > 0 && write(fd, data, size) != (ssize_t)size))
-		abort();
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	fd = fuzz_as_file("fuzz-causal", data, size, path, sizeof(path));
 	replay(path, size % 2 == 0);
 	close(fd);
 	return 0;

@@ -13,6 +13,8 @@
 
 #include "twintorus/config.h"
 
+#include "fuzz.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
@@ -22,10 +24,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char path[64];
 	int fd;
 
-	fd = memfd_create("fuzz-config.yaml", MFD_CLOEXEC);
-	if (fd < 0 || (size > 0 && write(fd, data, size) != (ssize_t)size))
-		abort();
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	fd = fuzz_as_file("fuzz-config.yaml", data, size, path, sizeof(path));
 	(void)tt_config_load(&cfg, path, NULL);
 	tt_config_free(&cfg);
 	close(fd);

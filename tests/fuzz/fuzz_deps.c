@@ -22,6 +22,8 @@
 
 #include "twintorus/deps.h"
 
+#include "fuzz.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* the lines of one file, their predecessors copied */
@@ -164,10 +166,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		atexit(remove_dir);
 		ready = 1;
 	}
-	fd = memfd_create("fuzz-deps", MFD_CLOEXEC);
-	if (fd < 0 || (size > 0 && write(fd, data, size) != (ssize_t)size))
-		abort();
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	fd = fuzz_as_file("fuzz-deps", data, size, path, sizeof(path));
 	memset(&t, 0, sizeof(t));
 	err[0] = '\0';
 	x = read_all(path, &t, err, sizeof(err));

@@ -26,44 +26,13 @@
 #include "twintorus/sim.h"
 #include "twintorus/trace.h"
 
+#include "fuzz.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static tt_net net;
 static tt_config cfg;
 static tt_addrmap map;
-
-static void
-setup(void)
-{
-	static const char *const pairs[] = {
-		"10.0.0.1", "0", "10.0.0.2", "5", "fd00::1", "3", "fd00::2", "12",
-		"02:00:00:00:00:01", "1", "02:00:00:00:00:02", "15",
-	};
-	tt_netspec spec;
-	char err[256];
-	size_t i, n = sizeof(pairs) / sizeof(pairs[0]) / 2;
-
-	tt_netspec_default(&spec);
-	spec.n = 3;
-	spec.k[0] = spec.k[1] = spec.k[2] = 2;
-	if (tt_net_init(&net, &spec, err, sizeof(err)) != 0)
-		abort();
-	tt_config_default(&cfg);
-	cfg.addrs = calloc(n, sizeof(*cfg.addrs));
-	if (cfg.addrs == NULL)
-		abort();
-	for (i = 0; i < n; i++) {
-		tt_addr *a = &cfg.addrs[i];
-
-		if (tt_addr_parse(pairs[2 * i], a) != 0)
-			abort();
-		snprintf(a->text, sizeof(a->text), "%s", pairs[2 * i]);
-		snprintf(a->pe, sizeof(a->pe), "%s", pairs[2 * i + 1]);
-	}
-	cfg.naddrs = n;
-	if (tt_addrmap_build(&map, &cfg, &net, stderr) != 0)
-		abort();
-}
 
 struct tally {
 	uint64_t messages, packets;
@@ -136,13 +105,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd;
 
 	if (!ready) {
-		setup();
+		fuzz_torus_mapped(&net, &cfg, &map);
 		ready = 1;
 	}
-	fd = memfd_create("fuzz-replay", MFD_CLOEXEC);
-	if (fd < 0 || (size > 0 && write(fd, data, size) != (ssize_t)size))
-		abort();
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	fd = fuzz_as_file("fuzz-replay", data, size, path, sizeof(path));
 	replay(path, size % 2);
 	close(fd);
 	return 0;
