@@ -18,6 +18,9 @@ struct tt_deps_writer {
 	tt_outfile *out;        /* "-", or written whole (twintorus/outfile.h) */
 	FILE *f;
 	uint64_t lines, preds;
+	uint64_t t0;            /* the first message's t_ns */
+	int has_t0;
+	char why[256];          /* a line a reader would refuse, said at close */
 };
 
 int
@@ -56,12 +59,65 @@ put_u64(char *p, uint64_t v, char sep)
 	return p;
 }
 
+static size_t
+digits(uint64_t v)
+{
+	size_t n = 1;
+
+	while ((v /= 10) != 0)
+		n++;
+	return n;
+}
+
+/*
+ * Whether d fits the limits a reader holds to (twintorus/deps.h), so that
+ * no writer leaves a file its reader refuses: 0, or -1 with w->why set.
+ */
+static int
+within_limits(tt_deps_writer *w, const tt_dep *d)
+{
+	uint64_t off;
+	size_t len;
+	uint32_t i;
+
+	if (!w->has_t0) {
+		w->t0 = d->t_ns;
+		w->has_t0 = 1;
+	}
+	off = d->t_ns > w->t0 ? d->t_ns - w->t0 : w->t0 - d->t_ns;
+	len = digits(d->pe) + digits(d->seq) + digits(d->dst) +
+	    digits(d->bytes) + digits(d->t_ns) + digits(d->gap_ns) + 6;
+	/* "src:seq" and a blank, the last one's the newline, not counted;
+	 * or "-" */
+	for (i = 0; i < d->npred && len <= TT_DEPS_LINE_MAX + 1; i++)
+		len += digits(d->pred[i].src) + digits(d->pred[i].seq) + 2;
+	len = d->npred == 0 ? len + 1 : len - 1;
+	if (d->bytes > TT_DEPS_BYTES_MAX)
+		snprintf(w->why, sizeof(w->why), "message %" PRIu32 ":%" PRIu32
+		    " has %" PRIu64 " bytes, more than the %llu (4 GiB) a "
+		    "dependency file may give one message", d->pe, d->seq,
+		    d->bytes, TT_DEPS_BYTES_MAX);
+	else if (d->gap_ns > TT_DEPS_NS_MAX || off > TT_DEPS_NS_MAX)
+		snprintf(w->why, sizeof(w->why), "message %" PRIu32 ":%" PRIu32
+		    ": %s more than a day (%llu ns), past what a dependency "
+		    "file may say", d->pe, d->seq, d->gap_ns > TT_DEPS_NS_MAX ?
+		    "its compute gap is" : "it was sent", TT_DEPS_NS_MAX);
+	else if (len > TT_DEPS_LINE_MAX)
+		snprintf(w->why, sizeof(w->why), "message %" PRIu32 ":%" PRIu32
+		    " has %" PRIu32 " predecessors: its line would be longer "
+		    "than the %u bytes a dependency file's line may have",
+		    d->pe, d->seq, d->npred, TT_DEPS_LINE_MAX);
+	return w->why[0] != '\0' ? -1 : 0;
+}
+
 int
 tt_deps_write(tt_deps_writer *w, const tt_dep *d)
 {
 	char buf[160], *p = buf;
 	uint32_t i;
 
+	if (w->why[0] != '\0' || within_limits(w, d) < 0)
+		return -1;
 	p = put_u64(p, d->pe, ' ');
 	p = put_u64(p, d->seq, ' ');
 	p = put_u64(p, d->dst, ' ');
@@ -86,11 +142,22 @@ tt_deps_write(tt_deps_writer *w, const tt_dep *d)
 	    0 : -1;
 }
 
+const char *
+tt_deps_write_error(const tt_deps_writer *w)
+{
+	return w->why[0] != '\0' ? w->why : NULL;
+}
+
 int
 tt_deps_close(tt_deps_writer *w, char *err, size_t errsz)
 {
 	int r;
 
+	if (w->why[0] != '\0') {
+		tt_errf(err, errsz, "%s", w->why);
+		tt_deps_discard(w);
+		return -1;
+	}
 	fprintf(w->f, "%s%" PRIu64 " messages %" PRIu64 " predecessors\n",
 	    DEPS_END, w->lines, w->preds);
 	r = tt_outfile_close(w->out, err, errsz);

@@ -172,7 +172,9 @@ note_send(tt_motif_job *a, uint32_t pe, struct ape *e, uint64_t bytes)
 		d.npred = e->npred;
 		d.pred = e->pred;
 		if (tt_deps_write(a->deps, &d) < 0)
-			fail(a, "the dependency file: write failed");
+			fail(a, tt_deps_write_error(a->deps) != NULL ?
+			    tt_deps_write_error(a->deps) :
+			    "the dependency file: write failed");
 	}
 	if (a->rec != NULL && tt_record_send(a->rec, e->pt, e->pt, pe,
 	    e->cur_dst, e->cur_seq, bytes) < 0)

@@ -74,8 +74,12 @@ typedef struct tt_deps_writer tt_deps_writer;
  * with err set. */
 int tt_deps_create(tt_deps_writer **wp, const char *path, char *err,
     size_t errsz);
-/* 0, or -1 when the write failed (tt_deps_close() says why). */
+/* 0, or -1 when the write failed or d breaks a limit above that readers
+ * hold to (tt_deps_close() says why; the file is then not written). */
 int tt_deps_write(tt_deps_writer *w, const tt_dep *d);
+/* Why tt_deps_write() refused a message, or NULL (a failed write, or none
+ * refused). */
+const char *tt_deps_write_error(const tt_deps_writer *w);
 /* Write the end line and close: the file is then complete.  0, or -1 with
  * err set (the file is left as it was). */
 int tt_deps_close(tt_deps_writer *w, char *err, size_t errsz);

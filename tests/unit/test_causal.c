@@ -484,6 +484,87 @@ test_deps_limits(void **state)
 	rmdir(dir);
 }
 
+/*
+ * Writes d (and a first message of t_ns 5) to a new file: 0, or -1 with
+ * err set by tt_deps_close() and no file left.
+ */
+static int
+write_one(const tt_dep *d, char *err, size_t errsz)
+{
+	static const tt_dep first = { 0, 0, 1, 64, 5, 0, 0, NULL };
+	tt_deps_writer *w;
+	char path[64];
+	int bad;
+
+	snprintf(path, sizeof(path), "%s/w.deps", dir);
+	unlink(path);   /* a refused file leaves the one before as it was */
+	assert_int_equal(tt_deps_create(&w, path, err, errsz), 0);
+	assert_int_equal(tt_deps_write(w, &first), 0);
+	bad = tt_deps_write(w, d) < 0;
+	assert_int_equal(bad, tt_deps_write_error(w) != NULL);
+	if (tt_deps_close(w, err, errsz) < 0) {
+		assert_true(bad);
+		assert_int_equal(access(path, F_OK), -1);
+		return -1;
+	}
+	assert_false(bad);
+	return 0;
+}
+
+/* A writer writes no line its reader refuses: the limits are the same,
+ * to the byte. */
+static void
+test_deps_writer_limits(void **state)
+{
+	enum { N = 6553 };
+	static tt_depref pred[N + 1];
+	tt_deps_reader *r;
+	tt_dep d = { 1, 0, 0, 64, 5, 0, 0, NULL }, got;
+	char err[512], path[64];
+	uint32_t i;
+
+	(void)state;
+	memcpy(dir + sizeof(dir) - 7, "XXXXXX", 6);
+	assert_non_null(mkdtemp(dir));
+	d.bytes = TT_DEPS_BYTES_MAX;
+	assert_int_equal(write_one(&d, err, sizeof(err)), 0);
+	d.bytes++;
+	assert_int_equal(write_one(&d, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "message 1:0 has 4294967297 bytes"));
+	d.bytes = 64;
+	d.gap_ns = TT_DEPS_NS_MAX + 1;
+	assert_int_equal(write_one(&d, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "its compute gap is more than a day"));
+	d.gap_ns = 0;
+	d.t_ns = 5 + TT_DEPS_NS_MAX + 1;
+	assert_int_equal(write_one(&d, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "it was sent more than a day"));
+	/* "1 0 0 64 5 0 " (13 bytes), 6,552 of "1:1000000" and "1:5", a
+	 * blank between each: 65,536 bytes, the most a line may have */
+	d.t_ns = 5;
+	for (i = 0; i < N - 1; i++)
+		pred[i] = (tt_depref){ 0, 1000000 };
+	pred[N - 1] = (tt_depref){ 0, 5 };
+	d.pred = pred;
+	d.npred = N;
+	assert_int_equal(write_one(&d, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/w.deps", dir);
+	assert_int_equal(tt_deps_open(&r, path, err, sizeof(err)), 0);
+	assert_int_equal(tt_deps_read(r, &got, err, sizeof(err)), 1);
+	assert_int_equal(tt_deps_read(r, &got, err, sizeof(err)), 1);
+	assert_int_equal(got.npred, N);
+	assert_int_equal(tt_deps_read(r, &got, err, sizeof(err)), 0);
+	tt_deps_close_reader(r);
+	unlink(path);
+	/* a byte more */
+	pred[N - 1].seq = 15;
+	assert_int_equal(write_one(&d, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "has 6553 predecessors: its line would be "
+	    "longer than the 65536 bytes"));
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 static void
 test_packets_of_4gib(void **state)
 {
@@ -574,6 +655,7 @@ main(void)
 		cmocka_unit_test(test_bad_predecessors_ignored),
 		cmocka_unit_test(test_deps_file),
 		cmocka_unit_test(test_deps_limits),
+		cmocka_unit_test(test_deps_writer_limits),
 		cmocka_unit_test(test_packets_of_4gib),
 		cmocka_unit_test(test_gaps_past_the_clock),
 	};
