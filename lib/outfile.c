@@ -253,6 +253,38 @@ unlink_part(const char *path)
 	unlink(path);
 }
 
+int
+tt_outfile_temp(char *path, size_t pathsz, const char *what,
+    const char *suffix)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd, n;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	n = snprintf(path, pathsz, "%s/ttsim-%s-XXXXXX%s", dir, what, suffix);
+	if (n < 0 || (size_t)n >= pathsz) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if ((fd = mkstemps(path, (int)strlen(suffix))) < 0)
+		return -1;
+	if (outfile_at_signal(path, unlink_part) < 0) {
+		unlink(path);
+		close(fd);
+		errno = ENOMEM;
+		return -1;
+	}
+	return fd;
+}
+
+void
+tt_outfile_temp_remove(const char *path)
+{
+	unlink(path);
+	outfile_at_signal_forget(path);
+}
+
 struct tt_outfile {
 	int fd;
 	FILE *f;                /* the stream of tt_outfile_file(), or NULL */

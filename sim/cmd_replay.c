@@ -3,6 +3,7 @@
  * predict how long it takes and what its messages see (twintorus/replay.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -446,15 +447,15 @@ print_table(const struct replay *r)
  * into a temporary file (gnuplot reads it), so that nothing beside the
  * plot is written or removed. */
 static int
-write_cdf(char *path, const struct netrun *runs, int nrun)
+write_cdf(char *path, size_t pathsz, const struct netrun *runs, int nrun)
 {
-	int fd = mkstemps(path, 4), k, q;
+	int fd = tt_outfile_temp(path, pathsz, "replay", ".dat"), k, q;
 	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 
 	if (f == NULL) {
 		if (fd >= 0) {
 			close(fd);
-			unlink(path);
+			tt_outfile_temp_remove(path);
 		}
 		return -1;
 	}
@@ -1378,18 +1379,18 @@ static int
 replay_plot(const struct replay *r)
 {
 	const char *names[REPLAY_MAX_NETS];
-	char data[] = "/tmp/ttsim-replay-XXXXXX.dat", title[256];
+	char data[PATH_MAX], title[256];
 	int k, x;
 
 	for (k = 0; k < r->nrun; k++)
 		names[k] = r->runs[k].name;
 	snprintf(title, sizeof(title), "message latency, %" PRIu64 " messages",
 	    r->total);
-	x = write_cdf(data, r->runs, r->nrun);
+	x = write_cdf(data, sizeof(data), r->runs, r->nrun);
 	if (x == 0) {
 		x = plot_cdf(data, names, r->nrun, "message latency (us)",
 		    r->plot_path, title);
-		unlink(data);
+		tt_outfile_temp_remove(data);
 	}
 	if (x != 0) {
 		fprintf(stderr, "ttsim replay: --plot %s failed\n", r->plot_path);

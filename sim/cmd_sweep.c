@@ -3,10 +3,12 @@
  * one `ttsim run` per point, streamed as a table, JSON or CSV, optionally
  * plotted (seed 000 §7.3-7.4 are such sweeps).
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "twintorus/outfile.h"
 #include "ttsim.h"
 
 #define SWEEP_MAX 256
@@ -985,7 +987,7 @@ int
 cmd_sweep(int argc, char **argv)
 {
 	static struct sweep sw;
-	char csvpath[] = "/tmp/ttsim-sweep-XXXXXX.csv";
+	char csvpath[PATH_MAX];
 	FILE *csvf = NULL;
 	int r, fd;
 
@@ -998,9 +1000,13 @@ cmd_sweep(int argc, char **argv)
 	if (sw.plot != NULL) {
 		if (plot_ready("sweep", sw.plot) < 0)
 			return TTSIM_EXIT_USAGE;
-		if ((fd = mkstemps(csvpath, 4)) < 0 ||
-		    (csvf = fdopen(fd, "w")) == NULL) {
+		if ((fd = tt_outfile_temp(csvpath, sizeof(csvpath), "sweep",
+		    ".csv")) < 0 || (csvf = fdopen(fd, "w")) == NULL) {
 			perror("ttsim sweep: temporary file for the plot");
+			if (fd >= 0) {
+				close(fd);
+				tt_outfile_temp_remove(csvpath);
+			}
 			return TTSIM_EXIT_USAGE;
 		}
 		simpoint_csv_header(csvf);
@@ -1010,7 +1016,7 @@ cmd_sweep(int argc, char **argv)
 		fclose(csvf);
 		if (r >= 0 && plot_csv(csvpath, sw.plot, NULL) != 0)
 			r = -1;
-		unlink(csvpath);
+		tt_outfile_temp_remove(csvpath);
 	}
 	if (r < 0)
 		return TTSIM_EXIT_USAGE;

@@ -85,6 +85,17 @@ void tt_outfile_discard(tt_outfile *o);
 int tt_outfile_input(const char *path);
 int tt_outfile_input_fd(int fd, const char *name);
 /*
+ * A temporary file for what a command makes on the side (gnuplot's data):
+ * $TMPDIR (else /tmp)/ttsim-WHAT-XXXXXX.SUFFIX, created with mode 0600,
+ * its name written into path (pathsz bytes, kept by the caller until
+ * tt_outfile_temp_remove()), and removed by a signal that ends the
+ * process, as .part files are.  An open descriptor, or -1 with errno set.
+ */
+int tt_outfile_temp(char *path, size_t pathsz, const char *what,
+    const char *suffix);
+/* Remove the temporary file at path (made by tt_outfile_temp()). */
+void tt_outfile_temp_remove(const char *path);
+/*
  * At a program's end: flush standard output and check that everything
  * printed reached it (a full disk or a closed pipe must not pass for
  * success).  0, or -1 after printing "PROG: cannot write standard output:

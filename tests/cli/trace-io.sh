@@ -366,6 +366,20 @@ line.png"
 	st=$?
 	[ $st -eq 0 ] && [ ! -s "$tmp/err" ] && ok sweep-plot-one-point-no-warning ||
 	    bad sweep-plot-one-point-no-warning "exit $st: $(cat "$tmp/err")"
+	# sweep's temporary CSV for gnuplot, in TMPDIR, goes with a signal
+	mkdir "$tmp/tmpd"
+	TMPDIR=$tmp/tmpd env --default-signal=TERM "$T" sweep --dims 8,8,8 \
+	    --loads 0.05,0.1,0.15,0.2,0.25,0.3 --measure 200000 \
+	    --plot "$tmp/long.svg" >/dev/null 2>&1 &
+	pid=$! i=0
+	while [ -z "$(ls "$tmp/tmpd")" ] && [ $i -lt 600 ]; do sleep 0.02; i=$((i + 1)); done
+	made=$(ls "$tmp/tmpd")
+	kill -TERM $pid
+	wait $pid
+	st=$?
+	[ $st -eq 143 ] && [[ $made == ttsim-sweep-*.csv ]] && [ -z "$(ls "$tmp/tmpd")" ] &&
+	    ok sweep-plot-sigTERM-temp-removed ||
+	    bad sweep-plot-sigTERM-temp-removed "exit $st; made '$made'; left '$(ls "$tmp/tmpd")'"
 	# replay's CDF of a trace of one message: every message equally late
 	synth --messages 1 -o "$tmp/one-msg.pcap" 2>/dev/null
 	"$T" replay "$tmp/one-msg.pcap" --dims 2,2,2 --plot "$tmp/cdf1.png" >/dev/null 2>"$tmp/err"
