@@ -346,8 +346,17 @@ fwd_admit(struct ttd_fwd *f, struct ttd_sw *sw, int in, int vc,
 	int64_t at;
 	int o;
 
-	if (in < sw->nports)
-		b->abr += cost;		/* received, in the sender's count */
+	/*
+	 * Received, in the sender's count (credit.c): but not a frame for a
+	 * PE past the network or at the hop limit, which no ttd sends on.
+	 * Counted, one injected onto the link would make this card grant
+	 * more than its buffer, and the neighbour refuse its credit frames
+	 * until the next resync; left out, a real one is given back by the
+	 * neighbour's next credit frame (counting less is always safe).
+	 */
+	if (in < sw->nports && fr->dst < f->net->ncards &&
+	    fr->hops < TTD_HOP_LIMIT)
+		b->abr += cost;
 	if (fr->dst >= f->net->ncards) {
 		fwd_drop(sw, TTD_DROP_NO_ROUTE);
 		goto freed;

@@ -869,6 +869,11 @@ test_drops(void **state)
 	/* a PE id outside the torus */
 	port_rx(&x.f, 0, 0, buf, torus_frame(buf, 3, 128, 1));
 	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_NO_ROUTE], 1);
+	/* neither is a frame a ttd sends on: not in the count of bytes
+	 * received that credits grant from (one injected onto the link would
+	 * make this card grant more than its buffer); a frame that is one
+	 * is (below) */
+	assert_int_equal(x.f.sw[0].fp[0].in[0].abr, 0);
 	/* garbage with the torus EtherType */
 	memset(buf, 0, 20);
 	buf[12] = 0x88;
@@ -898,6 +903,8 @@ test_drops(void **state)
 	ttd_fwd_pe_rx(&x.f, 0, buf, pe_frame(buf, pe0, 0));
 	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_LINK_DOWN], 1);
 	assert_int_equal(cnt(&x.f).dropped[TTD_DROP_QUEUE_FULL], 0);
+	port_rx(&x.f, 0, 0, buf, torus_frame(buf, 3, far, 1));
+	assert_int_not_equal(x.f.sw[0].fp[0].in[0].abr, 0);
 	fixture_free(&x);
 }
 
