@@ -46,12 +46,13 @@ command -v python3 >/dev/null || { echo "soak: python3 is missing" >&2; exit 69;
 tb_init
 
 # one daemon's figures: "rss_kib/anon_kib fds received accounted capture_drops
-# credits_sent credits_consumed flow backend"; every kind of consumed frame
-# (hellos, ARP, credit frames) is in the balance
+# credits_sent credits_consumed credits_refused flow backend"; every kind of
+# consumed frame (hellos, ARP, credit frames) is in the balance, and credit
+# frames refused (every credit_* drop) are in the dropped
 figures() {
 	local n=$1 pid out
 	pid=$(tb_ttd_pid "$n")
-	out=$(tb_status "$n" 2>/dev/null) || { echo "- - - - - - - - -"; return; }
+	out=$(tb_status "$n" 2>/dev/null) || { echo "- - - - - - - - - -"; return; }
 	# RSS as all/anonymous: file pages (the binary, libraries) may be
 	# reclaimed under memory pressure; anonymous ones are what a leak
 	# would grow
@@ -60,7 +61,8 @@ figures() {
 	    "$(jq -r '.counters as $c | "\($c.received) \($c.forwarded + $c.delivered +
 	        ([$c.consumed[]] | add) + ([$c.dropped[]] | add) + $c.queued)
 	        \(.capture.dropped + .capture.ifdropped) \($c.credits_sent)
-	        \($c.consumed.credit) \(.flow) \([.ports[].backend] | unique | join("+") | gsub(" "; "_"))"' \
+	        \($c.consumed.credit) \([$c.dropped | to_entries[] |
+	        select(.key | startswith("credit_")) | .value] | add // 0) \(.flow) \([.ports[].backend] | unique | join("+") | gsub(" "; "_"))"' \
 	        <<<"$out" | tr '\n' ' ')"
 }
 
@@ -88,7 +90,7 @@ echo "soak: $(date -u '+%Y-%m-%d %H:%M UTC'), $SECS s, backend $BACKEND, $(nproc
 # them, so that the start's balance is not taken mid-introduction
 sleep 2
 for ((n = 0; n < TB_NNODES; n++)); do figures $n > "$TB_TMP/start.$n"; done
-read -r _ _ _ _ _ _ _ flow0 mode0 < "$TB_TMP/start.0"
+read -r _ _ _ _ _ _ _ _ flow0 mode0 < "$TB_TMP/start.0"
 echo "soak: ttd runs $flow0, ports $mode0"
 
 # ---- the load ----
@@ -189,12 +191,12 @@ for ((n = 0; n < TB_NNODES; n++)); do figures $n > "$TB_TMP/end.$n"; done
 # ---- the figures ----
 echo "SIGHUPs per daemon: $hups; bulk streams ok/failed: $(cat "$TB_TMP/bulk.result" 2>/dev/null || echo '? ?')"
 [ -s "$TB_TMP/bulk.fail" ] && sed 's/^/failed stream /' "$TB_TMP/bulk.fail" | head -5
-echo "| node | RSS KiB all/anon start -> end | open fds start -> end | received (end) | balance start / end | credit frames sent / consumed (end) | capture drops (end) | hellos suppressed lines | control requests |"
+echo "| node | RSS KiB all/anon start -> end | open fds start -> end | received (end) | balance start / end | credit frames sent / consumed / refused (end) | capture drops (end) | hellos suppressed lines | control requests |"
 echo "|---|---|---|---|---|---|---|---|---|"
 fail=0
 for ((n = 0; n < TB_NNODES; n++)); do
-	read -r r0 f0 rc0 ac0 cd0 _ _ fl0 _ < "$TB_TMP/start.$n"
-	read -r r1 f1 rc1 ac1 cd1 cs1 cc1 fl1 _ < "$TB_TMP/end.$n"
+	read -r r0 f0 rc0 ac0 cd0 _ _ _ fl0 _ < "$TB_TMP/start.$n"
+	read -r r1 f1 rc1 ac1 cd1 cs1 cc1 cr1 fl1 _ < "$TB_TMP/end.$n"
 	b0=$([ "$rc0" = "$ac0" ] && echo holds || echo "BROKEN $rc0 != $ac0")
 	b1=$([ "$rc1" = "$ac1" ] && echo holds || echo "BROKEN $rc1 != $ac1")
 	[ "$rc1" = "$ac1" ] && [ "$rc0" = "$ac0" ] && [ "$rc1" != - ] || fail=1
@@ -203,8 +205,8 @@ for ((n = 0; n < TB_NNODES; n++)); do
 	if [ "$fl1" != lossy ]; then
 		[ "$fl1" = lossless ] && [ "$cc1" -gt 0 ] 2>/dev/null || fail=1
 	fi
-	printf '| n%d | %s -> %s | %s -> %s | %s | %s / %s | %s / %s | %s | %s | %s |\n' $n "$r0" "$r1" "$f0" "$f1" \
-	    "$rc1" "$b0" "$b1" "$cs1" "$cc1" "$cd1" "$(grep -c 'suppressed in' "$TB_TMP/n$n.log")" \
+	printf '| n%d | %s -> %s | %s -> %s | %s | %s / %s | %s / %s / %s | %s | %s | %s |\n' $n "$r0" "$r1" "$f0" "$f1" \
+	    "$rc1" "$b0" "$b1" "$cs1" "$cc1" "$cr1" "$cd1" "$(grep -c 'suppressed in' "$TB_TMP/n$n.log")" \
 	    "$(tail -1 "$TB_TMP/clients.$n")"
 done
 kill "${TB_PIDS[@]:$TB_NNODES}" 2>/dev/null
