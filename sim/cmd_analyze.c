@@ -29,7 +29,8 @@ analyze_usage(FILE *f)
 "  deadlock_free            the channel dependency graph check (ttsim verify;\n"
 "                           --type1-vc, --ties and --ring-vc as there)\n"
 "--ports all compares A..J (3 dimensions) or every configuration up to\n"
-"swapping the cards (35 for 4 dimensions, 126 for 5), least loaded first.\n");
+"swapping the cards (35 for 4 dimensions, 126 for 5), least loaded first.\n"
+PROGRESS_HELP);
 }
 
 typedef struct row {
@@ -206,13 +207,13 @@ analyze_warn(const tt_net *net)
 	fprintf(stderr, "ttsim analyze: warning: %s has %.0f PEs: walking the "
 	    "routes of all %.3g pairs of them may take minutes%s\n",
 	    net_title(net, title, sizeof(title)), pes, pes * (pes - 1),
-	    isatty(STDERR_FILENO) ? "" : " (progress shows on a terminal)");
+	    isatty(STDERR_FILENO) ? "" : " (--progress shows how far it is)");
 }
 
 static int
 analyze_one(row *r, const tt_netspec *spec, int first)
 {
-	char err[512], title[128];
+	char err[512], title[128], label[160];
 	int rc;
 
 	if (tt_net_init(&r->net, spec, err, sizeof(err)) < 0) {
@@ -221,8 +222,9 @@ analyze_one(row *r, const tt_netspec *spec, int first)
 	}
 	if (first)
 		analyze_warn(&r->net);
-	net_title(&r->net, title, sizeof(title));
-	rc = tt_analyze_progress(&r->net, &r->a, progress_show, title, err,
+	snprintf(label, sizeof(label), "ttsim analyze, %s",
+	    net_title(&r->net, title, sizeof(title)));
+	rc = tt_analyze_progress(&r->net, &r->a, progress_show, label, err,
 	    sizeof(err));
 	progress_clear();
 	if (rc < 0)
@@ -260,6 +262,7 @@ cmd_analyze(int argc, char **argv)
 		{netopts_flags, 1, netopts_take, &no},
 		{netopts_rule_flags, 0, netopts_take, &no},
 		{outopts_json, 0, outopts_take, &out},
+		{progress_flags, 0, progress_take, NULL},
 	};
 	tt_netspec *specs = NULL;
 	size_t count = 0, i;

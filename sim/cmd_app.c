@@ -78,6 +78,7 @@ app_usage(FILE *f)
 "  --csv FILE       one line per PE: its rank, when its program ended,\n"
 "                   messages sent and received\n"
 "\n"
+PROGRESS_HELP
 "Exit status: 0 ran, 1 the deadlock watchdog fired, 2 bad usage or input\n"
 "or a failed write, 130 interrupted (SIGINT, SIGTERM, SIGHUP; the traces\n"
 "then hold what was recorded until then).\n");
@@ -311,6 +312,7 @@ app_parse(struct app_opts *o, int argc, char **argv)
 		{modelopts_flags, 0, modelopts_take, &o->so},
 		{linkopts_flags, 0, linkopts_take, &o->link},
 		{recordopts_flags, 0, recordopts_take, &o->rec},
+		{progress_flags, 0, progress_take, NULL},
 	};
 	enum tt_motif m;
 	int rc;

@@ -88,6 +88,7 @@ replay_usage(FILE *f)
 "                  columns are the sequence and the predecessor count)\n"
 "  --plot FILE     message latency CDF per network (.png or .svg, gnuplot)\n"
 "\n"
+PROGRESS_HELP
 "Exit status: 0 replayed, 1 the deadlock watchdog fired, 2 bad usage or a\n"
 "damaged trace.\n");
 }
@@ -585,6 +586,7 @@ replay_parse(struct replay *r, int argc, char **argv)
 		{causal_flags, 0, causal_take, &r->causal},
 		{inferopts_flags, 0, inferopts_take, &r->causal.ip},
 		{jobs_flags, 0, jobs_take, &r->jobs},
+		{progress_flags, 0, progress_take, NULL},
 	};
 	int rc;
 

@@ -75,6 +75,7 @@ run_usage(FILE *f)
 "Under mpirun -np N (ttsim built with Open MPI) the ranks share the run and\n"
 "its results are the serial run's, bit for bit; rank 0 prints.\n"
 "\n"
+PROGRESS_HELP
 "Exit status: 0 ran, 1 the deadlock watchdog fired (the channels are\n"
 "printed), 2 bad usage or input.\n");
 }
@@ -202,6 +203,7 @@ run_parse(struct runargs *a, int argc, char **argv)
 		{modelopts_flags, 0, modelopts_take, &a->sim},
 		{simopts_window_flags, 0, simopts_take, &a->sim},
 		{recordopts_flags, 0, recordopts_take, &a->rec},
+		{progress_flags, 0, progress_take, NULL},
 	};
 	int r;
 

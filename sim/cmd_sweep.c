@@ -41,8 +41,7 @@ sweep_usage(FILE *f)
 "Every `ttsim run` flag applies to every point (see ttsim run --help).  The\n"
 "peak reported is the highest accepted load among points whose accepted\n"
 "load passed the steady-state test.\n"
-"Progress (points done, time left) goes to a terminal's stderr; nothing\n"
-"when piped.\n"
+PROGRESS_HELP
 "Exit status: 0 done, 1 some point deadlocked, 2 bad usage or input.\n");
 }
 
@@ -191,6 +190,7 @@ sweep_parse(struct sweep *sw, int argc, char **argv)
 		{modelopts_flags, 0, modelopts_take, &sw->sim},
 		{simopts_window_flags, 0, simopts_take, &sw->sim},
 		{jobs_flags, 0, jobs_take, &sw->jobs},
+		{progress_flags, 0, progress_take, NULL},
 	};
 	size_t len;
 	int r;

@@ -34,6 +34,7 @@ verify_usage(FILE *f)
 "  --ring-vc entry  a ring's VC class fixed when the packet enters it\n"
 "                   (default hop: Alg. 4 at every hop)\n"
 "\n"
+PROGRESS_HELP
 "Exit status: 0 deadlock-free, 1 a cycle (printed as the list of channels,\n"
 "each '(node)/card port vcN'), 2 bad usage or input.\n");
 }
@@ -75,7 +76,7 @@ verify_build(const tt_net *net, const flowarg *fargs, size_t nflows,
     struct verdict *v)
 {
 	tt_flow *flows = NULL;
-	char title[128], err[512];
+	char title[128], err[512], label[160];
 	size_t i;
 	int rc = 0;
 
@@ -103,8 +104,9 @@ verify_build(const tt_net *net, const flowarg *fargs, size_t nflows,
 		free(flows);
 		return -1;
 	} else {
-		net_title(net, title, sizeof(title));
-		rc = tt_cdg_add_all(&v->g, NULL, progress_show, title);
+		snprintf(label, sizeof(label), "ttsim verify, %s",
+		    net_title(net, title, sizeof(title)));
+		rc = tt_cdg_add_all(&v->g, NULL, progress_show, label);
 		progress_clear();
 	}
 	free(flows);
@@ -273,6 +275,7 @@ cmd_verify(int argc, char **argv)
 		{netopts_rule_flags, 0, netopts_take, &no},
 		{outopts_json, 0, outopts_take, &out},
 		{verify_flags, 0, verify_take, &fl},
+		{progress_flags, 0, progress_take, NULL},
 	};
 	tt_netspec *specs = NULL;
 	size_t count = 0;

@@ -202,6 +202,8 @@ worker_main(jobs_task fn, void *ctx, int id, int fd, pid_t parent)
 
 	for (i = 0; i < 3; i++)
 		signal(stopsig[i], SIG_DFL);
+	/* the parent shows the progress: ours would go to the log */
+	progress_off();
 	/* an orphan would simulate on for nobody */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != parent || log == NULL || err < 0 ||

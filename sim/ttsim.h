@@ -64,6 +64,8 @@ enum {
 	OPT_RECORDED_MODEL,
 	/* parallel points (jobs_flags) */
 	OPT_JOBS,
+	/* progress on stderr (progress_flags) */
+	OPT_PROGRESS, OPT_NO_PROGRESS,
 	OPT_OWN = 512           /* a command's own options from here */
 };
 
@@ -182,8 +184,17 @@ const tt_sim_comm *ttsim_comm(void);
  * what the ranks must agree on outside a simulator, e.g. a failure. */
 void ttsim_allreduce(uint64_t *v, size_t n, enum tt_sim_op op);
 
-/* sim/progress.c: a one-line progress report on a terminal, none when
- * stderr is not a terminal */
+/* sim/progress.c: a one-line progress report on a terminal; none when
+ * stderr is not a terminal, unless --progress asks for whole lines */
+extern const struct option progress_flags[];    /* --progress --no-progress */
+int progress_take(void *unused, const struct optval *v);
+void progress_off(void);        /* none at all (a --jobs worker) */
+/* The flags in a command's --help. */
+#define PROGRESS_HELP \
+"progress:        a line rewritten on stderr when it is a terminal, nothing\n" \
+"                  otherwise; --progress: whole lines there too when it is\n" \
+"                  a pipe or a file, one every TTSIM_PROGRESS_SECONDS (10);\n" \
+"                  --no-progress: none\n"
 void progress_show(void *label, double done);
 /* Erase the line (before printing a result) but keep the clock. */
 void progress_hide(void);

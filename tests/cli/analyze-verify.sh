@@ -131,18 +131,18 @@ done
 kill "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
 got=$(head -1 "$tmpd/err")
-[ "$got" = "ttsim analyze: warning: 2D 64x64 has 4096 PEs: walking the routes of all 1.68e+07 pairs of them may take minutes (progress shows on a terminal)" ] &&
+[ "$got" = "ttsim analyze: warning: 2D 64x64 has 4096 PEs: walking the routes of all 1.68e+07 pairs of them may take minutes (--progress shows how far it is)" ] &&
     ok analyze-big-warning || bad analyze-big-warning "$got"
 expect analyze-small-quiet 0 "$T" analyze --dims 8,8,8 &&
     { [ ! -s "$tmp/err" ] && ok analyze-small-quiet ||
     bad analyze-small-quiet "$(cat "$tmp/err")"; }
 # On a terminal (script(1) gives the command one) progress rewrites a line
-# on stderr: "TITLE: NN%, S s left"; TTSIM_PROGRESS_AFTER=0 shows it from
+# on stderr: "ttsim analyze, TITLE: NN%, S s left"; TTSIM_PROGRESS_AFTER=0 shows it from
 # the start instead of after a second.
 if command -v script >/dev/null 2>&1; then
 	TTSIM_PROGRESS_AFTER=0 script -q -e -c "$T analyze --dims 16,16 >/dev/null" \
 	    "$tmpd/typescript" >/dev/null 2>&1
-	n=$(tr '\r' '\n' <"$tmpd/typescript" | grep -cE '^2DT 16x16: +[0-9]+%, [0-9]+ s left')
+	n=$(tr '\r' '\n' <"$tmpd/typescript" | grep -cE '^ttsim analyze, 2DT 16x16: +[0-9]+%, [0-9]+ s left')
 	[ "$n" -ge 2 ] && ok "analyze-progress-terminal ($n lines)" ||
 	    bad analyze-progress-terminal "$(cat -v "$tmpd/typescript" | head -5)"
 	"$T" analyze --dims 16,16 >/dev/null 2>"$tmpd/err"
