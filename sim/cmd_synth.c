@@ -76,6 +76,21 @@ on_signal(int sig)
 	synth_stop = 1;
 }
 
+/* A signal ignored when we started (a script's background job: SIGINT;
+ * nohup) stays ignored. */
+static void
+catch_unless_ignored(int sig)
+{
+	struct sigaction cur, sa;
+
+	if (sigaction(sig, NULL, &cur) < 0 || cur.sa_handler == SIG_IGN)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}
+
 /* What ttsim trace synth is told. */
 struct synth {
 	netopts net;
@@ -289,8 +304,8 @@ synth_loop(const struct synth *s, const tt_net *net, tt_workload *wl,
 	tt_msg m;
 	size_t f;
 
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	catch_unless_ignored(SIGINT);
+	catch_unless_ignored(SIGTERM);
 	while (*written < s->max_msgs && !synth_stop &&
 	    tt_workload_next(wl, &m)) {
 		f = s->per_node ? (net->twin ? m.src / 2 : m.src) : 0;

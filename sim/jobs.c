@@ -200,8 +200,12 @@ worker_main(jobs_task fn, void *ctx, int id, int fd, pid_t parent)
 	FILE *log = tmpfile();
 	int i, err = dup(STDERR_FILENO);
 
+	/* the parent's handler is not for us (it kills our siblings); a
+	 * signal the parent was started ignoring (nohup: SIGHUP) stays
+	 * ignored, since a hangup reaches the workers too */
 	for (i = 0; i < 3; i++)
-		signal(stopsig[i], SIG_DFL);
+		if (saved[i].sa_handler != SIG_IGN)
+			signal(stopsig[i], SIG_DFL);
 	/* the parent shows the progress: ours would go to the log */
 	progress_off();
 	/* an orphan would simulate on for nobody */

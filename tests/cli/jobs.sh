@@ -4,7 +4,8 @@
 # JSON, the knee's refinement, more jobs than points; a replay's CSV
 # file); a point that fails gives its one message, exit 2, and a
 # standard output that is what one core printed before the same failure;
-# a stopped sweep leaves no worker behind; bad values are usage errors
+# a stopped sweep leaves no worker behind, and one that started with
+# SIGHUP ignored (nohup) goes on after SIGHUP; bad values are usage errors
 # (tests/cli/flags/sweep-jobs-*.args for the messages).  Nothing is timed.
 # shellcheck disable=SC2015,SC2054  # "check && ok || bad": ok cannot fail; commas in flag values
 . "$(dirname "$0")/lib.sh"
@@ -90,11 +91,13 @@ done
     ok fail-after || bad fail-after "exit $st; $(cat "$tmp/g.err" "$tmp/g")"
 
 # --- SIGTERM or SIGHUP to the sweep kill its workers: none is left (a
-# terminal's SIGINT reaches the whole process group) ---
+# terminal's SIGINT reaches the whole process group).  The signal is at
+# its default action in the sweep whatever it is here (under nohup SIGHUP
+# is ignored, and the sweep would rightly keep ignoring it) ---
 for sig in TERM HUP; do
 	cp yaml/3dt-4x4x4.yaml "$tmp/net-$sig.yaml"
-	"$T" sweep "$tmp/net-$sig.yaml" --loads 0.1,0.2,0.3,0.4 --warmup 100000 \
-	    --measure 100000 --jobs 2 --csv >/dev/null 2>&1 &
+	env --default-signal="$sig" "$T" sweep "$tmp/net-$sig.yaml" --loads 0.1,0.2,0.3,0.4 \
+	    --warmup 100000 --measure 100000 --jobs 2 --csv >/dev/null 2>&1 &
 	pid=$!
 	# wait for the workers (children of the sweep) to start
 	for _ in $(seq 100); do
@@ -113,6 +116,27 @@ for sig in TERM HUP; do
 		pkill -f "$tmp/net-$sig.yaml"
 	fi
 done
+
+# --- a sweep started with SIGHUP ignored (nohup) keeps ignoring it, in
+# its workers too: a hangup reaches the whole process group, and the
+# sweep finishes every point ---
+(trap '' HUP; exec "$T" sweep --dims 4,4,4 --loads 0.1,0.2 --warmup 2000 \
+    --measure 100000 --jobs 2 --csv) >"$tmp/nohup.csv" 2>"$tmp/nohup.err" &
+pid=$!
+for _ in $(seq 100); do
+	[ "$(pgrep -P "$pid" | wc -l)" -ge 2 ] && break
+	sleep 0.02
+done
+kids=$(pgrep -P "$pid")
+# shellcheck disable=SC2086  # the workers' pids, one word each
+kill -HUP "$pid" $kids 2>/dev/null
+wait "$pid"; st=$?
+if [ -n "$kids" ] && [ "$st" = 0 ] && [ "$(wc -l <"$tmp/nohup.csv")" = 3 ] &&
+    [ ! -s "$tmp/nohup.err" ]; then
+	ok nohup-HUP-ignored
+else
+	bad nohup-HUP-ignored "workers '$kids', exit $st: $(cat "$tmp/nohup.err")"
+fi
 
 # --- --jobs 0 and friends: one usage error naming the flag, exit 2 ---
 for v in 0 -2 many 100000; do

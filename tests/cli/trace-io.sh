@@ -20,7 +20,8 @@
 #     link, symbolic link or /dev/stdin): exit 2 naming both, the input
 #     intact;
 #   - SIGINT or SIGTERM during `replay --csv FILE` leaves no .part and FILE
-#     as it was; an interrupted `trace synth -o F` leaves F as it was;
+#     as it was; an interrupted `trace synth -o F` leaves F as it was,
+#     and one started with SIGINT ignored keeps ignoring it;
 #   - `app --record`: stopped by a signal (SIGHUP too) or a full disk, the
 #     traces end on a whole record and readers take them without a
 #     warning; the full disk fails the command, naming the file; `run
@@ -292,6 +293,20 @@ st=$?
 [ $st -eq 130 ] && cmp -s "$tmp/sig/good.pcap" "$tmp/ref.pcap" && no_part "$tmp/sig" &&
     ok synth-interrupted-replaces-nothing ||
     bad synth-interrupted-replaces-nothing "exit $st: $(ls -l "$tmp/sig"); $(cat "$tmp/sig.err")"
+
+# a synth started with SIGINT ignored (a script's background job, as here
+# without env --default-signal) keeps ignoring it and writes every message
+(trap '' INT; exec "$T" trace synth --dims 4,4,4 --app uniform --load 0.01 --cycles 100000000 \
+    --messages 1000000 -o "$tmp/sig/ign.pcap") >/dev/null 2>"$tmp/sig.err" &
+pid=$! i=0
+while ! ls "$tmp/sig" | grep -q '\.part$' && [ $i -lt 600 ]; do sleep 0.01; i=$((i + 1)); done
+kill -INT $pid
+wait $pid
+st=$?
+n=$("$T" trace stat "$tmp/sig/ign.pcap" --json 2>/dev/null | jq .messages)
+[ $st -eq 0 ] && [ "$n" = 1000000 ] && ok synth-sigint-ignored-stays-ignored ||
+    bad synth-sigint-ignored-stays-ignored "exit $st, $n messages: $(cat "$tmp/sig.err")"
+rm -f "$tmp/sig/ign.pcap"
 
 # app --record stopped by SIGHUP mid-run: every trace whole
 env --default-signal=HUP "$T" app halo3d --dims 4,4,4 --iterations 200 --record "$tmp/rec-hup" \
