@@ -8,6 +8,9 @@
 #                   pkg-config file, man pages (1, 5, 8), example configs, sample
 #                   traces, the Wireshark dissector
 #   make deps       install the Debian packages the project needs, if missing
+#                   (apt-get); without apt-get or dpkg-query it names them and
+#                   stops: install them by other means and add DEB_PKGS=
+#                   (empty: no check) to make check, make demo, make deps
 #   make clean
 
 # The version lives in include/twintorus/version.h alone.
@@ -339,17 +342,33 @@ DEPS_PKGS ?= $(DEB_PKGS)
 bench-deps:
 	@$(MAKE) --no-print-directory deps DEPS_PKGS="$(DEB_PKGS) $(BENCH_PKGS)"
 
+# Without dpkg-query (not Debian) or apt-get it names what it could not
+# check or install and stops; DEB_PKGS= (empty) skips the check.
 deps:
 	@missing=""; \
+	if [ -z "$(strip $(DEPS_PKGS))" ]; then exit 0; fi; \
+	if ! command -v dpkg-query >/dev/null 2>&1; then \
+	  echo "make deps: no dpkg-query here, so these Debian packages could not be checked:" >&2; \
+	  echo "$(strip $(DEPS_PKGS))" | fold -s -w 72 | sed 's/^/  /; s/ *$$//' >&2; \
+	  echo "make deps: the names are Debian's; install what they provide by other means," >&2; \
+	  echo "make deps: then run make with DEB_PKGS= (empty: no check), e.g. make check DEB_PKGS=" >&2; \
+	  exit 2; \
+	fi; \
 	for p in $(DEPS_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "make deps: installing$$missing"; \
-	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
-	fi
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if ! command -v apt-get >/dev/null 2>&1; then \
+	  echo "make deps: these Debian packages are missing and there is no apt-get to install them:" >&2; \
+	  echo "$${missing# }" | fold -s -w 72 | sed 's/^/  /; s/ *$$//' >&2; \
+	  echo "make deps: install them by other means," >&2; \
+	  echo "make deps: then run make with DEB_PKGS= (empty: no check), e.g. make check DEB_PKGS=" >&2; \
+	  exit 2; \
+	fi; \
+	echo "make deps: installing$$missing"; \
+	SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
+	$$SUDO apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing
 
 install: all install-dissector
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
