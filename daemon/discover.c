@@ -20,6 +20,7 @@
 #include <hwloc.h>
 
 #include "twintorus/json.h"
+#include "../lib/suggest.h"      /* "did you mean" */
 #include "discover.h"
 #include "ttd.h"
 
@@ -243,7 +244,8 @@ link_name(int link)
 int
 ttd_cmd_discover(int argc, char **argv)
 {
-	const char *xml = NULL;
+	static const char *const names[2] = {"hwloc-xml", "json"};
+	const char *xml = NULL, *near;
 	ttd_nic *nics;
 	size_t n, i;
 	int json = 0, pick[2], picked, j, k;
@@ -255,8 +257,15 @@ ttd_cmd_discover(int argc, char **argv)
 		else if (strcmp(argv[k], "--hwloc-xml") == 0 && k + 1 < argc)
 			xml = argv[++k];
 		else {
-			fprintf(stderr, "ttd discover: %s: expected --hwloc-xml "
-			    "FILE or --json (see ttd --help)\n", argv[k]);
+			near = strncmp(argv[k], "--", 2) == 0 ?
+			    tt_suggest(argv[k] + 2, names, 2) : NULL;
+			if (near != NULL)
+				fprintf(stderr, "ttd discover: unknown option "
+				    "%s (did you mean --%s?)\n", argv[k], near);
+			else
+				fprintf(stderr, "ttd discover: %s: expected "
+				    "--hwloc-xml FILE or --json (see ttd "
+				    "--help)\n", argv[k]);
 			return TTD_EX_USAGE;
 		}
 	}

@@ -14,6 +14,7 @@
 #include "twintorus/json.h"
 #include "twintorus/outfile.h"
 #include "twintorus/version.h"
+#include "../lib/suggest.h"      /* "did you mean" */
 #include "discover.h"
 #include "ttd.h"
 
@@ -63,6 +64,33 @@ usage_err(const char *what, const char *arg)
 	return TTD_EX_USAGE;
 }
 
+/*
+ * An unknown flag, and the flag of the command's (allowed: " c node ... ")
+ * it most likely meant.
+ */
+static int
+unknown_flag(const char *a, const char *allowed)
+{
+	char buf[256], *names[32], *tok, *save = NULL;
+	const char *near;
+	size_t n = 0;
+
+	if (a[0] != '-')
+		return usage_err("unexpected argument", a);
+	snprintf(buf, sizeof(buf), "%s", allowed);
+	for (tok = strtok_r(buf, " ", &save); tok != NULL && n < 32;
+	    tok = strtok_r(NULL, " ", &save))
+		if (strlen(tok) > 1)            /* not -c, -v */
+			names[n++] = tok;
+	if (strncmp(a, "--", 2) == 0 && (near = tt_suggest(a + 2,
+	    (const char *const *)names, n)) != NULL) {
+		fprintf(stderr, "ttd: unknown option %s (did you mean --%s?)\n",
+		    a, near);
+		return TTD_EX_USAGE;
+	}
+	return usage_err("unknown option", a);
+}
+
 struct opts {
 	struct ttd_run_opts run;
 	int verbose, json;
@@ -92,8 +120,7 @@ parse_flags(int argc, char **argv, const char *cmd, const char *allowed,
 		char want[32];
 
 		if (key == NULL)
-			return usage_err(a[0] == '-' ? "unknown option" :
-			    "unexpected argument", a);
+			return unknown_flag(a, allowed);
 		snprintf(want, sizeof(want), " %s ", key);
 		if (strstr(allowed, want) == NULL) {
 			fprintf(stderr, "ttd %s: %s does not apply here (see "
@@ -429,10 +456,14 @@ cmd_status(int argc, char **argv)
 	return 0;
 }
 
+static const char *const commands[] = {
+	"run", "check", "routes", "status", "discover",
+};
+
 static int
 dispatch(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : "run";
+	const char *cmd = argc > 1 ? argv[1] : "run", *near;
 	struct opts o = {0};
 	int rc;
 
@@ -464,6 +495,11 @@ dispatch(int argc, char **argv)
 	} else if (cmd[0] == '-') {
 		argc -= 1;
 		argv += 1;
+	} else if ((near = tt_suggest(cmd, commands, sizeof(commands) /
+	    sizeof(commands[0]))) != NULL) {
+		fprintf(stderr, "ttd: unknown command %s (did you mean %s?)\n",
+		    cmd, near);
+		return TTD_EX_USAGE;
 	} else {
 		return usage_err("unknown command (run, check, routes, "
 		    "status, discover):", cmd);

@@ -5,11 +5,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "suggest.h"             /* lib/: "did you mean" */
 #include "ttsim.h"
+
+static const char *const commands[] = {"synth", "stat", "infer", "calibrate"};
 
 int
 cmd_trace(int argc, char **argv)
 {
+	const char *near;
+
 	if (argc >= 2 && strcmp(argv[1], "synth") == 0)
 		return cmd_trace_synth(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "stat") == 0)
@@ -32,7 +37,12 @@ cmd_trace(int argc, char **argv)
 		    "more.\n");
 		return TTSIM_EXIT_OK;
 	}
-	fprintf(stderr, "ttsim trace: give synth, stat, infer or calibrate (see ttsim "
-	    "trace --help)\n");
+	if (argc >= 2 && (near = tt_suggest(argv[1], commands,
+	    sizeof(commands) / sizeof(commands[0]))) != NULL)
+		fprintf(stderr, "ttsim trace: unknown command '%s' (did you "
+		    "mean %s?)\n", argv[1], near);
+	else
+		fprintf(stderr, "ttsim trace: give synth, stat, infer or "
+		    "calibrate (see ttsim trace --help)\n");
 	return TTSIM_EXIT_USAGE;
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "suggest.h"             /* lib/: "did you mean" */
 #include "ttsim.h"
 #include "twintorus/version.h"
 #include "twintorus/outfile.h"
@@ -50,10 +51,14 @@ usage(FILE *f)
 "could not be written.\n");
 }
 
+static const char *const commands[] = {
+	"analyze", "verify", "run", "sweep", "plot", "trace", "replay", "app",
+};
+
 static int
 dispatch(int argc, char **argv)
 {
-	const char *cmd;
+	const char *cmd, *near;
 
 	if (argc < 2) {
 		usage(stderr);
@@ -85,9 +90,14 @@ dispatch(int argc, char **argv)
 		return cmd_replay(argc - 1, argv + 1);
 	if (strcmp(cmd, "app") == 0)
 		return cmd_app(argc - 1, argv + 1);
-	fprintf(stderr, "ttsim: unknown command '%s' (commands: analyze, "
-	    "verify, run, sweep, plot, trace, replay, app; see ttsim "
-	    "--help)\n", cmd);
+	if ((near = tt_suggest(cmd, commands, sizeof(commands) /
+	    sizeof(commands[0]))) != NULL)
+		fprintf(stderr, "ttsim: unknown command '%s' (did you mean "
+		    "%s?)\n", cmd, near);
+	else
+		fprintf(stderr, "ttsim: unknown command '%s' (commands: "
+		    "analyze, verify, run, sweep, plot, trace, replay, app; "
+		    "see ttsim --help)\n", cmd);
 	return TTSIM_EXIT_USAGE;
 }
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "suggest.h"             /* lib/: "did you mean" */
 #include "ttsim.h"
 
 #define OPT_MAX 96              /* long options of one command, all groups */
@@ -91,11 +92,24 @@ opt_written(const char *arg, char *buf, size_t bufsz)
 		buf[strcspn(buf, "=")] = '\0';
 }
 
+/* The long option a misspelt name most likely meant, or NULL. */
+static const char *
+opt_nearest(const char *name, const struct option *opts)
+{
+	const char *names[OPT_MAX];
+	size_t n = 0;
+
+	for (; opts->name != NULL && n < OPT_MAX; opts++)
+		names[n++] = opts->name;
+	return tt_suggest(name, names, n);
+}
+
 static int
 opt_unknown(const char *cmd, const char *arg, const struct option *opts)
 {
 	char name[64];
 	const struct option *o;
+	const char *near;
 
 	opt_written(arg, name, sizeof(name));
 	if (strchr(arg, '=') != NULL)
@@ -106,6 +120,12 @@ opt_unknown(const char *cmd, const char *arg, const struct option *opts)
 				    "ttsim %s --help)\n", cmd, name, cmd);
 				return -1;
 			}
+	if (strncmp(name, "--", 2) == 0 &&
+	    (near = opt_nearest(name + 2, opts)) != NULL) {
+		fprintf(stderr, "ttsim %s: unknown flag '%s' (did you mean "
+		    "--%s?)\n", cmd, arg, near);
+		return -1;
+	}
 	fprintf(stderr, "ttsim %s: unknown flag '%s' (see ttsim %s --help)\n",
 	    cmd, arg, cmd);
 	return -1;

@@ -99,6 +99,18 @@ out=$("$D" discover --hwloc-xml tests/data/hwloc/32em64t-2n8c2t-pci-wholeio.xml 
 "$D" check --bogus 2>"$tmp/err"; st=$?
 [ "$st" -eq 64 ] && grep -q "unknown option --bogus" "$tmp/err" && ok flag-unknown ||
     bad flag-unknown "exit $st: $(cat "$tmp/err")"
+# a misspelt command or flag: the one it most likely meant
+# (lib/suggest.c), among the flags of that command only
+for c in "chek|ttd: unknown command chek (did you mean check?)" \
+    "--contrl /x|ttd: unknown option --contrl (did you mean --control?)" \
+    "run --trace-dri /x|ttd: unknown option --trace-dri (did you mean --trace-dir?)" \
+    "discover --jsn|ttd discover: unknown option --jsn (did you mean --json?)" \
+    "check --nod x|ttd: unknown option --nod (see ttd --help)"; do
+	read -ra argv <<<"${c%%|*}"
+	"$D" "${argv[@]}" >/dev/null 2>"$tmp/err"; st=$?
+	[ "$st" -eq 64 ] && [ "$(cat "$tmp/err")" = "${c#*|}" ] && ok "did-you-mean ${c%%|*}" ||
+	    bad "did-you-mean ${c%%|*}" "exit $st: $(cat "$tmp/err")"
+done
 "$D" routes -c yaml/3dt-4x4x4.yaml 2>"$tmp/err"; st=$?
 [ "$st" -eq 64 ] && grep -q -- "--node" "$tmp/err" && ok flag-routes-no-node ||
     bad flag-routes-no-node "exit $st: $(cat "$tmp/err")"
