@@ -35,7 +35,8 @@ run_usage(FILE *f)
 "  --traffic NAME  uniform (default), hotspot, tornado, transpose,\n"
 "                  bit-reversal, bit-complement, shuffle, bit-rotate,\n"
 "                  center-reflection, neighbour, random-permutation, flows\n"
-"  --load F        offered flits/cycle/PE (default 0.1)\n"
+"  --load F        offered flits/cycle/PE (default 0.1); a PE injects at\n"
+"                  most 1, so above 1 its source queue grows (a warning)\n"
 "  --hot PE        hotspot: a hot PE (repeat; default the centre node's PE0)\n"
 "  --hot-fraction F  hotspot: share of packets sent to the hot PEs (0.1)\n"
 "  --flow SRC:DST  flows: only these pairs send (repeat); PEs as ids or x,y,z/c\n"
@@ -327,6 +328,7 @@ cmd_run(int argc, char **argv)
 		return dry_run(&a.sim, &a.net, a.out.json, a.ranks);
 	if (simpoint_check(&a.sim, &a.net.spec, a.sim.load) < 0)
 		return TTSIM_EXIT_USAGE;
+	simpoint_warn_load(&a.sim, "--load", a.sim.load);
 	r = simpoint_run(&a.sim, &a.net.spec, a.sim.load, &pt, show_progress,
 	    label, 0, 1);
 	progress_clear();

@@ -353,6 +353,7 @@ sweep_networks(struct sweep *sw)
 {
 	static topo topos[SWEEP_MAX];
 	enum tt_deadlock dls[4];
+	double most = sw->load[0];
 	int ntopo = 1, ndl, t, i;
 
 	if (sw->topo != NULL) {
@@ -367,9 +368,15 @@ sweep_networks(struct sweep *sw)
 	for (t = 0; t < ntopo; t++)
 		if (sweep_add(sw, &topos[t].spec, dls, ndl) < 0)
 			return -1;
+	/* the highest load: one above the packet (a packet a cycle) is
+	 * refused before any point runs */
+	for (i = 1; i < sw->nload; i++)
+		if (sw->load[i] > most)
+			most = sw->load[i];
 	for (i = 0; i < sw->nspec; i++)
-		if (simpoint_check(&sw->sim, &sw->spec[i], sw->load[0]) < 0)
+		if (simpoint_check(&sw->sim, &sw->spec[i], most) < 0)
 			return -1;
+	simpoint_warn_load(&sw->sim, "--loads up to", most);
 	return 0;
 }
 

@@ -496,6 +496,20 @@ out:
 }
 
 void
+simpoint_warn_load(const simopts *o, const char *flag, double load)
+{
+	const tt_sim_comm *c = ttsim_comm();
+
+	if (load <= 1 || (c != NULL && c->rank != 0))
+		return;
+	fprintf(stderr, "ttsim %s: warning: %s %g is above 1: a load is "
+	    "flits per PE per cycle, and a PE's injection port takes one flit "
+	    "a cycle, so its source queue grows for as long as the run lasts "
+	    "(the accepted load stays at most 1, the end-to-end latency "
+	    "measures that queue)\n", o->cmd, flag, load);
+}
+
+void
 simpoint_free(simpoint *pt)
 {
 	tt_net_free(&pt->net);

@@ -332,6 +332,9 @@ int simopts_traffic(const simopts *o, const tt_net *net, double load,
     uint64_t seed, tt_traffic *tr, void **hold);
 /* Everything simpoint_run() would refuse, checked without running. */
 int simpoint_check(const simopts *o, const tt_netspec *spec, double load);
+/* One warning (rank 0) when load, given with flag, is above 1 flit per PE
+ * per cycle: more than a PE's injection port takes. */
+void simpoint_warn_load(const simopts *o, const char *flag, double load);
 void simpoint_free(simpoint *pt);
 void simpoint_json(FILE *f, const simpoint *pt);
 void simpoint_csv_header(FILE *f);

@@ -2,7 +2,8 @@
 # ttsim run, sweep and plot as a user runs them: the JSON keys, determinism by seed, accepted = offered at low load, confidence
 # intervals, CSV, the YAML file under flags, the deadlock watchdog under
 # --deadlock none, every traffic pattern, the sweep's point count, plots and
-# their errors (the golden flag errors run in tests/cli/flags.sh).
+# their errors, the warning for a load above 1 (the golden flag errors run
+# in tests/cli/flags.sh).
 # Every simulation is short (a few thousand cycles): the script takes seconds.
 # shellcheck disable=SC2015,SC2054  # "check && ok || bad": ok cannot fail; commas in flag values
 . "$(dirname "$0")/lib.sh"
@@ -379,6 +380,29 @@ fi
 # --- quotes in a title or a file name reach gnuplot intact ---
 if expect plot-quotes 0 "$T" plot "$tmp/sweep.csv" -o "$tmp/it's.png" --title "it's"; then
 	is_png "$tmp/it's.png" && ok plot-quotes || bad plot-quotes "$(cat "$tmp/err")"
+fi
+
+# --- a load above 1 flit/PE/cycle: one warning saying what load means,
+# and the run goes on; above the packet (a packet a cycle) refused, by
+# sweep before its first point ---
+want="warning: --load 1.5 is above 1: a load is flits per PE per cycle, and a PE's injection port takes one flit a cycle"
+if expect load-above-1 0 "$T" run --dims 2,2,2 --load 1.5 "${S[@]}" --json; then
+	[ "$(wc -l <"$tmp/err")" = 1 ] && grep -qF "ttsim run: $want" "$tmp/err" &&
+	    [ "$(jq '.offered_load > 1.4' <<<"$out")" = true ] &&
+	    ok load-above-1 || bad load-above-1 "$(cat "$tmp/err")"
+fi
+if expect load-1-no-warning 0 "$T" run --dims 2,2,2 --load 1 "${S[@]}" --json; then
+	[ ! -s "$tmp/err" ] && ok load-1-no-warning || bad load-1-no-warning "$(cat "$tmp/err")"
+fi
+if expect sweep-load-above-1 0 "$T" sweep --dims 2,2,2 --loads 0.5,1.5,1.2 --refine 0 "${S[@]}" --csv; then
+	[ "$(wc -l <"$tmp/err")" = 1 ] && grep -qF "ttsim sweep: warning: --loads up to 1.5 is above 1" "$tmp/err" &&
+	    [ "$(wc -l <<<"$out")" = 4 ] && ok sweep-load-above-1 ||
+	    bad sweep-load-above-1 "$(cat "$tmp/err")"
+fi
+if expect sweep-load-above-packet 2 "$T" sweep --dims 2,2,2 --loads 0.5,5 "${S[@]}" --csv; then
+	[ -z "$out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+	    grep -qF "load 5 is not an offered load" "$tmp/err" && ok sweep-load-above-packet ||
+	    bad sweep-load-above-packet "stdout: $out; $(cat "$tmp/err")"
 fi
 
 # bad flags: the golden errors of tests/cli/flags/ run in tests/cli/flags.sh
