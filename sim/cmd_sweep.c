@@ -41,6 +41,10 @@ sweep_usage(FILE *f)
 "Every `ttsim run` flag applies to every point (see ttsim run --help).  The\n"
 "peak reported is the highest accepted load among points whose accepted\n"
 "load passed the steady-state test.\n"
+"The table's load is the --loads value, the load asked for; offered and\n"
+"accepted are the flits/cycle/PE generated and delivered in the window\n"
+"(CSV and JSON: load, offered_load, accepted_load).  A curve's summary\n"
+"gives the lowest offered load that saturated and its steady-state peak.\n"
 PROGRESS_HELP
 "Exit status: 0 done, 1 some point deadlocked, 2 bad usage or input.\n");
 }
@@ -660,7 +664,7 @@ curve_summary(const struct curve *c)
 	else
 		printf("  not saturated up to the highest load; ");
 	if (best >= 0)
-		printf("steady-state peak accepted %.4f (offered %.3g)\n",
+		printf("steady-state peak accepted %.4f (at load %.4g)\n",
 		    c->accepted[best], c->load[best]);
 	else
 		printf("no point's accepted load reached a steady state\n");

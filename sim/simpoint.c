@@ -651,12 +651,14 @@ simpoint_csv(FILE *f, const simpoint *pt)
 	    pt->accepted_drift, pt->latency_drift);
 }
 
+/* load: the load asked for (--loads); offered and accepted: flits/cycle/PE
+ * generated and delivered in the window (offered_load, accepted_load) */
 void
 simpoint_table_header(FILE *f)
 {
-	fprintf(f, "%-22s %6s %9s %10s %9s %9s %6s %6s %6s\n", "network",
-	    "load", "accepted", "pkts/cyc", "net lat", "e2e lat", "p99", "hops",
-	    "int%");
+	fprintf(f, "%-22s %6s %8s %9s %10s %9s %9s %6s %6s %6s\n", "network",
+	    "load", "offered", "accepted", "pkts/cyc", "net lat", "e2e lat",
+	    "p99", "hops", "int%");
 }
 
 /* The note ending a row, after two spaces, if there is one: no line of a
@@ -697,15 +699,16 @@ simpoint_table_row(FILE *f, const simpoint *pt)
 	else
 		snprintf(iu, sizeof(iu), "-");
 	if (pt->measured_runs < pt->seeds) {
-		fprintf(f, "%-22s %6.3f %9.4f %10.3f %9s %9s %6s %6s %6s",
-		    net_name(&pt->net, sb, sizeof(sb)), pt->offered,
+		fprintf(f, "%-22s %6.4g %8.4f %9.4f %10.3f %9s %9s %6s %6s %6s",
+		    net_name(&pt->net, sb, sizeof(sb)), pt->load, pt->offered,
 		    pt->accepted, pt->throughput_packets, "n/a", "n/a", "n/a",
 		    "n/a", iu);
 		row_note(f, pt->deadlock ? "DEADLOCK" : "saturated");
 		return;
 	}
-	fprintf(f, "%-22s %6.3f %9.4f %10.3f %9.1f %9.1f %6.0f %6.2f %6s",
-	    net_name(&pt->net, sb, sizeof(sb)), pt->offered, pt->accepted,
+	fprintf(f, "%-22s %6.4g %8.4f %9.4f %10.3f %9.1f %9.1f %6.0f %6.2f %6s",
+	    net_name(&pt->net, sb, sizeof(sb)), pt->load, pt->offered,
+	    pt->accepted,
 	    pt->throughput_packets, pt->net_lat, pt->e2e_lat, pt->p99_e2e,
 	    pt->avg_hops, iu);
 	row_note(f, point_note(pt));

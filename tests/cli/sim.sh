@@ -336,7 +336,7 @@ if expect sweep-refine-off 0 "$T" sweep "${R[@]}" --refine 0 --json; then
 	[ "$(jq length <<<"$out")" = 2 ] && ok sweep-refine-off || bad sweep-refine-off "$out"
 fi
 if expect sweep-steady-peak 0 "$T" sweep "${R[@]}"; then
-	grep -q 'steady-state peak accepted 0\.[0-9]* (offered 0\.[0-9]*)' <<<"$out" &&
+	grep -q 'steady-state peak accepted 0\.[0-9]* (at load 0\.[0-9]*)' <<<"$out" &&
 	    ok sweep-steady-peak || bad sweep-steady-peak "$out"
 fi
 # --- the rules that match another simulator: named in the JSON and, off
@@ -380,6 +380,23 @@ fi
 # --- quotes in a title or a file name reach gnuplot intact ---
 if expect plot-quotes 0 "$T" plot "$tmp/sweep.csv" -o "$tmp/it's.png" --title "it's"; then
 	is_png "$tmp/it's.png" && ok plot-quotes || bad plot-quotes "$(cat "$tmp/err")"
+fi
+
+# --- the sweep's table names the load asked for (--loads) and the offered
+# and accepted loads measured apart, as the CSV and JSON do ---
+if expect sweep-table-loads 0 "$T" sweep --dims 2,2,2 --loads 0.15 "${S[@]}"; then
+	head=$(head -1 <<<"$out" | awk '{print $2, $3, $4}')
+	row=$(sed -n 2p <<<"$out" | awk '{print $(NF-8), $(NF-7), $(NF-6)}')
+	want=$("$T" sweep --dims 2,2,2 --loads 0.15 "${S[@]}" --json |
+	    jq -r '.[0] | "\(.load) \(.offered_load) \(.accepted_load)"')
+	csv=$("$T" sweep --dims 2,2,2 --loads 0.15 "${S[@]}" --csv | head -1 | cut -d, -f8-10)
+	# the table's 4 decimals against the JSON's
+	same=$(awk -v r="$row" -v w="$want" 'BEGIN { split(r, a, " "); split(w, b, " ");
+	    d = 0; for (i = 1; i <= 3; i++) if (a[i] - b[i] > 6e-5 || b[i] - a[i] > 6e-5) d = 1;
+	    print (d ? "no" : "yes") }')
+	[ "$head" = "load offered accepted" ] && [ "$same" = yes ] &&
+	    [ "$csv" = "load,offered_load,accepted_load" ] && ok sweep-table-loads ||
+	    bad sweep-table-loads "header '$head', row '$row', JSON '$want', CSV '$csv'"
 fi
 
 # --- a load above 1 flit/PE/cycle: one warning saying what load means,
