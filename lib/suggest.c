@@ -34,8 +34,10 @@ tt_edit_distance(const char *a, const char *b)
 			cost = a[i - 1] != b[j - 1];
 			d[i][j] = min3(d[i - 1][j] + 1, d[i][j - 1] + 1,
 			    d[i - 1][j - 1] + cost);
+			/* two neighbours swapped */
 			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < d[i][j])
+			    a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < d[i][j])
 				d[i][j] = d[i - 2][j - 2] + 1;
 		}
 	return d[la][lb];

@@ -21,8 +21,8 @@ test_distance(void **state)
 	assert_int_equal(tt_edit_distance("load", "load"), 0);
 	assert_int_equal(tt_edit_distance("lod", "load"), 1);       /* insert */
 	assert_int_equal(tt_edit_distance("loaad", "load"), 1);     /* delete */
-	assert_int_equal(tt_edit_distance("lead", "load"), 1);      /* substitute */
-	assert_int_equal(tt_edit_distance("laod", "load"), 1);      /* transpose */
+	assert_int_equal(tt_edit_distance("lead", "load"), 1);      /* change */
+	assert_int_equal(tt_edit_distance("laod", "load"), 1);      /* swap */
 	assert_int_equal(tt_edit_distance("", "load"), 4);
 	assert_int_equal(tt_edit_distance("kitten", "sitting"), 3);
 	/* the optimal-alignment form: "ca" -> "abc" is 3, not 2 */
