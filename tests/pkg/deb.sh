@@ -79,6 +79,19 @@ inside() {
 	    bad "ttsim --version" "$(command -v ttsim): $(ttsim --version 2>&1)"
 	[ "$(/usr/sbin/ttd --version)" = "ttd $ver" ] && ok "/usr/sbin/ttd --version: ttd $ver" ||
 	    bad "ttd --version" "$(/usr/sbin/ttd --version 2>&1)"
+	# dpkg-buildflags reached every compile and link (a plain `make` has
+	# none of these): fortified calls (CPPFLAGS -D_FORTIFY_SOURCE), the
+	# stack protector (CFLAGS), relocations bound at start (LDFLAGS -z now)
+	f=$(for exe in /usr/bin/ttsim /usr/sbin/ttd "/usr/lib/$multi/libtwintorus.so.$ver"; do
+		nm -D --undefined-only "$exe" | awk '$2 ~ /^__[a-z0-9_]+_chk(@|$)/ { c = 1 } END { exit !c }' ||
+		    echo "$exe: no fortified call (__*_chk)"
+		nm -D --undefined-only "$exe" | awk '$2 ~ /^__stack_chk_fail(@|$)/ { c = 1 } END { exit !c }' ||
+		    echo "$exe: no stack protector (__stack_chk_fail)"
+		readelf -dW "$exe" | awk '$2 ~ /FLAGS/ && / BIND_NOW/ { c = 1 } END { exit !c }' ||
+		    echo "$exe: not BIND_NOW"
+	done)
+	[ -z "$f" ] && ok "ttsim, ttd and the library built with dpkg-buildflags' hardening" ||
+	    bad "dpkg-buildflags not honoured" "$f"
 	expect "ttd check the example" 0 /usr/sbin/ttd check -c /usr/share/twintorus/ttd.yaml.example &&
 	    ok "ttd check -c /usr/share/twintorus/ttd.yaml.example"
 	mkdir -p /etc/twintorus && cp /usr/share/twintorus/ttd.yaml.example /etc/twintorus/ttd.yaml
@@ -222,8 +235,10 @@ state() {
 }
 before=$(state)
 
-# A packager's build: its own make, not make check's jobserver.
+# A packager's build: its own make, not make check's jobserver, and
+# dpkg-buildflags' flags, not the caller's.
 if (cd "$src" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+    -u CPPFLAGS -u CFLAGS -u CXXFLAGS -u LDFLAGS \
     DEB_BUILD_OPTIONS="parallel=2 nocheck" dpkg-buildpackage -us -uc -b) >"$tmp/build.log" 2>&1; then
 	ok "dpkg-buildpackage -us -uc -b"
 else
