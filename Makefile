@@ -94,9 +94,10 @@ ALL_CFLAGS = $(STD) $(WARN) $(BUILD_CPPFLAGS) $(CPPFLAGS) $(YAML_CFLAGS) $(CFLAG
 LIB_CFLAGS = -fPIC -fvisibility=hidden
 SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-# Debian packages: build, tests, and and the components the tests exercise.
+# Debian packages: build, tests, and the components the tests exercise
+# (dpkg-dev, debhelper and lintian: building the .debs, tests/pkg/deb.sh).
 DEB_PKGS = gcc make pkg-config libyaml-dev libcmocka-dev libpcap-dev libhwloc-dev jq time \
-           libxdp-dev libbpf-dev \
+           libxdp-dev libbpf-dev build-essential dpkg-dev debhelper lintian \
            gnuplot-nox tcpdump iproute2 iputils-ping tshark systemd man-db mandoc \
            clang libclang-rt-dev g++ universal-ctags \
            libopenmpi-dev openmpi-bin lammps
@@ -118,7 +119,7 @@ TTD_ASAN_OBJ = $(TTD_SRC:daemon/%.c=build/asan/daemon/%.o) $(XDP_OBJ)
 
 .PHONY: fuzz fuzz-quick
 .PHONY: all check check-build demo install install-dissector uninstall deps bench-deps clean unit unit-asan \
-        cli examples bench paper-quick testbed testbed-if-possible
+        cli examples bench paper-quick testbed testbed-if-possible deb-test
 
 all: build/libtwintorus.a build/libtwintorus.so build/ttsim build/ttd
 
@@ -266,7 +267,7 @@ check: deps
 	@$(MAKE) --no-print-directory check-build
 
 check-build: all $(UNIT_BIN) $(UNIT_ASAN)
-	@$(MAKE) --no-print-directory unit unit-asan cli examples paper-quick fuzz-quick
+	@$(MAKE) --no-print-directory unit unit-asan cli examples paper-quick fuzz-quick deb-test
 	@$(MAKE) --no-print-directory testbed-if-possible
 
 unit: $(UNIT_BIN)
@@ -286,6 +287,13 @@ examples: build/ttsim
 	  build/ttsim analyze "$$f" >/dev/null || exit 1; \
 	  build/ttsim verify "$$f" || exit 1; \
 	done
+
+# The Debian packages built from a copy of the working tree, checked by
+# lintian, installed, used and purged in a private mount namespace
+# (tests/pkg/deb.sh; root, else skipped).
+deb-test:
+	@echo "== tests/pkg/deb.sh"
+	@bash tests/pkg/deb.sh
 
 # A reduced seed 000 §7.3-7.4 reproduction: small sweeps and the findings
 # that hold at that size (bench/paper/README.md).
