@@ -88,6 +88,8 @@ refusal "no usable network namespaces (a user namespace)" 69 "$x" unshare --user
 refusal "unknown flag" 2 "$x" "$TTBED" up --dims 2,2,2 --ports D --dir "$x" --bogus
 refusal "--dims 1,2,2" 2 "$x" "$TTBED" up --dims 1,2,2 --ports D --dir "$x"
 refusal "--dims too large" 2 "$x" "$TTBED" up --dims 8,8,8 --ports D --dir "$x"
+refusal "a configuration the torus has not (D on 3,2: the loader's message)" 2 "$x" \
+    "$TTBED" up --dims 3,2 --ports D --dir "$x"
 refusal "--rate without unit" 2 "$x" "$TTBED" up --dims 2,2,2 --ports D --rate fast --dir "$x"
 refusal "--backend" 2 "$x" "$TTBED" up --dims 2,2,2 --ports D --backend dpdk --dir "$x"
 refusal "unknown command" 2 "$x" "$TTBED" frobnicate
