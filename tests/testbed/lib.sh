@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The testbed's own part (sourced by testbed.sh, ifaces.sh, hostile.sh,
 # mpi.sh, bench/forward-speed.sh and bench/soak.sh): the building blocks
 # of the torus live in tools/ttbed/lib.sh, which ttbed(8) uses too; here

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The building blocks of an emulated twin torus on one machine, shared by
 # the ttbed command (tools/ttbed/ttbed, ttbed(8)), the testbed
 # (tests/testbed/lib.sh sources this file) and the benchmarks that build

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Open MPI jobs across a twin torus built by lib.sh (sourced after it):
 # the management network that carries the launcher's traffic, and the
 # launcher.  Used by ttbed(8) (ttbed mpirun), tests/testbed/mpi.sh and
