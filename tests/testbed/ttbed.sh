@@ -106,8 +106,8 @@ fi
 bed=$tmp/bed
 BEDS+=("$bed")
 t0=$(date +%s%N)
-if run "$TTBED" up --dims 2,2,2 --ports D --rate 1gbit --dir "$bed"; then
-	tb_ok "up --dims 2,2,2 --ports D --rate 1gbit: $(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN {printf "%.1f", (b - a) / 1e9}') s"
+if run "$TTBED" up --dims 2,2,2 --ports D --rate 1gbit --port-traces --dir "$bed"; then
+	tb_ok "up --dims 2,2,2 --ports D --rate 1gbit --port-traces: $(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN {printf "%.1f", (b - a) / 1e9}') s"
 else
 	tb_fail "up 2,2,2" "$(tail -5 "$tmp/err")"
 	tb_summary; exit 1
@@ -142,8 +142,9 @@ else
 fi
 
 rec=$tmp/rec
-if run "$TTBED" record --dir "$bed" "$rec" && [ -f "$rec/cluster.yaml" ]; then
-	tb_ok "record: $(ls "$rec"/*-pe.pcap | wc -l) PE traces and cluster.yaml"
+if run "$TTBED" record --dir "$bed" "$rec" && [ -f "$rec/cluster.yaml" ] &&
+    [ "$(ls "$rec"/*-pe.pcap | wc -l)" = 8 ] && [ "$(ls "$rec"/ports/n*-c[01]-*.pcap | wc -l)" = 64 ]; then
+	tb_ok "record: the 8 PE traces, the 64 port traces in ports/, cluster.yaml"
 else
 	tb_fail "record" "$(cat "$tmp/err")"
 fi
