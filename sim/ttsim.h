@@ -322,7 +322,7 @@ int simopts_traffic(const simopts *o, const tt_net *net, double load,
 /* Everything simpoint_run() would refuse, checked without running. */
 int simpoint_check(const simopts *o, const tt_netspec *spec, double load);
 void simpoint_free(simpoint *pt);
-void simpoint_json(FILE *f, const simpoint *pt);
+void simpoint_json(FILE *f, const simpoint *pt, const char *schema);
 void simpoint_csv_header(FILE *f);
 void simpoint_csv(FILE *f, const simpoint *pt);
 void simpoint_table_header(FILE *f);
