@@ -115,7 +115,7 @@ fi
 id=$(sed -n 's/^id=//p' "$bed/state")
 mapfile -t ttds < <(awk '{print $2}' "$bed/pids")
 if run "$TTBED" status --dir "$bed" --json &&
-    jq -e '.nodes_up == 8 and .daemons_alive == 8 and .pe_namespaces == 16 and .ok and .phase == "up"
+    jq -e '.schema == "ttbed.status/1" and .nodes_up == 8 and .daemons_alive == 8 and .pe_namespaces == 16 and .ok and .phase == "up"
            and .port_interfaces_up == 64 and .shaped_interfaces == 64' "$tmp/out" >/dev/null; then
 	tb_ok "status: exit 0, 8 nodes up (ttd answering), 16 PE namespaces, 64 port interfaces (24 cables, 8 internal links) under tbf"
 else
