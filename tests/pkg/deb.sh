@@ -31,7 +31,7 @@ PKGS=(ttsim ttd libtwintorus0 libtwintorus-dev twintorus-data)
 ver=$(sed -n 's/^#define TT_VERSION "\(.*\)"/\1/p' include/twintorus/version.h)
 multi=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null)
 # the files whose absence on the real system is checked at the end
-FILES=(/usr/bin/ttsim /usr/sbin/ttd /lib/systemd/system/ttd.service
+FILES=(/usr/bin/ttsim /usr/sbin/ttd /usr/sbin/ttbed /usr/lib/twintorus /lib/systemd/system/ttd.service
        "/usr/lib/$multi/libtwintorus.so.0" "/usr/lib/$multi/pkgconfig/twintorus.pc"
        /usr/include/twintorus /usr/share/twintorus /etc/twintorus)
 
@@ -82,6 +82,10 @@ inside() {
 	    bad "ttsim --version" "$(command -v ttsim): $(ttsim --version 2>&1)"
 	[ "$(/usr/sbin/ttd --version)" = "ttd $ver" ] && ok "/usr/sbin/ttd --version: ttd $ver" ||
 	    bad "ttd --version" "$(/usr/sbin/ttd --version 2>&1)"
+	[ "$(/usr/sbin/ttbed --version)" = "ttbed $ver" ] && [ -x /usr/lib/twintorus/tbroute ] &&
+	    [ -f /usr/share/man/man8/ttbed.8.gz ] &&
+	    ok "/usr/sbin/ttbed --version: ttbed $ver, its helpers and man page" ||
+	    bad "ttbed --version" "$(/usr/sbin/ttbed --version 2>&1); $(ls /usr/lib/twintorus 2>&1)"
 	# dpkg-buildflags reached every compile and link (a plain `make` has
 	# none of these): fortified calls (CPPFLAGS -D_FORTIFY_SOURCE), the
 	# stack protector (CFLAGS), relocations bound at start (LDFLAGS -z now)
