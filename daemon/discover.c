@@ -275,7 +275,8 @@ ttd_cmd_discover(int argc, char **argv)
 	}
 	picked = ttd_discover_pick(nics, n, pick, err, sizeof(err)) == 0;
 	if (json) {
-		printf("{\"cards\": [");
+		tt_json_begin(stdout, TT_JSON_SCHEMA_TTD_DISCOVER);
+		printf(", \"cards\": [");
 		for (i = 0; i < n; i++) {
 			printf("%s\n  {\"pci\": ", i ? "," : "");
 			tt_json_string(stdout, nics[i].pci);

@@ -370,7 +370,8 @@ cmd_routes(int argc, char **argv)
 		goto out;
 	}
 	if (o.json) {
-		printf("{\"node\": %u, \"host\": ", nd.node);
+		tt_json_begin(stdout, TT_JSON_SCHEMA_TTD_ROUTES);
+		printf(", \"node\": %u, \"host\": ", nd.node);
 		tt_json_string(stdout, nd.host);
 		printf(", \"cards\": [");
 	} else

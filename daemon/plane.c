@@ -447,8 +447,10 @@ plane_thread(void *arg)
 			    p->side);
 			break;
 		}
-		if (pfd[n].revents & POLLIN)
-			(void)read(p->efd, &v, sizeof(v));
+		/* drain the wake-up; a failed read (EAGAIN: another drained
+		 * it) leaves nothing to do */
+		if ((pfd[n].revents & POLLIN) && read(p->efd, &v, sizeof(v)) < 0) {
+		}
 		timeout = ttd_plane_round(p, pfd);
 		plane_pause_point(d);
 	}
@@ -529,8 +531,11 @@ plane_wake(struct ttd_daemon *d)
 	int s;
 
 	for (s = 0; s < d->nplanes; s++)
-		if (d->plane[s].started)
-			(void)write(d->plane[s].efd, &one, sizeof(one));
+		/* a failed write (EAGAIN: the counter is full) finds a
+		 * wake-up already pending */
+		if (d->plane[s].started &&
+		    write(d->plane[s].efd, &one, sizeof(one)) < 0) {
+		}
 }
 
 void

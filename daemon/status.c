@@ -207,7 +207,8 @@ ttd_status_json(const struct ttd_daemon *d, FILE *fp)
 {
 	int s, i, dim, first = 1;
 
-	fprintf(fp, "{\"node\": %u, \"host\": ", d->nd.node);
+	tt_json_begin(fp, TT_JSON_SCHEMA_TTD_STATUS);
+	fprintf(fp, ", \"node\": %u, \"host\": ", d->nd.node);
 	tt_json_string(fp, d->nd.host);
 	fprintf(fp, ", \"coord\": [");
 	for (dim = 0; dim < d->net.n; dim++)

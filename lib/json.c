@@ -1,5 +1,6 @@
 /*
- * JSON strings: one escaper for every tool (twintorus/json.h).
+ * JSON strings: one escaper for every tool, and the "schema" key that
+ * opens every top-level object (twintorus/json.h).
  */
 #include <stddef.h>
 
@@ -62,4 +63,11 @@ tt_json_string(FILE *f, const char *s)
 		}
 	}
 	fputc('"', f);
+}
+
+void
+tt_json_begin(FILE *f, const char *schema)
+{
+	fputs("{\"schema\": ", f);
+	tt_json_string(f, schema);
 }

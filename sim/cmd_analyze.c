@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "twintorus/json.h"
 #include "ttsim.h"
 
 static void
@@ -76,7 +77,9 @@ print_json_row(const row *r, int indent)
 	const tt_analysis *a = &r->a;
 	const char *pad = indent ? "  " : "";
 
-	printf("%s{", pad);
+	printf("%s", pad);
+	tt_json_begin(stdout, TT_JSON_SCHEMA_ANALYZE);
+	printf(", ");
 	json_net_fields(stdout, net, "deadlock");
 	if (net->twin)
 		printf(", \"is_best\": %s", is_best(net) ? "true" : "false");

@@ -388,7 +388,8 @@ print_json(const struct app_opts *o, const struct app_run *x)
 	const tt_hist *h = &x->ar.latency;
 	double us = x->cycle_ns * 1e-3;
 
-	printf("{\"motif\": \"%s\", \"ranks\": %u, \"layout\": ",
+	tt_json_begin(stdout, TT_JSON_SCHEMA_APP);
+	printf(", \"motif\": \"%s\", \"ranks\": %u, \"layout\": ",
 	    tt_motif_name(p->motif), x->nranks);
 	tt_json_string(stdout, x->layout);
 	printf(", \"iterations\": %" PRIu64 ", \"message_bytes\": %" PRIu64

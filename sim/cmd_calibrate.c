@@ -787,7 +787,8 @@ print_json(FILE *f, const struct calib_run *x)
 	const tt_calib_fit *ft = &x->fit;
 	int i;
 
-	fprintf(f, "{\"parameters\": {");
+	tt_json_begin(f, TT_JSON_SCHEMA_TRACE_CALIBRATE);
+	fprintf(f, ", \"parameters\": {");
 	for (i = 0; i < P_N; i++) {
 		fprintf(f, "%s", i ? ", " : "");
 		tt_json_string(f, x->p[i].name);

@@ -370,7 +370,8 @@ print_summary(FILE *f, const struct infer_opts *o, const tt_infer_stats *st,
 	double rec = sc->true_preds ? (double)sc->tp / (double)sc->true_preds : 1;
 
 	if (o->out.json) {
-		fprintf(f, "{\"out\": ");
+		tt_json_begin(f, TT_JSON_SCHEMA_TRACE_INFER);
+		fprintf(f, ", \"out\": ");
 		tt_json_string(f, o->file);
 		fprintf(f, ", \"records\": %" PRIu64 ", \"frames\": %" PRIu64
 		    ", \"deliveries\": %" PRIu64 ", \"plain\": %" PRIu64

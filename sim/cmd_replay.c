@@ -191,7 +191,8 @@ json_trace(const struct replay *r)
 	const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
 	size_t i;
 
-	printf("{\"trace\": {\"files\": [");
+	tt_json_begin(stdout, TT_JSON_SCHEMA_REPLAY);
+	printf(", \"trace\": {\"files\": [");
 	for (i = 0; i < tt_trace_in_nfiles(in); i++) {
 		printf("%s", i ? ", " : "");
 		tt_json_string(stdout, tt_trace_in_path(in, i));

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "twintorus/json.h"
 #include "ttsim.h"
 
 static void
@@ -124,7 +125,8 @@ dry_run(const simopts *so, const netopts *no, int json, int ranks)
 	per_rank = tt_sim_memory_part(&net, &so->p, ranks);
 	/* a switch per card: two a twin node, one a plain node */
 	if (json) {
-		printf("{\"pes\":%u,\"switches\":%u,\"ranks\":%d,"
+		tt_json_begin(stdout, TT_JSON_SCHEMA_RUN_DRY);
+		printf(",\"pes\":%u,\"switches\":%u,\"ranks\":%d,"
 		    "\"slab_dim\":%d,\"switches_per_rank\":%llu,"
 		    "\"bytes_total\":%llu,\"bytes_per_rank\":%llu,"
 		    "\"bytes_per_pe\":%.0f,\"bytes_per_switch\":%.0f,"
@@ -335,7 +337,7 @@ cmd_run(int argc, char **argv)
 	if (r < 0)
 		return TTSIM_EXIT_USAGE;
 	if (a.out.json) {
-		simpoint_json(stdout, &pt);
+		simpoint_json(stdout, &pt, TT_JSON_SCHEMA_RUN);
 		putchar('\n');
 	} else if (a.out.csv) {
 		simpoint_csv_header(stdout);

@@ -107,7 +107,8 @@ print_json(tt_trace_in *in, const struct tstat *t, const tt_trace_stats *st,
 	double dur = st->messages ? (double)(st->last_ns - st->first_ns) * 1e-9 : 0;
 	size_t i;
 
-	printf("{\"files\": [");
+	tt_json_begin(stdout, TT_JSON_SCHEMA_TRACE_STAT);
+	printf(", \"files\": [");
 	for (i = 0; i < tt_trace_in_nfiles(in); i++) {
 		const tt_trace_stats *fs = tt_trace_in_stats(in, i);
 

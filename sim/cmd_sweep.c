@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "twintorus/json.h"
 #include "twintorus/outfile.h"
 #include "ttsim.h"
 
@@ -463,7 +464,7 @@ point_task(void *ctx, int id, FILE *out)
 	cf = open_memstream(&csv, &cl);
 	if (tf != NULL && cf != NULL) {
 		if (sw->out.json)
-			simpoint_json(tf, &pt);
+			simpoint_json(tf, &pt, TT_JSON_SCHEMA_SWEEP);
 		else if (sw->out.csv)
 			simpoint_csv(tf, &pt);
 		else

@@ -134,7 +134,9 @@ verify_json(const tt_net *net, const struct verdict *v, int first)
 	char cb[128];
 	size_t i;
 
-	printf("%s{", first ? "" : ",\n");
+	printf("%s", first ? "" : ",\n");
+	tt_json_begin(stdout, TT_JSON_SCHEMA_VERIFY);
+	printf(", ");
 	json_net_fields(stdout, net, "deadlock");
 	printf(", \"routes\": %llu, "
 	    "\"channels\": %llu, \"dependencies\": %llu, "

@@ -532,19 +532,21 @@ json_num(FILE *f, const char *key, double v, int have, int ci, double civ,
 }
 
 /*
- * One point as a JSON object.  The scheme is "scheme" here, because
+ * One point as a JSON object, its "schema" first: run's or sweep's
+ * (TT_JSON_SCHEMA_*).  The scheme is "scheme" here, because
  * "deadlock" is the watchdog's verdict (ttsim run --json).
  * Latencies and hops are null when no packet of the window arrived.
  */
 void
-simpoint_json(FILE *f, const simpoint *pt)
+simpoint_json(FILE *f, const simpoint *pt, const char *schema)
 {
 	const tt_net *net = &pt->net;
 	int lat = pt->measured_runs == pt->seeds;
 	char sb[128];
 	size_t i;
 
-	fputc('{', f);
+	tt_json_begin(f, schema);
+	fprintf(f, ", ");
 	json_net_fields(f, net, "scheme");
 	fprintf(f, ", \"series\": ");
 	tt_json_string(f, net_name(&pt->net, sb, sizeof(sb)));

@@ -336,7 +336,7 @@ int simpoint_check(const simopts *o, const tt_netspec *spec, double load);
  * per cycle: more than a PE's injection port takes. */
 void simpoint_warn_load(const simopts *o, const char *flag, double load);
 void simpoint_free(simpoint *pt);
-void simpoint_json(FILE *f, const simpoint *pt);
+void simpoint_json(FILE *f, const simpoint *pt, const char *schema);
 void simpoint_csv_header(FILE *f);
 void simpoint_csv(FILE *f, const simpoint *pt);
 void simpoint_table_header(FILE *f);

@@ -113,22 +113,9 @@ prog() { printf '%s record: %s\n' "$(date +%T)" "$*" >&2; }
 
 rate_of() { case $1 in Y) echo "$Y_RATE" ;; Z) echo "$Z_RATE" ;; *) echo ;; esac; }
 
-# Every port veth of every node (both ends of every cable and internal
-# link live in the node namespaces): a tbf with the configuration's rate,
-# or none for X.
-shape() {
-	local c=$1 rate n ns ifc
-	rate=$(rate_of "$c")
-	for ((n = 0; n < TB_NNODES; n++)); do
-		ns=$(tb_node_ns $n)
-		for ifc in $(ip -n "$ns" -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep '^c[01]'); do
-			ip netns exec "$ns" tc qdisc del dev "$ifc" root 2>/dev/null
-			[ -z "$rate" ] && continue
-			ip netns exec "$ns" tc qdisc add dev "$ifc" root tbf rate "$rate" \
-			    burst "$TBF_BURST" limit "$TBF_LIMIT" || return 1
-		done
-	done
-}
+# Every port veth of every node: a tbf with the configuration's rate, or
+# none for X (tb_shape, tools/ttbed/lib.sh).
+shape() { tb_shape "$(rate_of "$1")" "$TBF_BURST" "$TBF_LIMIT"; }
 
 # The tbf drops of every port since the last shape (should stay 0).
 tbf_drops() {

@@ -161,7 +161,7 @@ done
 
 # ---- the pages against the commands ----
 # Every flag a command's --help names is described in its page, and every
-# ttd command has its entry in ttd(8).
+# ttd and ttbed command has its entry in ttd(8), ttbed(8).
 render() { MANWIDTH=200 man -l "$1" 2>/dev/null | col -b; }
 render man/ttsim.1 >"$tmp/ttsim.txt"
 render man/ttd.8 >"$tmp/ttd.txt"
@@ -186,6 +186,18 @@ for c in run check routes status discover; do
 done
 [ -z "$missing" ] && [ "$n" -gt 10 ] && ok "ttd(8) describes every command and every flag ttd --help names ($n)" ||
     bad "ttd(8) lacks" "$missing"
+render man/ttbed.8 >"$tmp/ttbed.txt"
+missing= n=0
+for f in $(bash tools/ttbed/ttbed --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
+	n=$((n + 1))
+	grep -qF -- "$f" "$tmp/ttbed.txt" || missing="$missing $f"
+done
+for c in up mpirun record status down; do
+	n=$((n + 1))
+	grep -qE "^ +$c( |$)" "$tmp/ttbed.txt" || missing="$missing command:$c"
+done
+[ -z "$missing" ] && [ "$n" -gt 10 ] && ok "ttbed(8) describes every command and every flag ttbed --help names ($n)" ||
+    bad "ttbed(8) lacks" "$missing"
 
 # The bad file, loaded under the name the page gives it.
 mkdir "$tmp/bad"

@@ -1,7 +1,8 @@
 /*
  * The one JSON string escaper (twintorus/json.h): quotes and backslashes,
  * control characters, UTF-8 kept, invalid bytes replaced so the output is
- * always valid JSON.
+ * always valid JSON; and the opening of a top-level object, its "schema"
+ * key first.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -64,6 +65,20 @@ test_invalid_bytes_become_replacement(void **state)
 	    "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
 }
 
+static void
+test_begin_writes_the_schema_key_first(void **state)
+{
+	char out[128];
+	FILE *f = fmemopen(out, sizeof(out), "w");
+
+	(void)state;
+	assert_non_null(f);
+	tt_json_begin(f, TT_JSON_SCHEMA_RUN);
+	fputs(", \"pes\": 2}", f);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(out, "{\"schema\": \"ttsim.run/1\", \"pes\": 2}");
+}
+
 int
 main(void)
 {
@@ -71,6 +86,7 @@ main(void)
 		cmocka_unit_test(test_plain_and_special_characters),
 		cmocka_unit_test(test_valid_utf8_passes_through),
 		cmocka_unit_test(test_invalid_bytes_become_replacement),
+		cmocka_unit_test(test_begin_writes_the_schema_key_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
