@@ -143,7 +143,7 @@ refused "missing traces.def" "ttsim trace stat: $tmp/nodef/traces.otf2: its glob
 cp -r "$tmp/a6" "$tmp/cut"
 sz=$(stat -c %s "$tmp/cut/traces/3.evt")
 truncate -s $((sz / 2)) "$tmp/cut/traces/3.evt"
-refused "cut event file" "ttsim replay: $tmp/cut/traces.otf2: reading its events" \
+refused "cut event file" "ttsim replay: $tmp/cut/traces.otf2: reading rank 3's events" \
     "$T" replay "$tmp/cut/traces.otf2" --dims 2,2,2 && one_line || bad "cut: one line" "$(cat "$tmp/err")"
 cp -r "$tmp/a6" "$tmp/junk" && echo "not OTF2" >"$tmp/junk/traces.otf2"
 refused "not OTF2" "ttsim trace stat: $tmp/junk/traces.otf2: not an OTF2 archive" \
