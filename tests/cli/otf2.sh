@@ -18,7 +18,7 @@
 #   - refusals, exit 2 and one line: a missing traces.def, a cut event
 #     file, a file that is not OTF2, more ranks than PEs, --deps, the
 #     inference's flags, open loop's, two traces, trace stat with a
-#     network.
+#     network, trace infer (nothing to infer).
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
 . "$(dirname "$0")/lib.sh"
 MK=$tt_top/build/tests/mkotf2
@@ -160,4 +160,6 @@ refused "two traces" "ttsim replay: $a is an MPI-level trace: replay it alone" \
     "$T" replay "$a" traces/alltoall-4x4x4.pcap --dims 4,4,4
 refused "stat with a network" "ttsim trace stat: $a is an MPI-level trace" \
     "$T" trace stat "$a" --dims 2,2,2
+refused "trace infer" "ttsim trace infer: $a is an MPI-level trace" \
+    "$T" trace infer "$a" --dims 2,2,2 -o "$tmp/x.deps"
 finish
