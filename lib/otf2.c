@@ -25,6 +25,9 @@
  *     says (collective_of() maps the ones without an algorithm of their
  *     own), its bytes from the rank's sizeSent and sizeReceived as
  *     Score-P counts them (part_bytes());
+ *   - NonBlockingCollectiveRequest: a non-blocking collective (MPI_Iallreduce
+ *     ...), run where it starts as a blocking one, of the kind and sizes
+ *     its NonBlockingCollectiveComplete gives;
  *   - Enter and Leave: time outside MPI calls (regions of paradigm MPI,
  *     or named MPI_*) is compute; it runs from the rank's first event.
  * Times are ticks of the archive's clock (ClockProperties: timerResolution
@@ -130,6 +133,8 @@ struct o2rank {
 	uint64_t coll_begin;    /* ticks: the collective under way */
 	uint32_t self;          /* its MPI_COMM_SELF, or NONE */
 	tt_u64map irecv;        /* request: the event of the irecv posted */
+	tt_u64map nbcoll;       /* request: the event of the non-blocking
+	                         * collective started */
 };
 
 struct o2 {
@@ -368,6 +373,7 @@ build_ranks(struct o2 *o)
 		o->rk[r].loc = world->member[r];
 		o->rk[r].self = NONE;
 		tt_u64map_init(&o->rk[r].irecv);
+		tt_u64map_init(&o->rk[r].nbcoll);
 		if (tt_u64map_get(&o->locrank, world->member[r], &prev))
 			return o2fail(o, "location %" PRIu64 " is MPI rank %"
 			    PRIu32 " and %" PRIu32, world->member[r], prev, r);
@@ -787,39 +793,94 @@ part_bytes(int c, OTF2_CollectiveOp op, int root, uint32_t n,
 	}
 }
 
+/* Collective event e of rank r (its kind, time set) completed from an
+ * OTF2 MpiCollectiveEnd or NonBlockingCollectiveComplete.  0, or -1. */
+static int
+coll_fill(struct o2 *o, uint32_t r, tt_mpi_event *e, OTF2_CollectiveOp op,
+    OTF2_CommRef comm, uint32_t root, uint64_t sent, uint64_t recvd)
+{
+	const tt_mpi_comm *cm;
+	int c;
+
+	if ((c = collective_of(op)) < 0)
+		return o2fail(o, "rank %" PRIu32 ": collective operation %u is "
+		    "not one OTF2 3 defines", r, op);
+	e->kind = TT_MPI_COLL;
+	e->coll = (uint8_t)c;
+	if (comm_of(o, r, comm, &e->comm, root <
+	    OTF2_COLLECTIVE_ROOT_THIS_GROUP ? &root : NULL) < 0)
+		return -1;
+	cm = &o->t->comm[e->comm];
+	e->peer = root < cm->n ? root : 0;
+	e->bytes = part_bytes(c, op, root < cm->n && cm->member[root] == r,
+	    cm->n, sent, recvd);
+	return 0;
+}
+
 static OTF2_CallbackCode
 ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
     void *ud, OTF2_AttributeList *attrs, OTF2_CollectiveOp op,
     OTF2_CommRef comm, uint32_t root, uint64_t sent, uint64_t recvd)
 {
 	tt_mpi_event e;
-	const tt_mpi_comm *cm;
-	int c;
 
 	EV_BEGIN(o, loc, time, r, k);
-	if ((c = collective_of(op)) < 0) {
-		o2fail(o, "rank %" PRIu32 ": collective operation %u is not "
-		    "one OTF2 3 defines", r, op);
-		return OTF2_CALLBACK_INTERRUPT;
-	}
 	memset(&e, 0, sizeof(e));
-	e.kind = TT_MPI_COLL;
-	e.coll = (uint8_t)c;
 	e.t_ns = k->coll_begin >= o->offset && k->coll_begin <= time ?
 	    k->coll_begin : time;
-	if (comm_of(o, r, comm, &e.comm, root < OTF2_COLLECTIVE_ROOT_THIS_GROUP ?
-	    &root : NULL) < 0)
+	if (coll_fill(o, r, &e, op, comm, root, sent, recvd) < 0 ||
+	    add(o, r, &e) < 0)
 		return OTF2_CALLBACK_INTERRUPT;
-	cm = &o->t->comm[e.comm];
-	e.peer = root < cm->n ? root : 0;
-	e.bytes = part_bytes(c, op, root < cm->n && cm->member[root] == r,
-	    cm->n, sent, recvd);
-	return add(o, r, &e) < 0 ? OTF2_CALLBACK_INTERRUPT :
-	    OTF2_CALLBACK_SUCCESS;
+	return OTF2_CALLBACK_SUCCESS;
 }
 
-/* Ticks to nanoseconds from the first event; irecvs never completed left
- * out (they stand as compute of no time). */
+/* A non-blocking collective started: it runs as a blocking one there
+ * (MPI has every rank start collectives in one order, not complete them
+ * in one; the overlap with what follows is lost), of the kind and sizes
+ * its completion gives; one never completed is left out. */
+static OTF2_CallbackCode
+ev_nbcoll_request(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+    void *ud, OTF2_AttributeList *attrs, uint64_t req)
+{
+	tt_mpi_event e;
+
+	EV_BEGIN(o, loc, time, r, k);
+	memset(&e, 0, sizeof(e));
+	e.kind = TT_MPI_COLL;
+	e.coll = TT_COLL_COUNT;         /* not known yet */
+	e.req = req;
+	e.t_ns = time;
+	if (o->t->rank[r].n >= NONE || tt_u64map_put(&k->nbcoll, req,
+	    (uint32_t)o->t->rank[r].n) < 0 || add(o, r, &e) < 0) {
+		o2fail(o, "out of memory");
+		return OTF2_CALLBACK_INTERRUPT;
+	}
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+ev_nbcoll_complete(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+    void *ud, OTF2_AttributeList *attrs, OTF2_CollectiveOp op,
+    OTF2_CommRef comm, uint32_t root, uint64_t sent, uint64_t recvd,
+    uint64_t req)
+{
+	uint32_t at;
+
+	EV_BEGIN(o, loc, time, r, k);
+	if (!tt_u64map_get(&k->nbcoll, req, &at)) {
+		o2fail(o, "rank %" PRIu32 ": a non-blocking collective completes "
+		    "request %" PRIu64 ", which none started", r, req);
+		return OTF2_CALLBACK_INTERRUPT;
+	}
+	tt_u64map_del(&k->nbcoll, req);
+	if (coll_fill(o, r, &o->t->rank[r].ev[at], op, comm, root, sent,
+	    recvd) < 0)
+		return OTF2_CALLBACK_INTERRUPT;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Ticks to nanoseconds from the first event; irecvs and non-blocking
+ * collectives never completed left out (compute of no time). */
 static int
 convert_times(struct o2 *o)
 {
@@ -835,7 +896,9 @@ convert_times(struct o2 *o)
 		for (i = 0; i < t->rank[r].n; i++) {
 			tt_mpi_event *e = &t->rank[r].ev[i];
 
-			if (e->kind == TT_MPI_IRECV && e->peer == NONE) {
+			if ((e->kind == TT_MPI_IRECV && e->peer == NONE) ||
+			    (e->kind == TT_MPI_COLL &&
+			    e->coll == TT_COLL_COUNT)) {
 				uint64_t at = e->t_ns;
 
 				memset(e, 0, sizeof(*e));
@@ -864,8 +927,10 @@ o2_free(struct o2 *o)
 	free(o->grp);
 	free(o->comm);
 	if (o->rk != NULL)
-		for (i = 0; i < o->t->nranks; i++)
+		for (i = 0; i < o->t->nranks; i++) {
 			tt_u64map_free(&o->rk[i].irecv);
+			tt_u64map_free(&o->rk[i].nbcoll);
+		}
 	free(o->rk);
 	tt_u64map_free(&o->strmap);
 	tt_u64map_free(&o->mpiregion);
@@ -953,6 +1018,10 @@ read_events(struct o2 *o, OTF2_Reader *rd)
 	OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb,
 	    ev_coll_begin);
 	OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, ev_coll_end);
+	OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb,
+	    ev_nbcoll_request);
+	OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb,
+	    ev_nbcoll_complete);
 	for (r = 0; r < o->t->nranks && rc == 0; r++) {
 		OTF2_EvtReader *er;
 		char what[64];

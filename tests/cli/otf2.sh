@@ -5,8 +5,9 @@
 #   - trace stat --json: the totals of the program mkotf2 records,
 #     computed here from its description (mkotf2.c's comment), not from
 #     anything it prints: each point-to-point message once, the messages
-#     the collectives become (allreduce 2(n-1), bcast m-1, barrier
-#     n*ceil(log2 n)), payload bytes, collective calls, compute and span
+#     the collectives become (allreduce 2(n-1), blocking or not, bcast
+#     m-1, barrier n*ceil(log2 n)), payload bytes, collective calls,
+#     compute and span
 #     through the archive's clock (two resolutions and offsets); a group
 #     flagged GLOBAL_MEMBERS, whose events name world ranks;
 #   - ground truth: ttsim app's pingpong motif written as an archive
@@ -30,24 +31,25 @@ one_line() { [ "$(wc -l <"$tmp/err")" -eq 1 ]; }
 
 # What mkotf2 DIR N K records, from its description: per iteration n ring
 # sends of 1024 bytes and 2n isends of 512; an allreduce of 8 bytes on all
-# (reduce then bcast, binomial: 2(n-1) messages); a bcast of 256 bytes on
-# the m = ceil(n/2) even ranks (m-1); a barrier at the end (dissemination:
-# n * ceil(log2 n) empty messages).  Compute: 50 us per rank, then
-# (1000 + 100 r) us per iteration; each MPI call 3 us; rank r starts at r
-# us.
+# (reduce then bcast, binomial: 2(n-1) messages) and a non-blocking one
+# of 16 bytes (as many); a bcast of 256 bytes on the m = ceil(n/2) even
+# ranks (m-1); a barrier at the end (dissemination: n * ceil(log2 n) empty
+# messages).  Compute: 50 us per rank, then (1000 + 100 r) us per
+# iteration; each MPI call 3 us (10 a rank per iteration, the even ranks'
+# bcast an 11th); rank r starts at r us.
 expected() {
 	awk -v n="$1" -v k="$2" 'BEGIN {
 		m = int((n + 1) / 2); lg = 0; while (2 ^ lg < n) lg++
 		p2p = 3 * n * k; p2pb = k * (n * 1024 + 2 * n * 512)
-		cm = k * (2 * (n - 1) + m - 1) + n * lg
-		cb = k * (2 * (n - 1) * 8 + (m - 1) * 256)
+		cm = k * (4 * (n - 1) + m - 1) + n * lg
+		cb = k * (2 * (n - 1) * (8 + 16) + (m - 1) * 256)
 		comp = 0; span = 0
 		for (r = 0; r < n; r++) {
 			comp += 50 + k * (1000 + 100 * r)
-			end = r + 50 + 3 + k * (1000 + 100 * r + 7 * 3 + 3 + (r % 2 == 0 ? 3 : 0)) + 3 + 3
+			end = r + 50 + 3 + k * (1000 + 100 * r + 10 * 3 + (r % 2 == 0 ? 3 : 0)) + 3 + 3
 			if (end > span) span = end
 		}
-		printf "%d %d %d %d %d %.9f %.9f\n", p2p + cm, p2pb + cb, p2p, p2pb, 2 * k + 1, comp * 1e-6, span * 1e-6
+		printf "%d %d %d %d %d %.9f %.9f\n", p2p + cm, p2pb + cb, p2p, p2pb, 3 * k + 1, comp * 1e-6, span * 1e-6
 	}'
 }
 

@@ -14,6 +14,7 @@
  *     MPI_Irecv from r-1 and from r+1, MPI_Isend 512 bytes to r+1 and
  *       to r-1 (tag 2), MPI_Waitall of the four;
  *     MPI_Allreduce of 8 bytes on MPI_COMM_WORLD;
+ *     MPI_Iallreduce of 16 bytes on MPI_COMM_WORLD, then MPI_Wait on it;
  *     the even ranks: MPI_Bcast of 256 bytes on their own communicator
  *       (ranks 0, 2, 4, ...) from its rank 1 (world rank 2);
  *   then MPI_Barrier and MPI_Finalize.
@@ -46,19 +47,20 @@
 
 enum {
 	S_EMPTY, S_MAIN, S_WORKER, S_INIT, S_FINALIZE, S_SEND, S_RECV, S_IRECV,
-	S_ISEND, S_WAITALL, S_ALLREDUCE, S_BCAST, S_BARRIER, S_WORLD, S_EVEN,
-	S_NODE, S_MACHINE, S_RANKS, S_MPI, S_NSTR
+	S_ISEND, S_WAITALL, S_ALLREDUCE, S_BCAST, S_BARRIER, S_IALLREDUCE,
+	S_WAIT, S_WORLD, S_EVEN, S_NODE, S_MACHINE, S_RANKS, S_MPI, S_NSTR
 };
 static const char *const strings[S_NSTR] = {
 	"", "main", "worker", "MPI_Init", "MPI_Finalize", "MPI_Send",
 	"MPI_Recv", "MPI_Irecv", "MPI_Isend", "MPI_Waitall", "MPI_Allreduce",
-	"MPI_Bcast", "MPI_Barrier", "MPI_COMM_WORLD", "even ranks", "node",
+	"MPI_Bcast", "MPI_Barrier", "MPI_Iallreduce", "MPI_Wait",
+	"MPI_COMM_WORLD", "even ranks", "node",
 	"machine", "MPI ranks", "MPI"
 };
 /* regions: their name is their string */
 enum {
 	R_MAIN, R_WORKER, R_INIT, R_FINALIZE, R_SEND, R_RECV, R_IRECV, R_ISEND,
-	R_WAITALL, R_ALLREDUCE, R_BCAST, R_BARRIER, R_N
+	R_WAITALL, R_ALLREDUCE, R_BCAST, R_BARRIER, R_IALLREDUCE, R_WAIT, R_N
 };
 enum { G_LOCATIONS, G_WORLD, G_EVEN };
 enum { C_WORLD, C_EVEN };
@@ -185,6 +187,16 @@ write_rank(struct rankw *k, uint32_t r, uint32_t n, uint32_t iters)
 		leave(k, R_WAITALL);
 		coll(k, R_ALLREDUCE, OTF2_COLLECTIVE_OP_ALLREDUCE, C_WORLD,
 		    OTF2_UNDEFINED_UINT32, (uint64_t)n * 8, (uint64_t)n * 8);
+		enter(k, R_IALLREDUCE);
+		check(OTF2_EvtWriter_NonBlockingCollectiveRequest(k->w, NULL,
+		    tick(k->ns + 1000), 0x2001), "non-blocking collective");
+		leave(k, R_IALLREDUCE);
+		enter(k, R_WAIT);
+		check(OTF2_EvtWriter_NonBlockingCollectiveComplete(k->w, NULL,
+		    tick(k->ns + 1000), OTF2_COLLECTIVE_OP_ALLREDUCE, C_WORLD,
+		    OTF2_UNDEFINED_UINT32, (uint64_t)n * 16, (uint64_t)n * 16,
+		    0x2001), "non-blocking collective complete");
+		leave(k, R_WAIT);
 		if (r % 2 == 0)
 			coll(k, R_BCAST, OTF2_COLLECTIVE_OP_BCAST, C_EVEN,
 			    global_members ? 2 : 1,
