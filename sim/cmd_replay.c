@@ -89,6 +89,14 @@ replay_usage(FILE *f)
 "  --plot FILE     message latency CDF per network (.png or .svg, gnuplot)\n"
 "\n"
 PROGRESS_HELP
+"\n"
+"An MPI-level trace (an OTF2 archive as Score-P writes it, named by its\n"
+"anchor file FILE.otf2) replays alone and causally (--causal is implied):\n"
+"rank r is PE r (or where --placement puts it), each send waits for the\n"
+"receives its rank completed before it and the compute recorded since, and\n"
+"collectives become the point-to-point messages of fixed algorithms (man\n"
+"ttsim).  --deps, the inference's flags and open loop's are refused.\n"
+"\n"
 "Exit status: 0 replayed, 1 the deadlock watchdog fired, 2 bad usage or a\n"
 "damaged trace.\n");
 }
@@ -182,12 +190,11 @@ accepted(const struct netrun *r, const tt_replay_params *rpp)
 	    ((double)(end - rpp->warmup) * r->net.ncards);
 }
 
-/* The trace's part of --json. */
+/* A packet trace's part of --json's trace object. */
 static void
-json_trace(const struct replay *r)
+json_packet_trace(const struct replay *r)
 {
 	tt_trace_in *in = r->in;
-	const tt_replay_params *rpp = &r->rpp;
 	const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
 	size_t i;
 
@@ -203,6 +210,18 @@ json_trace(const struct replay *r)
 	    ", \"skipped_unmapped\": %" PRIu64 "}", st->records, st->messages,
 	    st->bytes, (double)(st->last_ns - st->first_ns) * 1e-9, st->hello,
 	    st->delivered, st->unmapped);
+}
+
+/* The trace's part of --json. */
+static void
+json_trace(const struct replay *r)
+{
+	const tt_replay_params *rpp = &r->rpp;
+
+	if (r->mpi_path != NULL)
+		mpi_json_trace(stdout, r);
+	else
+		json_packet_trace(r);
 	if (r->causal.on) {
 		printf(", ");
 		causal_json(stdout, r);
@@ -412,17 +431,29 @@ table_links(const struct netrun *r, const tt_replay_params *rpp, int top)
 }
 
 static void
-print_table(const struct replay *r)
+table_trace(const struct replay *r)
 {
 	tt_trace_in *in = r->in;
-	const tt_replay_params *rpp = &r->rpp;
-	const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
-	int k;
+	const tt_trace_stats *st;
 
+	if (r->mpi_path != NULL) {
+		mpi_table_trace(stdout, r);
+		return;
+	}
+	st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
 	printf("trace: %" PRIu64 " messages, %" PRIu64 " bytes, %.6f s, %zu "
 	    "file%s; replayed ", st->messages, st->bytes,
 	    (double)(st->last_ns - st->first_ns) * 1e-9,
 	    tt_trace_in_nfiles(in), tt_trace_in_nfiles(in) == 1 ? "" : "s");
+}
+
+static void
+print_table(const struct replay *r)
+{
+	const tt_replay_params *rpp = &r->rpp;
+	int k;
+
+	table_trace(r);
 	if (r->causal.on)
 		printf("causally");
 	else if (rpp->speed > 0)
@@ -543,15 +574,18 @@ replay_take(void *state, const struct optval *v)
 
 /* What only a serial run can do, and flags that do not go together. */
 static int
-replay_conflicts(const struct replay *r)
+replay_conflicts(struct replay *r)
 {
 	if (r->npaths == 0) {
 		fprintf(stderr, "ttsim replay: give one or more trace files or "
 		    "directories (see ttsim replay --help)\n");
 		return -1;
 	}
+	r->mpi_path = mpi_path(r->paths, r->npaths);
 	if (causal_conflicts(r) < 0)
 		return -1;
+	if (r->mpi_path != NULL)
+		r->causal.on = 1;       /* it replays causally or not at all */
 	if (ttsim_comm() != NULL && r->rpp.speed == 0) {
 		fprintf(stderr, "ttsim replay: --speed max is for serial runs: "
 		    "when the next message is read depends on every PE at "
@@ -847,10 +881,16 @@ replay_networks(struct replay *r)
 static int
 replay_window(struct replay *r)
 {
-	const tt_trace_stats *st = tt_trace_in_stats(r->in,
-	    tt_trace_in_nfiles(r->in));
+	const tt_trace_stats *st;
 	double span;
 	int k;
+
+	if (r->causal.on) {
+		for (k = 0; k < r->nrun; k++)
+			r->runs[k].rpp.window_end = 0;
+		return 0;
+	}
+	st = tt_trace_in_stats(r->in, tt_trace_in_nfiles(r->in));
 
 	for (k = 0; k < r->nrun; k++) {
 		struct netrun *rn = &r->runs[k];
@@ -896,6 +936,8 @@ replay_scan(struct replay *r)
 	tt_msg m;
 	int x;
 
+	if (r->mpi_path != NULL)
+		return mpi_scan(r) < 0 ? -1 : replay_window(r);
 	if (tt_addrmap_build(&r->map, &r->net.cfg, &r->runs[0].net, stderr) > 0)
 		return -1;
 	if (tt_trace_in_open(&r->in, r->paths, r->npaths, &r->map,
@@ -1430,6 +1472,7 @@ replay_free(struct replay *r)
 			tt_net_free(&r->runs[k].net);
 	}
 	tt_trace_in_close(r->in);
+	tt_mpi_trace_free(&r->mpi);
 	tt_addrmap_free(&r->map);
 	tt_config_free(&r->net.cfg);
 	free(r->paths);
