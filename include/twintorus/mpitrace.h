@@ -22,15 +22,42 @@
  *   - a collective is decomposed into the point-to-point messages of the
  *     algorithm tt_mpi_coll_algorithm() names, sent and received within
  *     the call (its messages match among themselves, never with the
- *     application's own);
+ *     application's own); on a communicator of n ranks, rank i (and the
+ *     root's rank r; v = i - r mod n, its rank relative to the root):
+ *       barrier    dissemination: for k = 1, 2, 4, ... < n, send an empty
+ *                  message to i+k, receive one from i-k (mod n):
+ *                  n * ceil(log2 n) messages of 0 bytes (causal replay
+ *                  sends a message of 0 bytes as one packet);
+ *       bcast      binomial tree from the root: v receives from v minus
+ *                  its lowest set bit, then sends to v + 2^j for each
+ *                  2^j below that bit, largest first: n-1 messages;
+ *       reduce     binomial tree to the root, the mirror of bcast: v
+ *                  receives from v + 2^j (2^j below v's lowest set bit,
+ *                  smallest first), then sends to v minus that bit;
+ *       allreduce  reduce to comm rank 0, then bcast from it: 2(n-1);
+ *       gather     linear: each sends its part to the root, which
+ *                  receives them in rank order: n-1;
+ *       scatter    linear: the root sends each rank its part, in rank
+ *                  order: n-1;
+ *       allgather  ring: n-1 times, send a part to i+1 and receive one
+ *                  from i-1: n(n-1);
+ *       alltoall   pairwise: for k = 1 .. n-1, send to i+k and receive
+ *                  from i-k: n(n-1);
+ *     each message carries its sender's bytes (the event's);
  *   - sends are eager: a send or isend releases its message and the
- *     program goes on, as the motifs' sends do (twintorus/motif.h).
+ *     program goes on, as the motifs' sends do (twintorus/motif.h); a
+ *     send no receive takes is still a message (it enables nothing);
+ *   - a message is bytes of payload, at most TT_DEPS_BYTES_MAX; a gap, and
+ *     t_ns, at most TT_DEPS_NS_MAX; a rank sends fewer than 2^32.
  *
  * Lines come out in an order causal replay can stream: a message's line
  * before any line that names it as a predecessor (ranks are advanced in
  * turn, each until it waits for a message not yet sent).  A receive that
- * no send matches, or ranks that wait for each other, are refused with
- * the rank and event that waits.
+ * no send matches, ranks that wait for each other, a wait on a request
+ * no isend or irecv of the rank started, a peer (or root) outside the
+ * communicator, a rank using a communicator it is not a member of, and
+ * what breaks a limit above are refused with the rank and the index of
+ * the event (in the rank's list, from 0).
  */
 #ifndef TWINTORUS_MPITRACE_H
 #define TWINTORUS_MPITRACE_H
@@ -70,7 +97,9 @@ typedef struct tt_mpi_event {
 	uint8_t kind;           /* enum tt_mpi_kind */
 	uint8_t coll;           /* enum tt_mpi_coll (TT_MPI_COLL) */
 	uint32_t peer;          /* SEND/ISEND: destination, RECV/IRECV:
-	                         * source, COLL: root; as a rank of comm */
+	                         * source, COLL: root (bcast, reduce, gather,
+	                         * scatter; ignored by the others); as a
+	                         * rank of comm */
 	uint32_t comm;          /* index into tt_mpi_trace.comm */
 	int64_t tag;            /* point-to-point matching */
 	uint64_t bytes;         /* payload */
@@ -101,16 +130,19 @@ typedef struct tt_mpi_trace {
 	char format[16];        /* "otf2", "ti" */
 } tt_mpi_trace;
 
-/* An empty trace of nranks ranks and comm 0 (the world). 0, or -1. */
+/* An empty trace of nranks (at least 1) ranks and comm 0 (the world).
+ * 0, or -1. */
 int tt_mpi_trace_init(tt_mpi_trace *t, uint32_t nranks, const char *format);
 /* Append e to rank r's program.  0, or -1 (out of memory). */
 int tt_mpi_trace_add(tt_mpi_trace *t, uint32_t r, const tt_mpi_event *e);
-/* Add a communicator of n members (global ranks); its index, or -1. */
+/* Add a communicator of n members (global ranks); its index, or -1 (out
+ * of memory, no member, or one not below nranks). */
 int tt_mpi_trace_add_comm(tt_mpi_trace *t, uint32_t n, const uint32_t *member);
 void tt_mpi_trace_free(tt_mpi_trace *t);
 
-/* "binomial tree", "ring", ...: the algorithm a collective becomes. */
+/* "MPI_Bcast", ...: a collective's name. */
 const char *tt_coll_name(enum tt_mpi_coll c);
+/* The algorithm a collective becomes, in words (as above). */
 const char *tt_mpi_coll_algorithm(enum tt_mpi_coll c);
 
 /* Read a trace: an OTF2 anchor file (ARCHIVE.otf2, written as Score-P
