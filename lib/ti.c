@@ -924,6 +924,21 @@ tx_recv(struct ti_writer *w, struct tx_msg *m)
 	    m->bytes, TI_DT_BYTE);
 }
 
+/* The shortest decimal that reads back as x (a compute's flops: the
+ * gap comes back to the nanosecond). */
+static void
+tx_number(char *buf, size_t bufsz, double x)
+{
+	int prec;
+
+	for (prec = 6; prec < 17; prec++) {
+		snprintf(buf, bufsz, "%.*g", prec, x);
+		if (strtod(buf, NULL) == x)
+			return;
+	}
+	snprintf(buf, bufsz, "%.17g", x);
+}
+
 static int
 tx_line(struct ti_writer *w, const tt_dep *d, double flops)
 {
@@ -964,10 +979,12 @@ tx_line(struct ti_writer *w, const tt_dep *d, double flops)
 		w->st->recv_before++;
 	}
 	if (d->gap_ns > 0) {
-		double f = (double)d->gap_ns * 1e-9 * flops;
+		double f = (double)d->gap_ns * flops / 1e9;
+		char num[40];
 
-		if (tx_printf(w, d->pe, "%" PRIu32 " compute %.17g\n", d->pe,
-		    f) < 0)
+		tx_number(num, sizeof(num), f);
+		if (tx_printf(w, d->pe, "%" PRIu32 " compute %s\n", d->pe,
+		    num) < 0)
 			return -1;
 		w->st->computes++;
 		w->st->flops += f;
