@@ -87,8 +87,26 @@ ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
 $(info ttd: built without AF_XDP ($(if $(filter no,$(XDP)),XDP=no,libxdp-dev, libbpf-dev or clang missing: make deps installs them)): the libpcap backend only)
 endif
 endif
+# OTF2 archives (lib/otf2.c) through Debian's libotf2 (libotf2-trace-dev,
+# whose pkg-config name is otf2); make deps installs it.  A build without
+# it reads no OTF2 archive and says so; OTF2=no asks for that build.
+OTF2 ?= auto
+ifneq ($(OTF2),no)
+OTF2_LIBS   := $(shell pkg-config --libs otf2 2>/dev/null)
+OTF2_CFLAGS := $(shell pkg-config --cflags otf2 2>/dev/null)
+endif
+ifneq ($(OTF2_LIBS),)
+OTF2_DEF = -DTT_HAVE_OTF2
+OTF2_PC  = otf2
+else
+OTF2_CFLAGS =
+OTF2_PC  =
+ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
+$(info ttsim: built without OTF2 ($(if $(filter no,$(OTF2)),OTF2=no,libotf2-trace-dev missing: make deps installs it)): OTF2 archives are refused)
+endif
+endif
 # what a program linking libtwintorus.a needs
-LIB_LIBS     = $(YAML_LIBS) $(PCAP_LIBS) -lm
+LIB_LIBS     = $(YAML_LIBS) $(PCAP_LIBS) $(OTF2_LIBS) -lm
 ALL_CFLAGS = $(STD) $(WARN) $(BUILD_CPPFLAGS) $(CPPFLAGS) $(YAML_CFLAGS) $(CFLAGS)
 # The library exports only what its public headers declare (twintorus/api.h).
 LIB_CFLAGS = -fPIC -fvisibility=hidden
@@ -99,7 +117,7 @@ DEB_PKGS = gcc make pkg-config libyaml-dev libcmocka-dev libpcap-dev libhwloc-de
            libxdp-dev libbpf-dev \
            gnuplot-nox tcpdump iproute2 iputils-ping tshark systemd man-db mandoc \
            clang libclang-rt-dev g++ universal-ctags \
-           libopenmpi-dev openmpi-bin lammps
+           libopenmpi-dev openmpi-bin lammps libotf2-trace-dev
 
 LIB_SRC  = $(wildcard lib/*.c)
 LIB_OBJ  = $(LIB_SRC:lib/%.c=build/lib/%.o)
@@ -125,6 +143,9 @@ all: build/libtwintorus.a build/libtwintorus.so build/ttsim build/ttd
 build/lib/%.o: lib/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+# only the OTF2 reader sees libotf2's headers
+build/lib/otf2.o build/asan/lib/otf2.o: ALL_CFLAGS += $(OTF2_DEF) $(OTF2_CFLAGS)
 
 build/sim/%.o: sim/%.c
 	@mkdir -p $(@D)
@@ -183,6 +204,15 @@ build/tests/asan/%: tests/unit/%.c $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ)
 build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
+
+# The OTF2 test's archive writer (tests/data/otf2/README.md), where
+# libotf2 is.
+ifneq ($(OTF2_LIBS),)
+MKOTF2 = build/tests/mkotf2
+endif
+build/tests/mkotf2: tests/data/otf2/mkotf2.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(OTF2_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(OTF2_LIBS)
 
 # The testbed's oracle (tt_route() paths, node-level next hops, trace
 # records) and its checked bulk transfer (tests/testbed/README.md).
@@ -276,7 +306,7 @@ unit-asan: $(UNIT_ASAN)
 	@for t in $(UNIT_ASAN); do echo "== $$t (ASan+UBSan)"; \
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t || exit 1; done
 
-cli: build/ttsim build/ttd build/tests/make-frames build/tests/tbroute build/tests/tbflood
+cli: build/ttsim build/ttd build/tests/make-frames build/tests/tbroute build/tests/tbflood $(MKOTF2)
 	@for s in tests/cli/*.sh; do [ "$$s" = tests/cli/lib.sh ] && continue; echo "== $$s"; TTSIM=build/ttsim bash $$s || exit 1; done
 
 # Every shipped example config is itself a test: it must load and verify.
@@ -367,7 +397,7 @@ install: all install-dissector
 	ln -sf libtwintorus.so.0 $(DESTDIR)$(LIBDIR)/libtwintorus.so
 	install -m 644 include/twintorus/*.h $(DESTDIR)$(INCDIR)/twintorus/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCDIR@|$(INCDIR)|' \
-	  -e 's|@VERSION@|$(VERSION)|' twintorus.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/twintorus.pc
+	  -e 's|@VERSION@|$(VERSION)|' -e 's|@OTF2_PC@|$(if $(OTF2_PC), $(OTF2_PC))|' twintorus.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/twintorus.pc
 	install -m 644 man/ttsim.1 $(DESTDIR)$(MANDIR)/man1/ttsim.1
 	install -d $(DESTDIR)$(MANDIR)/man5
 	install -m 644 man/twintorus.yaml.5 $(DESTDIR)$(MANDIR)/man5/twintorus.yaml.5

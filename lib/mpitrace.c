@@ -24,6 +24,7 @@
 
 #include "twintorus/mpitrace.h"
 #include "errf.h"
+#include "mpitrace_int.h"
 #include "u64map.h"
 
 #define NONE UINT32_MAX
@@ -1023,4 +1024,27 @@ tt_mpi_totals_get(const tt_mpi_trace *t, tt_mpi_totals *tot, char *err,
 	}
 	tt_mpi_deps_free(d);
 	return x < 0 ? -1 : 0;
+}
+
+/* ---- reading: one reader per format (lib/mpitrace_int.h) ---- */
+
+int
+tt_mpi_trace_is(const char *path)
+{
+	/* SimGrid time-independent traces: lib/ti.c's tt_ti_is() joins here */
+	return tt_otf2_is(path);
+}
+
+int
+tt_mpi_trace_read(tt_mpi_trace *t, const char *path, double ti_flops,
+    char *err, size_t errsz)
+{
+	(void)ti_flops;         /* for SimGrid time-independent traces */
+	memset(t, 0, sizeof(*t));
+	if (tt_otf2_is(path))
+		return tt_otf2_read(t, path, err, errsz);
+	/* SimGrid time-independent traces: lib/ti.c's tt_ti_read() joins
+	 * here, before the refusal */
+	return tt_errf(err, errsz, "%s: not an MPI-level trace (an OTF2 "
+	    "archive is named by its anchor file, FILE.otf2)", path);
 }
