@@ -291,6 +291,34 @@ test_index_problems(void **state)
 	assert_non_null(strstr(err, "compute rate"));
 }
 
+/* tt_mpi_trace_read() and tt_mpi_trace_is() take TI traces; a rate of 0
+ * is SimGrid's default host speed. */
+static void
+test_dispatch(void **state)
+{
+	char p[256], err[512];
+	tt_mpi_trace t;
+
+	(void)state;
+	put(p, sizeof(p), "dr0", "0 init\n0 compute 20000\n0 send 1 0 1\n");
+	put(p, sizeof(p), "dr1", "1 init\n1 recv 0 0 1\n");
+	put(p, sizeof(p), "d-index.txt", "dr0\ndr1\n");
+	assert_int_equal(tt_mpi_trace_is(p), 1);
+	if (tt_mpi_trace_read(&t, p, 0, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_string_equal(t.format, "ti");
+	assert_int_equal(evat(&t, 0, 0)->ns, 1000000000);  /* 20000 f/s */
+	tt_mpi_trace_free(&t);
+	if (tt_mpi_trace_read(&t, p, 4e4, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(evat(&t, 0, 0)->ns, 500000000);
+	tt_mpi_trace_free(&t);
+	put(p, sizeof(p), "not-a-trace.txt", "hello\n");
+	assert_int_equal(tt_mpi_trace_is(p), 0);
+	assert_int_equal(tt_mpi_trace_read(&t, p, 0, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not an MPI-level trace"));
+}
+
 /* ---- writing ---- */
 
 struct fake {
@@ -487,6 +515,7 @@ main(void)
 		cmocka_unit_test(test_default_datatype_and_index_forms),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_index_problems),
+		cmocka_unit_test(test_dispatch),
 		cmocka_unit_test(test_export_and_read_back),
 		cmocka_unit_test(test_export_whole_or_nothing),
 	};
