@@ -193,6 +193,10 @@ cmd_trace_export(int argc, char **argv)
 		rc = TTSIM_EXIT_OK;
 		goto out;
 	}
+	if (rc != OPT_PARSED) {
+		rc = TTSIM_EXIT_USAGE;
+		goto out;
+	}
 	rc = TTSIM_EXIT_USAGE;
 	if (tt_net_init(&net, &o.no.spec, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim trace export: %s\n", err);
