@@ -88,6 +88,14 @@ replay_usage(FILE *f)
 "                  columns are the sequence and the predecessor count)\n"
 "  --plot FILE     message latency CDF per network (.png or .svg, gnuplot)\n"
 "\n"
+"\n"
+"An MPI-level trace (an OTF2 archive as Score-P writes it, named by its\n"
+"anchor file FILE.otf2) replays alone and causally (--causal is implied):\n"
+"rank r is PE r (or where --placement puts it), each send waits for the\n"
+"receives its rank completed before it and the compute recorded since, and\n"
+"collectives become the point-to-point messages of fixed algorithms (man\n"
+"ttsim).  --deps, the inference's flags and open loop's are refused.\n"
+"\n"
 "Exit status: 0 replayed, 1 the deadlock watchdog fired, 2 bad usage or a\n"
 "damaged trace.\n");
 }
@@ -181,12 +189,34 @@ accepted(const struct netrun *r, const tt_replay_params *rpp)
 	    ((double)(end - rpp->warmup) * r->net.ncards);
 }
 
-/* The trace's part of --json. */
+/* An MPI-level trace's part of --json's trace object. */
 static void
-json_trace(const struct replay *r)
+json_mpi_trace(const struct replay *r)
+{
+	const tt_mpi_trace *t = &r->mpi;
+	const tt_mpi_totals *tot = &r->mtot;
+
+	printf("{\"trace\": {\"files\": [");
+	tt_json_string(stdout, r->mpi_path);
+	printf("], \"format\": ");
+	tt_json_string(stdout, t->format);
+	printf(", \"ranks\": %" PRIu32 ", \"messages\": %" PRIu64
+	    ", \"bytes\": %" PRIu64 ", \"p2p_messages\": %" PRIu64
+	    ", \"p2p_bytes\": %" PRIu64 ", \"collectives\": %" PRIu64
+	    ", \"recorded_span_s\": ", t->nranks, tot->messages, tot->bytes,
+	    tot->p2p_messages, tot->p2p_bytes, tot->collectives);
+	if (t->timed)
+		printf("%.9f", (double)t->span_ns * 1e-9);
+	else
+		printf("null");
+	printf(", \"compute_s\": %.9f}", (double)tot->compute_ns * 1e-9);
+}
+
+/* A packet trace's part of --json's trace object. */
+static void
+json_packet_trace(const struct replay *r)
 {
 	tt_trace_in *in = r->in;
-	const tt_replay_params *rpp = &r->rpp;
 	const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
 	size_t i;
 
@@ -201,6 +231,18 @@ json_trace(const struct replay *r)
 	    ", \"skipped_unmapped\": %" PRIu64 "}", st->records, st->messages,
 	    st->bytes, (double)(st->last_ns - st->first_ns) * 1e-9, st->hello,
 	    st->delivered, st->unmapped);
+}
+
+/* The trace's part of --json. */
+static void
+json_trace(const struct replay *r)
+{
+	const tt_replay_params *rpp = &r->rpp;
+
+	if (r->mpi_path != NULL)
+		json_mpi_trace(r);
+	else
+		json_packet_trace(r);
 	if (r->causal.on) {
 		printf(", ");
 		causal_json(stdout, r);
@@ -410,17 +452,37 @@ table_links(const struct netrun *r, const tt_replay_params *rpp, int top)
 }
 
 static void
-print_table(const struct replay *r)
+table_trace(const struct replay *r)
 {
 	tt_trace_in *in = r->in;
-	const tt_replay_params *rpp = &r->rpp;
-	const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
-	int k;
+	const tt_trace_stats *st;
 
+	if (r->mpi_path != NULL) {
+		printf("trace: %s (%s), %" PRIu32 " ranks, %" PRIu64 " messages "
+		    "(%" PRIu64 " point to point, the rest from %" PRIu64
+		    " collective calls), %" PRIu64 " bytes", r->mpi_path,
+		    r->mpi.format, r->mpi.nranks, r->mtot.messages,
+		    r->mtot.p2p_messages, r->mtot.collectives, r->mtot.bytes);
+		if (r->mpi.timed)
+			printf(", %.6f s recorded", (double)r->mpi.span_ns *
+			    1e-9);
+		printf("; replayed ");
+		return;
+	}
+	st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
 	printf("trace: %" PRIu64 " messages, %" PRIu64 " bytes, %.6f s, %zu "
 	    "file%s; replayed ", st->messages, st->bytes,
 	    (double)(st->last_ns - st->first_ns) * 1e-9,
 	    tt_trace_in_nfiles(in), tt_trace_in_nfiles(in) == 1 ? "" : "s");
+}
+
+static void
+print_table(const struct replay *r)
+{
+	const tt_replay_params *rpp = &r->rpp;
+	int k;
+
+	table_trace(r);
 	if (r->causal.on)
 		printf("causally");
 	else if (rpp->speed > 0)
@@ -541,15 +603,22 @@ replay_take(void *state, const struct optval *v)
 
 /* What only a serial run can do, and flags that do not go together. */
 static int
-replay_conflicts(const struct replay *r)
+replay_conflicts(struct replay *r)
 {
+	size_t i;
+
 	if (r->npaths == 0) {
 		fprintf(stderr, "ttsim replay: give one or more trace files or "
 		    "directories (see ttsim replay --help)\n");
 		return -1;
 	}
+	for (i = 0; i < r->npaths; i++)
+		if (tt_mpi_trace_is(r->paths[i]))
+			r->mpi_path = r->paths[i];
 	if (causal_conflicts(r) < 0)
 		return -1;
+	if (r->mpi_path != NULL)
+		r->causal.on = 1;       /* it replays causally or not at all */
 	if (ttsim_comm() != NULL && r->rpp.speed == 0) {
 		fprintf(stderr, "ttsim replay: --speed max is for serial runs: "
 		    "when the next message is read depends on every PE at "
@@ -844,10 +913,16 @@ replay_networks(struct replay *r)
 static int
 replay_window(struct replay *r)
 {
-	const tt_trace_stats *st = tt_trace_in_stats(r->in,
-	    tt_trace_in_nfiles(r->in));
+	const tt_trace_stats *st;
 	double span;
 	int k;
+
+	if (r->causal.on) {
+		for (k = 0; k < r->nrun; k++)
+			r->runs[k].rpp.window_end = 0;
+		return 0;
+	}
+	st = tt_trace_in_stats(r->in, tt_trace_in_nfiles(r->in));
 
 	for (k = 0; k < r->nrun; k++) {
 		struct netrun *rn = &r->runs[k];
@@ -881,6 +956,42 @@ replay_window(struct replay *r)
 	return 0;
 }
 
+/* An MPI-level trace read whole and converted once: a receive without
+ * its send, a deadlock, more ranks than PEs are refused before anything
+ * runs. */
+static int
+replay_scan_mpi(struct replay *r)
+{
+	const char *pl = r->causal.placement;
+	uint32_t pes = r->runs[0].net.ncards;
+	char err[1024];
+
+	if (tt_mpi_trace_read(&r->mpi, r->mpi_path, 0, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim replay: %s\n", err);
+		return -1;
+	}
+	if (tt_mpi_totals_get(&r->mpi, &r->mtot, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim replay: %s: %s\n", r->mpi_path, err);
+		return -1;
+	}
+	r->total = r->mtot.messages;
+	if (r->total == 0) {
+		fprintf(stderr, "ttsim replay: %s: the trace holds no messages "
+		    "(%" PRIu32 " ranks)\n", r->mpi_path, r->mpi.nranks);
+		return -1;
+	}
+	/* a placement file may put several ranks on one PE */
+	if ((pl == NULL || strcmp(pl, "linear") == 0 ||
+	    strncmp(pl, "random:", 7) == 0) && r->mpi.nranks > pes) {
+		fprintf(stderr, "ttsim replay: %s has %" PRIu32 " ranks, the "
+		    "network %" PRIu32 " PEs; replay on a network of at least "
+		    "as many PEs (--dims), or place the ranks with "
+		    "--placement FILE\n", r->mpi_path, r->mpi.nranks, pes);
+		return -1;
+	}
+	return replay_window(r);
+}
+
 /*
  * Read the whole trace once first: every damaged record is reported
  * before anything runs, and progress knows the total.
@@ -893,6 +1004,8 @@ replay_scan(struct replay *r)
 	tt_msg m;
 	int x;
 
+	if (r->mpi_path != NULL)
+		return replay_scan_mpi(r);
 	if (tt_addrmap_build(&r->map, &r->net.cfg, &r->runs[0].net, stderr) > 0)
 		return -1;
 	if (tt_trace_in_open(&r->in, r->paths, r->npaths, &r->map,
@@ -1427,6 +1540,7 @@ replay_free(struct replay *r)
 			tt_net_free(&r->runs[k].net);
 	}
 	tt_trace_in_close(r->in);
+	tt_mpi_trace_free(&r->mpi);
 	tt_addrmap_free(&r->map);
 	tt_config_free(&r->net.cfg);
 	free(r->paths);

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "twintorus/json.h"
+#include "twintorus/mpitrace.h"
 #include "twintorus/trace.h"
 #include "ttsim.h"
 
@@ -28,6 +29,13 @@ stat_usage(FILE *f)
 "the file's addresses: map.  Plain frames (Ethernet/IP, no torus header) with\n"
 "no addresses: map are listed by address (IP and MAC: frames and bytes sent\n"
 "and received), to write that map from.\n"
+"\n"
+"\n"
+"An MPI-level trace (an OTF2 archive, named by its anchor file FILE.otf2) is\n"
+"summarised alone: its ranks, its messages as causal replay sends them (each\n"
+"point-to-point message once, and the messages the collectives become),\n"
+"their payload bytes, the collective calls, the recorded span and compute,\n"
+"and the busiest rank pairs.\n"
 "\n"
 "  --top N   pairs, PEs and addresses listed (default 10; --json lists all)\n"
 "Exit status: 0 read, 2 bad usage or a damaged trace.\n");
@@ -274,6 +282,174 @@ struct statargs {
 	int top;
 };
 
+/* ---- MPI-level traces (twintorus/mpitrace.h) ---- */
+
+/* Each message of the conversion counted per rank and pair. */
+static int
+mpi_tally(const tt_mpi_trace *mt, tt_tally *tally, char *err, size_t errsz)
+{
+	tt_mpi_deps *d;
+	tt_dep_stream s;
+	tt_dep line;
+	tt_msg m;
+	int x;
+
+	if (tt_mpi_deps_open(&d, mt, err, errsz) < 0)
+		return -1;
+	s = tt_mpi_deps_stream(d);
+	memset(&m, 0, sizeof(m));
+	while ((x = s.next(s.ctx, &line, err, errsz)) > 0) {
+		m.src = line.pe;
+		m.dst = line.dst;
+		m.seq = line.seq;
+		m.bytes = line.bytes;
+		m.t_ns = line.t_ns;
+		if (tt_tally_msg(tally, &m) < 0) {
+			snprintf(err, errsz, "out of memory");
+			x = -1;
+			break;
+		}
+	}
+	tt_mpi_deps_free(d);
+	return x;
+}
+
+static void
+mpi_print(const char *path, const tt_mpi_trace *mt, const tt_mpi_totals *tot,
+    const tt_tally_pe *pe, size_t npe, const tt_tally_pair *pr, size_t npr,
+    int json, int top)
+{
+	double span = (double)mt->span_ns * 1e-9;
+	double compute = (double)tot->compute_ns * 1e-9;
+	size_t i;
+
+	if (json) {
+		printf("{\"files\": [");
+		tt_json_string(stdout, path);
+		printf("], \"format\": ");
+		tt_json_string(stdout, mt->format);
+		printf(", \"ranks\": %" PRIu32 ", \"communicators\": %" PRIu32
+		    ", \"messages\": %" PRIu64 ", \"bytes\": %" PRIu64
+		    ", \"p2p_messages\": %" PRIu64 ", \"p2p_bytes\": %" PRIu64
+		    ", \"collectives\": %" PRIu64 ", \"collective_messages\": %"
+		    PRIu64 ", \"collective_bytes\": %" PRIu64, mt->nranks,
+		    mt->ncomms, tot->messages, tot->bytes, tot->p2p_messages,
+		    tot->p2p_bytes, tot->collectives,
+		    tot->messages - tot->p2p_messages,
+		    tot->bytes - tot->p2p_bytes);
+		printf(", \"span_s\": ");
+		if (mt->timed)
+			printf("%.9f", span);
+		else
+			printf("null");
+		printf(", \"compute_s\": %.9f, \"pes\": [", compute);
+		for (i = 0; i < npe; i++)
+			printf("%s{\"pe\": %" PRIu32 ", \"sent_messages\": %"
+			    PRIu64 ", \"sent_bytes\": %" PRIu64
+			    ", \"received_messages\": %" PRIu64
+			    ", \"received_bytes\": %" PRIu64 "}", i ? ", " : "",
+			    pe[i].pe, pe[i].sent_messages, pe[i].sent_bytes,
+			    pe[i].received_messages, pe[i].received_bytes);
+		printf("], \"pairs\": %zu, \"top_pairs\": [", npr);
+		for (i = 0; i < npr; i++)
+			printf("%s{\"src\": %" PRIu32 ", \"dst\": %" PRIu32
+			    ", \"messages\": %" PRIu64 ", \"bytes\": %" PRIu64
+			    "}", i ? ", " : "", pr[i].src, pr[i].dst,
+			    pr[i].messages, pr[i].bytes);
+		printf("]}\n");
+		return;
+	}
+	printf("%s: an MPI-level trace (%s), %" PRIu32 " ranks, %" PRIu32
+	    " communicators\n", path, mt->format, mt->nranks, mt->ncomms);
+	printf("  messages      %" PRIu64 " (%" PRIu64 " bytes of payload), as "
+	    "causal replay sends them\n", tot->messages, tot->bytes);
+	printf("  point to point %" PRIu64 " (%" PRIu64 " bytes)\n",
+	    tot->p2p_messages, tot->p2p_bytes);
+	printf("  collectives   %" PRIu64 " calls, %" PRIu64 " messages (%" PRIu64
+	    " bytes)\n", tot->collectives, tot->messages - tot->p2p_messages,
+	    tot->bytes - tot->p2p_bytes);
+	if (mt->timed)
+		printf("  span          %.9f s recorded\n", span);
+	printf("  compute       %.9f s over every rank\n", compute);
+	printf("  pairs         %zu source x destination pairs\n", npr);
+	if (npr) {
+		printf("\nbusiest pairs (of %zu):\n  %8s %8s %10s %14s\n", npr,
+		    "src", "dst", "messages", "bytes");
+		for (i = 0; i < npr && i < (size_t)top; i++)
+			printf("  %8" PRIu32 " %8" PRIu32 " %10" PRIu64 " %14"
+			    PRIu64 "\n", pr[i].src, pr[i].dst, pr[i].messages,
+			    pr[i].bytes);
+		printf("\nper rank (first %d):\n  %10s %10s %14s %10s %14s\n",
+		    top, "rank", "sent", "bytes", "received", "bytes");
+		for (i = 0; i < npe && i < (size_t)top; i++)
+			printf("  %10" PRIu32 " %10" PRIu64 " %14" PRIu64 " %10"
+			    PRIu64 " %14" PRIu64 "\n", pe[i].pe,
+			    pe[i].sent_messages, pe[i].sent_bytes,
+			    pe[i].received_messages, pe[i].received_bytes);
+	}
+}
+
+/* ttsim trace stat of an MPI-level trace: the exit status. */
+static int
+stat_mpi(const char *path, int json, int top)
+{
+	tt_mpi_trace mt;
+	tt_mpi_totals tot;
+	tt_tally *tally = NULL;
+	const tt_tally_pe *pe;
+	const tt_tally_pair *pr;
+	size_t npe = 0, npr = 0;
+	char err[1024];
+	int rc = TTSIM_EXIT_USAGE;
+
+	if (tt_mpi_trace_read(&mt, path, 0, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim trace stat: %s\n", err);
+		return TTSIM_EXIT_USAGE;
+	}
+	if (tt_mpi_totals_get(&mt, &tot, err, sizeof(err)) < 0 ||
+	    tt_tally_create(&tally) < 0 ||
+	    mpi_tally(&mt, tally, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim trace stat: %s: %s\n", path, tally ? err :
+		    "out of memory");
+	} else if ((pe = tt_tally_pes(tally, &npe)) == NULL ||
+	    (pr = tt_tally_pairs(tally, &npr)) == NULL) {
+		fprintf(stderr, "ttsim trace stat: out of memory\n");
+	} else {
+		mpi_print(path, &mt, &tot, pe, npe, pr, npr, json, top);
+		rc = TTSIM_EXIT_OK;
+	}
+	tt_tally_free(tally);
+	tt_mpi_trace_free(&mt);
+	return rc;
+}
+
+/* An MPI-level trace among the paths: alone, and with no network. */
+static int
+stat_mpi_path(const struct statargs *a, const char **path)
+{
+	size_t i;
+
+	*path = NULL;
+	for (i = 0; i < a->npaths; i++)
+		if (tt_mpi_trace_is(a->paths[i]))
+			*path = a->paths[i];
+	if (*path == NULL)
+		return 0;
+	if (a->npaths > 1) {
+		fprintf(stderr, "ttsim trace stat: %s is an MPI-level trace: "
+		    "summarise it alone\n", *path);
+		return -1;
+	}
+	if (a->net.given) {
+		fprintf(stderr, "ttsim trace stat: %s is an MPI-level trace: "
+		    "its ranks are not a network's PEs; give no YAML file or "
+		    "network flags\n", *path);
+		return -1;
+	}
+	return 1;
+}
+
+
 enum { OPT_STAT_TOP = OPT_OWN };
 
 static const struct option stat_flags[] = {
@@ -381,7 +557,8 @@ cmd_trace_stat(int argc, char **argv)
 	tt_net net;
 	tt_addrmap map;
 	tt_trace_in *in = NULL;
-	int r;
+	const char *mpath;
+	int r, mpi;
 
 	memset(&a, 0, sizeof(a));
 	memset(&t, 0, sizeof(t));
@@ -394,6 +571,9 @@ cmd_trace_stat(int argc, char **argv)
 	t.top = a.top;
 	if (r == OPT_HELP_SHOWN) {
 		r = TTSIM_EXIT_OK;
+	} else if (r == OPT_PARSED && (mpi = stat_mpi_path(&a, &mpath)) != 0) {
+		r = mpi < 0 ? TTSIM_EXIT_USAGE : stat_mpi(mpath, a.out.json,
+		    a.top);
 	} else if (r != OPT_PARSED || stat_open(&a, &t, &net, &map, &in) < 0 ||
 	    stat_read(in, &t, "trace stat") < 0) {
 		r = TTSIM_EXIT_USAGE;

@@ -9,6 +9,7 @@
 
 #include "twintorus/causal.h"
 #include "twintorus/infer.h"
+#include "twintorus/mpitrace.h"
 #include "twintorus/outfile.h"
 #include "twintorus/placement.h"
 #include "twintorus/replay.h"
@@ -31,6 +32,7 @@ struct causal_run {
 	tt_causal *c;
 	tt_infer *inf;
 	tt_deps_reader *dr;
+	tt_mpi_deps *md;        /* an MPI-level trace's */
 	tt_placement *pl;
 	tt_infer_stats ist;     /* of the inference, when it ran */
 	tt_causal_result res;
@@ -95,6 +97,11 @@ struct replay {
 	tt_addrmap map;
 	tt_trace_in *in;        /* read once first, for its totals */
 	uint64_t total;         /* its messages */
+	/* an MPI-level trace (twintorus/mpitrace.h), read whole: it replays
+	 * causally with the dependencies of its calls */
+	const char *mpi_path;   /* NULL: a packet trace */
+	tt_mpi_trace mpi;
+	tt_mpi_totals mtot;
 	struct replay_job job;
 };
 
@@ -107,8 +114,8 @@ void replay_deadlock(const struct netrun *rn, const tt_simparams *p);
 extern const struct option causal_flags[];      /* --causal --deps */
 void causal_opts_init(struct causal_opts *co);
 int causal_take(void *co, const struct optval *v);
-/* Flags that do not go with --causal (or --deps without it): -1 after
- * a message. */
+/* Flags that do not go with --causal (or --deps without it), or with an
+ * MPI-level trace: -1 after a message. */
 int causal_conflicts(const struct replay *r);
 /* Read a --deps file through once, so that a damaged line is reported
  * before anything runs.  -1 after a message. */

@@ -42,17 +42,58 @@ causal_take(void *state, const struct optval *v)
 	return 0;
 }
 
-int
-causal_conflicts(const struct replay *r)
+static int
+infer_flags_given(const struct causal_opts *co)
 {
 	tt_infer_params d;
 
 	tt_infer_params_default(&d);
+	return co->ip.burst_gap_ns != d.burst_gap_ns ||
+	    co->ip.pause_ns != d.pause_ns || co->ip.window_ns != d.window_ns ||
+	    co->ip.turnaround_ns != d.turnaround_ns;
+}
+
+/* An MPI-level trace replays alone and causally, with the dependencies
+ * of its own calls: nothing to infer, no file of them, no open loop. */
+static int
+mpi_conflicts(const struct replay *r)
+{
+	const char *p = r->mpi_path;
+
+	if (r->npaths > 1) {
+		fprintf(stderr, "ttsim replay: %s is an MPI-level trace: replay "
+		    "it alone\n", p);
+		return -1;
+	}
+	if (r->causal.deps != NULL) {
+		fprintf(stderr, "ttsim replay: --deps: %s is an MPI-level trace, "
+		    "whose calls give the dependencies; drop --deps\n", p);
+		return -1;
+	}
+	if (infer_flags_given(&r->causal)) {
+		fprintf(stderr, "ttsim replay: --burst-gap, --pause, --window, "
+		    "--turnaround and --recorded-model tune the inference over "
+		    "packet traces; %s is an MPI-level trace, whose calls give "
+		    "the dependencies\n", p);
+		return -1;
+	}
+	if (r->open_loop_flag != NULL) {
+		fprintf(stderr, "ttsim replay: %s is open loop's; %s is an "
+		    "MPI-level trace, which replays causally (it records calls, "
+		    "not when messages crossed a wire)\n", r->open_loop_flag,
+		    p);
+		return -1;
+	}
+	return 0;
+}
+
+int
+causal_conflicts(const struct replay *r)
+{
+	if (r->mpi_path != NULL)
+		return mpi_conflicts(r);
 	if ((!r->causal.on || r->causal.deps != NULL) &&
-	    (r->causal.ip.burst_gap_ns != d.burst_gap_ns ||
-	    r->causal.ip.pause_ns != d.pause_ns ||
-	    r->causal.ip.window_ns != d.window_ns ||
-	    r->causal.ip.turnaround_ns != d.turnaround_ns)) {
+	    infer_flags_given(&r->causal)) {
 		fprintf(stderr, "ttsim replay: --burst-gap, --pause, --window and "
 		    "--turnaround tune the inference of --causal without "
 		    "--deps\n");
@@ -108,10 +149,12 @@ causal_free(struct causal_run *cr)
 	tt_causal_free(cr->c);
 	tt_infer_free(cr->inf);
 	tt_deps_close_reader(cr->dr);
+	tt_mpi_deps_free(cr->md);
 	tt_placement_free(cr->pl);
 	cr->c = NULL;
 	cr->inf = NULL;
 	cr->dr = NULL;
+	cr->md = NULL;
 	cr->pl = NULL;
 }
 
@@ -126,7 +169,11 @@ causal_start(struct causal_run *cr, const struct replay *r,
 	tt_dep_stream in;
 	char err[1024];
 
-	if (co->deps != NULL) {
+	if (r->mpi_path != NULL) {
+		if (tt_mpi_deps_open(&cr->md, &r->mpi, err, sizeof(err)) < 0)
+			goto bad;
+		in = tt_mpi_deps_stream(cr->md);
+	} else if (co->deps != NULL) {
 		if (tt_deps_open(&cr->dr, co->deps, err, sizeof(err)) < 0)
 			goto bad;
 		in = tt_deps_stream(cr->dr);
@@ -152,8 +199,9 @@ causal_start(struct causal_run *cr, const struct replay *r,
 		goto bad;
 	return 0;
 bad:
-	fprintf(stderr, "ttsim replay: %s%s\n", co->deps != NULL ? "--deps " :
-	    "", err);
+	fprintf(stderr, "ttsim replay: %s%s%s\n", r->mpi_path != NULL ?
+	    r->mpi_path : co->deps != NULL ? "--deps " : "", r->mpi_path !=
+	    NULL ? ": " : "", err);
 	causal_free(cr);
 	return -1;
 }
@@ -162,7 +210,8 @@ bad:
  * warnings, which are the same for every network.  -1 after a message if
  * reading failed. */
 static int
-causal_finish(struct causal_run *cr, tt_sim *sim, int warn)
+causal_finish(struct causal_run *cr, const struct replay *r, tt_sim *sim,
+    int warn)
 {
 	char err[1024];
 	int rc = 0;
@@ -170,8 +219,9 @@ causal_finish(struct causal_run *cr, tt_sim *sim, int warn)
 	cr->res = *tt_causal_result_get(cr->c);
 	if (tt_causal_error(cr->c, err, sizeof(err)) < 0) {
 		progress_clear();
-		fprintf(stderr, "ttsim replay: %s%s\n", cr->dr != NULL ?
-		    "--deps " : "", err);
+		fprintf(stderr, "ttsim replay: %s%s%s\n", cr->dr != NULL ?
+		    "--deps " : r->mpi_path != NULL ? r->mpi_path : "",
+		    cr->md != NULL ? ": " : "", err);
 		rc = -1;
 	}
 	if (warn)
@@ -244,7 +294,8 @@ causal_replay_one(struct replay *r, int k)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	rn->wall = (double)(t1.tv_sec - t0.tv_sec) +
 	    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-	if (causal_finish(&rn->cr, sim, k == 0) < 0 || replay_links(rn, sim) < 0)
+	if (causal_finish(&rn->cr, r, sim, k == 0) < 0 ||
+	    replay_links(rn, sim) < 0)
 		rc = TTSIM_EXIT_USAGE;
 	rn->rr = rn->cr.res.rr;
 	rn->makespan = tt_causal_makespan(&rn->cr.res);
@@ -268,7 +319,9 @@ causal_json(FILE *f, const struct replay *r)
 	if (!co->on)
 		return;
 	fprintf(f, ", \"causal\": {\"dependencies\": ");
-	if (co->deps != NULL)
+	if (r->mpi_path != NULL)
+		fprintf(f, "\"mpi\"");
+	else if (co->deps != NULL)
 		tt_json_string(f, co->deps);
 	else
 		fprintf(f, "\"inferred\"");
@@ -278,7 +331,7 @@ causal_json(FILE *f, const struct replay *r)
 	    ", \"ignored_predecessors\": %" PRIu64 ", \"first_release_cycle\": %"
 	    PRIu64, cr->res.lines, cr->res.waited, cr->res.ignored,
 	    cr->res.first_gen == UINT64_MAX ? 0 : cr->res.first_gen);
-	if (co->deps == NULL)
+	if (co->deps == NULL && r->mpi_path == NULL)
 		fprintf(f, ", \"burst_gap_ns\": %" PRIu64 ", \"frames\": %" PRIu64
 		    ", \"deliveries\": %" PRIu64 ", \"grouped\": %" PRIu64
 		    ", \"predecessors\": %" PRIu64 ", \"transport\": {\"tcp_acks\": "
@@ -305,6 +358,11 @@ causal_table(FILE *f, const struct replay *r)
 	fprintf(f, "causal replay: %" PRIu64 " messages, each released when "
 	    "its predecessors have arrived and its compute gap has passed; "
 	    "dependencies ", cr->res.lines);
+	if (r->mpi_path != NULL) {
+		fprintf(f, "from the trace's MPI calls (sends matched to "
+		    "receives; collectives as point-to-point messages)\n");
+		return;
+	}
 	if (co->deps != NULL) {
 		fprintf(f, "from %s\n", co->deps);
 		return;
