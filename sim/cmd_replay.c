@@ -13,6 +13,7 @@
 
 #include "twintorus/json.h"
 #include "twintorus/outfile.h"
+#include "twintorus/ti.h"
 #include "replay.h"
 
 static void
@@ -90,7 +91,10 @@ replay_usage(FILE *f)
 "\n"
 "\n"
 "An MPI-level trace (an OTF2 archive as Score-P writes it, named by its\n"
-"anchor file FILE.otf2) replays alone and causally (--causal is implied):\n"
+"anchor file FILE.otf2; a SimGrid time-independent trace, named by its\n"
+"index file or a directory holding smpi_simgrid.txt, whose compute in\n"
+"flops runs at --ti-flops RATE flops/s, SimGrid's default 20000 unless\n"
+"given) replays alone and causally (--causal is implied):\n"
 "rank r is PE r (or where --placement puts it), each send waits for the\n"
 "receives its rank completed before it and the compute recorded since, and\n"
 "collectives become the point-to-point messages of fixed algorithms (man\n"
@@ -619,6 +623,11 @@ replay_conflicts(struct replay *r)
 		return -1;
 	if (r->mpi_path != NULL)
 		r->causal.on = 1;       /* it replays causally or not at all */
+	if (r->ti_flops > 0 && (r->mpi_path == NULL || !tt_ti_is(r->mpi_path))) {
+		fprintf(stderr, "ttsim replay: --ti-flops is the compute rate of "
+		    "a SimGrid time-independent trace, and none is given\n");
+		return -1;
+	}
 	if (ttsim_comm() != NULL && r->rpp.speed == 0) {
 		fprintf(stderr, "ttsim replay: --speed max is for serial runs: "
 		    "when the next message is read depends on every PE at "
@@ -654,6 +663,7 @@ replay_parse(struct replay *r, int argc, char **argv)
 		{causal_flags, 0, causal_take, &r->causal},
 		{inferopts_flags, 0, inferopts_take, &r->causal.ip},
 		{jobs_flags, 0, jobs_take, &r->jobs},
+		{tiopts_flags, 0, tiopts_take, &r->ti_flops},
 	};
 	int rc;
 
@@ -966,7 +976,8 @@ replay_scan_mpi(struct replay *r)
 	uint32_t pes = r->runs[0].net.ncards;
 	char err[1024];
 
-	if (tt_mpi_trace_read(&r->mpi, r->mpi_path, 0, err, sizeof(err)) < 0) {
+	if (tt_mpi_trace_read(&r->mpi, r->mpi_path, r->ti_flops, err,
+	    sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim replay: %s\n", err);
 		return -1;
 	}

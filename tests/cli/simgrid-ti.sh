@@ -11,7 +11,8 @@
 #    twintorus/mpitrace.h states (n-1, 2(n-1), n*ceil(log2 n)).
 #  - ttsim to SimGrid: the real recording traces/captured/mpihalo-2x2x2,
 #    exported by ttsim trace export --ti, holds one isend per message the
-#    inference finds, reads back in ttsim with that many, and SimGrid's
+#    inference finds, reads back in ttsim with that many (and the same
+#    compute, in trace stat), and SimGrid's
 #    replay (smpirun -replay) runs it to the end with that many isends and
 #    recvs (counted in the TI trace of the replay itself).
 #  - bad input: a TI line ttsim does not take is refused, exit 2, with
@@ -106,8 +107,9 @@ fi
 
 # ---- ttsim to SimGrid ----
 halo=traces/captured/mpihalo-2x2x2
-inferred=$("$T" trace infer $halo --dims 2,2,2 -o "$tmp/halo.deps" --json 2>"$tmp/i.err" |
-    jq -r .messages)
+"$T" trace infer $halo --dims 2,2,2 -o "$tmp/halo.deps" --json >"$tmp/i.json" 2>"$tmp/i.err"
+inferred=$(jq -r .messages "$tmp/i.json")
+gaps=$(jq -r .compute.gaps_s "$tmp/i.json")
 "$T" trace export --ti "$tmp/halo-ti" $halo --dims 2,2,2 --json >"$tmp/x.json" 2>"$tmp/x.err"
 st=$?
 isends=$(cat "$tmp"/halo-ti/rank-*.txt 2>/dev/null | awk '$2 == "isend" { n++ } END { print n + 0 }')
@@ -126,6 +128,16 @@ if [ $st = 0 ] && diff -r "$tmp/halo-ti" "$tmp/halo-ti2" >"$tmp/d.out" 2>&1; the
 	ok "trace export --deps FILE writes the same trace"
 else
 	bad "trace export --deps (exit $st)" "$(cat "$tmp/x2.err" "$tmp/d.out")"
+fi
+# trace stat reads it back: the messages and, at the rate they were
+# written at, the compute gaps to the nanosecond
+"$T" trace stat "$tmp/halo-ti" --json >"$tmp/s.json" 2>"$tmp/s.err"
+st=$?
+if [ $st = 0 ] && [ "$(jq -r '"\(.format) \(.messages) \(.compute_s)"' "$tmp/s.json")" = "ti $inferred $gaps" ]; then
+	ok "trace stat of the export: $inferred messages, $gaps s of compute, as inferred"
+else
+	bad "trace stat of the export (exit $st)" \
+	    "$(jq -c '[.format, .messages, .compute_s]' "$tmp/s.json") against $inferred, $gaps$(printf '\n'; cat "$tmp/s.err")"
 fi
 # read back in ttsim: as many messages as inferred (no collective)
 "$T" replay "$tmp/halo-ti" --dims 2,2,2 --causal --json >"$tmp/b.json" 2>"$tmp/b.err"
