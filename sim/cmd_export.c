@@ -29,6 +29,17 @@ tiopts_take(void *flops, const struct optval *v)
 	    "e.g. 1e9)", flops);
 }
 
+int
+tiopts_check(const char *cmd, double flops, const char *mpi_path)
+{
+	if (flops > 0 && (mpi_path == NULL || !tt_ti_is(mpi_path))) {
+		fprintf(stderr, "ttsim %s: --ti-flops is the compute rate of a "
+		    "SimGrid time-independent trace, and none is given\n", cmd);
+		return -1;
+	}
+	return 0;
+}
+
 static void
 export_usage(FILE *f)
 {

@@ -13,7 +13,6 @@
 
 #include "twintorus/json.h"
 #include "twintorus/outfile.h"
-#include "twintorus/ti.h"
 #include "replay.h"
 
 static void
@@ -623,11 +622,8 @@ replay_conflicts(struct replay *r)
 		return -1;
 	if (r->mpi_path != NULL)
 		r->causal.on = 1;       /* it replays causally or not at all */
-	if (r->ti_flops > 0 && (r->mpi_path == NULL || !tt_ti_is(r->mpi_path))) {
-		fprintf(stderr, "ttsim replay: --ti-flops is the compute rate of "
-		    "a SimGrid time-independent trace, and none is given\n");
+	if (tiopts_check("replay", r->ti_flops, r->mpi_path) < 0)
 		return -1;
-	}
 	if (ttsim_comm() != NULL && r->rpp.speed == 0) {
 		fprintf(stderr, "ttsim replay: --speed max is for serial runs: "
 		    "when the next message is read depends on every PE at "

@@ -12,7 +12,6 @@
 #include "twintorus/json.h"
 #include "twintorus/mpitrace.h"
 #include "twintorus/trace.h"
-#include "twintorus/ti.h"
 #include "ttsim.h"
 
 static void
@@ -439,12 +438,8 @@ stat_mpi_path(const struct statargs *a, const char **path)
 	for (i = 0; i < a->npaths; i++)
 		if (tt_mpi_trace_is(a->paths[i]))
 			*path = a->paths[i];
-	if (a->ti_flops > 0 && (*path == NULL || !tt_ti_is(*path))) {
-		fprintf(stderr, "ttsim trace stat: --ti-flops is the compute "
-		    "rate of a SimGrid time-independent trace, and none is "
-		    "given\n");
+	if (tiopts_check("trace stat", a->ti_flops, *path) < 0)
 		return -1;
-	}
 	if (*path == NULL)
 		return 0;
 	if (a->npaths > 1) {

@@ -374,6 +374,9 @@ int infer_check_trace(const char *cmd, const char *const *paths, size_t np,
  * given) */
 extern const struct option tiopts_flags[];
 int tiopts_take(void *flops, const struct optval *v);
+/* --ti-flops given (flops > 0) without a TI trace (mpi_path, the
+ * MPI-level trace or NULL): -1 after a message naming cmd. */
+int tiopts_check(const char *cmd, double flops, const char *mpi_path);
 
 /* sim/cmd_plot.c */
 int plot_csv(const char *csv, const char *out, const char *title);
