@@ -192,29 +192,6 @@ accepted(const struct netrun *r, const tt_replay_params *rpp)
 	    ((double)(end - rpp->warmup) * r->net.ncards);
 }
 
-/* An MPI-level trace's part of --json's trace object. */
-static void
-json_mpi_trace(const struct replay *r)
-{
-	const tt_mpi_trace *t = &r->mpi;
-	const tt_mpi_totals *tot = &r->mtot;
-
-	printf("{\"trace\": {\"files\": [");
-	tt_json_string(stdout, r->mpi_path);
-	printf("], \"format\": ");
-	tt_json_string(stdout, t->format);
-	printf(", \"ranks\": %" PRIu32 ", \"messages\": %" PRIu64
-	    ", \"bytes\": %" PRIu64 ", \"p2p_messages\": %" PRIu64
-	    ", \"p2p_bytes\": %" PRIu64 ", \"collectives\": %" PRIu64
-	    ", \"recorded_span_s\": ", t->nranks, tot->messages, tot->bytes,
-	    tot->p2p_messages, tot->p2p_bytes, tot->collectives);
-	if (t->timed)
-		printf("%.9f", (double)t->span_ns * 1e-9);
-	else
-		printf("null");
-	printf(", \"compute_s\": %.9f}", (double)tot->compute_ns * 1e-9);
-}
-
 /* A packet trace's part of --json's trace object. */
 static void
 json_packet_trace(const struct replay *r)
@@ -243,7 +220,7 @@ json_trace(const struct replay *r)
 	const tt_replay_params *rpp = &r->rpp;
 
 	if (r->mpi_path != NULL)
-		json_mpi_trace(r);
+		mpi_json_trace(stdout, r);
 	else
 		json_packet_trace(r);
 	if (r->causal.on) {
@@ -461,15 +438,7 @@ table_trace(const struct replay *r)
 	const tt_trace_stats *st;
 
 	if (r->mpi_path != NULL) {
-		printf("trace: %s (%s), %" PRIu32 " ranks, %" PRIu64 " messages "
-		    "(%" PRIu64 " point to point, the rest from %" PRIu64
-		    " collective calls), %" PRIu64 " bytes", r->mpi_path,
-		    r->mpi.format, r->mpi.nranks, r->mtot.messages,
-		    r->mtot.p2p_messages, r->mtot.collectives, r->mtot.bytes);
-		if (r->mpi.timed)
-			printf(", %.6f s recorded", (double)r->mpi.span_ns *
-			    1e-9);
-		printf("; replayed ");
+		mpi_table_trace(stdout, r);
 		return;
 	}
 	st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
@@ -608,16 +577,12 @@ replay_take(void *state, const struct optval *v)
 static int
 replay_conflicts(struct replay *r)
 {
-	size_t i;
-
 	if (r->npaths == 0) {
 		fprintf(stderr, "ttsim replay: give one or more trace files or "
 		    "directories (see ttsim replay --help)\n");
 		return -1;
 	}
-	for (i = 0; i < r->npaths; i++)
-		if (tt_mpi_trace_is(r->paths[i]))
-			r->mpi_path = r->paths[i];
+	r->mpi_path = mpi_path(r->paths, r->npaths);
 	if (causal_conflicts(r) < 0)
 		return -1;
 	if (r->mpi_path != NULL)
@@ -962,43 +927,6 @@ replay_window(struct replay *r)
 	return 0;
 }
 
-/* An MPI-level trace read whole and converted once: a receive without
- * its send, a deadlock, more ranks than PEs are refused before anything
- * runs. */
-static int
-replay_scan_mpi(struct replay *r)
-{
-	const char *pl = r->causal.placement;
-	uint32_t pes = r->runs[0].net.ncards;
-	char err[1024];
-
-	if (tt_mpi_trace_read(&r->mpi, r->mpi_path, r->ti_flops, err,
-	    sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim replay: %s\n", err);
-		return -1;
-	}
-	if (tt_mpi_totals_get(&r->mpi, &r->mtot, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim replay: %s: %s\n", r->mpi_path, err);
-		return -1;
-	}
-	r->total = r->mtot.messages;
-	if (r->total == 0) {
-		fprintf(stderr, "ttsim replay: %s: the trace holds no messages "
-		    "(%" PRIu32 " ranks)\n", r->mpi_path, r->mpi.nranks);
-		return -1;
-	}
-	/* a placement file may put several ranks on one PE */
-	if ((pl == NULL || strcmp(pl, "linear") == 0 ||
-	    strncmp(pl, "random:", 7) == 0) && r->mpi.nranks > pes) {
-		fprintf(stderr, "ttsim replay: %s has %" PRIu32 " ranks, the "
-		    "network %" PRIu32 " PEs; replay on a network of at least "
-		    "as many PEs (--dims), or place the ranks with "
-		    "--placement FILE\n", r->mpi_path, r->mpi.nranks, pes);
-		return -1;
-	}
-	return replay_window(r);
-}
-
 /*
  * Read the whole trace once first: every damaged record is reported
  * before anything runs, and progress knows the total.
@@ -1012,7 +940,7 @@ replay_scan(struct replay *r)
 	int x;
 
 	if (r->mpi_path != NULL)
-		return replay_scan_mpi(r);
+		return mpi_scan(r) < 0 ? -1 : replay_window(r);
 	if (tt_addrmap_build(&r->map, &r->net.cfg, &r->runs[0].net, stderr) > 0)
 		return -1;
 	if (tt_trace_in_open(&r->in, r->paths, r->npaths, &r->map,

@@ -131,5 +131,19 @@ void causal_json(FILE *f, const struct replay *r);
 void causal_table(FILE *f, const struct replay *r);
 /* The CSV's last two columns: "file,record" or "seq,predecessors". */
 const char *causal_csv_columns(const struct causal_opts *co);
+/* --burst-gap, --pause, --window, --turnaround or --recorded-model given */
+int causal_infer_flags_given(const struct causal_opts *co);
+
+/* sim/replay_mpi.c: an MPI-level trace */
+/* The MPI-level trace among paths, or NULL. */
+const char *mpi_path(const char **paths, size_t n);
+/* Flags and traces that do not go with it: -1 after a message. */
+int mpi_conflicts(const struct replay *r);
+/* Read it and convert it once (r->mpi, r->mtot, r->total): -1 after a
+ * message. */
+int mpi_scan(struct replay *r);
+/* The "trace" member of replay's JSON; the table's line on the trace. */
+void mpi_json_trace(FILE *f, const struct replay *r);
+void mpi_table_trace(FILE *f, const struct replay *r);
 
 #endif

@@ -42,8 +42,8 @@ causal_take(void *state, const struct optval *v)
 	return 0;
 }
 
-static int
-infer_flags_given(const struct causal_opts *co)
+int
+causal_infer_flags_given(const struct causal_opts *co)
 {
 	tt_infer_params d;
 
@@ -53,47 +53,13 @@ infer_flags_given(const struct causal_opts *co)
 	    co->ip.turnaround_ns != d.turnaround_ns;
 }
 
-/* An MPI-level trace replays alone and causally, with the dependencies
- * of its own calls: nothing to infer, no file of them, no open loop. */
-static int
-mpi_conflicts(const struct replay *r)
-{
-	const char *p = r->mpi_path;
-
-	if (r->npaths > 1) {
-		fprintf(stderr, "ttsim replay: %s is an MPI-level trace: replay "
-		    "it alone\n", p);
-		return -1;
-	}
-	if (r->causal.deps != NULL) {
-		fprintf(stderr, "ttsim replay: --deps: %s is an MPI-level trace, "
-		    "whose calls give the dependencies; drop --deps\n", p);
-		return -1;
-	}
-	if (infer_flags_given(&r->causal)) {
-		fprintf(stderr, "ttsim replay: --burst-gap, --pause, --window, "
-		    "--turnaround and --recorded-model tune the inference over "
-		    "packet traces; %s is an MPI-level trace, whose calls give "
-		    "the dependencies\n", p);
-		return -1;
-	}
-	if (r->open_loop_flag != NULL) {
-		fprintf(stderr, "ttsim replay: %s is open loop's; %s is an "
-		    "MPI-level trace, which replays causally (it records calls, "
-		    "not when messages crossed a wire)\n", r->open_loop_flag,
-		    p);
-		return -1;
-	}
-	return 0;
-}
-
 int
 causal_conflicts(const struct replay *r)
 {
 	if (r->mpi_path != NULL)
 		return mpi_conflicts(r);
 	if ((!r->causal.on || r->causal.deps != NULL) &&
-	    infer_flags_given(&r->causal)) {
+	    causal_infer_flags_given(&r->causal)) {
 		fprintf(stderr, "ttsim replay: --burst-gap, --pause, --window and "
 		    "--turnaround tune the inference of --causal without "
 		    "--deps\n");

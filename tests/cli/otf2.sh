@@ -8,6 +8,9 @@
 #     the collectives become (allreduce 2(n-1), bcast m-1, barrier
 #     n*ceil(log2 n)), payload bytes, collective calls, compute and span
 #     through the archive's clock (two resolutions and offsets);
+#   - ground truth: ttsim app's pingpong motif written as an archive
+#     replays to the cycle of the motif run directly, at three link
+#     speeds and on two networks;
 #   - replay (--causal implied): every message replayed on every network,
 #     the trace object's totals the same, makespan only per network; a
 #     slower link or a slower --model predicts a longer makespan;
@@ -113,6 +116,24 @@ if expect "compare" 0 "$T" replay "$a" --dims 2,2,2 --compare D,A,2d --csv "$tmp
 	    [ "$(($(wc -l <"$tmp/c.csv") - 1))" = "$((3 * msgs))" ] &&
 	    ok "--compare D,A,2d: every message on each, --csv a line per message and network" ||
 	    bad "compare" "$out"
+fi
+
+# Ground truth: ttsim app's pingpong motif (two ranks, compute after each
+# round trip), written as an OTF2 archive, replays to the cycle of the
+# motif run directly, on either network and link speed.
+if "$MK" "$tmp/pp" pingpong 6 4096 1000 2>"$tmp/err"; then
+	for net in "--dims 2,2,2" "--dims 2,2,2 --link-gbps 1" "--dims 4,4 --plain --link-gbps 40"; do
+		read -r -a f <<<"$net"
+		want=$("$T" app pingpong "${f[@]}" --ranks 2 --iterations 6 --bytes 4096 \
+		    --compute-ns 1000 --imbalance 0 --json 2>"$tmp/err" | jq .makespan_cycles)
+		expect "pingpong $net" 0 "$T" replay "$tmp/pp/traces.otf2" "${f[@]}" --json &&
+		    [ -n "$want" ] && [ "$(js .networks[0].makespan_cycles)" = "$want" ] &&
+		    [ "$(js .networks[0].messages_delivered)" = 12 ] &&
+		    ok "pingpong as OTF2 on $net: $want cycles, as ttsim app pingpong" ||
+		    bad "pingpong on $net: replay $(js .networks[0].makespan_cycles) cycles, app $want" "$(cat "$tmp/err")"
+	done
+else
+	bad "mkotf2 pingpong" "$(cat "$tmp/err")"
 fi
 
 # ---- refusals ----

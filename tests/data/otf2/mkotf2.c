@@ -23,6 +23,12 @@
  * r us after rank 0.  The collectives' sizes are Score-P's: a rank's
  * whole traffic in the call (allreduce: RANKS * 8 each way; the bcast's
  * root sends one part per member, its own included).
+ *
+ *   mkotf2 DIR pingpong ITERS BYTES COMPUTE_NS
+ *
+ * writes ttsim app's pingpong motif of two ranks instead (its program,
+ * twintorus/motif.h): ITERS times rank 0 sends BYTES to rank 1, receives
+ * them back and computes COMPUTE_NS; rank 1 receives and sends back.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -183,6 +189,41 @@ write_rank(struct rankw *k, uint32_t r, uint32_t n, uint32_t iters)
 	check(OTF2_EvtWriter_Leave(k->w, NULL, tick(k->ns), R_MAIN), "leave");
 }
 
+static void
+write_pingpong(struct rankw *k, uint32_t r, uint32_t iters, uint64_t bytes,
+    uint64_t compute)
+{
+	uint32_t it;
+
+	k->ns = 0;
+	enter(k, R_MAIN);
+	enter(k, R_INIT);
+	leave(k, R_INIT);
+	for (it = 0; it < iters; it++) {
+		enter(k, r == 0 ? R_SEND : R_RECV);
+		if (r == 0)
+			check(OTF2_EvtWriter_MpiSend(k->w, NULL, tick(k->ns), 1,
+			    C_WORLD, 7, bytes), "send");
+		else
+			check(OTF2_EvtWriter_MpiRecv(k->w, NULL, tick(k->ns), 0,
+			    C_WORLD, 7, bytes), "recv");
+		leave(k, r == 0 ? R_SEND : R_RECV);
+		enter(k, r == 0 ? R_RECV : R_SEND);
+		if (r == 0)
+			check(OTF2_EvtWriter_MpiRecv(k->w, NULL, tick(k->ns), 1,
+			    C_WORLD, 7, bytes), "recv");
+		else
+			check(OTF2_EvtWriter_MpiSend(k->w, NULL, tick(k->ns), 0,
+			    C_WORLD, 7, bytes), "send");
+		leave(k, r == 0 ? R_RECV : R_SEND);
+		if (r == 0)
+			k->ns += compute;
+	}
+	enter(k, R_FINALIZE);
+	leave(k, R_FINALIZE);
+	check(OTF2_EvtWriter_Leave(k->w, NULL, tick(k->ns), R_MAIN), "leave");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -192,20 +233,29 @@ main(int argc, char **argv)
 	OTF2_EvtWriter *w;
 	uint64_t *nev, *members, tmax = 0, thread = (uint64_t)1 << 32;
 	uint32_t n, iters, r, i, m;
+	uint64_t pp_bytes = 0, pp_compute = 0;
+	int pingpong = argc == 6 && strcmp(argv[2], "pingpong") == 0;
 	struct rankw k;
 
 	if (argc < 4 || argc > 6) {
 		fprintf(stderr, "usage: mkotf2 DIR RANKS ITERS [RESOLUTION "
-		    "[OFFSET]]\n");
+		    "[OFFSET]]\n       mkotf2 DIR pingpong ITERS BYTES "
+		    "COMPUTE_NS\n");
 		return 2;
 	}
 	n = (uint32_t)strtoul(argv[2], NULL, 10);
 	iters = (uint32_t)strtoul(argv[3], NULL, 10);
-	if (argc > 4)
-		res = strtoull(argv[4], NULL, 10);
-	if (argc > 5)
-		offset = strtoull(argv[5], NULL, 10);
-	if (n < 3 || n > 4096 || res == 0) {
+	if (pingpong) {
+		n = 2;
+		pp_bytes = strtoull(argv[4], NULL, 10);
+		pp_compute = strtoull(argv[5], NULL, 10);
+	} else {
+		if (argc > 4)
+			res = strtoull(argv[4], NULL, 10);
+		if (argc > 5)
+			offset = strtoull(argv[5], NULL, 10);
+	}
+	if ((!pingpong && n < 3) || n > 4096 || res == 0) {
 		fprintf(stderr, "mkotf2: RANKS 3..4096, RESOLUTION above 0\n");
 		return 2;
 	}
@@ -229,7 +279,10 @@ main(int argc, char **argv)
 		k.w = w = OTF2_Archive_GetEvtWriter(a, r);
 		if (w == NULL)
 			check(OTF2_ERROR_INVALID, "event writer");
-		write_rank(&k, r, n, iters);
+		if (pingpong)
+			write_pingpong(&k, r, iters, pp_bytes, pp_compute);
+		else
+			write_rank(&k, r, n, iters);
 		if (k.ns > tmax)
 			tmax = k.ns;
 		check(OTF2_EvtWriter_GetNumberOfEvents(w, &nev[r]), "events");
