@@ -88,12 +88,9 @@ replay_usage(FILE *f)
 "                  columns are the sequence and the predecessor count)\n"
 "  --plot FILE     message latency CDF per network (.png or .svg, gnuplot)\n"
 "\n"
-"\n"
 "An MPI-level trace (an OTF2 archive as Score-P writes it, named by its\n"
-"anchor file FILE.otf2; a SimGrid time-independent trace, named by its\n"
-"index file or a directory holding smpi_simgrid.txt, whose compute in\n"
-"flops runs at --ti-flops RATE flops/s, SimGrid's default 20000 unless\n"
-"given) replays alone and causally (--causal is implied):\n"
+"anchor file FILE.otf2, or a SimGrid TI trace: --ti-flops RATE, man ttsim)\n"
+"replays alone and causally (--causal is implied):\n"
 "rank r is PE r (or where --placement puts it), each send waits for the\n"
 "receives its rank completed before it and the compute recorded since, and\n"
 "collectives become the point-to-point messages of fixed algorithms (man\n"
@@ -587,8 +584,6 @@ replay_conflicts(struct replay *r)
 		return -1;
 	if (r->mpi_path != NULL)
 		r->causal.on = 1;       /* it replays causally or not at all */
-	if (tiopts_check("replay", r->ti_flops, r->mpi_path) < 0)
-		return -1;
 	if (ttsim_comm() != NULL && r->rpp.speed == 0) {
 		fprintf(stderr, "ttsim replay: --speed max is for serial runs: "
 		    "when the next message is read depends on every PE at "
