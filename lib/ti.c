@@ -26,8 +26,10 @@
 /* SimGrid's MPI_ANY_SOURCE and MPI_ANY_TAG (include/smpi/smpi.h). */
 #define TI_ANY_SOURCE (-555)
 #define TI_ANY_TAG    (-444)
-/* The most tokens a supported action has (sendRecv: 8). */
-#define TI_MAX_TOK 16
+/* The most fields a line can have: one a character and a blank. */
+#define TI_MAX_TOK (TT_TI_LINE_MAX / 2 + 1)
+/* What tt_ti_is() reads of a line: a name, or a rank and an action. */
+#define TI_IS_LINE 4096
 
 /* The size in bytes of SimGrid's predefined datatype number i (its
  * smpi_datatype.cpp, on LP64: the C types' sizes); 0 where the number is
@@ -57,6 +59,8 @@ struct ti_reader {
 	double flops;
 	const char *path;       /* the file being read, for messages */
 	unsigned long line;
+	char *buf;              /* TT_TI_LINE_MAX + 2 bytes: a line */
+	char **tok;             /* TI_MAX_TOK: its fields */
 	char *err;
 	size_t errsz;
 	/* per rank */
@@ -431,11 +435,120 @@ ti_coll(struct ti_reader *r, uint32_t rk, const struct ti_coll_def *c,
 	return c->comp ? ti_compute(r, rk, act, comp / r->flops) : 0;
 }
 
-/* Actions SimGrid's replay knows and ttsim does not. */
-static const char *const ti_unsupported[] = {
-	"gatherv", "scatterv", "allgatherv", "alltoallv", "reducescatter",
-	"scan", "exscan"
-};
+/* The sum of n counts from field i. */
+static int
+ti_counts(struct ti_reader *r, const char *act, char **tok, int i,
+    uint32_t n, double *sum)
+{
+	double v;
+	uint32_t k;
+
+	*sum = 0;
+	for (k = 0; k < n; k++) {
+		if (ti_real(r, act, "count", tok[i + (int)k], 1e300, 0, &v) < 0)
+			return -1;
+		*sum += floor(v);
+	}
+	return 0;
+}
+
+/*
+ * The collectives of varying parts, and reduce-scatter and scans, as the
+ * OTF2 reader takes them (ttsim(1), MPI-level traces): a v variant is its
+ * base, each rank sending its own part (gatherv, allgatherv), receiving
+ * it (scatterv), or the mean of its parts (alltoallv); reducescatter is
+ * an alltoall of the mean block, scan and exscan an allreduce of the
+ * vector; the last two then compute their flops.  The fields are
+ * SimGrid's, with n the ranks of the trace (its MPI_COMM_WORLD).
+ */
+static int
+ti_coll_var(struct ti_reader *r, uint32_t rk, char **tok, int ntok)
+{
+	const char *act = tok[1];
+	int n = (int)r->t->nranks, dt = -1, rooti = -1;
+	double count = 0, comp = 0;
+	uint64_t size = 0, bytes = 0;
+	int64_t root = 0;
+	enum tt_mpi_coll coll;
+	tt_mpi_event e;
+
+	if (strcmp(act, "gatherv") == 0 || strcmp(act, "scatterv") == 0) {
+		/* gatherv SEND RECVCOUNTS[n] [ROOT [DT1 [DT2]]];
+		 * scatterv SENDCOUNTS[n] RECV [ROOT [DT1 [DT2]]] */
+		int g = act[0] == 'g';
+
+		if (ntok < 3 + n || ntok > 6 + n)
+			return ti_fail(r, "%s takes %s, %d %s, then an optional "
+			    "root and two datatypes", act, g ? "a send count" :
+			    "the send counts", n, g ? "receive counts" :
+			    "then a receive count");
+		if (ti_real(r, act, "count", tok[g ? 2 : 2 + n], 1e300, 0,
+		    &count) < 0)
+			return -1;
+		rooti = 3 + n;
+		dt = 4 + n;
+		coll = g ? TT_COLL_GATHER : TT_COLL_SCATTER;
+	} else if (strcmp(act, "allgatherv") == 0) {
+		/* SEND RECVCOUNTS[n] [DT1 DT2] [DISPLS[n]]: SimGrid tells
+		 * datatypes from displacements by the count of fields */
+		if (ntok < 3 + n || ntok > 5 + 2 * n)
+			return ti_fail(r, "allgatherv takes a send count, %d "
+			    "receive counts, then optional datatypes and "
+			    "displacements", n);
+		if (ti_real(r, act, "count", tok[2], 1e300, 0, &count) < 0)
+			return -1;
+		dt = ntok > 3 + 2 * n || ntok <= 5 + n ? 3 + n : ntok;
+		coll = TT_COLL_ALLGATHER;
+	} else if (strcmp(act, "alltoallv") == 0) {
+		/* SENDBUF SENDCOUNTS[n] RECVBUF RECVCOUNTS[n] [DT1 [DT2]] */
+		if (ntok < 4 + 2 * n || ntok > 6 + 2 * n)
+			return ti_fail(r, "alltoallv takes a send buffer size, %d "
+			    "send counts, a receive buffer size, %d receive "
+			    "counts and two optional datatypes", n, n);
+		if (ti_counts(r, act, tok, 3, (uint32_t)n, &count) < 0)
+			return -1;
+		count /= n;
+		dt = 4 + 2 * n;
+		coll = TT_COLL_ALLTOALL;
+	} else if (strcmp(act, "reducescatter") == 0) {
+		/* RECVCOUNTS[n] FLOPS [DT] */
+		if (ntok < 3 + n || ntok > 4 + n)
+			return ti_fail(r, "reducescatter takes %d receive counts, "
+			    "its flops and an optional datatype", n);
+		if (ti_counts(r, act, tok, 2, (uint32_t)n, &count) < 0 ||
+		    ti_real(r, act, "flops", tok[2 + n], 1e300, 0, &comp) < 0)
+			return -1;
+		count /= n;
+		dt = 3 + n;
+		coll = TT_COLL_ALLTOALL;
+	} else if (strcmp(act, "scan") == 0 || strcmp(act, "exscan") == 0) {
+		/* COUNT FLOPS [DT] */
+		if (ntok < 4 || ntok > 5)
+			return ti_fail(r, "%s takes a count, its flops and an "
+			    "optional datatype", act);
+		if (ti_real(r, act, "count", tok[2], 1e300, 0, &count) < 0 ||
+		    ti_real(r, act, "flops", tok[3], 1e300, 0, &comp) < 0)
+			return -1;
+		dt = 4;
+		coll = TT_COLL_ALLREDUCE;
+	} else {
+		return 1;
+	}
+	if (rooti >= 0 && rooti < ntok &&
+	    ti_peer(r, act, "root", tok[rooti], &root) < 0)
+		return -1;
+	/* scatterv's part is the receive count, of the second datatype */
+	if (ti_dt(r, rk, tok, ntok, coll == TT_COLL_SCATTER ? dt + 1 : dt,
+	    act, &size) < 0 || ti_bytes(r, act, count, size, &bytes) < 0)
+		return -1;
+	ti_event(&e, TT_MPI_COLL);
+	e.coll = (uint8_t)coll;
+	e.peer = (uint32_t)root;
+	e.bytes = bytes;
+	if (ti_add(r, rk, &e) < 0)
+		return -1;
+	return comp > 0 ? ti_compute(r, rk, act, comp / r->flops) : 0;
+}
 
 /* Actions that do nothing here (test: an approximation, ti.h). */
 static const char *const ti_nothing[] = {
@@ -448,6 +561,7 @@ ti_action(struct ti_reader *r, uint32_t rk, char **tok, int ntok)
 	const char *act = tok[1];
 	double v;
 	size_t i;
+	int x;
 
 	if (strcmp(act, "init") == 0) {
 		r->rank[rk].dt_default = ntok > 2 ? TI_DT_DOUBLE : TI_DT_BYTE;
@@ -476,11 +590,8 @@ ti_action(struct ti_reader *r, uint32_t rk, char **tok, int ntok)
 	for (i = 0; i < sizeof(ti_nothing) / sizeof(ti_nothing[0]); i++)
 		if (strcmp(act, ti_nothing[i]) == 0)
 			return 0;
-	for (i = 0; i < sizeof(ti_unsupported) / sizeof(ti_unsupported[0]); i++)
-		if (strcmp(act, ti_unsupported[i]) == 0)
-			return ti_fail(r, "'%s' is not supported: ttsim's "
-			    "collectives are barrier, bcast, reduce, allreduce, "
-			    "gather, scatter, allgather and alltoall", act);
+	if ((x = ti_coll_var(r, rk, tok, ntok)) <= 0)
+		return x;
 	return ti_fail(r, "'%s' is not an action of SimGrid's "
 	    "time-independent traces", act);
 }
@@ -540,7 +651,7 @@ ti_getline(struct ti_reader *r, FILE *f, char *buf, size_t bufsz)
 static int
 ti_read_file(struct ti_reader *r, const char *path, int64_t want)
 {
-	char buf[TT_TI_LINE_MAX + 2], *tok[TI_MAX_TOK];
+	char *buf = r->buf, **tok = r->tok;
 	FILE *f;
 	int ntok, x;
 	int64_t rk;
@@ -551,13 +662,9 @@ ti_read_file(struct ti_reader *r, const char *path, int64_t want)
 		return tt_errf(r->err, r->errsz, "%s: %s", path,
 		    strerror(errno));
 	(void)tt_outfile_input_fd(fileno(f), path);
-	while ((x = ti_getline(r, f, buf, sizeof(buf))) > 0) {
+	while ((x = ti_getline(r, f, buf, TT_TI_LINE_MAX + 2)) > 0) {
 		if ((ntok = ti_split(buf, tok, TI_MAX_TOK)) == 0)
 			continue;
-		if (ntok > TI_MAX_TOK) {
-			x = ti_fail(r, "more than %d fields", TI_MAX_TOK);
-			break;
-		}
 		if (ntok < 2) {
 			x = ti_fail(r, "a line is a rank and an action, then its "
 			    "fields");
@@ -583,7 +690,7 @@ ti_read_file(struct ti_reader *r, const char *path, int64_t want)
 static int
 ti_count_ranks(struct ti_reader *r, const char *path, uint32_t *n)
 {
-	char buf[TT_TI_LINE_MAX + 2], *tok[TI_MAX_TOK];
+	char *buf = r->buf, **tok = r->tok;
 	FILE *f;
 	int x, ntok;
 	int64_t rk, max = -1;
@@ -593,7 +700,7 @@ ti_count_ranks(struct ti_reader *r, const char *path, uint32_t *n)
 	if ((f = fopen(path, "r")) == NULL)
 		return tt_errf(r->err, r->errsz, "%s: %s", path,
 		    strerror(errno));
-	while ((x = ti_getline(r, f, buf, sizeof(buf))) > 0) {
+	while ((x = ti_getline(r, f, buf, TT_TI_LINE_MAX + 2)) > 0) {
 		if ((ntok = ti_split(buf, tok, TI_MAX_TOK)) == 0)
 			continue;
 		if ((x = ti_int(r, "the line", "rank", tok[0], 0, INT32_MAX,
@@ -653,7 +760,7 @@ ti_index_path(const char *path, char *buf, size_t bufsz)
 static int
 ti_index_read(struct ti_reader *r, const char *index, struct ti_index *ix)
 {
-	char buf[TT_TI_LINE_MAX + 2], *p;
+	char *buf = r->buf, *p;
 	const char *slash = strrchr(index, '/');
 	size_t dirlen = slash ? (size_t)(slash - index) + 1 : 0, cap = 0, n;
 	FILE *f;
@@ -666,7 +773,7 @@ ti_index_read(struct ti_reader *r, const char *index, struct ti_index *ix)
 		return tt_errf(r->err, r->errsz, "%s: %s", index,
 		    strerror(errno));
 	(void)tt_outfile_input_fd(fileno(f), index);
-	while ((x = ti_getline(r, f, buf, sizeof(buf))) > 0) {
+	while ((x = ti_getline(r, f, buf, TT_TI_LINE_MAX + 2)) > 0) {
 		/* SimGrid takes every non-empty line as a name */
 		if (buf[0] == '\0')
 			continue;
@@ -730,8 +837,16 @@ tt_ti_read(tt_mpi_trace *t, const char *path, double flops, char *err,
 		    "positive number of flops per second", path);
 	if (ti_index_path(path, index, sizeof(index)) < 0)
 		return tt_errf(err, errsz, "%s: %s", path, strerror(errno));
-	if (ti_index_read(&r, index, &ix) < 0)
+	if ((r.buf = malloc(TT_TI_LINE_MAX + 2)) == NULL ||
+	    (r.tok = malloc(TI_MAX_TOK * sizeof(*r.tok))) == NULL) {
+		free(r.buf);
+		return tt_errf(err, errsz, "%s: out of memory", path);
+	}
+	if (ti_index_read(&r, index, &ix) < 0) {
+		free(r.buf);
+		free(r.tok);
 		return -1;
+	}
 	if (ix.n == 1) {
 		if (ti_count_ranks(&r, ix.file[0], &nranks) < 0)
 			goto out;
@@ -767,6 +882,8 @@ out:
 		for (i = 0; i < nranks; i++)
 			free(r.rank[i].pend);
 	free(r.rank);
+	free(r.buf);
+	free(r.tok);
 	ti_index_free(&ix);
 	if (rc < 0)
 		tt_mpi_trace_free(t);
@@ -776,8 +893,8 @@ out:
 int
 tt_ti_is(const char *path)
 {
-	char index[PATH_MAX], buf[TT_TI_LINE_MAX + 2], name[PATH_MAX + 1];
-	char *tok[TI_MAX_TOK], *end;
+	char index[PATH_MAX], buf[TI_IS_LINE], name[PATH_MAX + 1];
+	char *tok[4], *end;
 	const char *slash;
 	FILE *f;
 	size_t dirlen, n;
@@ -807,9 +924,9 @@ tt_ti_is(const char *path)
 		return 0;
 	while (fgets(buf, (int)sizeof(buf), f) != NULL) {
 		buf[strcspn(buf, "\r\n")] = '\0';
-		if ((ntok = ti_split(buf, tok, TI_MAX_TOK)) == 0)
+		if ((ntok = ti_split(buf, tok, 2)) == 0)
 			continue;
-		is = ntok >= 2 && ntok <= TI_MAX_TOK &&
+		is = ntok >= 2 &&
 		    strtol(tok[0], &end, 10) >= 0 && end != tok[0] &&
 		    *end == '\0' && tok[1][0] >= 'a' && tok[1][0] <= 'z';
 		break;

@@ -39,16 +39,22 @@
  *   barrier, bcast, reduce, allreduce, gather, scatter, allgather,
  *   alltoall           the collectives (reduce and allreduce then compute
  *                      their recorded flops)
+ *   gatherv, allgatherv, scatterv, alltoallv, reducescatter, scan, exscan
+ *                      approximated as the OTF2 reader does: a v variant
+ *                      is its base with each rank's own part (alltoallv:
+ *                      the mean of its parts), reducescatter an alltoall
+ *                      of the mean block, scan and exscan an allreduce;
+ *                      the last three then compute their flops
  *   init, finalize, comm_size, comm_split, comm_dup, location, test
  *                      nothing (test: the request stays pending until a
  *                      wait, a waitall or the end, an approximation)
  *
  * Requests still pending at the end of a rank's file complete there, as
- * SimGrid's replay waits for them.  Every other action (gatherv, scatterv,
- * allgatherv, alltoallv, reducescatter, scan, exscan, and any unknown
- * one), a receive from MPI_ANY_SOURCE or with MPI_ANY_TAG, a datatype that
- * is not one of SimGrid's predefined ones, and a line whose rank is not
- * its file's, are refused with FILE:LINE and what is wrong.
+ * SimGrid's replay waits for them.  Any other action, a receive from
+ * MPI_ANY_SOURCE or with MPI_ANY_TAG, a datatype that is not one of
+ * SimGrid's predefined ones, a wait with no such request pending, a line
+ * whose rank is not its file's and a line over TT_TI_LINE_MAX are refused
+ * with FILE:LINE and what is wrong.
  *
  * Writing (tt_ti_export) turns dependency lines (twintorus/deps.h) into a
  * TI trace that SimGrid replays (smpirun -replay INDEX, run in the
@@ -72,8 +78,9 @@ TT_BEGIN_DECLS
 /* The index file tt_ti_export() writes, and the one a directory given to
  * the reader is looked for under (smpirun -trace-ti's default name). */
 #define TT_TI_INDEX "smpi_simgrid.txt"
-/* The longest line read, its newline not counted. */
-#define TT_TI_LINE_MAX 4096u
+/* The longest line read, its newline not counted (64 KiB: the counts of
+ * an alltoallv of some 3,000 ranks). */
+#define TT_TI_LINE_MAX 65536u
 
 /* Read the TI trace of index (a file, or a directory holding TT_TI_INDEX)
  * into t (initialised here; tt_mpi_trace_free() it).  Relative names in

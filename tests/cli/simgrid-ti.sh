@@ -15,8 +15,8 @@
 #    compute, in trace stat), and SimGrid's
 #    replay (smpirun -replay) runs it to the end with that many isends and
 #    recvs (counted in the TI trace of the replay itself).
-#  - bad input: a TI line ttsim does not take is refused, exit 2, with
-#    FILE:LINE; export refuses a directory with something in it.
+#  - bad input: a TI line ttsim cannot take (a receive from
+#    MPI_ANY_SOURCE) is refused, exit 2, with FILE:LINE; export refuses a directory with something in it.
 #
 # Without SimGrid the script is skipped, except under CI, where make deps
 # has installed libsimgrid-dev and its absence is a failure.
@@ -169,13 +169,13 @@ fi
 
 # ---- bad input ----
 mkdir "$tmp/bad"
-printf '0 init\n0 gatherv 1 1 1 0\n' >"$tmp/bad/r0"
+printf '0 init\n0 recv -555 0 8\n' >"$tmp/bad/r0"
 printf '1 init\n' >"$tmp/bad/r1"
 printf 'r0\nr1\n' >"$tmp/bad/idx.txt"
 "$T" replay "$tmp/bad/idx.txt" --dims 2,2,2 --causal >/dev/null 2>"$tmp/bad.err"
 st=$?
-if [ $st = 2 ] && grep -q "$tmp/bad/r0:2: 'gatherv' is not supported" "$tmp/bad.err"; then
-	ok "an action ttsim does not take: exit 2, FILE:LINE"
+if [ $st = 2 ] && grep -q "$tmp/bad/r0:2: recv: a receive from MPI_ANY_SOURCE" "$tmp/bad.err"; then
+	ok "a receive from MPI_ANY_SOURCE: exit 2, FILE:LINE"
 else
 	bad "unsupported action (exit $st)" "$(cat "$tmp/bad.err")"
 fi

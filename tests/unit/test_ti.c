@@ -222,12 +222,14 @@ test_default_datatype_and_index_forms(void **state)
 static void
 refused(const char *line, const char *what)
 {
-	char p[256], text[5000], err[512], where[300];
+	char p[256], *text, err[512], where[300];
+	size_t n = strlen(line) + 64;
 	tt_mpi_trace t;
 
-	snprintf(text, sizeof(text), "0 init\n0 compute 1\n%s\n0 finalize\n",
-	    line);
+	assert_non_null(text = malloc(n));
+	snprintf(text, n, "0 init\n0 compute 1\n%s\n0 finalize\n", line);
 	put(p, sizeof(p), "bad0.txt", text);
+	free(text);
 	put(p, sizeof(p), "bad1.txt", "1 init\n");
 	put(p, sizeof(p), "bad.txt", "bad0.txt\nbad1.txt\n");
 	err[0] = '\0';
@@ -243,11 +245,14 @@ refused(const char *line, const char *what)
 static void
 test_bad_lines(void **state)
 {
-	char longline[TT_TI_LINE_MAX + 10];
+	static char longline[TT_TI_LINE_MAX + 10];
 
 	(void)state;
-	refused("0 gatherv 1 1 1 0", "'gatherv' is not supported");
-	refused("0 alltoallv 8 1 1 8 1 1", "'alltoallv' is not supported");
+	refused("0 gatherv 1 1", "gatherv takes a send count, 2 receive counts");
+	refused("0 alltoallv 8 1 1 8 1", "alltoallv takes a send buffer size, 2 "
+	    "send counts");
+	refused("0 scan 3", "scan takes a count, its flops");
+	refused("0 reducescatter 2 x 0", "count 'x'");
 	refused("0 frobnicate 1", "'frobnicate' is not an action");
 	refused("0 recv -555 0 4", "MPI_ANY_SOURCE");
 	refused("0 irecv 1 -444 4", "MPI_ANY_TAG");
@@ -265,10 +270,80 @@ test_bad_lines(void **state)
 	refused("0 barrier 4", "barrier takes no field");
 	refused("0 reduce 4 0 9", "root 9 is not a rank");
 	refused("0 send 1 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
-	    "more than 16 fields");
+	    "send takes a partner, a tag, a count");
 	memset(longline, 'x', sizeof(longline) - 1);
 	longline[sizeof(longline) - 1] = '\0';
-	refused(longline, "a line longer than 4096 bytes");
+	refused(longline, "a line longer than 65536 bytes");
+}
+
+/* SimGrid 3.32's lines for MPI_Gatherv (root 1), MPI_Allgatherv,
+ * MPI_Scatterv (root 2), MPI_Alltoallv, MPI_Reduce_scatter, MPI_Scan and
+ * MPI_Exscan on 4 ranks, rank r contributing r + 1 doubles where it
+ * varies: each becomes its base collective with each rank's own part. */
+static void
+test_varying_collectives(void **state)
+{
+	static const char *const lines[4] = {
+		"0 init\n0 gatherv 1 0 0 0 0 1 0 0\n0 allgatherv 1 1 2 3 4 0 0\n"
+		"0 scatterv 0 0 0 0 1 2 0 0\n"
+		"0 alltoallv 8 2 2 2 2 8 2 2 2 2 0 0\n"
+		"0 reducescatter 2 2 2 2 4000 0\n0 scan 3 0 1 \n"
+		"0 exscan 3 0 1 \n",
+		"1 init\n1 gatherv 2 1 2 3 4 1 0 0\n1 allgatherv 2 1 2 3 4 0 0\n"
+		"1 scatterv 0 0 0 0 2 2 0 0\n"
+		"1 alltoallv 8 2 2 2 2 8 2 2 2 2 0 0\n"
+		"1 reducescatter 2 2 2 2 0 0\n1 scan 3 0 1 \n"
+		"1 exscan 3 0 1 \n",
+		"2 init\n2 gatherv 3 0 0 0 0 1 0 0\n2 allgatherv 3 1 2 3 4 0 0\n"
+		"2 scatterv 1 2 3 4 3 2 0 0\n"
+		"2 alltoallv 8 2 2 2 2 8 2 2 2 2 0 0\n"
+		"2 reducescatter 2 2 2 2 0 0\n2 scan 3 0 1 \n"
+		"2 exscan 3 0 1 \n",
+		"3 init\n3 gatherv 4 0 0 0 0 1 0 0\n3 allgatherv 4 1 2 3 4 0 0\n"
+		"3 scatterv 0 0 0 0 4 2 0 0\n"
+		"3 alltoallv 8 2 2 2 2 8 2 2 2 2 0 0\n"
+		"3 reducescatter 2 2 2 2 0 0\n3 scan 3 0 1 \n"
+		"3 exscan 3 0 1 \n",
+	};
+	char p[256], name[32], err[512];
+	tt_mpi_trace t;
+	tt_mpi_totals tot;
+	int r;
+
+	(void)state;
+	for (r = 0; r < 4; r++) {
+		snprintf(name, sizeof(name), "v%d", r);
+		put(p, sizeof(p), name, lines[r]);
+	}
+	put(p, sizeof(p), "v-index", "v0\nv1\nv2\nv3\n");
+	if (tt_ti_read(&t, p, 1e6, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	/* rank 2: its own parts, the roots named */
+	assert_int_equal(evat(&t, 2, 0)->coll, TT_COLL_GATHER);
+	assert_int_equal(evat(&t, 2, 0)->peer, 1);
+	assert_int_equal(evat(&t, 2, 0)->bytes, 24);
+	assert_int_equal(evat(&t, 2, 1)->coll, TT_COLL_ALLGATHER);
+	assert_int_equal(evat(&t, 2, 1)->bytes, 24);
+	assert_int_equal(evat(&t, 2, 2)->coll, TT_COLL_SCATTER);
+	assert_int_equal(evat(&t, 2, 2)->peer, 2);
+	assert_int_equal(evat(&t, 2, 2)->bytes, 24);
+	assert_int_equal(evat(&t, 2, 3)->coll, TT_COLL_ALLTOALL);
+	assert_int_equal(evat(&t, 2, 3)->bytes, 16);
+	assert_int_equal(evat(&t, 2, 4)->coll, TT_COLL_ALLTOALL);
+	assert_int_equal(evat(&t, 2, 4)->bytes, 16);
+	assert_int_equal(evat(&t, 2, 5)->coll, TT_COLL_ALLREDUCE);
+	assert_int_equal(evat(&t, 2, 5)->bytes, 12);    /* 3 MPI_INT */
+	assert_int_equal(evat(&t, 2, 6)->coll, TT_COLL_ALLREDUCE);
+	assert_int_equal(t.rank[2].n, 7);
+	/* rank 0's reduce-scatter computes its 4000 flops after it */
+	assert_int_equal(evat(&t, 0, 5)->kind, TT_MPI_COMPUTE);
+	assert_int_equal(evat(&t, 0, 5)->ns, 4000000);
+	/* n-1 + n(n-1) + n-1 + n(n-1) + n(n-1) + 2 * 2(n-1) messages */
+	if (tt_mpi_totals_get(&t, &tot, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(tot.collectives, 7);
+	assert_int_equal(tot.messages, 3 + 12 + 3 + 12 + 12 + 6 + 6);
+	tt_mpi_trace_free(&t);
 }
 
 static void
@@ -514,6 +589,7 @@ main(void)
 		cmocka_unit_test(test_reads_simgrid_trace),
 		cmocka_unit_test(test_default_datatype_and_index_forms),
 		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_varying_collectives),
 		cmocka_unit_test(test_index_problems),
 		cmocka_unit_test(test_dispatch),
 		cmocka_unit_test(test_export_and_read_back),
