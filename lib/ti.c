@@ -21,6 +21,7 @@
 #include "twintorus/ti.h"
 #include "twintorus/outfile.h"
 #include "errf.h"
+#include "outfile_int.h"
 #include "u64map.h"
 
 /* SimGrid's MPI_ANY_SOURCE and MPI_ANY_TAG (include/smpi/smpi.h). */
@@ -967,6 +968,40 @@ struct ti_writer {
 /* Flush a rank's buffer once it holds this much. */
 #define TX_FLUSH 65536
 
+/* The ranks of the directory being written, for tx_at_signal() (one
+ * export at a time in a process). */
+static volatile uint32_t tx_sig_nranks;
+
+/* A signal that ends the process: remove what the temporary directory
+ * holds and the directory, with async-signal-safe calls only. */
+static void
+tx_at_signal(const char *dir)
+{
+	char p[PATH_MAX], num[12];
+	size_t len = strlen(dir), k, n;
+	uint32_t r, v;
+	static const char idx[] = "/" TT_TI_INDEX, pre[] = "/rank-",
+	    suf[] = ".txt";
+
+	if (len + sizeof(idx) > sizeof(p) || len + 32 > sizeof(p))
+		return;
+	memcpy(p, dir, len);
+	memcpy(p + len, idx, sizeof(idx));
+	unlink(p);
+	for (r = 0; r < tx_sig_nranks; r++) {
+		for (n = 0, v = r; n == 0 || v > 0; v /= 10)
+			num[n++] = (char)('0' + v % 10);
+		k = len;
+		memcpy(p + k, pre, sizeof(pre) - 1);
+		k += sizeof(pre) - 1;
+		while (n > 0)
+			p[k++] = num[--n];
+		memcpy(p + k, suf, sizeof(suf));
+		unlink(p);
+	}
+	rmdir(dir);
+}
+
 static int
 tx_rank_path(const struct ti_writer *w, uint32_t r, char *buf, size_t bufsz)
 {
@@ -1248,7 +1283,9 @@ tt_ti_export(const char *dir, int replace, tt_dep_stream deps,
 		free(w.tmp);
 		return -1;
 	}
-	if ((w.rank = calloc(nranks, sizeof(*w.rank))) == NULL) {
+	tx_sig_nranks = nranks;
+	if (outfile_at_signal(w.tmp, tx_at_signal) < 0 ||
+	    (w.rank = calloc(nranks, sizeof(*w.rank))) == NULL) {
 		tt_errf(err, errsz, "out of memory");
 		goto out;
 	}
@@ -1298,6 +1335,8 @@ tt_ti_export(const char *dir, int replace, tt_dep_stream deps,
 		tt_errf(err, errsz, "%s: %s", clean, strerror(errno));
 		goto out;
 	}
+	/* renamed, it is no longer the signal's to remove */
+	outfile_at_signal_forget(w.tmp);
 	if (rename(w.tmp, clean) < 0) {
 		tt_errf(err, errsz, "%s: cannot rename %s to it: %s", clean,
 		    w.tmp, strerror(errno));
@@ -1305,6 +1344,7 @@ tt_ti_export(const char *dir, int replace, tt_dep_stream deps,
 	}
 	rc = 0;
 out:
+	outfile_at_signal_forget(w.tmp);
 	if (rc < 0) {
 		char e2[256];
 

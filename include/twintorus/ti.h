@@ -119,7 +119,8 @@ typedef struct tt_ti_export_stats {
  * message.
  *
  * dir is written whole or not at all: into a new directory beside it,
- * renamed to dir at the end.  An existing dir must be empty, or (replace)
+ * renamed to dir at the end (and removed by a signal that ends the
+ * process, as twintorus/outfile.h's temporary files are).  An existing dir must be empty, or (replace)
  * hold regular files only, which are then removed.  0, or -1 with err.
  */
 int tt_ti_export(const char *dir, int replace, tt_dep_stream deps,

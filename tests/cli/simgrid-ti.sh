@@ -12,11 +12,13 @@
 #  - ttsim to SimGrid: the real recording traces/captured/mpihalo-2x2x2,
 #    exported by ttsim trace export --ti, holds one isend per message the
 #    inference finds, reads back in ttsim with that many (and the same
-#    compute, in trace stat), and SimGrid's
-#    replay (smpirun -replay) runs it to the end with that many isends and
-#    recvs (counted in the TI trace of the replay itself).
+#    compute, in trace stat), and SimGrid's replay (smpirun -replay) runs
+#    it to the end with that many isends and recvs (counted in the TI
+#    trace of the replay itself).
 #  - bad input: a TI line ttsim cannot take (a receive from
-#    MPI_ANY_SOURCE) is refused, exit 2, with FILE:LINE; export refuses a directory with something in it.
+#    MPI_ANY_SOURCE) is refused, exit 2, with FILE:LINE; export refuses a
+#    directory with something in it, and a signal that ends it leaves no
+#    temporary directory.
 #
 # Without SimGrid the script is skipped, except under CI, where make deps
 # has installed libsimgrid-dev and its absence is a failure.
@@ -186,5 +188,27 @@ if [ $st = 2 ] && grep -q 'exists and is not empty' "$tmp/full.err" &&
 	ok "export refuses a directory with something in it, and leaves it be"
 else
 	bad "export into a full directory (exit $st)" "$(cat "$tmp/full.err")"
+fi
+# a signal that ends an export removes its temporary directory: the
+# dependencies come through a FIFO held open, so that it waits mid-way
+mkfifo "$tmp/fifo"
+"$T" trace export --ti "$tmp/killed" --deps "$tmp/fifo" --dims 2,2,2 >/dev/null 2>&1 &
+pid=$!
+exec 3>"$tmp/fifo"
+head -3 "$tmp/halo.deps" >&3
+for _ in $(seq 100); do
+	compgen -G "$tmp/killed.part-*" >/dev/null && break
+	sleep 0.05
+done
+made=$(compgen -G "$tmp/killed.part-*")
+kill -TERM $pid
+wait $pid
+st=$?
+exec 3>&-
+left=$(compgen -G "$tmp/killed*")
+if [ -n "$made" ] && [ $st = 143 ] && [ -z "$left" ]; then
+	ok "SIGTERM during an export removes its temporary directory"
+else
+	bad "SIGTERM during an export (exit $st)" "made '$made', left '$left'"
 fi
 finish
