@@ -28,7 +28,8 @@
  *     or named MPI_*) is compute; it runs from the rank's first event.
  * Times are ticks of the archive's clock (ClockProperties: timerResolution
  * ticks per second, none before globalOffset), made nanoseconds from the
- * archive's first event.
+ * archive's first event.  The ranks are read one after the other (memory:
+ * the trace's events and one chunk of libotf2's, not a chunk per rank).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -474,6 +475,7 @@ seen(struct o2 *o, uint32_t r, uint64_t time, int mpi_event)
 	struct o2 *o = ud; \
 	uint32_t r; \
 	struct o2rank *k = rank_of(o, loc, &r); \
+	(void)pos; \
 	(void)attrs; \
 	if (k == NULL) \
 		return OTF2_CALLBACK_SUCCESS; \
@@ -481,13 +483,14 @@ seen(struct o2 *o, uint32_t r, uint64_t time, int mpi_event)
 		return OTF2_CALLBACK_INTERRUPT
 
 static OTF2_CallbackCode
-ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
     OTF2_AttributeList *attrs, OTF2_RegionRef region)
 {
 	struct o2 *o = ud;
 	struct o2rank *k;
 	uint32_t r, mpi = 0;
 
+	(void)pos;
 	(void)attrs;
 	if ((k = rank_of(o, loc, &r)) == NULL)
 		return OTF2_CALLBACK_SUCCESS;
@@ -510,13 +513,14 @@ ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
 }
 
 static OTF2_CallbackCode
-ev_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+ev_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
     OTF2_AttributeList *attrs, OTF2_RegionRef region)
 {
 	struct o2 *o = ud;
 	struct o2rank *k;
 	uint32_t r, mpi = 0;
 
+	(void)pos;
 	(void)attrs;
 	if ((k = rank_of(o, loc, &r)) == NULL)
 		return OTF2_CALLBACK_SUCCESS;
@@ -568,7 +572,7 @@ p2p(struct o2 *o, uint32_t r, int kind, uint64_t time, uint32_t peer,
 }
 
 static OTF2_CallbackCode
-ev_send(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+ev_send(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
     OTF2_AttributeList *attrs, uint32_t receiver, OTF2_CommRef comm,
     uint32_t tag, uint64_t len)
 {
@@ -578,7 +582,7 @@ ev_send(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
 }
 
 static OTF2_CallbackCode
-ev_isend(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+ev_isend(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
     OTF2_AttributeList *attrs, uint32_t receiver, OTF2_CommRef comm,
     uint32_t tag, uint64_t len, uint64_t req)
 {
@@ -588,7 +592,7 @@ ev_isend(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
 }
 
 static OTF2_CallbackCode
-ev_recv(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+ev_recv(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
     OTF2_AttributeList *attrs, uint32_t sender, OTF2_CommRef comm,
     uint32_t tag, uint64_t len)
 {
@@ -611,7 +615,7 @@ wait_for(struct o2 *o, uint32_t r, uint64_t time, uint64_t req)
 }
 
 static OTF2_CallbackCode
-ev_isend_complete(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+ev_isend_complete(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
     OTF2_AttributeList *attrs, uint64_t req)
 {
 	EV_BEGIN(o, loc, time, r, k);
@@ -622,7 +626,7 @@ ev_isend_complete(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
 /* An irecv posted: its place among the rank's calls, filled in when it
  * completes. */
 static OTF2_CallbackCode
-ev_irecv_request(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+ev_irecv_request(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
     OTF2_AttributeList *attrs, uint64_t req)
 {
 	tt_mpi_event e;
@@ -642,7 +646,7 @@ ev_irecv_request(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
 }
 
 static OTF2_CallbackCode
-ev_irecv(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+ev_irecv(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
     OTF2_AttributeList *attrs, uint32_t sender, OTF2_CommRef comm,
     uint32_t tag, uint64_t len, uint64_t req)
 {
@@ -667,7 +671,7 @@ ev_irecv(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
 
 /* A receive cancelled: it takes no message. */
 static OTF2_CallbackCode
-ev_cancelled(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+ev_cancelled(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
     OTF2_AttributeList *attrs, uint64_t req)
 {
 	uint32_t at;
@@ -685,7 +689,7 @@ ev_cancelled(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
 }
 
 static OTF2_CallbackCode
-ev_coll_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+ev_coll_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
     OTF2_AttributeList *attrs)
 {
 	EV_BEGIN(o, loc, time, r, k);
@@ -764,13 +768,12 @@ part_bytes(int c, OTF2_CollectiveOp op, int root, uint32_t n,
 }
 
 static OTF2_CallbackCode
-ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
     OTF2_AttributeList *attrs, OTF2_CollectiveOp op, OTF2_CommRef comm,
     uint32_t root, uint64_t sent, uint64_t recvd)
 {
 	tt_mpi_event e;
 	const tt_mpi_comm *cm;
-	uint32_t me;
 	int c;
 
 	EV_BEGIN(o, loc, time, r, k);
@@ -787,10 +790,9 @@ ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
 	if (comm_of(o, r, comm, &e.comm) < 0)
 		return OTF2_CALLBACK_INTERRUPT;
 	cm = &o->t->comm[e.comm];
-	for (me = 0; me < cm->n && cm->member[me] != r; me++)
-		;
 	e.peer = root < cm->n ? root : 0;
-	e.bytes = part_bytes(c, op, root == me, cm->n, sent, recvd);
+	e.bytes = part_bytes(c, op, root < cm->n && cm->member[root] == r,
+	    cm->n, sent, recvd);
 	return add(o, r, &e) < 0 ? OTF2_CALLBACK_INTERRUPT :
 	    OTF2_CALLBACK_SUCCESS;
 }
@@ -891,15 +893,16 @@ read_defs(struct o2 *o, OTF2_Reader *rd)
 	return build_ranks(o);
 }
 
+/* Each rank's events, one location at a time: libotf2 holds a chunk
+ * buffer per open event reader, so reading them all at once (its global
+ * reader) would take a chunk of memory per rank. */
 static int
 read_events(struct o2 *o, OTF2_Reader *rd)
 {
-	OTF2_GlobalEvtReader *ge;
-	OTF2_GlobalEvtReaderCallbacks *cb;
+	OTF2_EvtReaderCallbacks *cb;
 	uint32_t r;
 	uint64_t n;
-	int defs;
-	OTF2_ErrorCode rc;
+	int defs, rc = 0;
 
 	for (r = 0; r < o->t->nranks; r++)
 		if (lib_check(o, OTF2_Reader_SelectLocation(rd, o->rk[r].loc),
@@ -911,56 +914,59 @@ read_events(struct o2 *o, OTF2_Reader *rd)
 	if (lib_check(o, OTF2_Reader_OpenEvtFiles(rd), "opening its event "
 	    "files") < 0)
 		return -1;
-	for (r = 0; r < o->t->nranks; r++) {
+	if ((cb = OTF2_EvtReaderCallbacks_New()) == NULL)
+		return o2fail(o, "out of memory");
+	OTF2_EvtReaderCallbacks_SetEnterCallback(cb, ev_enter);
+	OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, ev_leave);
+	OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, ev_send);
+	OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, ev_isend);
+	OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb,
+	    ev_isend_complete);
+	OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb,
+	    ev_irecv_request);
+	OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, ev_recv);
+	OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, ev_irecv);
+	OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb,
+	    ev_cancelled);
+	OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb,
+	    ev_coll_begin);
+	OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, ev_coll_end);
+	for (r = 0; r < o->t->nranks && rc == 0; r++) {
+		OTF2_EvtReader *er;
+		char what[64];
+
+		snprintf(what, sizeof(what), "reading rank %" PRIu32 "'s "
+		    "events", r);
 		if (defs) {
+			/* its mapping tables, before its events */
 			OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rd,
 			    o->rk[r].loc);
 
 			if (dr != NULL) {
-				rc = OTF2_Reader_ReadAllLocalDefinitions(rd, dr,
-				    &n);
+				rc = lib_check(o,
+				    OTF2_Reader_ReadAllLocalDefinitions(rd, dr,
+				    &n), "reading the local definitions");
 				OTF2_Reader_CloseDefReader(rd, dr);
-				if (lib_check(o, rc, "reading the local "
-				    "definitions") < 0)
-					return -1;
+				if (rc < 0)
+					break;
 			}
 		}
-		if (OTF2_Reader_GetEvtReader(rd, o->rk[r].loc) == NULL)
-			return lib_check(o, OTF2_ERROR_INVALID, "opening the "
-			    "events of a rank");
+		if ((er = OTF2_Reader_GetEvtReader(rd, o->rk[r].loc)) == NULL) {
+			rc = lib_check(o, OTF2_ERROR_INVALID, what);
+			break;
+		}
+		rc = lib_check(o, OTF2_Reader_RegisterEvtCallbacks(rd, er, cb,
+		    o), what);
+		if (rc == 0)
+			rc = lib_check(o, OTF2_Reader_ReadAllLocalEvents(rd, er,
+			    &n), what);
+		OTF2_Reader_CloseEvtReader(rd, er);
 	}
+	OTF2_EvtReaderCallbacks_Delete(cb);
 	if (defs)
 		OTF2_Reader_CloseDefFiles(rd);
-	if ((ge = OTF2_Reader_GetGlobalEvtReader(rd)) == NULL)
-		return lib_check(o, OTF2_ERROR_INVALID, "reading its events");
-	if ((cb = OTF2_GlobalEvtReaderCallbacks_New()) == NULL)
-		return o2fail(o, "out of memory");
-	OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, ev_enter);
-	OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, ev_leave);
-	OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(cb, ev_send);
-	OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(cb, ev_isend);
-	OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb,
-	    ev_isend_complete);
-	OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(cb,
-	    ev_irecv_request);
-	OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(cb, ev_recv);
-	OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, ev_irecv);
-	OTF2_GlobalEvtReaderCallbacks_SetMpiRequestCancelledCallback(cb,
-	    ev_cancelled);
-	OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb,
-	    ev_coll_begin);
-	OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb,
-	    ev_coll_end);
-	rc = OTF2_Reader_RegisterGlobalEvtCallbacks(rd, ge, cb, o);
-	OTF2_GlobalEvtReaderCallbacks_Delete(cb);
-	if (lib_check(o, rc, "reading its events") < 0)
-		return -1;
-	rc = OTF2_Reader_ReadAllGlobalEvents(rd, ge, &n);
-	if (lib_check(o, rc, "reading its events") < 0)
-		return -1;
-	OTF2_Reader_CloseGlobalEvtReader(rd, ge);
 	OTF2_Reader_CloseEvtFiles(rd);
-	return convert_times(o);
+	return rc < 0 ? -1 : convert_times(o);
 }
 
 int

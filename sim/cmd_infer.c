@@ -11,6 +11,7 @@
 
 #include "twintorus/infer.h"
 #include "twintorus/model.h"
+#include "twintorus/mpitrace.h"
 #include "twintorus/json.h"
 #include "twintorus/outfile.h"
 #include "ttsim.h"
@@ -171,6 +172,7 @@ infer_parse(struct infer_opts *o, int argc, char **argv)
 		{netopts_flags, 0, netopts_take, &o->no},
 		{outopts_json, 0, outopts_take, &o->out},
 	};
+	size_t i;
 	int rc;
 
 	netopts_init(&o->no);
@@ -186,6 +188,14 @@ infer_parse(struct infer_opts *o, int argc, char **argv)
 		    "directories and -o FILE (see ttsim trace infer --help)\n");
 		return -1;
 	}
+	for (i = 0; i < o->np; i++)
+		if (tt_mpi_trace_is(o->paths[i])) {
+			fprintf(stderr, "ttsim trace infer: %s is an MPI-level "
+			    "trace: its calls give the dependencies; replay it "
+			    "as it is (ttsim replay %s)\n", o->paths[i],
+			    o->paths[i]);
+			return -1;
+		}
 	if (o->out.json && strcmp(o->file, "-") == 0) {
 		fprintf(stderr, "ttsim trace infer: --json and -o - both want "
 		    "standard output; give -o a file\n");

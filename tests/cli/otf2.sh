@@ -18,7 +18,7 @@
 #   - refusals, exit 2 and one line: a missing traces.def, a cut event
 #     file, a file that is not OTF2, more ranks than PEs, --deps, the
 #     inference's flags, open loop's, two traces, trace stat with a
-#     network.
+#     network, trace infer (nothing to infer).
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
 . "$(dirname "$0")/lib.sh"
 MK=$tt_top/build/tests/mkotf2
@@ -143,7 +143,7 @@ refused "missing traces.def" "ttsim trace stat: $tmp/nodef/traces.otf2: its glob
 cp -r "$tmp/a6" "$tmp/cut"
 sz=$(stat -c %s "$tmp/cut/traces/3.evt")
 truncate -s $((sz / 2)) "$tmp/cut/traces/3.evt"
-refused "cut event file" "ttsim replay: $tmp/cut/traces.otf2: reading its events" \
+refused "cut event file" "ttsim replay: $tmp/cut/traces.otf2: reading rank 3's events" \
     "$T" replay "$tmp/cut/traces.otf2" --dims 2,2,2 && one_line || bad "cut: one line" "$(cat "$tmp/err")"
 cp -r "$tmp/a6" "$tmp/junk" && echo "not OTF2" >"$tmp/junk/traces.otf2"
 refused "not OTF2" "ttsim trace stat: $tmp/junk/traces.otf2: not an OTF2 archive" \
@@ -160,4 +160,6 @@ refused "two traces" "ttsim replay: $a is an MPI-level trace: replay it alone" \
     "$T" replay "$a" traces/alltoall-4x4x4.pcap --dims 4,4,4
 refused "stat with a network" "ttsim trace stat: $a is an MPI-level trace" \
     "$T" trace stat "$a" --dims 2,2,2
+refused "trace infer" "ttsim trace infer: $a is an MPI-level trace" \
+    "$T" trace infer "$a" --dims 2,2,2 -o "$tmp/x.deps"
 finish

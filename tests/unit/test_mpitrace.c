@@ -14,7 +14,8 @@
  *     the line that names it, each message enabling at most one send;
  *   - refusals: a receive no send matches, a deadlock, a wait on an
  *     unknown request, a peer outside the communicator, the limits of
- *     twintorus/deps.h; each names the rank and the event.
+ *     twintorus/deps.h; each names the rank and the event;
+ *   - the readers' dispatch by name (tests/cli/otf2.sh reads archives).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -765,6 +766,29 @@ test_pipeline_order(void **state)
 	tt_mpi_trace_free(&t);
 }
 
+/* The readers' dispatch: an .otf2 anchor is OTF2's (a missing one named
+ * as such), anything else is not an MPI-level trace. */
+static void
+test_read_dispatch(void **state)
+{
+	tt_mpi_trace t;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(tt_mpi_trace_is("run/traces.otf2"), 1);
+	assert_int_equal(tt_mpi_trace_is("run/traces.def"), 0);
+	assert_int_equal(tt_mpi_trace_is(".otf2"), 0);
+	assert_int_equal(tt_mpi_trace_is("capture.pcap"), 0);
+	assert_int_equal(tt_mpi_trace_read(&t, "/nonexistent/traces.otf2", 0,
+	    err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/nonexistent/traces.otf2"));
+	assert_int_equal(t.nranks, 0);
+	assert_int_equal(tt_mpi_trace_read(&t, "capture.pcap", 0, err,
+	    sizeof(err)), -1);
+	assert_non_null(strstr(err, "capture.pcap: not an MPI-level trace"));
+	tt_mpi_trace_free(&t);
+}
+
 int
 main(void)
 {
@@ -782,6 +806,7 @@ main(void)
 		cmocka_unit_test(test_bad_requests_and_peers),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_pipeline_order),
+		cmocka_unit_test(test_read_dispatch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
