@@ -12,6 +12,7 @@
 #include "twintorus/deps.h"
 #include "twintorus/infer.h"
 #include "twintorus/json.h"
+#include "twintorus/mpitrace.h"
 #include "twintorus/outfile.h"
 #include "twintorus/ti.h"
 #include "ttsim.h"
@@ -57,6 +58,9 @@ TT_TI_INDEX "\n"
 "enabled nothing, a waitall and finalize.  SimGrid replays it with\n"
 "  cd DIR && smpirun -np N -platform PLATFORM.xml -replay " TT_TI_INDEX "\n"
 "(N: the PEs; the index names the rank files relative to DIR).\n"
+"An MPI-level trace (an OTF2 archive's anchor FILE.otf2, or a TI trace) is\n"
+"exported alone, one rank file per rank, its messages and dependencies by\n"
+"MPI's matching (its collectives as their point-to-point messages).\n"
 "\n"
 "  --ti DIR        the directory to write, whole or not at all (it must\n"
 "                  not exist, or be empty)\n"
@@ -127,6 +131,7 @@ export_parse(struct export_opts *o, int argc, char **argv)
 		{netopts_flags, 0, netopts_take, &o->no},
 		{outopts_json, 0, outopts_take, &o->out},
 	};
+	size_t i;
 	int rc;
 
 	netopts_init(&o->no);
@@ -149,6 +154,12 @@ export_parse(struct export_opts *o, int argc, char **argv)
 		    "export --help)\n");
 		return -1;
 	}
+	for (i = 0; o->np > 1 && i < o->np; i++)
+		if (tt_mpi_trace_is(o->paths[i])) {
+			fprintf(stderr, "ttsim trace export: %s is an MPI-level "
+			    "trace: export it alone\n", o->paths[i]);
+			return -1;
+		}
 	if (netopts_finish(&o->no, cmd) < 0)
 		return -1;
 	if (o->no.ports_all) {
@@ -192,6 +203,10 @@ cmd_trace_export(int argc, char **argv)
 	tt_addrmap map;
 	tt_infer *inf = NULL;
 	tt_deps_reader *dr = NULL;
+	tt_mpi_trace mt;
+	tt_mpi_deps *md = NULL;
+	int have_mt = 0;
+	uint32_t nranks;
 	tt_dep_stream s;
 	tt_ti_export_stats st;
 	char err[1024];
@@ -214,7 +229,23 @@ cmd_trace_export(int argc, char **argv)
 		goto out;
 	}
 	have_net = 1;
-	if (o.deps != NULL) {
+	nranks = net.ncards;
+	if (o.np == 1 && tt_mpi_trace_is(o.paths[0])) {
+		/* its own ranks, its own dependencies */
+		if (tt_mpi_trace_read(&mt, o.paths[0], o.flops, err,
+		    sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim trace export: %s\n", err);
+			goto out;
+		}
+		have_mt = 1;
+		if (tt_mpi_deps_open(&md, &mt, err, sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim trace export: %s: %s\n",
+			    o.paths[0], err);
+			goto out;
+		}
+		s = tt_mpi_deps_stream(md);
+		nranks = mt.nranks;
+	} else if (o.deps != NULL) {
 		if (tt_deps_open(&dr, o.deps, err, sizeof(err)) < 0) {
 			fprintf(stderr, "ttsim trace export: %s\n", err);
 			goto out;
@@ -236,7 +267,7 @@ cmd_trace_export(int argc, char **argv)
 		}
 		s = tt_infer_stream(inf);
 	}
-	if (tt_ti_export(o.dir, o.force, s, net.ncards, o.flops, &st, err,
+	if (tt_ti_export(o.dir, o.force, s, nranks, o.flops, &st, err,
 	    sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim trace export: %s\n", err);
 		goto out;
@@ -246,6 +277,9 @@ cmd_trace_export(int argc, char **argv)
 	export_summary(&o, &st);
 	rc = TTSIM_EXIT_OK;
 out:
+	tt_mpi_deps_free(md);
+	if (have_mt)
+		tt_mpi_trace_free(&mt);
 	tt_infer_free(inf);
 	if (dr != NULL)
 		tt_deps_close_reader(dr);

@@ -8,7 +8,8 @@
 #    sends (3 * 8 ranks * 3 iterations point to point, by its structure),
 #    counted again from the trace's send and isend lines with awk, plus
 #    those its bcast, allreduce and barrier become by the algorithms
-#    twintorus/mpitrace.h states (n-1, 2(n-1), n*ceil(log2 n)).
+#    twintorus/mpitrace.h states (n-1, 2(n-1), n*ceil(log2 n)); exported
+#    back by ttsim trace export --ti, SimGrid replays it with as many.
 #  - ttsim to SimGrid: the real recording traces/captured/mpihalo-2x2x2,
 #    exported by ttsim trace export --ti, holds one isend per message the
 #    inference finds, reads back in ttsim with that many (and the same
@@ -105,6 +106,26 @@ if [ $st = 0 ] && [ "$got2" = "$want" ] && awk -v a="$ms1" -v b="$ms2" 'BEGIN { 
 else
 	bad "replay of the directory with --ti-flops 1e9 (exit $st)" \
 	    "delivered $got2, makespan $ms2 s against $ms1 s$(printf '\n'; cat "$tmp/r2.err")"
+fi
+
+# and back: ttsim exports it (each collective as the messages it becomes)
+# and SimGrid replays that, sending as many messages as ttsim replayed
+"$T" trace export --ti "$tmp/ring-ti" "$tmp/rec/ring.txt" --json >"$tmp/rx.json" 2>"$tmp/rx.err"
+st=$?
+if [ $st = 0 ] && [ "$(jq -r .messages "$tmp/rx.json")" = "$want" ] &&
+    (cd "$tmp/ring-ti" && smpirun -np $N -platform "$tmp/p8.xml" -replay smpi_simgrid.txt \
+    -trace-ti -trace-file "$tmp/ring-replayed.txt" "${QUIET[@]}") >"$tmp/rx.out" 2>&1; then
+	# shellcheck disable=SC2046  # absolute names, no blanks
+	counts=$(cat $(cat "$tmp/ring-replayed.txt") | awk '
+	    $2 == "isend" { s++ } $2 == "recv" { r++ } END { print s + 0, r + 0 }')
+	if [ "$counts" = "$want $want" ]; then
+		ok "SimGrid's trace exported by ttsim replays in SimGrid: $want isends and recvs"
+	else
+		bad "SimGrid's replay of the re-exported ring" "isends and recvs: $counts, want $want"
+	fi
+else
+	bad "export of SimGrid's TI trace, replayed by SimGrid (exit $st)" \
+	    "$(cat "$tmp/rx.err"; tail -5 "$tmp/rx.out" 2>/dev/null)"
 fi
 
 # ---- ttsim to SimGrid ----
