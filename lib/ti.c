@@ -758,12 +758,78 @@ ti_index_path(const char *path, char *buf, size_t bufsz)
 	return 0;
 }
 
+/* p + q, in a new string; NULL when out of memory. */
+static char *
+ti_join(const char *p, size_t plen, const char *q)
+{
+	size_t qlen = strlen(q);
+	char *s = malloc(plen + qlen + 1);
+
+	if (s != NULL) {
+		memcpy(s, p, plen);
+		memcpy(s + plen, q, qlen + 1);
+	}
+	return s;
+}
+
+static int
+ti_is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+ * The file an index line names (a new string, NULL when out of memory).
+ * SimGrid names them as smpirun opened them, relative to its working
+ * directory: -trace-file sub/t.txt gives sub/t.txt_files/..._rank-1.txt
+ * in sub/t.txt.  So a relative name is taken from the index's directory,
+ * else from its part from the index's own BASE_files/ on (wherever smpirun
+ * ran), else as given (from ours); if none is a file, from the index's
+ * directory, for the message.
+ */
+static char *
+ti_resolve(const char *index, const char *name)
+{
+	const char *slash = strrchr(index, '/'), *base = slash ? slash + 1 :
+	    index, *at;
+	size_t dirlen = slash ? (size_t)(slash - index) + 1 : 0;
+	char *p, *files;
+
+	if (name[0] == '/')
+		return ti_join(name, 0, name);
+	if ((p = ti_join(index, dirlen, name)) == NULL || ti_is_file(p))
+		return p;
+	if ((files = ti_join(base, strlen(base), "_files/")) == NULL) {
+		free(p);
+		return NULL;
+	}
+	for (at = name; (at = strstr(at, files)) != NULL; at++)
+		if (at == name || at[-1] == '/') {
+			char *q = ti_join(index, dirlen, at);
+
+			if (q == NULL || ti_is_file(q)) {
+				free(p);
+				free(files);
+				return q;
+			}
+			free(q);
+			break;
+		}
+	free(files);
+	if (ti_is_file(name)) {
+		free(p);
+		return ti_join(name, 0, name);
+	}
+	return p;
+}
+
 static int
 ti_index_read(struct ti_reader *r, const char *index, struct ti_index *ix)
 {
 	char *buf = r->buf, *p;
-	const char *slash = strrchr(index, '/');
-	size_t dirlen = slash ? (size_t)(slash - index) + 1 : 0, cap = 0, n;
+	size_t cap = 0;
 	FILE *f;
 	int x;
 
@@ -788,16 +854,9 @@ ti_index_read(struct ti_reader *r, const char *index, struct ti_index *ix)
 			}
 			ix->file = nf;
 		}
-		n = strlen(buf);
-		if ((p = malloc(dirlen + n + 1)) == NULL) {
+		if ((p = ti_resolve(index, buf)) == NULL) {
 			x = ti_fail(r, "out of memory");
 			break;
-		}
-		if (buf[0] == '/') {
-			memcpy(p, buf, n + 1);
-		} else {
-			memcpy(p, index, dirlen);
-			memcpy(p + dirlen, buf, n + 1);
 		}
 		ix->file[ix->n++] = p;
 		if (ix->n > INT32_MAX) {
@@ -894,11 +953,10 @@ out:
 int
 tt_ti_is(const char *path)
 {
-	char index[PATH_MAX], buf[TI_IS_LINE], name[PATH_MAX + 1];
+	char index[PATH_MAX], buf[TI_IS_LINE], *name;
 	char *tok[4], *end;
-	const char *slash;
 	FILE *f;
-	size_t dirlen, n;
+	size_t n;
 	int ntok, is = 0;
 	struct stat st;
 
@@ -914,14 +972,11 @@ tt_ti_is(const char *path)
 	buf[n] = '\0';
 	if (n == 0 || memchr(buf, '\0', n) != NULL)
 		return 0;
-	slash = strrchr(index, '/');
-	dirlen = buf[0] == '/' ? 0 : slash ? (size_t)(slash - index) + 1 : 0;
-	if (dirlen + n >= sizeof(name))
+	if ((name = ti_resolve(index, buf)) == NULL)
 		return 0;
-	memcpy(name, index, dirlen);
-	memcpy(name + dirlen, buf, n + 1);
-	if (stat(name, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (f = fopen(name, "r")) == NULL)
+	f = ti_is_file(name) ? fopen(name, "r") : NULL;
+	free(name);
+	if (f == NULL)
 		return 0;
 	while (fgets(buf, (int)sizeof(buf), f) != NULL) {
 		buf[strcspn(buf, "\r\n")] = '\0';

@@ -83,8 +83,10 @@ TT_BEGIN_DECLS
 #define TT_TI_LINE_MAX 65536u
 
 /* Read the TI trace of index (a file, or a directory holding TT_TI_INDEX)
- * into t (initialised here; tt_mpi_trace_free() it).  Relative names in
- * the index are taken from the index's directory.  flops: the compute
+ * into t (initialised here; tt_mpi_trace_free() it).  A relative name in
+ * the index is taken from the index's directory, else from its part from
+ * the index's own NAME_files/ on (SimGrid writes the names as smpirun, in
+ * its own working directory, opened them), else as given.  flops: the compute
  * rate (flops per second, > 0).  0, or -1 with err ("FILE:LINE: ...") and
  * t left empty. */
 int tt_ti_read(tt_mpi_trace *t, const char *index, double flops, char *err,

@@ -6,8 +6,8 @@
  *     compute flops at the rate given, requests completed by wait (by
  *     source, destination and tag), waitall and the end of the file,
  *     sendRecv, collectives, an index naming its files relative to its
- *     own directory, a directory holding the index, an index of one line
- *     (every rank's lines in one file);
+ *     own directory or to where smpirun ran, a directory holding the
+ *     index, an index of one line (every rank's lines in one file);
  *   - refusals: each bad line named by FILE:LINE and what is wrong;
  *   - tt_ti_is: an index and a directory are, a rank file or text is not;
  *   - writing: dependency lines as a trace whose receives come before the
@@ -208,6 +208,22 @@ test_default_datatype_and_index_forms(void **state)
 	tt_mpi_trace_free(&t);
 	assert_int_equal(tt_ti_is(dir), 1);
 	assert_int_equal(tt_ti_is(p), 1);
+
+	/* smpirun -trace-file s/t.txt, run in tmp, names s/t.txt_files/...
+	 * in s/t.txt: relative to where smpirun ran, not to the index */
+	snprintf(dir, sizeof(dir), "%s/s", tmp);
+	assert_int_equal(mkdir(dir, 0777), 0);
+	snprintf(dir, sizeof(dir), "%s/s/t.txt_files", tmp);
+	assert_int_equal(mkdir(dir, 0777), 0);
+	put(p, sizeof(p), "s/t.txt_files/1_rank-1.txt", "0 init\n0 send 1 5 3 2\n");
+	put(p, sizeof(p), "s/t.txt_files/1_rank-2.txt", "1 init\n1 recv 0 5 3 2\n");
+	put(p, sizeof(p), "s/t.txt",
+	    "s/t.txt_files/1_rank-1.txt\ns/t.txt_files/1_rank-2.txt\n");
+	assert_int_equal(tt_ti_is(p), 1);
+	if (tt_ti_read(&t, p, 1e9, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(t.nranks, 2);
+	tt_mpi_trace_free(&t);
 	snprintf(p, sizeof(p), "%s/d/r0", tmp);
 	assert_int_equal(tt_ti_is(p), 0);       /* a rank's file */
 	put(p, sizeof(p), "text", "hello world\n");
