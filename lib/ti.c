@@ -24,8 +24,11 @@
 #include "outfile_int.h"
 #include "u64map.h"
 
-/* SimGrid's MPI_ANY_SOURCE and MPI_ANY_TAG (include/smpi/smpi.h). */
+/* SimGrid's MPI_ANY_SOURCE and MPI_ANY_TAG (include/smpi/smpi.h); its TI
+ * tracing writes a receive from MPI_ANY_SOURCE with MPI_UNDEFINED, the
+ * rank MPI_ANY_SOURCE translates to. */
 #define TI_ANY_SOURCE (-555)
+#define TI_UNDEFINED  (-333)
 #define TI_ANY_TAG    (-444)
 /* The most fields a line can have: one a character and a blank. */
 #define TI_MAX_TOK (TT_TI_LINE_MAX / 2 + 1)
@@ -245,9 +248,10 @@ ti_peer(struct ti_reader *r, const char *act, const char *what,
 {
 	if (ti_int(r, act, what, s, INT32_MIN, INT32_MAX, out) < 0)
 		return -1;
-	if (*out == TI_ANY_SOURCE)
-		return ti_fail(r, "%s: a receive from MPI_ANY_SOURCE: the "
-		    "trace does not say which send it matched", act);
+	if (*out == TI_ANY_SOURCE || *out == TI_UNDEFINED)
+		return ti_fail(r, "%s: a receive from MPI_ANY_SOURCE (%s %"
+		    PRId64 "): the trace does not say which send it matched",
+		    act, what, *out);
 	if (*out < 0 || *out >= r->t->nranks)
 		return ti_fail(r, "%s: %s %" PRId64 " is not a rank of the "
 		    "trace (0 to %" PRIu32 ")", act, what, *out,
