@@ -275,7 +275,8 @@ static int
 ti_p2p(struct ti_reader *r, uint32_t rk, char **tok, int ntok)
 {
 	const char *act = tok[1];
-	int is_send = act[0] == 's' || act[1] == 's';
+	/* send, Ssend (synchronous: eager here, as every send), isend */
+	int is_send = act[0] == 's' || act[0] == 'S' || act[1] == 's';
 	int nb = act[0] == 'i';
 	int64_t peer, tag;
 	double count;
@@ -581,6 +582,7 @@ ti_action(struct ti_reader *r, uint32_t rk, char **tok, int ntok)
 		return ti_compute(r, rk, act, act[0] == 'c' ? v / r->flops : v);
 	}
 	if (strcmp(act, "send") == 0 || strcmp(act, "isend") == 0 ||
+	    strcmp(act, "Ssend") == 0 ||
 	    strcmp(act, "recv") == 0 || strcmp(act, "irecv") == 0)
 		return ti_p2p(r, rk, tok, ntok);
 	if (strcmp(act, "wait") == 0)
@@ -597,8 +599,11 @@ ti_action(struct ti_reader *r, uint32_t rk, char **tok, int ntok)
 			return 0;
 	if ((x = ti_coll_var(r, rk, tok, ntok)) <= 0)
 		return x;
-	return ti_fail(r, "'%s' is not an action of SimGrid's "
-	    "time-independent traces", act);
+	/* SimGrid's tracing also writes waitAny, testall, ibarrier, ...,
+	 * which its replay refuses too: which request completed, or whether
+	 * any did, is not in the trace */
+	return ti_fail(r, "'%s' is an action neither ttsim nor SimGrid's "
+	    "replay takes", act);
 }
 
 /* One line into fields; 0 for a blank or comment line. */

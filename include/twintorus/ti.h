@@ -28,9 +28,11 @@
  *   compute F          compute for F / flops seconds (flops: the rate,
  *                      SimGrid's smpi/host-speed when it was recorded)
  *   sleep S            compute for S seconds
- *   send, isend, recv, irecv
- *                      the point-to-point calls; a receive of unknown size
- *                      (a negative count) is one of 0 bytes
+ *   send, isend, recv, irecv, Ssend
+ *                      the point-to-point calls (Ssend, which SimGrid's
+ *                      replay does not take, a send: sends are eager); a
+ *                      receive of unknown size (a negative count) is one
+ *                      of 0 bytes
  *   wait S D T         completes the oldest pending request of source S,
  *                      destination D and tag T (refused when none is)
  *   waitall            completes every pending request of the rank

@@ -198,12 +198,14 @@ test_default_datatype_and_index_forms(void **state)
 	 * it (not to the current directory) */
 	snprintf(dir, sizeof(dir), "%s/d", tmp);
 	assert_int_equal(mkdir(dir, 0777), 0);
-	put(p, sizeof(p), "d/r0", "0 init\n0 send 1 5 3 2\n");
+	put(p, sizeof(p), "d/r0", "0 init\n0 Ssend 1 5 3 2\n");
 	put(p, sizeof(p), "d/r1", "1 init\n1 recv 0 5 3 2\n");
 	put(p, sizeof(p), "d/" TT_TI_INDEX, "r0\nr1\n");
 	if (tt_ti_read(&t, dir, 1e9, err, sizeof(err)) != 0)
 		fail_msg("%s", err);
 	assert_int_equal(t.nranks, 2);
+	/* MPI_Ssend, as SimGrid writes it: a send */
+	assert_int_equal(evat(&t, 0, 0)->kind, TT_MPI_SEND);
 	assert_int_equal(evat(&t, 0, 0)->bytes, 3);
 	tt_mpi_trace_free(&t);
 	assert_int_equal(tt_ti_is(dir), 1);
@@ -269,7 +271,9 @@ test_bad_lines(void **state)
 	    "send counts");
 	refused("0 scan 3", "scan takes a count, its flops");
 	refused("0 reducescatter 2 x 0", "count 'x'");
-	refused("0 frobnicate 1", "'frobnicate' is not an action");
+	refused("0 frobnicate 1", "'frobnicate' is an action neither ttsim "
+	    "nor SimGrid's replay takes");
+	refused("0 waitAny 2", "'waitAny' is an action neither");
 	refused("0 recv -555 0 4", "MPI_ANY_SOURCE");
 	/* what SimGrid 3.32 writes for one: MPI_UNDEFINED */
 	refused("0 irecv -333 -444 1 1", "recv: a receive from MPI_ANY_SOURCE "
