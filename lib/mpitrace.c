@@ -236,7 +236,8 @@ struct tt_mpi_deps {
 };
 
 static int
-fail(tt_mpi_deps *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+fail(tt_mpi_deps *d, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 static int
 fail(tt_mpi_deps *d, const char *fmt, ...)

@@ -8,8 +8,9 @@
  * paradigm MPI (rank i is location members[i]; OTF2's definition of that
  * group); only those locations are read, so a process's other threads
  * are left out.  A communicator's group (type COMM_GROUP) lists world
- * ranks; MPI_COMM_SELF and its kind (COMM_SELF) become a communicator of
- * the rank alone.
+ * ranks; its events name ranks of the communicator, or world ranks when
+ * the group is flagged GLOBAL_MEMBERS; MPI_COMM_SELF and its kind
+ * (COMM_SELF) become a communicator of the rank alone.
  *
  * Events, per rank in the order recorded:
  *   - MpiSend, MpiIsend: a send (an isend with its request);
@@ -110,6 +111,7 @@ tt_otf2_read(tt_mpi_trace *t, const char *path, char *err, size_t errsz)
 struct o2group {
 	uint64_t id;
 	uint8_t type, paradigm;
+	uint32_t flags;
 	uint32_t n;
 	uint64_t *member;
 };
@@ -151,6 +153,9 @@ struct o2 {
 	tt_mpi_trace *t;
 	struct o2rank *rk;
 	tt_u64map locrank;      /* location: rank */
+	tt_u64map globalrank;   /* (tt comm, world rank): its rank there, for
+	                         * the comms whose events name world ranks
+	                         * (groups flagged GLOBAL_MEMBERS) */
 	tt_u64map commidx;      /* OTF2 comm: tt comm, or NONE - 1 for a
 	                         * COMM_SELF one */
 	uint64_t tmin, tmax;
@@ -159,7 +164,8 @@ struct o2 {
 #define COMM_SELF_MARK (NONE - 1)
 
 static int
-o2fail(struct o2 *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+o2fail(struct o2 *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 static int
 o2fail(struct o2 *o, const char *fmt, ...)
@@ -277,7 +283,6 @@ def_group(void *ud, OTF2_GroupRef self, OTF2_StringRef name,
 	struct o2group *g;
 
 	(void)name;
-	(void)flags;
 	if ((g = realloc(o->grp, (o->ngrp + 1) * sizeof(*g))) == NULL)
 		goto oom;
 	o->grp = g;
@@ -285,6 +290,7 @@ def_group(void *ud, OTF2_GroupRef self, OTF2_StringRef name,
 	g->id = self;
 	g->type = type;
 	g->paradigm = paradigm;
+	g->flags = flags;
 	g->n = n;
 	g->member = NULL;
 	if (n > 0) {
@@ -406,6 +412,11 @@ build_ranks(struct o2 *o)
 			if (x < 0)
 				return o2fail(o, "out of memory");
 			idx = (uint32_t)x;
+			for (k = 0; (g->flags & OTF2_GROUP_FLAG_GLOBAL_MEMBERS) &&
+			    k < g->n; k++)
+				if (tt_u64map_put(&o->globalrank, (uint64_t)idx <<
+				    32 | g->member[k], k) < 0)
+					return o2fail(o, "out of memory");
 		} else {
 			return o2fail(o, "communicator %" PRIu64 " (%s): its "
 			    "group %" PRIu64 " is of type %u, not a "
@@ -483,8 +494,8 @@ seen(struct o2 *o, uint32_t r, uint64_t time, int mpi_event)
 		return OTF2_CALLBACK_INTERRUPT
 
 static OTF2_CallbackCode
-ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
-    OTF2_AttributeList *attrs, OTF2_RegionRef region)
+ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+    void *ud, OTF2_AttributeList *attrs, OTF2_RegionRef region)
 {
 	struct o2 *o = ud;
 	struct o2rank *k;
@@ -513,8 +524,8 @@ ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
 }
 
 static OTF2_CallbackCode
-ev_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
-    OTF2_AttributeList *attrs, OTF2_RegionRef region)
+ev_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+    void *ud, OTF2_AttributeList *attrs, OTF2_RegionRef region)
 {
 	struct o2 *o = ud;
 	struct o2rank *k;
@@ -532,18 +543,27 @@ ev_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
 	return OTF2_CALLBACK_SUCCESS;
 }
 
-/* The tt communicator of OTF2 comm c for rank r. */
+/* The tt communicator of OTF2 comm c for rank r; *peer (if any) made a
+ * rank of it where the comm's events name world ranks (one that is not a
+ * member stays out of range, for the conversion to refuse). */
 static int
-comm_of(struct o2 *o, uint32_t r, OTF2_CommRef c, uint32_t *idx)
+comm_of(struct o2 *o, uint32_t r, OTF2_CommRef c, uint32_t *idx,
+    uint32_t *peer)
 {
 	struct o2rank *k = &o->rk[r];
+	uint32_t local;
 	int x;
 
 	if (!tt_u64map_get(&o->commidx, c, idx))
 		return o2fail(o, "rank %" PRIu32 ": an event on communicator %"
 		    PRIu32 ", which is not defined", r, c);
-	if (*idx != COMM_SELF_MARK)
+	if (*idx != COMM_SELF_MARK) {
+		if (peer != NULL && o->globalrank.n > 0 &&
+		    tt_u64map_get(&o->globalrank, (uint64_t)*idx << 32 | *peer,
+		    &local))
+			*peer = local;
 		return 0;
+	}
 	if (k->self == NONE) {
 		if ((x = tt_mpi_trace_add_comm(o->t, 1, &r)) < 0)
 			return o2fail(o, "out of memory");
@@ -566,14 +586,14 @@ p2p(struct o2 *o, uint32_t r, int kind, uint64_t time, uint32_t peer,
 	e.bytes = len;
 	e.req = req;
 	e.t_ns = time;
-	if (comm_of(o, r, comm, &e.comm) < 0 || add(o, r, &e) < 0)
+	if (comm_of(o, r, comm, &e.comm, &e.peer) < 0 || add(o, r, &e) < 0)
 		return OTF2_CALLBACK_INTERRUPT;
 	return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-ev_send(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
-    OTF2_AttributeList *attrs, uint32_t receiver, OTF2_CommRef comm,
+ev_send(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+    void *ud, OTF2_AttributeList *attrs, uint32_t receiver, OTF2_CommRef comm,
     uint32_t tag, uint64_t len)
 {
 	EV_BEGIN(o, loc, time, r, k);
@@ -582,8 +602,8 @@ ev_send(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
 }
 
 static OTF2_CallbackCode
-ev_isend(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
-    OTF2_AttributeList *attrs, uint32_t receiver, OTF2_CommRef comm,
+ev_isend(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+    void *ud, OTF2_AttributeList *attrs, uint32_t receiver, OTF2_CommRef comm,
     uint32_t tag, uint64_t len, uint64_t req)
 {
 	EV_BEGIN(o, loc, time, r, k);
@@ -592,8 +612,8 @@ ev_isend(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
 }
 
 static OTF2_CallbackCode
-ev_recv(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
-    OTF2_AttributeList *attrs, uint32_t sender, OTF2_CommRef comm,
+ev_recv(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+    void *ud, OTF2_AttributeList *attrs, uint32_t sender, OTF2_CommRef comm,
     uint32_t tag, uint64_t len)
 {
 	EV_BEGIN(o, loc, time, r, k);
@@ -615,8 +635,8 @@ wait_for(struct o2 *o, uint32_t r, uint64_t time, uint64_t req)
 }
 
 static OTF2_CallbackCode
-ev_isend_complete(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
-    OTF2_AttributeList *attrs, uint64_t req)
+ev_isend_complete(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+    void *ud, OTF2_AttributeList *attrs, uint64_t req)
 {
 	EV_BEGIN(o, loc, time, r, k);
 	(void)k;
@@ -626,8 +646,8 @@ ev_isend_complete(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void 
 /* An irecv posted: its place among the rank's calls, filled in when it
  * completes. */
 static OTF2_CallbackCode
-ev_irecv_request(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
-    OTF2_AttributeList *attrs, uint64_t req)
+ev_irecv_request(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+    void *ud, OTF2_AttributeList *attrs, uint64_t req)
 {
 	tt_mpi_event e;
 
@@ -646,8 +666,8 @@ ev_irecv_request(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *
 }
 
 static OTF2_CallbackCode
-ev_irecv(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
-    OTF2_AttributeList *attrs, uint32_t sender, OTF2_CommRef comm,
+ev_irecv(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+    void *ud, OTF2_AttributeList *attrs, uint32_t sender, OTF2_CommRef comm,
     uint32_t tag, uint64_t len, uint64_t req)
 {
 	uint32_t at;
@@ -660,7 +680,7 @@ ev_irecv(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
 		e->peer = sender;
 		e->tag = tag;
 		e->bytes = len;
-		if (comm_of(o, r, comm, &e->comm) < 0)
+		if (comm_of(o, r, comm, &e->comm, &e->peer) < 0)
 			return OTF2_CALLBACK_INTERRUPT;
 	} else if (p2p(o, r, TT_MPI_IRECV, time, sender, comm, tag, len,
 	    req) != OTF2_CALLBACK_SUCCESS) {
@@ -671,8 +691,8 @@ ev_irecv(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
 
 /* A receive cancelled: it takes no message. */
 static OTF2_CallbackCode
-ev_cancelled(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
-    OTF2_AttributeList *attrs, uint64_t req)
+ev_cancelled(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+    void *ud, OTF2_AttributeList *attrs, uint64_t req)
 {
 	uint32_t at;
 
@@ -689,8 +709,8 @@ ev_cancelled(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
 }
 
 static OTF2_CallbackCode
-ev_coll_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
-    OTF2_AttributeList *attrs)
+ev_coll_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+    void *ud, OTF2_AttributeList *attrs)
 {
 	EV_BEGIN(o, loc, time, r, k);
 	k->coll_begin = time;
@@ -768,9 +788,9 @@ part_bytes(int c, OTF2_CollectiveOp op, int root, uint32_t n,
 }
 
 static OTF2_CallbackCode
-ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
-    OTF2_AttributeList *attrs, OTF2_CollectiveOp op, OTF2_CommRef comm,
-    uint32_t root, uint64_t sent, uint64_t recvd)
+ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+    void *ud, OTF2_AttributeList *attrs, OTF2_CollectiveOp op,
+    OTF2_CommRef comm, uint32_t root, uint64_t sent, uint64_t recvd)
 {
 	tt_mpi_event e;
 	const tt_mpi_comm *cm;
@@ -787,7 +807,8 @@ ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
 	e.coll = (uint8_t)c;
 	e.t_ns = k->coll_begin >= o->offset && k->coll_begin <= time ?
 	    k->coll_begin : time;
-	if (comm_of(o, r, comm, &e.comm) < 0)
+	if (comm_of(o, r, comm, &e.comm, root < OTF2_COLLECTIVE_ROOT_THIS_GROUP ?
+	    &root : NULL) < 0)
 		return OTF2_CALLBACK_INTERRUPT;
 	cm = &o->t->comm[e.comm];
 	e.peer = root < cm->n ? root : 0;
@@ -850,6 +871,7 @@ o2_free(struct o2 *o)
 	tt_u64map_free(&o->mpiregion);
 	tt_u64map_free(&o->locrank);
 	tt_u64map_free(&o->commidx);
+	tt_u64map_free(&o->globalrank);
 }
 
 /* libotf2's status: 0, or -1 with what it said. */
@@ -990,6 +1012,7 @@ tt_otf2_read(tt_mpi_trace *t, const char *path, char *err, size_t errsz)
 	tt_u64map_init(&o.mpiregion);
 	tt_u64map_init(&o.locrank);
 	tt_u64map_init(&o.commidx);
+	tt_u64map_init(&o.globalrank);
 	/* libotf2 prints its errors unless told otherwise (one handler for
 	 * the process: this reader is not for concurrent use) */
 	prev = OTF2_Error_RegisterCallback(on_liberror, &o);

@@ -7,7 +7,8 @@
 #     anything it prints: each point-to-point message once, the messages
 #     the collectives become (allreduce 2(n-1), bcast m-1, barrier
 #     n*ceil(log2 n)), payload bytes, collective calls, compute and span
-#     through the archive's clock (two resolutions and offsets);
+#     through the archive's clock (two resolutions and offsets); a group
+#     flagged GLOBAL_MEMBERS, whose events name world ranks;
 #   - ground truth: ttsim app's pingpong motif written as an archive
 #     replays to the cycle of the motif run directly, at three link
 #     speeds and on two networks;
@@ -81,6 +82,22 @@ for cfg in "6 3" "5 2 1000000007 123"; do
 		    bad "replay $name" "$out"
 	fi
 done
+
+# A group flagged GLOBAL_MEMBERS: its events name world ranks (the even
+# ranks' bcast root is world rank 2, not their rank 1); the same program,
+# so the same messages from each rank, the root (rank 2) sending more
+# than rank 4.
+if "$MK" "$tmp/gl" 6 3 2400000000 7000000000000 global 2>"$tmp/err" &&
+    expect "stat global members" 0 "$T" trace stat "$tmp/gl/traces.otf2" --json; then
+	gl=$(js '[.messages, .bytes, [.pes[].sent_messages]] | tostring')
+	expect "stat standard" 0 "$T" trace stat "$tmp/a6/traces.otf2" --json
+	[ "$gl" = "$(js '[.messages, .bytes, [.pes[].sent_messages]] | tostring')" ] &&
+	    [ "$(js '.pes[2].sent_messages > .pes[4].sent_messages')" = true ] &&
+	    ok "GLOBAL_MEMBERS: world ranks in events taken as such ($gl)" ||
+	    bad "GLOBAL_MEMBERS: $gl, without the flag $(js '[.messages, .bytes, [.pes[].sent_messages]] | tostring')"
+else
+	bad "mkotf2 global" "$(cat "$tmp/err")"
+fi
 
 a=$tmp/a6/traces.otf2
 read -r msgs _ < <(expected 6 3)

@@ -24,6 +24,12 @@
  * whole traffic in the call (allreduce: RANKS * 8 each way; the bcast's
  * root sends one part per member, its own included).
  *
+ *   mkotf2 DIR RANKS ITERS RESOLUTION OFFSET global
+ *
+ * writes the same program with the even ranks' group flagged
+ * GLOBAL_MEMBERS: its events name world ranks (the bcast's root is then
+ * world rank 2 in the event, not the communicator's rank 1).
+ *
  *   mkotf2 DIR pingpong ITERS BYTES COMPUTE_NS
  *
  * writes ttsim app's pingpong motif of two ranks instead (its program,
@@ -58,6 +64,7 @@ enum { G_LOCATIONS, G_WORLD, G_EVEN };
 enum { C_WORLD, C_EVEN };
 
 static uint64_t res = 2400000000u, offset = 7000000000000u;
+static int global_members;      /* the even ranks' events name world ranks */
 
 static OTF2_FlushType
 pre_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void *cd,
@@ -179,7 +186,8 @@ write_rank(struct rankw *k, uint32_t r, uint32_t n, uint32_t iters)
 		coll(k, R_ALLREDUCE, OTF2_COLLECTIVE_OP_ALLREDUCE, C_WORLD,
 		    OTF2_UNDEFINED_UINT32, (uint64_t)n * 8, (uint64_t)n * 8);
 		if (r % 2 == 0)
-			coll(k, R_BCAST, OTF2_COLLECTIVE_OP_BCAST, C_EVEN, 1,
+			coll(k, R_BCAST, OTF2_COLLECTIVE_OP_BCAST, C_EVEN,
+			    global_members ? 2 : 1,
 			    r == 2 ? (uint64_t)m * 256 : 0, 256);
 	}
 	coll(k, R_BARRIER, OTF2_COLLECTIVE_OP_BARRIER, C_WORLD,
@@ -237,9 +245,15 @@ main(int argc, char **argv)
 	int pingpong = argc == 6 && strcmp(argv[2], "pingpong") == 0;
 	struct rankw k;
 
+	if (argc == 7 && strcmp(argv[6], "global") == 0) {
+		global_members = 1;
+		argc = 6;
+	}
 	if (argc < 4 || argc > 6) {
 		fprintf(stderr, "usage: mkotf2 DIR RANKS ITERS [RESOLUTION "
-		    "[OFFSET]]\n       mkotf2 DIR pingpong ITERS BYTES "
+		    "[OFFSET]]\n"
+		    "       mkotf2 DIR RANKS ITERS RESOLUTION OFFSET global\n"
+		    "       mkotf2 DIR pingpong ITERS BYTES "
 		    "COMPUTE_NS\n");
 		return 2;
 	}
@@ -339,8 +353,9 @@ main(int argc, char **argv)
 	for (i = 0; i < m; i++)
 		members[i] = 2 * i;
 	check(OTF2_GlobalDefWriter_WriteGroup(g, G_EVEN, S_EVEN,
-	    OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
-	    OTF2_GROUP_FLAG_NONE, m, members), "group");
+	    OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, global_members ?
+	    OTF2_GROUP_FLAG_GLOBAL_MEMBERS : OTF2_GROUP_FLAG_NONE, m, members),
+	    "group");
 	check(OTF2_GlobalDefWriter_WriteComm(g, C_WORLD, S_WORLD, G_WORLD,
 	    OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE), "comm");
 	check(OTF2_GlobalDefWriter_WriteComm(g, C_EVEN, S_EVEN, G_EVEN,
