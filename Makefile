@@ -124,7 +124,7 @@ DEB_PKGS = gcc make pkg-config libyaml-dev libcmocka-dev libpcap-dev libhwloc-de
            libxdp-dev libbpf-dev build-essential dpkg-dev debhelper lintian \
            gnuplot-nox tcpdump iproute2 iputils-ping tshark systemd man-db mandoc \
            clang libclang-rt-dev g++ universal-ctags \
-           libopenmpi-dev openmpi-bin lammps libotf2-trace-dev
+           libopenmpi-dev openmpi-bin lammps libotf2-trace-dev libsimgrid-dev
 
 LIB_SRC  = $(wildcard lib/*.c)
 LIB_OBJ  = $(LIB_SRC:lib/%.c=build/lib/%.o)
@@ -386,8 +386,9 @@ demo: deps
 	build/ttsim replay traces/captured/mpihalo-2x2x2 --dims 2,2,2 --causal \
 	  --deps build/mpihalo-2x2x2.deps --compare D,A,2d --link-gbps 0.02 --top 1
 
-# What bench/predict adds: NetPIPE and SimGrid (make bench-deps).
-BENCH_PKGS = netpipe-openmpi simgrid libsimgrid-dev
+# What bench/predict adds: NetPIPE and SimGrid's tools (make bench-deps;
+# libsimgrid-dev, which tests/cli/simgrid-ti.sh needs, is in DEB_PKGS).
+BENCH_PKGS = netpipe-openmpi simgrid
 DEPS_PKGS ?= $(DEB_PKGS)
 
 bench-deps:

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "twintorus/mpitrace.h"
+#include "twintorus/ti.h"
 #include "errf.h"
 #include "mpitrace_int.h"
 #include "u64map.h"
@@ -1032,20 +1033,21 @@ tt_mpi_totals_get(const tt_mpi_trace *t, tt_mpi_totals *tot, char *err,
 int
 tt_mpi_trace_is(const char *path)
 {
-	/* SimGrid time-independent traces: lib/ti.c's tt_ti_is() joins here */
-	return tt_otf2_is(path);
+	return tt_otf2_is(path) || tt_ti_is(path);
 }
 
 int
 tt_mpi_trace_read(tt_mpi_trace *t, const char *path, double ti_flops,
     char *err, size_t errsz)
 {
-	(void)ti_flops;         /* for SimGrid time-independent traces */
 	memset(t, 0, sizeof(*t));
 	if (tt_otf2_is(path))
 		return tt_otf2_read(t, path, err, errsz);
-	/* SimGrid time-independent traces: lib/ti.c's tt_ti_read() joins
-	 * here, before the refusal */
+	if (tt_ti_is(path))
+		return tt_ti_read(t, path, ti_flops > 0 ? ti_flops :
+		    TT_TI_FLOPS_DEFAULT, err, errsz);
 	return tt_errf(err, errsz, "%s: not an MPI-level trace (an OTF2 "
-	    "archive is named by its anchor file, FILE.otf2)", path);
+	    "archive is named by its anchor file, FILE.otf2; a SimGrid "
+	    "time-independent trace by its index file, or a directory "
+	    "holding " TT_TI_INDEX ")", path);
 }

@@ -445,9 +445,10 @@ print_summary(FILE *f, const struct infer_opts *o, const tt_infer_stats *st,
 }
 
 /* Pass 1: the trace reads (every damaged record is reported) and whether
- * it has delivery copies. */
-static int
-check_trace(struct infer_opts *o, const tt_net *net, const tt_addrmap *map)
+ * it has delivery copies (ip->no_copies).  -1 after a message naming cmd. */
+int
+infer_check_trace(const char *cmd, const char *const *paths, size_t np,
+    const tt_net *net, const tt_addrmap *map, tt_infer_params *ip)
 {
 	tt_trace_in *in;
 	tt_msg m;
@@ -455,27 +456,32 @@ check_trace(struct infer_opts *o, const tt_net *net, const tt_addrmap *map)
 	int x;
 	const tt_trace_stats *st;
 
-	if (tt_trace_in_open(&in, o->paths, o->np, map, net->ncards, err,
+	if (tt_trace_in_open(&in, paths, np, map, net->ncards, err,
 	    sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim trace infer: %s\n", err);
+		fprintf(stderr, "ttsim %s: %s\n", cmd, err);
 		return -1;
 	}
 	while ((x = tt_trace_in_next(in, &m, err, sizeof(err))) > 0)
 		;
 	if (x < 0) {
-		fprintf(stderr, "ttsim trace infer: %s\n", err);
+		fprintf(stderr, "ttsim %s: %s\n", cmd, err);
 		tt_trace_in_close(in);
 		return -1;
 	}
 	st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
 	if (st->messages == 0) {
-		fprintf(stderr, "ttsim trace infer: the trace holds no messages "
-		    "(%" PRIu64 " records read)\n", st->records);
+		fprintf(stderr, "ttsim %s: the trace holds no messages "
+		    "(%" PRIu64 " records read)\n", cmd, st->records);
 		tt_trace_in_close(in);
 		return -1;
 	}
-	o->ip.no_copies = st->delivered == 0 && st->plain < st->messages;
-	tt_trace_in_warnings(in, stderr, "ttsim trace infer: warning: ");
+	ip->no_copies = st->delivered == 0 && st->plain < st->messages;
+	{
+		char prefix[64];
+
+		snprintf(prefix, sizeof(prefix), "ttsim %s: warning: ", cmd);
+		tt_trace_in_warnings(in, stderr, prefix);
+	}
 	tt_trace_in_close(in);
 	return 0;
 }
@@ -503,7 +509,8 @@ infer_build(struct infer_run *x)
 		return -1;
 	}
 	if (tt_addrmap_build(&x->map, &x->o.no.cfg, &x->net, stderr) > 0 ||
-	    check_trace(&x->o, &x->net, &x->map) < 0)
+	    infer_check_trace("trace infer", x->o.paths,
+	    x->o.np, &x->net, &x->map, &x->o.ip) < 0)
 		return -1;
 	if (x->o.score != NULL) {
 		if (score_init(&x->sc, x->o.score) < 0)

@@ -91,7 +91,8 @@ replay_usage(FILE *f)
 PROGRESS_HELP
 "\n"
 "An MPI-level trace (an OTF2 archive as Score-P writes it, named by its\n"
-"anchor file FILE.otf2) replays alone and causally (--causal is implied):\n"
+"anchor file FILE.otf2, or a SimGrid TI trace: --ti-flops RATE, man ttsim)\n"
+"replays alone and causally (--causal is implied):\n"
 "rank r is PE r (or where --placement puts it), each send waits for the\n"
 "receives its rank completed before it and the compute recorded since, and\n"
 "collectives become the point-to-point messages of fixed algorithms (man\n"
@@ -622,6 +623,7 @@ replay_parse(struct replay *r, int argc, char **argv)
 		{inferopts_flags, 0, inferopts_take, &r->causal.ip},
 		{jobs_flags, 0, jobs_take, &r->jobs},
 		{progress_flags, 0, progress_take, NULL},
+		{tiopts_flags, 0, tiopts_take, &r->ti_flops},
 	};
 	int rc;
 

@@ -31,13 +31,17 @@ stat_usage(FILE *f)
 "and received), to write that map from.\n"
 "\n"
 "\n"
-"An MPI-level trace (an OTF2 archive, named by its anchor file FILE.otf2) is\n"
+"An MPI-level trace (an OTF2 archive, named by its anchor file FILE.otf2; a\n"
+"SimGrid time-independent trace, named by its index file or a directory\n"
+"holding smpi_simgrid.txt, its compute in flops at --ti-flops RATE flops/s,\n"
+"SimGrid's default 20000 unless given) is\n"
 "summarised alone: its ranks, its messages as causal replay sends them (each\n"
 "point-to-point message once, and the messages the collectives become),\n"
 "their payload bytes, the collective calls, the recorded span and compute,\n"
 "and the busiest rank pairs.\n"
 "\n"
 "  --top N   pairs, PEs and addresses listed (default 10; --json lists all)\n"
+"  --ti-flops RATE  a TI trace's compute rate, flops per second\n"
 "Exit status: 0 read, 2 bad usage or a damaged trace.\n");
 }
 
@@ -281,6 +285,7 @@ struct statargs {
 	const char **paths;
 	size_t npaths;
 	int top;
+	double ti_flops;        /* --ti-flops (0: not given) */
 };
 
 /* ---- MPI-level traces (twintorus/mpitrace.h) ---- */
@@ -392,7 +397,7 @@ mpi_print(const char *path, const tt_mpi_trace *mt, const tt_mpi_totals *tot,
 
 /* ttsim trace stat of an MPI-level trace: the exit status. */
 static int
-stat_mpi(const char *path, int json, int top)
+stat_mpi(const char *path, int json, int top, double ti_flops)
 {
 	tt_mpi_trace mt;
 	tt_mpi_totals tot;
@@ -403,7 +408,7 @@ stat_mpi(const char *path, int json, int top)
 	char err[1024];
 	int rc = TTSIM_EXIT_USAGE;
 
-	if (tt_mpi_trace_read(&mt, path, 0, err, sizeof(err)) < 0) {
+	if (tt_mpi_trace_read(&mt, path, ti_flops, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim trace stat: %s\n", err);
 		return TTSIM_EXIT_USAGE;
 	}
@@ -434,6 +439,8 @@ stat_mpi_path(const struct statargs *a, const char **path)
 	for (i = 0; i < a->npaths; i++)
 		if (tt_mpi_trace_is(a->paths[i]))
 			*path = a->paths[i];
+	if (tiopts_check("trace stat", a->ti_flops, *path) < 0)
+		return -1;
 	if (*path == NULL)
 		return 0;
 	if (a->npaths > 1) {
@@ -479,6 +486,7 @@ stat_parse(struct statargs *a, int argc, char **argv)
 		{stat_flags, 1, stat_take, a},
 		{netopts_flags, 0, netopts_take, &a->net},
 		{outopts_json, 0, outopts_take, &a->out},
+		{tiopts_flags, 0, tiopts_take, &a->ti_flops},
 	};
 	int r;
 
@@ -574,7 +582,7 @@ cmd_trace_stat(int argc, char **argv)
 		r = TTSIM_EXIT_OK;
 	} else if (r == OPT_PARSED && (mpi = stat_mpi_path(&a, &mpath)) != 0) {
 		r = mpi < 0 ? TTSIM_EXIT_USAGE : stat_mpi(mpath, a.out.json,
-		    a.top);
+		    a.top, a.ti_flops);
 	} else if (r != OPT_PARSED || stat_open(&a, &t, &net, &map, &in) < 0 ||
 	    stat_read(in, &t, "trace stat") < 0) {
 		r = TTSIM_EXIT_USAGE;

@@ -102,6 +102,8 @@ struct replay {
 	const char *mpi_path;   /* NULL: a packet trace */
 	tt_mpi_trace mpi;
 	tt_mpi_totals mtot;
+	double ti_flops;        /* --ti-flops: a TI trace's compute rate (0:
+	                         * not given, SimGrid's default) */
 	struct replay_job job;
 };
 

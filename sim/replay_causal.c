@@ -56,6 +56,8 @@ causal_infer_flags_given(const struct causal_opts *co)
 int
 causal_conflicts(const struct replay *r)
 {
+	if (tiopts_check("replay", r->ti_flops, r->mpi_path) < 0)
+		return -1;
 	if (r->mpi_path != NULL)
 		return mpi_conflicts(r);
 	if ((!r->causal.on || r->causal.deps != NULL) &&

@@ -65,7 +65,8 @@ mpi_scan(struct replay *r)
 	uint32_t pes = r->runs[0].net.ncards;
 	char err[1024];
 
-	if (tt_mpi_trace_read(&r->mpi, r->mpi_path, 0, err, sizeof(err)) < 0) {
+	if (tt_mpi_trace_read(&r->mpi, r->mpi_path, r->ti_flops, err,
+	    sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim replay: %s\n", err);
 		return -1;
 	}

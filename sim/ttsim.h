@@ -20,6 +20,7 @@
 #include "twintorus/traffic.h"
 #include "twintorus/config.h"
 #include "twintorus/model.h"
+#include "twintorus/infer.h"
 #include "twintorus/record.h"
 #include "twintorus/topo.h"
 
@@ -66,6 +67,8 @@ enum {
 	OPT_JOBS,
 	/* progress on stderr (progress_flags) */
 	OPT_PROGRESS, OPT_NO_PROGRESS,
+	/* a SimGrid TI trace's compute rate (tiopts_flags) */
+	OPT_TI_FLOPS,
 	OPT_OWN = 512           /* a command's own options from here */
 };
 
@@ -374,6 +377,20 @@ int run_record_finish(struct run_record *rr, tt_sim *sim, const char *cmd);
  * replay --causal) */
 extern const struct option inferopts_flags[];
 int inferopts_take(void *ip, const struct optval *v);   /* tt_infer_params */
+/* The trace read through once (every damaged record reported), and
+ * whether it has delivery copies (ip->no_copies): -1 after a message
+ * naming cmd ("trace infer"). */
+int infer_check_trace(const char *cmd, const char *const *paths, size_t np,
+    const tt_net *net, const tt_addrmap *map, tt_infer_params *ip);
+
+/* sim/cmd_export.c: --ti-flops RATE, a TI trace's compute rate (replay,
+ * trace stat, trace export; state: a double, TT_TI_FLOPS_DEFAULT unless
+ * given) */
+extern const struct option tiopts_flags[];
+int tiopts_take(void *flops, const struct optval *v);
+/* --ti-flops given (flops > 0) without a TI trace (mpi_path, the
+ * MPI-level trace or NULL): -1 after a message naming cmd. */
+int tiopts_check(const char *cmd, double flops, const char *mpi_path);
 
 /* sim/cmd_plot.c */
 int plot_csv(const char *csv, const char *out, const char *title);
@@ -398,5 +415,6 @@ int cmd_replay(int argc, char **argv);
 int cmd_app(int argc, char **argv);            /* sim/cmd_app.c */
 int cmd_trace_infer(int argc, char **argv);    /* sim/cmd_infer.c */
 int cmd_trace_calibrate(int argc, char **argv); /* sim/cmd_calibrate.c */
+int cmd_trace_export(int argc, char **argv);   /* sim/cmd_export.c */
 
 #endif

@@ -147,14 +147,16 @@ const char *tt_mpi_coll_algorithm(enum tt_mpi_coll c);
 
 /* Read a trace: an OTF2 anchor file (ARCHIVE.otf2, written as Score-P
  * writes it) or a SimGrid time-independent trace (the index file that
- * smpirun -trace-ti writes, naming one file per rank).  0, or -1 with err
+ * smpirun -trace-ti writes, naming one file per rank, or a directory
+ * holding it as smpi_simgrid.txt; twintorus/ti.h).  0, or -1 with err
  * naming the file, and the line or event where it applies.  ti_flops: a
  * TI trace's compute is in flops; it runs at this many flops per second
- * (SimGrid's smpi/host-speed when it was recorded). */
+ * (SimGrid's smpi/host-speed when it was recorded; 0: SimGrid's default,
+ * TT_TI_FLOPS_DEFAULT). */
 int tt_mpi_trace_read(tt_mpi_trace *t, const char *path, double ti_flops,
     char *err, size_t errsz);
 /* 1 if path looks like an MPI-level trace (an .otf2 anchor file, or a TI
- * index file), 0 if not. */
+ * index file or a directory holding one), 0 if not. */
 int tt_mpi_trace_is(const char *path);
 
 /* What the conversion will give, without running it. */

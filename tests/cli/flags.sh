@@ -68,18 +68,18 @@ fi
 mkdir -p "$tmp/scratch"
 Tabs=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 for cmd in analyze verify run sweep plot "trace synth" "trace stat" \
-    "trace infer" "trace calibrate" replay "app halo3d"; do
+    "trace infer" "trace calibrate" "trace export" replay "app halo3d"; do
 	# shellcheck disable=SC2086  # "trace synth" is two words
 	"$T" $cmd --help >"$tmp/help" 2>&1 || { bad "help-${cmd// /-}" "exit $?"; continue; }
 	missing=""
 	n=0
 	# plot's help names sweep's --csv, where its input comes from, and
-	# trace infer's and replay's name replay --causal and app --deps-out,
-	# where theirs goes and comes from
+	# trace infer's, trace export's and replay's name replay --causal and
+	# app --deps-out, where theirs goes and comes from
 	for f in $(grep -o -- '--[a-z][a-z0-9-]*[a-z0-9]' "$tmp/help" | sort -u); do
 		[[ $cmd == plot && $f == --csv ]] && continue
 		[[ $cmd == "trace infer" && $f == --causal ]] && continue
-		[[ $cmd == "trace infer" || $cmd == replay ]] &&
+		[[ $cmd == "trace infer" || $cmd == "trace export" || $cmd == replay ]] &&
 		    [[ $f == --deps-out ]] && continue
 		n=$((n + 1))
 		# Twice: a flag that takes a value takes the first, and the
