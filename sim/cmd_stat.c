@@ -330,9 +330,10 @@ mpi_print(const char *path, const tt_mpi_trace *mt, const tt_mpi_totals *tot,
 	size_t i;
 
 	if (json) {
-		printf("{\"files\": [");
+		tt_json_begin(stdout, TT_JSON_SCHEMA_TRACE_STAT);
+		printf(", \"files\": [{\"path\": ");
 		tt_json_string(stdout, path);
-		printf("], \"format\": ");
+		printf("}], \"format\": ");
 		tt_json_string(stdout, mt->format);
 		printf(", \"ranks\": %" PRIu32 ", \"communicators\": %" PRIu32
 		    ", \"messages\": %" PRIu64 ", \"bytes\": %" PRIu64

@@ -99,7 +99,8 @@ mpi_json_trace(FILE *f, const struct replay *r)
 	const tt_mpi_trace *t = &r->mpi;
 	const tt_mpi_totals *tot = &r->mtot;
 
-	fprintf(f, "{\"trace\": {\"files\": [");
+	tt_json_begin(f, TT_JSON_SCHEMA_REPLAY);
+	fprintf(f, ", \"trace\": {\"files\": [");
 	tt_json_string(f, r->mpi_path);
 	fprintf(f, "], \"format\": ");
 	tt_json_string(f, t->format);

@@ -166,6 +166,22 @@ else
 	bad "trace synth for replay (topology)" "$(cat "$tmp/err")"
 fi
 run_json "ttsim trace stat" ttsim.trace.stat/1 0 "$T" trace stat traces/allreduce-2x2x2.pcap --json
+# MPI-level traces: a TI trace ttsim writes itself, and an OTF2 archive
+# when libotf2 is there (build/tests/mkotf2)
+if "$T" trace export --ti "$tmp/ti" traces/captured/mpihalo-2x2x2 --dims 2,2,2 >/dev/null 2>"$tmp/err"; then
+	run_json "ttsim trace stat (TI)" ttsim.trace.stat/1 0 "$T" trace stat "$tmp/ti" --json
+	run_json "ttsim replay (TI)" ttsim.replay/1 0 "$T" replay "$tmp/ti" --dims 2,2,2 --json
+else
+	bad "trace export --ti for the MPI-level outputs" "$(cat "$tmp/err")"
+fi
+if [ -x build/tests/mkotf2 ] && build/tests/mkotf2 "$tmp/otf2" 4 2 >/dev/null 2>"$tmp/err"; then
+	run_json "ttsim trace stat (OTF2)" ttsim.trace.stat/1 0 "$T" trace stat "$tmp/otf2/traces.otf2" --json
+	run_json "ttsim replay (OTF2)" ttsim.replay/1 0 "$T" replay "$tmp/otf2/traces.otf2" --dims 2,2,2 --json
+elif [ "${CI:-}" = true ]; then
+	bad "mkotf2 (libotf2) for the OTF2 outputs" "$(cat "$tmp/err" 2>/dev/null) build/tests/mkotf2 missing or failed"
+else
+	echo "SKIP the OTF2 outputs: build/tests/mkotf2 is not built (libotf2-trace-dev)"
+fi
 run_json "ttsim trace infer" ttsim.trace.infer/1 0 "$T" trace infer traces/captured/mpihalo-2x2x2 --dims 2,2,2 -o "$tmp/deps" --json
 run_json "ttsim trace infer --score" ttsim.trace.infer/1 0 "$T" trace infer "$tmp/rec" --dims 2,2,2 -o "$tmp/deps2" --score "$tmp/rec.deps" --json
 # trace calibrate: ping-pongs at two distances and three sizes, recorded
