@@ -90,13 +90,9 @@ replay_usage(FILE *f)
 "\n"
 PROGRESS_HELP
 "\n"
-"An MPI-level trace (an OTF2 archive as Score-P writes it, named by its\n"
-"anchor file FILE.otf2, or a SimGrid TI trace: --ti-flops RATE, man ttsim)\n"
-"replays alone and causally (--causal is implied):\n"
-"rank r is PE r (or where --placement puts it), each send waits for the\n"
-"receives its rank completed before it and the compute recorded since, and\n"
-"collectives become the point-to-point messages of fixed algorithms (man\n"
-"ttsim).  --deps, the inference's flags and open loop's are refused.\n"
+"An MPI-level trace (OTF2 anchor FILE.otf2; SimGrid TI, --ti-flops RATE)\n"
+"replays alone and causally: rank r on PE r (or --placement), MPI's own\n"
+"matching, collectives as fixed algorithms (man ttsim); --deps refused.\n"
 "\n"
 "Exit status: 0 replayed, 1 the deadlock watchdog fired, 2 bad usage or a\n"
 "damaged trace.\n");
