@@ -52,8 +52,9 @@ BUILD_CPPFLAGS = -Iinclude
 # make's dependency files (build/**/*.d): an object depends on the headers
 # it includes, nothing more.
 DEPFLAGS = -MMD -MP
-# lib/'s private headers (lib/sim_part.h: the partitioned engine, which is
-# not installed) for ttsim and the unit tests, not for the daemon
+# lib/'s private headers, named by their part ("engine/sim_part.h": the
+# partitioned engine, which is not installed), for the library itself,
+# ttsim and the unit tests, not for the daemon
 PRIV_CPPFLAGS = -Ilib
 YAML_CFLAGS := $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
 YAML_LIBS   := $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
@@ -93,7 +94,7 @@ ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
 $(info ttd: built without AF_XDP ($(if $(filter no,$(XDP)),XDP=no,libxdp-dev, libbpf-dev or clang missing: make deps installs them)): the libpcap backend only)
 endif
 endif
-# OTF2 archives (lib/otf2.c) through Debian's libotf2 (libotf2-trace-dev,
+# OTF2 archives (lib/formats/otf2.c) through Debian's libotf2 (libotf2-trace-dev,
 # whose pkg-config name is otf2); make deps installs it.  A build without
 # it reads no OTF2 archive and says so; OTF2=no asks for that build.
 OTF2 ?= auto
@@ -126,14 +127,14 @@ DEB_PKGS = gcc make pkg-config libyaml-dev libcmocka-dev libpcap-dev libhwloc-de
            clang libclang-rt-dev g++ universal-ctags \
            libopenmpi-dev openmpi-bin lammps libotf2-trace-dev libsimgrid-dev
 
-LIB_SRC  = $(wildcard lib/*.c)
+LIB_SRC  = $(wildcard lib/*/*.c)
 LIB_OBJ  = $(LIB_SRC:lib/%.c=build/lib/%.o)
 # ttd: daemon modules (also linked by its unit tests) and main.c
 TTD_SRC  = $(filter-out daemon/main.c,$(wildcard daemon/*.c))
 TTD_OBJ  = $(TTD_SRC:daemon/%.c=build/daemon/%.o) $(XDP_OBJ)
 SIM_SRC  = $(filter-out sim/mpi.c,$(wildcard sim/*.c))
 SIM_OBJ  = $(SIM_SRC:sim/%.c=build/sim/%.o) build/sim/mpi-$(MPI_KIND).o
-HDRS     = $(wildcard include/twintorus/*.h) $(wildcard lib/*.h) $(wildcard sim/*.h) \
+HDRS     = $(wildcard include/twintorus/*.h) $(wildcard lib/*/*.h) $(wildcard sim/*.h) \
            $(wildcard daemon/*.h)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/tests/%)
@@ -149,10 +150,10 @@ all: build/libtwintorus.a build/libtwintorus.so build/ttsim build/ttd
 
 build/lib/%.o: lib/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(LIB_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # only the OTF2 reader sees libotf2's headers
-build/lib/otf2.o build/asan/lib/otf2.o: ALL_CFLAGS += $(OTF2_DEF) $(OTF2_CFLAGS)
+build/lib/formats/otf2.o build/asan/lib/formats/otf2.o: ALL_CFLAGS += $(OTF2_DEF) $(OTF2_CFLAGS)
 
 build/sim/%.o: sim/%.c
 	@mkdir -p $(@D)
@@ -197,7 +198,7 @@ build/tests/%: tests/unit/%.c $(LIB_OBJ) $(TTD_OBJ)
 
 build/asan/lib/%.o: lib/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(SAN) -O1 $(DEPFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(SAN) -O1 $(DEPFLAGS) -c $< -o $@
 
 build/asan/daemon/%.o: daemon/%.c
 	@mkdir -p $(@D)
@@ -274,7 +275,7 @@ FUZZ_SECONDS ?= 60
 
 build/fuzz/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(STD) $(BUILD_CPPFLAGS) $(YAML_CFLAGS) -g -O1 \
+	$(FUZZ_CC) $(STD) $(BUILD_CPPFLAGS) $(PRIV_CPPFLAGS) $(YAML_CFLAGS) -g -O1 \
 	    -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -c -o $@ $<
 
 build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_LIB_OBJ) $(HDRS)

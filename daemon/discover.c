@@ -20,7 +20,7 @@
 #include <hwloc.h>
 
 #include "twintorus/json.h"
-#include "../lib/suggest.h"      /* "did you mean" */
+#include "../lib/support/suggest.h"      /* "did you mean" */
 #include "discover.h"
 #include "ttd.h"
 

@@ -14,7 +14,7 @@
 #include "twintorus/json.h"
 #include "twintorus/outfile.h"
 #include "twintorus/version.h"
-#include "../lib/suggest.h"      /* "did you mean" */
+#include "../lib/support/suggest.h"      /* "did you mean" */
 #include "discover.h"
 #include "ttd.h"
 

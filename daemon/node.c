@@ -238,7 +238,7 @@ node_map_auto(struct ttd_node *nd, const tt_config *cfg, const tt_net *net,
 		card->card = tt_card_of(net, nd->node, side);
 		card->entry = -1;
 		/* card_port lists a side's external ports in port order and
-		 * then the internal link (lib/topo.c) */
+		 * then the internal link (lib/networks/topo.c) */
 		for (i = 0; i < net->card_nports; i++) {
 			struct ttd_port *p = &card->port[card->nports++];
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "suggest.h"             /* lib/: "did you mean" */
+#include "support/suggest.h"             /* lib/: "did you mean" */
 #include "ttsim.h"
 #include "twintorus/version.h"
 #include "twintorus/outfile.h"

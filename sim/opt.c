@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suggest.h"             /* lib/: "did you mean" */
+#include "support/suggest.h"             /* lib/: "did you mean" */
 #include "ttsim.h"
 
 #define OPT_MAX 96              /* long options of one command, all groups */

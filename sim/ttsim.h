@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sim_part.h"           /* lib/: the partition, not installed */
+#include "engine/sim_part.h"           /* lib/: the partition, not installed */
 #include "twintorus/analyze.h"
 #include "twintorus/sim.h"
 #include "twintorus/traffic.h"

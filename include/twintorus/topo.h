@@ -73,7 +73,7 @@ enum tt_ringvc {
  * links between ports, one PE per switch (two per node in a twin torus)
  * and a routing function whose hops carry VC classes.  Twin and plain
  * tori are this file's model; the others are built by the generators of
- * lib/netgen.c from a spec string ("pruned:k=8", "tesh:L=2") and described
+ * lib/networks/netgen.c from a spec string ("pruned:k=8", "tesh:L=2") and described
  * by the generic fields at the end of tt_net.
  */
 enum tt_topo {
@@ -227,7 +227,7 @@ typedef struct tt_net {
 	char topo_name[64];           /* "pruned:k=8,n=3" */
 } tt_net;
 
-/* ---- lib/topo.c ---- */
+/* ---- lib/networks/topo.c ---- */
 
 /* Port names: "X+", "Y-", "Z+" for n <= 3 and "d0+".."d7-" for any n. */
 int tt_port_parse(const char *name, int n);
@@ -266,7 +266,7 @@ const char *tt_net_port_name(const tt_net *net, int port, char *buf,
 /* Whether a port of a card carries a link (an out-arc when directed). */
 int tt_net_has_link(const tt_net *net, uint32_t card, int port);
 
-/* ---- lib/netgen.c: the generated networks ---- */
+/* ---- lib/networks/netgen.c: the generated networks ---- */
 
 /*
  * Fill spec from a network spec string: "torus:4,4,4", "twin:8,8,8",
@@ -309,7 +309,7 @@ static inline int tt_chan_local(const tt_net *net, int side, int port, int vc)
 void tt_chan_decode(const tt_net *net, uint64_t chan, uint32_t *card, int *port, int *vc);
 const char *tt_chan_name(const tt_net *net, uint64_t chan, char *buf, size_t bufsz);
 
-/* ---- lib/route.c: the routing function (seed 000 Alg. 1-6, seed 001 Alg. 1-4) ---- */
+/* ---- lib/networks/route.c: the routing function (seed 000 Alg. 1-6, seed 001 Alg. 1-4) ---- */
 
 /*
  * Where a packet at `card`, heading for PE `dst`, goes next.  `in_port` is

@@ -100,7 +100,7 @@ out=$("$D" discover --hwloc-xml tests/data/hwloc/32em64t-2n8c2t-pci-wholeio.xml 
 [ "$st" -eq 64 ] && grep -q "unknown option --bogus" "$tmp/err" && ok flag-unknown ||
     bad flag-unknown "exit $st: $(cat "$tmp/err")"
 # a misspelt command or flag: the one it most likely meant
-# (lib/suggest.c), among the flags of that command only
+# (lib/support/suggest.c), among the flags of that command only
 for c in "chek|ttd: unknown command chek (did you mean check?)" \
     "--contrl /x|ttd: unknown option --contrl (did you mean --control?)" \
     "run --trace-dri /x|ttd: unknown option --trace-dri (did you mean --trace-dir?)" \

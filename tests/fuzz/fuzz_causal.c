@@ -1,5 +1,5 @@
 /*
- * libFuzzer target: causal replay (lib/causal.c) on a hostile dependency
+ * libFuzzer target: causal replay (lib/sources/causal.c) on a hostile dependency
  * file: any bytes, opened by path (through a memfd) with the file's
  * reader, replayed causally on the cycle-accurate model of a 2x2x2 twin
  * torus (16 PEs) until nothing more can move, as `ttsim replay --causal

@@ -1,6 +1,6 @@
 /*
- * libFuzzer target: the YAML config loader (lib/config.c,
- * lib/config_nodes.c) on any file, as `ttd check` and `ttsim` meet it.
+ * libFuzzer target: the YAML config loader (lib/formats/config.c,
+ * lib/formats/config_nodes.c) on any file, as `ttd check` and `ttsim` meet it.
  * tt_config_load reads a path, so each input goes to a memfd first, read
  * through /proc/self/fd: no file is left behind, whatever ends the run.
  * Errors are expected; memory errors, leaks and crashes are not.

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target: the dependency file's reader (lib/deps.c), as `ttsim
+ * libFuzzer target: the dependency file's reader (lib/formats/deps.c), as `ttsim
  * replay --causal --deps` meets a file: any bytes, opened by path
  * (through a memfd), read line by line to the end or the first error.
  *

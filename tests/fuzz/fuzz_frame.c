@@ -1,5 +1,5 @@
 /*
- * libFuzzer target: the torus frame parser (lib/frame.c), as ttd meets it
+ * libFuzzer target: the torus frame parser (lib/formats/frame.c), as ttd meets it
  * on the wire.  Any input must decode without a memory error; a frame that
  * decodes must encode back to the same bytes (headers and payload), and a
  * hello's or a credit frame's body must decode without one either; a

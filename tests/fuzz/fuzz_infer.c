@@ -1,5 +1,5 @@
 /*
- * libFuzzer target: dependency inference (lib/infer.c, lib/infer_trace.c)
+ * libFuzzer target: dependency inference (lib/sources/infer.c, lib/sources/infer_trace.c)
  * on any bytes as a trace, the path of `ttsim trace infer`: the bytes are
  * a pcap or pcapng file opened by path (through a memfd), its records
  * turned into events against a 2x2x2 twin torus (16 PEs) with plain

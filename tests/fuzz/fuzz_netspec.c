@@ -1,6 +1,6 @@
 /*
- * libFuzzer target: the network spec parser (lib/netgen.c) and the
- * generators behind it (lib/net_tori.c, lib/net_hier.c, lib/topo.c), on
+ * libFuzzer target: the network spec parser (lib/networks/netgen.c) and the
+ * generators behind it (lib/networks/net_tori.c, lib/networks/net_hier.c, lib/networks/topo.c), on
  * any bytes as the string `--topology`, sweep's `--topo` and the YAML
  * topology: take ("tesh:m=2,L=1", "pruned:k=8,n=2", "4x4x2:plain").
  * A spec that parses is checked (tt_netspec_check(), which builds

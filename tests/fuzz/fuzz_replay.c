@@ -1,5 +1,5 @@
 /*
- * libFuzzer target: the replay front end (lib/replay.c on lib/trace.c):
+ * libFuzzer target: the replay front end (lib/sources/replay.c on lib/formats/trace.c):
  * any bytes as a trace file, read into messages as `ttsim replay` reads
  * them (PE ids checked against the network, plain frames through an
  * address map), turned into packets and run through the cycle-accurate

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target: the trace reader (lib/trace.c, lib/tally.c) on any
+ * libFuzzer target: the trace reader (lib/formats/trace.c, lib/formats/tally.c) on any
  * bytes as a pcap or pcapng file, the three ways the tools read one:
  *   - record by record (tt_trace_fopen on the bytes in memory, each record
  *     decoded as a frame), as the testbed's checker reads ttd's traces;

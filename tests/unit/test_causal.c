@@ -35,7 +35,7 @@
 #include "twintorus/causal.h"
 #include "twintorus/deps.h"
 #include "twintorus/sim.h"
-#include "sim_int.h"            /* the deliver hook, called by hand */
+#include "engine/sim_int.h"            /* the deliver hook, called by hand */
 #include "tt_test.h"
 
 static const int K222[3] = {2, 2, 2};

@@ -1,5 +1,5 @@
 /*
- * The YAML loader (lib/config.c): good files give the values they say and
+ * The YAML loader (lib/formats/config.c): good files give the values they say and
  * no error; bad files give exactly the errors expected, each naming the key
  * and the position, and all of them at once.
  */

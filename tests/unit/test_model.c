@@ -1,5 +1,5 @@
 /*
- * The hardware model (lib/model.c): a model: section and a model file load
+ * The hardware model (lib/engine/model.c): a model: section and a model file load
  * what they say and refuse what they must, each error naming its key and
  * position; what tt_model_write() writes loads back identically; layers
  * stack in the order of precedence; nanoseconds become the cycles

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sim_int.h"            /* lib/: a hand-built buffer state */
+#include "engine/sim_int.h"            /* lib/: a hand-built buffer state */
 #include "twintorus/analyze.h"
 #include "twintorus/sim.h"
 #include "twintorus/traffic.h"

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 #include <malloc.h>
 
-#include "sim_int.h"            /* lib/: test_check_routes_nd() edits a table */
+#include "engine/sim_int.h"            /* lib/: test_check_routes_nd() edits a table */
 #include "twintorus/analyze.h"
 #include "twintorus/params.h"
 #include "twintorus/sim.h"
@@ -1412,7 +1412,7 @@ test_memory_part(void **state)
 }
 
 /*
- * A partitioned replay's counts combine as lib/sim_reduce.c's table says:
+ * A partitioned replay's counts combine as lib/engine/sim_reduce.c's table says:
  * counts add up, the last cycles and max_pending are the largest; a
  * histogram's count, sum and bins add up and its max is the largest.  The
  * fake transport's other rank has the same counts, so a sum doubles and

@@ -1,5 +1,5 @@
 /*
- * The steady-state test of a run's window (lib/sim_window.c): a point
+ * The steady-state test of a run's window (lib/engine/sim_window.c): a point
  * well below saturation passes it, a saturated one fails it, the batches
  * cut the window exactly, a window given is run as given, and a run
  * allowed to extend its warm-up does so only while the test fails and

@@ -1,5 +1,5 @@
 /*
- * "Did you mean" (lib/suggest.h): the edit distance on known pairs, and
+ * "Did you mean" (lib/support/suggest.h): the edit distance on known pairs, and
  * which name tt_suggest() offers for a misspelt flag or command, and when
  * it offers none.
  */
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "suggest.h"
+#include "support/suggest.h"
 
 static void
 test_distance(void **state)

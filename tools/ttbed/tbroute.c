@@ -15,7 +15,7 @@
  *
  * Ports are written as in ttd's per-port trace names: Xp, Xm, ..., int
  * (d0p, d0m, ... beyond three dimensions).  The paths come from tt_route(),
- * the routing function the simulator and the daemon share (lib/route.c),
+ * the routing function the simulator and the daemon share (lib/networks/route.c),
  * walked from the source PE's card until it ejects; the kernel-forwarding
  * mode of the testbed routes with nexthop, the same DOR at node level.
  */

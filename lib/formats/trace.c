@@ -1,0 +1,1419 @@
+/*
+ * Traces through libpcap (twintorus/trace.h): writing nanosecond pcap,
+ * reading pcap and pcapng, the address map of plain captures, and the
+ * time-ordered merge of a cluster's files.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <arpa/inet.h>
+#include <pcap/pcap.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "support/errf.h"
+#include "support/outfile_int.h"
+#include "formats/trace_int.h"
+#include "twintorus/outfile.h"
+#include "twintorus/trace.h"
+
+/* ---- writing ---- */
+
+struct tt_trace_writer {
+	pcap_t *dead;
+	pcap_dumper_t *dump;
+	char *path;
+	tt_outfile *out;        /* TT_TRACE_ATOMIC; NULL: libpcap's own file */
+	int mode;
+	int werr;               /* errno of the first failed write, or 0 */
+};
+
+static void
+writer_free(tt_trace_writer *w)
+{
+	if (w->mode == TT_TRACE_INPLACE && w->path != NULL)
+		outfile_at_signal_forget(w->path);
+	pcap_close(w->dead);
+	free(w->path);
+	free(w);
+}
+
+/* The pcap file header, and the header of each record: 4 x 32 bits in the
+ * writer's byte order, the third the bytes kept (libpcap's savefile). */
+#define PCAP_FILE_HLEN 24
+#define PCAP_REC_HLEN 16
+
+/*
+ * A trace written in place whose writing failed (a full disk) ends inside
+ * a record, or inside the buffer that held it: cut it at the end of its
+ * last whole record, so that readers take it as a shorter complete trace,
+ * as after an interrupt, and do not guess at the cut.  A file without its
+ * whole header holds nothing and is removed.  The number of records kept,
+ * -1 when the file cannot be read back, -2 when it was removed.  Only
+ * async-signal-safe calls: a signal that ends the process does the same
+ * (trim_at_signal()).
+ */
+static int64_t
+trim_to_record(const char *path)
+{
+	uint8_t h[PCAP_REC_HLEN];
+	uint32_t caplen;
+	off_t end = PCAP_FILE_HLEN;
+	struct stat st;
+	int64_t n = 0;
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || st.st_size < PCAP_FILE_HLEN) {
+		close(fd);
+		unlink(path);
+		return -2;
+	}
+	while (end + PCAP_REC_HLEN <= st.st_size &&
+	    pread(fd, h, sizeof(h), end) == (ssize_t)sizeof(h)) {
+		memcpy(&caplen, h + 8, sizeof(caplen));
+		if (end + PCAP_REC_HLEN + (off_t)caplen > st.st_size)
+			break;
+		end += PCAP_REC_HLEN + (off_t)caplen;
+		n++;
+	}
+	if (ftruncate(fd, end) != 0)
+		n = -1;
+	close(fd);
+	return n;
+}
+
+static void
+trim_at_signal(const char *path)
+{
+	(void)trim_to_record(path);
+}
+
+int
+tt_trace_create(tt_trace_writer **wp, const char *path, int mode,
+    char *err, size_t errsz)
+{
+	tt_trace_writer *w;
+	FILE *f;
+
+	*wp = NULL;
+	w = calloc(1, sizeof(*w));
+	if (w == NULL)
+		return tt_errf(err, errsz, "%s: out of memory", path);
+	w->path = strdup(path);
+	w->mode = mode;
+	w->dead = pcap_open_dead_with_tstamp_precision(DLT_EN10MB,
+	    TT_TRACE_SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
+	if (w->path == NULL || w->dead == NULL) {
+		if (w->dead != NULL)
+			pcap_close(w->dead);
+		free(w->path);
+		free(w);
+		return tt_errf(err, errsz, "%s: out of memory", path);
+	}
+	if (mode == TT_TRACE_ATOMIC) {
+		/* "-", FIFOs, devices and links as every output of the tools */
+		if (tt_outfile_open(&w->out, path, err, errsz) < 0) {
+			writer_free(w);
+			return -1;
+		}
+		if ((f = tt_outfile_stream(w->out)) == NULL ||
+		    (w->dump = pcap_dump_fopen(w->dead, f)) == NULL) {
+			tt_errf(err, errsz, "%s: cannot create: %s", path,
+			    f == NULL ? "out of memory" : pcap_geterr(w->dead));
+			if (f != NULL)
+				fclose(f);
+			tt_outfile_discard(w->out);
+			writer_free(w);
+			return -1;
+		}
+	} else {
+		/* append: an existing nanosecond Ethernet trace goes on, a
+		 * missing one is created (libpcap checks the header it
+		 * appends to) */
+		w->dump = mode == TT_TRACE_APPEND ?
+		    pcap_dump_open_append(w->dead, path) :
+		    pcap_dump_open(w->dead, path);
+		if (w->dump == NULL) {
+			tt_errf(err, errsz, "%s: cannot create: %s", path,
+			    pcap_geterr(w->dead));
+			writer_free(w);
+			return -1;
+		}
+		/* a signal that ends the process leaves it whole */
+		if (mode == TT_TRACE_INPLACE &&
+		    outfile_at_signal(w->path, trim_at_signal) < 0) {
+			pcap_dump_close(w->dump);
+			unlink(path);
+			writer_free(w);
+			return tt_errf(err, errsz, "%s: out of memory", path);
+		}
+	}
+	*wp = w;
+	return 0;
+}
+
+int
+tt_trace_write(tt_trace_writer *w, uint64_t t_ns, const uint8_t *data,
+    uint32_t caplen, uint32_t wirelen)
+{
+	struct pcap_pkthdr h;
+
+	if (caplen > TT_TRACE_SNAPLEN || caplen > wirelen)
+		return -1;
+	memset(&h, 0, sizeof(h));
+	/* a nanosecond dumper reads tv_usec as nanoseconds */
+	h.ts.tv_sec = (time_t)(t_ns / 1000000000u);
+	h.ts.tv_usec = (suseconds_t)(t_ns % 1000000000u);
+	h.caplen = caplen;
+	h.len = wirelen;
+	errno = 0;
+	pcap_dump((u_char *)w->dump, &h, data);
+	/* the stream's error flag sticks, errno does not: keep why now */
+	if (w->werr == 0 && ferror(pcap_dump_file(w->dump)))
+		w->werr = errno != 0 ? errno : EIO;
+	return 0;
+}
+
+int
+tt_trace_flush(tt_trace_writer *w)
+{
+	errno = 0;
+	if (pcap_dump_flush(w->dump) == 0)
+		return 0;
+	if (w->werr == 0)
+		w->werr = errno != 0 ? errno : EIO;
+	return -1;
+}
+
+int
+tt_trace_close(tt_trace_writer *w, char *err, size_t errsz)
+{
+	int64_t kept;
+	int r = 0;
+
+	(void)tt_trace_flush(w);
+	if (w->werr != 0)
+		r = tt_errf(err, errsz, "%s: write failed: %s", w->out != NULL ?
+		    tt_outfile_name(w->out) : w->path, strerror(w->werr));
+	pcap_dump_close(w->dump);
+	if (w->werr != 0 && w->mode == TT_TRACE_INPLACE) {
+		kept = trim_to_record(w->path);
+		if (kept >= 0)
+			tt_errf(err, errsz, "%s: write failed: %s; the trace "
+			    "keeps the %" PRId64 " whole records written before",
+			    w->path, strerror(w->werr), kept);
+		else if (kept == -2)
+			tt_errf(err, errsz, "%s: write failed: %s; removed (not "
+			    "even its header was written)", w->path,
+			    strerror(w->werr));
+		else
+			tt_errf(err, errsz, "%s: write failed: %s; and it cannot "
+			    "be cut to its last whole record (%s): remove it",
+			    w->path, strerror(w->werr), strerror(errno));
+	}
+	if (w->out != NULL) {
+		if (r != 0)
+			tt_outfile_discard(w->out);
+		else
+			r = tt_outfile_close(w->out, err, errsz);
+	}
+	writer_free(w);
+	return r;
+}
+
+void
+tt_trace_discard(tt_trace_writer *w)
+{
+	pcap_dump_close(w->dump);
+	if (w->out != NULL)
+		tt_outfile_discard(w->out);
+	else
+		unlink(w->path);
+	writer_free(w);
+}
+
+static int
+write_frame(tt_trace_writer *w, const tt_msg *m, uint8_t flags)
+{
+	uint8_t buf[TT_ETH_HLEN + TT_FRAME_HLEN];
+	tt_frame f;
+	size_t len;
+
+	if (m->bytes > TT_TRACE_MSG_MAX)
+		return -1;
+	memset(&f, 0, sizeof(f));
+	tt_pe_mac(m->dst, f.dst_mac);
+	tt_pe_mac(m->src, f.src_mac);
+	f.version = TT_FRAME_VERSION;
+	f.type = TT_FRAME_DATA;
+	f.flags = flags;
+	f.dst = m->dst;
+	f.src = m->src;
+	f.seq = m->seq;
+	len = tt_frame_encode(&f, buf, sizeof(buf));
+	if (len == 0)
+		return -1;
+	return tt_trace_write(w, m->t_ns, buf, (uint32_t)len,
+	    (uint32_t)(len + m->bytes));
+}
+
+int
+tt_trace_write_msg(tt_trace_writer *w, const tt_msg *m)
+{
+	return write_frame(w, m, 0);
+}
+
+int
+tt_trace_write_delivery(tt_trace_writer *w, const tt_msg *m)
+{
+	return write_frame(w, m, TT_FRAME_F_DELIVERED);
+}
+
+/* ---- standard input, and pipes named by path ---- */
+
+/*
+ * "-" reads standard input, and a path naming a pipe (/dev/stdin on a
+ * pipe, a FIFO, bash's <(...)) reads that pipe.  A pipe can be read only
+ * once, but replay reads its trace more than once (a first pass, then each
+ * network), so what is read from a pipe is kept in an unlinked temporary
+ * file: every open reads that copy first and then goes on reading the
+ * pipe, adding to the copy.  Standard input redirected from a file is read
+ * at its offsets and nothing is copied.  A process reads each pipe once:
+ * the pipes are kept here, by device and inode (so that /dev/stdin and "-"
+ * on the same pipe are one stream), until the process ends.
+ */
+struct tin_stream {
+	dev_t dev;
+	ino_t ino;
+	int fd;                 /* the pipe, or standard input */
+	int seekable;
+	off_t base;             /* seekable: where stdin stood at first */
+	int copy;               /* the copy of the pipe, or -1 */
+	off_t len;              /* bytes read from the pipe so far */
+	int eof;                /* the pipe ended */
+	int lost;               /* errno: the copy could not be kept */
+};
+
+#define TIN_STREAMS_MAX 64
+static struct tin_stream tin_streams[TIN_STREAMS_MAX];
+static size_t tin_nstreams;
+
+struct stream_reader {
+	struct tin_stream *s;
+	off_t pos;
+};
+
+static ssize_t
+stream_copy_add(struct tin_stream *s, const char *buf, size_t n)
+{
+	size_t done = 0;
+	ssize_t w;
+
+	while (done < n) {
+		w = pwrite(s->copy, buf + done, n - done, s->len + (off_t)done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+static ssize_t
+stream_read(void *cookie, char *buf, size_t n)
+{
+	struct stream_reader *k = cookie;
+	struct tin_stream *s = k->s;
+	ssize_t r;
+
+	if (s->seekable) {
+		r = pread(s->fd, buf, n, s->base + k->pos);
+	} else if (k->pos < s->len) {
+		if ((off_t)n > s->len - k->pos)
+			n = (size_t)(s->len - k->pos);
+		r = pread(s->copy, buf, n, k->pos);
+	} else if (s->eof) {
+		return 0;
+	} else {
+		do
+			r = read(s->fd, buf, n);
+		while (r < 0 && errno == EINTR);
+		if (r == 0)
+			s->eof = 1;
+		if (r > 0 && s->lost == 0 &&
+		    stream_copy_add(s, buf, (size_t)r) < 0)
+			s->lost = errno != 0 ? errno : EIO;
+		if (r > 0)
+			s->len += r;
+	}
+	if (r > 0)
+		k->pos += r;
+	return r < 0 ? -1 : r;
+}
+
+static int
+stream_close(void *cookie)
+{
+	free(cookie);
+	return 0;
+}
+
+/* A temporary file nobody else can see, for the copy of a pipe. */
+static int
+stream_copy_open(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4200];
+	int fd;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR &&
+	    errno != EINVAL))
+		return fd;
+	snprintf(path, sizeof(path), "%s/ttsim-stdin-XXXXXX", dir);
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(path);
+	return fd;
+}
+
+/*
+ * The stream of the pipe or standard input st describes (fd: standard
+ * input, or -1 to open path), made on its first use; NULL with err set.
+ */
+static struct tin_stream *
+stream_of(const struct stat *st, int fd, const char *path, const char *name,
+    char *err, size_t errsz)
+{
+	struct tin_stream *s;
+	size_t i;
+
+	for (i = 0; i < tin_nstreams; i++)
+		if (tin_streams[i].dev == st->st_dev &&
+		    tin_streams[i].ino == st->st_ino)
+			return &tin_streams[i];
+	if (tin_nstreams == TIN_STREAMS_MAX) {
+		tt_errf(err, errsz, "%s: more than %d pipes read at once; save "
+		    "the traces to files and give those", name,
+		    TIN_STREAMS_MAX);
+		return NULL;
+	}
+	if (fd < 0 && (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		tt_errf(err, errsz, "%s: cannot open: %s", name,
+		    strerror(errno));
+		return NULL;
+	}
+	s = &tin_streams[tin_nstreams++];
+	memset(s, 0, sizeof(*s));
+	s->dev = st->st_dev;
+	s->ino = st->st_ino;
+	s->fd = fd;
+	s->copy = -1;
+	s->base = S_ISREG(st->st_mode) ? lseek(fd, 0, SEEK_CUR) : -1;
+	s->seekable = s->base >= 0;
+	if (!s->seekable && (s->copy = stream_copy_open()) < 0)
+		s->lost = errno;
+	return s;
+}
+
+/* A stream reading s from its start (see above). */
+static FILE *
+stream_open(struct tin_stream *s, const char *name, char *err, size_t errsz)
+{
+	cookie_io_functions_t io = {stream_read, NULL, NULL, stream_close};
+	struct stream_reader *k;
+	FILE *f;
+
+	if (s->lost != 0 && s->len > 0) {
+		tt_errf(err, errsz, "%s: read once already, and no copy of it "
+		    "could be kept (%s); save the trace to a file and give "
+		    "that", name, strerror(s->lost));
+		return NULL;
+	}
+	k = calloc(1, sizeof(*k));
+	f = k == NULL ? NULL : fopencookie(k, "r", io);
+	if (f == NULL) {
+		free(k);
+		tt_errf(err, errsz, "%s: out of memory", name);
+		return NULL;
+	}
+	k->s = s;
+	return f;
+}
+
+/* Standard input as a stream from its start. */
+static FILE *
+stdin_open(char *err, size_t errsz)
+{
+	struct tin_stream *s;
+	struct stat st;
+
+	if (isatty(STDIN_FILENO)) {
+		tt_errf(err, errsz, "standard input: is a terminal; pipe a trace "
+		    "into it (tcpdump -w - ... | ttsim ... -) or give a file");
+		return NULL;
+	}
+	if (fstat(STDIN_FILENO, &st) != 0) {
+		tt_errf(err, errsz, "standard input: cannot read it: %s",
+		    strerror(errno));
+		return NULL;
+	}
+	/* an output must not replace the file it comes from */
+	(void)tt_outfile_input_fd(STDIN_FILENO, "standard input");
+	if ((s = stream_of(&st, STDIN_FILENO, NULL, "standard input", err,
+	    errsz)) == NULL)
+		return NULL;
+	return stream_open(s, "standard input", err, errsz);
+}
+
+/* A pipe named by path (st: its stat()), as a stream from its start; the
+ * pipe on standard input is standard input's stream. */
+static FILE *
+pipe_open(const char *path, const struct stat *st, char *err, size_t errsz)
+{
+	struct tin_stream *s;
+	struct stat in;
+	int fd = -1;
+
+	if (fstat(STDIN_FILENO, &in) == 0 && in.st_dev == st->st_dev &&
+	    in.st_ino == st->st_ino)
+		fd = STDIN_FILENO;
+	if ((s = stream_of(st, fd, path, path, err, errsz)) == NULL)
+		return NULL;
+	return stream_open(s, path, err, errsz);
+}
+
+/* ---- reading one file ---- */
+
+struct tt_trace_reader {
+	pcap_t *p;
+	char *path;             /* as shown: "standard input" for "-" */
+	uint64_t recno, truncated;
+};
+
+const char *
+tt_trace_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "standard input" : path;
+}
+
+int
+tt_trace_fopen(tt_trace_reader **rp, FILE *f, const char *name, char *err,
+    size_t errsz)
+{
+	char ebuf[PCAP_ERRBUF_SIZE];
+	tt_trace_reader *r;
+	int dlt, c;
+
+	*rp = NULL;
+	/* an empty stream, in our words rather than libpcap's */
+	if ((c = getc(f)) == EOF) {
+		if (ferror(f))
+			tt_errf(err, errsz, "%s: cannot read: %s", name,
+			    strerror(errno));
+		else
+			tt_errf(err, errsz, "%s: empty%s (0 bytes), not a pcap "
+			    "or pcapng trace", name, strcmp(name,
+			    "standard input") == 0 ? "" : " file");
+		fclose(f);
+		return -1;
+	}
+	ungetc(c, f);
+	ebuf[0] = '\0';
+	r = calloc(1, sizeof(*r));
+	if (r == NULL || (r->path = strdup(name)) == NULL) {
+		free(r);
+		fclose(f);
+		return tt_errf(err, errsz, "%s: out of memory", name);
+	}
+	r->p = pcap_fopen_offline_with_tstamp_precision(f,
+	    PCAP_TSTAMP_PRECISION_NANO, ebuf);
+	if (r->p == NULL) {
+		/* libpcap leaves f open when it refuses it */
+		fclose(f);
+		free(r->path);
+		free(r);
+		if (strstr(ebuf, "unknown file format") != NULL)
+			return tt_errf(err, errsz, "%s: not a pcap or pcapng "
+			    "file (libpcap: %s)", name, ebuf);
+		return tt_errf(err, errsz, "%s: cannot read the file header "
+		    "(libpcap: %s)", name, ebuf);
+	}
+	dlt = pcap_datalink(r->p);
+	if (dlt != DLT_EN10MB) {
+		const char *dname = pcap_datalink_val_to_name(dlt);
+		const char *desc = pcap_datalink_val_to_description(dlt);
+
+		if (dname != NULL)
+			tt_errf(err, errsz, "%s: link type %s (%s, DLT %d), not "
+			    "Ethernet; traces hold Ethernet frames (capture on "
+			    "an Ethernet interface, e.g. tcpdump -i eth0, not "
+			    "-i any)", name, dname, desc ? desc : "no "
+			    "description", dlt);
+		else
+			tt_errf(err, errsz, "%s: link type %d (unknown to "
+			    "libpcap), not Ethernet; traces hold Ethernet "
+			    "frames", name, dlt);
+		tt_trace_close_reader(r);
+		return -1;
+	}
+	*rp = r;
+	return 0;
+}
+
+int
+tt_trace_open(tt_trace_reader **rp, const char *path, char *err,
+    size_t errsz)
+{
+	struct stat st;
+	FILE *f;
+
+	*rp = NULL;
+	if (strcmp(path, "-") == 0) {
+		if ((f = stdin_open(err, errsz)) == NULL)
+			return -1;
+		return tt_trace_fopen(rp, f, tt_trace_name(path), err, errsz);
+	}
+	if (stat(path, &st) != 0)
+		return tt_errf(err, errsz, "%s: cannot open: %s", path,
+		    strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return tt_errf(err, errsz, "%s: is a directory", path);
+	/* a pipe named by path is read once, as "-" is */
+	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		if ((f = pipe_open(path, &st, err, errsz)) == NULL)
+			return -1;
+		return tt_trace_fopen(rp, f, path, err, errsz);
+	}
+	/* fopen here so that an unreadable file says why in our words */
+	f = fopen(path, "rb");
+	if (f == NULL)
+		return tt_errf(err, errsz, "%s: cannot open: %s", path,
+		    strerror(errno));
+	/* an output must not replace the file it comes from */
+	(void)tt_outfile_input_fd(fileno(f), path);
+	return tt_trace_fopen(rp, f, path, err, errsz);
+}
+
+/*
+ * A record's time in ns.  pcap keeps seconds in 32 bits that libpcap
+ * hands over signed, so a time from 2038-01-19 on arrives negative: those
+ * bits are the unsigned seconds pcap means (up to 2106).  pcapng's 64-bit
+ * times can reach beyond what 64-bit nanoseconds hold (year 2554).
+ */
+static int
+rec_time(const struct pcap_pkthdr *h, uint64_t *t_ns)
+{
+	uint64_t sec, nsec;
+
+	if (h->ts.tv_sec < INT32_MIN || h->ts.tv_usec < INT32_MIN)
+		return -1;
+	sec = h->ts.tv_sec < 0 ? (uint64_t)(uint32_t)h->ts.tv_sec :
+	    (uint64_t)h->ts.tv_sec;
+	nsec = h->ts.tv_usec < 0 ? (uint64_t)(uint32_t)h->ts.tv_usec :
+	    (uint64_t)h->ts.tv_usec;
+	if (sec > (UINT64_MAX - nsec) / 1000000000u)
+		return -1;
+	*t_ns = sec * 1000000000u + nsec;
+	return 0;
+}
+
+int
+tt_trace_read(tt_trace_reader *r, tt_trace_rec *rec, char *err,
+    size_t errsz)
+{
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	int x;
+
+	if (r->truncated)
+		return 0;
+	x = pcap_next_ex(r->p, &h, &data);
+	if (x == PCAP_ERROR_BREAK)
+		return 0;
+	r->recno++;
+	if (x == PCAP_ERROR) {
+		FILE *f = pcap_file(r->p);
+
+		/* the file ended inside the record: keep what came before */
+		if (f != NULL && feof(f)) {
+			r->truncated = r->recno;
+			return 0;
+		}
+		return tt_errf(err, errsz, "%s: record %" PRIu64 ": damaged "
+		    "(libpcap: %s)", r->path, r->recno, pcap_geterr(r->p));
+	}
+	if (x != 1)
+		return tt_errf(err, errsz, "%s: record %" PRIu64 ": cannot "
+		    "read (libpcap returned %d)", r->path, r->recno, x);
+	if (rec_time(h, &rec->t_ns) < 0)
+		return tt_errf(err, errsz, "%s: record %" PRIu64 ": time %lld "
+		    "s is beyond what a trace can hold (2554-07-21); the "
+		    "record is damaged", r->path, r->recno,
+		    (long long)h->ts.tv_sec);
+	rec->caplen = h->caplen;
+	rec->wirelen = h->len;
+	rec->data = data;
+	rec->recno = r->recno;
+	return 1;
+}
+
+uint64_t
+tt_trace_truncated(const tt_trace_reader *r)
+{
+	return r->truncated;
+}
+
+void
+tt_trace_close_reader(tt_trace_reader *r)
+{
+	if (r == NULL)
+		return;
+	pcap_close(r->p);
+	free(r->path);
+	free(r);
+}
+
+/* ---- the address map ---- */
+
+static int
+addr_cmp(const void *a, const void *b)
+{
+	const tt_addrent *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return memcmp(x->bytes, y->bytes, sizeof(x->bytes));
+}
+
+int
+tt_addrmap_build(tt_addrmap *m, const tt_config *cfg, const tt_net *net,
+    FILE *errs)
+{
+	char err[256];
+	size_t i;
+	int nerr = 0;
+
+	memset(m, 0, sizeof(*m));
+	if (cfg->naddrs == 0)
+		return 0;
+	m->e = calloc(cfg->naddrs, sizeof(*m->e));
+	if (m->e == NULL) {
+		fprintf(errs, "%s: out of memory\n", cfg->path);
+		return 1;
+	}
+	for (i = 0; i < cfg->naddrs; i++) {
+		const tt_addr *a = &cfg->addrs[i];
+		uint32_t pe;
+
+		if (tt_pe_parse(net, a->pe, &pe, err, sizeof(err)) < 0) {
+			fprintf(errs, "%s:%lu:%lu: addresses.%s: %s\n",
+			    cfg->path, a->line, a->col, a->text, err);
+			nerr++;
+			continue;
+		}
+		m->e[m->n].kind = a->kind;
+		memcpy(m->e[m->n].bytes, a->bytes, sizeof(a->bytes));
+		m->e[m->n].pe = pe;
+		if (a->kind == TT_ADDR_MAC)
+			m->has_mac = 1;
+		else
+			m->has_ip = 1;
+		m->n++;
+	}
+	qsort(m->e, m->n, sizeof(*m->e), addr_cmp);
+	return nerr;
+}
+
+int64_t
+tt_addrmap_find(const tt_addrmap *m, int kind, const uint8_t *bytes)
+{
+	tt_addrent key;
+	const tt_addrent *hit;
+
+	memset(&key, 0, sizeof(key));
+	key.kind = kind;
+	memcpy(key.bytes, bytes, kind == TT_ADDR_IPV6 ? 16 :
+	    kind == TT_ADDR_IPV4 ? 4 : 6);
+	hit = bsearch(&key, m->e, m->n, sizeof(*m->e), addr_cmp);
+	return hit != NULL ? (int64_t)hit->pe : -1;
+}
+
+void
+tt_addrmap_free(tt_addrmap *m)
+{
+	free(m->e);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- the merged input ---- */
+
+struct tin_file {
+	char *path;
+	const char *name;       /* for messages: path, or "standard input" */
+	tt_trace_reader *r;
+	tt_trace_stats st;
+	tt_msg head;            /* the file's next message */
+	int has_head, done;
+	uint64_t last_ns;       /* of the previous record */
+};
+
+struct tt_trace_in {
+	struct tin_file *f;
+	size_t nf;
+	size_t *heap;           /* files with a head, by (time, file) */
+	size_t nheap;
+	const tt_addrmap *map;
+	uint32_t npes;
+	tt_trace_plain_fn on_plain;     /* listing: frames with no map */
+	void *plain_ctx;
+	tt_trace_stats total;
+};
+
+static int
+has_pcap_name(const char *name)
+{
+	return name[0] != '.' && strstr(name, ".pcap") != NULL &&
+	    strstr(name, ".part") == NULL;
+}
+
+static int
+str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * A ttd trace directory (twintorus/trace.h): where PE traces
+ * (HOST-pe.pcap, HOST-pe.pcap1, ... once rotated) are, the port traces
+ * beside them (HOST-cCARD-PORT.pcap: each frame again on every hop) are
+ * not the application's messages and are left out.
+ */
+static int
+is_pe_trace(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return strstr(b != NULL ? b + 1 : path, "-pe.pcap") != NULL;
+}
+
+static void
+pe_traces_only(char **names, size_t *n)
+{
+	size_t i, keep = 0;
+	int any = 0;
+
+	for (i = 0; i < *n && !any; i++)
+		any = is_pe_trace(names[i]);
+	if (!any)
+		return;
+	for (i = 0; i < *n; i++) {
+		if (is_pe_trace(names[i]))
+			names[keep++] = names[i];
+		else
+			free(names[i]);
+	}
+	*n = keep;
+}
+
+/* A directory's trace files, in name order. */
+static int
+dir_files(const char *path, char ***names, size_t *n, int pe_only,
+    char *err, size_t errsz)
+{
+	struct dirent *de;
+	size_t cap = 0, len;
+	char **g;
+	DIR *d;
+
+	if ((d = opendir(path)) == NULL)
+		return tt_errf(err, errsz, "%s: cannot open the directory: %s",
+		    path, strerror(errno));
+	while ((de = readdir(d)) != NULL) {
+		if (!has_pcap_name(de->d_name))
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			if ((g = realloc(*names, cap * sizeof(*g))) == NULL)
+				break;
+			*names = g;
+		}
+		len = strlen(path) + strlen(de->d_name) + 2;
+		if (((*names)[*n] = malloc(len)) == NULL)
+			break;
+		snprintf((*names)[(*n)++], len, "%s/%s", path, de->d_name);
+	}
+	closedir(d);
+	if (de != NULL)
+		return tt_errf(err, errsz, "out of memory");
+	if (*n == 0)
+		return tt_errf(err, errsz, "%s: no trace files in the directory "
+		    "(names containing .pcap)", path);
+	if (pe_only)
+		pe_traces_only(*names, n);
+	qsort(*names, *n, sizeof(**names), str_cmp);
+	return 0;
+}
+
+int
+trace_files(const char *path, char ***names, size_t *n, int pe_only,
+    char *err, size_t errsz)
+{
+	struct stat st;
+	size_t i;
+
+	*names = NULL;
+	*n = 0;
+	if (strcmp(path, "-") != 0 && stat(path, &st) != 0)
+		return tt_errf(err, errsz, "%s: cannot open: %s", path,
+		    strerror(errno));
+	if (strcmp(path, "-") != 0 && S_ISDIR(st.st_mode)) {
+		if (dir_files(path, names, n, pe_only, err, errsz) == 0)
+			return 0;
+		for (i = 0; i < *n; i++)
+			free((*names)[i]);
+		free(*names);
+		*names = NULL;
+		*n = 0;
+		return -1;
+	}
+	if ((*names = malloc(sizeof(**names))) == NULL ||
+	    ((*names)[0] = strdup(path)) == NULL) {
+		free(*names);
+		*names = NULL;
+		return tt_errf(err, errsz, "out of memory");
+	}
+	*n = 1;
+	return 0;
+}
+
+/* Append path, or the trace files of directory path, to in->f. */
+static int
+add_path(tt_trace_in *in, const char *path, size_t *cap, char *err,
+    size_t errsz)
+{
+	char **names;
+	size_t n, i;
+	int r = 0;
+
+	if (trace_files(path, &names, &n, 1, err, errsz) < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (in->nf == *cap) {
+			struct tin_file *g;
+
+			*cap = *cap ? *cap * 2 : 8;
+			g = realloc(in->f, *cap * sizeof(*g));
+			if (g == NULL) {
+				r = tt_errf(err, errsz, "out of memory");
+				break;
+			}
+			in->f = g;
+		}
+		memset(&in->f[in->nf], 0, sizeof(in->f[0]));
+		in->f[in->nf].path = names[i];
+		in->f[in->nf].name = tt_trace_name(names[i]);
+		in->nf++;
+		names[i] = NULL;
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return r;
+}
+
+static void
+note_unmapped(tt_trace_stats *st, const char *text)
+{
+	size_t i;
+
+	st->unmapped++;
+	for (i = 0; i < st->nunmapped_addr; i++)
+		if (strcmp(st->unmapped_addr[i].text, text) == 0) {
+			st->unmapped_addr[i].count++;
+			return;
+		}
+	if (st->nunmapped_addr < TT_TRACE_UNMAPPED_MAX) {
+		snprintf(st->unmapped_addr[i].text,
+		    sizeof(st->unmapped_addr[i].text), "%s", text);
+		st->unmapped_addr[i].count = 1;
+		st->nunmapped_addr++;
+	} else {
+		st->unmapped_other++;
+	}
+}
+
+/*
+ * What the two bytes after the MACs say: an EtherType from 0x0600 on; up to
+ * 1500 the length of an IEEE 802.3 frame (LLC, STP, ...), which has none.
+ */
+static const char *
+ethertype_text(uint16_t et, char *buf, size_t bufsz)
+{
+	const char *name;
+
+	if (et <= 1500) {
+		snprintf(buf, bufsz, "an 802.3 frame (length field %u, no "
+		    "EtherType)", et);
+		return buf;
+	}
+	if (et < 0x0600) {
+		snprintf(buf, bufsz, "type/length field 0x%04x (neither an "
+		    "EtherType nor an 802.3 length)", et);
+		return buf;
+	}
+	switch (et) {
+	case 0x0800: name = "IPv4"; break;
+	case 0x0806: name = "ARP"; break;
+	case 0x86DD: name = "IPv6"; break;
+	case 0x88CC: name = "LLDP"; break;
+	default: name = "unknown"; break;
+	}
+	snprintf(buf, bufsz, "EtherType 0x%04x (%s)", et, name);
+	return buf;
+}
+
+/*
+ * A plain frame through the address map: 1 and m filled, 0 if an address
+ * is not mapped (counted), -1 if the frame is too short to say.
+ */
+static int
+plain_msg(tt_trace_in *in, struct tin_file *f, const tt_trace_rec *rec,
+    const tt_frame *fr, tt_msg *m, char *err, size_t errsz)
+{
+	const uint8_t *p = rec->data + TT_ETH_HLEN + (fr->tagged ? TT_VLAN_HLEN : 0);
+	size_t left = rec->caplen - (size_t)(p - rec->data);
+	int64_t s = -1, d = -1;
+	char text[64], a[64], b[64];
+	int kind = 0;
+
+	if (in->map->has_ip && fr->ethertype == 0x0800) {
+		if (left < 20)
+			return tt_errf(err, errsz, "%s: record %" PRIu64 ": IPv4 "
+			    "header cut at %zu of 20 bytes (capture with a "
+			    "larger snap length)", f->name, rec->recno, left);
+		kind = TT_ADDR_IPV4;
+		s = tt_addrmap_find(in->map, kind, p + 12);
+		d = tt_addrmap_find(in->map, kind, p + 16);
+		inet_ntop(AF_INET, p + 12, a, sizeof(a));
+		inet_ntop(AF_INET, p + 16, b, sizeof(b));
+	} else if (in->map->has_ip && fr->ethertype == 0x86DD) {
+		if (left < 40)
+			return tt_errf(err, errsz, "%s: record %" PRIu64 ": IPv6 "
+			    "header cut at %zu of 40 bytes (capture with a "
+			    "larger snap length)", f->name, rec->recno, left);
+		kind = TT_ADDR_IPV6;
+		s = tt_addrmap_find(in->map, kind, p + 8);
+		d = tt_addrmap_find(in->map, kind, p + 24);
+		inet_ntop(AF_INET6, p + 8, a, sizeof(a));
+		inet_ntop(AF_INET6, p + 24, b, sizeof(b));
+	}
+	if ((s < 0 || d < 0) && in->map->has_mac) {
+		int64_t ms = tt_addrmap_find(in->map, TT_ADDR_MAC, fr->src_mac);
+		int64_t md = tt_addrmap_find(in->map, TT_ADDR_MAC, fr->dst_mac);
+
+		if (ms >= 0 && md >= 0) {
+			s = ms;
+			d = md;
+		} else if (kind == 0) {
+			const uint8_t *u = ms < 0 ? fr->src_mac : fr->dst_mac;
+
+			snprintf(a, sizeof(a), "%02x:%02x:%02x:%02x:%02x:%02x",
+			    u[0], u[1], u[2], u[3], u[4], u[5]);
+			snprintf(text, sizeof(text), "%s", a);
+			note_unmapped(&f->st, text);
+			return 0;
+		}
+	}
+	if (kind == 0 && (s < 0 || d < 0)) {
+		ethertype_text(fr->ethertype, text, sizeof(text));
+		note_unmapped(&f->st, text);
+		return 0;
+	}
+	if (s < 0 || d < 0) {
+		snprintf(text, sizeof(text), "%s", s < 0 ? a : b);
+		note_unmapped(&f->st, text);
+		return 0;
+	}
+	m->src = (uint32_t)s;
+	m->dst = (uint32_t)d;
+	m->seq = 0;
+	m->bytes = rec->wirelen;
+	f->st.plain++;
+	return 1;
+}
+
+/*
+ * f->head, the message of record rec, against what a trace can hold: PEs
+ * of the network, and at most TT_TRACE_MSG_MAX bytes (a record claiming
+ * more is damaged, and would have replay simulate for minutes).  A frame
+ * longer than ttd carries is counted for a warning: a ttd capture has none.
+ */
+static int
+msg_check(const tt_trace_in *in, struct tin_file *f, const tt_trace_rec *rec,
+    char *err, size_t errsz)
+{
+	const tt_msg *m = &f->head;
+
+	if (in->npes > 0 && (m->src >= in->npes || m->dst >= in->npes))
+		return tt_errf(err, errsz, "%s: record %" PRIu64 ": %s PE %"
+		    PRIu32 " is outside the network (%" PRIu32 " PEs, ids 0..%"
+		    PRIu32 "); replay on a network of the trace's size",
+		    f->name, rec->recno, m->src >= in->npes ? "source" :
+		    "destination", m->src >= in->npes ? m->src : m->dst,
+		    in->npes, in->npes - 1);
+	if (m->bytes > TT_TRACE_MSG_MAX)
+		return tt_errf(err, errsz, "%s: record %" PRIu64 ": claims a "
+		    "message of %" PRIu64 " bytes; a record may describe at "
+		    "most %u (%u MiB): the record is damaged", f->name,
+		    rec->recno, m->bytes, TT_TRACE_MSG_MAX,
+		    TT_TRACE_MSG_MAX >> 20);
+	if (rec->wirelen > TT_FRAME_MAX) {
+		f->st.oversize++;
+		if (rec->wirelen > f->st.oversize_max)
+			f->st.oversize_max = rec->wirelen;
+	}
+	return 0;
+}
+
+/* Read file f up to its next message; 0 when it has none left. */
+static int
+file_advance(tt_trace_in *in, struct tin_file *f, size_t fi, char *err,
+    size_t errsz)
+{
+	tt_trace_rec rec;
+	tt_frame fr;
+	char ferr[160];
+	int x;
+
+	f->has_head = 0;
+	while (!f->done) {
+		x = tt_trace_read(f->r, &rec, err, errsz);
+		if (x < 0)
+			return -1;
+		if (x == 0) {
+			f->done = 1;
+			f->st.truncated = tt_trace_truncated(f->r);
+			break;
+		}
+		f->st.records++;
+		if (rec.t_ns < f->last_ns) {
+			f->st.backwards++;
+			rec.t_ns = f->last_ns;
+		}
+		f->last_ns = rec.t_ns;
+		x = tt_frame_decode(&fr, rec.data, rec.caplen, ferr,
+		    sizeof(ferr));
+		if (x < 0)
+			return tt_errf(err, errsz, "%s: record %" PRIu64 ": %s%s",
+			    f->name, rec.recno, ferr, x == TT_FRAME_CUT &&
+			    rec.caplen < rec.wirelen ?
+			    " (the capture kept too few bytes of it: use a "
+			    "snap length of at least 34)" : "");
+		memset(&f->head, 0, sizeof(f->head));
+		f->head.t_ns = rec.t_ns;
+		f->head.file = (uint32_t)fi;
+		f->head.recno = rec.recno;
+		if (x == 1 && (in->map == NULL || in->map->n == 0) &&
+		    in->on_plain != NULL) {
+			if (in->on_plain(in->plain_ctx, &rec, &fr) < 0)
+				return tt_errf(err, errsz, "%s: record %" PRIu64
+				    ": out of memory", f->name, rec.recno);
+			f->st.listed++;
+			continue;
+		}
+		if (x == 1) {
+			if (in->map == NULL || in->map->n == 0)
+				return tt_errf(err, errsz, "%s: record %" PRIu64
+				    ": not a torus frame: %s; to replay a plain "
+				    "capture, map its addresses to PEs in the "
+				    "YAML file (addresses:)", f->name, rec.recno,
+				    ethertype_text(fr.ethertype, ferr,
+				    sizeof(ferr)));
+			x = plain_msg(in, f, &rec, &fr, &f->head, err, errsz);
+			if (x < 0)
+				return -1;
+			if (x == 0)
+				continue;
+		} else if (fr.type != TT_FRAME_DATA) {
+			f->st.hello++;	/* a hello or a credit: link control */
+			continue;
+		} else if (fr.flags & TT_FRAME_F_DELIVERED) {
+			f->st.delivered++;
+			continue;
+		} else {
+			size_t h = tt_frame_hlen(&fr);
+
+			f->head.src = fr.src;
+			f->head.dst = fr.dst;
+			f->head.seq = fr.seq;
+			f->head.bytes = rec.wirelen > h ? rec.wirelen - h : 0;
+		}
+		if (msg_check(in, f, &rec, err, errsz) < 0)
+			return -1;
+		if (f->st.messages == 0)
+			f->st.first_ns = rec.t_ns;
+		f->st.last_ns = rec.t_ns;
+		f->st.messages++;
+		f->st.bytes += f->head.bytes;
+		f->has_head = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static int
+heap_less(const tt_trace_in *in, size_t a, size_t b)
+{
+	const tt_msg *x = &in->f[a].head, *y = &in->f[b].head;
+
+	if (x->t_ns != y->t_ns)
+		return x->t_ns < y->t_ns;
+	return a < b;
+}
+
+static void
+heap_down(tt_trace_in *in, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i, t;
+
+		if (l < in->nheap && heap_less(in, in->heap[l], in->heap[m]))
+			m = l;
+		if (r < in->nheap && heap_less(in, in->heap[r], in->heap[m]))
+			m = r;
+		if (m == i)
+			return;
+		t = in->heap[i];
+		in->heap[i] = in->heap[m];
+		in->heap[m] = t;
+		i = m;
+	}
+}
+
+int
+tt_trace_in_open(tt_trace_in **inp, const char *const *paths, size_t npaths,
+    const tt_addrmap *map, uint32_t npes, char *err, size_t errsz)
+{
+	return tt_trace_in_open_listing(inp, paths, npaths, map, npes, NULL,
+	    NULL, err, errsz);
+}
+
+int
+tt_trace_in_open_listing(tt_trace_in **inp, const char *const *paths,
+    size_t npaths, const tt_addrmap *map, uint32_t npes, tt_trace_plain_fn fn,
+    void *ctx, char *err, size_t errsz)
+{
+	tt_trace_in *in;
+	size_t cap = 0, i;
+	int x;
+
+	*inp = NULL;
+	if (npaths == 0)
+		return tt_errf(err, errsz, "no trace files given");
+	in = calloc(1, sizeof(*in));
+	if (in == NULL)
+		return tt_errf(err, errsz, "out of memory");
+	in->map = map;
+	in->npes = npes;
+	in->on_plain = fn;
+	in->plain_ctx = ctx;
+	for (i = 0; i < npaths; i++)
+		if (add_path(in, paths[i], &cap, err, errsz) < 0)
+			goto fail;
+	in->heap = calloc(in->nf, sizeof(*in->heap));
+	if (in->heap == NULL) {
+		tt_errf(err, errsz, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < in->nf; i++)
+		if (tt_trace_open(&in->f[i].r, in->f[i].path, err, errsz) < 0)
+			goto fail;
+	for (i = 0; i < in->nf; i++) {
+		x = file_advance(in, &in->f[i], i, err, errsz);
+		if (x < 0)
+			goto fail;
+		if (x > 0)
+			in->heap[in->nheap++] = i;
+	}
+	for (i = in->nheap / 2; i-- > 0; )
+		heap_down(in, i);
+	*inp = in;
+	return 0;
+fail:
+	tt_trace_in_close(in);
+	return -1;
+}
+
+int
+tt_trace_in_next(tt_trace_in *in, tt_msg *m, char *err, size_t errsz)
+{
+	size_t fi;
+	int x;
+
+	if (in->nheap == 0)
+		return 0;
+	fi = in->heap[0];
+	*m = in->f[fi].head;
+	x = file_advance(in, &in->f[fi], fi, err, errsz);
+	if (x < 0)
+		return -1;
+	if (x == 0)
+		in->heap[0] = in->heap[--in->nheap];
+	heap_down(in, 0);
+	return 1;
+}
+
+size_t
+tt_trace_in_nfiles(const tt_trace_in *in)
+{
+	return in->nf;
+}
+
+const char *
+tt_trace_in_path(const tt_trace_in *in, size_t i)
+{
+	return in->f[i].path;
+}
+
+const tt_trace_stats *
+tt_trace_in_stats(tt_trace_in *in, size_t i)
+{
+	tt_trace_stats *t = &in->total;
+	size_t k, j, a;
+
+	if (i < in->nf)
+		return &in->f[i].st;
+	memset(t, 0, sizeof(*t));
+	for (k = 0; k < in->nf; k++) {
+		const tt_trace_stats *s = &in->f[k].st;
+
+		if (s->messages > 0) {
+			if (t->messages == 0 || s->first_ns < t->first_ns)
+				t->first_ns = s->first_ns;
+			if (s->last_ns > t->last_ns)
+				t->last_ns = s->last_ns;
+		}
+		t->records += s->records;
+		t->messages += s->messages;
+		t->bytes += s->bytes;
+		t->plain += s->plain;
+		t->hello += s->hello;
+		t->delivered += s->delivered;
+		t->unmapped += s->unmapped;
+		t->listed += s->listed;
+		t->backwards += s->backwards;
+		t->oversize += s->oversize;
+		if (s->oversize_max > t->oversize_max)
+			t->oversize_max = s->oversize_max;
+		t->unmapped_other += s->unmapped_other;
+		if (s->truncated)
+			t->truncated++;
+		for (j = 0; j < s->nunmapped_addr; j++) {
+			for (a = 0; a < t->nunmapped_addr; a++)
+				if (strcmp(t->unmapped_addr[a].text,
+				    s->unmapped_addr[j].text) == 0)
+					break;
+			if (a < t->nunmapped_addr) {
+				t->unmapped_addr[a].count += s->unmapped_addr[j].count;
+			} else if (a < TT_TRACE_UNMAPPED_MAX) {
+				t->unmapped_addr[a] = s->unmapped_addr[j];
+				t->nunmapped_addr++;
+			} else {
+				t->unmapped_other += s->unmapped_addr[j].count;
+			}
+		}
+	}
+	return t;
+}
+
+/* Records longer than ttd carries: one line for the whole input (a
+ * recording of large messages has them in every file, and they are a
+ * property of how it was made, not damage). */
+static void
+warn_oversize(const tt_trace_in *in, FILE *out, const char *prefix)
+{
+	uint64_t n = 0, longest = 0;
+	size_t i, files = 0;
+
+	for (i = 0; i < in->nf; i++) {
+		n += in->f[i].st.oversize;
+		files += in->f[i].st.oversize > 0;
+		if (in->f[i].st.oversize_max > longest)
+			longest = in->f[i].st.oversize_max;
+	}
+	if (n == 0)
+		return;
+	fprintf(out, "%s", prefix);
+	if (files == 1)
+		for (i = 0; i < in->nf; i++)
+			if (in->f[i].st.oversize)
+				fprintf(out, "%s: ", in->f[i].name);
+	fprintf(out, "%" PRIu64 " record%s", n, n == 1 ? "" : "s");
+	if (files > 1)
+		fprintf(out, " (in %zu files)", files);
+	fprintf(out, " longer than ttd carries in one frame (at most %d bytes "
+	    "on the wire; the longest claims %" PRIu64 "): each is taken as "
+	    "one message of its size\n", TT_FRAME_MAX, longest);
+}
+
+void
+tt_trace_in_warnings(const tt_trace_in *in, FILE *out, const char *prefix)
+{
+	size_t i, j;
+
+	warn_oversize(in, out, prefix);
+
+	for (i = 0; i < in->nf; i++) {
+		const tt_trace_stats *s = &in->f[i].st;
+
+		if (s->truncated)
+			fprintf(out, "%s%s: record %" PRIu64 ": truncated (the "
+			    "file ends inside it); using the %" PRIu64
+			    " records before it\n", prefix, in->f[i].name,
+			    s->truncated, s->truncated - 1);
+		if (s->backwards)
+			fprintf(out, "%s%s: %" PRIu64 " %s taken at the latest "
+			    "time before it\n", prefix, in->f[i].name,
+			    s->backwards, s->backwards == 1 ? "record older than "
+			    "a record before it," : "records older than a record "
+			    "before them, each");
+		if (s->unmapped) {
+			fprintf(out, "%s%s: %" PRIu64 " frames skipped: an "
+			    "address is not in addresses:", prefix,
+			    in->f[i].name, s->unmapped);
+			for (j = 0; j < s->nunmapped_addr; j++)
+				fprintf(out, "%s %s (%" PRIu64 ")", j ? "," : "",
+				    s->unmapped_addr[j].text,
+				    s->unmapped_addr[j].count);
+			if (s->unmapped_other)
+				fprintf(out, ", others (%" PRIu64 ")",
+				    s->unmapped_other);
+			fputc('\n', out);
+		}
+	}
+}
+
+void
+tt_trace_in_close(tt_trace_in *in)
+{
+	size_t i;
+
+	if (in == NULL)
+		return;
+	for (i = 0; i < in->nf; i++) {
+		tt_trace_close_reader(in->f[i].r);
+		free(in->f[i].path);
+	}
+	free(in->f);
+	free(in->heap);
+	free(in);
+}
