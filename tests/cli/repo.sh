@@ -16,14 +16,14 @@ big=$(git ls-files '*.c' | grep -v '^tests/' | xargs wc -l | awk '$2 != "total" 
     bad "files over 1,500 lines" "$big"
 
 if command -v ctags >/dev/null; then
-	long=$(ctags --fields=+ne --c-kinds=f -o - lib/*.c sim/*.c daemon/*.c |
+	long=$(ctags --fields=+ne --c-kinds=f -o - lib/*/*.c sim/*.c daemon/*.c |
 	    awk -F'\t' '{ l = e = 0
 		for (i = 4; i <= NF; i++) {
 			if ($i ~ /^line:/) l = substr($i, 6)
 			if ($i ~ /^end:/) e = substr($i, 5)
 		}
 		if (e - l + 1 > 150) print $2 ": " $1 " " e - l + 1 " lines" }')
-	n=$(ctags --c-kinds=f -o - lib/*.c sim/*.c daemon/*.c | wc -l)
+	n=$(ctags --c-kinds=f -o - lib/*/*.c sim/*.c daemon/*.c | wc -l)
 	[ -z "$long" ] && [ "$n" -gt 100 ] && ok "no function over 150 lines ($n functions)" ||
 	    bad "functions over 150 lines" "$long"
 else
