@@ -228,8 +228,8 @@ opt_parse(const char *cmd, void (*usage)(FILE *), const opt_group *groups,
 /* ---- --help ---- */
 
 /* text from column col, words wrapped at HELP_WIDTH, continuing at
- * HELP_COL; then a newline */
-static void
+ * HELP_COL; the column it ends at */
+static size_t
 help_text(FILE *f, const char *text, size_t col)
 {
 	const char *p = text, *e;
@@ -253,33 +253,34 @@ help_text(FILE *f, const char *text, size_t col)
 		col += len;
 		p = e;
 	}
-	fputc('\n', f);
+	return col;
 }
 
 /* "  -o, --name ARG" and its help, the default last */
 static void
 help_option(FILE *f, const optdef *o)
 {
-	char line[512];
-	int col;
+	char def[64];
+	size_t col;
+	int n;
 
-	col = fprintf(f, "  %s--%s%s%s", o->id == OPT_OUT ? "-o, " : "",
+	n = fprintf(f, "  %s--%s%s%s", o->id == OPT_OUT ? "-o, " : "",
 	    o->name, o->arg != NULL ? " " : "", o->arg != NULL ? o->arg : "");
-	if (col < 0)
+	if (n < 0)
 		return;
-	if (col >= HELP_COL - 1) {
+	if (n >= HELP_COL - 1)
 		fprintf(f, "\n%*s", HELP_COL, "");
-		col = HELP_COL;
-	} else {
-		fprintf(f, "%*s", HELP_COL - col, "");
-		col = HELP_COL;
-	}
-	if (o->has_def)
-		snprintf(line, sizeof(line), "%s (default %.10g)", o->help,
-		    o->def);
 	else
-		snprintf(line, sizeof(line), "%s", o->help);
-	help_text(f, line, (size_t)col);
+		fprintf(f, "%*s", HELP_COL - n, "");
+	col = help_text(f, o->help, HELP_COL);
+	if (o->has_def) {       /* on one line */
+		n = snprintf(def, sizeof(def), "(default %.10g)", o->def);
+		if (col + 1 + (size_t)n > HELP_WIDTH)
+			fprintf(f, "\n%*s%s", HELP_COL, "", def);
+		else
+			fprintf(f, " %s", def);
+	}
+	fputc('\n', f);
 }
 
 void
