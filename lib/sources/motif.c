@@ -1,10 +1,11 @@
 /*
  * The motif programs (lib/sources/motif_int.h; the motifs are described in
- * twintorus/motif.h), in the shape of the open-loop workloads
- * (lib/sources/workload.c): one table entry per motif, with its defaults, its plan
- * (the process grid or roles, from the rank count alone) and its step
- * function.  A new motif is one more entry in motifs[].  halo3d's grid and
- * neighbours are the workloads' stencil's (tt_grid3()).
+ * twintorus/motif.h), each application's one definition: one table entry
+ * per motif, with its defaults, its plan (the process grid or roles, from
+ * the rank count alone) and its step function.  ttsim app runs them closed
+ * loop (motif_run.c), ttsim trace synth open loop (workload.c).  A new
+ * motif is one more entry in motifs[].  halo3d's grid and neighbours are
+ * tt_grid3()'s.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -38,6 +39,11 @@ tt_motif_parse(const char *name, enum tt_motif *m)
 			*m = (enum tt_motif)i;
 			return 0;
 		}
+	/* the open-loop workloads' old name of the halo exchange */
+	if (strcmp(name, "stencil") == 0) {
+		*m = TT_MOTIF_HALO3D;
+		return 0;
+	}
 	return -1;
 }
 
