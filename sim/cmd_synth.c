@@ -255,16 +255,16 @@ synth_workload(struct synth *s, const tt_net *net, tt_workload **w,
 		if (s->compute_us >= 0)
 			mp.compute_ns = s->compute_us * 1e3;
 		mp.seed = s->sim.seed;
-		mp.packet_flits = s->sim.p.packet_flits;
-		mp.flit_bytes = np.flit_bytes;
-		mp.link_gbps = np.link_gbps;
+		mp.net.packet_flits = s->sim.p.net.packet_flits;
+		mp.net.flit_bytes = np.flit_bytes;
+		mp.net.link_gbps = np.link_gbps;
 		if (tt_workload_motif(w, &mp, net->ncards, err, sizeof(err)) == 0)
 			return 0;
 		fprintf(stderr, "ttsim %s: %s\n", cmd, err);
 		return -1;
 	}
 	bytes = s->bytes ? s->bytes :
-	    (uint64_t)s->sim.p.packet_flits * (uint64_t)np.flit_bytes;
+	    (uint64_t)s->sim.p.net.packet_flits * (uint64_t)np.flit_bytes;
 	if (simopts_traffic(&s->sim, net, s->sim.load, s->sim.seed, tr,
 	    hold) < 0)
 		return -1;

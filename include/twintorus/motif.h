@@ -91,8 +91,7 @@ typedef struct tt_motif_params {
 	const uint32_t *ranks;  /* PEs taking part, ascending; rank r is
 	                         * ranks[r].  NULL: every PE, rank r = PE r */
 	uint32_t nranks;
-	int packet_flits, flit_bytes;
-	double link_gbps;
+	tt_netparams net;       /* packet_flits, flit_bytes, link_gbps */
 } tt_motif_params;
 
 /* The defaults of motif m (each sized to run in a few seconds on 128 PEs). */

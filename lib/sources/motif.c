@@ -78,9 +78,9 @@ tt_motif_params_default(tt_motif_params *p, enum tt_motif m)
 	p->motif = m;
 	p->imbalance = 0.1;
 	p->seed = 1;
-	p->packet_flits = TT_PACKET_FLITS_DEFAULT;
-	p->flit_bytes = TT_FLIT_BYTES_DEFAULT;
-	p->link_gbps = TT_LINK_GBPS_DEFAULT;
+	p->net.packet_flits = TT_PACKET_FLITS_DEFAULT;
+	p->net.flit_bytes = TT_FLIT_BYTES_DEFAULT;
+	p->net.link_gbps = TT_LINK_GBPS_DEFAULT;
 	p->blocks = 8;
 	p->request_bytes = 256;
 	p->service_ns = 2000;
@@ -129,7 +129,7 @@ tt_motif_check(const tt_motif_params *p, uint32_t npes, char *err, size_t errsz)
 		return tt_errf(err, errsz, "incast: %" PRIu32 " clients of %"
 		    PRIu32 " ranks leave a client without a server; at most %"
 		    PRIu32, p->clients, n, n / 2);
-	if (p->packet_flits < 1 || p->flit_bytes < 1 || !(p->link_gbps > 0))
+	if (p->net.packet_flits < 1 || p->net.flit_bytes < 1 || !(p->net.link_gbps > 0))
 		return tt_errf(err, errsz, "bad packet, flit or link size");
 	return 0;
 }

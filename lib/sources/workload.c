@@ -59,7 +59,7 @@ struct tt_workload {
 static double
 ser_ns(const tt_workload *w, uint64_t bytes)
 {
-	return tt_wire_ns(bytes, w->mo.p.link_gbps);
+	return tt_wire_ns(bytes, w->mo.p.net.link_gbps);
 }
 
 /* Rank r's program of iteration it, read ahead: what its schedule needs. */

@@ -122,7 +122,7 @@ app(enum tt_motif a, uint32_t npes, uint64_t bytes, uint64_t iterations,
 	p.bytes = bytes;
 	p.iterations = iterations;
 	p.compute_ns = compute_us * 1e3;
-	p.link_gbps = 10;       /* 1250 bytes serialise in 1000 ns */
+	p.net.link_gbps = 10;       /* 1250 bytes serialise in 1000 ns */
 	p.seed = seed;
 	if (tt_workload_motif(&w, &p, npes, err, sizeof(err)) != 0)
 		fail_msg("tt_workload_motif: %s", err);
