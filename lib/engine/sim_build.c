@@ -18,8 +18,7 @@ void
 tt_simparams_default(tt_simparams *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->net.packet_flits = TT_PACKET_FLITS_DEFAULT;
-	p->net.buffer_flits = TT_BUFFER_FLITS_DEFAULT;
+	tt_netparams_default(&p->net);
 	p->vcs = 0;
 	p->router_latency = TT_LATENCY_DEFAULT;
 	p->link_latency = TT_LATENCY_DEFAULT;

@@ -78,9 +78,7 @@ tt_motif_params_default(tt_motif_params *p, enum tt_motif m)
 	p->motif = m;
 	p->imbalance = 0.1;
 	p->seed = 1;
-	p->net.packet_flits = TT_PACKET_FLITS_DEFAULT;
-	p->net.flit_bytes = TT_FLIT_BYTES_DEFAULT;
-	p->net.link_gbps = TT_LINK_GBPS_DEFAULT;
+	tt_netparams_default(&p->net);
 	p->blocks = 8;
 	p->request_bytes = 256;
 	p->service_ns = 2000;
