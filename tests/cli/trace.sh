@@ -141,6 +141,15 @@ if expect synth-halo3d 0 "$T" trace synth --dims 2,2,2 --app halo3d \
 	cmp -s "$tmp/stencil.pcap" "$tmp/halo3d.pcap" && ok stencil-is-halo3d ||
 	    bad stencil-is-halo3d "--app stencil and --app halo3d write different traces"
 fi
+# ... and in ttsim app (the JSON without its wall-clock keys)
+nowall='walk(if type == "object" then with_entries(select(.key | test("wall") | not)) else . end)'
+if "$T" app stencil --dims 2,2,2 --iterations 2 --json 2>/dev/null | jq -S "$nowall" >"$tmp/app-st.json" &&
+    "$T" app halo3d --dims 2,2,2 --iterations 2 --json 2>/dev/null | jq -S "$nowall" >"$tmp/app-h3.json" &&
+    [ -s "$tmp/app-st.json" ] && cmp -s "$tmp/app-st.json" "$tmp/app-h3.json"; then
+	ok app-stencil-is-halo3d
+else
+	bad app-stencil-is-halo3d "ttsim app stencil and ttsim app halo3d differ or fail"
+fi
 
 # Bernoulli injection: in each cycle a PE sends a packet with probability
 # load / packet_flits (4), so over C cycles the count is binomial; accept
