@@ -31,7 +31,8 @@ app_usage(FILE *f)
 "the message's last packet), so a message leaves when what it waits for\n"
 "has arrived on this network.  Motifs:\n"
 "  halo3d     3D process grid, as cubic as the ranks allow; per iteration\n"
-"             send to the 6 neighbours, receive theirs, compute\n"
+"             send to the 6 neighbours, receive theirs, compute (alias\n"
+"             stencil)\n"
 "  sweep3d    2D grid; a wavefront from each corner in turn: per block\n"
 "             receive from upstream x and y, compute, send downstream\n"
 "  allreduce  ring allreduce of a --bytes vector (2(n-1) chunk steps),\n"
@@ -329,9 +330,9 @@ app_parse(struct app_opts *o, int argc, char **argv)
 	if (simopts_resolve(&o->so, &o->no.cfg, &o->link) < 0)
 		return -1;
 	o->ap.ranks = o->ranks;
-	o->ap.packet_flits = o->so.p.packet_flits;
-	o->ap.flit_bytes = o->so.model.flit_bytes;
-	o->ap.link_gbps = o->so.model.link_gbps;
+	o->ap.net.packet_flits = o->so.p.net.packet_flits;
+	o->ap.net.flit_bytes = o->so.model.flit_bytes;
+	o->ap.net.link_gbps = o->so.model.link_gbps;
 	return OPT_PARSED;
 }
 
@@ -376,7 +377,7 @@ print_json(const struct app_opts *o, const struct app_run *x)
 	json_net_fields(stdout, &x->net, "scheme");
 	printf(", \"pes\": %u, \"cycle_ns\": %g, \"link_gbps\": %g, "
 	    "\"flit_bytes\": %d, \"packet_flits\": %d", x->net.ncards,
-	    x->cycle_ns, p->link_gbps, p->flit_bytes, p->packet_flits);
+	    x->cycle_ns, p->net.link_gbps, p->net.flit_bytes, p->net.packet_flits);
 	model_json(stdout, &o->so.model, &o->so.mc);
 	printf(", \"makespan_cycles\": %" PRIu64 ", \"makespan_s\": %.9f"
 	    ", \"first_send_cycle\": %" PRIu64 ", \"last_delivery_cycle\": %"
@@ -433,7 +434,7 @@ print_table(const struct app_opts *o, const struct app_run *x)
 		printf("  internal links    %.1f%% busy\n",
 		    100 * x->res.internal_link_utilization);
 	printf("  1 cycle = %g ns (%d-byte flits at %g Gb/s); simulated in "
-	    "%.2f s\n", x->cycle_ns, o->ap.flit_bytes, o->ap.link_gbps,
+	    "%.2f s\n", x->cycle_ns, o->ap.net.flit_bytes, o->ap.net.link_gbps,
 	    x->wall);
 	if (o->rec.dir != NULL)
 		printf("  recorded          %" PRIu64 " records in %s\n",
@@ -676,7 +677,7 @@ app_build(const struct app_opts *o, struct app_run *x)
 		return -1;
 	}
 	x->nranks = o->ranks != NULL ? o->ap.nranks : x->net.ncards;
-	x->cycle_ns = tt_cycle_ns(o->ap.flit_bytes, o->ap.link_gbps);
+	x->cycle_ns = tt_cycle_ns(o->ap.net.flit_bytes, o->ap.net.link_gbps);
 	return 0;
 }
 

@@ -127,7 +127,7 @@ accepted(const struct netrun *r, const tt_replay_params *rpp)
 
 	if (end <= rpp->warmup)
 		return 0;
-	return (double)r->rr.packets_window * rpp->packet_flits /
+	return (double)r->rr.packets_window * rpp->net.packet_flits /
 	    ((double)(end - rpp->warmup) * r->net.ncards);
 }
 
@@ -176,8 +176,8 @@ json_trace(const struct replay *r)
 		printf("\"max\"");
 	printf(", \"lookahead\": %" PRIu64 ", \"cycle_ns\": %g, \"link_gbps\": %g"
 	    ", \"flit_bytes\": %d, \"packet_flits\": %d, \"networks\": [",
-	    rpp->lookahead, r->cycle_ns, rpp->link_gbps, rpp->flit_bytes,
-	    rpp->packet_flits);
+	    rpp->lookahead, r->cycle_ns, rpp->net.link_gbps, rpp->net.flit_bytes,
+	    rpp->net.packet_flits);
 }
 
 /* Is link l of r an output to the card's own PE, or a port without a
@@ -403,7 +403,7 @@ print_table(const struct replay *r)
 		printf("at full speed (time ignored; PEs kept within %" PRIu64
 		    " messages of each other)", rpp->lookahead);
 	printf(", 1 cycle = %g ns (%d-byte flits at %g Gb/s)\n", r->cycle_ns,
-	    rpp->flit_bytes, rpp->link_gbps);
+	    rpp->net.flit_bytes, rpp->net.link_gbps);
 	if (r->causal.on)
 		causal_table(stdout, r);
 	printf("\n%-28s %14s %12s %10s %10s %10s %10s %9s %9s\n", "network",
@@ -608,10 +608,10 @@ replay_parse(struct replay *r, int argc, char **argv)
 	}
 	if (simopts_resolve(&r->sim, &r->net.cfg, &r->link) < 0)
 		return -1;
-	r->rpp.packet_flits = r->sim.p.packet_flits;
-	r->rpp.flit_bytes = r->sim.model.flit_bytes;
-	r->rpp.link_gbps = r->sim.model.link_gbps;
-	r->cycle_ns = tt_replay_cycle_ns(&r->rpp);
+	r->rpp.net.packet_flits = r->sim.p.net.packet_flits;
+	r->rpp.net.flit_bytes = r->sim.model.flit_bytes;
+	r->rpp.net.link_gbps = r->sim.model.link_gbps;
+	r->cycle_ns = tt_cycle_ns(r->rpp.net.flit_bytes, r->rpp.net.link_gbps);
 	if (r->plot_path != NULL && plot_ready("replay", r->plot_path) < 0)
 		return -1;
 	return OPT_PARSED;
@@ -725,10 +725,10 @@ replay_model(struct replay *r, struct netrun *rn)
 		rn->mc = r->sim.mc;
 	}
 	rn->rpp = r->rpp;
-	rn->rpp.packet_flits = rn->p.packet_flits;
-	rn->rpp.flit_bytes = rn->model.flit_bytes;
-	rn->rpp.link_gbps = rn->model.link_gbps;
-	rn->cycle_ns = tt_replay_cycle_ns(&rn->rpp);
+	rn->rpp.net.packet_flits = rn->p.net.packet_flits;
+	rn->rpp.net.flit_bytes = rn->model.flit_bytes;
+	rn->rpp.net.link_gbps = rn->model.link_gbps;
+	rn->cycle_ns = tt_cycle_ns(rn->rpp.net.flit_bytes, rn->rpp.net.link_gbps);
 	return 0;
 }
 

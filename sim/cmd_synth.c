@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "twintorus/motif.h"
 #include "twintorus/trace.h"
 #include "twintorus/workload.h"
 #include "ttsim.h"
@@ -21,6 +22,7 @@
 static void
 synth_usage(FILE *f)
 {
+	tt_motif_params mp;
 	int a;
 
 	fprintf(f,
@@ -31,23 +33,31 @@ synth_usage(FILE *f)
 "(nanosecond timestamps, torus data frame, header only) per message, as\n"
 "ttd records it, so that `ttsim replay` and `ttsim trace stat` read it.\n"
 "\n"
-"applications (--app):\n"
-"  stencil     3D halo exchange: the PEs form a process grid as cubic as\n"
-"              their number allows; each iteration every PE computes, then\n"
-"              sends one halo to each of its 6 neighbours (periodic)\n"
-"  alltoall    each iteration every PE sends to every other, PE p to p+1,\n"
-"              p+2, ... in turn (the shifted-ring schedule)\n"
+"applications (--app): the motifs of ttsim app, each rank's program the\n"
+"same, scheduled open loop (times fixed ahead; no message waits for another):\n"
+"an iteration starts every period; a rank computes (compute time +-10%%,\n"
+"from its own random stream, unless its sends wait for receives), then\n"
+"sends back to back at the link's speed; a receive counts as one step\n"
+"(1.5 times the serialisation of the largest message, plus 1 us)\n"
+"  halo3d      3D halo exchange on a process grid as cubic as the PEs allow:\n"
+"              each PE sends to its 6 neighbours (periodic); alias stencil\n"
+"  sweep3d     wavefront sweeps over a 2D grid, in blocks (8)\n"
 "  allreduce   ring allreduce of a vector: 2(N-1) steps, in each PE p sends\n"
 "              a 1/N chunk to p+1\n"
+"  alltoall    every PE sends to every other, p to p+1, p+2, ... in turn\n"
+"  incast      clients (N/16) send requests of 256 bytes to their servers,\n"
+"              which respond\n"
+"  pingpong    PE p < N/2 and p + N/2 send a message there and back\n"
 "  uniform, hotspot, tornado, ... (the patterns of ttsim run): Bernoulli\n"
 "              injection at --load, exactly as ttsim run generates it\n"
-"defaults (--bytes, --iterations, --compute-us):\n");
-	for (a = 0; a < TT_APP_COUNT; a++)
-		fprintf(f, "  %-11s %llu bytes, %d iterations, %g us\n",
-		    tt_app_name((enum tt_app)a),
-		    (unsigned long long)tt_app_default_bytes((enum tt_app)a),
-		    tt_app_default_iterations((enum tt_app)a),
-		    tt_app_default_compute_us((enum tt_app)a));
+"defaults (--bytes, --iterations, --compute-us), ttsim app's:\n");
+	for (a = 0; a < TT_MOTIF_COUNT; a++) {
+		tt_motif_params_default(&mp, (enum tt_motif)a);
+		fprintf(f, "  %-11s %llu bytes, %llu iterations, %g us\n",
+		    tt_motif_name((enum tt_motif)a),
+		    (unsigned long long)mp.bytes,
+		    (unsigned long long)mp.iterations, mp.compute_ns / 1e3);
+	}
 	fprintf(f, "\n"
 "A trace file is written under a temporary name beside it (PATH.XXXXXX.part,\n"
 "beside the file a symbolic link names) and renamed over it when complete;\n"
@@ -88,8 +98,11 @@ struct synth {
 	netopts net;
 	simopts sim;            /* the pattern's flags, --seed */
 	linkopts link;
-	tt_app_params app;
-	int is_app;             /* an application, not a pattern */
+	enum tt_motif motif;
+	uint64_t bytes;         /* --bytes; 0: the default */
+	int iterations;         /* --iterations; 0: the motif's */
+	double compute_us;      /* --compute-us; below 0: the motif's */
+	int is_app;             /* a motif, not a pattern */
 	int app_set, per_node;
 	const char *out;
 	uint64_t max_msgs, cycles;
@@ -107,7 +120,7 @@ enum {
 static const optdef synth_flags[] = {
 	OPT_TITLE("trace synth:"),
 	OPT_VAL("app", OPT_SYNTH_APP, "NAME",
-	    "stencil, alltoall, allreduce, or a pattern of ttsim run"),
+	    "a motif of ttsim app (halo3d, alias stencil; sweep3d, allreduce, alltoall, incast, pingpong) or a pattern of ttsim run"),
 	OPT_VAL("out", OPT_OUT, "PATH",
 	    "a .pcap file (- for standard output), or with --per-node a "
 	    "directory that gets one node-NNNNN.pcap per node, as a cluster "
@@ -152,14 +165,14 @@ static const optdef synth_traffic[] = {
 static int
 synth_app(struct synth *s, const struct optval *v)
 {
-	if (tt_app_parse(v->value, &s->app.app) == 0)
+	if (tt_motif_parse(v->value, &s->motif) == 0)
 		s->is_app = 1;
 	else if (tt_pattern_parse(v->value, &s->sim.pattern) == 0)
 		s->is_app = 0;
 	else {
 		fprintf(stderr, "ttsim %s: --app: '%s' is not an application; "
-		    "use stencil, alltoall, allreduce or a pattern (%s)\n",
-		    v->cmd, v->value, tt_pattern_list());
+		    "use a motif (%s) or a pattern (%s)\n",
+		    v->cmd, v->value, tt_motif_list(), tt_pattern_list());
 		return -1;
 	}
 	s->app_set = 1;
@@ -182,16 +195,16 @@ synth_take(void *state, const struct optval *v)
 		s->per_node = 1;
 		return 0;
 	case OPT_SYNTH_BYTES:
-		return opt_u64(c, f, x, 1, TT_TRACE_MSG_MAX, &s->app.bytes);
+		return opt_u64(c, f, x, 1, TT_TRACE_MSG_MAX, &s->bytes);
 	case OPT_SYNTH_MESSAGES:
 		return opt_u64(c, f, x, 1, 1ull << 40, &s->max_msgs);
 	case OPT_SYNTH_CYCLES:
 		return opt_u64(c, f, x, 1, 1ull << 40, &s->cycles);
 	case OPT_SYNTH_ITERATIONS:
-		return opt_int(c, f, x, 1, 1000000, &s->app.iterations);
+		return opt_int(c, f, x, 1, 1000000, &s->iterations);
 	}
 	return opt_real(c, f, x, 0, 1e7, "a time in microseconds from 0 to "
-	    "10000000", &s->app.compute_us);
+	    "10000000", &s->compute_us);
 }
 
 static int
@@ -209,7 +222,7 @@ synth_parse(struct synth *s, int argc, char **argv)
 	netopts_init(&s->net);
 	simopts_init(&s->sim);
 	s->sim.cmd = cmd;
-	tt_app_params_default(&s->app);
+	s->compute_us = -1;
 	s->max_msgs = UINT64_MAX;
 	r = opt_parse(cmd, synth_usage, groups, OPT_NGROUPS(groups), argc, argv);
 	if (r != OPT_PARSED)
@@ -245,21 +258,30 @@ synth_workload(struct synth *s, const tt_net *net, tt_workload **w,
 {
 	const char *cmd = "trace synth";
 	tt_netparams np;
+	tt_motif_params mp;
 	uint64_t bytes;
 	char err[512];
 
 	linkopts_resolve(&s->link, &s->net.cfg, &np);
-	s->app.npes = net->ncards;
-	s->app.seed = s->sim.seed;
-	s->app.link_gbps = np.link_gbps;
 	if (s->is_app) {
-		if (tt_workload_app(w, &s->app, err, sizeof(err)) == 0)
+		tt_motif_params_default(&mp, s->motif);
+		if (s->bytes)
+			mp.bytes = s->bytes;
+		if (s->iterations)
+			mp.iterations = (uint64_t)s->iterations;
+		if (s->compute_us >= 0)
+			mp.compute_ns = s->compute_us * 1e3;
+		mp.seed = s->sim.seed;
+		mp.net.packet_flits = s->sim.p.net.packet_flits;
+		mp.net.flit_bytes = np.flit_bytes;
+		mp.net.link_gbps = np.link_gbps;
+		if (tt_workload_motif(w, &mp, net->ncards, err, sizeof(err)) == 0)
 			return 0;
 		fprintf(stderr, "ttsim %s: %s\n", cmd, err);
 		return -1;
 	}
-	bytes = s->app.bytes ? s->app.bytes :
-	    (uint64_t)s->sim.p.packet_flits * (uint64_t)np.flit_bytes;
+	bytes = s->bytes ? s->bytes :
+	    (uint64_t)s->sim.p.net.packet_flits * (uint64_t)np.flit_bytes;
 	if (simopts_traffic(&s->sim, net, s->sim.load, s->sim.seed, tr,
 	    hold) < 0)
 		return -1;

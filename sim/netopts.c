@@ -703,7 +703,7 @@ simopts_resolve(simopts *o, const tt_config *cfg, const linkopts *link)
 		flags.set |= TT_MODEL_FLIT_BYTES;
 	}
 	if (o->packet_set) {
-		flags.packet_flits = o->p.packet_flits;
+		flags.packet_flits = o->p.net.packet_flits;
 		flags.set |= TT_MODEL_PACKET_FLITS;
 	}
 	/* a latency in cycles given as a flag beats any layer's ns */

@@ -83,7 +83,7 @@ record_open(struct run_record *rr, const simopts *o, const tt_net *net,
 		fprintf(stderr, "ttsim %s: --record %s\n", o->cmd, err);
 		bad = 1;
 	} else if (tt_record_src_init(&rr->rs, rr->rec, src, pe0, pe1,
-	    (uint64_t)o->p.packet_flits * (uint64_t)np->flit_bytes) < 0) {
+	    (uint64_t)o->p.net.packet_flits * (uint64_t)np->flit_bytes) < 0) {
 		fprintf(stderr, "ttsim %s: --record: out of memory\n", o->cmd);
 		bad = 1;
 	}

@@ -99,10 +99,10 @@ simopts_model_take(simopts *o, const struct optval *v)
 		return opt_int(c, f, s, 1, TT_MAX_VCS, &p->vcs);
 	case OPT_BUFFER_FLITS:
 		o->buffer_set = 1;
-		return opt_int(c, f, s, 1, TT_BUFFER_FLITS_MAX, &p->buffer_flits);
+		return opt_int(c, f, s, 1, TT_BUFFER_FLITS_MAX, &p->net.buffer_flits);
 	case OPT_PACKET_FLITS:
 		o->packet_set = 1;
-		return opt_int(c, f, s, 1, TT_PACKET_FLITS_MAX, &p->packet_flits);
+		return opt_int(c, f, s, 1, TT_PACKET_FLITS_MAX, &p->net.packet_flits);
 	case OPT_ROUTER_LATENCY:
 		o->router_set = 1;
 		return opt_int(c, f, s, 1, TT_LATENCY_MAX, &p->router_latency);
@@ -191,9 +191,9 @@ void
 simopts_apply_config(simopts *o, const tt_config *cfg)
 {
 	if (!o->packet_set)
-		o->p.packet_flits = cfg->params.packet_flits;
+		o->p.net.packet_flits = cfg->params.packet_flits;
 	if (!o->buffer_set)
-		o->p.buffer_flits = cfg->params.buffer_flits;
+		o->p.net.buffer_flits = cfg->params.buffer_flits;
 	if (o->nflows > 0 && !o->pattern_set)
 		o->pattern = TT_TR_FLOWS;
 	if (!o->warmup_max_set)
@@ -294,7 +294,7 @@ point_traffic(const simopts *o, const tt_net *net, struct pointpes *pp,
 	tt_traffic_default(tr);
 	tr->pattern = o->pattern;
 	tr->load = load;
-	tr->packet_flits = o->p.packet_flits;
+	tr->packet_flits = o->p.net.packet_flits;
 	tr->seed = seed;
 	tr->hot_fraction = o->hot_fraction;
 	tr->hot = o->nhot ? pp->hot : NULL;
@@ -618,8 +618,8 @@ simpoint_json(FILE *f, const simpoint *pt, const char *schema)
 	fprintf(f, ", \"seed\": %llu, \"seeds\": %d, \"packet_flits\": %d, "
 	    "\"buffer_flits\": %d, \"router_latency\": %d, \"link_latency\": %d, "
 	    "\"warmup\": %.0f, \"measure\": %llu, \"warmup_max\": %llu",
-	    (unsigned long long)pt->seed, pt->seeds, pt->p.packet_flits,
-	    pt->p.buffer_flits, pt->p.router_latency, pt->p.link_latency,
+	    (unsigned long long)pt->seed, pt->seeds, pt->p.net.packet_flits,
+	    pt->p.net.buffer_flits, pt->p.router_latency, pt->p.link_latency,
 	    pt->warmup_used, (unsigned long long)pt->p.measure,
 	    (unsigned long long)pt->p.warmup_max);
 	if (pt->uniform_self)

@@ -1,9 +1,11 @@
 /*
  * twintorus: the parameters of the network model, each defined once: its
  * default (seed 000 §7.1) and the range every reader of it accepts.  The
- * YAML loader's network: section (tt_netparams), the engine
- * (tt_simparams), replay (tt_replay_params) and ttsim's flags all take
- * them from here.
+ * network's packet, buffer, flit and link sizes are one struct,
+ * tt_netparams: the YAML loader's network: section (tt_config.params),
+ * the engine (tt_simparams.net), replay (tt_replay_params.net) and the
+ * motifs (tt_motif_params.net) each hold one, and ttsim's flags take
+ * their defaults and ranges from here.  A cycle is tt_cycle_ns().
  */
 #ifndef TWINTORUS_PARAMS_H
 #define TWINTORUS_PARAMS_H

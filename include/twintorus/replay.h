@@ -36,9 +36,8 @@ TT_BEGIN_DECLS
 #define TT_REPLAY_LOOKAHEAD_DEFAULT 4096
 
 typedef struct tt_replay_params {
-	int packet_flits;       /* flits per packet (the simulator's P) */
-	int flit_bytes;         /* default 16 */
-	double link_gbps;       /* default 10 */
+	tt_netparams net;       /* packet_flits (the simulator's P), flit_bytes,
+	                         * link_gbps (twintorus/params.h) */
 	double speed;           /* > 0: trace time / speed; 0: as fast as possible */
 	uint64_t lookahead;     /* messages read ahead;
 	                         * TT_REPLAY_LOOKAHEAD_DEFAULT */
@@ -51,8 +50,6 @@ typedef struct tt_replay_params {
 } tt_replay_params;
 
 void tt_replay_params_default(tt_replay_params *p);
-/* Nanoseconds per cycle: flit_bytes * 8 / link_gbps. */
-double tt_replay_cycle_ns(const tt_replay_params *p);
 
 /* A message that has arrived. */
 typedef struct tt_msgdone {
