@@ -65,14 +65,9 @@ static void
 walk(const tt_net *net, uint32_t src, uint32_t dst)
 {
 	uint32_t card = src, hops = 0, limit = net->hop_limit;
-	int in_port = TT_PORT_NIC, peer_port, d;
+	int in_port = TT_PORT_NIC, peer_port;
 	tt_hop h;
 
-	if (net->gen == NULL) {
-		limit = 2;
-		for (d = 0; d < net->n; d++)
-			limit += 2 * ((uint32_t)net->k[d] / 2 + 1);
-	}
 	for (;;) {
 		h = tt_route(net, card, dst, in_port);
 		if (h.type == TT_HOP_EJECT)
@@ -93,7 +88,7 @@ links_symmetric(const tt_net *net)
 	uint32_t c, peer, back;
 	int p, pp, bp;
 
-	if (net->gen == NULL)
+	if (tt_net_is_torus(net))
 		return;
 	for (c = 0; c < net->ncards; c++)
 		for (p = 0; p < net->card_nports; p++) {
@@ -115,7 +110,7 @@ round_trip(const tt_net *net)
 	tt_net again;
 	char err[512];
 
-	if (net->gen == NULL)
+	if (tt_net_is_torus(net))
 		return;
 	tt_netspec_default(&s);
 	if (tt_netspec_parse(&s, tt_topo_name(net), err, sizeof(err)) != 0 ||
