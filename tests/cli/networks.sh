@@ -180,4 +180,38 @@ if expect sweep-repeat 2 "$T" sweep --topo 4x4x2,tesh:L=1,L=2 --loads 0.1 \
 	    bad sweep-repeat "$(cat "$tmp/err")"
 fi
 
+# --- the network layer calls one way: route.c -> netgen.c -> the
+# generators -> topo.c -> errf.c (no file calls one that calls it), and
+# only netgen.c calls through a generator (tt_net.gen read in at most 3
+# lines of lib/ and sim/) ---
+o=build/lib
+if [ -f $o/networks/netgen.o ] && command -v nm >/dev/null; then
+	calls() {       # calls A B: A's object uses a symbol B's defines
+		comm -12 <(nm -u "$o/$1.o" | awk '{print $2}' | sort -u) \
+		    <(nm -g --defined-only "$o/$2.o" | awk '{print $3}' | sort -u) | head -3
+	}
+	back=""
+	for low in support/errf networks/topo networks/net_torus networks/net_tori networks/net_hier networks/netgen; do
+		for up in networks/topo networks/net_torus networks/net_tori networks/net_hier networks/netgen networks/route; do
+			case "$low/$up" in
+			support/errf/*) ;;
+			networks/topo/networks/topo) continue ;;
+			networks/topo/*) ;;
+			networks/net_*/networks/netgen | networks/net_*/networks/route) ;;
+			networks/netgen/networks/route) ;;
+			*) continue ;;
+			esac
+			c=$(calls "$low" "$up")
+			[ -z "$c" ] || back+="$low calls $up: $c; "
+		done
+	done
+	[ -z "$back" ] && ok "lib/networks calls one way (route -> netgen -> generators -> topo -> errf)" ||
+	    bad "lib/networks calls back" "$back"
+else
+	skip layers "no build/lib objects or no nm"
+fi
+n=$(grep -rn 'net->gen\b' lib sim | wc -l)
+[ "$n" -le 3 ] && ok "tt_net.gen read in $n lines of lib/ and sim/" ||
+    bad "tt_net.gen read in $n lines" "$(grep -rn 'net->gen\b' lib sim)"
+
 finish
