@@ -49,7 +49,9 @@ pes_of(const tt_netspec *s)
 			n *= k;
 		return n;
 	case TT_TOPO_MH3DT:
-		b = (uint64_t)KEY(m, TT_GENKEY_M, 4);
+		/* k= is the BM side too (m) */
+		b = (uint64_t)(g->given & (1u << TT_GENKEY_K) ? g->k :
+		    KEY(m, TT_GENKEY_M, 4));
 		k = (uint64_t)KEY(n, TT_GENKEY_N, 4);
 		return b * b * b * k * k * k;
 	case TT_TOPO_TESH:
