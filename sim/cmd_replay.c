@@ -187,7 +187,7 @@ pe_port(const struct netrun *r, uint64_t l)
 {
 	int i = (int)(l % (uint64_t)r->nports);
 
-	return i == r->nports - 1 || (r->net.gen != NULL &&
+	return i == r->nports - 1 || (!tt_net_is_torus(&r->net) &&
 	    !tt_net_has_link(&r->net, (uint32_t)(l / (uint64_t)r->nports), i));
 }
 

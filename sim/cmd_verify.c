@@ -165,7 +165,7 @@ verify_text(const tt_net *net, const struct verdict *v)
 	if (net->deadlock == TT_DL_BUBBLE)
 		printf(" (%llu within rings, covered by the bubble)",
 		    (unsigned long long)g->ring_edges_dropped);
-	if (net->gen != NULL)
+	if (!tt_net_is_torus(net))
 		printf("; VC classes per link %d\n", net->ext_vcs);
 	else
 		printf("; internal-link VCs %d\n", net->int_vcs);

@@ -343,7 +343,7 @@ net_label(const tt_net *net, int full, char *buf, size_t bufsz)
 	size_t len;
 	int d;
 
-	if (net->gen != NULL) {
+	if (!tt_net_is_torus(net)) {
 		len = (size_t)snprintf(buf, bufsz, "%s", tt_topo_name(net));
 		if (full && len < bufsz && net->spec.ties != TT_TIES_PLUS)
 			snprintf(buf + len, bufsz - len, " ties:%s",
@@ -427,7 +427,7 @@ json_card_ports(FILE *f, const tt_net *net, int side)
 void
 json_net_fields(FILE *f, const tt_net *net, const char *scheme_key)
 {
-	if (net->gen != NULL) {
+	if (!tt_net_is_torus(net)) {
 		fprintf(f, "\"topology\": ");
 		tt_json_string(f, tt_topo_name(net));
 		fprintf(f, ", \"twin\": false, \"%s\": \"%s\"", scheme_key,

@@ -662,7 +662,7 @@ simpoint_csv(FILE *f, const simpoint *pt)
 	 * and it has no dims */
 	net_name(&pt->net, sb, sizeof(sb));
 	fprintf(f, strchr(sb, ',') != NULL ? "\"%s\"," : "%s,", sb);
-	for (d = 0; d < pt->net.n && pt->net.gen == NULL; d++)
+	for (d = 0; d < pt->net.n && tt_net_is_torus(&pt->net); d++)
 		fprintf(f, "%s%d", d ? "x" : "", pt->net.k[d]);
 	fprintf(f, ",%d,%s,%s,%u,%s,%.6g", pt->net.twin, pt->net.ports_name,
 	    tt_deadlock_name(pt->net.deadlock), (unsigned)pt->net.ncards,
