@@ -152,8 +152,8 @@ record_event(tt_infer *inf, const trace_item *it, tt_infer_ev *ev,
 		ev->arrives = 1;
 		inf->st.plain++;
 		tt_infer_classify(rec->data, rec->caplen, ev);
-	} else if (it->fr.type == TT_FRAME_HELLO) {
-		inf->st.hello++;
+	} else if (it->fr.type != TT_FRAME_DATA) {
+		inf->st.hello++;        /* a hello or a credit: link control */
 		return 0;
 	} else {
 		size_t h = tt_frame_hlen(&it->fr);

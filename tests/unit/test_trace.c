@@ -591,6 +591,32 @@ test_directory_without_traces(void **state)
 
 /* ---- what is skipped, refused, clamped ---- */
 
+/* What the inference makes of path: the number of lines (the first in
+ * *first), or -1 with err set. */
+static int
+infer_one(const char *path, const tt_addrmap *map, uint32_t npes,
+    tt_dep *first, char *err, size_t errsz)
+{
+	const char *paths[1] = {path};
+	tt_infer_params p;
+	tt_infer *inf;
+	tt_dep d;
+	int x, n = 0;
+
+	tt_infer_params_default(&p);
+	p.npes = npes;
+	p.map = map;
+	if (tt_infer_open(&inf, paths, 1, &p, err, errsz) < 0)
+		return -1;
+	while ((x = tt_infer_next(inf, &d, err, errsz)) > 0)
+		if (n++ == 0) {
+			*first = d;
+			first->pred = NULL;
+		}
+	tt_infer_free(inf);
+	return x < 0 ? -1 : n;
+}
+
 static void
 test_hello_and_delivered_skipped(void **state)
 {
@@ -625,6 +651,17 @@ test_hello_and_delivered_skipped(void **state)
 	assert_int_equal(got.st.hello, 4);
 	assert_int_equal(got.st.delivered, 2);
 	assert_int_equal(got.st.bytes, 100);
+	/* the inference skips the same link control (it took a credit
+	 * frame for a message, to a PE outside the network) */
+	{
+		char err[512] = "";
+		tt_dep d;
+
+		assert_int_equal(infer_one(tpath("skip.pcap"), NULL, 16, &d, err,
+		    sizeof(err)), 2);
+		assert_int_equal(d.pe, 0);
+		assert_int_equal(d.bytes, 100);
+	}
 }
 
 /* Read path expecting an error holding every word (NULL-terminated). */
@@ -1171,30 +1208,6 @@ test_plain_header_cut(void **state)
  * MACs when they are (before, replay refused it either way and the
  * inference skipped it unmapped or took it by its MACs).
  */
-static int
-infer_one(const char *path, const tt_addrmap *map, uint32_t npes,
-    tt_dep *first, char *err, size_t errsz)
-{
-	const char *paths[1] = {path};
-	tt_infer_params p;
-	tt_infer *inf;
-	tt_dep d;
-	int x, n = 0;
-
-	tt_infer_params_default(&p);
-	p.npes = npes;
-	p.map = map;
-	if (tt_infer_open(&inf, paths, 1, &p, err, errsz) < 0)
-		return -1;
-	while ((x = tt_infer_next(inf, &d, err, errsz)) > 0)
-		if (n++ == 0) {
-			*first = d;
-			first->pred = NULL;
-		}
-	tt_infer_free(inf);
-	return x < 0 ? -1 : n;
-}
-
 static void
 test_plain_header_cut_readers_agree(void **state)
 {
