@@ -21,6 +21,8 @@
 static void
 synth_usage(FILE *f)
 {
+	int a;
+
 	fprintf(f,
 "usage: ttsim trace synth [FILE.yaml] [network flags] --app NAME -o OUT\n"
 "                         [app flags] [--per-node] [--seed N]\n"
@@ -39,31 +41,21 @@ synth_usage(FILE *f)
 "              a 1/N chunk to p+1\n"
 "  uniform, hotspot, tornado, ... (the patterns of ttsim run): Bernoulli\n"
 "              injection at --load, exactly as ttsim run generates it\n"
-"app flags:\n"
-"  --bytes N        message bytes (stencil 8192 per halo, alltoall 4096,\n"
-"                   allreduce 1048576 for the whole vector; patterns one\n"
-"                   packet: packet_flits * flit_bytes); at most 64 MiB\n"
-"  --iterations N   stencil 10, alltoall and allreduce 4\n"
-"  --compute-us T   compute time before each iteration's messages (stencil\n"
-"                   50, others 20); each PE's varies by +-10%%\n"
-"  --load F --cycles N (20000) --hot PE --hot-fraction F --flow S:D\n"
-"                   patterns: as in ttsim run; time is cycles * cycle ns\n"
-"  --packet-flits N patterns: flits per packet (YAML network:, default 4)\n"
-"  --messages N     stop after N messages (any application)\n"
-"  --link-gbps G --flit-bytes N   link speed and flit size (YAML network:,\n"
-"                   default 10 and 16) for message times\n"
-"output:\n"
-"  -o, --out PATH   a .pcap file (- for standard output), or with --per-node\n"
-"                   a directory that gets one node-NNNNN.pcap per node, as a\n"
-"                   cluster records it\n"
-"  --seed N         seed of the jitter and of the patterns (1)\n"
-"\n"
+"defaults (--bytes, --iterations, --compute-us):\n");
+	for (a = 0; a < TT_APP_COUNT; a++)
+		fprintf(f, "  %-11s %llu bytes, %d iterations, %g us\n",
+		    tt_app_name((enum tt_app)a),
+		    (unsigned long long)tt_app_default_bytes((enum tt_app)a),
+		    tt_app_default_iterations((enum tt_app)a),
+		    tt_app_default_compute_us((enum tt_app)a));
+	fprintf(f, "\n"
 "A trace file is written under a temporary name beside it (PATH.XXXXXX.part,\n"
 "beside the file a symbolic link names) and renamed over it when complete;\n"
 "a FIFO or a device is written through.  An interrupt (Ctrl-C, SIGTERM)\n"
 "stops the writing and removes the temporary files: a file is replaced\n"
 "only by a complete trace (a FIFO or standard output ends on a whole\n"
 "record).\n"
+"\n"
 "Exit status: 0 written, 2 bad usage or input, 130 interrupted.\n");
 }
 
@@ -109,29 +101,52 @@ enum {
 	OPT_SYNTH_COMPUTE
 };
 
-static const struct option synth_flags[] = {
-	{"app", required_argument, NULL, OPT_SYNTH_APP},
-	{"out", required_argument, NULL, OPT_OUT},
-	{"per-node", no_argument, NULL, OPT_SYNTH_PER_NODE},
-	{"bytes", required_argument, NULL, OPT_SYNTH_BYTES},
-	{"messages", required_argument, NULL, OPT_SYNTH_MESSAGES},
-	{"cycles", required_argument, NULL, OPT_SYNTH_CYCLES},
-	{"iterations", required_argument, NULL, OPT_SYNTH_ITERATIONS},
-	{"compute-us", required_argument, NULL, OPT_SYNTH_COMPUTE},
-	{NULL, 0, NULL, 0}
+/* A pattern's trace without --cycles or --messages: its cycles. */
+#define SYNTH_CYCLES_DEFAULT 20000
+
+static const optdef synth_flags[] = {
+	OPT_TITLE("trace synth:"),
+	OPT_VAL("app", OPT_SYNTH_APP, "NAME",
+	    "stencil, alltoall, allreduce, or a pattern of ttsim run"),
+	OPT_VAL("out", OPT_OUT, "PATH",
+	    "a .pcap file (- for standard output), or with --per-node a "
+	    "directory that gets one node-NNNNN.pcap per node, as a cluster "
+	    "records it"),
+	OPT_FLAG("per-node", OPT_SYNTH_PER_NODE, "one file per node"),
+	OPT_VAL("bytes", OPT_SYNTH_BYTES, "N",
+	    "message bytes (allreduce: the whole vector; patterns: one packet, "
+	    "packet_flits * flit_bytes); at most 64 MiB"),
+	OPT_VAL("iterations", OPT_SYNTH_ITERATIONS, "N", "iterations"),
+	OPT_VAL("compute-us", OPT_SYNTH_COMPUTE, "T",
+	    "compute time before each iteration's messages; each PE's varies "
+	    "by +-10%"),
+	OPT_VAL("messages", OPT_SYNTH_MESSAGES, "N",
+	    "stop after N messages (any application)"),
+	OPT_VALDEF("cycles", OPT_SYNTH_CYCLES, "N",
+	    "patterns: cycles of traffic; time is cycles * cycle ns (without "
+	    "--messages)", SYNTH_CYCLES_DEFAULT),
+	OPT_END
 };
 
 /* Of the traffic and model flags, what a trace of a pattern uses (--app
  * names the pattern; --seeds only to be refused). */
-static const struct option synth_traffic[] = {
-	{"load", required_argument, NULL, OPT_LOAD},
-	{"seed", required_argument, NULL, OPT_SEED},
-	{"seeds", required_argument, NULL, OPT_SEEDS},
-	{"hot", required_argument, NULL, OPT_HOT},
-	{"hot-fraction", required_argument, NULL, OPT_HOT_FRACTION},
-	{"flow", required_argument, NULL, OPT_FLOW},
-	{"packet-flits", required_argument, NULL, OPT_PACKET_FLITS},
-	{NULL, 0, NULL, 0}
+static const optdef synth_traffic[] = {
+	OPT_TITLE("patterns (as in ttsim run):"),
+	OPT_VALDEF("load", OPT_LOAD, "F", "offered flits/cycle/PE",
+	    SIMOPTS_LOAD_DEFAULT),
+	OPT_VALDEF("seed", OPT_SEED, "N",
+	    "the seed of the jitter and of the patterns", SIMOPTS_SEED_DEFAULT),
+	OPT_VAL("seeds", OPT_SEEDS, "N", "refused: a trace is one run"),
+	OPT_VAL("hot", OPT_HOT, "PE", "hotspot: a hot PE (repeat)"),
+	OPT_VALDEF("hot-fraction", OPT_HOT_FRACTION, "F",
+	    "hotspot: the share of packets sent to the hot PEs",
+	    SIMOPTS_HOT_FRACTION_DEFAULT),
+	OPT_VAL("flow", OPT_FLOW, "SRC:DST", "flows: only these pairs send "
+	    "(repeat)"),
+	OPT_VALDEF("packet-flits", OPT_PACKET_FLITS, "N",
+	    "flits per packet (over the YAML network: section)",
+	    TT_PACKET_FLITS_DEFAULT),
+	OPT_END
 };
 
 static int
@@ -249,7 +264,7 @@ synth_workload(struct synth *s, const tt_net *net, tt_workload **w,
 	    hold) < 0)
 		return -1;
 	tr->stop = s->cycles ? s->cycles :
-	    s->max_msgs < UINT64_MAX ? UINT64_MAX : 20000;
+	    s->max_msgs < UINT64_MAX ? UINT64_MAX : SYNTH_CYCLES_DEFAULT;
 	if (tt_workload_source(w, net->ncards, tt_traffic_source(tr),
 	    tt_cycle_ns(np.flit_bytes, np.link_gbps), bytes, err,
 	    sizeof(err)) == 0)

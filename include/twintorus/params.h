@@ -34,6 +34,12 @@ typedef struct tt_netparams {
  * a 10 ms hop at 10 Gb/s is 781,250 cycles of 16-byte flits. */
 #define TT_LATENCY_DEFAULT      1
 #define TT_LATENCY_MAX          (1 << 24)
+/* A run's phases and its watchdog (tt_simparams), in cycles. */
+#define TT_WARMUP_DEFAULT       2000
+#define TT_MEASURE_DEFAULT      10000
+#define TT_DRAIN_DEFAULT        20000   /* at most: a drain ends when the
+                                         * window's packets are delivered */
+#define TT_WATCHDOG_DEFAULT     5000
 /* The endpoints' send and receive overheads (tt_simparams), in cycles:
  * a second at 10 Gb/s in 16-byte flits is 7.8e7. */
 #define TT_OVERHEAD_MAX         ((uint64_t)1 << 32)

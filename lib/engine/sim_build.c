@@ -23,10 +23,10 @@ tt_simparams_default(tt_simparams *p)
 	p->vcs = 0;
 	p->router_latency = TT_LATENCY_DEFAULT;
 	p->link_latency = TT_LATENCY_DEFAULT;
-	p->warmup = 2000;
-	p->measure = 10000;
-	p->drain = 20000;
-	p->watchdog = 5000;
+	p->warmup = TT_WARMUP_DEFAULT;
+	p->measure = TT_MEASURE_DEFAULT;
+	p->drain = TT_DRAIN_DEFAULT;
+	p->watchdog = TT_WATCHDOG_DEFAULT;
 }
 
 /* ---- layout ---- */

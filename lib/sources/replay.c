@@ -60,7 +60,7 @@ tt_replay_params_default(tt_replay_params *p)
 	p->flit_bytes = TT_FLIT_BYTES_DEFAULT;
 	p->link_gbps = TT_LINK_GBPS_DEFAULT;
 	p->speed = 1;
-	p->lookahead = 4096;
+	p->lookahead = TT_REPLAY_LOOKAHEAD_DEFAULT;
 	p->warmup = 0;
 	p->window_end = 0;
 }
