@@ -1100,23 +1100,6 @@ replay_csv_close(struct replay *r, int rc)
 	return rc;
 }
 
-/* Every network in turn; then the --csv file closed. */
-static int
-replay_run(struct replay *r)
-{
-	int k, one, rc = TTSIM_EXIT_OK, n = r->nrun;
-
-	for (k = 0; k < n; k++) {
-		r->nrun = k + 1;
-		one = replay_one(r, k);
-		if (one != TTSIM_EXIT_OK)
-			rc = one;
-		if (one == TTSIM_EXIT_USAGE)
-			break;
-	}
-	return replay_csv_close(r, rc);
-}
-
 /*
  * --compare with --jobs N: a network per worker process.  A worker sends
  * back what the report reads of its netrun (this, then the deadlock's
@@ -1135,7 +1118,9 @@ struct netres {
 
 struct replay_task {
 	struct replay *r;
-	FILE *csv[REPLAY_MAX_NETS];
+	FILE *csv[REPLAY_MAX_NETS];     /* --jobs N: each network's --csv */
+	int next, done;         /* networks started, taken */
+	int rc;                 /* the exit status so far */
 };
 
 static int
@@ -1192,13 +1177,17 @@ net_record(struct replay *r, int k, const char *buf, size_t len)
 	struct netrun *rn = &r->runs[k];
 	struct netres nr;
 
-	if (len < sizeof(nr))
+	if (k < 0 || k >= r->nrun || len < sizeof(nr))
 		goto bad;
 	memcpy(&nr, buf, sizeof(nr));
 	if (nr.nports <= 0 || nr.nlink != (uint64_t)rn->net.ncards *
 	    (uint64_t)nr.nports || nr.ncycle > len || len - sizeof(nr) !=
 	    sizeof(uint64_t) * (nr.ncycle + nr.nlink))
 		goto bad;
+	/* a network run on this rank has its own copies */
+	tt_simresult_free(&rn->res);
+	free(rn->link);
+	rn->link = NULL;
 	rn->res = nr.res;
 	rn->res.cycle = NULL;
 	if (nr.ncycle > 0 && (rn->res.cycle = dup_u64(buf + sizeof(nr),
@@ -1241,60 +1230,87 @@ net_csv_copy(struct replay *r, struct replay_task *t)
 	return 0;
 }
 
-/* The networks' workers, --jobs at a time: exit status so far. */
+/* The runner's side of the replay (sim/jobs.c): a task is a network. */
 static int
-replay_jobs_run(struct replay *r, struct replay_task *t)
+net_next(void *ctx, int *k)
 {
-	char *buf, label[64];
-	size_t len;
-	jobs *j;
-	int k, one, next = 0, done = 0, rc = TTSIM_EXIT_OK;
+	struct replay_task *t = ctx;
 
-	if (jobs_open(&j, r->jobs, "replay") < 0)
-		return TTSIM_EXIT_USAGE;
-	while (done < r->nrun) {
-		while (next < r->nrun && jobs_idle(j) > 0)
-			if (jobs_start(j, net_task, t, next++) < 0)
-				goto fail;
-		if (jobs_wait(j, &k, &buf, &len) < 0)
-			goto fail;
-		one = net_record(r, k, buf, len);
-		free(buf);
-		if (one < 0)
-			goto fail;
-		if (one != TTSIM_EXIT_OK)
-			rc = one;
-		done++;
-		snprintf(label, sizeof(label), "ttsim replay, %d/%d networks",
-		    done, r->nrun);
-		progress_show(label, (double)done / r->nrun);
-	}
-	jobs_close(j);
-	return rc;
-fail:
-	jobs_close(j);
-	return TTSIM_EXIT_USAGE;
+	if (t->next >= t->r->nrun)
+		return 0;
+	*k = t->next++;
+	return 1;
 }
 
+/* Network k replayed here, straight into its netrun. */
 static int
-replay_run_jobs(struct replay *r)
+net_here(void *ctx, int k)
+{
+	struct replay_task *t = ctx;
+	int one = replay_one(t->r, k);
+
+	if (one != TTSIM_EXIT_OK)
+		t->rc = one;
+	return one == TTSIM_EXIT_USAGE ? -1 : 0;
+}
+
+/* A worker's or a rank's result (net_task()'s) into network k. */
+static int
+net_take(void *ctx, int k, const char *buf, size_t len, int where)
+{
+	struct replay_task *t = ctx;
+	struct replay *r = t->r;
+	char label[64];
+	int one = net_record(r, k, buf, len);
+
+	if (one < 0)
+		return -1;
+	/* a deadlock found on another rank, told by rank 0 */
+	if (one == TTSIM_EXIT_DEADLOCK && where == RUNNER_ELSEWHERE)
+		replay_deadlock(&r->runs[k], &r->runs[k].p);
+	if (one != TTSIM_EXIT_OK)
+		t->rc = one;
+	t->done++;
+	snprintf(label, sizeof(label), "ttsim replay, %d/%d networks",
+	    t->done, r->nrun);
+	progress_show(label, (double)t->done / r->nrun);
+	return 0;
+}
+
+/*
+ * Every network: one at a time, on --jobs workers, or over MPI ranks
+ * (whole networks while there are at least as many as ranks, else each
+ * shared by the ranks in turn); then the --csv file closed.
+ */
+static int
+replay_all(struct replay *r)
 {
 	struct replay_task t;
+	int pool = ttsim_comm() == NULL && r->jobs > 1 && r->nrun > 1;
+	runner rn = {
+		.cmd = "replay", .what = "a network",
+		.see_why = "replay it alone", .ctx = &t,
+		.njobs = pool ? r->jobs : 1, .next = net_next, .run = net_task,
+		.take = net_take, .here = net_here, .after = NULL,
+		.ordered = 0, .whole = &r->sim.whole, .alone = NULL,
+	};
 	int k, rc = TTSIM_EXIT_OK;
 
 	memset(&t, 0, sizeof(t));
 	t.r = r;
-	for (k = 0; k < r->nrun && r->job.csv != NULL; k++)
+	t.rc = TTSIM_EXIT_OK;
+	for (k = 0; pool && k < r->nrun && r->job.csv != NULL; k++)
 		if ((t.csv[k] = tmpfile()) == NULL) {
 			fprintf(stderr, "ttsim replay: --csv: a temporary "
 			    "file: %s\n", strerror(errno));
 			rc = TTSIM_EXIT_USAGE;
 			break;
 		}
-	progress_show("ttsim replay", 0);
+	if (pool)
+		progress_show("ttsim replay", 0);
 	if (rc == TTSIM_EXIT_OK)
-		rc = replay_jobs_run(r, &t);
-	if (rc != TTSIM_EXIT_USAGE && r->job.csv != NULL &&
+		rc = runner_run(&rn) < 0 ? TTSIM_EXIT_USAGE : t.rc;
+	if (pool && rc != TTSIM_EXIT_USAGE && r->job.csv != NULL &&
 	    net_csv_copy(r, &t) < 0) {
 		fprintf(stderr, "ttsim replay: --csv: %s\n", strerror(errno));
 		rc = TTSIM_EXIT_USAGE;
@@ -1303,119 +1319,6 @@ replay_run_jobs(struct replay *r)
 		if (t.csv[k] != NULL)
 			fclose(t.csv[k]);
 	return replay_csv_close(r, rc);
-}
-
-/* Under MPI, whole networks: rank r's, each a record (int k, size_t
- * length, net_task()'s result), into mine.  0, or -1 after a message. */
-static int
-mpi_mine(struct replay *r, const tt_sim_comm *cm, char **mine, size_t *ml)
-{
-	struct replay_task t;
-	FILE *f = open_memstream(mine, ml);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *one;
-	int k, rc = 0;
-
-	memset(&t, 0, sizeof(t));
-	t.r = r;
-	if (f == NULL)
-		return -1;
-	for (k = cm->rank; k < r->nrun && rc == 0; k += cm->nranks) {
-		if ((one = open_memstream(&buf, &len)) == NULL) {
-			rc = -1;
-			break;
-		}
-		rc = net_task(&t, k, one);
-		if (fclose(one) != 0)
-			rc = -1;
-		if (rc == 0 && (fwrite(&k, sizeof(k), 1, f) != 1 ||
-		    fwrite(&len, sizeof(len), 1, f) != 1 ||
-		    fwrite(buf, 1, len, f) != len))
-			rc = -1;
-		free(buf);
-		buf = NULL;
-	}
-	if (fclose(f) != 0)
-		rc = -1;
-	return rc;
-}
-
-/* The ranks' records into the networks; the exit status. */
-static int
-mpi_records(struct replay *r, const tt_sim_comm *cm, const char *p,
-    uint64_t len)
-{
-	size_t hdr = sizeof(int) + sizeof(size_t), l;
-	int k, one, rc = TTSIM_EXIT_OK;
-
-	while (len > 0) {
-		if (len < hdr)
-			return TTSIM_EXIT_USAGE;
-		memcpy(&k, p, sizeof(k));
-		memcpy(&l, p + sizeof(k), sizeof(l));
-		if (l > len - hdr || k < 0 || k >= r->nrun ||
-		    (one = net_record(r, k, p + hdr, l)) < 0)
-			return TTSIM_EXIT_USAGE;
-		/* a deadlock found on another rank, told by rank 0 */
-		if (one == TTSIM_EXIT_DEADLOCK && k % cm->nranks != 0)
-			replay_deadlock(&r->runs[k], &r->runs[k].p);
-		if (one != TTSIM_EXIT_OK)
-			rc = one;
-		p += hdr + l;
-		len -= hdr + l;
-	}
-	return rc;
-}
-
-/*
- * Under MPI with at least as many networks as ranks: network k on rank k
- * mod ranks, whole, then every result to every rank (rank 0 prints).
- * Fewer, and each is shared by the ranks in turn (replay_run()).
- */
-static int
-replay_run_mpi(struct replay *r)
-{
-	const tt_sim_comm *cm = ttsim_comm();
-	uint64_t bad, *cnt, off = 0;
-	char *mine = NULL, *all;
-	size_t ml = 0;
-	int k, one, rc = TTSIM_EXIT_OK;
-
-	r->sim.whole = 1;
-	bad = mpi_mine(r, cm, &mine, &ml) < 0 ? (uint64_t)cm->rank + 1 : 0;
-	r->sim.whole = 0;
-	cm->allreduce(cm->ctx, &bad, 1, TT_SIM_MAX);
-	if (bad > 1)
-		fprintf(stderr, "ttsim replay: a network failed on rank %d "
-		    "(only rank 0 prints: replay it alone to see why)\n",
-		    (int)bad - 1);
-	if (bad == 0 && jobs_allgather(mine, ml, &all, &cnt) == 0) {
-		for (k = 0; k < cm->nranks && rc != TTSIM_EXIT_USAGE; k++) {
-			one = mpi_records(r, cm, all + off, cnt[k]);
-			if (one != TTSIM_EXIT_OK)
-				rc = one;
-			off += cnt[k];
-		}
-		free(all);
-		free(cnt);
-	} else {
-		rc = TTSIM_EXIT_USAGE;
-	}
-	free(mine);
-	return replay_csv_close(r, rc);
-}
-
-/* Every network: one at a time, on --jobs workers, or over MPI ranks. */
-static int
-replay_all(struct replay *r)
-{
-	const tt_sim_comm *cm = ttsim_comm();
-
-	if (cm != NULL)
-		return r->nrun >= cm->nranks && cm->nranks > 1 ?
-		    replay_run_mpi(r) : replay_run(r);
-	return r->jobs > 1 && r->nrun > 1 ? replay_run_jobs(r) : replay_run(r);
 }
 
 static int
