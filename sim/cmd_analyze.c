@@ -31,7 +31,8 @@ analyze_usage(FILE *f)
 "                           --type1-vc, --ties and --ring-vc as there)\n"
 "--ports all compares A..J (3 dimensions) or every configuration up to\n"
 "swapping the cards (35 for 4 dimensions, 126 for 5), least loaded first.\n"
-PROGRESS_HELP);
+"\n"
+"Exit status: 0 done, 2 bad usage or input.\n");
 }
 
 typedef struct row {

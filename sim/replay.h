@@ -129,7 +129,7 @@ int replay_csv_close(struct replay *r, int rc);
 int replay_report(const struct replay *r);
 
 /* sim/replay_causal.c */
-extern const struct option causal_flags[];      /* --causal --deps */
+extern const optdef causal_flags[];      /* --causal --deps */
 void causal_opts_init(struct causal_opts *co);
 int causal_take(void *co, const struct optval *v);
 /* Flags that do not go with --causal (or --deps without it), or with an

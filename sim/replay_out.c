@@ -72,7 +72,7 @@ accepted(const struct netrun *r, const tt_replay_params *rpp)
 
 	if (end <= rpp->warmup)
 		return 0;
-	return (double)r->rr.packets_window * rpp->packet_flits /
+	return (double)r->rr.packets_window * rpp->net.packet_flits /
 	    ((double)(end - rpp->warmup) * r->net.ncards);
 }
 
@@ -121,8 +121,8 @@ json_trace(const struct replay *r)
 		printf("\"max\"");
 	printf(", \"lookahead\": %" PRIu64 ", \"cycle_ns\": %g, \"link_gbps\": %g"
 	    ", \"flit_bytes\": %d, \"packet_flits\": %d, \"networks\": [",
-	    rpp->lookahead, r->cycle_ns, rpp->link_gbps, rpp->flit_bytes,
-	    rpp->packet_flits);
+	    rpp->lookahead, r->cycle_ns, rpp->net.link_gbps, rpp->net.flit_bytes,
+	    rpp->net.packet_flits);
 }
 
 /* Is link l of r an output to the card's own PE, or a port without a
@@ -348,7 +348,7 @@ print_table(const struct replay *r)
 		printf("at full speed (time ignored; PEs kept within %" PRIu64
 		    " messages of each other)", rpp->lookahead);
 	printf(", 1 cycle = %g ns (%d-byte flits at %g Gb/s)\n", r->cycle_ns,
-	    rpp->flit_bytes, rpp->link_gbps);
+	    rpp->net.flit_bytes, rpp->net.link_gbps);
 	if (r->causal.on)
 		causal_table(stdout, r);
 	printf("\n%-28s %14s %12s %10s %10s %10s %10s %9s %9s\n", "network",

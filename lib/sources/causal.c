@@ -448,7 +448,7 @@ tt_causal_create(tt_causal **cp, tt_dep_stream in, const tt_replay_params *p,
 	uint32_t i;
 
 	*cp = NULL;
-	if (p->packet_flits < 1 || p->flit_bytes < 1 || !(p->link_gbps > 0))
+	if (p->net.packet_flits < 1 || p->net.flit_bytes < 1 || !(p->net.link_gbps > 0))
 		return tt_errf(err, errsz, "causal replay: bad parameters");
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return tt_errf(err, errsz, "out of memory");
@@ -456,10 +456,10 @@ tt_causal_create(tt_causal **cp, tt_dep_stream in, const tt_replay_params *p,
 	c->sim = sim;
 	c->npes = tt_sim_pes(sim);
 	tt_sim_local(sim, &c->pe0, &c->pe1);
-	c->pkt_bytes = (uint64_t)p->packet_flits * (uint64_t)p->flit_bytes;
-	c->packet_flits = p->packet_flits;
-	c->flit_bytes = p->flit_bytes;
-	c->cycle_ns = tt_replay_cycle_ns(p);
+	c->pkt_bytes = (uint64_t)p->net.packet_flits * (uint64_t)p->net.flit_bytes;
+	c->packet_flits = p->net.packet_flits;
+	c->flit_bytes = p->net.flit_bytes;
+	c->cycle_ns = tt_cycle_ns(p->net.flit_bytes, p->net.link_gbps);
 	c->sfree = c->afree = NONE;
 	c->res.first_gen = UINT64_MAX;
 	c->res.cp_known = c->pe0 == 0 && c->pe1 == c->npes;

@@ -373,10 +373,10 @@ tt_motif_create(tt_motif_job **ap, const tt_motif_params *p, tt_sim *sim, char *
 	a->sim = sim;
 	a->npes = npes;
 	tt_sim_local(sim, &a->pe0, &a->pe1);
-	a->cycle_ns = tt_cycle_ns(p->flit_bytes, p->link_gbps);
-	a->pkt_bytes = (uint64_t)p->packet_flits * (uint64_t)p->flit_bytes;
-	a->packet_flits = p->packet_flits;
-	a->flit_bytes = p->flit_bytes;
+	a->cycle_ns = tt_cycle_ns(p->net.flit_bytes, p->net.link_gbps);
+	a->pkt_bytes = (uint64_t)p->net.packet_flits * (uint64_t)p->net.flit_bytes;
+	a->packet_flits = p->net.packet_flits;
+	a->flit_bytes = p->net.flit_bytes;
 	a->free_head = NONE;
 	a->res.first_send = UINT64_MAX;
 	tt_u64map_init(&a->arrive);

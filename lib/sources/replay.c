@@ -56,20 +56,15 @@ struct tt_replay {
 void
 tt_replay_params_default(tt_replay_params *p)
 {
-	p->packet_flits = TT_PACKET_FLITS_DEFAULT;
-	p->flit_bytes = TT_FLIT_BYTES_DEFAULT;
-	p->link_gbps = TT_LINK_GBPS_DEFAULT;
+	p->net.packet_flits = TT_PACKET_FLITS_DEFAULT;
+	p->net.flit_bytes = TT_FLIT_BYTES_DEFAULT;
+	p->net.link_gbps = TT_LINK_GBPS_DEFAULT;
 	p->speed = 1;
-	p->lookahead = 4096;
+	p->lookahead = TT_REPLAY_LOOKAHEAD_DEFAULT;
 	p->warmup = 0;
 	p->window_end = 0;
 }
 
-double
-tt_replay_cycle_ns(const tt_replay_params *p)
-{
-	return tt_cycle_ns(p->flit_bytes, p->link_gbps);
-}
 
 /* A free slot: a returned one, else one never used, else a bigger pool.
  * Slots are touched only when first used, so memory follows the most
@@ -157,7 +152,7 @@ push_peek(tt_replay *rp)
 	s->npk = rp->peek.bytes == 0 ? 1 :
 	    (uint32_t)((rp->peek.bytes + rp->pkt_bytes - 1) / rp->pkt_bytes);
 	s->last_flits = tt_last_packet_flits(rp->peek.bytes,
-	    rp->p.packet_flits, rp->p.flit_bytes);
+	    rp->p.net.packet_flits, rp->p.net.flit_bytes);
 	s->sent = s->left = 0;
 	s->next = NONE;
 	if (rp->qtail[pe] == NONE)
@@ -199,7 +194,7 @@ replay_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 		/* nothing of pe's is due before the first unread message; as
 		 * fast as possible, wait for the queues to make room */
 		pk->gen = rp->p.speed > 0 ? rp->peek_gen :
-		    now + (uint64_t)rp->p.packet_flits;
+		    now + (uint64_t)rp->p.net.packet_flits;
 		return TT_SRC_LATER;
 	}
 	s = &rp->slot[i];
@@ -262,7 +257,7 @@ tt_replay_create(tt_replay **rpp, tt_trace_in *in, const tt_replay_params *p,
 	uint32_t i, npes = tt_sim_pes(sim);
 
 	*rpp = NULL;
-	if (p->packet_flits < 1 || p->flit_bytes < 1 || !(p->link_gbps > 0) ||
+	if (p->net.packet_flits < 1 || p->net.flit_bytes < 1 || !(p->net.link_gbps > 0) ||
 	    p->speed < 0 || p->lookahead < 1)
 		return tt_errf(err, errsz, "replay: bad parameters");
 	rp = calloc(1, sizeof(*rp));
@@ -272,9 +267,9 @@ tt_replay_create(tt_replay **rpp, tt_trace_in *in, const tt_replay_params *p,
 	rp->in = in;
 	rp->npes = npes;
 	tt_sim_local(sim, &rp->pe0, &rp->pe1);
-	rp->cycle_ns = tt_replay_cycle_ns(p);
+	rp->cycle_ns = tt_cycle_ns(p->net.flit_bytes, p->net.link_gbps);
 	rp->scale = p->speed > 0 ? 1.0 / (rp->cycle_ns * p->speed) : 0;
-	rp->pkt_bytes = (uint64_t)p->packet_flits * (uint64_t)p->flit_bytes;
+	rp->pkt_bytes = (uint64_t)p->net.packet_flits * (uint64_t)p->net.flit_bytes;
 	rp->free_head = NONE;
 	rp->qhead = malloc(sizeof(uint32_t) * npes);
 	rp->qtail = malloc(sizeof(uint32_t) * npes);

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "support/errf.h"
+#include "twintorus/params.h"
 #include "twintorus/traffic.h"
 #include "networks/netgen.h"
 
@@ -91,7 +92,7 @@ tt_traffic_default(tt_traffic *tr)
 	memset(tr, 0, sizeof(*tr));
 	tr->pattern = TT_TR_UNIFORM;
 	tr->load = 0.1;
-	tr->packet_flits = 4;
+	tr->packet_flits = TT_PACKET_FLITS_DEFAULT;
 	tr->seed = 1;
 	tr->stop = UINT64_MAX;
 	tr->hot_fraction = 0.1;

@@ -135,9 +135,9 @@ refuse "more ranks than nodes" "5 ranks for a network of 4 nodes" -np 5 "$T" run
     --dims 2,2 --plain
 
 # the serial build needs no MPI: sim/mpi.c without TTSIM_MPI, linked with
-# the same objects, has no libmpi and gives the same JSON
+# the same objects (and the library's own libraries: libotf2 when the
+# build found it), has no libmpi and gives the same JSON
 objs=$(ls build/sim/*.o | grep -v '/mpi-')
-# the libraries libtwintorus.a needs beside yaml and pcap (OTF2 when built in)
 otf2_libs=$(pkg-config --libs otf2 2>/dev/null || true)
 # shellcheck disable=SC2086  # lists of objects and libraries
 if cc -std=c11 -D_GNU_SOURCE -Iinclude -Ilib -O2 -c sim/mpi.c -o "$tmp/mpi-serial.o" &&
