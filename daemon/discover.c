@@ -20,7 +20,6 @@
 #include <hwloc.h>
 
 #include "twintorus/json.h"
-#include "../lib/support/suggest.h"      /* "did you mean" */
 #include "discover.h"
 #include "ttd.h"
 
@@ -242,33 +241,13 @@ link_name(int link)
 }
 
 int
-ttd_cmd_discover(int argc, char **argv)
+ttd_cmd_discover(const char *xml, int json)
 {
-	static const char *const names[2] = {"hwloc-xml", "json"};
-	const char *xml = NULL, *near;
 	ttd_nic *nics;
 	size_t n, i;
-	int json = 0, pick[2], picked, j, k;
+	int pick[2], picked, j;
 	char err[512];
 
-	for (k = 1; k < argc; k++) {
-		if (strcmp(argv[k], "--json") == 0)
-			json = 1;
-		else if (strcmp(argv[k], "--hwloc-xml") == 0 && k + 1 < argc)
-			xml = argv[++k];
-		else {
-			near = strncmp(argv[k], "--", 2) == 0 ?
-			    tt_suggest(argv[k] + 2, names, 2) : NULL;
-			if (near != NULL)
-				fprintf(stderr, "ttd discover: unknown option "
-				    "%s (did you mean --%s?)\n", argv[k], near);
-			else
-				fprintf(stderr, "ttd discover: %s: expected "
-				    "--hwloc-xml FILE or --json (see ttd "
-				    "--help)\n", argv[k]);
-			return TTD_EX_USAGE;
-		}
-	}
 	if (ttd_discover(xml, &nics, &n, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttd discover: %s\n", err);
 		return TTD_EX_UNAVAILABLE;

@@ -31,7 +31,8 @@ int ttd_discover_pick(const ttd_nic *nics, size_t n, int pick[2],
     char *err, size_t errsz);
 /* Pin the calling thread to the card's CPUs (nothing if unknown). */
 int ttd_discover_bind(const ttd_nic *nic, char *err, size_t errsz);
-/* `ttd discover [--hwloc-xml FILE] [--json]`; argv[0] is "discover". */
-int ttd_cmd_discover(int argc, char **argv);
+/* `ttd discover [--hwloc-xml FILE] [--json]`, its flags parsed (main.c):
+ * the cards of xml (NULL: this machine's), as JSON or a table. */
+int ttd_cmd_discover(const char *xml, int json);
 
 #endif

@@ -17,7 +17,7 @@
 
 #define LOG_LINE_MAX	1024
 
-int ttd_log_level = TTD_LOG_NOTICE;
+int ttd_log_level = TTD_LOG_DEFAULT;
 FILE *ttd_log_file;
 
 static const char *const level_names[] = {
@@ -85,6 +85,13 @@ ttd_fatal(const char *tag, const char *fmt, ...)
 	log_line(TTD_LOG_ERR, tag, fmt, ap, suffix);
 	va_end(ap);
 	exit(1);
+}
+
+const char *
+ttd_log_level_name(int level)
+{
+	return level >= TTD_LOG_ERR && level <= TTD_LOG_DEBUG ?
+	    level_names[level] : "";
 }
 
 /* "err".."debug"; -1 if none of them. */

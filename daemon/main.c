@@ -19,7 +19,15 @@
 #include "ttd.h"
 
 
-static const char usage_text[] =
+#include <getopt.h>
+
+/* The usage; the defaults it shows are the code's. */
+static void
+usage(FILE *f)
+{
+	int l;
+
+	fputs(
 "usage: ttd [run] [-c FILE] [--node HOST|x,y,z] [--control PATH]\n"
 "               [--trace-dir DIR] [--pcp] [--log-level LEVEL]\n"
 "               [--backend xdp|pcap] [--lossy] [--threads one|card]\n"
@@ -48,47 +56,91 @@ static const char usage_text[] =
 "  --threads T       one (one loop for both cards) or card (a thread per\n"
 "                    card); default: card when the cards sit on different\n"
 "                    NUMA nodes\n"
-"  --log-level L     err, warning, notice (default), info or debug\n"
+"  --log-level L     ", f);
+	for (l = TTD_LOG_ERR; l <= TTD_LOG_DEBUG; l++)
+		fprintf(f, "%s%s%s", l == TTD_LOG_ERR ? "" : l == TTD_LOG_DEBUG ?
+		    " or " : ", ", ttd_log_level_name(l), l == TTD_LOG_DEFAULT ?
+		    " (default)" : "");
+	fputs("\n"
 "  -v                check: print the normalised config\n"
 "  --json            routes, status, discover: one JSON object\n"
 "  --hwloc-xml FILE  discover, run: read this hwloc topology, not this\n"
 "                    machine's (a node without cards: maps the cards found)\n"
-"\n"
-"exit status: 0 ok, 64 bad flags, 69 an interface or device is missing,\n"
-"74 standard output could not be written, 78 bad config, 1 other failure\n";
+"\n", f);
+	fprintf(f, "exit status: 0 ok, %d bad flags, %d an interface or device "
+	    "is missing,\n%d standard output could not be written, %d bad "
+	    "config, 1 other failure\n", TTD_EX_USAGE, TTD_EX_UNAVAILABLE,
+	    TTD_EX_IOERR, TTD_EX_CONFIG);
+}
 
 static int
-usage_err(const char *what, const char *arg)
+usage_err(const char *who, const char *what, const char *arg)
 {
-	fprintf(stderr, "ttd: %s %s (see ttd --help)\n", what, arg);
+	fprintf(stderr, "%s: %s %s (see ttd --help)\n", who, what, arg);
 	return TTD_EX_USAGE;
 }
 
+/* Every flag of every subcommand; parse_flags() refuses those a command
+ * does not take.  Long flags take --name value and --name=value. */
+enum {
+	F_NODE = 256, F_CONTROL, F_TRACE_DIR, F_HWLOC_XML, F_LOG_LEVEL, F_PCP,
+	F_LOSSY, F_BACKEND, F_THREADS, F_JSON
+};
+
+static const struct option long_flags[] = {
+	{"node", required_argument, NULL, F_NODE},
+	{"control", required_argument, NULL, F_CONTROL},
+	{"trace-dir", required_argument, NULL, F_TRACE_DIR},
+	{"hwloc-xml", required_argument, NULL, F_HWLOC_XML},
+	{"log-level", required_argument, NULL, F_LOG_LEVEL},
+	{"pcp", no_argument, NULL, F_PCP},
+	{"lossy", no_argument, NULL, F_LOSSY},
+	{"backend", required_argument, NULL, F_BACKEND},
+	{"threads", required_argument, NULL, F_THREADS},
+	{"json", no_argument, NULL, F_JSON},
+	{NULL, 0, NULL, 0}
+};
+
+/* The name of flag code id: "c", "v" or a long one's. */
+static const char *
+flag_name(int id)
+{
+	const struct option *o;
+
+	if (id == 'c')
+		return "c";
+	if (id == 'v')
+		return "v";
+	for (o = long_flags; o->name != NULL; o++)
+		if (o->val == id)
+			return o->name;
+	return "";
+}
+
 /*
- * An unknown flag, and the flag of the command's (allowed: " c node ... ")
- * it most likely meant.
+ * An unknown flag a (up to an '='), and the flag of the command's
+ * (allowed: " c node ... ") it most likely meant.
  */
 static int
-unknown_flag(const char *a, const char *allowed)
+unknown_flag(const char *who, const char *a, const char *allowed)
 {
-	char buf[256], *names[32], *tok, *save = NULL;
+	char buf[256], flag[128], *names[32], *tok, *save = NULL;
 	const char *near;
 	size_t n = 0;
 
-	if (a[0] != '-')
-		return usage_err("unexpected argument", a);
+	snprintf(flag, sizeof(flag), "%.*s", (int)strcspn(a, "="), a);
 	snprintf(buf, sizeof(buf), "%s", allowed);
 	for (tok = strtok_r(buf, " ", &save); tok != NULL && n < 32;
 	    tok = strtok_r(NULL, " ", &save))
 		if (strlen(tok) > 1)            /* not -c, -v */
 			names[n++] = tok;
-	if (strncmp(a, "--", 2) == 0 && (near = tt_suggest(a + 2,
+	if (strncmp(flag, "--", 2) == 0 && (near = tt_suggest(flag + 2,
 	    (const char *const *)names, n)) != NULL) {
-		fprintf(stderr, "ttd: unknown option %s (did you mean --%s?)\n",
-		    a, near);
+		fprintf(stderr, "%s: unknown option %s (did you mean --%s?)\n",
+		    who, flag, near);
 		return TTD_EX_USAGE;
 	}
-	return usage_err("unknown option", a);
+	return usage_err(who, "unknown option", flag);
 }
 
 struct opts {
@@ -96,94 +148,139 @@ struct opts {
 	int verbose, json;
 };
 
-/* Flags common to every subcommand; `allowed` lists the ones it takes. */
+/* One flag's value into o: 0, or TTD_EX_USAGE after a message. */
 static int
-parse_flags(int argc, char **argv, const char *cmd, const char *allowed,
+take_flag(int id, const char *flag, const char *v, const char *cmd,
     struct opts *o)
 {
-	int i;
-
-	for (i = 0; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		const char *key = strcmp(a, "-c") == 0 ? "c" :
-		    strcmp(a, "--node") == 0 ? "node" :
-		    strcmp(a, "--control") == 0 ? "control" :
-		    strcmp(a, "--trace-dir") == 0 ? "trace-dir" :
-		    strcmp(a, "--hwloc-xml") == 0 ? "hwloc-xml" :
-		    strcmp(a, "--log-level") == 0 ? "log-level" :
-		    strcmp(a, "--pcp") == 0 ? "pcp" :
-		    strcmp(a, "--lossy") == 0 ? "lossy" :
-		    strcmp(a, "--backend") == 0 ? "backend" :
-		    strcmp(a, "--threads") == 0 ? "threads" :
-		    strcmp(a, "-v") == 0 ? "v" :
-		    strcmp(a, "--json") == 0 ? "json" : NULL;
-		char want[32];
-
-		if (key == NULL)
-			return unknown_flag(a, allowed);
-		snprintf(want, sizeof(want), " %s ", key);
-		if (strstr(allowed, want) == NULL) {
-			fprintf(stderr, "ttd %s: %s does not apply here (see "
-			    "ttd --help)\n", cmd, a);
+	switch (id) {
+	case F_PCP:
+		o->run.pcp = 1;
+		return 0;
+	case F_LOSSY:
+		o->run.lossy = 1;
+		return 0;
+	case 'v':
+		o->verbose = 1;
+		return 0;
+	case F_JSON:
+		o->json = 1;
+		return 0;
+	}
+	if (v == NULL || v[0] == '\0') {
+		fprintf(stderr, "ttd %s: %s needs a value\n", cmd, flag);
+		return TTD_EX_USAGE;
+	}
+	switch (id) {
+	case 'c':
+		o->run.config = v;
+		break;
+	case F_NODE:
+		o->run.node = v;
+		break;
+	case F_CONTROL:
+		o->run.control = v;
+		break;
+	case F_TRACE_DIR:
+		o->run.trace_dir = v;
+		break;
+	case F_HWLOC_XML:
+		o->run.hwloc_xml = v;
+		break;
+	case F_BACKEND:
+		if (strcmp(v, "xdp") == 0)
+			o->run.backend = TTD_BACKEND_XDP;
+		else if (strcmp(v, "pcap") == 0)
+			o->run.backend = TTD_BACKEND_PCAP;
+		else {
+			fprintf(stderr, "ttd %s: --backend %s: expected xdp or "
+			    "pcap\n", cmd, v);
 			return TTD_EX_USAGE;
 		}
-		if (strcmp(key, "pcp") == 0) {
-			o->run.pcp = 1;
-			continue;
-		}
-		if (strcmp(key, "lossy") == 0) {
-			o->run.lossy = 1;
-			continue;
-		}
-		if (strcmp(key, "v") == 0) {
-			o->verbose = 1;
-			continue;
-		}
-		if (strcmp(key, "json") == 0) {
-			o->json = 1;
-			continue;
-		}
-		if (v == NULL || v[0] == '\0') {
-			fprintf(stderr, "ttd %s: %s needs a value\n", cmd, a);
+		break;
+	case F_THREADS:
+		if (strcmp(v, "one") == 0)
+			o->run.threads = TTD_THREADS_ONE;
+		else if (strcmp(v, "card") == 0)
+			o->run.threads = TTD_THREADS_CARD;
+		else {
+			fprintf(stderr, "ttd %s: --threads %s: expected one or "
+			    "card\n", cmd, v);
 			return TTD_EX_USAGE;
 		}
-		i++;
-		if (strcmp(key, "c") == 0)
-			o->run.config = v;
-		else if (strcmp(key, "node") == 0)
-			o->run.node = v;
-		else if (strcmp(key, "control") == 0)
-			o->run.control = v;
-		else if (strcmp(key, "trace-dir") == 0)
-			o->run.trace_dir = v;
-		else if (strcmp(key, "hwloc-xml") == 0)
-			o->run.hwloc_xml = v;
-		else if (strcmp(key, "backend") == 0) {
-			if (strcmp(v, "xdp") == 0)
-				o->run.backend = TTD_BACKEND_XDP;
-			else if (strcmp(v, "pcap") == 0)
-				o->run.backend = TTD_BACKEND_PCAP;
-			else {
-				fprintf(stderr, "ttd %s: --backend %s: expected "
-				    "xdp or pcap\n", cmd, v);
-				return TTD_EX_USAGE;
-			}
-		} else if (strcmp(key, "threads") == 0) {
-			if (strcmp(v, "one") == 0)
-				o->run.threads = TTD_THREADS_ONE;
-			else if (strcmp(v, "card") == 0)
-				o->run.threads = TTD_THREADS_CARD;
-			else {
-				fprintf(stderr, "ttd %s: --threads %s: expected "
-				    "one or card\n", cmd, v);
-				return TTD_EX_USAGE;
-			}
-		} else if ((ttd_log_level = ttd_log_parse_level(v)) < 0) {
+		break;
+	case F_LOG_LEVEL:
+		if ((ttd_log_level = ttd_log_parse_level(v)) < 0) {
 			fprintf(stderr, "ttd %s: --log-level %s: expected err, "
 			    "warning, notice, info or debug\n", cmd, v);
 			return TTD_EX_USAGE;
 		}
+		break;
 	}
+	return 0;
+}
+
+/*
+ * The flags of subcommand cmd (argv[0] is its name); `allowed` lists
+ * the ones it takes (" c node json "), who names it in the messages on
+ * unknown flags ("ttd", "ttd discover").  A long flag is taken only by its
+ * whole name: getopt_long()'s abbreviations are refused, as a misspelling
+ * is, with the flag most likely meant.
+ */
+static int
+parse_flags(int argc, char **argv, const char *cmd, const char *who,
+    const char *allowed, struct opts *o)
+{
+	char want[32], flag[128];
+	const char *a;
+	int id, li, at, rc;
+
+	/* '-': arguments in order (1 for one that is not a flag); ':': a
+	 * missing value apart from an unknown flag; no messages of its own */
+	opterr = 0;
+	optind = 0;
+	for (;;) {
+		at = optind > 0 ? optind : 1;
+		li = -1;
+		id = getopt_long(argc, argv, "-:c:v", long_flags, &li);
+		if (id == -1)
+			break;
+		a = argv[at];
+		snprintf(flag, sizeof(flag), "%.*s", (int)strcspn(a, "="), a);
+		if (id == 1)
+			return usage_err(who, "unexpected argument", optarg);
+		if (id == '?' && strncmp(a, "--", 2) != 0) {
+			snprintf(flag, sizeof(flag), "-%c", optopt);
+			return unknown_flag(who, flag, allowed);
+		}
+		if (id == '?' && optopt != 0) {  /* a value to a flag of none */
+			fprintf(stderr, "ttd %s: %s takes no value\n", cmd, flag);
+			return TTD_EX_USAGE;
+		}
+		if (id == '?' || (li >= 0 &&
+		    strcmp(flag + 2, long_flags[li].name) != 0))
+			return unknown_flag(who, a, allowed);
+		if (id == ':') {
+			id = optopt;
+			optarg = NULL;
+		}
+		/* -c=FILE would read a file named "=FILE" */
+		if (id == 'c' && strncmp(a, "-c=", 3) == 0) {
+			fprintf(stderr, "ttd %s: %s: write -c FILE\n", cmd, a);
+			return TTD_EX_USAGE;
+		}
+		snprintf(want, sizeof(want), " %s ", flag_name(id));
+		if (strstr(allowed, want) == NULL) {
+			fprintf(stderr, "ttd %s: %s does not apply here (see "
+			    "ttd --help)\n", cmd, flag);
+			return TTD_EX_USAGE;
+		}
+		if ((rc = take_flag(id, flag, optarg, cmd, o)) != 0)
+			return rc;
+	}
+	/* after "--": nothing is an argument */
+	if (optind < argc)
+		return usage_err(who, "unexpected argument", argv[optind]);
 	if (o->run.config == NULL)
 		o->run.config = TTD_DEFAULT_CONFIG;
 	return 0;
@@ -286,7 +383,7 @@ print_normalised(const tt_config *cfg, const tt_net *net,
 	}
 	if (cfg->has_trace || cfg->trace_dir[0]) {
 		printf("trace:\n  dir: %s\n", cfg->trace_dir[0] ?
-		    cfg->trace_dir : "/var/lib/twintorus/traces");
+		    cfg->trace_dir : TTD_DEFAULT_TRACES);
 		/* unset (0): no rotation, and the file's own default */
 		if (cfg->trace_rotate_mb > 0)
 			printf("  rotate_mb: %d\n", cfg->trace_rotate_mb);
@@ -306,7 +403,7 @@ cmd_check(int argc, char **argv)
 	int rc, nerr = 0;
 	size_t i;
 
-	if ((rc = parse_flags(argc, argv, "check", " c v ", &o)) != 0)
+	if ((rc = parse_flags(argc, argv, "check", "ttd", " c v ", &o)) != 0)
 		return rc;
 	memset(&net, 0, sizeof(net));
 	if ((rc = load(o.run.config, &cfg, &net)) != 0) {
@@ -350,7 +447,8 @@ cmd_routes(int argc, char **argv)
 	uint32_t dst;
 	int rc, s;
 
-	if ((rc = parse_flags(argc, argv, "routes", " c node json ", &o)) != 0)
+	if ((rc = parse_flags(argc, argv, "routes", "ttd", " c node json ",
+	    &o)) != 0)
 		return rc;
 	if (o.run.node == NULL) {
 		fprintf(stderr, "ttd routes: give --node HOST or x,y,z\n");
@@ -427,7 +525,8 @@ cmd_status(int argc, char **argv)
 	ssize_t n;
 	int rc, s;
 
-	if ((rc = parse_flags(argc, argv, "status", " control json ", &o)) != 0)
+	if ((rc = parse_flags(argc, argv, "status", "ttd", " control json ",
+	    &o)) != 0)
 		return rc;
 	path = o.run.control ? o.run.control : TTD_DEFAULT_CONTROL;
 	memset(&sa, 0, sizeof(sa));
@@ -470,7 +569,7 @@ dispatch(int argc, char **argv)
 
 	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 ||
 	    strcmp(cmd, "help") == 0) {
-		fputs(usage_text, stdout);
+		usage(stdout);
 		return 0;
 	}
 	if (strcmp(cmd, "--version") == 0) {
@@ -479,33 +578,37 @@ dispatch(int argc, char **argv)
 	}
 	if (argc > 2 && (strcmp(argv[2], "--help") == 0 ||
 	    strcmp(argv[2], "-h") == 0)) {
-		fputs(usage_text, stdout);
+		usage(stdout);
 		return 0;
 	}
+	/* each command's flags after its name, argv[0] */
 	if (strcmp(cmd, "check") == 0)
-		return cmd_check(argc - 2, argv + 2);
+		return cmd_check(argc - 1, argv + 1);
 	if (strcmp(cmd, "routes") == 0)
-		return cmd_routes(argc - 2, argv + 2);
+		return cmd_routes(argc - 1, argv + 1);
 	if (strcmp(cmd, "status") == 0)
-		return cmd_status(argc - 2, argv + 2);
-	if (strcmp(cmd, "discover") == 0)
-		return ttd_cmd_discover(argc - 1, argv + 1);
-	if (strcmp(cmd, "run") == 0) {
-		argc -= 2;
-		argv += 2;
-	} else if (cmd[0] == '-') {
+		return cmd_status(argc - 1, argv + 1);
+	if (strcmp(cmd, "discover") == 0) {
+		if ((rc = parse_flags(argc - 1, argv + 1, "discover",
+		    "ttd discover", " hwloc-xml json ", &o)) != 0)
+			return rc;
+		return ttd_cmd_discover(o.run.hwloc_xml, o.json);
+	}
+	if (strcmp(cmd, "run") == 0 && argc > 1) {
 		argc -= 1;
 		argv += 1;
+	} else if (cmd[0] == '-' || argc <= 1) {
+		/* ttd [FLAGS]: run; argv[0] is ttd */
 	} else if ((near = tt_suggest(cmd, commands, sizeof(commands) /
 	    sizeof(commands[0]))) != NULL) {
 		fprintf(stderr, "ttd: unknown command %s (did you mean %s?)\n",
 		    cmd, near);
 		return TTD_EX_USAGE;
 	} else {
-		return usage_err("unknown command (run, check, routes, "
+		return usage_err("ttd", "unknown command (run, check, routes, "
 		    "status, discover):", cmd);
 	}
-	if ((rc = parse_flags(argc, argv, "run",
+	if ((rc = parse_flags(argc, argv, "run", "ttd",
 	    " c node control trace-dir log-level pcp hwloc-xml lossy backend "
 	    "threads ", &o)) != 0)
 		return rc;

@@ -61,6 +61,7 @@
 
 enum { TTD_LOG_ERR = 3, TTD_LOG_WARNING = 4, TTD_LOG_NOTICE = 5,
        TTD_LOG_INFO = 6, TTD_LOG_DEBUG = 7 };
+#define TTD_LOG_DEFAULT TTD_LOG_NOTICE   /* without --log-level */
 extern int ttd_log_level;
 /* Where lines go: stderr unless a test points it elsewhere. */
 extern FILE *ttd_log_file;
@@ -74,6 +75,8 @@ void ttd_log_errno(int level, const char *tag, const char *fmt, ...)
 void ttd_fatal(const char *tag, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
 int ttd_log_parse_level(const char *s);
+/* "err".."debug" of a level; "" for none. */
+const char *ttd_log_level_name(int level);
 
 /* ---- node.c ---- */
 

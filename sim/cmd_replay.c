@@ -1,17 +1,16 @@
 /*
  * ttsim replay: run a recorded trace through one or more networks and
  * predict how long it takes and what its messages see (twintorus/replay.h).
+ * The flags, the networks and their runs (on the task runner, sim/jobs.c,
+ * for --jobs and MPI); what is printed of them is replay_out.c's.
  */
 #include <errno.h>
-#include <limits.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "twintorus/json.h"
 #include "twintorus/outfile.h"
 #include "replay.h"
 
@@ -43,19 +42,6 @@ replay_usage(FILE *f)
 }
 
 static void
-on_message(void *ctx, const tt_msgdone *d)
-{
-	struct replay_job *j = ctx;
-	uint64_t lat = d->done - d->gen;
-
-	fprintf(j->csv, "%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu32 ",%"
-	    PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu32 ",%"
-	    PRIu64 "\n", j->name, d->m.src, d->m.dst, d->m.bytes, d->packets,
-	    d->m.t_ns, d->gen, d->done, lat, (double)lat * j->cycle_ns,
-	    d->m.file, d->m.recno);
-}
-
-static void
 on_progress(void *ctx, double done)
 {
 	struct replay_job *j = ctx;
@@ -81,373 +67,6 @@ spec_2d(const tt_netspec *base, uint32_t n, tt_netspec *out)
 	out->twin = 0;
 	snprintf(dims, sizeof(dims), "%u,%u", n / b, b);
 	return tt_netspec_set_dims(out, dims, err, sizeof(err));
-}
-
-static int
-link_cmp(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	if (x[0] != y[0])
-		return x[0] < y[0] ? 1 : -1;
-	return x[1] < y[1] ? -1 : x[1] > y[1];
-}
-
-static const char *
-link_name(const struct netrun *r, uint64_t idx, char *buf, size_t bufsz)
-{
-	uint32_t card = (uint32_t)(idx / (uint64_t)r->nports);
-	int i = (int)(idx % (uint64_t)r->nports), side = r->net.twin ? card & 1 : 0;
-	char cn[64], pn[16];
-
-	snprintf(buf, bufsz, "%s %s", tt_card_name(&r->net, card, cn, sizeof(cn)),
-	    tt_net_port_name(&r->net, r->net.card_port[side][i], pn,
-	    sizeof(pn)));
-	return buf;
-}
-
-/* Utilisation of every link of r over its makespan. */
-static double
-link_util(const struct netrun *r, uint64_t flits)
-{
-	return r->res.cycles ? (double)flits / (double)r->res.cycles : 0;
-}
-
-static uint64_t
-window_end(const struct netrun *r, const tt_replay_params *rpp)
-{
-	return rpp->window_end ? rpp->window_end : r->res.cycles;
-}
-
-/* Flits/cycle/PE that arrived inside the measurement window. */
-static double
-accepted(const struct netrun *r, const tt_replay_params *rpp)
-{
-	uint64_t end = window_end(r, rpp);
-
-	if (end <= rpp->warmup)
-		return 0;
-	return (double)r->rr.packets_window * rpp->net.packet_flits /
-	    ((double)(end - rpp->warmup) * r->net.ncards);
-}
-
-/* A packet trace's part of --json's trace object. */
-static void
-json_packet_trace(const struct replay *r)
-{
-	tt_trace_in *in = r->in;
-	const tt_trace_stats *st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
-	size_t i;
-
-	tt_json_begin(stdout, TT_JSON_SCHEMA_REPLAY);
-	printf(", \"trace\": {\"files\": [");
-	for (i = 0; i < tt_trace_in_nfiles(in); i++) {
-		printf("%s", i ? ", " : "");
-		tt_json_string(stdout, tt_trace_in_path(in, i));
-	}
-	printf("], \"records\": %" PRIu64 ", \"messages\": %" PRIu64
-	    ", \"bytes\": %" PRIu64 ", \"duration_s\": %.9f, \"skipped_hello\": %"
-	    PRIu64 ", \"skipped_delivery_copies\": %" PRIu64
-	    ", \"skipped_unmapped\": %" PRIu64 "}", st->records, st->messages,
-	    st->bytes, (double)(st->last_ns - st->first_ns) * 1e-9, st->hello,
-	    st->delivered, st->unmapped);
-}
-
-/* The trace's part of --json. */
-static void
-json_trace(const struct replay *r)
-{
-	const tt_replay_params *rpp = &r->rpp;
-
-	if (r->mpi_path != NULL)
-		mpi_json_trace(stdout, r);
-	else
-		json_packet_trace(r);
-	if (r->causal.on) {
-		printf(", ");
-		causal_json(stdout, r);
-	}
-	printf(", \"speed\": ");
-	if (r->causal.on)
-		printf("null");
-	else if (rpp->speed > 0)
-		printf("%g", rpp->speed);
-	else
-		printf("\"max\"");
-	printf(", \"lookahead\": %" PRIu64 ", \"cycle_ns\": %g, \"link_gbps\": %g"
-	    ", \"flit_bytes\": %d, \"packet_flits\": %d, \"networks\": [",
-	    rpp->lookahead, r->cycle_ns, rpp->net.link_gbps, rpp->net.flit_bytes,
-	    rpp->net.packet_flits);
-}
-
-/* Is link l of r an output to the card's own PE, or a port without a
- * link (a generated network's node of lower degree): not a link? */
-static int
-pe_port(const struct netrun *r, uint64_t l)
-{
-	int i = (int)(l % (uint64_t)r->nports);
-
-	return i == r->nports - 1 || (!tt_net_is_torus(&r->net) &&
-	    !tt_net_has_link(&r->net, (uint32_t)(l / (uint64_t)r->nports), i));
-}
-
-/* The share of the flits on links that crossed internal links. */
-static double
-internal_share(const struct netrun *r)
-{
-	uint64_t nl = (uint64_t)r->net.ncards * (uint64_t)r->nports, l;
-	uint64_t ext = 0, intl = 0;
-	int side, port;
-
-	for (l = 0; l < nl; l++) {
-		if (pe_port(r, l))
-			continue;
-		side = r->net.twin ? (int)((l / (uint64_t)r->nports) & 1) : 0;
-		port = r->net.card_port[side][l % (uint64_t)r->nports];
-		if (port == TT_PORT_INT)
-			intl += r->link[l];
-		else
-			ext += r->link[l];
-	}
-	return ext + intl ? (double)intl / (double)(ext + intl) : 0;
-}
-
-static void
-json_latency(const tt_hist *h, double cycle_ns)
-{
-	double mean = h->count ? h->sum / (double)h->count : 0;
-	double us = cycle_ns * 1e-3;
-
-	printf(", \"latency_cycles\": {\"mean\": %.3f, \"p50\": %" PRIu64
-	    ", \"p99\": %" PRIu64 ", \"max\": %" PRIu64 "}", mean,
-	    tt_hist_quantile(h, 0.5), tt_hist_quantile(h, 0.99), h->max);
-	printf(", \"latency_us\": {\"mean\": %.4f, \"p50\": %.4f, \"p99\": "
-	    "%.4f, \"max\": %.4f}", mean * us,
-	    (double)tt_hist_quantile(h, 0.5) * us,
-	    (double)tt_hist_quantile(h, 0.99) * us, (double)h->max * us);
-}
-
-/* What a causal prediction rests on: the critical path's recorded
- * compute and simulated network, as shares of the makespan. */
-static void
-json_critical_path(const struct netrun *r, double cycle_ns)
-{
-	double c = tt_causal_compute_share(&r->cr.res);
-
-	if (c < 0) {
-		printf(", \"critical_path\": null");
-		return;
-	}
-	printf(", \"critical_path\": {\"compute_share\": %.6f, "
-	    "\"network_share\": %.6f, \"compute_s\": %.9f, "
-	    "\"network_s\": %.9f}", c, 1 - c,
-	    c * (double)r->makespan * cycle_ns * 1e-9,
-	    (1 - c) * (double)r->makespan * cycle_ns * 1e-9);
-}
-
-static void
-json_network(const struct netrun *r, int first, int causal)
-{
-	const tt_replay_params *rpp = &r->rpp;
-	double cycle_ns = r->cycle_ns;
-	const tt_replay_result *rr = &r->rr;
-	uint64_t nl = (uint64_t)r->net.ncards * (uint64_t)r->nports, l;
-	const char *sep;
-	char nb[96];
-
-	printf("%s{\"name\": ", first ? "" : ", ");
-	tt_json_string(stdout, r->name);
-	printf(", ");
-	json_net_fields(stdout, &r->net, "scheme");
-	printf(", \"pes\": %" PRIu32 ", \"makespan_cycles\": %" PRIu64
-	    ", \"makespan_s\": %.9f, \"messages_delivered\": %" PRIu64
-	    ", \"packets_delivered\": %" PRIu64 ", \"bytes_delivered\": %"
-	    PRIu64, r->net.ncards, r->makespan,
-	    (double)r->makespan * cycle_ns * 1e-9, rr->messages,
-	    r->res.delivered, rr->bytes);
-	json_latency(&rr->latency, cycle_ns);
-	if (causal)
-		json_critical_path(r, cycle_ns);
-	printf(", \"throughput_gbps\": %.4f, \"accepted_load\": %.6f"
-	    ", \"window_cycles\": [%" PRIu64 ", %" PRIu64 "]"
-	    ", \"avg_hops\": %.4f, \"internal_link_utilization\": %.6f",
-	    r->res.cycles ? (double)rr->bytes * 8.0 /
-	    ((double)r->res.cycles * cycle_ns) : 0,
-	    accepted(r, rpp), rpp->warmup, window_end(r, rpp),
-	    r->res.avg_hops, r->res.internal_link_utilization);
-	printf(", \"internal_flit_share\": %.6f, \"deadlock\": %s"
-	    ", \"max_pending\": %" PRIu64 ", \"wall_s\": %.3f",
-	    internal_share(r), r->res.deadlock ? "true" : "false",
-	    rr->max_pending, r->wall);
-	model_json(stdout, &r->model, &r->mc);
-	printf(", \"links\": [");
-	for (l = 0, sep = ""; l < nl; l++) {
-		if (pe_port(r, l))
-			continue;
-		printf("%s{\"link\": ", sep);
-		sep = ", ";
-		tt_json_string(stdout, link_name(r, l, nb, sizeof(nb)));
-		printf(", \"flits\": %" PRIu64 ", \"utilization\": %.6f}",
-		    r->link[l], link_util(r, r->link[l]));
-	}
-	printf("]}");
-}
-
-static void
-print_json(const struct replay *r)
-{
-	int k;
-
-	json_trace(r);
-	for (k = 0; k < r->nrun; k++)
-		json_network(&r->runs[k], k == 0, r->causal.on);
-	printf("]}\n");
-}
-
-static void
-table_network(const struct netrun *r, double cycle_ns)
-{
-	const tt_replay_result *rr = &r->rr;
-	double us = cycle_ns * 1e-3;
-	char ms[32];
-
-	snprintf(ms, sizeof(ms), "%.6f s", (double)r->makespan * cycle_ns * 1e-9);
-	printf("%-28s %14s %12" PRIu64 " %10.3f %10.3f %10.3f %10.3f %9.2f "
-	    "%8.1f%%\n", r->name, ms, r->makespan,
-	    rr->latency.count ? rr->latency.sum / (double)rr->latency.count * us : 0,
-	    (double)tt_hist_quantile(&rr->latency, 0.5) * us,
-	    (double)tt_hist_quantile(&rr->latency, 0.99) * us,
-	    (double)rr->latency.max * us,
-	    r->res.cycles ? (double)rr->bytes * 8.0 /
-	    ((double)r->res.cycles * cycle_ns) : 0,
-	    100 * r->res.internal_link_utilization);
-}
-
-/* What each causal prediction rests on (json_critical_path()). */
-static void
-table_critical_paths(const struct replay *r)
-{
-	int k;
-
-	printf("\ncritical path (first release to last arrival):\n");
-	for (k = 0; k < r->nrun; k++) {
-		double c = tt_causal_compute_share(&r->runs[k].cr.res);
-
-		if (c < 0)
-			printf("  %-28s not known (a partitioned run)\n",
-			    r->runs[k].name);
-		else
-			printf("  %-28s %5.1f%% recorded compute, %5.1f%% "
-			    "simulated network%s\n", r->runs[k].name, 100 * c,
-			    100 * (1 - c), c > 0.9 ? ": the prediction is "
-			    "mostly the recording's own gaps" : "");
-	}
-}
-
-/* The top hottest links of r. */
-static void
-table_links(const struct netrun *r, const tt_replay_params *rpp, int top)
-{
-	uint64_t nl = (uint64_t)r->net.ncards * (uint64_t)r->nports, l, n = 0;
-	uint64_t (*order)[2] = malloc(nl * sizeof(*order));
-	char nb[96];
-
-	if (order == NULL)
-		return;
-	for (l = 0; l < nl; l++)
-		if (!pe_port(r, l)) {
-			order[n][0] = r->link[l];
-			order[n++][1] = l;
-		}
-	qsort(order, n, sizeof(*order), link_cmp);
-	printf("\n%s: %" PRIu64 " messages, %" PRIu64 " packets, %.3f hops per "
-	    "packet, accepted load %.4f flits/cycle/PE; hottest links:\n",
-	    r->name, r->rr.messages, r->res.delivered, r->res.avg_hops,
-	    accepted(r, rpp));
-	for (l = 0; l < n && l < (uint64_t)top; l++)
-		printf("  %-24s %6.1f%% busy (%" PRIu64 " flits)\n",
-		    link_name(r, order[l][1], nb, sizeof(nb)),
-		    100 * link_util(r, order[l][0]), order[l][0]);
-	free(order);
-}
-
-static void
-table_trace(const struct replay *r)
-{
-	tt_trace_in *in = r->in;
-	const tt_trace_stats *st;
-
-	if (r->mpi_path != NULL) {
-		mpi_table_trace(stdout, r);
-		return;
-	}
-	st = tt_trace_in_stats(in, tt_trace_in_nfiles(in));
-	printf("trace: %" PRIu64 " messages, %" PRIu64 " bytes, %.6f s, %zu "
-	    "file%s; replayed ", st->messages, st->bytes,
-	    (double)(st->last_ns - st->first_ns) * 1e-9,
-	    tt_trace_in_nfiles(in), tt_trace_in_nfiles(in) == 1 ? "" : "s");
-}
-
-static void
-print_table(const struct replay *r)
-{
-	const tt_replay_params *rpp = &r->rpp;
-	int k;
-
-	table_trace(r);
-	if (r->causal.on)
-		printf("causally");
-	else if (rpp->speed > 0)
-		printf("at speed %g", rpp->speed);
-	else
-		printf("at full speed (time ignored; PEs kept within %" PRIu64
-		    " messages of each other)", rpp->lookahead);
-	printf(", 1 cycle = %g ns (%d-byte flits at %g Gb/s)\n", r->cycle_ns,
-	    rpp->net.flit_bytes, rpp->net.link_gbps);
-	if (r->causal.on)
-		causal_table(stdout, r);
-	printf("\n%-28s %14s %12s %10s %10s %10s %10s %9s %9s\n", "network",
-	    "makespan", "cycles", "mean us", "p50 us", "p99 us", "max us",
-	    "Gb/s", "int.link");
-	for (k = 0; k < r->nrun; k++)
-		table_network(&r->runs[k], r->runs[k].cycle_ns);
-	if (r->causal.on)
-		table_critical_paths(r);
-	for (k = 0; k < r->nrun; k++)
-		table_links(&r->runs[k], &r->runs[k].rpp, r->top);
-}
-
-/* One series per network: (latency us, share of messages at most that),
- * into a temporary file (gnuplot reads it), so that nothing beside the
- * plot is written or removed. */
-static int
-write_cdf(char *path, size_t pathsz, const struct netrun *runs, int nrun)
-{
-	int fd = tt_outfile_temp(path, pathsz, "replay", ".dat"), k, q;
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
-
-	if (f == NULL) {
-		if (fd >= 0) {
-			close(fd);
-			tt_outfile_temp_remove(path);
-		}
-		return -1;
-	}
-	for (k = 0; k < nrun; k++) {
-		const tt_hist *h = &runs[k].rr.latency;
-
-		fprintf(f, "# %s\n", runs[k].name);
-		for (q = 1; q <= 1000 && h->count; q++) {
-			double share = q / 1000.0;
-
-			fprintf(f, "%.6f %.4f\n",
-			    (double)tt_hist_quantile(h, share) *
-			    runs[k].cycle_ns * 1e-3,
-			    share);
-		}
-		fprintf(f, "\n\n");
-	}
-	return fclose(f);
 }
 
 enum {
@@ -928,31 +547,6 @@ replay_scan(struct replay *r)
 	return replay_window(r);
 }
 
-static int
-replay_csv_open(struct replay *r)
-{
-	struct replay_job *j = &r->job;
-	char err[1024];
-
-	j->cycle_ns = r->cycle_ns;
-	j->total = r->total;
-	j->count = r->nrun;
-	snprintf(j->label, sizeof(j->label), "ttsim replay");
-	if (r->csv_path == NULL)
-		return 0;
-	j->csv_path = r->csv_path;
-	if (tt_outfile_open(&j->csv_out, r->csv_path, err, sizeof(err)) < 0 ||
-	    (j->csv = tt_outfile_file(j->csv_out)) == NULL) {
-		fprintf(stderr, "ttsim replay: --csv %s\n", j->csv_out ?
-		    "out of memory" : err);
-		return -1;
-	}
-	fprintf(j->csv, "network,src,dst,bytes,packets,time_ns,gen_cycle,"
-	    "done_cycle,latency_cycles,latency_ns,%s\n",
-	    causal_csv_columns(&r->causal));
-	return 0;
-}
-
 void
 replay_deadlock(const struct netrun *rn, const tt_simparams *p)
 {
@@ -1018,7 +612,7 @@ replay_one(struct replay *r, int k)
 	r->job.rp = rp;
 	r->job.index = k;
 	if (r->job.csv != NULL)
-		tt_replay_on_message(rp, on_message, &r->job);
+		tt_replay_on_message(rp, replay_on_message, &r->job);
 	src = tt_replay_source(rp);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	tt_sim_run(sim, &src, 1, &rn->res, on_progress, &r->job);
@@ -1046,43 +640,6 @@ replay_one(struct replay *r, int k)
 	return rc;
 }
 
-/* The --csv file closed after the runs (discarded after a failure: it
- * would be incomplete, keep the old); the exit status. */
-static int
-replay_csv_close(struct replay *r, int rc)
-{
-	char err[1024];
-
-	progress_clear();
-	if (r->job.csv_out != NULL && rc == TTSIM_EXIT_USAGE) {
-		tt_outfile_discard(r->job.csv_out);
-	} else if (r->job.csv_out != NULL &&
-	    tt_outfile_close(r->job.csv_out, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim replay: --csv %s\n", err);
-		rc = TTSIM_EXIT_USAGE;
-	}
-	r->job.csv_out = NULL;
-	r->job.csv = NULL;
-	return rc;
-}
-
-/* Every network in turn; then the --csv file closed. */
-static int
-replay_run(struct replay *r)
-{
-	int k, one, rc = TTSIM_EXIT_OK, n = r->nrun;
-
-	for (k = 0; k < n; k++) {
-		r->nrun = k + 1;
-		one = replay_one(r, k);
-		if (one != TTSIM_EXIT_OK)
-			rc = one;
-		if (one == TTSIM_EXIT_USAGE)
-			break;
-	}
-	return replay_csv_close(r, rc);
-}
-
 /*
  * --compare with --jobs N: a network per worker process.  A worker sends
  * back what the report reads of its netrun (this, then the deadlock's
@@ -1101,7 +658,9 @@ struct netres {
 
 struct replay_task {
 	struct replay *r;
-	FILE *csv[REPLAY_MAX_NETS];
+	FILE *csv[REPLAY_MAX_NETS];     /* --jobs N: each network's --csv */
+	int next, done;         /* networks started, taken */
+	int rc;                 /* the exit status so far */
 };
 
 static int
@@ -1158,13 +717,17 @@ net_record(struct replay *r, int k, const char *buf, size_t len)
 	struct netrun *rn = &r->runs[k];
 	struct netres nr;
 
-	if (len < sizeof(nr))
+	if (k < 0 || k >= r->nrun || len < sizeof(nr))
 		goto bad;
 	memcpy(&nr, buf, sizeof(nr));
 	if (nr.nports <= 0 || nr.nlink != (uint64_t)rn->net.ncards *
 	    (uint64_t)nr.nports || nr.ncycle > len || len - sizeof(nr) !=
 	    sizeof(uint64_t) * (nr.ncycle + nr.nlink))
 		goto bad;
+	/* a network run on this rank has its own copies */
+	tt_simresult_free(&rn->res);
+	free(rn->link);
+	rn->link = NULL;
 	rn->res = nr.res;
 	rn->res.cycle = NULL;
 	if (nr.ncycle > 0 && (rn->res.cycle = dup_u64(buf + sizeof(nr),
@@ -1188,80 +751,88 @@ mem:
 	return -1;
 }
 
-/* The workers' --csv lines into the --csv file, network by network. */
+/* The runner's side of the replay (sim/jobs.c): a task is a network. */
 static int
-net_csv_copy(struct replay *r, struct replay_task *t)
+net_next(void *ctx, int *k)
 {
-	char b[65536];
-	size_t n;
-	int k;
+	struct replay_task *t = ctx;
 
-	for (k = 0; k < r->nrun; k++) {
-		rewind(t->csv[k]);
-		while ((n = fread(b, 1, sizeof(b), t->csv[k])) > 0)
-			if (fwrite(b, 1, n, r->job.csv) != n)
-				return -1;
-		if (ferror(t->csv[k]))
-			return -1;
-	}
+	if (t->next >= t->r->nrun)
+		return 0;
+	*k = t->next++;
+	return 1;
+}
+
+/* Network k replayed here, straight into its netrun. */
+static int
+net_here(void *ctx, int k)
+{
+	struct replay_task *t = ctx;
+	int one = replay_one(t->r, k);
+
+	if (one != TTSIM_EXIT_OK)
+		t->rc = one;
+	return one == TTSIM_EXIT_USAGE ? -1 : 0;
+}
+
+/* A worker's or a rank's result (net_task()'s) into network k. */
+static int
+net_take(void *ctx, int k, const char *buf, size_t len, int where)
+{
+	struct replay_task *t = ctx;
+	struct replay *r = t->r;
+	char label[64];
+	int one = net_record(r, k, buf, len);
+
+	if (one < 0)
+		return -1;
+	/* a deadlock found on another rank, told by rank 0 */
+	if (one == TTSIM_EXIT_DEADLOCK && where == RUNNER_ELSEWHERE)
+		replay_deadlock(&r->runs[k], &r->runs[k].p);
+	if (one != TTSIM_EXIT_OK)
+		t->rc = one;
+	t->done++;
+	snprintf(label, sizeof(label), "ttsim replay, %d/%d networks",
+	    t->done, r->nrun);
+	progress_show(label, (double)t->done / r->nrun);
 	return 0;
 }
 
-/* The networks' workers, --jobs at a time: exit status so far. */
+/*
+ * Every network: one at a time, on --jobs workers, or over MPI ranks
+ * (whole networks while there are at least as many as ranks, else each
+ * shared by the ranks in turn); then the --csv file closed.
+ */
 static int
-replay_jobs_run(struct replay *r, struct replay_task *t)
-{
-	char *buf, label[64];
-	size_t len;
-	jobs *j;
-	int k, one, next = 0, done = 0, rc = TTSIM_EXIT_OK;
-
-	if (jobs_open(&j, r->jobs, "replay") < 0)
-		return TTSIM_EXIT_USAGE;
-	while (done < r->nrun) {
-		while (next < r->nrun && jobs_idle(j) > 0)
-			if (jobs_start(j, net_task, t, next++) < 0)
-				goto fail;
-		if (jobs_wait(j, &k, &buf, &len) < 0)
-			goto fail;
-		one = net_record(r, k, buf, len);
-		free(buf);
-		if (one < 0)
-			goto fail;
-		if (one != TTSIM_EXIT_OK)
-			rc = one;
-		done++;
-		snprintf(label, sizeof(label), "ttsim replay, %d/%d networks",
-		    done, r->nrun);
-		progress_show(label, (double)done / r->nrun);
-	}
-	jobs_close(j);
-	return rc;
-fail:
-	jobs_close(j);
-	return TTSIM_EXIT_USAGE;
-}
-
-static int
-replay_run_jobs(struct replay *r)
+replay_all(struct replay *r)
 {
 	struct replay_task t;
+	int pool = ttsim_comm() == NULL && r->jobs > 1 && r->nrun > 1;
+	runner rn = {
+		.cmd = "replay", .what = "a network",
+		.see_why = "replay it alone", .ctx = &t,
+		.njobs = pool ? r->jobs : 1, .next = net_next, .run = net_task,
+		.take = net_take, .here = net_here, .after = NULL,
+		.ordered = 0, .whole = &r->sim.whole, .alone = NULL,
+	};
 	int k, rc = TTSIM_EXIT_OK;
 
 	memset(&t, 0, sizeof(t));
 	t.r = r;
-	for (k = 0; k < r->nrun && r->job.csv != NULL; k++)
+	t.rc = TTSIM_EXIT_OK;
+	for (k = 0; pool && k < r->nrun && r->job.csv != NULL; k++)
 		if ((t.csv[k] = tmpfile()) == NULL) {
 			fprintf(stderr, "ttsim replay: --csv: a temporary "
 			    "file: %s\n", strerror(errno));
 			rc = TTSIM_EXIT_USAGE;
 			break;
 		}
-	progress_show("ttsim replay", 0);
+	if (pool)
+		progress_show("ttsim replay", 0);
 	if (rc == TTSIM_EXIT_OK)
-		rc = replay_jobs_run(r, &t);
-	if (rc != TTSIM_EXIT_USAGE && r->job.csv != NULL &&
-	    net_csv_copy(r, &t) < 0) {
+		rc = runner_run(&rn) < 0 ? TTSIM_EXIT_USAGE : t.rc;
+	if (pool && rc != TTSIM_EXIT_USAGE && r->job.csv != NULL &&
+	    replay_csv_copy(r, t.csv) < 0) {
 		fprintf(stderr, "ttsim replay: --csv: %s\n", strerror(errno));
 		rc = TTSIM_EXIT_USAGE;
 	}
@@ -1269,156 +840,6 @@ replay_run_jobs(struct replay *r)
 		if (t.csv[k] != NULL)
 			fclose(t.csv[k]);
 	return replay_csv_close(r, rc);
-}
-
-/* Under MPI, whole networks: rank r's, each a record (int k, size_t
- * length, net_task()'s result), into mine.  0, or -1 after a message. */
-static int
-mpi_mine(struct replay *r, const tt_sim_comm *cm, char **mine, size_t *ml)
-{
-	struct replay_task t;
-	FILE *f = open_memstream(mine, ml);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *one;
-	int k, rc = 0;
-
-	memset(&t, 0, sizeof(t));
-	t.r = r;
-	if (f == NULL)
-		return -1;
-	for (k = cm->rank; k < r->nrun && rc == 0; k += cm->nranks) {
-		if ((one = open_memstream(&buf, &len)) == NULL) {
-			rc = -1;
-			break;
-		}
-		rc = net_task(&t, k, one);
-		if (fclose(one) != 0)
-			rc = -1;
-		if (rc == 0 && (fwrite(&k, sizeof(k), 1, f) != 1 ||
-		    fwrite(&len, sizeof(len), 1, f) != 1 ||
-		    fwrite(buf, 1, len, f) != len))
-			rc = -1;
-		free(buf);
-		buf = NULL;
-	}
-	if (fclose(f) != 0)
-		rc = -1;
-	return rc;
-}
-
-/* The ranks' records into the networks; the exit status. */
-static int
-mpi_records(struct replay *r, const tt_sim_comm *cm, const char *p,
-    uint64_t len)
-{
-	size_t hdr = sizeof(int) + sizeof(size_t), l;
-	int k, one, rc = TTSIM_EXIT_OK;
-
-	while (len > 0) {
-		if (len < hdr)
-			return TTSIM_EXIT_USAGE;
-		memcpy(&k, p, sizeof(k));
-		memcpy(&l, p + sizeof(k), sizeof(l));
-		if (l > len - hdr || k < 0 || k >= r->nrun ||
-		    (one = net_record(r, k, p + hdr, l)) < 0)
-			return TTSIM_EXIT_USAGE;
-		/* a deadlock found on another rank, told by rank 0 */
-		if (one == TTSIM_EXIT_DEADLOCK && k % cm->nranks != 0)
-			replay_deadlock(&r->runs[k], &r->runs[k].p);
-		if (one != TTSIM_EXIT_OK)
-			rc = one;
-		p += hdr + l;
-		len -= hdr + l;
-	}
-	return rc;
-}
-
-/*
- * Under MPI with at least as many networks as ranks: network k on rank k
- * mod ranks, whole, then every result to every rank (rank 0 prints).
- * Fewer, and each is shared by the ranks in turn (replay_run()).
- */
-static int
-replay_run_mpi(struct replay *r)
-{
-	const tt_sim_comm *cm = ttsim_comm();
-	uint64_t bad, *cnt, off = 0;
-	char *mine = NULL, *all;
-	size_t ml = 0;
-	int k, one, rc = TTSIM_EXIT_OK;
-
-	r->sim.whole = 1;
-	bad = mpi_mine(r, cm, &mine, &ml) < 0 ? (uint64_t)cm->rank + 1 : 0;
-	r->sim.whole = 0;
-	cm->allreduce(cm->ctx, &bad, 1, TT_SIM_MAX);
-	if (bad > 1)
-		fprintf(stderr, "ttsim replay: a network failed on rank %d "
-		    "(only rank 0 prints: replay it alone to see why)\n",
-		    (int)bad - 1);
-	if (bad == 0 && jobs_allgather(mine, ml, &all, &cnt) == 0) {
-		for (k = 0; k < cm->nranks && rc != TTSIM_EXIT_USAGE; k++) {
-			one = mpi_records(r, cm, all + off, cnt[k]);
-			if (one != TTSIM_EXIT_OK)
-				rc = one;
-			off += cnt[k];
-		}
-		free(all);
-		free(cnt);
-	} else {
-		rc = TTSIM_EXIT_USAGE;
-	}
-	free(mine);
-	return replay_csv_close(r, rc);
-}
-
-/* Every network: one at a time, on --jobs workers, or over MPI ranks. */
-static int
-replay_all(struct replay *r)
-{
-	const tt_sim_comm *cm = ttsim_comm();
-
-	if (cm != NULL)
-		return r->nrun >= cm->nranks && cm->nranks > 1 ?
-		    replay_run_mpi(r) : replay_run(r);
-	return r->jobs > 1 && r->nrun > 1 ? replay_run_jobs(r) : replay_run(r);
-}
-
-static int
-replay_plot(const struct replay *r)
-{
-	const char *names[REPLAY_MAX_NETS];
-	char data[PATH_MAX], title[256];
-	int k, x;
-
-	for (k = 0; k < r->nrun; k++)
-		names[k] = r->runs[k].name;
-	snprintf(title, sizeof(title), "message latency, %" PRIu64 " messages",
-	    r->total);
-	x = write_cdf(data, sizeof(data), r->runs, r->nrun);
-	if (x == 0) {
-		x = plot_cdf(data, names, r->nrun, "message latency (us)",
-		    r->plot_path, title);
-		tt_outfile_temp_remove(data);
-	}
-	if (x != 0) {
-		fprintf(stderr, "ttsim replay: --plot %s failed\n", r->plot_path);
-		return -1;
-	}
-	fprintf(stderr, "ttsim replay: wrote %s\n", r->plot_path);
-	return 0;
-}
-
-static int
-replay_report(const struct replay *r)
-{
-	if (r->out.json)
-		print_json(r);
-	else if (r->csv_path == NULL || strcmp(r->csv_path, "-") != 0)
-		print_table(r);
-	if (r->plot_path != NULL && replay_plot(r) < 0)
-		return -1;
-	return 0;
 }
 
 static void

@@ -713,244 +713,46 @@ sched_progress(struct sched *s)
 		progress_show(s->label, s->done / s->total);
 }
 
-/*
- * A point failed: as on one core, the points before it are printed.  The
- * ones still running are awaited (one of them may come before it) and
- * what finished is printed up to the failed point, which is never done.
- */
-static void
-sched_after_failure(struct sched *s, jobs *j)
-{
-	char *buf;
-	size_t len;
-	int id;
+/* The runner's side of the sweep (sim/jobs.c): a task is a point. */
 
-	while (jobs_busy(j) > 0)
-		if (jobs_wait(j, &id, &buf, &len) == 0) {
-			if (point_record(s, id, buf, len) < 0) {
-				free(buf);
-				return;
-			}
-			free(buf);
-		}
+/* The next point ready, marked running. */
+static int
+point_next(void *ctx, int *id)
+{
+	struct sched *s = ctx;
+
+	if (!sched_next(s, id))
+		return 0;
+	s->cv[*id / SWEEP_MAX].state[*id % SWEEP_MAX] = PT_RUNNING;
+	return 1;
+}
+
+/* A point's result (point_task()'s) into its curve. */
+static int
+point_take(void *ctx, int id, const char *buf, size_t len, int where)
+{
+	struct sched *s = ctx;
+
+	(void)where;
+	if (id / SWEEP_MAX >= s->sw->nspec ||
+	    id % SWEEP_MAX >= s->cv[id / SWEEP_MAX].n) {
+		fprintf(stderr, "ttsim sweep: a result for no point\n");
+		return -1;
+	}
+	if (point_record(s, id, buf, len) < 0)
+		return -1;
+	sched_progress(s);
+	return 0;
+}
+
+/* What has finished printed in order; 1 once every curve is. */
+static int
+sched_after(void *ctx)
+{
+	struct sched *s = ctx;
+
 	sched_print(s);
-}
-
-/* Every point on njobs workers (this process for one); -1 after a
- * message. */
-static int
-sched_jobs(struct sched *s, int njobs)
-{
-	char *buf;
-	size_t len;
-	jobs *j;
-	int id, rc = -1;
-
-	if (jobs_open(&j, njobs, "sweep") < 0)
-		return -1;
-	s->inpoint = njobs == 1;
-	for (;;) {
-		while (jobs_idle(j) > 0 && sched_next(s, &id)) {
-			s->cv[id / SWEEP_MAX].state[id % SWEEP_MAX] = PT_RUNNING;
-			if (jobs_start(j, point_task, s, id) < 0)
-				goto out;
-		}
-		sched_print(s);
-		if (s->ec == s->sw->nspec)
-			break;
-		if (jobs_wait(j, &id, &buf, &len) < 0) {
-			sched_after_failure(s, j);
-			goto out;
-		}
-		if (point_record(s, id, buf, len) < 0) {
-			free(buf);
-			goto out;
-		}
-		free(buf);
-		sched_progress(s);
-	}
-	rc = 0;
-out:
-	jobs_close(j);
-	return rc;
-}
-
-/* Run point id here into a buffer (a --jobs 1 worker's result). */
-static int
-point_here(struct sched *s, int id, char **buf, size_t *len)
-{
-	FILE *f = open_memstream(buf, len);
-	int rc;
-
-	if (f == NULL) {
-		fprintf(stderr, "ttsim sweep: out of memory\n");
-		return -1;
-	}
-	rc = point_task(s, id, f);
-	if (fclose(f) != 0)
-		rc = -1;
-	if (rc < 0) {
-		free(*buf);
-		*buf = NULL;
-	}
-	return rc;
-}
-
-/* Under MPI, fewer points than ranks: each split over the ranks, as ttsim
- * run splits one; every rank gets the same results. */
-static int
-mpi_split(struct sched *s, const int *ids, int n)
-{
-	char *buf;
-	size_t len;
-	int k, rc;
-
-	s->inpoint = 1;
-	for (k = 0; k < n; k++) {
-		if (point_here(s, ids[k], &buf, &len) < 0)
-			return -1;
-		rc = point_record(s, ids[k], buf, len);
-		free(buf);
-		if (rc < 0)
-			return -1;
-		sched_progress(s);
-	}
-	return 0;
-}
-
-/* The records (int id, size_t length, the point's result) of one rank's
- * points into the curves. */
-static int
-mpi_records(struct sched *s, const char *p, uint64_t len)
-{
-	size_t hdr = sizeof(int) + sizeof(size_t), l;
-	int id;
-
-	while (len > 0) {
-		if (len < hdr)
-			return -1;
-		memcpy(&id, p, sizeof(id));
-		memcpy(&l, p + sizeof(id), sizeof(l));
-		if (l > len - hdr || id < 0 || id / SWEEP_MAX >= s->sw->nspec ||
-		    point_record(s, id, p + hdr, l) < 0)
-			return -1;
-		p += hdr + l;
-		len -= hdr + l;
-	}
-	return 0;
-}
-
-/* Every rank's records to every rank, into the curves. */
-static int
-mpi_exchange(struct sched *s, const tt_sim_comm *cm, const char *mine,
-    size_t ml)
-{
-	uint64_t *cnt, off = 0;
-	char *all;
-	int r, rc = 0;
-
-	if (jobs_allgather(mine, ml, &all, &cnt) < 0)
-		return -1;
-	for (r = 0; r < cm->nranks && rc == 0; r++) {
-		rc = mpi_records(s, all + off, cnt[r]);
-		off += cnt[r];
-	}
-	free(all);
-	free(cnt);
-	if (rc < 0)
-		fprintf(stderr, "ttsim sweep: a rank's results are cut short\n");
-	return rc;
-}
-
-/*
- * Under MPI, at least as many points as ranks: the k-th on rank k mod
- * ranks, whole, then every result to every rank (each needs the curves
- * to refine them; rank 0 prints).
- */
-static int
-mpi_whole(struct sched *s, const int *ids, int n)
-{
-	const tt_sim_comm *cm = ttsim_comm();
-	char *mine = NULL, *buf;
-	size_t ml = 0, len;
-	uint64_t bad = 0;
-	FILE *f;
-	int k, rc;
-
-	s->inpoint = 0;
-	s->sw->sim.whole = 1;
-	if ((f = open_memstream(&mine, &ml)) == NULL)
-		bad = (uint64_t)cm->rank + 1;
-	for (k = cm->rank; k < n && bad == 0; k += cm->nranks) {
-		if (point_here(s, ids[k], &buf, &len) < 0) {
-			bad = (uint64_t)cm->rank + 1;
-			break;
-		}
-		if (fwrite(&ids[k], sizeof(int), 1, f) != 1 ||
-		    fwrite(&len, sizeof(len), 1, f) != 1 ||
-		    fwrite(buf, 1, len, f) != len)
-			bad = (uint64_t)cm->rank + 1;
-		free(buf);
-	}
-	if (f != NULL && fclose(f) != 0)
-		bad = (uint64_t)cm->rank + 1;
-	s->sw->sim.whole = 0;
-	/* all fail together, or the others would wait for this one */
-	rc = 0;
-	cm->allreduce(cm->ctx, &bad, 1, TT_SIM_MAX);
-	if (bad != 0) {
-		if (bad > 1)
-			fprintf(stderr, "ttsim sweep: a point failed on rank %d "
-			    "(only rank 0 prints: run it alone to see why)\n",
-			    (int)bad - 1);
-		rc = -1;
-	} else {
-		rc = mpi_exchange(s, cm, mine, ml);
-	}
-	free(mine);
-	return rc;
-}
-
-/*
- * Under MPI: every rank computes every curve's refinement, so each runs
- * the same schedule: the points ready now, whole points per rank when
- * there are at least as many as ranks, else each split over the ranks.
- */
-static int
-sched_mpi(struct sched *s)
-{
-	const tt_sim_comm *cm = ttsim_comm();
-	int *ids = NULL, *nids, n, cap = 0, id, rc;
-
-	for (;;) {
-		for (n = 0; sched_next(s, &id); n++) {
-			if (n == cap) {
-				cap = cap * 2 + 64;
-				if ((nids = realloc(ids, sizeof(*ids) *
-				    (size_t)cap)) == NULL) {
-					fprintf(stderr, "ttsim sweep: out of "
-					    "memory\n");
-					free(ids);
-					return -1;
-				}
-				ids = nids;
-			}
-			ids[n] = id;
-			s->cv[id / SWEEP_MAX].state[id % SWEEP_MAX] = PT_RUNNING;
-		}
-		sched_print(s);
-		if (n == 0) {
-			rc = 0;
-			break;
-		}
-		rc = n >= cm->nranks ? mpi_whole(s, ids, n) :
-		    mpi_split(s, ids, n);
-		if (rc < 0)
-			break;
-		sched_progress(s);
-	}
-	free(ids);
-	return rc;
+	return s->ec == s->sw->nspec;
 }
 
 /* Run every point; the curves also go to csvf for --plot.  -1 on an
@@ -959,6 +761,13 @@ static int
 sweep_run(struct sweep *sw, FILE *csvf)
 {
 	struct sched s;
+	runner rn = {
+		.cmd = "sweep", .what = "a point", .see_why = "run it alone",
+		.ctx = &s, .njobs = sw->jobs, .next = point_next,
+		.run = point_task, .take = point_take, .here = NULL,
+		.after = sched_after, .ordered = 1,
+		.whole = &sw->sim.whole, .alone = &s.inpoint,
+	};
 	int i, k, rc;
 
 	memset(&s, 0, sizeof(s));
@@ -977,10 +786,7 @@ sweep_run(struct sweep *sw, FILE *csvf)
 	}
 	sched_progress(&s);
 	sweep_header(sw);
-	if (ttsim_comm() != NULL)
-		rc = sched_mpi(&s);
-	else
-		rc = sched_jobs(&s, sw->jobs);
+	rc = runner_run(&rn);
 	progress_clear();
 	if (rc == 0 && sw->out.json)
 		printf("\n]\n");

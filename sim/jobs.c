@@ -7,6 +7,10 @@
  * engine's traffic and watchdog state is per run but the command layer
  * keeps static buffers, and a worker that fails or is killed takes only
  * itself down.  --jobs 1 runs each task in this process, as it comes.
+ *
+ * Above the pool, the runner (runner_run()) is what sweep and replay use:
+ * it asks the command for its tasks, runs them here, on the pool or over
+ * MPI ranks, and hands each result back to the command.
  */
 #include <errno.h>
 #include <poll.h>
@@ -149,8 +153,10 @@ run_here(jobs_task fn, void *ctx, int id, char **buf, size_t *len)
 	FILE *f = open_memstream(buf, len);
 	int rc;
 
-	if (f == NULL)
+	if (f == NULL) {
+		fprintf(stderr, "ttsim: out of memory\n");
 		return -1;
+	}
 	rc = fn(ctx, id, f);
 	if (fclose(f) != 0)
 		rc = -1;
@@ -461,4 +467,244 @@ fail:
 	free(send);
 	free(recv);
 	return -1;
+}
+
+/* The task runner (sim/ttsim.h) */
+
+static void
+set_flag(int *p, int v)
+{
+	if (p != NULL)
+		*p = v;
+}
+
+/* Task id in this process: here(), or run() into a buffer and take(). */
+static int
+runner_one(runner *rn, int id)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (rn->here != NULL)
+		return rn->here(rn->ctx, id);
+	if (run_here(rn->run, rn->ctx, id, &buf, &len) < 0) {
+		free(buf);
+		return -1;
+	}
+	rc = rn->take(rn->ctx, id, buf, len, RUNNER_HERE);
+	free(buf);
+	return rc;
+}
+
+/* Every task in this process, one after the other, with here(). */
+static int
+runner_serial(runner *rn)
+{
+	int id;
+
+	set_flag(rn->alone, 1);
+	while (rn->next(rn->ctx, &id)) {
+		if (runner_one(rn, id) < 0)
+			return -1;
+		if (rn->after != NULL)
+			rn->after(rn->ctx);
+	}
+	return 0;
+}
+
+/* A task failed: the ones still running are awaited and taken, then
+ * printed up to the failed one (which is never done). */
+static void
+runner_drain(runner *rn, jobs *j)
+{
+	char *buf;
+	size_t len;
+	int id, r;
+
+	while (jobs_busy(j) > 0)
+		if (jobs_wait(j, &id, &buf, &len) == 0) {
+			r = rn->take(rn->ctx, id, buf, len, RUNNER_HERE);
+			free(buf);
+			if (r < 0)
+				return;
+		}
+	if (rn->after != NULL)
+		rn->after(rn->ctx);
+}
+
+/* Every task on the pool of --jobs workers (this process for one). */
+static int
+runner_jobs(runner *rn)
+{
+	char *buf;
+	size_t len;
+	jobs *j;
+	int id, r, rc = -1;
+
+	if (jobs_open(&j, rn->njobs, rn->cmd) < 0)
+		return -1;
+	set_flag(rn->alone, j->n == 1);
+	for (;;) {
+		while (jobs_idle(j) > 0 && rn->next(rn->ctx, &id))
+			if (jobs_start(j, rn->run, rn->ctx, id) < 0)
+				goto out;
+		if (rn->after != NULL ? rn->after(rn->ctx) : jobs_busy(j) == 0)
+			break;
+		if (jobs_wait(j, &id, &buf, &len) < 0) {
+			if (rn->ordered)
+				runner_drain(rn, j);
+			goto out;
+		}
+		r = rn->take(rn->ctx, id, buf, len, RUNNER_HERE);
+		free(buf);
+		if (r < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	jobs_close(j);
+	return rc;
+}
+
+/* The records (int id, size_t length, the result) every rank made, to
+ * take(): 0, or -1 after a message. */
+static int
+runner_exchange(runner *rn, const tt_sim_comm *cm, const char *mine,
+    size_t ml)
+{
+	const size_t hdr = sizeof(int) + sizeof(size_t);
+	uint64_t *cnt, off = 0, left;
+	const char *p;
+	char *all;
+	size_t l;
+	int r, id, rc = 0;
+
+	if (jobs_allgather(mine, ml, &all, &cnt) < 0)
+		return -1;
+	for (r = 0; r < cm->nranks && rc == 0; r++) {
+		p = all + off;
+		left = cnt[r];
+		off += cnt[r];
+		while (left > 0 && rc == 0) {
+			if (left < hdr) {
+				rc = -2;
+				break;
+			}
+			memcpy(&id, p, sizeof(id));
+			memcpy(&l, p + sizeof(id), sizeof(l));
+			if (l > left - hdr || id < 0) {
+				rc = -2;
+				break;
+			}
+			/* rank 0 alone prints: another's messages were lost */
+			rc = rn->take(rn->ctx, id, p + hdr, l, r == 0 ?
+			    RUNNER_HERE : RUNNER_ELSEWHERE);
+			p += hdr + l;
+			left -= hdr + l;
+		}
+	}
+	free(all);
+	free(cnt);
+	if (rc == -2)
+		fprintf(stderr, "ttsim %s: a rank's results are cut short\n",
+		    rn->cmd);
+	return rc < 0 ? -1 : 0;
+}
+
+/*
+ * Under MPI, at least as many tasks as ranks: the k-th on rank k mod
+ * ranks, whole, then every result to every rank (each may need them all:
+ * a sweep's curves are refined on every rank alike; rank 0 prints).
+ */
+static int
+runner_whole(runner *rn, const tt_sim_comm *cm, const int *ids, int n)
+{
+	char *mine = NULL, *buf;
+	size_t ml = 0, len;
+	uint64_t bad = 0;
+	FILE *f;
+	int k, rc;
+
+	set_flag(rn->alone, 0);
+	set_flag(rn->whole, 1);
+	if ((f = open_memstream(&mine, &ml)) == NULL)
+		bad = (uint64_t)cm->rank + 1;
+	for (k = cm->rank; k < n && bad == 0; k += cm->nranks) {
+		buf = NULL;
+		len = 0;
+		if (run_here(rn->run, rn->ctx, ids[k], &buf, &len) < 0 ||
+		    fwrite(&ids[k], sizeof(int), 1, f) != 1 ||
+		    fwrite(&len, sizeof(len), 1, f) != 1 ||
+		    fwrite(buf, 1, len, f) != len)
+			bad = (uint64_t)cm->rank + 1;
+		free(buf);
+	}
+	if (f != NULL && fclose(f) != 0)
+		bad = (uint64_t)cm->rank + 1;
+	set_flag(rn->whole, 0);
+	/* all fail together, or the others would wait for this one */
+	cm->allreduce(cm->ctx, &bad, 1, TT_SIM_MAX);
+	if (bad > 1)
+		fprintf(stderr, "ttsim %s: %s failed on rank %d (only rank 0 "
+		    "prints: %s to see why)\n", rn->cmd, rn->what, (int)bad - 1,
+		    rn->see_why);
+	rc = bad == 0 ? runner_exchange(rn, cm, mine, ml) : -1;
+	free(mine);
+	return rc;
+}
+
+/*
+ * Under MPI every rank runs the same schedule: the tasks ready now, whole
+ * tasks per rank when there are at least as many as ranks, else each
+ * split over the ranks in turn (as ttsim run splits its one).
+ */
+static int
+runner_mpi(runner *rn, const tt_sim_comm *cm)
+{
+	int *ids = NULL, *nids, n, cap = 0, id, k, rc = 0;
+
+	for (;;) {
+		for (n = 0; rn->next(rn->ctx, &id); n++) {
+			if (n == cap) {
+				cap = cap * 2 + 64;
+				nids = realloc(ids, sizeof(*ids) * (size_t)cap);
+				if (nids == NULL) {
+					fprintf(stderr, "ttsim %s: out of "
+					    "memory\n", rn->cmd);
+					free(ids);
+					return -1;
+				}
+				ids = nids;
+			}
+			ids[n] = id;
+		}
+		if (rn->after != NULL)
+			rn->after(rn->ctx);
+		if (n == 0)
+			break;
+		if (n >= cm->nranks) {
+			rc = runner_whole(rn, cm, ids, n);
+		} else {
+			set_flag(rn->alone, 1);
+			for (k = 0; k < n && rc == 0; k++)
+				rc = runner_one(rn, ids[k]);
+		}
+		if (rc < 0)
+			break;
+	}
+	free(ids);
+	return rc;
+}
+
+int
+runner_run(runner *rn)
+{
+	const tt_sim_comm *cm = ttsim_comm();
+
+	if (cm != NULL)
+		return runner_mpi(rn, cm);
+	if (rn->njobs <= 1 && rn->here != NULL)
+		return runner_serial(rn);
+	return runner_jobs(rn);
 }

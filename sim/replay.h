@@ -1,8 +1,9 @@
 /*
  * ttsim replay's private header: the command's state, shared by
- * cmd_replay.c (the flags, open loop, the networks and the output) and
- * replay_causal.c (--causal: twintorus/causal.h is the model, this the
- * command's side of it).
+ * cmd_replay.c (the flags, open loop, the networks and their runs),
+ * replay_out.c (the table, JSON, CSV and plot) and replay_causal.c
+ * (--causal: twintorus/causal.h is the model, this the command's side of
+ * it).
  */
 #ifndef TTSIM_REPLAY_H
 #define TTSIM_REPLAY_H
@@ -111,6 +112,21 @@ struct replay {
 /* The run's link counts copied into rn: -1 after a message. */
 int replay_links(struct netrun *rn, tt_sim *sim);
 void replay_deadlock(const struct netrun *rn, const tt_simparams *p);
+
+/* sim/replay_out.c: the outputs */
+/* open loop's --csv row of a message delivered (tt_replay_on_message) */
+void replay_on_message(void *ctx, const tt_msgdone *d);
+/* The --csv file opened and its header written, and r->job set up for the
+ * runs: -1 after a message. */
+int replay_csv_open(struct replay *r);
+/* --jobs N: each network's --csv rows (csv[k]) into the --csv file in the
+ * networks' order: -1 on an error (errno). */
+int replay_csv_copy(struct replay *r, FILE *const *csv);
+/* The --csv file closed after the runs (discarded after a failure); the
+ * exit status, rc or a failure to close. */
+int replay_csv_close(struct replay *r, int rc);
+/* The table or --json on stdout, then --plot: -1 after a message. */
+int replay_report(const struct replay *r);
 
 /* sim/replay_causal.c */
 extern const optdef causal_flags[];      /* --causal --deps */

@@ -261,6 +261,53 @@ void jobs_close(jobs *j);
 int jobs_allgather(const char *mine, size_t n, char **all,
     uint64_t **counts);
 
+/*
+ * sim/jobs.c: the task runner of sweep and replay.  A command describes
+ * its tasks (a point, a network): the next one ready, how to run one and
+ * encode its result, how to take a result back; the runner runs them in
+ * this process (--jobs 1), on --jobs N worker processes, or under MPI
+ * over the ranks, and hands every result to take() whatever order they
+ * finish in (the command keeps them at their id and prints in its order).
+ */
+enum {
+	RUNNER_HERE = 0,        /* take(): the task ran in this process */
+	RUNNER_ELSEWHERE = 1,   /* on another rank: its messages were not
+	                         * printed here */
+};
+typedef struct runner {
+	const char *cmd;        /* "sweep": for messages */
+	const char *what;       /* "a point": for messages */
+	const char *see_why;    /* "run it alone": how to see a rank's error */
+	void *ctx;
+	int njobs;              /* --jobs N (not under MPI) */
+	/* The next task ready to start, marked started: 1 and its id, or 0
+	 * when none is now. */
+	int (*next)(void *ctx, int *id);
+	/* Run task id, its encoded result to out (never stdout): 0, or -1
+	 * after a message. */
+	jobs_task run;
+	/* Task id's result, as run() wrote it: 0, or -1 after a message. */
+	int (*take)(void *ctx, int id, const char *buf, size_t len, int where);
+	/* Optional: run task id here and keep its result as it is, without
+	 * encoding it, when tasks run one at a time in this process (--jobs
+	 * 1, and under MPI each task shared by the ranks).  0, or -1 after a
+	 * message. */
+	int (*here)(void *ctx, int id);
+	/* Optional: after each result (and before the first): print what is
+	 * in order; 1 once every task is done and printed. */
+	int (*after)(void *ctx);
+	/* Results printed in order as they come: after a failure the tasks
+	 * still running are awaited and taken, so that those before it are
+	 * printed (after() once more); else they are killed. */
+	int ordered;
+	/* Set by the runner, when not NULL: *whole to 1 while a task runs on
+	 * one MPI rank alone (not split over the ranks); *alone to 1 while
+	 * tasks run one at a time in this process. */
+	int *whole, *alone;
+} runner;
+/* Every task: 0, or -1 after a message (a task failed, or the runner). */
+int runner_run(runner *rn);
+
 /* sim/simpoint.c: what run and sweep share */
 #define SIMOPTS_MAX_LIST 64
 typedef struct simopts {
