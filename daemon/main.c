@@ -21,11 +21,113 @@
 
 #include <getopt.h>
 
+/* Every flag of every subcommand, with its help beside it; parse_flags()
+ * refuses those a command does not take.  Long flags take --name value
+ * and --name=value. */
+enum {
+	F_NODE = 256, F_CONTROL, F_TRACE_DIR, F_HWLOC_XML, F_LOG_LEVEL, F_PCP,
+	F_LOSSY, F_BACKEND, F_THREADS, F_JSON
+};
+
+struct ttd_flag {
+	const char *name;       /* long name; NULL: the short flag id */
+	int has_arg;
+	int id;
+	const char *arg;        /* its value's name in the help */
+	const char *help;       /* a line per '\n'; NULL: the log levels */
+};
+
+/* In the order --help lists them. */
+static const struct ttd_flag ttd_flags[] = {
+	{NULL, required_argument, 'c', "FILE",
+	    "the cluster file (default " TTD_DEFAULT_CONFIG ")"},
+	{"node", required_argument, F_NODE, "N",
+	    "this node: a host or coordinate listed in nodes:\n"
+	    "(default: this machine's host name)"},
+	{"control", required_argument, F_CONTROL, "PATH",
+	    "the control socket (default " TTD_DEFAULT_CONTROL ")"},
+	{"trace-dir", required_argument, F_TRACE_DIR, "DIR",
+	    "where traces go (default: trace.dir of the file)"},
+	{"pcp", no_argument, F_PCP, NULL,
+	    "tag frames on the wire with 802.1Q, PCP = VC"},
+	{"backend", required_argument, F_BACKEND, "B",
+	    "xdp (AF_XDP) or pcap (libpcap); default: xdp where\n"
+	    "it works on every port, pcap otherwise (logged why)"},
+	{"lossy", no_argument, F_LOSSY, NULL,
+	    "no credits: drop where a buffer is full (the old way)"},
+	{"threads", required_argument, F_THREADS, "T",
+	    "one (one loop for both cards) or card (a thread per\n"
+	    "card); default: card when the cards sit on different\n"
+	    "NUMA nodes"},
+	{"log-level", required_argument, F_LOG_LEVEL, "L", NULL},
+	{NULL, no_argument, 'v', NULL, "check: print the normalised config"},
+	{"json", no_argument, F_JSON, NULL,
+	    "routes, status, discover: one JSON object"},
+	{"hwloc-xml", required_argument, F_HWLOC_XML, "FILE",
+	    "discover, run: read this hwloc topology, not this\n"
+	    "machine's (a node without cards: maps the cards found)"},
+};
+#define TTD_NFLAGS (sizeof(ttd_flags) / sizeof(ttd_flags[0]))
+
+/* getopt_long's table, made from ttd_flags. */
+static struct option long_flags[TTD_NFLAGS + 1];
+
+static void
+long_flags_init(void)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < TTD_NFLAGS; i++) {
+		if (ttd_flags[i].name == NULL)
+			continue;
+		long_flags[n].name = ttd_flags[i].name;
+		long_flags[n].has_arg = ttd_flags[i].has_arg;
+		long_flags[n].flag = NULL;
+		long_flags[n].val = ttd_flags[i].id;
+		n++;
+	}
+	long_flags[n] = (struct option){NULL, 0, NULL, 0};
+}
+
+/* One flag's lines of --help: its name and value in 20 columns, then its
+ * help, each further line indented as far. */
+static void
+usage_flag(FILE *f, const struct ttd_flag *fl)
+{
+	char head[64];
+	const char *h, *nl;
+	int l;
+
+	if (fl->name == NULL)
+		snprintf(head, sizeof(head), "  -%c%s%s", fl->id,
+		    fl->arg != NULL ? " " : "", fl->arg != NULL ? fl->arg : "");
+	else
+		snprintf(head, sizeof(head), "  --%s%s%s", fl->name,
+		    fl->arg != NULL ? " " : "", fl->arg != NULL ? fl->arg : "");
+	fprintf(f, "%-20s", head);
+	if (fl->help == NULL) {         /* the log levels, from log.c */
+		for (l = TTD_LOG_ERR; l <= TTD_LOG_DEBUG; l++)
+			fprintf(f, "%s%s%s", l == TTD_LOG_ERR ? "" :
+			    l == TTD_LOG_DEBUG ? " or " : ", ",
+			    ttd_log_level_name(l), l == TTD_LOG_DEFAULT ?
+			    " (default)" : "");
+		fputc('\n', f);
+		return;
+	}
+	for (h = fl->help; ; h = nl + 1) {
+		nl = strchr(h, '\n');
+		fprintf(f, "%s%.*s\n", h == fl->help ? "" : "                    ",
+		    nl != NULL ? (int)(nl - h) : (int)strlen(h), h);
+		if (nl == NULL)
+			break;
+	}
+}
+
 /* The usage; the defaults it shows are the code's. */
 static void
 usage(FILE *f)
 {
-	int l;
+	size_t i;
 
 	fputs(
 "usage: ttd [run] [-c FILE] [--node HOST|x,y,z] [--control PATH]\n"
@@ -43,30 +145,10 @@ usage(FILE *f)
 "without loss (credits per VC between cards),\n"
 "gives each PE a TAP interface, checks the cabling with hello frames and\n"
 "records pcap traces.  See ttd(8).\n"
-"\n"
-"  -c FILE           the cluster file (default " TTD_DEFAULT_CONFIG ")\n"
-"  --node N          this node: a host or coordinate listed in nodes:\n"
-"                    (default: this machine's host name)\n"
-"  --control PATH    the control socket (default " TTD_DEFAULT_CONTROL ")\n"
-"  --trace-dir DIR   where traces go (default: trace.dir of the file)\n"
-"  --pcp             tag frames on the wire with 802.1Q, PCP = VC\n"
-"  --backend B       xdp (AF_XDP) or pcap (libpcap); default: xdp where\n"
-"                    it works on every port, pcap otherwise (logged why)\n"
-"  --lossy           no credits: drop where a buffer is full (the old way)\n"
-"  --threads T       one (one loop for both cards) or card (a thread per\n"
-"                    card); default: card when the cards sit on different\n"
-"                    NUMA nodes\n"
-"  --log-level L     ", f);
-	for (l = TTD_LOG_ERR; l <= TTD_LOG_DEBUG; l++)
-		fprintf(f, "%s%s%s", l == TTD_LOG_ERR ? "" : l == TTD_LOG_DEBUG ?
-		    " or " : ", ", ttd_log_level_name(l), l == TTD_LOG_DEFAULT ?
-		    " (default)" : "");
-	fputs("\n"
-"  -v                check: print the normalised config\n"
-"  --json            routes, status, discover: one JSON object\n"
-"  --hwloc-xml FILE  discover, run: read this hwloc topology, not this\n"
-"                    machine's (a node without cards: maps the cards found)\n"
 "\n", f);
+	for (i = 0; i < TTD_NFLAGS; i++)
+		usage_flag(f, &ttd_flags[i]);
+	fputc('\n', f);
 	fprintf(f, "exit status: 0 ok, %d bad flags, %d an interface or device "
 	    "is missing,\n%d standard output could not be written, %d bad "
 	    "config, 1 other failure\n", TTD_EX_USAGE, TTD_EX_UNAVAILABLE,
@@ -80,40 +162,19 @@ usage_err(const char *who, const char *what, const char *arg)
 	return TTD_EX_USAGE;
 }
 
-/* Every flag of every subcommand; parse_flags() refuses those a command
- * does not take.  Long flags take --name value and --name=value. */
-enum {
-	F_NODE = 256, F_CONTROL, F_TRACE_DIR, F_HWLOC_XML, F_LOG_LEVEL, F_PCP,
-	F_LOSSY, F_BACKEND, F_THREADS, F_JSON
-};
-
-static const struct option long_flags[] = {
-	{"node", required_argument, NULL, F_NODE},
-	{"control", required_argument, NULL, F_CONTROL},
-	{"trace-dir", required_argument, NULL, F_TRACE_DIR},
-	{"hwloc-xml", required_argument, NULL, F_HWLOC_XML},
-	{"log-level", required_argument, NULL, F_LOG_LEVEL},
-	{"pcp", no_argument, NULL, F_PCP},
-	{"lossy", no_argument, NULL, F_LOSSY},
-	{"backend", required_argument, NULL, F_BACKEND},
-	{"threads", required_argument, NULL, F_THREADS},
-	{"json", no_argument, NULL, F_JSON},
-	{NULL, 0, NULL, 0}
-};
-
 /* The name of flag code id: "c", "v" or a long one's. */
 static const char *
 flag_name(int id)
 {
-	const struct option *o;
+	size_t i;
 
 	if (id == 'c')
 		return "c";
 	if (id == 'v')
 		return "v";
-	for (o = long_flags; o->name != NULL; o++)
-		if (o->val == id)
-			return o->name;
+	for (i = 0; i < TTD_NFLAGS; i++)
+		if (ttd_flags[i].id == id && ttd_flags[i].name != NULL)
+			return ttd_flags[i].name;
 	return "";
 }
 
@@ -237,6 +298,8 @@ parse_flags(int argc, char **argv, const char *cmd, const char *who,
 
 	/* '-': arguments in order (1 for one that is not a flag); ':': a
 	 * missing value apart from an unknown flag; no messages of its own */
+	if (long_flags[0].name == NULL)
+		long_flags_init();
 	opterr = 0;
 	optind = 0;
 	for (;;) {
