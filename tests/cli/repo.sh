@@ -6,7 +6,9 @@
 #     gives each function's first and last line);
 #   - README.md at most 500 lines: a tour; the reference is in man/;
 #   - the repository stands alone: no file cites a document that is not in
-#     it (a design file, a directory beside the checkout).
+#     it (a design file, a directory beside the checkout);
+#   - the engine is below its sources: no lib/engine/ file includes a
+#     source's header (doc/ARCHITECTURE.md, "The engine below its sources").
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
 . "$(dirname "$0")/lib.sh"
 git rev-parse --git-dir >/dev/null 2>&1 || skip_all "not a git checkout"
@@ -38,5 +40,10 @@ lines=$(wc -l <README.md)
 cites=$(git grep -nE 'DESIGN''\.md|\.\./sha''red/' -- . ':!*.pcap' ':!*.pcapng' || true)
 [ -z "$cites" ] && ok "no file cites a document outside the repository" ||
     bad "files citing a document outside the repository" "$cites"
+
+up=$(grep -nE '#include "(twintorus/(causal|motif|replay|workload|traffic|mpitrace|infer)\.h|sources/)' \
+    lib/engine/*.c lib/engine/*.h || true)
+[ -z "$up" ] && ok "no engine file includes a source's header" ||
+    bad "engine files including a source's header" "$up"
 
 finish
