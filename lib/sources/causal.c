@@ -145,10 +145,14 @@ arr_new(tt_causal *c, uint32_t src, uint32_t dst, uint32_t seq,
     uint64_t bytes)
 {
 	uint32_t i = msgsrc_expect(&c->ms, src, dst, seq, bytes);
+	struct carr *a;
 
 	if (i == NONE)
 		return NONE;
-	carr_of(c, i)->claimer = NONE;
+	a = carr_of(c, i);
+	a->t_ns = a->cp = 0;
+	a->claimer = NONE;
+	a->npred = 0;
 	held(c, 1);
 	return i;
 }

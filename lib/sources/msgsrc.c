@@ -124,14 +124,6 @@ msgsrc_free(struct msgsrc *ms)
 	ms->ent = NULL;
 }
 
-uint64_t
-msgsrc_packets(const struct msgsrc *ms, uint64_t bytes)
-{
-	if (bytes == 0)
-		return 1;
-	return bytes / ms->pkt_bytes + (bytes % ms->pkt_bytes != 0);
-}
-
 double
 msgsrc_cycles_f(const struct msgsrc *ms, double ns)
 {
@@ -148,40 +140,6 @@ uint64_t
 msgsrc_ns(const struct msgsrc *ms, uint64_t cycles)
 {
 	return (uint64_t)llround((double)cycles * ms->cycle_ns);
-}
-
-void
-msgsrc_send(struct msgsrc *ms, uint32_t pe, uint32_t dst, uint32_t tag,
-    uint64_t bytes, uint64_t gen)
-{
-	struct msg_out *o = &ms->out[pe - ms->pe0];
-
-	o->gen = gen;
-	o->dst = dst;
-	o->tag = tag;
-	o->left = msgsrc_packets(ms, bytes);
-	o->last_flits = tt_last_packet_flits(bytes, ms->p.packet_flits,
-	    ms->p.flit_bytes);
-	(*ms->c[MSG_RELEASED])++;
-	if (gen < *ms->c[MSG_FIRST_REL])
-		*ms->c[MSG_FIRST_REL] = gen;
-	if (gen > *ms->c[MSG_LAST_REL])
-		*ms->c[MSG_LAST_REL] = gen;
-}
-
-int
-msgsrc_packet(struct msgsrc *ms, uint32_t pe, tt_srcpkt *pk)
-{
-	struct msg_out *o = &ms->out[pe - ms->pe0];
-
-	pk->gen = o->gen;
-	pk->dst = o->dst;
-	pk->tag = o->tag;
-	(*ms->c[MSG_PK_SENT])++;
-	if (--o->left > 0)
-		return 0;
-	pk->flits = o->last_flits;
-	return 1;
 }
 
 uint32_t
@@ -210,14 +168,16 @@ msgsrc_expect(struct msgsrc *ms, uint32_t src, uint32_t dst, uint32_t seq,
 		id = ms->nent++;
 	}
 	e = msgsrc_entry(ms, id);
-	memset(e, 0, ms->stride);
+	e->bytes = bytes;
+	e->npk = msgsrc_packets(ms, bytes);
+	e->got = 0;
+	e->done_at = 0;
 	e->src = src;
 	e->dst = dst;
 	e->seq = seq;
-	e->bytes = bytes;
-	e->npk = msgsrc_packets(ms, bytes);
 	e->next = MSGSRC_NONE;
 	e->live = 1;
+	e->done = 0;
 	if (ms->p.where == MSG_AT_DST &&
 	    tt_u64map_put(&ms->by_key, tt_u64map_key(src, seq), id) < 0) {
 		e->live = 0;
@@ -237,19 +197,6 @@ msgsrc_find(const struct msgsrc *ms, uint32_t src, uint32_t seq)
 	if (!tt_u64map_get(&ms->by_key, tt_u64map_key(src, seq), &id))
 		return MSGSRC_NONE;
 	return id;
-}
-
-void
-msgsrc_drop(struct msgsrc *ms, uint32_t id)
-{
-	struct msg_entry *e = msgsrc_entry(ms, id);
-
-	if (ms->p.where == MSG_AT_DST)
-		tt_u64map_del(&ms->by_key, tt_u64map_key(e->src, e->seq));
-	e->live = 0;
-	e->next = ms->free_head;
-	ms->free_head = id;
-	ms->live--;
 }
 
 uint64_t

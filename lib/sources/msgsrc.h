@@ -17,6 +17,7 @@
 #include "twintorus/motif.h"
 #include "twintorus/replay.h"
 #include "support/u64map.h"
+#include "twintorus/params.h"
 
 /*
  * The layer does what the three sources share; each keeps only its
@@ -135,8 +136,15 @@ int msgsrc_init(struct msgsrc *ms, tt_sim *sim, const struct msgsrc_params *p,
     char *err, size_t errsz);
 void msgsrc_free(struct msgsrc *ms);
 
-/* Packets of a message of bytes (one for none). */
-uint64_t msgsrc_packets(const struct msgsrc *ms, uint64_t bytes);
+/* Packets of a message of bytes (one for none), in 64 bits: bytes may be
+ * 4 GiB and a packet one byte. */
+static inline uint64_t
+msgsrc_packets(const struct msgsrc *ms, uint64_t bytes)
+{
+	if (bytes == 0)
+		return 1;
+	return bytes / ms->pkt_bytes + (bytes % ms->pkt_bytes != 0);
+}
 /* ns in cycles, unrounded and rounded; cycles in ns, rounded. */
 double msgsrc_cycles_f(const struct msgsrc *ms, double ns);
 uint64_t msgsrc_cycles(const struct msgsrc *ms, double ns);
@@ -145,8 +153,24 @@ uint64_t msgsrc_ns(const struct msgsrc *ms, uint64_t cycles);
 /* Release a message of bytes from pe (here) to dst at cycle gen, its
  * packets tagged tag (MSG_AT_DST: its sequence number; MSG_AT_SRC: its
  * entry). */
-void msgsrc_send(struct msgsrc *ms, uint32_t pe, uint32_t dst, uint32_t tag,
-    uint64_t bytes, uint64_t gen);
+static inline void
+msgsrc_send(struct msgsrc *ms, uint32_t pe, uint32_t dst, uint32_t tag,
+    uint64_t bytes, uint64_t gen)
+{
+	struct msg_out *o = &ms->out[pe - ms->pe0];
+
+	o->gen = gen;
+	o->dst = dst;
+	o->tag = tag;
+	o->left = msgsrc_packets(ms, bytes);
+	o->last_flits = tt_last_packet_flits(bytes, ms->p.packet_flits,
+	    ms->p.flit_bytes);
+	(*ms->c[MSG_RELEASED])++;
+	if (gen < *ms->c[MSG_FIRST_REL])
+		*ms->c[MSG_FIRST_REL] = gen;
+	if (gen > *ms->c[MSG_LAST_REL])
+		*ms->c[MSG_LAST_REL] = gen;
+}
 /* 1 while pe's released message has packets to hand. */
 static inline int
 msgsrc_busy(const struct msgsrc *ms, uint32_t pe)
@@ -155,15 +179,29 @@ msgsrc_busy(const struct msgsrc *ms, uint32_t pe)
 }
 /* Its next packet into pk (TT_SRC_PACKET is the source's answer): 1 if it
  * was the message's last. */
-int msgsrc_packet(struct msgsrc *ms, uint32_t pe, tt_srcpkt *pk);
+static inline int
+msgsrc_packet(struct msgsrc *ms, uint32_t pe, tt_srcpkt *pk)
+{
+	struct msg_out *o = &ms->out[pe - ms->pe0];
+
+	pk->gen = o->gen;
+	pk->dst = o->dst;
+	pk->tag = o->tag;
+	(*ms->c[MSG_PK_SENT])++;
+	if (--o->left > 0)
+		return 0;
+	pk->flits = o->last_flits;
+	return 1;
+}
 
 /* An entry for message (src, seq) of bytes to dst: its id, or MSGSRC_NONE
- * out of memory.  MSG_AT_DST: (src, seq) must have none yet. */
+ * out of memory.  MSG_AT_DST: (src, seq) must have none yet.  The
+ * source's part of the entry is the source's to set: it holds whatever a
+ * dropped entry left there. */
 uint32_t msgsrc_expect(struct msgsrc *ms, uint32_t src, uint32_t dst,
     uint32_t seq, uint64_t bytes);
 /* MSG_AT_DST: the entry of (src, seq), or MSGSRC_NONE. */
 uint32_t msgsrc_find(const struct msgsrc *ms, uint32_t src, uint32_t seq);
-void msgsrc_drop(struct msgsrc *ms, uint32_t id);
 /* Entry id and the source's part of it (valid until the next
  * msgsrc_expect()). */
 static inline struct msg_entry *
@@ -175,6 +213,19 @@ static inline void *
 msgsrc_user(const struct msgsrc *ms, uint32_t id)
 {
 	return ms->ent + (size_t)id * ms->stride + sizeof(struct msg_entry);
+}
+/* The entry is free again (MSG_AT_DST: (src, seq) is unknown again). */
+static inline void
+msgsrc_drop(struct msgsrc *ms, uint32_t id)
+{
+	struct msg_entry *e = msgsrc_entry(ms, id);
+
+	if (ms->p.where == MSG_AT_DST)
+		tt_u64map_del(&ms->by_key, tt_u64map_key(e->src, e->seq));
+	e->live = 0;
+	e->next = ms->free_head;
+	ms->free_head = id;
+	ms->live--;
 }
 /* One past the highest entry id ever used (to visit them: live ones). */
 static inline uint32_t
