@@ -13,11 +13,11 @@
 #include <stdint.h>
 
 #include "engine/sim_part.h"
+#include "support/u64map.h"
 #include "twintorus/causal.h"
 #include "twintorus/motif.h"
-#include "twintorus/replay.h"
-#include "support/u64map.h"
 #include "twintorus/params.h"
+#include "twintorus/replay.h"
 
 /*
  * The layer does what the three sources share; each keeps only its
@@ -32,7 +32,7 @@
  *     ns);
  *   - arrivals: a message a source expects (msgsrc_expect()) is an entry
  *     that counts its packets as they arrive and, when the last has, is
- *     counted (msgsrc_count below) and handed to the source's done
+ *     counted (enum msg_count below) and handed to the source's done
  *     callback; the entry stays until the source drops it.  Counted at
  *     the destination (MSG_AT_DST: the packet's tag is the sender's
  *     sequence number and entries are found by (source, sequence), so a
