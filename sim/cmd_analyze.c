@@ -31,7 +31,8 @@ analyze_usage(FILE *f)
 "                           --type1-vc, --ties and --ring-vc as there)\n"
 "--ports all compares A..J (3 dimensions) or every configuration up to\n"
 "swapping the cards (35 for 4 dimensions, 126 for 5), least loaded first.\n"
-PROGRESS_HELP);
+"\n"
+"Exit status: 0 done, 2 bad usage or input.\n");
 }
 
 typedef struct row {
@@ -132,7 +133,7 @@ print_one(const row *r)
 		    (long long)a->bisection, net->directed ? "arcs" : "links");
 	printf("  diameter                 %u links\n", a->diameter);
 	printf("  average distance         %.3f links\n", a->avg_distance);
-	printf("  average %s %.3f links (longest %u)\n", net->gen != NULL ?
+	printf("  average %s %.3f links (longest %u)\n", !tt_net_is_torus(net) ?
 	    "route path      " : "DOR path        ", a->avg_dor_hops,
 	    a->max_dor_hops);
 	if (net->twin) {
@@ -201,9 +202,9 @@ analyze_warn(const tt_net *net)
 
 	/* a generated network's routes take one decision per pair
 	 * (tt_cdg_add_all()), a torus's a walk each */
-	if (net->gen != NULL && net->nnodes > TT_GEN_PAIRS_MAX_NODES)
+	if (!tt_net_is_torus(net) && net->nnodes > TT_GEN_PAIRS_MAX_NODES)
 		return;     /* refused, not slow */
-	for (d = 0; d < net->n && net->gen == NULL; d++)
+	for (d = 0; d < net->n && tt_net_is_torus(net); d++)
 		hops += net->k[d] / 4.0;
 	if (pes * pes * hops < (double)ANALYZE_WARN_HOPS)
 		return;

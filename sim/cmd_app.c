@@ -31,7 +31,8 @@ app_usage(FILE *f)
 "the message's last packet), so a message leaves when what it waits for\n"
 "has arrived on this network.  Motifs:\n"
 "  halo3d     3D process grid, as cubic as the ranks allow; per iteration\n"
-"             send to the 6 neighbours, receive theirs, compute\n"
+"             send to the 6 neighbours, receive theirs, compute (alias\n"
+"             stencil)\n"
 "  sweep3d    2D grid; a wavefront from each corner in turn: per block\n"
 "             receive from upstream x and y, compute, send downstream\n"
 "  allreduce  ring allreduce of a --bytes vector (2(n-1) chunk steps),\n"
@@ -43,42 +44,6 @@ app_usage(FILE *f)
 "The grid, roles and rank-to-PE map depend only on the ranks and the\n"
 "flags, never on the network, so the same program runs on every network.\n"
 "\n"
-"motif flags (defaults per motif: ttsim app MOTIF --help-defaults):\n"
-"  --iterations N   --bytes N (a message; allreduce: the vector; incast: a\n"
-"                   response)   --request-bytes N (incast)\n"
-"  --compute-ns T   compute per iteration (sweep3d: per block)\n"
-"  --service-ns T   incast: a server's time per request\n"
-"  --imbalance F    each compute time varies by up to +-F of itself with\n"
-"                   the rank and iteration (0.1)\n"
-"  --clients N      incast (n/16)   --blocks N  sweep3d (8)   --seed N (1)\n"
-"  --ranks N|LIST   the PEs taking part: N (PEs 0..N-1) or a list such as\n"
-"                   0-63,100; rank r runs on the r-th (default: every PE)\n"
-"network flags:   --dims 4,4,4  --ports D|A..J|best  --deadlock vc|bubble|none\n"
-"                 --plain\n"
-"time and model:  --link-gbps G --flit-bytes N (YAML network:, 10 and 16;\n"
-"                 one cycle = flit_bytes * 8 / link_gbps ns)\n"
-"                 --packet-flits N --buffer-flits N --vcs N\n"
-"                 --router-latency N --link-latency N --watchdog N\n"
-"hardware model:  --model FILE --router-ns NS --link-ns NS --send-ns NS\n"
-"                 --recv-ns NS --host-ns NS --vc-bytes N[,M] (ttsim run\n"
-"                 --help)\n"
-"recording:\n"
-"  --record DIR     write what ttd would have captured: one pcap per node\n"
-"                   (<host>-pe.pcap from the YAML nodes: map, n<node>-pe.pcap\n"
-"                   otherwise), each message at its send and a delivery\n"
-"                   copy at its arrival, in node-local time; after a\n"
-"                   signal or a failed write each trace ends on its last\n"
-"                   whole record\n"
-"  --clock-skew NS  nodes' clocks differ by fixed offsets below NS (500000)\n"
-"  --deps-out FILE  the motif's true dependencies, in ttsim trace infer's\n"
-"                   format\n"
-"output:\n"
-"  --json           one object: makespan_cycles, makespan_s (first send to\n"
-"                   last delivery), messages, bytes, ...\n"
-"  --csv FILE       one line per PE: its rank, when its program ended,\n"
-"                   messages sent and received\n"
-"\n"
-PROGRESS_HELP
 "Exit status: 0 ran, 1 the deadlock watchdog fired, 2 bad usage or input\n"
 "or a failed write, 130 interrupted (SIGINT, SIGTERM, SIGHUP; the traces\n"
 "then hold what was recorded until then).\n");
@@ -177,21 +142,35 @@ enum {
 	OPT_APP_DEPS_OUT, OPT_APP_CSV, OPT_APP_HELP_DEFAULTS
 };
 
-static const struct option app_flags[] = {
-	{"iterations", required_argument, NULL, OPT_APP_ITERATIONS},
-	{"bytes", required_argument, NULL, OPT_APP_BYTES},
-	{"request-bytes", required_argument, NULL, OPT_APP_REQUEST_BYTES},
-	{"compute-ns", required_argument, NULL, OPT_APP_COMPUTE_NS},
-	{"service-ns", required_argument, NULL, OPT_APP_SERVICE_NS},
-	{"imbalance", required_argument, NULL, OPT_APP_IMBALANCE},
-	{"clients", required_argument, NULL, OPT_APP_CLIENTS},
-	{"blocks", required_argument, NULL, OPT_APP_BLOCKS},
-	{"seed", required_argument, NULL, OPT_APP_SEED},
-	{"ranks", required_argument, NULL, OPT_APP_RANKS},
-	{"deps-out", required_argument, NULL, OPT_APP_DEPS_OUT},
-	{"csv", required_argument, NULL, OPT_APP_CSV},
-	{"help-defaults", no_argument, NULL, OPT_APP_HELP_DEFAULTS},
-	{NULL, 0, NULL, 0}
+static const optdef app_flags[] = {
+	OPT_TITLE("motif (each motif's defaults: ttsim app MOTIF "
+	    "--help-defaults):"),
+	OPT_VAL("iterations", OPT_APP_ITERATIONS, "N", "iterations"),
+	OPT_VAL("bytes", OPT_APP_BYTES, "N",
+	    "a message (allreduce: the vector; incast: a response)"),
+	OPT_VAL("request-bytes", OPT_APP_REQUEST_BYTES, "N", "incast: a request"),
+	OPT_VAL("compute-ns", OPT_APP_COMPUTE_NS, "T",
+	    "compute per iteration (sweep3d: per block)"),
+	OPT_VAL("service-ns", OPT_APP_SERVICE_NS, "T",
+	    "incast: a server's time per request"),
+	OPT_VAL("imbalance", OPT_APP_IMBALANCE, "F",
+	    "each compute time varies by up to +-F of itself with the rank and "
+	    "iteration"),
+	OPT_VAL("clients", OPT_APP_CLIENTS, "N", "incast: the clients"),
+	OPT_VAL("blocks", OPT_APP_BLOCKS, "N", "sweep3d: blocks per wavefront"),
+	OPT_VAL("seed", OPT_APP_SEED, "N", "the seed of the imbalance"),
+	OPT_VAL("ranks", OPT_APP_RANKS, "N|LIST",
+	    "the PEs taking part: N (PEs 0..N-1) or a list such as 0-63,100; "
+	    "rank r runs on the r-th (default every PE)"),
+	OPT_FLAG("help-defaults", OPT_APP_HELP_DEFAULTS,
+	    "print the motif's defaults and stop"),
+	OPT_VAL("deps-out", OPT_APP_DEPS_OUT, "FILE",
+	    "with --record: the motif's true dependencies, in ttsim trace "
+	    "infer's format"),
+	OPT_VAL("csv", OPT_APP_CSV, "FILE",
+	    "one line per PE: its rank, when its program ended, messages sent "
+	    "and received (- for standard output)"),
+	OPT_END
 };
 
 /* The motif's limits (tt_motif_check() says the same). */
@@ -323,7 +302,7 @@ app_parse(struct app_opts *o, int argc, char **argv)
 	o->so.cmd = "app";
 	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "--help") == 0)) {
-		app_usage(stdout);
+		opt_usage(stdout, app_usage, groups, OPT_NGROUPS(groups));
 		return OPT_HELP_SHOWN;
 	}
 	if (argc < 2 || argv[1][0] == '-') {
@@ -351,9 +330,9 @@ app_parse(struct app_opts *o, int argc, char **argv)
 	if (simopts_resolve(&o->so, &o->no.cfg, &o->link) < 0)
 		return -1;
 	o->ap.ranks = o->ranks;
-	o->ap.packet_flits = o->so.p.packet_flits;
-	o->ap.flit_bytes = o->so.model.flit_bytes;
-	o->ap.link_gbps = o->so.model.link_gbps;
+	o->ap.net.packet_flits = o->so.p.net.packet_flits;
+	o->ap.net.flit_bytes = o->so.model.flit_bytes;
+	o->ap.net.link_gbps = o->so.model.link_gbps;
 	return OPT_PARSED;
 }
 
@@ -398,7 +377,7 @@ print_json(const struct app_opts *o, const struct app_run *x)
 	json_net_fields(stdout, &x->net, "scheme");
 	printf(", \"pes\": %u, \"cycle_ns\": %g, \"link_gbps\": %g, "
 	    "\"flit_bytes\": %d, \"packet_flits\": %d", x->net.ncards,
-	    x->cycle_ns, p->link_gbps, p->flit_bytes, p->packet_flits);
+	    x->cycle_ns, p->net.link_gbps, p->net.flit_bytes, p->net.packet_flits);
 	model_json(stdout, &o->so.model, &o->so.mc);
 	printf(", \"makespan_cycles\": %" PRIu64 ", \"makespan_s\": %.9f"
 	    ", \"first_send_cycle\": %" PRIu64 ", \"last_delivery_cycle\": %"
@@ -455,7 +434,7 @@ print_table(const struct app_opts *o, const struct app_run *x)
 		printf("  internal links    %.1f%% busy\n",
 		    100 * x->res.internal_link_utilization);
 	printf("  1 cycle = %g ns (%d-byte flits at %g Gb/s); simulated in "
-	    "%.2f s\n", x->cycle_ns, o->ap.flit_bytes, o->ap.link_gbps,
+	    "%.2f s\n", x->cycle_ns, o->ap.net.flit_bytes, o->ap.net.link_gbps,
 	    x->wall);
 	if (o->rec.dir != NULL)
 		printf("  recorded          %" PRIu64 " records in %s\n",
@@ -698,7 +677,7 @@ app_build(const struct app_opts *o, struct app_run *x)
 		return -1;
 	}
 	x->nranks = o->ranks != NULL ? o->ap.nranks : x->net.ncards;
-	x->cycle_ns = tt_cycle_ns(o->ap.flit_bytes, o->ap.link_gbps);
+	x->cycle_ns = tt_cycle_ns(o->ap.net.flit_bytes, o->ap.net.link_gbps);
 	return 0;
 }
 

@@ -74,17 +74,6 @@ calib_usage(FILE *f)
 "     of at most 1/16 of a hop, and packet_flits so that one packet holds\n"
 "     the largest frame (a ttsim recording of messages: the file's).\n"
 "\n"
-"  -o, --out MODEL.yaml  write the model: section (replaced whole; - for\n"
-"                        standard output, the table then on standard error)\n"
-"  --quantile Q          the lower envelope of step 5, 0 < Q <= 1 (0.1)\n"
-"  --store-forward       fit store-and-forward switching (ttd's)\n"
-"  --cut-through         fit virtual cut-through (a ttsim recording of\n"
-"                        short messages made with a cut-through model)\n"
-"  --json                the result as one object: parameters {name:\n"
-"                        {value, unit, source}}, fit, segments, host,\n"
-"                        residual, frames_used, notes\n"
-"network flags:         --dims --ports --plain (without FILE.yaml)\n"
-"\n"
 "Exit status: 0 fitted (and -o written), 2 bad usage, no usable frames or\n"
 "a trace that does not match the cluster file.\n");
 }
@@ -102,12 +91,19 @@ struct calib_opts {
 
 enum { OPT_CALIB_QUANTILE = OPT_OWN, OPT_CALIB_SAF, OPT_CALIB_VCT };
 
-static const struct option calib_flags[] = {
-	{"out", required_argument, NULL, OPT_OUT},
-	{"quantile", required_argument, NULL, OPT_CALIB_QUANTILE},
-	{"store-forward", no_argument, NULL, OPT_CALIB_SAF},
-	{"cut-through", no_argument, NULL, OPT_CALIB_VCT},
-	{NULL, 0, NULL, 0}
+static const optdef calib_flags[] = {
+	OPT_TITLE("trace calibrate:"),
+	OPT_VAL("out", OPT_OUT, "MODEL.yaml",
+	    "write the model: section (replaced whole; - for standard output, "
+	    "the table then on standard error)"),
+	OPT_VALDEF("quantile", OPT_CALIB_QUANTILE, "Q",
+	    "the lower envelope of step 5, 0 < Q <= 1", TT_CALIB_QUANTILE),
+	OPT_FLAG("store-forward", OPT_CALIB_SAF,
+	    "fit store-and-forward switching (ttd's)"),
+	OPT_FLAG("cut-through", OPT_CALIB_VCT,
+	    "fit virtual cut-through (a ttsim recording of short messages made "
+	    "with a cut-through model)"),
+	OPT_END
 };
 
 static int

@@ -17,9 +17,12 @@
 #include "twintorus/ti.h"
 #include "ttsim.h"
 
-const struct option tiopts_flags[] = {
-	{"ti-flops", required_argument, NULL, OPT_TI_FLOPS},
-	{NULL, 0, NULL, 0}
+const optdef tiopts_flags[] = {
+	OPT_TITLE("SimGrid time-independent traces:"),
+	OPT_VALDEF("ti-flops", OPT_TI_FLOPS, "RATE",
+	    "the compute rate of a TI trace, flops per second (SimGrid's "
+	    "smpi/host-speed)", TT_TI_FLOPS_DEFAULT),
+	OPT_END
 };
 
 int
@@ -61,21 +64,9 @@ TT_TI_INDEX "\n"
 "An MPI-level trace (an OTF2 archive's anchor FILE.otf2, or a TI trace) is\n"
 "exported alone, one rank file per rank, its messages and dependencies by\n"
 "MPI's matching (its collectives as their point-to-point messages).\n"
+"Without FILE.yaml or network flags the network is a 3DT 4x4x4.\n"
 "\n"
-"  --ti DIR        the directory to write, whole or not at all (it must\n"
-"                  not exist, or be empty)\n"
-"  --deps FILE     the dependencies to write (trace infer -o, app\n"
-"                  --deps-out) instead of inferring them from TRACE...\n"
-"  --ti-flops RATE flops per second of the compute actions (SimGrid's\n"
-"                  smpi/host-speed when replaying; %g, its default)\n"
-"  --force         replace DIR if it holds regular files only\n"
-"  --json          the summary as one object\n"
-"inference flags: --burst-gap --pause --window --turnaround\n"
-"                 --recorded-model, as trace infer takes them\n"
-"network flags:   --dims --ports --plain (the PE count: default 4,4,4)\n"
-"\n"
-"Exit status: 0 written, 2 bad usage, a damaged trace or DIR not written.\n",
-	    TT_TI_FLOPS_DEFAULT);
+"Exit status: 0 written, 2 bad usage, a damaged trace or DIR not written.\n");
 }
 
 struct export_opts {
@@ -91,11 +82,17 @@ struct export_opts {
 
 enum { OPT_EXPORT_TI = OPT_OWN, OPT_EXPORT_DEPS, OPT_EXPORT_FORCE };
 
-static const struct option export_flags[] = {
-	{"ti", required_argument, NULL, OPT_EXPORT_TI},
-	{"deps", required_argument, NULL, OPT_EXPORT_DEPS},
-	{"force", no_argument, NULL, OPT_EXPORT_FORCE},
-	{NULL, 0, NULL, 0}
+static const optdef export_flags[] = {
+	OPT_TITLE("trace export:"),
+	OPT_VAL("ti", OPT_EXPORT_TI, "DIR",
+	    "the directory to write, whole or not at all (it must not exist, "
+	    "or be empty)"),
+	OPT_VAL("deps", OPT_EXPORT_DEPS, "FILE",
+	    "the dependencies to write (trace infer -o, app --deps-out) "
+	    "instead of inferring them from TRACE..."),
+	OPT_FLAG("force", OPT_EXPORT_FORCE,
+	    "replace DIR if it holds regular files only"),
+	OPT_END
 };
 
 static int

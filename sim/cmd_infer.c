@@ -58,21 +58,8 @@ infer_usage(FILE *f)
 "  6. A cycle (possible only with a wrong trace) is broken with a warning.\n"
 "Plain captures (tcpdump, through the YAML addresses: map) have no delivery\n"
 "copies: a frame is taken as received when captured, an approximation.\n"
-"\n"
-"  -o, --out FILE  the dependency file (- for standard output): one line\n"
-"                  per message: pe seq dst bytes t_ns gap_ns preds\n"
-"  --burst-gap NS  rule 2 (50000)\n"
-"  --pause NS      rule 4 (1000)\n"
-"  --window NS     rule 3 (100000000: 100 ms)\n"
-"  --turnaround NS rule 5: the recorded hosts' time to take a message up\n"
-"                  to the application and its answer down, outside the\n"
-"                  trace (ttsim trace calibrate's host_ns; 0)\n"
-"  --recorded-model FILE  the recording's model file (ttsim trace\n"
-"                  calibrate -o): --turnaround is its host_ns\n"
-"  --score FILE    compare with true dependencies (ttsim app --deps-out):\n"
-"                  precision and recall of the predecessors\n"
-"  --json          the summary as one object\n"
-"network flags:   --dims --ports --plain (the PE count: default 4,4,4)\n"
+"Without FILE.yaml or network flags the network is a 3DT 4x4x4: give the\n"
+"one that has as many PEs as the trace.\n"
 "\n"
 "Exit status: 0 written, 2 bad usage or a damaged trace.\n");
 }
@@ -80,13 +67,25 @@ infer_usage(FILE *f)
 /* The inference's own limits, for --burst-gap, --pause and --window. */
 #define INFER_NS_MAX (1ull << 50)
 
-const struct option inferopts_flags[] = {
-	{"burst-gap", required_argument, NULL, OPT_BURST_GAP},
-	{"pause", required_argument, NULL, OPT_PAUSE},
-	{"window", required_argument, NULL, OPT_WINDOW},
-	{"turnaround", required_argument, NULL, OPT_TURNAROUND},
-	{"recorded-model", required_argument, NULL, OPT_RECORDED_MODEL},
-	{NULL, 0, NULL, 0}
+const optdef inferopts_flags[] = {
+	OPT_TITLE("dependency inference (the rules of ttsim trace infer "
+	    "--help):"),
+	OPT_VALDEF("burst-gap", OPT_BURST_GAP, "NS",
+	    "rule 2: TCP segments further apart end a write",
+	    TT_INFER_BURST_GAP_NS_DEFAULT),
+	OPT_VALDEF("pause", OPT_PAUSE, "NS", "rule 4: a longer pause ends a burst",
+	    TT_INFER_PAUSE_NS_DEFAULT),
+	OPT_VALDEF("window", OPT_WINDOW, "NS",
+	    "rule 3: trace time after which an unmatched send or delivery is "
+	    "given up", TT_INFER_WINDOW_NS_DEFAULT),
+	OPT_VAL("turnaround", OPT_TURNAROUND, "NS",
+	    "rule 5: the recorded hosts' time to take a message up to the "
+	    "application and its answer down, outside the trace (ttsim trace "
+	    "calibrate's host_ns; default 0)"),
+	OPT_VAL("recorded-model", OPT_RECORDED_MODEL, "FILE",
+	    "the recording's model file (ttsim trace calibrate -o): "
+	    "--turnaround is its host_ns"),
+	OPT_END
 };
 
 /* --recorded-model FILE: the recording's hardware model (a calibration's
@@ -136,10 +135,15 @@ struct infer_opts {
 
 enum { OPT_INFER_SCORE = OPT_OWN };
 
-static const struct option infer_flags[] = {
-	{"out", required_argument, NULL, OPT_OUT},
-	{"score", required_argument, NULL, OPT_INFER_SCORE},
-	{NULL, 0, NULL, 0}
+static const optdef infer_flags[] = {
+	OPT_TITLE("trace infer:"),
+	OPT_VAL("out", OPT_OUT, "FILE",
+	    "the dependency file (- for standard output): one line per "
+	    "message: pe seq dst bytes t_ns gap_ns preds"),
+	OPT_VAL("score", OPT_INFER_SCORE, "FILE",
+	    "compare with true dependencies (ttsim app --deps-out): precision "
+	    "and recall of the predecessors"),
+	OPT_END
 };
 
 static int

@@ -648,10 +648,12 @@ struct plotargs {
 
 enum { OPT_PLOT_TITLE = OPT_OWN };
 
-static const struct option plot_flags[] = {
-	{"output", required_argument, NULL, OPT_OUT},
-	{"title", required_argument, NULL, OPT_PLOT_TITLE},
-	{NULL, 0, NULL, 0}
+static const optdef plot_flags[] = {
+	OPT_TITLE("plot:"),
+	OPT_VAL("output", OPT_OUT, "FILE",
+	    "the plot to write: .png or .svg (required)"),
+	OPT_VAL("title", OPT_PLOT_TITLE, "TEXT", "the plot's title"),
+	OPT_END
 };
 
 static int

@@ -34,62 +34,6 @@ replay_usage(FILE *f)
 "(12.8 ns with the defaults, 16 bytes at 10 Gb/s).  Plain captures (tcpdump\n"
 "of Ethernet/IP) replay through the YAML file's addresses: map.\n"
 "\n"
-"network flags:   --dims 4,4,4  --ports D|A..J|best  --deadlock vc|bubble|none\n"
-"                 --plain  --type1-vc port|room  --ties plus|random\n"
-"                 --ring-vc hop|entry (see ttsim run --help)\n"
-"  --compare LIST  run several networks on the same trace: port\n"
-"                  configurations (D, A..J, best), 2d (the plain 2D torus\n"
-"                  with as many PEs, as square as possible) or topologies\n"
-"                  such as 16x8:plain or 4x4x8; all need as many PEs.\n"
-"                  ITEM@SPEED: at that link speed, all else equal (D@2.5G,\n"
-"                  A@100M, 2d@10G; k, M, G, T bits/s, a plain number Gb/s)\n"
-"  --jobs N        run N networks at a time, each in a process of its own\n"
-"                  (default: the cores online); the output is the same\n"
-"                  as with --jobs 1 (wall_s aside).  Under mpirun the ranks\n"
-"                  share the networks instead (whole ones while there are\n"
-"                  as many as ranks)\n"
-"timing:\n"
-"  --speed X       trace time divided by X (2: twice as fast; default 1)\n"
-"  --speed max     ignore time: every PE sends its messages back to back,\n"
-"                  the PEs kept within --lookahead messages of each other\n"
-"                  in trace order (the result depends on it)\n"
-"  --link-gbps G   --flit-bytes N   (YAML network:, default 10 and 16)\n"
-"  --lookahead N   messages read ahead of the simulation (4096); memory\n"
-"                  holds these and what is in flight, not the whole trace\n"
-"  --warmup N      measure from cycle N: accepted load counts packets that\n"
-"                  arrive from then until the last message is generated,\n"
-"                  latency the messages generated in that window (0)\n"
-"causal replay (instead of the recorded times):\n"
-"  --causal        each PE sends its messages in its order, each when the\n"
-"                  messages that enabled it have arrived in the simulation\n"
-"                  and its compute gap has passed (ttsim trace infer says\n"
-"                  how both are read from the trace); for predicting an\n"
-"                  application on another network.  Open loop (the\n"
-"                  default) is for load: what the network does with this\n"
-"                  traffic at these times\n"
-"  --deps FILE     the dependencies from a file (ttsim trace infer, or\n"
-"                  ttsim app --deps-out) instead of inferring them\n"
-"  --placement P   where the trace's ranks (its PE ids) run: linear (rank r\n"
-"                  on PE r, the default), random:SEED, or a file of\n"
-"                  \"RANK PE\" lines (PE an id or x,y,z/c)\n"
-"  --burst-gap NS --pause NS --window NS --turnaround NS\n"
-"  --recorded-model FILE   the inference's (ttsim trace infer --help); the\n"
-"                  recording's model, where --model is the one to predict\n"
-"model:           --packet-flits N (4)  --buffer-flits N (128)  --vcs N\n"
-"                 --router-latency N (1)  --link-latency N (1)  --watchdog N\n"
-"hardware model:  --model FILE --router-ns NS --link-ns NS --send-ns NS\n"
-"                 --recv-ns NS --host-ns NS --vc-bytes N[,M] (ttsim run\n"
-"                 --help)\n"
-"output:\n"
-"  --top N         hottest links listed (10)\n"
-"  --json          one object: the trace, then one entry per network with\n"
-"                  every link's utilisation\n"
-"  --csv FILE      one line per message and network (causal: the last two\n"
-"                  columns are the sequence and the predecessor count)\n"
-"  --plot FILE     message latency CDF per network (.png or .svg, gnuplot)\n"
-"\n"
-PROGRESS_HELP
-"\n"
 "An MPI-level trace (OTF2 anchor FILE.otf2; SimGrid TI, --ti-flops RATE)\n"
 "replays alone and causally: rank r on PE r (or --placement), MPI's own\n"
 "matching, collectives as fixed algorithms (man ttsim); --deps refused.\n"
@@ -183,7 +127,7 @@ accepted(const struct netrun *r, const tt_replay_params *rpp)
 
 	if (end <= rpp->warmup)
 		return 0;
-	return (double)r->rr.packets_window * rpp->packet_flits /
+	return (double)r->rr.packets_window * rpp->net.packet_flits /
 	    ((double)(end - rpp->warmup) * r->net.ncards);
 }
 
@@ -232,8 +176,8 @@ json_trace(const struct replay *r)
 		printf("\"max\"");
 	printf(", \"lookahead\": %" PRIu64 ", \"cycle_ns\": %g, \"link_gbps\": %g"
 	    ", \"flit_bytes\": %d, \"packet_flits\": %d, \"networks\": [",
-	    rpp->lookahead, r->cycle_ns, rpp->link_gbps, rpp->flit_bytes,
-	    rpp->packet_flits);
+	    rpp->lookahead, r->cycle_ns, rpp->net.link_gbps, rpp->net.flit_bytes,
+	    rpp->net.packet_flits);
 }
 
 /* Is link l of r an output to the card's own PE, or a port without a
@@ -243,7 +187,7 @@ pe_port(const struct netrun *r, uint64_t l)
 {
 	int i = (int)(l % (uint64_t)r->nports);
 
-	return i == r->nports - 1 || (r->net.gen != NULL &&
+	return i == r->nports - 1 || (!tt_net_is_torus(&r->net) &&
 	    !tt_net_has_link(&r->net, (uint32_t)(l / (uint64_t)r->nports), i));
 }
 
@@ -459,7 +403,7 @@ print_table(const struct replay *r)
 		printf("at full speed (time ignored; PEs kept within %" PRIu64
 		    " messages of each other)", rpp->lookahead);
 	printf(", 1 cycle = %g ns (%d-byte flits at %g Gb/s)\n", r->cycle_ns,
-	    rpp->flit_bytes, rpp->link_gbps);
+	    rpp->net.flit_bytes, rpp->net.link_gbps);
 	if (r->causal.on)
 		causal_table(stdout, r);
 	printf("\n%-28s %14s %12s %10s %10s %10s %10s %9s %9s\n", "network",
@@ -511,16 +455,38 @@ enum {
 	OPT_REPLAY_SPEED, OPT_REPLAY_WARMUP, OPT_REPLAY_LOOKAHEAD, OPT_REPLAY_TOP
 };
 
+#define REPLAY_TOP_DEFAULT 10
+
 /* Listed first: --csv takes a file here, --warmup is the replay's own. */
-static const struct option replay_flags[] = {
-	{"compare", required_argument, NULL, OPT_REPLAY_COMPARE},
-	{"csv", required_argument, NULL, OPT_REPLAY_CSV},
-	{"plot", required_argument, NULL, OPT_REPLAY_PLOT},
-	{"speed", required_argument, NULL, OPT_REPLAY_SPEED},
-	{"warmup", required_argument, NULL, OPT_REPLAY_WARMUP},
-	{"lookahead", required_argument, NULL, OPT_REPLAY_LOOKAHEAD},
-	{"top", required_argument, NULL, OPT_REPLAY_TOP},
-	{NULL, 0, NULL, 0}
+static const optdef replay_flags[] = {
+	OPT_TITLE("replay:"),
+	OPT_VAL("compare", OPT_REPLAY_COMPARE, "LIST",
+	    "run several networks on the same trace: port configurations (D, "
+	    "A..J, best), 2d (the plain 2D torus with as many PEs, as square "
+	    "as possible) or topologies such as 16x8:plain or 4x4x8; all need "
+	    "as many PEs.  ITEM@SPEED: at that link speed, all else equal "
+	    "(D@2.5G, A@100M, 2d@10G; k, M, G, T bits/s, a plain number Gb/s)"),
+	OPT_VAL("speed", OPT_REPLAY_SPEED, "X|max",
+	    "trace time divided by X (2: twice as fast; default 1); max: every "
+	    "PE sends its messages back to back, the PEs kept within "
+	    "--lookahead messages of each other in trace order (the result "
+	    "depends on it)"),
+	OPT_VALDEF("lookahead", OPT_REPLAY_LOOKAHEAD, "N",
+	    "messages read ahead of the simulation: memory holds these and "
+	    "what is in flight, not the whole trace",
+	    TT_REPLAY_LOOKAHEAD_DEFAULT),
+	OPT_VAL("warmup", OPT_REPLAY_WARMUP, "N",
+	    "measure from cycle N: accepted load counts packets that arrive "
+	    "from then until the last message is generated, latency the "
+	    "messages generated in that window (default 0)"),
+	OPT_VALDEF("top", OPT_REPLAY_TOP, "N", "hottest links listed",
+	    REPLAY_TOP_DEFAULT),
+	OPT_VAL("csv", OPT_REPLAY_CSV, "FILE",
+	    "one line per message and network (causal: the last two columns "
+	    "are the sequence and the predecessor count)"),
+	OPT_VAL("plot", OPT_REPLAY_PLOT, "FILE",
+	    "message latency CDF per network (.png or .svg, gnuplot)"),
+	OPT_END
 };
 
 /* --speed: a speed-up in this range, or max. */
@@ -628,7 +594,7 @@ replay_parse(struct replay *r, int argc, char **argv)
 	causal_opts_init(&r->causal);
 	r->sim.cmd = "replay";
 	tt_replay_params_default(&r->rpp);
-	r->top = 10;
+	r->top = REPLAY_TOP_DEFAULT;
 	r->jobs = jobs_default();
 	rc = opt_parse("replay", replay_usage, groups, OPT_NGROUPS(groups), argc, argv);
 	if (rc != OPT_PARSED)
@@ -642,10 +608,10 @@ replay_parse(struct replay *r, int argc, char **argv)
 	}
 	if (simopts_resolve(&r->sim, &r->net.cfg, &r->link) < 0)
 		return -1;
-	r->rpp.packet_flits = r->sim.p.packet_flits;
-	r->rpp.flit_bytes = r->sim.model.flit_bytes;
-	r->rpp.link_gbps = r->sim.model.link_gbps;
-	r->cycle_ns = tt_replay_cycle_ns(&r->rpp);
+	r->rpp.net.packet_flits = r->sim.p.net.packet_flits;
+	r->rpp.net.flit_bytes = r->sim.model.flit_bytes;
+	r->rpp.net.link_gbps = r->sim.model.link_gbps;
+	r->cycle_ns = tt_cycle_ns(r->rpp.net.flit_bytes, r->rpp.net.link_gbps);
 	if (r->plot_path != NULL && plot_ready("replay", r->plot_path) < 0)
 		return -1;
 	return OPT_PARSED;
@@ -759,10 +725,10 @@ replay_model(struct replay *r, struct netrun *rn)
 		rn->mc = r->sim.mc;
 	}
 	rn->rpp = r->rpp;
-	rn->rpp.packet_flits = rn->p.packet_flits;
-	rn->rpp.flit_bytes = rn->model.flit_bytes;
-	rn->rpp.link_gbps = rn->model.link_gbps;
-	rn->cycle_ns = tt_replay_cycle_ns(&rn->rpp);
+	rn->rpp.net.packet_flits = rn->p.net.packet_flits;
+	rn->rpp.net.flit_bytes = rn->model.flit_bytes;
+	rn->rpp.net.link_gbps = rn->model.link_gbps;
+	rn->cycle_ns = tt_cycle_ns(rn->rpp.net.flit_bytes, rn->rpp.net.link_gbps);
 	return 0;
 }
 

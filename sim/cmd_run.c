@@ -22,62 +22,9 @@ run_usage(FILE *f)
 "latency); unless a window is given, a window that fails becomes warm-up\n"
 "and the next is measured, up to --warmup-max cycles of warm-up.\n"
 "\n"
-"network flags:   --dims 4,4,4  --ports D|A..J|best  --deadlock vc|bubble|none\n"
-"                 --plain (one card, 2n ports: the ordinary torus)\n"
-"                 --topology SPEC (pruned:k=8, msn:k=8, mh3dt:m=4,n=4,\n"
-"                 tesh:L=2, twin:8x8x8; see ttsim(1))\n"
-"rules (the seed model's first; the others match another simulator):\n"
-"  --type1-vc port|room  a type-1 packet's internal-link VC: by the port it\n"
-"                  leaves by (seed 000 §7.1 footnote 5), or the emptiest\n"
-"  --ties plus|random    a distance-k/2 tie: always +, or drawn per packet\n"
-"  --ring-vc hop|entry   a ring's VC class: per hop (Alg. 4), or fixed when\n"
-"                  the packet enters the ring\n"
-"traffic:\n"
-"  --traffic NAME  uniform (default), hotspot, tornado, transpose,\n"
-"                  bit-reversal, bit-complement, shuffle, bit-rotate,\n"
-"                  center-reflection, neighbour, random-permutation, flows\n"
-"  --load F        offered flits/cycle/PE (default 0.1); a PE injects at\n"
-"                  most 1, so above 1 its source queue grows (a warning)\n"
-"  --hot PE        hotspot: a hot PE (repeat; default the centre node's PE0)\n"
-"  --hot-fraction F  hotspot: share of packets sent to the hot PEs (0.1)\n"
-"  --flow SRC:DST  flows: only these pairs send (repeat); PEs as ids or x,y,z/c\n"
-"  --uniform-self  uniform traffic may pick the source itself (BookSim2's)\n"
-"  --seed N        first random seed (default 1)\n"
-"  --seeds N       N runs, with seeds S, S+1, ... from --seed S; mean and\n"
-"                  95%% confidence interval\n"
-"model (defaults from seed 000 §7.1, or the YAML network: section):\n"
-"  --packet-flits N (4)  --buffer-flits N (128 per input port)\n"
-"  --vcs N         at least N VCs per port (4 under vc, 1 otherwise; ports\n"
-"                  that need more get the next power of two)\n"
-"  --router-latency N (1)  --link-latency N (1)\n"
-"hardware model (ns and bytes; twintorus.yaml(5) model:, over the file's):\n"
-"  --model FILE    a model file (model: only)\n"
-"  --router-ns NS  --link-ns NS  per hop; R, L = max(1, round(NS / cycle))\n"
-"  --send-ns NS  --recv-ns NS    endpoint overheads per packet\n"
-"  --host-ns NS    the hosts' turnaround outside a ttd trace: half of it\n"
-"                  added to each overhead\n"
-"  --vc-bytes N[,M]              buffer per VC (M: the internal link)\n"
-"  --warmup N (2000)  --measure N (10000)  --drain N (20000 at most): any\n"
-"                  of them runs the window as given (the test only flags)\n"
-"  --warmup-max N  the longest warm-up when extending (100000; 0: never)\n"
-"  --watchdog N    cycles without a flit moving that count as deadlock (5000)\n"
-"output:          a table; --json (one object) or --csv\n"
-"recording:       --record DIR: write what ttd would have captured, one pcap\n"
-"                  per node (<host>-pe.pcap, or n<node>-pe.pcap), every\n"
-"                  packet a message: at its generation and, delivered, at\n"
-"                  its arrival; node clocks offset by up to --clock-skew NS\n"
-"                  (500000); one seed\n"
-"planning:        --dry-run [--ranks N]: simulate nothing; print the bytes\n"
-"                  the engine allocates for this network, per PE, and per\n"
-"                  rank and per switch when mpirun -np N shares it (slabs\n"
-"                  of the last dimension; a switch per card), and the\n"
-"                  packet pool's most (mapped: a run touches only what it\n"
-"                  has in flight)\n"
-"\n"
 "Under mpirun -np N (ttsim built with Open MPI) the ranks share the run and\n"
 "its results are the serial run's, bit for bit; rank 0 prints.\n"
 "\n"
-PROGRESS_HELP
 "Exit status: 0 ran, 1 the deadlock watchdog fired (the channels are\n"
 "printed), 2 bad usage or input.\n");
 }
@@ -174,10 +121,17 @@ struct runargs {
 
 enum { OPT_RUN_DRY = OPT_OWN, OPT_RUN_RANKS };
 
-static const struct option run_flags[] = {
-	{"dry-run", no_argument, NULL, OPT_RUN_DRY},
-	{"ranks", required_argument, NULL, OPT_RUN_RANKS},
-	{NULL, 0, NULL, 0}
+static const optdef run_flags[] = {
+	OPT_TITLE("planning:"),
+	OPT_FLAG("dry-run", OPT_RUN_DRY,
+	    "simulate nothing; print the bytes the engine allocates for this "
+	    "network, per PE, per rank and per switch when mpirun -np N shares "
+	    "it (slabs of the last dimension; a switch per card), and the "
+	    "packet pool's most (mapped: a run touches only what it has in "
+	    "flight)"),
+	OPT_VAL("ranks", OPT_RUN_RANKS, "N", "with --dry-run: the N of mpirun "
+	    "-np N (default 1)"),
+	OPT_END
 };
 
 static int
@@ -197,7 +151,6 @@ static int
 run_parse(struct runargs *a, int argc, char **argv)
 {
 	const opt_group groups[] = {
-		{run_flags, 0, run_take, a},
 		{netopts_flags, 1, netopts_take, &a->net},
 		{netopts_rule_flags, 0, netopts_take, &a->net},
 		{outopts_json_csv, 0, outopts_take, &a->out},
@@ -206,6 +159,7 @@ run_parse(struct runargs *a, int argc, char **argv)
 		{modelopts_flags, 0, modelopts_take, &a->sim},
 		{simopts_window_flags, 0, simopts_take, &a->sim},
 		{recordopts_flags, 0, recordopts_take, &a->rec},
+		{run_flags, 0, run_take, a},
 		{progress_flags, 0, progress_take, NULL},
 	};
 	int r;

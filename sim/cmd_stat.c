@@ -33,15 +33,12 @@ stat_usage(FILE *f)
 "\n"
 "An MPI-level trace (an OTF2 archive, named by its anchor file FILE.otf2; a\n"
 "SimGrid time-independent trace, named by its index file or a directory\n"
-"holding smpi_simgrid.txt, its compute in flops at --ti-flops RATE flops/s,\n"
-"SimGrid's default 20000 unless given) is\n"
+"holding smpi_simgrid.txt, its compute in flops at --ti-flops) is\n"
 "summarised alone: its ranks, its messages as causal replay sends them (each\n"
 "point-to-point message once, and the messages the collectives become),\n"
 "their payload bytes, the collective calls, the recorded span and compute,\n"
 "and the busiest rank pairs.\n"
 "\n"
-"  --top N   pairs, PEs and addresses listed (default 10; --json lists all)\n"
-"  --ti-flops RATE  a TI trace's compute rate, flops per second\n"
 "Exit status: 0 read, 2 bad usage or a damaged trace.\n");
 }
 
@@ -461,9 +458,14 @@ stat_mpi_path(const struct statargs *a, const char **path)
 
 enum { OPT_STAT_TOP = OPT_OWN };
 
-static const struct option stat_flags[] = {
-	{"top", required_argument, NULL, OPT_STAT_TOP},
-	{NULL, 0, NULL, 0}
+#define STAT_TOP_DEFAULT 10
+
+static const optdef stat_flags[] = {
+	OPT_TITLE("trace stat:"),
+	OPT_VALDEF("top", OPT_STAT_TOP, "N",
+	    "pairs, PEs and addresses listed (--json lists all)",
+	    STAT_TOP_DEFAULT),
+	OPT_END
 };
 
 static int
@@ -492,7 +494,7 @@ stat_parse(struct statargs *a, int argc, char **argv)
 	int r;
 
 	netopts_init(&a->net);
-	a->top = 10;
+	a->top = STAT_TOP_DEFAULT;
 	r = opt_parse(cmd, stat_usage, groups, OPT_NGROUPS(groups), argc, argv);
 	if (r != OPT_PARSED)
 		return r;

@@ -24,29 +24,15 @@ sweep_usage(FILE *f)
 "                   [--jobs N]\n"
 "\n"
 "Runs `ttsim run` for every combination, topology by topology, and reports\n"
-"each point as it finishes, then where each curve saturates.\n"
-"  --topo LIST      topologies, e.g. 4x4x4,8x8:plain (':plain' = one card\n"
-"                   per node); default the --dims / file network\n"
-"  --ports LIST     e.g. A,D,G, or all (A..J for 3 dimensions); twin only\n"
-"  --deadlock LIST  e.g. vc,bubble\n"
-"  --loads LIST     e.g. 0.1,0.2,0.3 or 0.05:0.5:0.05 (default)\n"
-"  --refine STEP    when a curve saturates, add loads half way between its\n"
-"                   steady-state peak and the loads beside it until they\n"
-"                   are at most STEP apart (default 0.01; 0: never)\n"
-"  --plot FILE      also draw the curves with gnuplot (.png or .svg)\n"
-"  --jobs N         run N points at a time, each in a process of its own\n"
-"                   (default: the cores online); the output is the same\n"
-"                   bytes as with --jobs 1.  Under mpirun the ranks share\n"
-"                   the points instead (whole points while there are as\n"
-"                   many as ranks)\n"
-"Every `ttsim run` flag applies to every point (see ttsim run --help).  The\n"
-"peak reported is the highest accepted load among points whose accepted\n"
-"load passed the steady-state test.\n"
+"each point as it finishes, then where each curve saturates.  Every\n"
+"`ttsim run` flag applies to every point.  The peak reported is the\n"
+"highest accepted load among points whose accepted load passed the\n"
+"steady-state test.\n"
 "The table's load is the --loads value, the load asked for; offered and\n"
 "accepted are the flits/cycle/PE generated and delivered in the window\n"
 "(CSV and JSON: load, offered_load, accepted_load).  A curve's summary\n"
 "gives the lowest offered load that saturated and its steady-state peak.\n"
-PROGRESS_HELP
+"\n"
 "Exit status: 0 done, 1 some point deadlocked, 2 bad usage or input.\n");
 }
 
@@ -157,15 +143,27 @@ enum {
 	OPT_SWEEP_LOADS, OPT_SWEEP_PLOT, OPT_SWEEP_REFINE
 };
 
+#define SWEEP_LOADS_DEFAULT  "0.05:0.5:0.05"
+#define SWEEP_REFINE_DEFAULT 0.01
+
 /* Listed before the network group: here --ports and --deadlock take lists. */
-static const struct option sweep_flags[] = {
-	{"topo", required_argument, NULL, OPT_SWEEP_TOPO},
-	{"ports", required_argument, NULL, OPT_SWEEP_PORTS},
-	{"deadlock", required_argument, NULL, OPT_SWEEP_DEADLOCK},
-	{"loads", required_argument, NULL, OPT_SWEEP_LOADS},
-	{"plot", required_argument, NULL, OPT_SWEEP_PLOT},
-	{"refine", required_argument, NULL, OPT_SWEEP_REFINE},
-	{NULL, 0, NULL, 0}
+static const optdef sweep_flags[] = {
+	OPT_TITLE("sweep:"),
+	OPT_VAL("topo", OPT_SWEEP_TOPO, "LIST",
+	    "topologies, e.g. 4x4x4,8x8:plain (:plain = one card per node); "
+	    "default the --dims or file network"),
+	OPT_VAL("ports", OPT_SWEEP_PORTS, "LIST",
+	    "e.g. A,D,G, or all (A..J for 3 dimensions); twin only"),
+	OPT_VAL("deadlock", OPT_SWEEP_DEADLOCK, "LIST", "e.g. vc,bubble"),
+	OPT_VAL("loads", OPT_SWEEP_LOADS, "LIST|FROM:TO:STEP",
+	    "e.g. 0.1,0.2,0.3 (default " SWEEP_LOADS_DEFAULT ")"),
+	OPT_VALDEF("refine", OPT_SWEEP_REFINE, "STEP",
+	    "when a curve saturates, add loads half way between its "
+	    "steady-state peak and the loads beside it until they are at most "
+	    "STEP apart; 0: never", SWEEP_REFINE_DEFAULT),
+	OPT_VAL("plot", OPT_SWEEP_PLOT, "FILE",
+	    "also draw the curves with gnuplot (.png or .svg)"),
+	OPT_END
 };
 
 static int
@@ -203,8 +201,8 @@ sweep_parse(struct sweep *sw, int argc, char **argv)
 	netopts_init(&sw->net);
 	simopts_init(&sw->sim);
 	sw->sim.cmd = "sweep";
-	sw->loads = "0.05:0.5:0.05";
-	sw->refine = 0.01;
+	sw->loads = SWEEP_LOADS_DEFAULT;
+	sw->refine = SWEEP_REFINE_DEFAULT;
 	sw->jobs = jobs_default();
 	r = opt_parse("sweep", sweep_usage, groups, OPT_NGROUPS(groups), argc, argv);
 	if (r != OPT_PARSED)

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "twintorus/motif.h"
 #include "twintorus/trace.h"
 #include "twintorus/workload.h"
 #include "ttsim.h"
@@ -21,6 +22,9 @@
 static void
 synth_usage(FILE *f)
 {
+	tt_motif_params mp;
+	int a;
+
 	fprintf(f,
 "usage: ttsim trace synth [FILE.yaml] [network flags] --app NAME -o OUT\n"
 "                         [app flags] [--per-node] [--seed N]\n"
@@ -29,41 +33,39 @@ synth_usage(FILE *f)
 "(nanosecond timestamps, torus data frame, header only) per message, as\n"
 "ttd records it, so that `ttsim replay` and `ttsim trace stat` read it.\n"
 "\n"
-"applications (--app):\n"
-"  stencil     3D halo exchange: the PEs form a process grid as cubic as\n"
-"              their number allows; each iteration every PE computes, then\n"
-"              sends one halo to each of its 6 neighbours (periodic)\n"
-"  alltoall    each iteration every PE sends to every other, PE p to p+1,\n"
-"              p+2, ... in turn (the shifted-ring schedule)\n"
+"applications (--app): the motifs of ttsim app, each rank's program the\n"
+"same, scheduled open loop (times fixed ahead; no message waits for another):\n"
+"an iteration starts every period; a rank computes (compute time +-10%%,\n"
+"from its own random stream, unless its sends wait for receives), then\n"
+"sends back to back at the link's speed; a receive counts as one step\n"
+"(1.5 times the serialisation of the largest message, plus 1 us)\n"
+"  halo3d      3D halo exchange on a process grid as cubic as the PEs allow:\n"
+"              each PE sends to its 6 neighbours (periodic); alias stencil\n"
+"  sweep3d     wavefront sweeps over a 2D grid, in blocks (8)\n"
 "  allreduce   ring allreduce of a vector: 2(N-1) steps, in each PE p sends\n"
 "              a 1/N chunk to p+1\n"
+"  alltoall    every PE sends to every other, p to p+1, p+2, ... in turn\n"
+"  incast      clients (N/16) send requests of 256 bytes to their servers,\n"
+"              which respond\n"
+"  pingpong    PE p < N/2 and p + N/2 send a message there and back\n"
 "  uniform, hotspot, tornado, ... (the patterns of ttsim run): Bernoulli\n"
 "              injection at --load, exactly as ttsim run generates it\n"
-"app flags:\n"
-"  --bytes N        message bytes (stencil 8192 per halo, alltoall 4096,\n"
-"                   allreduce 1048576 for the whole vector; patterns one\n"
-"                   packet: packet_flits * flit_bytes); at most 64 MiB\n"
-"  --iterations N   stencil 10, alltoall and allreduce 4\n"
-"  --compute-us T   compute time before each iteration's messages (stencil\n"
-"                   50, others 20); each PE's varies by +-10%%\n"
-"  --load F --cycles N (20000) --hot PE --hot-fraction F --flow S:D\n"
-"                   patterns: as in ttsim run; time is cycles * cycle ns\n"
-"  --packet-flits N patterns: flits per packet (YAML network:, default 4)\n"
-"  --messages N     stop after N messages (any application)\n"
-"  --link-gbps G --flit-bytes N   link speed and flit size (YAML network:,\n"
-"                   default 10 and 16) for message times\n"
-"output:\n"
-"  -o, --out PATH   a .pcap file (- for standard output), or with --per-node\n"
-"                   a directory that gets one node-NNNNN.pcap per node, as a\n"
-"                   cluster records it\n"
-"  --seed N         seed of the jitter and of the patterns (1)\n"
-"\n"
+"defaults (--bytes, --iterations, --compute-us), ttsim app's:\n");
+	for (a = 0; a < TT_MOTIF_COUNT; a++) {
+		tt_motif_params_default(&mp, (enum tt_motif)a);
+		fprintf(f, "  %-11s %llu bytes, %llu iterations, %g us\n",
+		    tt_motif_name((enum tt_motif)a),
+		    (unsigned long long)mp.bytes,
+		    (unsigned long long)mp.iterations, mp.compute_ns / 1e3);
+	}
+	fprintf(f, "\n"
 "A trace file is written under a temporary name beside it (PATH.XXXXXX.part,\n"
 "beside the file a symbolic link names) and renamed over it when complete;\n"
 "a FIFO or a device is written through.  An interrupt (Ctrl-C, SIGTERM)\n"
 "stops the writing and removes the temporary files: a file is replaced\n"
 "only by a complete trace (a FIFO or standard output ends on a whole\n"
 "record).\n"
+"\n"
 "Exit status: 0 written, 2 bad usage or input, 130 interrupted.\n");
 }
 
@@ -96,8 +98,11 @@ struct synth {
 	netopts net;
 	simopts sim;            /* the pattern's flags, --seed */
 	linkopts link;
-	tt_app_params app;
-	int is_app;             /* an application, not a pattern */
+	enum tt_motif motif;
+	uint64_t bytes;         /* --bytes; 0: the default */
+	int iterations;         /* --iterations; 0: the motif's */
+	double compute_us;      /* --compute-us; below 0: the motif's */
+	int is_app;             /* a motif, not a pattern */
 	int app_set, per_node;
 	const char *out;
 	uint64_t max_msgs, cycles;
@@ -109,42 +114,65 @@ enum {
 	OPT_SYNTH_COMPUTE
 };
 
-static const struct option synth_flags[] = {
-	{"app", required_argument, NULL, OPT_SYNTH_APP},
-	{"out", required_argument, NULL, OPT_OUT},
-	{"per-node", no_argument, NULL, OPT_SYNTH_PER_NODE},
-	{"bytes", required_argument, NULL, OPT_SYNTH_BYTES},
-	{"messages", required_argument, NULL, OPT_SYNTH_MESSAGES},
-	{"cycles", required_argument, NULL, OPT_SYNTH_CYCLES},
-	{"iterations", required_argument, NULL, OPT_SYNTH_ITERATIONS},
-	{"compute-us", required_argument, NULL, OPT_SYNTH_COMPUTE},
-	{NULL, 0, NULL, 0}
+/* A pattern's trace without --cycles or --messages: its cycles. */
+#define SYNTH_CYCLES_DEFAULT 20000
+
+static const optdef synth_flags[] = {
+	OPT_TITLE("trace synth:"),
+	OPT_VAL("app", OPT_SYNTH_APP, "NAME",
+	    "a motif of ttsim app (halo3d, alias stencil; sweep3d, allreduce, alltoall, incast, pingpong) or a pattern of ttsim run"),
+	OPT_VAL("out", OPT_OUT, "PATH",
+	    "a .pcap file (- for standard output), or with --per-node a "
+	    "directory that gets one node-NNNNN.pcap per node, as a cluster "
+	    "records it"),
+	OPT_FLAG("per-node", OPT_SYNTH_PER_NODE, "one file per node"),
+	OPT_VAL("bytes", OPT_SYNTH_BYTES, "N",
+	    "message bytes (allreduce: the whole vector; patterns: one packet, "
+	    "packet_flits * flit_bytes); at most 64 MiB"),
+	OPT_VAL("iterations", OPT_SYNTH_ITERATIONS, "N", "iterations"),
+	OPT_VAL("compute-us", OPT_SYNTH_COMPUTE, "T",
+	    "compute time before each iteration's messages; each PE's varies "
+	    "by +-10%"),
+	OPT_VAL("messages", OPT_SYNTH_MESSAGES, "N",
+	    "stop after N messages (any application)"),
+	OPT_VALDEF("cycles", OPT_SYNTH_CYCLES, "N",
+	    "patterns: cycles of traffic; time is cycles * cycle ns (without "
+	    "--messages)", SYNTH_CYCLES_DEFAULT),
+	OPT_END
 };
 
 /* Of the traffic and model flags, what a trace of a pattern uses (--app
  * names the pattern; --seeds only to be refused). */
-static const struct option synth_traffic[] = {
-	{"load", required_argument, NULL, OPT_LOAD},
-	{"seed", required_argument, NULL, OPT_SEED},
-	{"seeds", required_argument, NULL, OPT_SEEDS},
-	{"hot", required_argument, NULL, OPT_HOT},
-	{"hot-fraction", required_argument, NULL, OPT_HOT_FRACTION},
-	{"flow", required_argument, NULL, OPT_FLOW},
-	{"packet-flits", required_argument, NULL, OPT_PACKET_FLITS},
-	{NULL, 0, NULL, 0}
+static const optdef synth_traffic[] = {
+	OPT_TITLE("patterns (as in ttsim run):"),
+	OPT_VALDEF("load", OPT_LOAD, "F", "offered flits/cycle/PE",
+	    SIMOPTS_LOAD_DEFAULT),
+	OPT_VALDEF("seed", OPT_SEED, "N",
+	    "the seed of the jitter and of the patterns", SIMOPTS_SEED_DEFAULT),
+	OPT_VAL("seeds", OPT_SEEDS, "N", "refused: a trace is one run"),
+	OPT_VAL("hot", OPT_HOT, "PE", "hotspot: a hot PE (repeat)"),
+	OPT_VALDEF("hot-fraction", OPT_HOT_FRACTION, "F",
+	    "hotspot: the share of packets sent to the hot PEs",
+	    SIMOPTS_HOT_FRACTION_DEFAULT),
+	OPT_VAL("flow", OPT_FLOW, "SRC:DST", "flows: only these pairs send "
+	    "(repeat)"),
+	OPT_VALDEF("packet-flits", OPT_PACKET_FLITS, "N",
+	    "flits per packet (over the YAML network: section)",
+	    TT_PACKET_FLITS_DEFAULT),
+	OPT_END
 };
 
 static int
 synth_app(struct synth *s, const struct optval *v)
 {
-	if (tt_app_parse(v->value, &s->app.app) == 0)
+	if (tt_motif_parse(v->value, &s->motif) == 0)
 		s->is_app = 1;
 	else if (tt_pattern_parse(v->value, &s->sim.pattern) == 0)
 		s->is_app = 0;
 	else {
 		fprintf(stderr, "ttsim %s: --app: '%s' is not an application; "
-		    "use stencil, alltoall, allreduce or a pattern (%s)\n",
-		    v->cmd, v->value, tt_pattern_list());
+		    "use a motif (%s) or a pattern (%s)\n",
+		    v->cmd, v->value, tt_motif_list(), tt_pattern_list());
 		return -1;
 	}
 	s->app_set = 1;
@@ -167,16 +195,16 @@ synth_take(void *state, const struct optval *v)
 		s->per_node = 1;
 		return 0;
 	case OPT_SYNTH_BYTES:
-		return opt_u64(c, f, x, 1, TT_TRACE_MSG_MAX, &s->app.bytes);
+		return opt_u64(c, f, x, 1, TT_TRACE_MSG_MAX, &s->bytes);
 	case OPT_SYNTH_MESSAGES:
 		return opt_u64(c, f, x, 1, 1ull << 40, &s->max_msgs);
 	case OPT_SYNTH_CYCLES:
 		return opt_u64(c, f, x, 1, 1ull << 40, &s->cycles);
 	case OPT_SYNTH_ITERATIONS:
-		return opt_int(c, f, x, 1, 1000000, &s->app.iterations);
+		return opt_int(c, f, x, 1, 1000000, &s->iterations);
 	}
 	return opt_real(c, f, x, 0, 1e7, "a time in microseconds from 0 to "
-	    "10000000", &s->app.compute_us);
+	    "10000000", &s->compute_us);
 }
 
 static int
@@ -194,7 +222,7 @@ synth_parse(struct synth *s, int argc, char **argv)
 	netopts_init(&s->net);
 	simopts_init(&s->sim);
 	s->sim.cmd = cmd;
-	tt_app_params_default(&s->app);
+	s->compute_us = -1;
 	s->max_msgs = UINT64_MAX;
 	r = opt_parse(cmd, synth_usage, groups, OPT_NGROUPS(groups), argc, argv);
 	if (r != OPT_PARSED)
@@ -230,26 +258,35 @@ synth_workload(struct synth *s, const tt_net *net, tt_workload **w,
 {
 	const char *cmd = "trace synth";
 	tt_netparams np;
+	tt_motif_params mp;
 	uint64_t bytes;
 	char err[512];
 
 	linkopts_resolve(&s->link, &s->net.cfg, &np);
-	s->app.npes = net->ncards;
-	s->app.seed = s->sim.seed;
-	s->app.link_gbps = np.link_gbps;
 	if (s->is_app) {
-		if (tt_workload_app(w, &s->app, err, sizeof(err)) == 0)
+		tt_motif_params_default(&mp, s->motif);
+		if (s->bytes)
+			mp.bytes = s->bytes;
+		if (s->iterations)
+			mp.iterations = (uint64_t)s->iterations;
+		if (s->compute_us >= 0)
+			mp.compute_ns = s->compute_us * 1e3;
+		mp.seed = s->sim.seed;
+		mp.net.packet_flits = s->sim.p.net.packet_flits;
+		mp.net.flit_bytes = np.flit_bytes;
+		mp.net.link_gbps = np.link_gbps;
+		if (tt_workload_motif(w, &mp, net->ncards, err, sizeof(err)) == 0)
 			return 0;
 		fprintf(stderr, "ttsim %s: %s\n", cmd, err);
 		return -1;
 	}
-	bytes = s->app.bytes ? s->app.bytes :
-	    (uint64_t)s->sim.p.packet_flits * (uint64_t)np.flit_bytes;
+	bytes = s->bytes ? s->bytes :
+	    (uint64_t)s->sim.p.net.packet_flits * (uint64_t)np.flit_bytes;
 	if (simopts_traffic(&s->sim, net, s->sim.load, s->sim.seed, tr,
 	    hold) < 0)
 		return -1;
 	tr->stop = s->cycles ? s->cycles :
-	    s->max_msgs < UINT64_MAX ? UINT64_MAX : 20000;
+	    s->max_msgs < UINT64_MAX ? UINT64_MAX : SYNTH_CYCLES_DEFAULT;
 	if (tt_workload_source(w, net->ncards, tt_traffic_source(tr),
 	    tt_cycle_ns(np.flit_bytes, np.link_gbps), bytes, err,
 	    sizeof(err)) == 0)

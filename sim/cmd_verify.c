@@ -22,19 +22,11 @@ verify_usage(FILE *f)
 "VC; c1 -> c2 when a packet holding c1 next asks for c2) from the routes of\n"
 "every pair of PEs, and looks for a cycle.  Under bubble, dependencies\n"
 "inside one ring are covered by the bubble condition and left out, and\n"
-"every entry into a ring must ask for the bubble.\n"
+"every entry into a ring must ask for the bubble.  --type1-vc port: a\n"
+"type-1 hop's channel is its lane (the default); room: one channel per\n"
+"class, the graph every lane refines.  --ties random: both ways at every\n"
+"tie.\n"
 "\n"
-"  --flow SRC:DST   only these routes (repeatable): PEs as ids or as node\n"
-"                   coordinates and card, e.g. --flow 0,0,0/1:1,0,1/0\n"
-"  --type1-vc port  a type-1 hop's channel is its lane, the internal-link VC\n"
-"                   of the port it leaves the other card by (seed 000 §7.1\n"
-"                   footnote 5; the default); room: any VC of its class,\n"
-"                   one channel per class (the graph every lane refines)\n"
-"  --ties random    both ways at every distance-k/2 tie (default plus)\n"
-"  --ring-vc entry  a ring's VC class fixed when the packet enters it\n"
-"                   (default hop: Alg. 4 at every hop)\n"
-"\n"
-PROGRESS_HELP
 "Exit status: 0 deadlock-free, 1 a cycle (printed as the list of channels,\n"
 "each '(node)/card port vcN'), 2 bad usage or input.\n");
 }
@@ -173,7 +165,7 @@ verify_text(const tt_net *net, const struct verdict *v)
 	if (net->deadlock == TT_DL_BUBBLE)
 		printf(" (%llu within rings, covered by the bubble)",
 		    (unsigned long long)g->ring_edges_dropped);
-	if (net->gen != NULL)
+	if (!tt_net_is_torus(net))
 		printf("; VC classes per link %d\n", net->ext_vcs);
 	else
 		printf("; internal-link VCs %d\n", net->int_vcs);
@@ -223,9 +215,12 @@ struct flowlist {
 
 enum { OPT_VERIFY_FLOW = OPT_OWN };
 
-static const struct option verify_flags[] = {
-	{"flow", required_argument, NULL, OPT_VERIFY_FLOW},
-	{NULL, 0, NULL, 0}
+static const optdef verify_flags[] = {
+	OPT_TITLE("verify:"),
+	OPT_VAL("flow", OPT_VERIFY_FLOW, "SRC:DST",
+	    "only these routes (repeat): PEs as ids or as node coordinates and "
+	    "card, e.g. --flow 0,0,0/1:1,0,1/0"),
+	OPT_END
 };
 
 static int

@@ -25,9 +25,13 @@
 #define JOBS_FAILED 3
 #define JOBS_BROKEN 4
 
-const struct option jobs_flags[] = {
-	{"jobs", required_argument, NULL, OPT_JOBS},
-	{NULL, 0, NULL, 0}
+const optdef jobs_flags[] = {
+	OPT_TITLE("parallel:"),
+	OPT_VAL("jobs", OPT_JOBS, "N",
+	    "N at a time, each in a process of its own (default the cores "
+	    "online); the output is the bytes of --jobs 1.  Under mpirun the "
+	    "ranks share the work instead"),
+	OPT_END
 };
 
 int

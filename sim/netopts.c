@@ -12,21 +12,37 @@
 #include "twintorus/json.h"
 #include "ttsim.h"
 
-const struct option netopts_flags[] = {
-	{"dims", required_argument, NULL, OPT_DIMS},
-	{"ports", required_argument, NULL, OPT_PORTS},
-	{"deadlock", required_argument, NULL, OPT_DEADLOCK},
-	{"plain", no_argument, NULL, OPT_PLAIN},
-	{"topology", required_argument, NULL, OPT_TOPOLOGY},
-	{NULL, 0, NULL, 0}
+const optdef netopts_flags[] = {
+	OPT_TITLE("network (over FILE.yaml's; default a 3DT 4x4x4, D, vc):"),
+	OPT_VAL("dims", OPT_DIMS, "K,K,...",
+	    "nodes per dimension, 2 to 8 dimensions"),
+	OPT_VAL("ports", OPT_PORTS, "C",
+	    "the port configuration: A..J (3 dimensions), best (C_Best), or all "
+	    "where a command compares them"),
+	OPT_VAL("deadlock", OPT_DEADLOCK, "S", "vc, bubble or none"),
+	OPT_FLAG("plain", OPT_PLAIN,
+	    "one card per node, 2n ports: the ordinary torus"),
+	OPT_VAL("topology", OPT_TOPOLOGY, "SPEC",
+	    "a generated network: pruned:k=8, msn:k=8, mh3dt:m=4,n=4, tesh:L=2, "
+	    "twin:8x8x8 (ttsim(1))"),
+	OPT_END
 };
 
 /* For the commands that route (netopts_take takes them too). */
-const struct option netopts_rule_flags[] = {
-	{"type1-vc", required_argument, NULL, OPT_TYPE1_VC},
-	{"ties", required_argument, NULL, OPT_TIES},
-	{"ring-vc", required_argument, NULL, OPT_RING_VC},
-	{NULL, 0, NULL, 0}
+const optdef netopts_rule_flags[] = {
+	OPT_TITLE("rules (the seed model's first; the others match another "
+	    "simulator):"),
+	OPT_VAL("type1-vc", OPT_TYPE1_VC, "port|room",
+	    "a type-1 packet's internal-link VC: by the port it leaves the "
+	    "other card by (seed 000 §7.1 footnote 5), or any of its class, "
+	    "the emptiest"),
+	OPT_VAL("ties", OPT_TIES, "plus|random",
+	    "a distance-k/2 tie: always +, or drawn per packet (verify: both "
+	    "ways)"),
+	OPT_VAL("ring-vc", OPT_RING_VC, "hop|entry",
+	    "a ring's VC class: per hop (Alg. 4), or fixed when the packet "
+	    "enters the ring"),
+	OPT_END
 };
 
 /*
@@ -52,21 +68,27 @@ rule_parse(const struct optval *v, const char *const *names, int *out)
 	return -1;
 }
 
-const struct option outopts_json[] = {
-	{"json", no_argument, NULL, OPT_JSON},
-	{NULL, 0, NULL, 0}
+const optdef outopts_json[] = {
+	OPT_TITLE("output:"),
+	OPT_FLAG("json", OPT_JSON, "JSON instead of the table (doc/json.md)"),
+	OPT_END
 };
 
-const struct option outopts_json_csv[] = {
-	{"json", no_argument, NULL, OPT_JSON},
-	{"csv", no_argument, NULL, OPT_CSV},
-	{NULL, 0, NULL, 0}
+const optdef outopts_json_csv[] = {
+	OPT_TITLE("output (a table by default):"),
+	OPT_FLAG("json", OPT_JSON, "JSON (doc/json.md)"),
+	OPT_FLAG("csv", OPT_CSV, "CSV, a header line first"),
+	OPT_END
 };
 
-const struct option linkopts_flags[] = {
-	{"link-gbps", required_argument, NULL, OPT_LINK_GBPS},
-	{"flit-bytes", required_argument, NULL, OPT_FLIT_BYTES},
-	{NULL, 0, NULL, 0}
+const optdef linkopts_flags[] = {
+	OPT_TITLE("link (over the YAML network: section; a cycle is "
+	    "flit_bytes * 8 / link_gbps ns):"),
+	OPT_VALDEF("link-gbps", OPT_LINK_GBPS, "G", "link speed in Gb/s",
+	    TT_LINK_GBPS_DEFAULT),
+	OPT_VALDEF("flit-bytes", OPT_FLIT_BYTES, "N",
+	    "bytes a link carries in a cycle", TT_FLIT_BYTES_DEFAULT),
+	OPT_END
 };
 
 void
@@ -321,7 +343,7 @@ net_label(const tt_net *net, int full, char *buf, size_t bufsz)
 	size_t len;
 	int d;
 
-	if (net->gen != NULL) {
+	if (!tt_net_is_torus(net)) {
 		len = (size_t)snprintf(buf, bufsz, "%s", tt_topo_name(net));
 		if (full && len < bufsz && net->spec.ties != TT_TIES_PLUS)
 			snprintf(buf + len, bufsz - len, " ties:%s",
@@ -405,7 +427,7 @@ json_card_ports(FILE *f, const tt_net *net, int side)
 void
 json_net_fields(FILE *f, const tt_net *net, const char *scheme_key)
 {
-	if (net->gen != NULL) {
+	if (!tt_net_is_torus(net)) {
 		fprintf(f, "\"topology\": ");
 		tt_json_string(f, tt_topo_name(net));
 		fprintf(f, ", \"twin\": false, \"%s\": \"%s\"", scheme_key,
@@ -536,15 +558,23 @@ topo_parse(const char *item, const tt_netspec *base, tt_netspec *out,
 
 /* ---- the hardware model (twintorus/model.h) ---- */
 
-const struct option modelopts_flags[] = {
-	{"model", required_argument, NULL, OPT_MODEL},
-	{"router-ns", required_argument, NULL, OPT_ROUTER_NS},
-	{"link-ns", required_argument, NULL, OPT_LINK_NS},
-	{"send-ns", required_argument, NULL, OPT_SEND_NS},
-	{"recv-ns", required_argument, NULL, OPT_RECV_NS},
-	{"host-ns", required_argument, NULL, OPT_HOST_NS},
-	{"vc-bytes", required_argument, NULL, OPT_VC_BYTES},
-	{NULL, 0, NULL, 0}
+const optdef modelopts_flags[] = {
+	OPT_TITLE("hardware model (ns and bytes; twintorus.yaml(5) model:, over "
+	    "the file's):"),
+	OPT_VAL("model", OPT_MODEL, "FILE", "a model file (model: only)"),
+	OPT_VAL("router-ns", OPT_ROUTER_NS, "NS",
+	    "router latency per hop; R = max(1, round(NS / cycle))"),
+	OPT_VAL("link-ns", OPT_LINK_NS, "NS",
+	    "link latency per hop; L = max(1, round(NS / cycle))"),
+	OPT_VAL("send-ns", OPT_SEND_NS, "NS", "the sender's overhead per packet"),
+	OPT_VAL("recv-ns", OPT_RECV_NS, "NS",
+	    "the receiver's overhead per packet"),
+	OPT_VAL("host-ns", OPT_HOST_NS, "NS",
+	    "the hosts' turnaround outside a ttd trace: half of it added to "
+	    "each overhead"),
+	OPT_VAL("vc-bytes", OPT_VC_BYTES, "N[,M]",
+	    "buffer per VC in bytes (M: the internal link's)"),
+	OPT_END
 };
 
 /* --vc-bytes N (every VC) or N,M (external ports, the internal link) */
@@ -673,7 +703,7 @@ simopts_resolve(simopts *o, const tt_config *cfg, const linkopts *link)
 		flags.set |= TT_MODEL_FLIT_BYTES;
 	}
 	if (o->packet_set) {
-		flags.packet_flits = o->p.packet_flits;
+		flags.packet_flits = o->p.net.packet_flits;
 		flags.set |= TT_MODEL_PACKET_FLITS;
 	}
 	/* a latency in cycles given as a flag beats any layer's ns */

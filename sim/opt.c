@@ -7,7 +7,8 @@
  * command that has it.  --name=value and --name value both work; names
  * must be written out whole, because getopt_long's abbreviations would let
  * a flag added later change what an old command line means.  -h and
- * --help print the command's usage.
+ * --help print the command's usage and then its options, from the same
+ * tables: each option's help is written beside its definition.
  *
  * The value parsers below give every flag the same kind of message:
  * "ttsim CMD: --flag: 'value' is not ...".
@@ -22,6 +23,31 @@
 
 #define OPT_MAX 96              /* long options of one command, all groups */
 
+#define HELP_COL   24           /* where an option's help starts */
+#define HELP_WIDTH 79
+
+/* Whether o is an entry of its table (an option or a title), not its end. */
+static int
+opt_more(const optdef *o)
+{
+	return o != NULL && (o->name != NULL || o->help != NULL);
+}
+
+/* Whether the option named name is declared by a group before group g
+ * (so that g's is never taken). */
+static int
+opt_shadowed(const opt_group *groups, size_t g, const char *name)
+{
+	const optdef *o;
+	size_t h;
+
+	for (h = 0; h < g; h++)
+		for (o = groups[h].opts; opt_more(o); o++)
+			if (o->name != NULL && strcmp(o->name, name) == 0)
+				return 1;
+	return 0;
+}
+
 /* The long options of every group, in order; a name a group before has
  * already declared is skipped, so a command's own group listed first
  * overrides a shared one. */
@@ -29,17 +55,18 @@ static size_t
 opt_table(const opt_group *groups, size_t ngroups, struct option *out,
     size_t max)
 {
-	size_t n = 0, g, j;
-	const struct option *o;
+	size_t n = 0, g;
+	const optdef *o;
 
 	for (g = 0; g < ngroups; g++)
-		for (o = groups[g].opts; o != NULL && o->name != NULL; o++) {
-			for (j = 0; j < n; j++)
-				if (strcmp(out[j].name, o->name) == 0)
-					break;
-			if (j < n || n + 2 > max)
+		for (o = groups[g].opts; opt_more(o); o++) {
+			if (o->name == NULL || n + 2 > max ||
+			    opt_shadowed(groups, g, o->name))
 				continue;
-			out[n++] = *o;
+			out[n].name = o->name;
+			out[n].has_arg = o->has_arg;
+			out[n].flag = NULL;
+			out[n++].val = o->id;
 		}
 	out[n].name = "help";
 	out[n].has_arg = no_argument;
@@ -67,7 +94,7 @@ opt_shorts(const struct option *opts, char *buf)
 static const opt_group *
 opt_owner(const opt_group *groups, size_t ngroups, int id)
 {
-	const struct option *o;
+	const optdef *o;
 	size_t g;
 
 	for (g = 0; g < ngroups; g++) {
@@ -76,8 +103,8 @@ opt_owner(const opt_group *groups, size_t ngroups, int id)
 				return &groups[g];
 			continue;
 		}
-		for (o = groups[g].opts; o != NULL && o->name != NULL; o++)
-			if (o->val == id)
+		for (o = groups[g].opts; opt_more(o); o++)
+			if (o->name != NULL && o->id == id)
 				return &groups[g];
 	}
 	return NULL;
@@ -183,7 +210,7 @@ opt_parse(const char *cmd, void (*usage)(FILE *), const opt_group *groups,
 			snprintf(flag, sizeof(flag), "-%c", c);
 		}
 		if (c == OPT_HELP) {
-			usage(stdout);
+			opt_usage(stdout, usage, groups, ngroups);
 			return OPT_HELP_SHOWN;
 		}
 		if (opt_give(cmd, groups, ngroups, c,
@@ -196,6 +223,91 @@ opt_parse(const char *cmd, void (*usage)(FILE *), const opt_group *groups,
 		    argv[optind]) < 0)
 			return -1;
 	return OPT_PARSED;
+}
+
+/* ---- --help ---- */
+
+/* text from column col, words wrapped at HELP_WIDTH, continuing at
+ * HELP_COL; the column it ends at */
+static size_t
+help_text(FILE *f, const char *text, size_t col)
+{
+	const char *p = text, *e;
+	size_t len;
+
+	while (*p != '\0') {
+		while (*p == ' ')
+			p++;
+		e = p + strcspn(p, " ");
+		len = (size_t)(e - p);
+		if (len == 0)
+			break;
+		if (col > HELP_COL && col + 1 + len > HELP_WIDTH) {
+			fprintf(f, "\n%*s", HELP_COL, "");
+			col = HELP_COL;
+		} else if (col > HELP_COL) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", (int)len, p);
+		col += len;
+		p = e;
+	}
+	return col;
+}
+
+/* "  -o, --name ARG" and its help, the default last */
+static void
+help_option(FILE *f, const optdef *o)
+{
+	char def[64];
+	size_t col;
+	int n;
+
+	n = fprintf(f, "  %s--%s%s%s", o->id == OPT_OUT ? "-o, " : "",
+	    o->name, o->arg != NULL ? " " : "", o->arg != NULL ? o->arg : "");
+	if (n < 0)
+		return;
+	if (n >= HELP_COL - 1)
+		fprintf(f, "\n%*s", HELP_COL, "");
+	else
+		fprintf(f, "%*s", HELP_COL - n, "");
+	col = help_text(f, o->help, HELP_COL);
+	if (o->has_def) {       /* on one line */
+		n = snprintf(def, sizeof(def), "(default %.10g)", o->def);
+		if (col + 1 + (size_t)n > HELP_WIDTH)
+			fprintf(f, "\n%*s%s", HELP_COL, "", def);
+		else
+			fprintf(f, " %s", def);
+	}
+	fputc('\n', f);
+}
+
+void
+opt_usage(FILE *f, void (*usage)(FILE *), const opt_group *groups,
+    size_t ngroups)
+{
+	const optdef *o, *title;
+	size_t g;
+
+	usage(f);
+	for (g = 0; g < ngroups; g++) {
+		title = NULL;
+		for (o = groups[g].opts; opt_more(o); o++) {
+			if (o->name == NULL) {
+				title = o;
+				continue;
+			}
+			if (opt_shadowed(groups, g, o->name))
+				continue;
+			if (title != NULL) {
+				fprintf(f, "\n%s\n", title->help);
+				title = NULL;
+			}
+			help_option(f, o);
+		}
+	}
+	fprintf(f, "\n  -h, --help%*sthis help\n", HELP_COL - 12, "");
 }
 
 /* ---- values ---- */

@@ -20,10 +20,14 @@ static int shown;
 static struct timespec started;
 static double next_line;        /* elapsed seconds of the next line */
 
-const struct option progress_flags[] = {
-	{"progress", no_argument, NULL, OPT_PROGRESS},
-	{"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
-	{NULL, 0, NULL, 0}
+const optdef progress_flags[] = {
+	OPT_TITLE("progress (a line rewritten on stderr when it is a terminal, "
+	    "nothing otherwise):"),
+	OPT_FLAG("progress", OPT_PROGRESS,
+	    "whole lines when stderr is a pipe or a file too, one every "
+	    "TTSIM_PROGRESS_SECONDS (10)"),
+	OPT_FLAG("no-progress", OPT_NO_PROGRESS, "none at all"),
+	OPT_END
 };
 
 int

@@ -113,7 +113,7 @@ int replay_links(struct netrun *rn, tt_sim *sim);
 void replay_deadlock(const struct netrun *rn, const tt_simparams *p);
 
 /* sim/replay_causal.c */
-extern const struct option causal_flags[];      /* --causal --deps */
+extern const optdef causal_flags[];      /* --causal --deps */
 void causal_opts_init(struct causal_opts *co);
 int causal_take(void *co, const struct optval *v);
 /* Flags that do not go with --causal (or --deps without it), or with an

@@ -14,11 +14,20 @@
 
 enum { OPT_CAUSAL = OPT_OWN + 64, OPT_CAUSAL_DEPS, OPT_CAUSAL_PLACEMENT };
 
-const struct option causal_flags[] = {
-	{"causal", no_argument, NULL, OPT_CAUSAL},
-	{"deps", required_argument, NULL, OPT_CAUSAL_DEPS},
-	{"placement", required_argument, NULL, OPT_CAUSAL_PLACEMENT},
-	{NULL, 0, NULL, 0}
+const optdef causal_flags[] = {
+	OPT_TITLE("causal replay (instead of the recorded times):"),
+	OPT_FLAG("causal", OPT_CAUSAL,
+	    "each PE sends its messages in its order, each when the messages "
+	    "that enabled it have arrived in the simulation and its compute "
+	    "gap has passed: for predicting an application on another network "
+	    "(open loop, the default, is for load)"),
+	OPT_VAL("deps", OPT_CAUSAL_DEPS, "FILE",
+	    "the dependencies from a file (ttsim trace infer, or ttsim app "
+	    "--deps-out) instead of inferring them"),
+	OPT_VAL("placement", OPT_CAUSAL_PLACEMENT, "P",
+	    "where the trace's ranks run: linear (rank r on PE r, the "
+	    "default), random:SEED, or a file of \"RANK PE\" lines"),
+	OPT_END
 };
 
 void

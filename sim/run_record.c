@@ -7,10 +7,18 @@
 
 #include "ttsim.h"
 
-const struct option recordopts_flags[] = {
-	{"record", required_argument, NULL, OPT_RECORD},
-	{"clock-skew", required_argument, NULL, OPT_CLOCK_SKEW},
-	{NULL, 0, NULL, 0}
+const optdef recordopts_flags[] = {
+	OPT_TITLE("recording:"),
+	OPT_VAL("record", OPT_RECORD, "DIR",
+	    "write what ttd would have captured, one pcap per node "
+	    "(<host>-pe.pcap from the YAML nodes: map, else n<node>-pe.pcap): "
+	    "each message at its send and a delivery copy at its arrival, in "
+	    "node-local time; after a signal or a failed write each trace ends "
+	    "on its last whole record"),
+	OPT_VALDEF("clock-skew", OPT_CLOCK_SKEW, "NS",
+	    "the nodes' clocks differ by fixed offsets below NS",
+	    TT_RECORD_SKEW_NS),
+	OPT_END
 };
 
 void
@@ -75,7 +83,7 @@ record_open(struct run_record *rr, const simopts *o, const tt_net *net,
 		fprintf(stderr, "ttsim %s: --record %s\n", o->cmd, err);
 		bad = 1;
 	} else if (tt_record_src_init(&rr->rs, rr->rec, src, pe0, pe1,
-	    (uint64_t)o->p.packet_flits * (uint64_t)np->flit_bytes) < 0) {
+	    (uint64_t)o->p.net.packet_flits * (uint64_t)np->flit_bytes) < 0) {
 		fprintf(stderr, "ttsim %s: --record: out of memory\n", o->cmd);
 		bad = 1;
 	}

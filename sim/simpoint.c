@@ -18,41 +18,73 @@ simopts_init(simopts *o)
 	memset(o, 0, sizeof(*o));
 	tt_simparams_default(&o->p);
 	o->pattern = TT_TR_UNIFORM;
-	o->load = 0.1;
-	o->seed = 1;
+	o->load = SIMOPTS_LOAD_DEFAULT;
+	o->seed = SIMOPTS_SEED_DEFAULT;
 	o->seeds = 1;
-	o->hot_fraction = 0.1;
+	o->hot_fraction = SIMOPTS_HOT_FRACTION_DEFAULT;
 	o->cmd = "run";
 }
 
-const struct option simopts_model_flags[] = {
-	{"vcs", required_argument, NULL, OPT_VCS},
-	{"buffer-flits", required_argument, NULL, OPT_BUFFER_FLITS},
-	{"packet-flits", required_argument, NULL, OPT_PACKET_FLITS},
-	{"router-latency", required_argument, NULL, OPT_ROUTER_LATENCY},
-	{"link-latency", required_argument, NULL, OPT_LINK_LATENCY},
-	{"watchdog", required_argument, NULL, OPT_WATCHDOG},
-	{NULL, 0, NULL, 0}
+const optdef simopts_model_flags[] = {
+	OPT_TITLE("model (seed 000 §7.1's defaults, or the YAML network: "
+	    "section):"),
+	OPT_VAL("vcs", OPT_VCS, "N",
+	    "at least N VCs per port (4 under vc, 1 otherwise; ports that need "
+	    "more get the next power of two)"),
+	OPT_VALDEF("buffer-flits", OPT_BUFFER_FLITS, "N",
+	    "buffer per input port, split among its VCs",
+	    TT_BUFFER_FLITS_DEFAULT),
+	OPT_VALDEF("packet-flits", OPT_PACKET_FLITS, "N", "flits per packet",
+	    TT_PACKET_FLITS_DEFAULT),
+	OPT_VALDEF("router-latency", OPT_ROUTER_LATENCY, "N",
+	    "router latency R in cycles", TT_LATENCY_DEFAULT),
+	OPT_VALDEF("link-latency", OPT_LINK_LATENCY, "N",
+	    "link latency L in cycles", TT_LATENCY_DEFAULT),
+	OPT_VALDEF("watchdog", OPT_WATCHDOG, "N",
+	    "cycles without a flit moving, with packets in flight, that count "
+	    "as a deadlock", TT_WATCHDOG_DEFAULT),
+	OPT_END
 };
 
-const struct option simopts_window_flags[] = {
-	{"warmup", required_argument, NULL, OPT_WARMUP},
-	{"measure", required_argument, NULL, OPT_MEASURE},
-	{"drain", required_argument, NULL, OPT_DRAIN},
-	{"warmup-max", required_argument, NULL, OPT_WARMUP_MAX},
-	{NULL, 0, NULL, 0}
+const optdef simopts_window_flags[] = {
+	OPT_TITLE("measurement window (any of the first three: run as given):"),
+	OPT_VALDEF("warmup", OPT_WARMUP, "N", "cycles of warm-up",
+	    TT_WARMUP_DEFAULT),
+	OPT_VALDEF("measure", OPT_MEASURE, "N", "cycles measured",
+	    TT_MEASURE_DEFAULT),
+	OPT_VALDEF("drain", OPT_DRAIN, "N",
+	    "cycles at most to deliver the window's packets", TT_DRAIN_DEFAULT),
+	OPT_VALDEF("warmup-max", OPT_WARMUP_MAX, "N",
+	    "the longest warm-up when extending it until a window passes; 0: "
+	    "never extend", SIMOPTS_WARMUP_MAX),
+	OPT_END
 };
 
-const struct option simopts_traffic_flags[] = {
-	{"traffic", required_argument, NULL, OPT_TRAFFIC},
-	{"load", required_argument, NULL, OPT_LOAD},
-	{"seed", required_argument, NULL, OPT_SEED},
-	{"seeds", required_argument, NULL, OPT_SEEDS},
-	{"hot", required_argument, NULL, OPT_HOT},
-	{"hot-fraction", required_argument, NULL, OPT_HOT_FRACTION},
-	{"flow", required_argument, NULL, OPT_FLOW},
-	{"uniform-self", no_argument, NULL, OPT_UNIFORM_SELF},
-	{NULL, 0, NULL, 0}
+const optdef simopts_traffic_flags[] = {
+	OPT_TITLE("traffic:"),
+	OPT_VAL("traffic", OPT_TRAFFIC, "NAME",
+	    "uniform (default), hotspot, tornado, transpose, bit-reversal, "
+	    "bit-complement, shuffle, bit-rotate, center-reflection, "
+	    "neighbour, random-permutation, flows"),
+	OPT_VALDEF("load", OPT_LOAD, "F",
+	    "offered flits/cycle/PE; a PE injects at most 1, so above 1 its "
+	    "source queue grows (a warning)", SIMOPTS_LOAD_DEFAULT),
+	OPT_VALDEF("seed", OPT_SEED, "N", "the first random seed",
+	    SIMOPTS_SEED_DEFAULT),
+	OPT_VAL("seeds", OPT_SEEDS, "N",
+	    "N runs, seeds S, S+1, ... from --seed S: their mean and 95% "
+	    "confidence interval"),
+	OPT_VAL("hot", OPT_HOT, "PE",
+	    "hotspot: a hot PE, an id or x,y,z/c (repeat; default the centre "
+	    "node's PE 0)"),
+	OPT_VALDEF("hot-fraction", OPT_HOT_FRACTION, "F",
+	    "hotspot: the share of packets sent to the hot PEs",
+	    SIMOPTS_HOT_FRACTION_DEFAULT),
+	OPT_VAL("flow", OPT_FLOW, "SRC:DST",
+	    "flows: only these pairs send (repeat); PEs as ids or x,y,z/c"),
+	OPT_FLAG("uniform-self", OPT_UNIFORM_SELF,
+	    "uniform traffic may pick the source itself (BookSim2's)"),
+	OPT_END
 };
 
 /* The model's and the window's flags. */
@@ -67,10 +99,10 @@ simopts_model_take(simopts *o, const struct optval *v)
 		return opt_int(c, f, s, 1, TT_MAX_VCS, &p->vcs);
 	case OPT_BUFFER_FLITS:
 		o->buffer_set = 1;
-		return opt_int(c, f, s, 1, TT_BUFFER_FLITS_MAX, &p->buffer_flits);
+		return opt_int(c, f, s, 1, TT_BUFFER_FLITS_MAX, &p->net.buffer_flits);
 	case OPT_PACKET_FLITS:
 		o->packet_set = 1;
-		return opt_int(c, f, s, 1, TT_PACKET_FLITS_MAX, &p->packet_flits);
+		return opt_int(c, f, s, 1, TT_PACKET_FLITS_MAX, &p->net.packet_flits);
 	case OPT_ROUTER_LATENCY:
 		o->router_set = 1;
 		return opt_int(c, f, s, 1, TT_LATENCY_MAX, &p->router_latency);
@@ -159,9 +191,9 @@ void
 simopts_apply_config(simopts *o, const tt_config *cfg)
 {
 	if (!o->packet_set)
-		o->p.packet_flits = cfg->params.packet_flits;
+		o->p.net.packet_flits = cfg->params.packet_flits;
 	if (!o->buffer_set)
-		o->p.buffer_flits = cfg->params.buffer_flits;
+		o->p.net.buffer_flits = cfg->params.buffer_flits;
 	if (o->nflows > 0 && !o->pattern_set)
 		o->pattern = TT_TR_FLOWS;
 	if (!o->warmup_max_set)
@@ -262,7 +294,7 @@ point_traffic(const simopts *o, const tt_net *net, struct pointpes *pp,
 	tt_traffic_default(tr);
 	tr->pattern = o->pattern;
 	tr->load = load;
-	tr->packet_flits = o->p.packet_flits;
+	tr->packet_flits = o->p.net.packet_flits;
 	tr->seed = seed;
 	tr->hot_fraction = o->hot_fraction;
 	tr->hot = o->nhot ? pp->hot : NULL;
@@ -586,8 +618,8 @@ simpoint_json(FILE *f, const simpoint *pt, const char *schema)
 	fprintf(f, ", \"seed\": %llu, \"seeds\": %d, \"packet_flits\": %d, "
 	    "\"buffer_flits\": %d, \"router_latency\": %d, \"link_latency\": %d, "
 	    "\"warmup\": %.0f, \"measure\": %llu, \"warmup_max\": %llu",
-	    (unsigned long long)pt->seed, pt->seeds, pt->p.packet_flits,
-	    pt->p.buffer_flits, pt->p.router_latency, pt->p.link_latency,
+	    (unsigned long long)pt->seed, pt->seeds, pt->p.net.packet_flits,
+	    pt->p.net.buffer_flits, pt->p.router_latency, pt->p.link_latency,
 	    pt->warmup_used, (unsigned long long)pt->p.measure,
 	    (unsigned long long)pt->p.warmup_max);
 	if (pt->uniform_self)
@@ -630,7 +662,7 @@ simpoint_csv(FILE *f, const simpoint *pt)
 	 * and it has no dims */
 	net_name(&pt->net, sb, sizeof(sb));
 	fprintf(f, strchr(sb, ',') != NULL ? "\"%s\"," : "%s,", sb);
-	for (d = 0; d < pt->net.n && pt->net.gen == NULL; d++)
+	for (d = 0; d < pt->net.n && tt_net_is_torus(&pt->net); d++)
 		fprintf(f, "%s%d", d ? "x" : "", pt->net.k[d]);
 	fprintf(f, ",%d,%s,%s,%u,%s,%.6g", pt->net.twin, pt->net.ports_name,
 	    tt_deadlock_name(pt->net.deadlock), (unsigned)pt->net.ncards,

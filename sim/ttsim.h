@@ -73,6 +73,33 @@ enum {
 	OPT_OWN = 512           /* a command's own options from here */
 };
 
+/*
+ * One option of a group, and its --help entry beside it: the long name,
+ * whether it takes a value, its id (what the group's take function is
+ * given), the value's name in --help (NULL without a value), what it does,
+ * and its default when that is a number the code holds as a constant
+ * (printed "(default N)" from the same constant the code uses, so that
+ * --help cannot say another).  OPT_TITLE starts a heading of --help; a
+ * table ends with OPT_END.
+ */
+typedef struct optdef {
+	const char *name;       /* without "--"; NULL for a title or the end */
+	int has_arg;            /* no_argument or required_argument */
+	int id;                 /* OPT_* */
+	const char *arg;        /* "N", "FILE"; NULL for no_argument */
+	const char *help;       /* the title, for a title; NULL at the end */
+	int has_def;            /* def is the default */
+	double def;
+} optdef;
+
+#define OPT_FLAG(name, id, help)  {name, no_argument, id, NULL, help, 0, 0}
+#define OPT_VAL(name, id, arg, help) \
+	{name, required_argument, id, arg, help, 0, 0}
+#define OPT_VALDEF(name, id, arg, help, def) \
+	{name, required_argument, id, arg, help, 1, (double)(def)}
+#define OPT_TITLE(text)           {NULL, 0, 0, NULL, text, 0, 0}
+#define OPT_END                   {NULL, 0, 0, NULL, NULL, 0, 0}
+
 /* One option as a group's take function gets it. */
 struct optval {
 	const char *cmd;        /* "run", "trace synth": for messages */
@@ -82,7 +109,7 @@ struct optval {
 };
 
 typedef struct opt_group {
-	const struct option *opts;
+	const optdef *opts;
 	int args;               /* takes the positional arguments */
 	/* 0, or -1 after a message */
 	int (*take)(void *state, const struct optval *v);
@@ -96,6 +123,12 @@ enum { OPT_PARSED = 0, OPT_HELP_SHOWN = 1 };
  * OPT_HELP_SHOWN after printing usage to stdout, or -1 after a message. */
 int opt_parse(const char *cmd, void (*usage)(FILE *), const opt_group *groups,
     size_t ngroups, int argc, char **argv);
+/* --help: usage (the synopsis, what the command does, its exit status),
+ * then every option of the groups under their titles, each once, as
+ * opt_parse() takes them (a name a group before has declared is another
+ * group's). */
+void opt_usage(FILE *f, void (*usage)(FILE *), const opt_group *groups,
+    size_t ngroups);
 /* Values: each 0, or -1 after "ttsim CMD: FLAG: 'V' is not ...". */
 int opt_u64(const char *cmd, const char *flag, const char *v, uint64_t lo,
     uint64_t hi, uint64_t *out);
@@ -131,12 +164,12 @@ typedef struct linkopts {
 } linkopts;
 
 /* sim/netopts.c */
-extern const struct option netopts_flags[];     /* FILE.yaml --dims ... */
+extern const optdef netopts_flags[];     /* FILE.yaml --dims ... */
 /* --type1-vc, --ties, --ring-vc: the model's rules (netopts_take) */
-extern const struct option netopts_rule_flags[];
-extern const struct option outopts_json[];      /* --json */
-extern const struct option outopts_json_csv[];  /* --json --csv */
-extern const struct option linkopts_flags[];    /* --link-gbps --flit-bytes */
+extern const optdef netopts_rule_flags[];
+extern const optdef outopts_json[];      /* --json */
+extern const optdef outopts_json_csv[];  /* --json --csv */
+extern const optdef linkopts_flags[];    /* --link-gbps --flit-bytes */
 void netopts_init(netopts *o);
 int netopts_take(void *o, const struct optval *v);
 /* The YAML file argument, and whether an argument names one (.yaml, .yml)
@@ -190,15 +223,9 @@ void ttsim_allreduce(uint64_t *v, size_t n, enum tt_sim_op op);
 
 /* sim/progress.c: a one-line progress report on a terminal; none when
  * stderr is not a terminal, unless --progress asks for whole lines */
-extern const struct option progress_flags[];    /* --progress --no-progress */
+extern const optdef progress_flags[];    /* --progress --no-progress */
 int progress_take(void *unused, const struct optval *v);
 void progress_off(void);        /* none at all (a --jobs worker) */
-/* The flags in a command's --help. */
-#define PROGRESS_HELP \
-"progress:        a line rewritten on stderr when it is a terminal, nothing\n" \
-"                  otherwise; --progress: whole lines there too when it is\n" \
-"                  a pipe or a file, one every TTSIM_PROGRESS_SECONDS (10);\n" \
-"                  --no-progress: none\n"
 void progress_show(void *label, double done);
 /* Erase the line (before printing a result) but keep the clock. */
 void progress_hide(void);
@@ -211,7 +238,7 @@ void progress_clear(void);
  */
 typedef struct jobs jobs;
 typedef int (*jobs_task)(void *ctx, int id, FILE *out);
-extern const struct option jobs_flags[];        /* --jobs */
+extern const optdef jobs_flags[];        /* --jobs */
 int jobs_take(void *njobs, const struct optval *v);     /* int */
 int jobs_default(void);         /* the cores online */
 /* Up to n workers; SIGINT, SIGTERM and SIGHUP kill them with us. */
@@ -274,6 +301,10 @@ typedef struct simopts {
 
 /* The warm-up cap of a run whose window is not given (--warmup-max). */
 #define SIMOPTS_WARMUP_MAX 100000
+/* The traffic flags' defaults (simopts_init()). */
+#define SIMOPTS_LOAD_DEFAULT            0.1
+#define SIMOPTS_SEED_DEFAULT            1
+#define SIMOPTS_HOT_FRACTION_DEFAULT    0.1
 
 #define SIMPOINT_MAX_CHANS 64
 /* One load point, averaged over its seeds. */
@@ -305,9 +336,9 @@ typedef struct simpoint {
 	size_t nchan;
 } simpoint;
 
-extern const struct option simopts_model_flags[];    /* --vcs ... --watchdog */
-extern const struct option simopts_window_flags[];   /* --warmup --measure --drain */
-extern const struct option simopts_traffic_flags[];  /* --traffic --load ... */
+extern const optdef simopts_model_flags[];    /* --vcs ... --watchdog */
+extern const optdef simopts_window_flags[];   /* --warmup --measure --drain */
+extern const optdef simopts_traffic_flags[];  /* --traffic --load ... */
 void simopts_init(simopts *o);
 int simopts_take(void *o, const struct optval *v);
 void simopts_apply_config(simopts *o, const tt_config *cfg);
@@ -325,7 +356,7 @@ int simopts_model_at(const simopts *o, double gbps, tt_simparams *p,
 /* ", \"model\": {...}": the resolved parameters and their cycles. */
 void model_json(FILE *f, const tt_model *m, const tt_model_cycles *c);
 /* --model and --router-ns ... --vc-bytes (state: a simopts) */
-extern const struct option modelopts_flags[];
+extern const optdef modelopts_flags[];
 int modelopts_take(void *so, const struct optval *v);
 int simpoint_run(const simopts *o, const tt_netspec *spec, double load,
     simpoint *pt, void (*progress)(void *, double), void *pctx,
@@ -355,7 +386,7 @@ typedef struct recordopts {
 	uint64_t skew_ns;       /* node clock offsets stay below this */
 	int skew_set;
 } recordopts;
-extern const struct option recordopts_flags[];  /* --record --clock-skew */
+extern const optdef recordopts_flags[];  /* --record --clock-skew */
 void recordopts_init(recordopts *o);
 int recordopts_take(void *o, const struct optval *v);
 /* --clock-skew without --record: -1 after a message naming cmd. */
@@ -376,7 +407,7 @@ int run_record_finish(struct run_record *rr, tt_sim *sim, const char *cmd);
 
 /* sim/cmd_infer.c: --burst-gap, --pause, --window (trace infer and
  * replay --causal) */
-extern const struct option inferopts_flags[];
+extern const optdef inferopts_flags[];
 int inferopts_take(void *ip, const struct optval *v);   /* tt_infer_params */
 /* The trace read through once (every damaged record reported), and
  * whether it has delivery copies (ip->no_copies): -1 after a message
@@ -387,7 +418,7 @@ int infer_check_trace(const char *cmd, const char *const *paths, size_t np,
 /* sim/cmd_export.c: --ti-flops RATE, a TI trace's compute rate (replay,
  * trace stat, trace export; state: a double, TT_TI_FLOPS_DEFAULT unless
  * given) */
-extern const struct option tiopts_flags[];
+extern const optdef tiopts_flags[];
 int tiopts_take(void *flops, const struct optval *v);
 /* --ti-flops given (flops > 0) without a TI trace (mpi_path, the
  * MPI-level trace or NULL): -1 after a message naming cmd. */

@@ -164,6 +164,10 @@ typedef struct tt_infer_params {
 	const tt_addrmap *map;  /* plain captures (NULL: none) */
 } tt_infer_params;
 
+/* tt_infer_params_default()'s values */
+#define TT_INFER_BURST_GAP_NS_DEFAULT   50000
+#define TT_INFER_WINDOW_NS_DEFAULT      100000000
+#define TT_INFER_PAUSE_NS_DEFAULT       1000
 void tt_infer_params_default(tt_infer_params *p);
 
 typedef struct tt_infer_stats {

@@ -10,10 +10,10 @@
  * against, and a workload of its own, as SST Ember's motifs are.
  *
  * Motifs (each iteration; n ranks):
- *   halo3d     the ranks form a process grid a x b x c, as cubic as n
- *              allows (a <= b <= c); each sends `bytes` to its 6 neighbours
- *              (periodic; none along a dimension of 1), receives their 6,
- *              then computes compute_ns
+ *   halo3d     (alias stencil) the ranks form a process grid a x b x c, as
+ *              cubic as n allows (a <= b <= c); each sends `bytes` to its 6
+ *              neighbours (periodic; none along a dimension of 1), receives
+ *              their 6, then computes compute_ns
  *   sweep3d    a 2D grid a x b (a <= b, b along x); a sweep from one corner
  *              (the four corners in turn, one per iteration) in `blocks`
  *              blocks: per block a rank receives from its upstream
@@ -70,6 +70,7 @@ enum tt_motif {
 	TT_MOTIF_COUNT
 };
 
+/* A motif's name, or "stencil" for halo3d: 0, or -1 for another name. */
 int tt_motif_parse(const char *name, enum tt_motif *m);
 const char *tt_motif_name(enum tt_motif m);
 /* "halo3d, sweep3d, ..." */
@@ -90,8 +91,7 @@ typedef struct tt_motif_params {
 	const uint32_t *ranks;  /* PEs taking part, ascending; rank r is
 	                         * ranks[r].  NULL: every PE, rank r = PE r */
 	uint32_t nranks;
-	int packet_flits, flit_bytes;
-	double link_gbps;
+	tt_netparams net;       /* packet_flits, flit_bytes, link_gbps */
 } tt_motif_params;
 
 /* The defaults of motif m (each sized to run in a few seconds on 128 PEs). */

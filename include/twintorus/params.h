@@ -1,9 +1,11 @@
 /*
  * twintorus: the parameters of the network model, each defined once: its
  * default (seed 000 §7.1) and the range every reader of it accepts.  The
- * YAML loader's network: section (tt_netparams), the engine
- * (tt_simparams), replay (tt_replay_params) and ttsim's flags all take
- * them from here.
+ * network's packet, buffer, flit and link sizes are one struct,
+ * tt_netparams: the YAML loader's network: section (tt_config.params),
+ * the engine (tt_simparams.net), replay (tt_replay_params.net) and the
+ * motifs (tt_motif_params.net) each hold one, and ttsim's flags take
+ * their defaults and ranges from here.  A cycle is tt_cycle_ns().
  */
 #ifndef TWINTORUS_PARAMS_H
 #define TWINTORUS_PARAMS_H
@@ -34,6 +36,12 @@ typedef struct tt_netparams {
  * a 10 ms hop at 10 Gb/s is 781,250 cycles of 16-byte flits. */
 #define TT_LATENCY_DEFAULT      1
 #define TT_LATENCY_MAX          (1 << 24)
+/* A run's phases and its watchdog (tt_simparams), in cycles. */
+#define TT_WARMUP_DEFAULT       2000
+#define TT_MEASURE_DEFAULT      10000
+#define TT_DRAIN_DEFAULT        20000   /* at most: a drain ends when the
+                                         * window's packets are delivered */
+#define TT_WATCHDOG_DEFAULT     5000
 /* The endpoints' send and receive overheads (tt_simparams), in cycles:
  * a second at 10 Gb/s in 16-byte flits is 7.8e7. */
 #define TT_OVERHEAD_MAX         ((uint64_t)1 << 32)

@@ -32,12 +32,15 @@
 
 TT_BEGIN_DECLS
 
+/* tt_replay_params.lookahead's default */
+#define TT_REPLAY_LOOKAHEAD_DEFAULT 4096
+
 typedef struct tt_replay_params {
-	int packet_flits;       /* flits per packet (the simulator's P) */
-	int flit_bytes;         /* default 16 */
-	double link_gbps;       /* default 10 */
+	tt_netparams net;       /* packet_flits (the simulator's P), flit_bytes,
+	                         * link_gbps (twintorus/params.h) */
 	double speed;           /* > 0: trace time / speed; 0: as fast as possible */
-	uint64_t lookahead;     /* messages read ahead; default 4096 */
+	uint64_t lookahead;     /* messages read ahead;
+	                         * TT_REPLAY_LOOKAHEAD_DEFAULT */
 	/* The measurement window [warmup, window_end) in cycles (window_end
 	 * 0: the end of the run): accepted load counts the packets that
 	 * arrive inside it and latency the messages generated inside it, as
@@ -47,8 +50,6 @@ typedef struct tt_replay_params {
 } tt_replay_params;
 
 void tt_replay_params_default(tt_replay_params *p);
-/* Nanoseconds per cycle: flit_bytes * 8 / link_gbps. */
-double tt_replay_cycle_ns(const tt_replay_params *p);
 
 /* A message that has arrived. */
 typedef struct tt_msgdone {

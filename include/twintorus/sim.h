@@ -46,14 +46,17 @@
 #define TWINTORUS_SIM_H
 
 #include <stdint.h>
+#include "twintorus/params.h"
 #include "twintorus/topo.h"
 #include "twintorus/api.h"
 
 TT_BEGIN_DECLS
 
 typedef struct tt_simparams {
-	int packet_flits;       /* P; default 4 (seed 000 §7.1) */
-	int buffer_flits;       /* per input port; default 128 (seed 000 §7.1) */
+	tt_netparams net;       /* packet_flits P (default 4) and buffer_flits
+	                         * per input port (128), seed 000 §7.1;
+	                         * flit_bytes and link_gbps: the cycle's
+	                         * length (twintorus/params.h) */
 	int vcs;                /* minimum VCs per port; 0: 4 under vc, else 1 */
 	int router_latency;     /* R; default 1 */
 	int link_latency;       /* L; default 1 */

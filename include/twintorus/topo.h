@@ -71,10 +71,12 @@ enum tt_ringvc {
 /*
  * The kind of network a spec names.  A network is switches with ports,
  * links between ports, one PE per switch (two per node in a twin torus)
- * and a routing function whose hops carry VC classes.  Twin and plain
- * tori are this file's model; the others are built by the generators of
- * lib/networks/netgen.c from a spec string ("pruned:k=8", "tesh:L=2") and described
- * by the generic fields at the end of tt_net.
+ * and a routing function whose hops carry VC classes.  Every kind is
+ * built by its generator (lib/networks/netgen.h: twin and plain tori in
+ * net_torus.c, the others in net_tori.c and net_hier.c), from the flags
+ * and the YAML torus: section or from a spec string ("torus:k=8",
+ * "pruned:k=8", "tesh:L=2"); the generated kinds other than tori are
+ * described by the generic fields at the end of tt_net.
  */
 enum tt_topo {
 	TT_TOPO_TORUS = 0,    /* twin or plain torus (twin decides) */
@@ -218,7 +220,8 @@ typedef struct tt_net {
 	 * cabled as its undirected torus, so credits flow back on the reverse
 	 * cable, and only the arcs in arcs[] carry packets.
 	 */
-	const struct tt_gen *gen;     /* NULL for tori */
+	const struct tt_gen *gen;     /* the generator (every kind; read
+	                               * through the functions below) */
 	uint32_t *peer;               /* nnodes * card_nports */
 	uint8_t *peer_port;           /* nnodes * card_nports */
 	uint16_t *arcs;               /* nnodes */
@@ -227,7 +230,7 @@ typedef struct tt_net {
 	char topo_name[64];           /* "pruned:k=8,n=3" */
 } tt_net;
 
-/* ---- lib/networks/topo.c ---- */
+/* ---- lib/networks/topo.c: the model's words, shared by every network ---- */
 
 /* Port names: "X+", "Y-", "Z+" for n <= 3 and "d0+".."d7-" for any n. */
 int tt_port_parse(const char *name, int n);
@@ -243,12 +246,6 @@ void tt_netspec_default(tt_netspec *spec);
 /* Card-0 ports of configuration letter 'A'..'J' (seed 000 Table 1). */
 const int8_t *tt_letter_card0(char letter);
 
-/* Validate spec without building anything. 0 if tt_net_init() would accept
- * it, -1 with err filled. */
-int tt_netspec_check(const tt_netspec *spec, char *err, size_t errsz);
-/* Validate spec and build the model. 0 on success, -1 with err filled. */
-int tt_net_init(tt_net *net, const tt_netspec *spec, char *err, size_t errsz);
-void tt_net_free(tt_net *net);
 
 static inline uint32_t tt_card_node(const tt_net *net, uint32_t card)
 { return net->twin ? card >> 1 : card; }
@@ -259,20 +256,43 @@ static inline uint32_t tt_card_of(const tt_net *net, uint32_t node, int side)
 static inline int tt_node_digit(const tt_net *net, uint32_t node, int dim)
 { return net->coord[(size_t)node * (size_t)net->n + (size_t)dim]; }
 
+/* A twin or plain torus (TT_TOPO_TORUS), not another generated kind. */
+static inline int tt_net_is_torus(const tt_net *net)
+{ return net->spec.topo == TT_TOPO_TORUS; }
+
 uint32_t tt_node_index(const tt_net *net, const int *coord);
+
+/*
+ * The VCs seed 000 §7.1's switch gives a port that needs `classes`: that
+ * number rounded up to a power of two, and at least min_vcs (0: its
+ * default, 4 under vc and 1 otherwise).
+ */
+int tt_phys_vcs(enum tt_deadlock dl, int classes, int min_vcs);
+
+/* ---- lib/networks/netgen.c: the network layer (every kind through its
+ * generator) ---- */
+
+/* Validate spec without building anything. 0 if tt_net_init() would accept
+ * it, -1 with err filled. */
+int tt_netspec_check(const tt_netspec *spec, char *err, size_t errsz);
+/* Validate spec and build the model. 0 on success, -1 with err filled. */
+int tt_net_init(tt_net *net, const tt_netspec *spec, char *err, size_t errsz);
+void tt_net_free(tt_net *net);
+
 /* "X+" for a torus, the generator's name ("G+", ...) otherwise. */
 const char *tt_net_port_name(const tt_net *net, int port, char *buf,
     size_t bufsz);
 /* Whether a port of a card carries a link (an out-arc when directed). */
 int tt_net_has_link(const tt_net *net, uint32_t card, int port);
 
-/* ---- lib/networks/netgen.c: the generated networks ---- */
-
 /*
  * Fill spec from a network spec string: "torus:4,4,4", "twin:8,8,8",
- * "pruned:k=8", "msn:k=8,n=3", "pruned-msn:k=8", "mh3dt:m=4,n=4,L=2,q=2",
- * "tesh:m=2,L=2,q=0".  A bare "8,8,8" or "8x8x8[:plain|:twin]" is a torus
- * as sweep's --topo names them.  -1 with err naming the bad token: a
+ * "torus:k=8[,n=3]" (plain; "twin:k=8" twin: the K-ary N-cube, n = 3 by
+ * default, the same spec as its dims), "pruned:k=8", "msn:k=8,n=3",
+ * "pruned-msn:8x8x8" (the cube kinds take their dims too, one k),
+ * "mh3dt:m=4,n=4,L=2,q=2" (k= is m, the BM side), "tesh:m=2,L=2,q=0"
+ * (k= is the BM side 2^m; n= is refused).  A bare "8,8,8" or
+ * "8x8x8[:plain|:twin]" is a torus as sweep's --topo names them.  -1 with err naming the bad token: a
  * key that is not the generator's, a value that is not a whole number, a
  * key given twice.  A key given as 0 is kept as given (gen.given), for
  * the generator to refuse where 0 is not a valid value.
@@ -288,13 +308,6 @@ const char *tt_card_name(const tt_net *net, uint32_t card, char *buf, size_t buf
 /* The card and port at the other end of a card's output port. */
 uint32_t tt_link_peer(const tt_net *net, uint32_t card, int port, int *peer_port);
 
-/*
- * The VCs seed 000 §7.1's switch gives a port that needs `classes`: that
- * number rounded up to a power of two, and at least min_vcs (0: its
- * default, 4 under vc and 1 otherwise).
- */
-int tt_phys_vcs(enum tt_deadlock dl, int classes, int min_vcs);
-
 /* The internal-link channel of a type-1 hop of class cls that leaves the
  * other card by port via: its lane (seed 000 §7.1 footnote 5). */
 static inline int tt_t1_chan(const tt_net *net, int cls, int via)
@@ -303,13 +316,16 @@ static inline int tt_t1_chan(const tt_net *net, int cls, int via)
 static inline int tt_hop_chan_vc(const tt_net *net, const tt_hop *h)
 { return h->type == TT_HOP_T1 ? tt_t1_chan(net, h->vc, h->via) : h->vc; }
 
-/* Output channel (port, vc) of a card <-> a dense index < chans_per_card. */
+/* Output channel (port, vc) of a card <-> a dense index < chans_per_card
+ * (tt_chan_decode() in topo.c, tt_chan_name() in netgen.c). */
 static inline int tt_chan_local(const tt_net *net, int side, int port, int vc)
 { return net->chan_base[side][net->local_port[side][port]] + vc; }
 void tt_chan_decode(const tt_net *net, uint64_t chan, uint32_t *card, int *port, int *vc);
 const char *tt_chan_name(const tt_net *net, uint64_t chan, char *buf, size_t bufsz);
 
-/* ---- lib/networks/route.c: the routing function (seed 000 Alg. 1-6, seed 001 Alg. 1-4) ---- */
+/* ---- the routing function: tt_route() and tt_route_pkt() in
+ * lib/networks/netgen.c, calling the network's generator (a torus's:
+ * seed 000 Alg. 1-6, seed 001 Alg. 1-4, in net_torus.c) ---- */
 
 /*
  * Where a packet at `card`, heading for PE `dst`, goes next.  `in_port` is
@@ -335,11 +351,14 @@ tt_hop tt_route_pkt(const tt_net *net, uint32_t card, uint32_t dst,
     int in_port, tt_pktroute *st);
 
 /* Whether a hop taken after arriving on in_port enters a ring (whatever
- * the scheme; the bubble condition applies there under bubble). */
+ * the scheme; the bubble condition applies there under bubble).  This
+ * and tt_route_bubble() are a torus's rules, in net_torus.c. */
 int tt_route_enters_ring(const tt_net *net, int in_port, const tt_hop *hop);
 
 /* Whether a hop taken after arriving on in_port enters a ring (bubble). */
 int tt_route_bubble(const tt_net *net, int in_port, const tt_hop *hop);
+
+/* ---- lib/networks/route.c: the routing tables ---- */
 
 /*
  * A card's routing table in compact form.  DOR decides on the first

@@ -6,28 +6,40 @@
  * lower PE first), as a trace of the whole cluster holds them.  Times are
  * nanoseconds from the start.
  *
- * The applications are open loop: their schedule is fixed ahead from a
- * timing model, and no message waits for another to arrive.  Each runs
- * `iterations` times; an iteration starts every `period` ns, with a
- * compute phase of compute_us (each PE's varied by +-10%, drawn from its
- * own random stream, seeded from (seed, PE)) and then its messages, sent
- * back to back at the link's speed (bytes * 8 / link_gbps ns each):
- *   stencil    3D halo exchange: the PEs form a process grid as cubic as
- *              their number allows (tt_grid3) and each sends one halo to
- *              each neighbour, +x, -x, +y, -y, +z, -z, over the grid's
- *              dimensions that have more than one PE (periodic);
- *   alltoall   PE p sends to p+1, p+2, ... p-1 in turn (the shifted-ring
- *              schedule);
- *   allreduce  ring allreduce of a vector of `bytes`: 2(N-1) steps, in each
- *              PE p sends a 1/N chunk to p+1; a step is a chunk's
- *              serialisation and a half, plus a microsecond, so the ring
- *              stays in step.
+ * An application is a motif (twintorus/motif.h), defined once there: its
+ * per-rank program says what each rank sends, to whom, how big and in
+ * which order; halo3d (alias stencil), sweep3d, allreduce, alltoall,
+ * incast and pingpong.  Here that program is scheduled open loop: the
+ * times are fixed ahead from a timing model and no message waits for
+ * another to arrive.  An iteration starts every `period` ns.  Each rank
+ * walks its program of the iteration with a clock:
+ *   - it begins with its compute phase of compute_ns, varied by
+ *     +-imbalance from the PE's own random stream (seeded from (seed, PE))
+ *     if the rank's sends wait for no receive (a "burst" rank: halo3d,
+ *     alltoall, an incast client, the corner a sweep starts from), exactly
+ *     compute_ns if some send follows a receive (a "paced" rank:
+ *     allreduce, an incast server, the second of a ping-pong pair, the
+ *     rest of sweep3d), which keeps step with the ranks it waits for; a
+ *     program's trailing compute step is this phase, taken first;
+ *   - a send goes at the clock; sends one after another go back to back
+ *     at the link's speed (bytes * 8 / link_gbps ns each);
+ *   - a receive is taken to come one step after the receive before it
+ *     (the first: a step after the compute phase), whatever was sent in
+ *     between; a step is the serialisation and a half of the motif's
+ *     largest message plus a microsecond; sends after it go from there;
+ *   - any other compute step adds its time (sweep3d's blocks, an incast
+ *     server's service).
+ * So a send's time is: iteration start + compute phase + the compute steps
+ * before it + receives before it * step + sends since the last receive *
+ * its serialisation.  The period is the longest compute phase (compute_ns
+ * * (1 + imbalance)), plus the longest rank's iteration (a burst rank's
+ * sending twice, a paced rank's sends one step each, plus its compute
+ * steps), plus a gap of 5 us.  The receives' true times are not modelled:
+ * sweep3d's wavefront, for one, shows in its messages' order and spacing
+ * but not as a delay growing with the distance from the corner (ttsim app
+ * runs it closed loop).
  * A traffic pattern (twintorus/traffic.h) is a workload too: each packet
  * of its source becomes a message at its cycle.
- *
- * Closed-loop application motifs, whose sends wait for the receives that
- * enable them, are another kind of workload: they will sit beside these,
- * on the same process grid and timing model.
  */
 #ifndef TWINTORUS_WORKLOAD_H
 #define TWINTORUS_WORKLOAD_H
@@ -35,44 +47,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "twintorus/motif.h"
 #include "twintorus/sim.h"
 #include "twintorus/trace.h"
 #include "twintorus/api.h"
 
 TT_BEGIN_DECLS
 
-enum tt_app {
-	TT_APP_STENCIL = 0,
-	TT_APP_ALLTOALL,
-	TT_APP_ALLREDUCE,
-	TT_APP_COUNT
-};
-
-typedef struct tt_app_params {
-	enum tt_app app;
-	uint32_t npes;          /* at least 2 */
-	uint64_t bytes;         /* 0: the application's default */
-	int iterations;         /* 0: the application's default */
-	double compute_us;      /* below 0: the application's default */
-	double link_gbps;       /* serialisation: bytes * 8 / link_gbps ns */
-	uint64_t seed;          /* of the compute-time jitter */
-} tt_app_params;
-
-/* tt_app_params with every default: stencil, 10 Gb/s, seed 1 (npes 0). */
-void tt_app_params_default(tt_app_params *p);
-/* "stencil", "alltoall", "allreduce": 0, or -1 for another name. */
-int tt_app_parse(const char *name, enum tt_app *app);
-const char *tt_app_name(enum tt_app app);
-/* The defaults of an application, for its usage text. */
-uint64_t tt_app_default_bytes(enum tt_app app);
-int tt_app_default_iterations(enum tt_app app);
-double tt_app_default_compute_us(enum tt_app app);
-
 typedef struct tt_workload tt_workload;
 
-/* An application.  0, or -1 with err set. */
-int tt_workload_app(tt_workload **w, const tt_app_params *p, char *err,
-    size_t errsz);
+/*
+ * Motif p->motif on every one of npes PEs (p->ranks must be NULL), with its
+ * bytes, iterations, compute_ns, imbalance, seed and link_gbps, scheduled
+ * open loop.  0, or -1 with err set (tt_motif_check()'s refusals).
+ */
+int tt_workload_motif(tt_workload **w, const tt_motif_params *p,
+    uint32_t npes, char *err, size_t errsz);
 /*
  * The packets of a traffic source (a tt_traffic's, which must outlive w)
  * as messages of `bytes`, at their cycle times cycle_ns: npes streams.

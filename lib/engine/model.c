@@ -311,7 +311,7 @@ tt_model_apply(const tt_model *m, tt_simparams *p, tt_model_cycles *c,
 	    m->flit_bytes : TT_FLIT_BYTES_DEFAULT;
 	double gbps = m->set & TT_MODEL_LINK_GBPS || m->link_gbps > 0 ?
 	    m->link_gbps : TT_LINK_GBPS_DEFAULT;
-	int packet = m->packet_flits > 0 ? m->packet_flits : p->packet_flits;
+	int packet = m->packet_flits > 0 ? m->packet_flits : p->net.packet_flits;
 
 	memset(&k, 0, sizeof(k));
 	if (flit < 1 || !(gbps > 0))
@@ -352,15 +352,15 @@ tt_model_apply(const tt_model *m, tt_simparams *p, tt_model_cycles *c,
 			    m->internal_vc_bytes, k.int_vc_flits, flit, packet);
 	}
 	if (m->packet_flits > 0)
-		p->packet_flits = m->packet_flits;
+		p->net.packet_flits = m->packet_flits;
 	/* the PE's port takes buffer_flits split among its VCs: room for a
 	 * packet on each of up to TT_MODEL_PE_VCS VCs when the model's
 	 * packets (fine flits make a frame's packet long) do not fit the
 	 * seed model's default buffer; a buffer_flits given otherwise stays */
 	if ((m->set & TT_MODEL_PACKET_FLITS) &&
-	    p->buffer_flits == TT_BUFFER_FLITS_DEFAULT &&
-	    p->buffer_flits < TT_MODEL_PE_VCS * p->packet_flits)
-		p->buffer_flits = TT_MODEL_PE_VCS * p->packet_flits;
+	    p->net.buffer_flits == TT_BUFFER_FLITS_DEFAULT &&
+	    p->net.buffer_flits < TT_MODEL_PE_VCS * p->net.packet_flits)
+		p->net.buffer_flits = TT_MODEL_PE_VCS * p->net.packet_flits;
 	if (k.router > 0)
 		p->router_latency = k.router;
 	if (k.link > 0)

@@ -18,15 +18,14 @@ void
 tt_simparams_default(tt_simparams *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->packet_flits = TT_PACKET_FLITS_DEFAULT;
-	p->buffer_flits = TT_BUFFER_FLITS_DEFAULT;
+	tt_netparams_default(&p->net);
 	p->vcs = 0;
 	p->router_latency = TT_LATENCY_DEFAULT;
 	p->link_latency = TT_LATENCY_DEFAULT;
-	p->warmup = 2000;
-	p->measure = 10000;
-	p->drain = 20000;
-	p->watchdog = 5000;
+	p->warmup = TT_WARMUP_DEFAULT;
+	p->measure = TT_MEASURE_DEFAULT;
+	p->drain = TT_DRAIN_DEFAULT;
+	p->watchdog = TT_WATCHDOG_DEFAULT;
 }
 
 /* ---- layout ---- */
@@ -87,7 +86,7 @@ port_vc_flits(const tt_net *net, const tt_simparams *p, int side, int o,
 		}
 	}
 	*from = "buffer_flits";
-	return p->buffer_flits / nv;
+	return p->net.buffer_flits / nv;
 }
 
 /* A VC's slots: floor(flits / P) packets, a short packet taking one. */
@@ -97,18 +96,18 @@ check_vc_flits(const tt_net *net, const tt_simparams *p, int side, int o,
 {
 	const char *from;
 	int f = port_vc_flits(net, p, side, o, nv, &from);
-	int per = f / p->packet_flits, split = from[0] == 'b';
+	int per = f / p->net.packet_flits, split = from[0] == 'b';
 
 	if (per > VC_MAX_PKTS) {
 		if (split)
 			return tt_errf(err, errsz, "buffer_flits %d split among "
 			    "%d VCs gives each VC room for %d packets; at most "
 			    "%d are supported: lower buffer_flits or raise "
-			    "packet_flits", p->buffer_flits, nv, per,
+			    "packet_flits", p->net.buffer_flits, nv, per,
 			    VC_MAX_PKTS);
 		return tt_errf(err, errsz, "%s %d gives each VC room for %d "
 		    "packets of %d flits; at most %d are supported: lower %s "
-		    "or raise packet_flits", from, f, per, p->packet_flits,
+		    "or raise packet_flits", from, f, per, p->net.packet_flits,
 		    VC_MAX_PKTS, from);
 	}
 	if (per < 1) {
@@ -116,20 +115,20 @@ check_vc_flits(const tt_net *net, const tt_simparams *p, int side, int o,
 			return tt_errf(err, errsz, "buffer_flits %d split among "
 			    "%d VCs leaves %d flits per VC, less than one packet "
 			    "of %d flits; raise buffer_flits or lower vcs",
-			    p->buffer_flits, nv, f, p->packet_flits);
+			    p->net.buffer_flits, nv, f, p->net.packet_flits);
 		return tt_errf(err, errsz, "%s %d is less than one packet of "
 		    "%d flits (a VC holds whole packets); raise %s", from, f,
-		    p->packet_flits, from);
+		    p->net.packet_flits, from);
 	}
 	if (per < 2 && net->deadlock == TT_DL_BUBBLE && o < net->card_nports) {
 		if (split)
 			return tt_errf(err, errsz, "buffer_flits %d split among "
 			    "%d VCs leaves room for one packet per VC; the "
 			    "bubble scheme needs two (seed 000 §6.3.2); raise "
-			    "buffer_flits", p->buffer_flits, nv);
+			    "buffer_flits", p->net.buffer_flits, nv);
 		return tt_errf(err, errsz, "%s %d leaves room for one packet "
 		    "of %d flits per VC; the bubble scheme needs two (seed "
-		    "000 §6.3.2); raise %s", from, f, p->packet_flits, from);
+		    "000 §6.3.2); raise %s", from, f, p->net.packet_flits, from);
 	}
 	return 0;
 }
@@ -139,9 +138,9 @@ check_params(const tt_net *net, const tt_simparams *p, char *err, size_t errsz)
 {
 	int side, o, nv;
 
-	if (p->packet_flits < 1 || p->packet_flits > TT_PACKET_FLITS_MAX)
+	if (p->net.packet_flits < 1 || p->net.packet_flits > TT_PACKET_FLITS_MAX)
 		return tt_errf(err, errsz, "packet_flits must be 1..%d, got %d",
-		    TT_PACKET_FLITS_MAX, p->packet_flits);
+		    TT_PACKET_FLITS_MAX, p->net.packet_flits);
 	/* up to 2^24 cycles: nothing the engine allocates grows with them
 	 * (the far lists, sim.c) */
 	if (p->router_latency < 1 || p->router_latency > TT_LATENCY_MAX)
@@ -222,7 +221,7 @@ sim_layout_of(tt_sim *tmp, const tt_net *net, const tt_simparams *p)
 	memset(tmp, 0, sizeof(*tmp));
 	tmp->net = net;
 	tmp->p = *p;
-	tmp->P = p->packet_flits;
+	tmp->P = p->net.packet_flits;
 	tmp->np = net->card_nports + 1;
 	tmp->side_mask = net->twin ? 1 : 0;
 	sim_layout(tmp);
@@ -261,7 +260,7 @@ sim_layout(tt_sim *sim)
 
 			sim->pcap[side][o] = (uint8_t)(port_vc_flits(net,
 			    &sim->p, net->twin ? side : 0, o,
-			    sim->nvc[side][o], &from) / sim->p.packet_flits);
+			    sim->nvc[side][o], &from) / sim->p.net.packet_flits);
 		}
 }
 
@@ -292,7 +291,7 @@ wheel_size(const tt_simparams *p)
 	uint32_t w = 1, l = (uint32_t)(p->link_latency < WHEEL_NEAR_L ?
 	    p->link_latency : WHEEL_NEAR_L);
 
-	while (w < (uint32_t)p->packet_flits + l + 1)
+	while (w < (uint32_t)p->net.packet_flits + l + 1)
 		w <<= 1;
 	return w;
 }
@@ -307,8 +306,8 @@ switch_wheel_size(const tt_simparams *p)
 
 	if (h > SW_NEAR)
 		h = SW_NEAR;
-	if (h < (uint32_t)p->packet_flits)
-		h = (uint32_t)p->packet_flits;
+	if (h < (uint32_t)p->net.packet_flits)
+		h = (uint32_t)p->net.packet_flits;
 	while (w < h + 2)
 		w <<= 1;
 	return w;
@@ -319,7 +318,7 @@ switch_wheel_size(const tt_simparams *p)
 static int
 far_credits(const tt_simparams *p)
 {
-	return (uint32_t)(p->packet_flits - 1 + p->link_latency) >=
+	return (uint32_t)(p->net.packet_flits - 1 + p->link_latency) >=
 	    wheel_size(p);
 }
 
@@ -335,7 +334,7 @@ uint32_t
 sim_epoch(const tt_simparams *p)
 {
 	uint32_t e = (uint32_t)p->link_latency, w2 = switch_wheel_size(p) - 2,
-	    w = wheel_size(p) - (uint32_t)p->packet_flits;
+	    w = wheel_size(p) - (uint32_t)p->net.packet_flits;
 
 	if (e > w2)
 		e = w2;
@@ -643,7 +642,7 @@ sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
 	sim->ns = end - first;
 	sim->side_mask = net->twin ? 1 : 0;
 	sim->np = net->card_nports + 1;
-	sim->P = p->packet_flits;
+	sim->P = p->net.packet_flits;
 	sim->R = p->router_latency;
 	sim->L = p->link_latency;
 	sim->so = p->send_overhead;

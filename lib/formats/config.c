@@ -782,9 +782,9 @@ cfg_torus(struct cfg_ctx *cx, const yaml_node_t *tkey,
 }
 
 /*
- * topology: a network other than a twin or plain torus, as a spec string
- * (topology: "tesh:m=2,L=2,q=0") or as a mapping whose kind names the
- * generator (topology: {kind: pruned, k: 8}).  Either way the one spec
+ * topology: the network as a spec string (topology: "tesh:m=2,L=2,q=0",
+ * "torus:k=4") or as a mapping whose kind names the generator (topology:
+ * {kind: pruned, k: 8}, {kind: twin, k: 4, n: 2}).  Either way the one spec
  * parser reads it and names a bad token.  In the mapping a key given
  * twice is refused where it stands (libyaml keeps both), and a key or
  * value that would read as more than one token of the spec (a ',', '='
@@ -846,8 +846,8 @@ cfg_topology(struct cfg_ctx *cx, const struct cfg_val *v, tt_config *cfg)
 		if (cx->nerr != nerr)
 			return -1;
 		if (kind == NULL) {
-			cfg_err(cx, &v->mark, "topology: missing kind (pruned, "
-			    "msn, pruned-msn, mh3dt or tesh)");
+			cfg_err(cx, &v->mark, "topology: missing kind (torus, "
+			    "twin, pruned, msn, pruned-msn, mh3dt or tesh)");
 			return -1;
 		}
 		len = (size_t)snprintf(spec, sizeof(spec), "%s", kind);
@@ -1044,7 +1044,7 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 	struct cfg_key keys[K_N];
 	uint64_t npes = 0;
 	char qb[64];
-	int d, subnet_set = 0;
+	int d, subnet_set = 0, named = 0;
 
 	if (root->type != YAML_MAPPING_NODE) {
 		cfg_err(cx, &root->start_mark, "the top level must be a mapping "
@@ -1060,11 +1060,15 @@ cfg_top(struct cfg_ctx *cx, yaml_node_t *root, tt_config *cfg)
 		cfg_err(cx, &keys[K_TOPOLOGY].key->start_mark, "topology: "
 		    "and torus: both name the network; keep one");
 	else if (keys[K_TOPOLOGY].key != NULL)
-		cfg_topology(cx, &keys[K_TOPOLOGY].val, cfg);
+		named = cfg_topology(cx, &keys[K_TOPOLOGY].val, cfg) == 0;
 	else if (keys[K_TORUS].key == NULL)
 		cfg_err(cx, &root->start_mark, "missing section torus (it "
 		    "needs at least dims, e.g. torus: {dims: [4, 4, 4]})");
-	else if (cfg_torus(cx, keys[K_TORUS].key, &keys[K_TORUS].val, cfg) == 0)
+	else
+		named = cfg_torus(cx, keys[K_TORUS].key, &keys[K_TORUS].val,
+		    cfg) == 0;
+	/* a torus's PEs, however it was named (topology: torus:k=4 too) */
+	if (named && cfg->spec.topo == TT_TOPO_TORUS)
 		for (d = 0, npes = cfg->spec.twin ? 2 : 1; d < cfg->spec.n; d++)
 			npes *= (uint64_t)cfg->spec.k[d];
 	if (keys[K_NETWORK].key != NULL)

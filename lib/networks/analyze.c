@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "twintorus/analyze.h"
-#include "networks/netgen.h"
 
 int
 tt_distances(const tt_net *net, uint32_t *diameter, double *avg)
@@ -68,15 +67,13 @@ tt_distances(const tt_net *net, uint32_t *diameter, double *avg)
 int
 tt_transit_paths(const tt_net *net, uint64_t *per_node)
 {
-	uint32_t s, t, card, node, hops, limit = 2;
-	int in_port, d;
+	uint32_t s, t, card, node, hops, limit = net->hop_limit;
+	int in_port;
 	tt_hop h;
 
 	memset(per_node, 0, (size_t)net->nnodes * sizeof(*per_node));
 	if (!net->twin)
 		return 0;
-	for (d = 0; d < net->n; d++)
-		limit += 2 * ((uint32_t)net->k[d] / 2 + 1);
 	for (s = 0; s < net->nnodes; s++) {
 		for (t = 0; t < net->nnodes; t++) {
 			if (s == t)
@@ -177,7 +174,7 @@ done:
 int
 tt_cdg_check_size(const tt_net *net, char *err, size_t errsz)
 {
-	if (net->gen == NULL || net->nnodes <= TT_GEN_PAIRS_MAX_NODES)
+	if (tt_net_is_torus(net) || net->nnodes <= TT_GEN_PAIRS_MAX_NODES)
 		return 0;
 	snprintf(err, errsz, "%s has %u nodes: every pair of them (%.3g) is "
 	    "more than this analysis enumerates (up to %u nodes: 3D-TESH up "
@@ -185,22 +182,6 @@ tt_cdg_check_size(const tt_net *net, char *err, size_t errsz)
 	    net->nnodes, (double)net->nnodes * (double)(net->nnodes - 1),
 	    TT_GEN_PAIRS_MAX_NODES);
 	return -1;
-}
-
-int
-tt_net_cuts(const tt_net *net)
-{
-	if (net->gen != NULL)
-		return net->gen->ncuts != NULL ? net->gen->ncuts(net) : 0;
-	return net->n;
-}
-
-int
-tt_net_cut_side(const tt_net *net, int c, uint32_t node)
-{
-	if (net->gen != NULL)
-		return net->gen->cut_side(net, c, node);
-	return tt_node_digit(net, node, c) >= net->k[c] / 2;
 }
 
 /* The distinct nodes a node's links lead to (out-arcs when directed),

@@ -65,17 +65,12 @@ cdg_walk(tt_cdg *g, uint32_t src, uint32_t dst, uint8_t tie_neg,
 	    dnode = tt_card_node(net, dst), node, hops = 0, limit;
 	uint64_t prev = UINT64_MAX;
 	int64_t prev_ring = -1, ring;
-	int in_port = TT_PORT_NIC, peer_port, side, local, d;
+	int in_port = TT_PORT_NIC, peer_port, side, local;
 	tt_pktroute pr = {tie_neg, 0};
 	tt_hop h;
 
-	/* A DOR path crosses each dimension at most once, half way round at
-	 * most, and the internal link at most once per node. */
-	limit = 2;
-	for (d = 0; d < net->n; d++)
-		limit += 2 * ((uint32_t)net->k[d] / 2 + 1);
-	if (net->gen != NULL)
-		limit = net->hop_limit;
+	/* no route is longer (the generator's bound) */
+	limit = net->hop_limit;
 	for (;;) {
 		h = tt_route_pkt(net, card, dst, in_port, &pr);
 		if (h.type == TT_HOP_EJECT)
@@ -256,7 +251,7 @@ tt_cdg_add_all(tt_cdg *g, tt_pathstats *st, tt_progress_fn progress,
 {
 	uint32_t s, t, n = g->net->ncards;
 
-	if (g->net->gen != NULL && g->net->deadlock != TT_DL_BUBBLE)
+	if (!tt_net_is_torus(g->net) && g->net->deadlock != TT_DL_BUBBLE)
 		return cdg_add_all_memo(g, st, progress, arg);
 
 	for (s = 0; s < n; s++) {

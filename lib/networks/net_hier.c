@@ -90,11 +90,21 @@ mh_derive(tt_net *net, char *err, size_t errsz)
 	int L = netgen_key(g, TT_GENKEY_L, g->L, 2);
 	int q = netgen_key(g, TT_GENKEY_Q, g->q, 2), d;
 	int vcs = netgen_key(g, TT_GENKEY_VCS, g->vcs, 4);
-	uint64_t nodes = (uint64_t)m * m * m * n * n * n;
+	uint64_t nodes;
+
+	/* k, the BM's nodes per dimension (a k-ary 3-cube), is the
+	 * letter's m by the name every cube kind takes */
+	if (netgen_given(g, TT_GENKEY_K) && netgen_given(g, TT_GENKEY_M))
+		return tt_errf(err, errsz, "mh3dt: k=%d and m=%d both give "
+		    "the BM side; give one", g->k, g->m);
+	if (netgen_given(g, TT_GENKEY_K))
+		m = g->k;
+	nodes = (uint64_t)m * m * m * n * n * n;
 
 	if (m < 3 || m > 64)
-		return tt_errf(err, errsz, "mh3dt: m=%d: the BM side must be "
-		    "3..64 (the gates are on planes z = 0, 1, 2)", m);
+		return tt_errf(err, errsz, "mh3dt: %s=%d: the BM side must be "
+		    "3..64 (the gates are on planes z = 0, 1, 2)",
+		    netgen_given(g, TT_GENKEY_K) ? "k" : "m", m);
 	if (n < 2 || n > 64)
 		return tt_errf(err, errsz, "mh3dt: n=%d: the BMs per "
 		    "dimension must be 2..64", n);
@@ -212,12 +222,15 @@ mh_intra(const tt_net *net, uint32_t node, const int *t, int base)
 }
 
 static tt_hop
-mh_route(const tt_net *net, uint32_t node, uint32_t dnode)
+mh_route(const tt_net *net, uint32_t node, uint32_t dnode, int in_port,
+    tt_pktroute *st)
 {
 	int d, t[3], c, best = -1, bd = 0, dist, m = net->k[MH_X], cur, dst, neg;
 	int z = tt_node_digit(net, node, MH_Z), y = tt_node_digit(net, node, MH_Y);
 	int x = tt_node_digit(net, node, MH_X);
 
+	(void)in_port;
+	(void)st;
 	for (d = 0; d < net->n; d++)
 		if (tt_node_digit(net, node, d) != tt_node_digit(net, dnode, d))
 			break;
@@ -274,8 +287,23 @@ mh_node_name(const tt_net *net, uint32_t node, char *buf, size_t bufsz)
 }
 
 const struct tt_gen netgen_mh3dt = {
-	"mh3dt", TT_TOPO_MH3DT, "m,n,L,q,vcs", mh_derive, mh_wire, mh_route,
-	hier_port_name, NULL, NULL, mh_id_digits, mh_node_name
+	.name = "mh3dt",
+	.topo = TT_TOPO_MH3DT,
+	.keys = "k,m,n,L,q,vcs",
+	.cube = 0,
+	.no_n = NULL,
+	.one_card = 1,
+	.derive = mh_derive,
+	.wire = mh_wire,
+	.route = mh_route,
+	.link_peer = NULL,
+	.has_link = NULL,
+	.port_name = hier_port_name,
+	.ncuts = NULL,
+	.cut_side = NULL,
+	.id_digits = mh_id_digits,
+	.card_name = mh_node_name,
+	.pe_at = NULL,
 };
 
 /* ---- 3D-TESH ---- */
@@ -317,6 +345,14 @@ tesh_derive(tt_net *net, char *err, size_t errsz)
 	const tt_genspec *g = &net->spec.gen;
 	int m = netgen_key(g, TT_GENKEY_M, g->m, 2);
 	int L = netgen_key(g, TT_GENKEY_L, g->L, 2), l, vcs;
+
+	/* k, the BM's side, is 2^m */
+	if (netgen_given(g, TT_GENKEY_K) && netgen_given(g, TT_GENKEY_M))
+		return tt_errf(err, errsz, "tesh: k=%d and m=%d both give "
+		    "the BM side (k = 2^m); give one", g->k, g->m);
+	if (netgen_given(g, TT_GENKEY_K) && g->k != 4)
+		return tt_errf(err, errsz, "tesh: k=%d: the BM side is 2^m "
+		    "and only m=2 (k=4, 4x4x4 BMs) is implemented", g->k);
 
 	if (m != 2)
 		return tt_errf(err, errsz, "tesh: m=%d: only m=2 (4x4x4 BMs) "
@@ -440,11 +476,14 @@ tesh_mesh(int y, int x, int ty, int tx, int vc, int tag)
 }
 
 static tt_hop
-tesh_route(const tt_net *net, uint32_t node, uint32_t dnode)
+tesh_route(const tt_net *net, uint32_t node, uint32_t dnode, int in_port,
+    tt_pktroute *st)
 {
 	int d, l, vh, cur, dst, f, neg, y, x, z, dy, dx, dz, vc, base;
 	const int *gate;
 
+	(void)in_port;
+	(void)st;
 	for (d = 0; d < net->n; d++)
 		if (tt_node_digit(net, node, d) != tt_node_digit(net, dnode, d))
 			break;
@@ -521,7 +560,22 @@ tesh_node_name(const tt_net *net, uint32_t node, char *buf, size_t bufsz)
 }
 
 const struct tt_gen netgen_tesh = {
-	"tesh", TT_TOPO_TESH, "m,L,q,vcs", tesh_derive, tesh_wire, tesh_route,
-	hier_port_name, tesh_ncuts, tesh_cut_side, tesh_id_digits,
-	tesh_node_name
+	.name = "tesh",
+	.topo = TT_TOPO_TESH,
+	.keys = "k,m,L,q,vcs",
+	.cube = 0,
+	.no_n = "3D-TESH has three dimensions at every level (a 4x4x4 BM, "
+	    "levels of 4x4 2D tori); its size is L, the levels (tesh:L=3)",
+	.one_card = 1,
+	.derive = tesh_derive,
+	.wire = tesh_wire,
+	.route = tesh_route,
+	.link_peer = NULL,
+	.has_link = NULL,
+	.port_name = hier_port_name,
+	.ncuts = tesh_ncuts,
+	.cut_side = tesh_cut_side,
+	.id_digits = tesh_id_digits,
+	.card_name = tesh_node_name,
+	.pe_at = NULL,
 };

@@ -88,7 +88,7 @@ static int
 tori_derive(tt_net *net, char *err, size_t errsz)
 {
 	const tt_genspec *g = &net->spec.gen;
-	const char *name = net->gen->name;
+	const char *name = netgen_of(net)->name;
 	int n = netgen_key(g, TT_GENKEY_N, g->n, 3), k = g->k, i;
 	uint64_t nodes = 1;
 
@@ -169,10 +169,13 @@ to_residue(const tt_net *net, uint32_t node, int want)
 }
 
 static tt_hop
-tori_route(const tt_net *net, uint32_t node, uint32_t dnode)
+tori_route(const tt_net *net, uint32_t node, uint32_t dnode, int in_port,
+    tt_pktroute *st)
 {
 	int d, i, cur, dst, k, neg, vc;
 
+	(void)in_port;
+	(void)st;
 	for (d = 0; d < net->n; d++)
 		if (tt_node_digit(net, node, d) != tt_node_digit(net, dnode, d))
 			break;
@@ -241,19 +244,61 @@ tori_node_name(const tt_net *net, uint32_t node, char *buf, size_t bufsz)
 }
 
 const struct tt_gen netgen_pruned = {
-	"pruned", TT_TOPO_PRUNED, "k,n", tori_derive, tori_wire, tori_route,
-	tori_port_name, tori_ncuts, tori_cut_side, tori_id_digits,
-	tori_node_name
+	.name = "pruned",
+	.topo = TT_TOPO_PRUNED,
+	.keys = "k,n",
+	.cube = 1,
+	.no_n = NULL,
+	.one_card = 1,
+	.derive = tori_derive,
+	.wire = tori_wire,
+	.route = tori_route,
+	.link_peer = NULL,
+	.has_link = NULL,
+	.port_name = tori_port_name,
+	.ncuts = tori_ncuts,
+	.cut_side = tori_cut_side,
+	.id_digits = tori_id_digits,
+	.card_name = tori_node_name,
+	.pe_at = NULL,
 };
 
 const struct tt_gen netgen_msn = {
-	"msn", TT_TOPO_MSN, "k,n", tori_derive, tori_wire, tori_route,
-	tori_port_name, tori_ncuts, tori_cut_side, tori_id_digits,
-	tori_node_name
+	.name = "msn",
+	.topo = TT_TOPO_MSN,
+	.keys = "k,n",
+	.cube = 1,
+	.no_n = NULL,
+	.one_card = 1,
+	.derive = tori_derive,
+	.wire = tori_wire,
+	.route = tori_route,
+	.link_peer = NULL,
+	.has_link = NULL,
+	.port_name = tori_port_name,
+	.ncuts = tori_ncuts,
+	.cut_side = tori_cut_side,
+	.id_digits = tori_id_digits,
+	.card_name = tori_node_name,
+	.pe_at = NULL,
 };
 
 const struct tt_gen netgen_pruned_msn = {
-	"pruned-msn", TT_TOPO_PRUNED_MSN, "k,n", tori_derive, tori_wire,
-	tori_route, tori_port_name, tori_ncuts, tori_cut_side, tori_id_digits,
-	tori_node_name
+	.name = "pruned-msn",
+	.topo = TT_TOPO_PRUNED_MSN,
+	.keys = "k,n",
+	.cube = 1,
+	.no_n = NULL,
+	.one_card = 1,
+	.derive = tori_derive,
+	.wire = tori_wire,
+	.route = tori_route,
+	.link_peer = NULL,
+	.has_link = NULL,
+	.port_name = tori_port_name,
+	.ncuts = tori_ncuts,
+	.cut_side = tori_cut_side,
+	.id_digits = tori_id_digits,
+	.card_name = tori_node_name,
+	.pe_at = NULL,
 };

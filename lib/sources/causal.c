@@ -405,7 +405,7 @@ tt_causal_create(tt_causal **cp, tt_dep_stream in, const tt_replay_params *p,
 	uint32_t i;
 
 	*cp = NULL;
-	if (p->packet_flits < 1 || p->flit_bytes < 1 || !(p->link_gbps > 0))
+	if (p->net.packet_flits < 1 || p->net.flit_bytes < 1 || !(p->net.link_gbps > 0))
 		return tt_errf(err, errsz, "causal replay: bad parameters");
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return tt_errf(err, errsz, "out of memory");
@@ -422,9 +422,7 @@ tt_causal_create(tt_causal **cp, tt_dep_stream in, const tt_replay_params *p,
 	}
 	for (i = 0; i < c->pe1 - c->pe0; i++)
 		c->pe[i].head = c->pe[i].tail = NONE;
-	mp.packet_flits = p->packet_flits;
-	mp.flit_bytes = p->flit_bytes;
-	mp.link_gbps = p->link_gbps;
+	mp.net = p->net;
 	mp.where = MSG_AT_DST;
 	mp.warmup = 0;          /* the window is the whole run */
 	mp.window_end = 0;

@@ -28,9 +28,9 @@ void
 tt_infer_params_default(tt_infer_params *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->burst_gap_ns = 50000;
-	p->pause_ns = 1000;
-	p->window_ns = 100000000;
+	p->burst_gap_ns = TT_INFER_BURST_GAP_NS_DEFAULT;
+	p->pause_ns = TT_INFER_PAUSE_NS_DEFAULT;
+	p->window_ns = TT_INFER_WINDOW_NS_DEFAULT;
 }
 
 static void

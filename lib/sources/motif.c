@@ -1,10 +1,11 @@
 /*
  * The motif programs (lib/sources/motif_int.h; the motifs are described in
- * twintorus/motif.h), in the shape of the open-loop workloads
- * (lib/sources/workload.c): one table entry per motif, with its defaults, its plan
- * (the process grid or roles, from the rank count alone) and its step
- * function.  A new motif is one more entry in motifs[].  halo3d's grid and
- * neighbours are the workloads' stencil's (tt_grid3()).
+ * twintorus/motif.h), each application's one definition: one table entry
+ * per motif, with its defaults, its plan (the process grid or roles, from
+ * the rank count alone) and its step function.  ttsim app runs them closed
+ * loop (motif_run.c), ttsim trace synth open loop (workload.c).  A new
+ * motif is one more entry in motifs[].  halo3d's grid and neighbours are
+ * tt_grid3()'s.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -38,6 +39,11 @@ tt_motif_parse(const char *name, enum tt_motif *m)
 			*m = (enum tt_motif)i;
 			return 0;
 		}
+	/* the open-loop workloads' old name of the halo exchange */
+	if (strcmp(name, "stencil") == 0) {
+		*m = TT_MOTIF_HALO3D;
+		return 0;
+	}
 	return -1;
 }
 
@@ -72,9 +78,7 @@ tt_motif_params_default(tt_motif_params *p, enum tt_motif m)
 	p->motif = m;
 	p->imbalance = 0.1;
 	p->seed = 1;
-	p->packet_flits = TT_PACKET_FLITS_DEFAULT;
-	p->flit_bytes = TT_FLIT_BYTES_DEFAULT;
-	p->link_gbps = TT_LINK_GBPS_DEFAULT;
+	tt_netparams_default(&p->net);
 	p->blocks = 8;
 	p->request_bytes = 256;
 	p->service_ns = 2000;
@@ -123,7 +127,7 @@ tt_motif_check(const tt_motif_params *p, uint32_t npes, char *err, size_t errsz)
 		return tt_errf(err, errsz, "incast: %" PRIu32 " clients of %"
 		    PRIu32 " ranks leave a client without a server; at most %"
 		    PRIu32, p->clients, n, n / 2);
-	if (p->packet_flits < 1 || p->flit_bytes < 1 || !(p->link_gbps > 0))
+	if (p->net.packet_flits < 1 || p->net.flit_bytes < 1 || !(p->net.link_gbps > 0))
 		return tt_errf(err, errsz, "bad packet, flit or link size");
 	return 0;
 }

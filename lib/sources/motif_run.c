@@ -306,9 +306,7 @@ tt_motif_create(tt_motif_job **ap, const tt_motif_params *p, tt_sim *sim, char *
 		if (e->rank != NONE)
 			a->iters_all += p->iterations;
 	}
-	mp.packet_flits = p->packet_flits;
-	mp.flit_bytes = p->flit_bytes;
-	mp.link_gbps = p->link_gbps;
+	mp.net = p->net;
 	mp.where = MSG_AT_DST;
 	mp.warmup = 0;
 	mp.window_end = 0;

@@ -83,8 +83,9 @@ msgsrc_init(struct msgsrc *ms, tt_sim *sim, const struct msgsrc_params *p,
 	ms->sim = sim;
 	ms->npes = tt_sim_pes(sim);
 	tt_sim_local(sim, &ms->pe0, &ms->pe1);
-	ms->pkt_bytes = (uint64_t)p->packet_flits * (uint64_t)p->flit_bytes;
-	ms->cycle_ns = tt_cycle_ns(p->flit_bytes, p->link_gbps);
+	ms->pkt_bytes = (uint64_t)p->net.packet_flits *
+	    (uint64_t)p->net.flit_bytes;
+	ms->cycle_ns = tt_cycle_ns(p->net.flit_bytes, p->net.link_gbps);
 	ms->stride = sizeof(struct msg_entry) + (p->user_size + 7) / 8 * 8;
 	ms->free_head = MSGSRC_NONE;
 	tt_u64map_init(&ms->by_key);

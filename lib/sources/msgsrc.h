@@ -77,8 +77,7 @@ struct msg_field {
 };
 
 struct msgsrc_params {
-	int packet_flits, flit_bytes;
-	double link_gbps;
+	tt_netparams net;       /* packet_flits, flit_bytes, link_gbps */
 	enum msg_where where;
 	/* the measurement window [warmup, window_end) (window_end 0: no
 	 * end), for MSG_PK_WINDOW and MSG_LATENCY */
@@ -163,8 +162,8 @@ msgsrc_send(struct msgsrc *ms, uint32_t pe, uint32_t dst, uint32_t tag,
 	o->dst = dst;
 	o->tag = tag;
 	o->left = msgsrc_packets(ms, bytes);
-	o->last_flits = tt_last_packet_flits(bytes, ms->p.packet_flits,
-	    ms->p.flit_bytes);
+	o->last_flits = tt_last_packet_flits(bytes, ms->p.net.packet_flits,
+	    ms->p.net.flit_bytes);
 	(*ms->c[MSG_RELEASED])++;
 	if (gen < *ms->c[MSG_FIRST_REL])
 		*ms->c[MSG_FIRST_REL] = gen;

@@ -59,19 +59,13 @@ rmsg_of(const tt_replay *rp, uint32_t i)
 void
 tt_replay_params_default(tt_replay_params *p)
 {
-	p->packet_flits = TT_PACKET_FLITS_DEFAULT;
-	p->flit_bytes = TT_FLIT_BYTES_DEFAULT;
-	p->link_gbps = TT_LINK_GBPS_DEFAULT;
+	p->net.packet_flits = TT_PACKET_FLITS_DEFAULT;
+	p->net.flit_bytes = TT_FLIT_BYTES_DEFAULT;
+	p->net.link_gbps = TT_LINK_GBPS_DEFAULT;
 	p->speed = 1;
-	p->lookahead = 4096;
+	p->lookahead = TT_REPLAY_LOOKAHEAD_DEFAULT;
 	p->warmup = 0;
 	p->window_end = 0;
-}
-
-double
-tt_replay_cycle_ns(const tt_replay_params *p)
-{
-	return tt_cycle_ns(p->flit_bytes, p->link_gbps);
 }
 
 /* Read the trace's next message into peek; 0 at the end or on error. */
@@ -163,7 +157,7 @@ replay_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 			 * message; as fast as possible, wait for the queues
 			 * to make room */
 			pk->gen = rp->p.speed > 0 ? rp->peek_gen :
-			    now + (uint64_t)rp->p.packet_flits;
+			    now + (uint64_t)rp->p.net.packet_flits;
 			return TT_SRC_LATER;
 		}
 		/* the head's time has come: the engine asks in generation
@@ -209,7 +203,7 @@ tt_replay_create(tt_replay **rpp, tt_trace_in *in, const tt_replay_params *p,
 	uint32_t i, npes = tt_sim_pes(sim);
 
 	*rpp = NULL;
-	if (p->packet_flits < 1 || p->flit_bytes < 1 || !(p->link_gbps > 0) ||
+	if (p->net.packet_flits < 1 || p->net.flit_bytes < 1 || !(p->net.link_gbps > 0) ||
 	    p->speed < 0 || p->lookahead < 1)
 		return tt_errf(err, errsz, "replay: bad parameters");
 	rp = calloc(1, sizeof(*rp));
@@ -219,7 +213,7 @@ tt_replay_create(tt_replay **rpp, tt_trace_in *in, const tt_replay_params *p,
 	rp->in = in;
 	rp->npes = npes;
 	tt_sim_local(sim, &rp->pe0, &rp->pe1);
-	rp->cycle_ns = tt_replay_cycle_ns(p);
+	rp->cycle_ns = tt_cycle_ns(p->net.flit_bytes, p->net.link_gbps);
 	rp->scale = p->speed > 0 ? 1.0 / (rp->cycle_ns * p->speed) : 0;
 	rp->qhead = malloc(sizeof(uint32_t) * npes);
 	rp->qtail = malloc(sizeof(uint32_t) * npes);
@@ -229,9 +223,7 @@ tt_replay_create(tt_replay **rpp, tt_trace_in *in, const tt_replay_params *p,
 	}
 	for (i = 0; i < npes; i++)
 		rp->qhead[i] = rp->qtail[i] = NONE;
-	mp.packet_flits = p->packet_flits;
-	mp.flit_bytes = p->flit_bytes;
-	mp.link_gbps = p->link_gbps;
+	mp.net = p->net;
 	mp.where = MSG_AT_SRC;
 	mp.warmup = p->warmup;
 	mp.window_end = p->window_end;

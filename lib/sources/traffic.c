@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "support/errf.h"
+#include "twintorus/params.h"
 #include "twintorus/traffic.h"
 #include "networks/netgen.h"
 
@@ -91,7 +92,7 @@ tt_traffic_default(tt_traffic *tr)
 	memset(tr, 0, sizeof(*tr));
 	tr->pattern = TT_TR_UNIFORM;
 	tr->load = 0.1;
-	tr->packet_flits = 4;
+	tr->packet_flits = TT_PACKET_FLITS_DEFAULT;
 	tr->seed = 1;
 	tr->stop = UINT64_MAX;
 	tr->hot_fraction = 0.1;
@@ -146,12 +147,14 @@ bit_pattern(enum tt_pattern p, uint32_t x, int b)
 	}
 }
 
-/* A generated network's node: the pattern on its paper's address digits
- * (netgen.h id_digits), each a ring of its radix. */
+/* A node moved by a coordinate pattern on its network's address digits
+ * (netgen.h id_digits: a torus's coordinates, a generated network's
+ * paper's address), each a ring of its radix: tornado (seed 004 §5: every
+ * digit), center-reflection (seed 003 §4), the next node along digit 0. */
 static uint32_t
 gen_pattern(const tt_net *net, enum tt_pattern p, uint32_t node)
 {
-	int k[TT_ID_DIGITS], nd = net->gen->id_digits(net, k), d, c;
+	int k[TT_ID_DIGITS], nd = tt_net_id_digits(net, k), d, c;
 	uint32_t rest = node, out = 0, w = 1;
 
 	for (d = 0; d < nd; d++) {
@@ -172,31 +175,8 @@ gen_pattern(const tt_net *net, enum tt_pattern p, uint32_t node)
 static uint32_t
 coord_pattern(const tt_net *net, enum tt_pattern p, uint32_t pe)
 {
-	uint32_t node = tt_card_node(net, pe);
-	int c[TT_MAX_DIMS], d, k;
-
-	if (net->gen != NULL)
-		return gen_pattern(net, p, node);
-
-	for (d = 0; d < net->n; d++) {
-		c[d] = tt_node_digit(net, node, d);
-		k = net->k[d];
-		switch (p) {
-		case TT_TR_TORNADO:   /* seed 004 §5: every dimension */
-			c[d] = (c[d] + k / 2 - 1) % k;
-			break;
-		case TT_TR_CENTER:    /* seed 003 §4 */
-			c[d] = k - 1 - c[d];
-			break;
-		case TT_TR_NEIGHBOUR: /* the next node along dimension 0 */
-			if (d == 0)
-				c[d] = (c[d] + 1) % k;
-			break;
-		default:
-			break;
-		}
-	}
-	return tt_card_of(net, tt_node_index(net, c), tt_card_side(net, pe));
+	return tt_card_of(net, gen_pattern(net, p, tt_card_node(net, pe)),
+	    tt_card_side(net, pe));
 }
 
 static int

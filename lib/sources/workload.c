@@ -1,36 +1,22 @@
 /*
- * Synthetic workloads (twintorus/workload.h): the applications' schedules,
- * the process grid, and the merge of the PEs' streams into time order.
+ * Synthetic workloads (twintorus/workload.h): the motifs' programs
+ * (lib/sources/motif.c) scheduled open loop, the process grid, and the
+ * merge of the PEs' streams into time order.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "support/errf.h"
+#include "sources/motif_int.h"
 #include "twintorus/params.h"
 #include "twintorus/traffic.h"
 #include "twintorus/workload.h"
 
 /* Idle time between iterations, ns: the iteration's slack. */
 #define APP_GAP_NS 5000.0
-
-struct tt_workload;
-
-/*
- * One application: its defaults, the plan of one iteration (messages per
- * PE, period) and its message j of an iteration.  A new application is
- * one more entry in apps[].
- */
-struct app_ops {
-	const char *name;
-	uint64_t bytes;
-	int iterations;
-	double compute_us;
-	void (*plan)(struct tt_workload *w);
-	/* message j of PE pe's iteration it: its time and m->dst, m->bytes */
-	double (*message)(const struct tt_workload *w, uint32_t pe,
-	    uint32_t it, uint32_t j, tt_msg *m);
-};
+/* A receive's step beyond its message's serialisation and a half, ns. */
+#define APP_STEP_NS 1000.0
 
 /* A PE waiting in the merge with its next message. */
 struct pend {
@@ -38,18 +24,29 @@ struct pend {
 	uint32_t pe;
 };
 
+/* A rank's program of one iteration, read ahead. */
+struct iter_shape {
+	uint32_t steps;         /* steps of the iteration */
+	uint32_t sends;
+	int paced;              /* some send follows a receive */
+	int trailing;           /* its last step computes (the phase) */
+	double compute;         /* compute steps other than the trailing one */
+	uint64_t bytes;         /* of its sends */
+};
+
 struct tt_workload {
-	const struct app_ops *ops;      /* NULL: a traffic source */
-	tt_app_params p;
-	double compute_ns;
-	uint32_t g[3];                  /* stencil: the process grid */
-	uint32_t per_iter;              /* messages per PE per iteration */
+	int is_motif;                   /* 0: a traffic source */
+	struct motif mo;
+	uint32_t npes;
+	uint64_t bytes;                 /* a traffic source's messages */
 	double period;                  /* ns between iteration starts */
-	double step_ns;                 /* allreduce: one step */
+	double step_ns;                 /* a receive */
 	/* per PE */
 	tt_rng *rng;
-	uint32_t *iter, *idx, *seq;
-	double *offset;                 /* this iteration's compute time */
+	uint64_t *iter;
+	uint32_t *idx, *seq, *steps, *recvs, *run;
+	double *offset;                 /* this iteration's compute phase */
+	double *inline_ns;              /* compute steps so far */
 	/* a traffic source */
 	tt_source src;
 	double cycle_ns;
@@ -62,130 +59,72 @@ struct tt_workload {
 static double
 ser_ns(const tt_workload *w, uint64_t bytes)
 {
-	return tt_wire_ns(bytes, w->p.link_gbps);
+	return tt_wire_ns(bytes, w->mo.p.net.link_gbps);
 }
 
-/* The period of applications that send per_iter messages back to back:
- * the longest compute phase, twice the sending, and a gap. */
-static double
-burst_period(const tt_workload *w)
-{
-	return w->compute_ns * 1.1 + 2 * w->per_iter * ser_ns(w, w->p.bytes) +
-	    APP_GAP_NS;
-}
-
+/* Rank r's program of iteration it, read ahead: what its schedule needs. */
 static void
-stencil_plan(tt_workload *w)
+iter_shape(const tt_workload *w, uint32_t r, uint64_t it,
+    struct iter_shape *sh)
 {
-	tt_grid3(w->p.npes, w->g);
-	w->per_iter = 2 * tt_grid3_dims(w->g);
-	w->period = burst_period(w);
-}
+	struct mstep s;
+	uint32_t recvs = 0;
+	int prev = -1;
+	double pending = 0;
 
-static double
-stencil_message(const tt_workload *w, uint32_t pe, uint32_t it, uint32_t j,
-    tt_msg *m)
-{
-	m->dst = tt_grid3_neighbour(w->g, pe, j);
-	m->bytes = w->p.bytes;
-	return it * w->period + w->offset[pe] + j * ser_ns(w, w->p.bytes);
-}
-
-static void
-alltoall_plan(tt_workload *w)
-{
-	w->per_iter = w->p.npes - 1;
-	w->period = burst_period(w);
-}
-
-static double
-alltoall_message(const tt_workload *w, uint32_t pe, uint32_t it, uint32_t j,
-    tt_msg *m)
-{
-	m->dst = (pe + 1 + j) % w->p.npes;
-	m->bytes = w->p.bytes;
-	return it * w->period + w->offset[pe] + j * ser_ns(w, w->p.bytes);
-}
-
-static uint64_t
-allreduce_chunk(const tt_workload *w)
-{
-	return (w->p.bytes + w->p.npes - 1) / w->p.npes;
-}
-
-static void
-allreduce_plan(tt_workload *w)
-{
-	w->per_iter = 2 * (w->p.npes - 1);
-	/* a chunk's serialisation plus a microsecond of latency */
-	w->step_ns = 1.5 * ser_ns(w, allreduce_chunk(w)) + 1000;
-	w->period = w->compute_ns * 1.1 + w->per_iter * w->step_ns + APP_GAP_NS;
-}
-
-/* The steps keep the ring in step: no PE's jitter shows. */
-static double
-allreduce_message(const tt_workload *w, uint32_t pe, uint32_t it, uint32_t j,
-    tt_msg *m)
-{
-	m->dst = (pe + 1) % w->p.npes;
-	m->bytes = allreduce_chunk(w);
-	return it * w->period + w->compute_ns + j * w->step_ns;
-}
-
-static const struct app_ops apps[TT_APP_COUNT] = {
-	[TT_APP_STENCIL] = {"stencil", 8192, 10, 50, stencil_plan,
-	    stencil_message},
-	[TT_APP_ALLTOALL] = {"alltoall", 4096, 4, 20, alltoall_plan,
-	    alltoall_message},
-	[TT_APP_ALLREDUCE] = {"allreduce", 1048576, 4, 20, allreduce_plan,
-	    allreduce_message},
-};
-
-void
-tt_app_params_default(tt_app_params *p)
-{
-	memset(p, 0, sizeof(*p));
-	p->app = TT_APP_STENCIL;
-	p->compute_us = -1;
-	p->link_gbps = 10;
-	p->seed = 1;
-}
-
-int
-tt_app_parse(const char *name, enum tt_app *app)
-{
-	int i;
-
-	for (i = 0; i < TT_APP_COUNT; i++)
-		if (strcmp(name, apps[i].name) == 0) {
-			*app = (enum tt_app)i;
-			return 0;
+	memset(sh, 0, sizeof(*sh));
+	for (sh->steps = 0; motif_step(&w->mo, r, it, sh->steps, &s);
+	    sh->steps++) {
+		if (prev == MSTEP_COMPUTE)      /* not the trailing one */
+			sh->compute += pending;
+		prev = s.kind;
+		if (s.kind == MSTEP_COMPUTE) {
+			pending = s.ns;
+		} else if (s.kind == MSTEP_SEND) {
+			sh->sends++;
+			sh->bytes = s.bytes;
+			sh->paced |= recvs > 0;
+		} else {
+			recvs++;
 		}
-	return -1;
+	}
+	sh->trailing = prev == MSTEP_COMPUTE;
 }
 
-const char *
-tt_app_name(enum tt_app app)
+/* An iteration's length without its compute phase: a burst rank's sending
+ * twice, or a paced rank's sends one step each, plus its compute steps. */
+static double
+iter_span(const tt_workload *w, const struct iter_shape *sh)
 {
-	return (unsigned)app < TT_APP_COUNT ? apps[app].name : "?";
+	if (sh->paced)
+		return sh->compute + sh->sends * w->step_ns;
+	return sh->compute + 2 * sh->sends * ser_ns(w, sh->bytes);
 }
 
-uint64_t
-tt_app_default_bytes(enum tt_app app)
+/* The step and the period, from every rank's program (the programs repeat
+ * every iteration, sweep3d's every four). */
+static void
+motif_plan(tt_workload *w)
 {
-	return apps[app].bytes;
-}
+	struct iter_shape sh;
+	uint64_t big = 0, it, its = w->mo.p.iterations < 4 ?
+	    w->mo.p.iterations : 4;
+	double span = 0, x;
+	uint32_t r;
 
-int
-tt_app_default_iterations(enum tt_app app)
-{
-	return apps[app].iterations;
-}
-
-double
-tt_app_default_compute_us(enum tt_app app)
-{
-	return apps[app].compute_us;
+	for (r = 0; r < w->npes; r++)
+		if (motif_bytes_from(&w->mo, r) > big)
+			big = motif_bytes_from(&w->mo, r);
+	w->step_ns = 1.5 * ser_ns(w, big) + APP_STEP_NS;
+	for (r = 0; r < w->npes; r++)
+		for (it = 0; it < its; it++) {
+			iter_shape(w, r, it, &sh);
+			x = iter_span(w, &sh);
+			if (x > span)
+				span = x;
+		}
+	w->period = w->mo.p.compute_ns * (1.0 + w->mo.p.imbalance) + span +
+	    APP_GAP_NS;
 }
 
 /* ---- the process grid ---- */
@@ -242,10 +181,62 @@ tt_grid3_neighbour(const uint32_t g[3], uint32_t pe, unsigned j)
 
 /* ---- the PEs' streams ---- */
 
+/* PE pe starts its iteration iter[pe]: its compute phase and its program
+ * read ahead.  Every PE draws from its stream once per iteration. */
 static void
 new_iteration(tt_workload *w, uint32_t pe)
 {
-	w->offset[pe] = w->compute_ns * (0.9 + 0.2 * tt_rng_unit(&w->rng[pe]));
+	const tt_motif_params *p = &w->mo.p;
+	double u = tt_rng_unit(&w->rng[pe]);
+	struct iter_shape sh;
+
+	iter_shape(w, pe, w->iter[pe], &sh);
+	w->offset[pe] = sh.paced ? p->compute_ns : p->compute_ns *
+	    ((1.0 - p->imbalance) + 2.0 * p->imbalance * u);
+	w->steps[pe] = sh.steps;
+	w->idx[pe] = 0;
+	w->recvs[pe] = 0;
+	w->run[pe] = 0;
+	w->inline_ns[pe] = 0;
+}
+
+/* PE pe's next send in its program, timed (twintorus/workload.h): 1 with
+ * m->t_ns, dst and bytes set, 0 when its program has ended. */
+static int
+motif_next(tt_workload *w, uint32_t pe, tt_msg *m)
+{
+	struct mstep s;
+	uint32_t i;
+	double t;
+
+	for (;;) {
+		if (w->iter[pe] >= w->mo.p.iterations)
+			return 0;
+		if (w->idx[pe] == w->steps[pe]) {
+			w->iter[pe]++;
+			new_iteration(w, pe);
+			continue;
+		}
+		i = w->idx[pe]++;
+		motif_step(&w->mo, pe, w->iter[pe], i, &s);
+		if (s.kind == MSTEP_COMPUTE) {
+			if (i + 1 < w->steps[pe])
+				w->inline_ns[pe] += s.ns;
+		} else if (s.kind == MSTEP_RECV) {
+			w->recvs[pe]++;
+			w->run[pe] = 0;
+		} else {
+			break;
+		}
+	}
+	t = (double)w->iter[pe] * w->period + w->offset[pe] +
+	    w->inline_ns[pe] + w->recvs[pe] * w->step_ns +
+	    w->run[pe] * ser_ns(w, s.bytes);
+	w->run[pe]++;
+	m->t_ns = (uint64_t)llround(t);
+	m->dst = s.peer;
+	m->bytes = s.bytes;
+	return 1;
 }
 
 /* PE pe's next message: 1 with m filled, 0 when it has sent everything. */
@@ -253,26 +244,16 @@ static int
 pe_next(tt_workload *w, uint32_t pe, tt_msg *m)
 {
 	tt_srcpkt pk;
-	uint32_t j;
 
 	memset(m, 0, sizeof(*m));
-	if (w->ops == NULL) {
+	if (!w->is_motif) {
 		if (w->src.next(w->src.ctx, pe, 0, &pk) != TT_SRC_PACKET)
 			return 0;
 		m->t_ns = (uint64_t)llround((double)pk.gen * w->cycle_ns);
 		m->dst = pk.dst;
-		m->bytes = w->p.bytes;
-	} else {
-		if (w->idx[pe] == w->per_iter) {
-			w->iter[pe]++;
-			w->idx[pe] = 0;
-			new_iteration(w, pe);
-		}
-		if ((int)w->iter[pe] >= w->p.iterations)
-			return 0;
-		j = w->idx[pe]++;
-		m->t_ns = (uint64_t)llround(w->ops->message(w, pe, w->iter[pe],
-		    j, m));
+		m->bytes = w->bytes;
+	} else if (!motif_next(w, pe, m)) {
+		return 0;
 	}
 	m->src = pe;
 	m->seq = w->seq[pe]++;
@@ -288,15 +269,21 @@ workload_alloc(uint32_t npes, char *err, size_t errsz)
 		tt_errf(err, errsz, "out of memory");
 		return NULL;
 	}
-	w->p.npes = npes;
+	w->npes = npes;
 	w->rng = calloc(npes, sizeof(*w->rng));
-	w->iter = calloc(npes, sizeof(uint32_t));
+	w->iter = calloc(npes, sizeof(uint64_t));
 	w->idx = calloc(npes, sizeof(uint32_t));
 	w->seq = calloc(npes, sizeof(uint32_t));
+	w->steps = calloc(npes, sizeof(uint32_t));
+	w->recvs = calloc(npes, sizeof(uint32_t));
+	w->run = calloc(npes, sizeof(uint32_t));
 	w->offset = calloc(npes, sizeof(double));
+	w->inline_ns = calloc(npes, sizeof(double));
 	w->heap = calloc(npes, sizeof(*w->heap));
 	if (w->rng == NULL || w->iter == NULL || w->idx == NULL ||
-	    w->seq == NULL || w->offset == NULL || w->heap == NULL) {
+	    w->seq == NULL || w->steps == NULL || w->recvs == NULL ||
+	    w->run == NULL || w->offset == NULL || w->inline_ns == NULL ||
+	    w->heap == NULL) {
 		tt_workload_free(w);
 		tt_errf(err, errsz, "out of memory for %u PEs", npes);
 		return NULL;
@@ -305,32 +292,27 @@ workload_alloc(uint32_t npes, char *err, size_t errsz)
 }
 
 int
-tt_workload_app(tt_workload **wp, const tt_app_params *p, char *err,
-    size_t errsz)
+tt_workload_motif(tt_workload **wp, const tt_motif_params *p, uint32_t npes,
+    char *err, size_t errsz)
 {
 	tt_workload *w;
 	uint32_t pe;
 
 	*wp = NULL;
-	if ((unsigned)p->app >= TT_APP_COUNT)
-		return tt_errf(err, errsz, "no such application");
-	if (p->npes < 2)
-		return tt_errf(err, errsz, "%s needs at least 2 PEs, got %u",
-		    apps[p->app].name, p->npes);
-	if (!(p->link_gbps > 0))
-		return tt_errf(err, errsz, "the link speed must be above 0");
-	if ((w = workload_alloc(p->npes, err, errsz)) == NULL)
+	if (p->ranks != NULL)
+		return tt_errf(err, errsz, "an open-loop %s runs on every PE",
+		    tt_motif_name(p->motif));
+	if (tt_motif_check(p, npes, err, errsz) < 0)
 		return -1;
-	w->ops = &apps[p->app];
-	w->p = *p;
-	if (w->p.bytes == 0)
-		w->p.bytes = w->ops->bytes;
-	if (w->p.iterations == 0)
-		w->p.iterations = w->ops->iterations;
-	w->compute_ns = (p->compute_us >= 0 ? p->compute_us :
-	    w->ops->compute_us) * 1e3;
-	w->ops->plan(w);
-	for (pe = 0; pe < p->npes; pe++) {
+	if ((w = workload_alloc(npes, err, errsz)) == NULL)
+		return -1;
+	w->is_motif = 1;
+	if (motif_init(&w->mo, p, npes, err, errsz) < 0) {
+		tt_workload_free(w);
+		return -1;
+	}
+	motif_plan(w);
+	for (pe = 0; pe < npes; pe++) {
 		tt_rng_seed(&w->rng[pe], p->seed, pe);
 		new_iteration(w, pe);
 	}
@@ -349,7 +331,7 @@ tt_workload_source(tt_workload **wp, uint32_t npes, tt_source src,
 		return -1;
 	w->src = src;
 	w->cycle_ns = cycle_ns;
-	w->p.bytes = bytes;
+	w->bytes = bytes;
 	*wp = w;
 	return 0;
 }
@@ -391,7 +373,7 @@ merge_start(tt_workload *w)
 	uint32_t pe;
 	size_t i;
 
-	for (pe = 0; pe < w->p.npes; pe++) {
+	for (pe = 0; pe < w->npes; pe++) {
 		w->heap[w->nheap].pe = pe;
 		if (pe_next(w, pe, &w->heap[w->nheap].m))
 			w->nheap++;
@@ -426,7 +408,11 @@ tt_workload_free(tt_workload *w)
 	free(w->iter);
 	free(w->idx);
 	free(w->seq);
+	free(w->steps);
+	free(w->recvs);
+	free(w->run);
 	free(w->offset);
+	free(w->inline_ns);
 	free(w->heap);
 	free(w);
 }

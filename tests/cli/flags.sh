@@ -2,7 +2,8 @@
 # ttsim's command line, every command: the golden flag errors (each
 # tests/cli/flags/NAME.args, one argument a line, must exit 2 with exactly
 # NAME.err on stderr), --name=value and --name value alike, every flag a
-# command's --help names accepted by it, and standard output that cannot
+# command's --help names accepted by it and every flag it accepts named
+# in its --help, and standard output that cannot
 # be written (a full disk) failing the command with one message.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
 . "$(dirname "$0")/lib.sh"
@@ -67,6 +68,16 @@ fi
 # about its value, never to "unknown flag" about itself.
 mkdir -p "$tmp/scratch"
 Tabs=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
+# every flag of every option table in sim/, and every flag any --help names
+all_flags=$( {
+	grep -ohE 'OPT_(FLAG|VAL|VALDEF)\("[a-z0-9-]+"' sim/*.c | sed 's/.*("/--/; s/"$//'
+	for cmd in analyze verify run sweep plot "trace synth" "trace stat" \
+	    "trace infer" "trace calibrate" "trace export" replay "app halo3d"; do
+		# shellcheck disable=SC2086
+		"$T" $cmd --help 2>/dev/null | grep -o -- '--[a-z][a-z0-9-]*[a-z0-9]'
+	done; } | sort -u)
+[ "$(wc -w <<<"$all_flags")" -gt 80 ] && ok "flags of sim/'s tables ($(wc -w <<<"$all_flags"))" ||
+    bad "flags of sim/'s tables" "only $(wc -w <<<"$all_flags") found: $all_flags"
 for cmd in analyze verify run sweep plot "trace synth" "trace stat" \
     "trace infer" "trace calibrate" "trace export" replay "app halo3d"; do
 	# shellcheck disable=SC2086  # "trace synth" is two words
@@ -93,6 +104,22 @@ for cmd in analyze verify run sweep plot "trace synth" "trace stat" \
 	done
 	[ -z "$missing" ] && [ "$n" -gt 0 ] && ok "help-${cmd// /-} ($n flags)" ||
 	    bad "help-${cmd// /-}" "named in --help but refused:$missing"
+	# The reverse: every flag the command takes is in its --help.  The
+	# candidates are every flag any table of sim/ declares (OPT_FLAG,
+	# OPT_VAL, OPT_VALDEF) and any command's help names; one the help
+	# leaves out must be refused as unknown.
+	hidden=""
+	m=0
+	for f in $all_flags; do
+		grep -q -- "$f\([^a-z0-9-]\|\$\)" "$tmp/help" && continue
+		m=$((m + 1))
+		# shellcheck disable=SC2086
+		(cd "$tmp/scratch" && "$Tabs" $cmd "$f" --no-such-flag --no-such-flag) \
+		    >/dev/null 2>"$tmp/err"
+		grep -q "unknown flag '$f'" "$tmp/err" || hidden="$hidden $f"
+	done
+	[ -z "$hidden" ] && [ "$m" -gt 0 ] && ok "help-lists-all-${cmd// /-} ($m others refused)" ||
+	    bad "help-lists-all-${cmd// /-}" "taken but not in ttsim $cmd --help (give it a help string in its option table):$hidden"
 done
 
 # --- standard output that cannot be written ---

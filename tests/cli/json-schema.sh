@@ -142,6 +142,19 @@ run_json() {
 run_json "ttsim analyze (twin torus)" ttsim.analyze/1 0 "$T" analyze --dims 3,3,3 --json
 run_json "ttsim analyze (plain torus)" ttsim.analyze/1 0 "$T" analyze --dims 4,4 --plain --json
 run_json "ttsim analyze (topology)" ttsim.analyze/1 0 "$T" analyze --topology pruned:k=4 --json
+run_json "ttsim analyze (torus by keys)" ttsim.analyze/1 0 "$T" analyze --topology torus:k=4 --json
+run_json "ttsim analyze (twin torus by keys)" ttsim.analyze/1 0 "$T" analyze --topology twin:k=3,n=2 --json
+# the node graph's keys at the top level for every kind, tori by keys too
+for spec in torus:k=4 twin:k=3 twin:3x3x3 pruned:k=4 msn:k=4 pruned-msn:k=4 mh3dt:m=3,n=2 tesh:L=1; do
+	if "$T" analyze --topology "$spec" --json >"$tmp/nk.json" 2>"$tmp/err" &&
+	    jq -e 'has("nodes") and has("links") and has("degree_min") and
+	    has("degree_max") and has("diameter") and has("avg_distance") and
+	    has("max_route_hops")' "$tmp/nk.json" >/dev/null; then
+		ok "analyze --topology $spec: the node graph's keys at the top level"
+	else
+		bad "analyze --topology $spec: the node graph's keys" "$(cat "$tmp/err" "$tmp/nk.json")"
+	fi
+done
 run_json "ttsim analyze --ports all" ttsim.analyze/1 0 "$T" analyze --dims 3,3,3 --ports all --json
 run_json "ttsim verify" ttsim.verify/1 0 "$T" verify --dims 3,3,3 --json
 run_json "ttsim verify --ports all" ttsim.verify/1 0 "$T" verify --dims 3,3,3 --ports all --json

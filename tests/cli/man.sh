@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # The manual pages (man/) as a user and a packager meet them:
+#   - every page's .TH names the version of include/twintorus/version.h;
 #   - every page renders without a warning: groff -man -ww prints nothing,
 #     man -l shows its NAME, and mandoc -Tlint finds no warning (mandoc is
 #     in make deps; without it that check is a SKIP line);
@@ -38,6 +39,18 @@ for m in man/*.[1-9]; do
 	else
 		skip "mandoc-lint $name" "mandoc not installed (make deps installs it)"
 	fi
+done
+
+# ---- the version: include/twintorus/version.h's, in every page's .TH ----
+# The pages carry it written out, so that man -l reads them from the source
+# tree as installed; a new version is written into each page.
+version=$(sed -n 's/^#define TT_VERSION "\(.*\)"$/\1/p' include/twintorus/version.h)
+for m in man/*.[1-9]; do
+	name=$(basename "$m")
+	got=$(sed -n 's/^\.TH [^ ]* [^ ]* "[^"]*" "\([^"]*\)".*/\1/p' "$m")
+	[ -n "$version" ] && [ "$got" = "twintorus $version" ] &&
+	    ok "version $name" ||
+	    bad "version $name" "$m: .TH says \"$got\", include/twintorus/version.h says \"$version\": write \"twintorus $version\" in $m's .TH line"
 done
 
 # ---- install and uninstall ----

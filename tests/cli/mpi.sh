@@ -135,12 +135,13 @@ refuse "more ranks than nodes" "5 ranks for a network of 4 nodes" -np 5 "$T" run
     --dims 2,2 --plain
 
 # the serial build needs no MPI: sim/mpi.c without TTSIM_MPI, linked with
-# the same objects, has no libmpi and gives the same JSON
+# the same objects (and the library's own libraries: libotf2 when the
+# build found it), has no libmpi and gives the same JSON
 objs=$(ls build/sim/*.o | grep -v '/mpi-')
 if cc -std=c11 -D_GNU_SOURCE -Iinclude -Ilib -O2 -c sim/mpi.c -o "$tmp/mpi-serial.o" &&
     # shellcheck disable=SC2086  # a list of objects
     cc -o "$tmp/ttsim-serial" $objs "$tmp/mpi-serial.o" build/libtwintorus.a \
-        -lyaml -lpcap -lm && ! ldd "$tmp/ttsim-serial" | grep -q libmpi &&
+        -lyaml -lpcap $(pkg-config --libs otf2 2>/dev/null) -lm && ! ldd "$tmp/ttsim-serial" | grep -q libmpi &&
     cmp -s <("$tmp/ttsim-serial" run --dims 4,4,4 --json) <("$T" run --dims 4,4,4 --json); then
 	ok "serial build: no libmpi, same JSON"
 else

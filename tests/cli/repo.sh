@@ -7,8 +7,21 @@
 #   - README.md at most 500 lines: a tour; the reference is in man/;
 #   - the repository stands alone: no file cites a document that is not in
 #     it (a design file, a directory beside the checkout);
+#   - every source of lib/, sim/ and daemon/ (.c, .h) is named in
+#     doc/ARCHITECTURE.md or in its folder's README.md (lib/README.md,
+#     sim/README.md, daemon/README.md): by its file name there (a .c file
+#     also by its name without .c, as a code span), and in
+#     doc/ARCHITECTURE.md by its path below its folder (sim/jobs.c,
+#     engine/sim.c) or, when no other source has that name, by its name;
+#   - every unit test (tests/unit/test_*.c), CLI script (tests/cli/*.sh) and
+#     fuzz target (tests/fuzz/fuzz_*.c) is named in tests/README.md, with
+#     or without .c;
+#   - the top of the repository holds only the files a reader expects
+#     there (directories are not checked);
 #   - the engine is below its sources: no lib/engine/ file includes a
 #     source's header (doc/ARCHITECTURE.md, "The engine below its sources").
+# Files not yet committed count (git ls-files --others, not ignored), so
+# that a new file fails here before it is committed.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
 . "$(dirname "$0")/lib.sh"
 git rev-parse --git-dir >/dev/null 2>&1 || skip_all "not a git checkout"
@@ -40,6 +53,63 @@ lines=$(wc -l <README.md)
 cites=$(git grep -nE 'DESIGN''\.md|\.\./sha''red/' -- . ':!*.pcap' ':!*.pcapng' || true)
 [ -z "$cites" ] && ok "no file cites a document outside the repository" ||
     bad "files citing a document outside the repository" "$cites"
+
+# tt_named FILE NAME...: FILE names one of NAME as a word (a name's
+# characters, with . - and /, on neither side).  Each NAME is literal.
+tt_named() {
+	local file=$1 name re=""
+	shift
+	for name in "$@"; do
+		re="$re${re:+|}$(printf '%s' "$name" | sed 's/[][\\.^$*+?(){}|]/\\&/g')"
+	done
+	grep -qE "(^|[^A-Za-z0-9_.-])($re)([^A-Za-z0-9_-]|[.]([^A-Za-z0-9_]|$)|$)" "$file"
+}
+files() { git ls-files --cached --others --exclude-standard -- "$@" | sort -u; }
+
+# ---- every source documented ----
+srcs=$(files 'lib/*.[ch]' 'sim/*.[ch]' 'daemon/*.[ch]')
+undoc=""
+for f in $srcs; do
+	base=${f##*/} top=${f%%/*} readme=${f%%/*}/README.md
+	stem=${base%.c}
+	names=("$base")
+	[ "$stem" != "$base" ] && names+=("\`$stem\`")
+	[ -f "$readme" ] && tt_named "$readme" "${names[@]}" && continue
+	arch=("$f")
+	rel=${f#"$top"/}                        # engine/sim.c
+	[ "$rel" != "$base" ] && arch+=("$rel")
+	[ "$(printf '%s\n' "$srcs" | grep -c "/$base\$")" -eq 1 ] && arch+=("${names[@]}")
+	tt_named doc/ARCHITECTURE.md "${arch[@]}" && continue
+	undoc="$undoc$f: named in neither doc/ARCHITECTURE.md nor $readme; add it to one of them"$'\n'
+done
+n=$(printf '%s\n' "$srcs" | grep -c .)
+[ "$n" -gt 80 ] || undoc="only $n sources found under lib/, sim/, daemon/ (git ls-files)"
+[ -z "$undoc" ] && ok "every source of lib/, sim/, daemon/ documented ($n files)" ||
+    bad "sources not documented" "${undoc%$'\n'}"
+
+# ---- every test in the inventory ----
+tests=$(files 'tests/unit/test_*.c' 'tests/cli/*.sh' 'tests/fuzz/fuzz_*.c')
+untold=""
+for f in $tests; do
+	base=${f##*/}
+	names=("$base")
+	[ "${base%.c}" != "$base" ] && names+=("${base%.c}")
+	tt_named tests/README.md "${names[@]}" ||
+	    untold="$untold$f: not named in tests/README.md; add a row for it"$'\n'
+done
+n=$(printf '%s\n' "$tests" | grep -c .)
+[ "$n" -gt 40 ] || untold="only $n tests found under tests/unit, tests/cli, tests/fuzz (git ls-files)"
+[ -z "$untold" ] && ok "every test named in tests/README.md ($n files)" ||
+    bad "tests not in tests/README.md" "${untold%$'\n'}"
+
+# ---- the top of the repository ----
+allowed=" Makefile README.md twintorus.pc.in .gitignore LICENSE COPYING NEWS CHANGELOG CONTRIBUTING.md .gitattributes .editorconfig .clang-format "
+stray=""
+for f in $(git ls-files --cached --others --exclude-standard | grep -v / | sort -u); do
+	case $allowed in *" $f "*) ;; *) stray="$stray$f: not a file for the top of the repository; move it into a folder (allowed:$allowed)"$'\n' ;; esac
+done
+[ -z "$stray" ] && ok "only the expected files at the top of the repository" ||
+    bad "files at the top of the repository" "${stray%$'\n'}"
 
 up=$(grep -nE '#include "(twintorus/(causal|motif|replay|workload|traffic|mpitrace|infer)\.h|sources/)' \
     lib/engine/*.c lib/engine/*.h || true)

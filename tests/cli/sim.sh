@@ -285,6 +285,33 @@ expect run-help 0 "$T" run --help && grep -q -- '--traffic NAME' <<<"$out" && ok
 expect sweep-help 0 "$T" sweep --help && grep -q -- '--topo LIST' <<<"$out" && ok sweep-help
 expect plot-help 0 "$T" plot --help && grep -q 'gnuplot-nox' <<<"$out" && ok plot-help
 
+# --help's defaults are the values a run without those flags uses: each
+# "(default N)" of run --help against the run's JSON (the help prints the
+# constants the code uses; this holds the two together)
+"$T" run --help >"$tmp/run-help" 2>&1
+help_default() {        # FLAG: the N of "(default N)" in FLAG's entry
+	awk -v f="$1" '
+	    $1 == f { on = 1; t = $0; next }
+	    on && /^                        [^ ]/ { t = t " " $0; next }
+	    on { exit }
+	    END { if (match(t, /\(default [^)]*\)/))
+		print substr(t, RSTART + 9, RLENGTH - 10) }' "$tmp/run-help"
+}
+if expect help-defaults 0 "$T" run --dims 2,2,2 --json; then
+	wrong=""
+	for pair in load:.load seed:.seed packet-flits:.packet_flits \
+	    buffer-flits:.buffer_flits router-latency:.router_latency \
+	    link-latency:.link_latency warmup:.warmup measure:.measure \
+	    warmup-max:.warmup_max; do
+		flag=--${pair%%:*} key=${pair#*:}
+		want=$(help_default "$flag")
+		got=$(jq -r "$key" <<<"$out")
+		[ -n "$want" ] && [ "$(jq -n "$want == $got")" = true ] ||
+		    wrong="$wrong $flag: --help says '${want}', a run uses $got;"
+	done
+	[ -z "$wrong" ] && ok help-defaults || bad help-defaults "$wrong"
+fi
+
 # --- no key appears twice in an object (the scheme is "scheme", the
 # watchdog's verdict "deadlock") ---
 if expect json-unique-keys 0 "$T" run --dims 4,4,4 --ports D --warmup 100 --measure 300 --json; then

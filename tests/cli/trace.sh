@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ttsim trace synth, trace stat and replay as a user runs them:
-#   - synth -> stat: every application writes the messages its definition
+#   - synth -> stat: every application (each motif of ttsim app, stencil
+#     as halo3d's alias, the patterns) writes the messages its definition
 #     gives (counts, bytes, pairs, computed here from the definitions in
 #     `ttsim trace synth --help` and the README), and --per-node writes one
 #     file per node holding the same messages;
@@ -110,6 +111,44 @@ if expect synth-allreduce 0 "$T" trace synth --dims 2,2,2 --app allreduce \
 	    all(.top_pairs[]; .dst == (.src + 1) % $N)] | map(tostring) | join(\" \")")
 	[ "$got" = "$want" ] && ok allreduce-counts ||
 	    bad allreduce-counts "messages bytes pairs min max ring: got $got, want $want"
+fi
+
+# the other motifs (ttsim app's; synth schedules their programs open loop),
+# per iteration on N = 16 ranks with --bytes 1000:
+#   sweep3d   a 4x4 grid, 8 blocks, each of 12 x-links and 12 y-links
+#             downstream; three sweeps use both directions of every link
+#   incast    1 client (N / 16), 15 servers: 15 requests of 256 bytes and
+#             15 responses
+#   pingpong  8 pairs, there and back
+# "messages bytes pairs" per motif:
+declare -A motif_want=(
+	[sweep3d]="$((24 * 8 * I)) $((24 * 8 * I * 1000)) 48"
+	[incast]="$((30 * I)) $((15 * I * (256 + 1000))) 30"
+	[pingpong]="$((16 * I)) $((16 * I * 1000)) 16"
+)
+for m in sweep3d incast pingpong; do
+	if expect "synth-$m" 0 "$T" trace synth --dims 2,2,2 --app $m \
+	    --iterations $I --bytes 1000 -o "$tmp/$m.pcap" &&
+	    expect "stat-$m" 0 "$T" trace stat "$tmp/$m.pcap" --dims 2,2,2 --json --top 100000; then
+		got=$(js '[.messages, .bytes, .pairs] | map(tostring) | join(" ")')
+		[ "$got" = "${motif_want[$m]}" ] && ok "$m-counts" ||
+		    bad "$m-counts" "messages bytes pairs: got $got, want ${motif_want[$m]}"
+	fi
+done
+# stencil is halo3d's other name: the same trace, byte for byte
+if expect synth-halo3d 0 "$T" trace synth --dims 2,2,2 --app halo3d \
+    --iterations $I --bytes 1000 -o "$tmp/halo3d.pcap"; then
+	cmp -s "$tmp/stencil.pcap" "$tmp/halo3d.pcap" && ok stencil-is-halo3d ||
+	    bad stencil-is-halo3d "--app stencil and --app halo3d write different traces"
+fi
+# ... and in ttsim app (the JSON without its wall-clock keys)
+nowall='walk(if type == "object" then with_entries(select(.key | test("wall") | not)) else . end)'
+if "$T" app stencil --dims 2,2,2 --iterations 2 --json 2>/dev/null | jq -S "$nowall" >"$tmp/app-st.json" &&
+    "$T" app halo3d --dims 2,2,2 --iterations 2 --json 2>/dev/null | jq -S "$nowall" >"$tmp/app-h3.json" &&
+    [ -s "$tmp/app-st.json" ] && cmp -s "$tmp/app-st.json" "$tmp/app-h3.json"; then
+	ok app-stencil-is-halo3d
+else
+	bad app-stencil-is-halo3d "ttsim app stencil and ttsim app halo3d differ or fail"
 fi
 
 # Bernoulli injection: in each cycle a PE sends a packet with probability

@@ -95,12 +95,12 @@ replay(const char *path, int big)
 		return;
 	tt_replay_params_default(&rp);
 	if (big) {
-		rp.packet_flits = 4;
-		rp.flit_bytes = 16 << 20;
+		rp.net.packet_flits = 4;
+		rp.net.flit_bytes = 16 << 20;
 	}
 	tt_simparams_default(&sp);
-	sp.packet_flits = rp.packet_flits;
-	f.pkt_bytes = (uint64_t)rp.packet_flits * (uint64_t)rp.flit_bytes;
+	sp.net.packet_flits = rp.net.packet_flits;
+	f.pkt_bytes = (uint64_t)rp.net.packet_flits * (uint64_t)rp.net.flit_bytes;
 	in.next = feed_next;
 	in.ctx = &f;
 	if (tt_sim_create(&sim, &net, &sp, err, sizeof(err)) != 0 ||

@@ -49,7 +49,9 @@ pes_of(const tt_netspec *s)
 			n *= k;
 		return n;
 	case TT_TOPO_MH3DT:
-		b = (uint64_t)KEY(m, TT_GENKEY_M, 4);
+		/* k= is the BM side too (m) */
+		b = (uint64_t)(g->given & (1u << TT_GENKEY_K) ? g->k :
+		    KEY(m, TT_GENKEY_M, 4));
 		k = (uint64_t)KEY(n, TT_GENKEY_N, 4);
 		return b * b * b * k * k * k;
 	case TT_TOPO_TESH:
@@ -65,14 +67,9 @@ static void
 walk(const tt_net *net, uint32_t src, uint32_t dst)
 {
 	uint32_t card = src, hops = 0, limit = net->hop_limit;
-	int in_port = TT_PORT_NIC, peer_port, d;
+	int in_port = TT_PORT_NIC, peer_port;
 	tt_hop h;
 
-	if (net->gen == NULL) {
-		limit = 2;
-		for (d = 0; d < net->n; d++)
-			limit += 2 * ((uint32_t)net->k[d] / 2 + 1);
-	}
 	for (;;) {
 		h = tt_route(net, card, dst, in_port);
 		if (h.type == TT_HOP_EJECT)
@@ -93,7 +90,7 @@ links_symmetric(const tt_net *net)
 	uint32_t c, peer, back;
 	int p, pp, bp;
 
-	if (net->gen == NULL)
+	if (tt_net_is_torus(net))
 		return;
 	for (c = 0; c < net->ncards; c++)
 		for (p = 0; p < net->card_nports; p++) {
@@ -115,7 +112,7 @@ round_trip(const tt_net *net)
 	tt_net again;
 	char err[512];
 
-	if (net->gen == NULL)
+	if (tt_net_is_torus(net))
 		return;
 	tt_netspec_default(&s);
 	if (tt_netspec_parse(&s, tt_topo_name(net), err, sizeof(err)) != 0 ||

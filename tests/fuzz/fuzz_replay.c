@@ -66,14 +66,14 @@ replay(const char *path, int as_fast)
 	char err[512];
 
 	tt_replay_params_default(&rp);
-	rp.packet_flits = 4;
-	rp.flit_bytes = 65536;
+	rp.net.packet_flits = 4;
+	rp.net.flit_bytes = 65536;
 	rp.speed = as_fast ? 0 : 1;
 	rp.lookahead = 8;
 	tt_simparams_default(&sp);
-	sp.packet_flits = rp.packet_flits;
+	sp.net.packet_flits = rp.net.packet_flits;
 	memset(&t, 0, sizeof(t));
-	t.pkt_bytes = (uint64_t)rp.packet_flits * (uint64_t)rp.flit_bytes;
+	t.pkt_bytes = (uint64_t)rp.net.packet_flits * (uint64_t)rp.net.flit_bytes;
 	if (tt_trace_in_open(&in, &path, 1, &map, net.ncards, err,
 	    sizeof(err)) != 0)
 		return;

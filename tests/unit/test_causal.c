@@ -587,8 +587,8 @@ test_packets_of_4gib(void **state)
 
 	(void)state;
 	tt_replay_params_default(&p);
-	p.packet_flits = 1;
-	p.flit_bytes = 1;
+	p.net.packet_flits = 1;
+	p.net.flit_bytes = 1;
 	sim = small_sim(&net);
 	assert_int_equal(tt_causal_create(&c, in, &p, sim, err, sizeof(err)), 0);
 	src = tt_causal_source(c);

@@ -345,7 +345,7 @@ test_apply(void **state)
 	m.set = (1u << TT_MODEL_NKEYS) - 1;
 	assert_int_equal(tt_model_apply(&m, &p, &c, err, sizeof(err)), 0);
 	assert_true(c.cycle_ns == 51.2);
-	assert_int_equal(p.packet_flits, 24);
+	assert_int_equal(p.net.packet_flits, 24);
 	assert_int_equal(p.router_latency, 5);
 	assert_int_equal(p.link_latency, 1);
 	assert_int_equal(p.send_overhead, 20);
@@ -364,7 +364,7 @@ test_apply(void **state)
 	assert_int_equal(p.send_overhead, 10);
 	assert_int_equal(p.router_latency, TT_LATENCY_DEFAULT);
 	assert_int_equal(p.link_latency, TT_LATENCY_DEFAULT);
-	assert_int_equal(p.packet_flits, TT_PACKET_FLITS_DEFAULT);
+	assert_int_equal(p.net.packet_flits, TT_PACKET_FLITS_DEFAULT);
 	assert_int_equal(p.vc_flits, 0);
 
 	/* host_ns: half of it on each overhead */

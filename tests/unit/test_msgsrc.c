@@ -103,9 +103,10 @@ setup(struct src *s, tt_sim *sim, enum msg_where where, uint64_t warmup,
 	char err[256];
 
 	memset(s, 0, sizeof(*s));
-	p.packet_flits = 4;
-	p.flit_bytes = 16;      /* 64 bytes a packet */
-	p.link_gbps = 10;       /* 12.8 ns a cycle */
+	memset(&p, 0, sizeof(p));
+	p.net.packet_flits = 4;
+	p.net.flit_bytes = 16;      /* 64 bytes a packet */
+	p.net.link_gbps = 10;       /* 12.8 ns a cycle */
 	p.where = where;
 	p.warmup = warmup;
 	p.window_end = window_end;
@@ -302,9 +303,9 @@ test_counts_not_kept(void **state)
 	(void)state;
 	memset(&p, 0, sizeof(p));
 	memset(&s, 0, sizeof(s));
-	p.packet_flits = 1;
-	p.flit_bytes = 1;
-	p.link_gbps = 1;
+	p.net.packet_flits = 1;
+	p.net.flit_bytes = 1;
+	p.net.link_gbps = 1;
 	p.where = MSG_AT_SRC;
 	p.res = messages;
 	p.fields = few;

@@ -77,7 +77,7 @@ test_parse(void **state)
 		{"pruned:x=3", "'x' is not a key of pruned"},
 		{"pruned:k=eight", "'k=eight'"},
 		{"pruned:k", "'k' is not key=value"},
-		{"tesh:k=4", "'k' is not a key of tesh"},
+		{"tesh:n=2", "n is not a key of tesh"},
 		{"8x8x8:flat", "'flat' is not a kind"},
 		{"", "empty"},
 	};

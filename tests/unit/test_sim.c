@@ -123,7 +123,7 @@ zl_deliver(void *ctx, const tt_delivery *d)
 	uint64_t gen = d->gen, inject = d->inject, deliver = d->deliver;
 	int hops = d->hops;
 	int R = z->p->router_latency, L = z->p->link_latency;
-	int P = z->p->packet_flits, H = route_links(z->net, src, dst);
+	int P = z->p->net.packet_flits, H = route_links(z->net, src, dst);
 	uint64_t want = (uint64_t)((H + 1) * (R + L) + L + P - 1);
 
 	if (z->booksim)
@@ -172,8 +172,8 @@ zero_load_check(int n, const int *k, int twin, const char *ports,
 	tt_simparams_default(&p);
 	p.router_latency = R;
 	p.link_latency = L;
-	p.packet_flits = P;
-	p.buffer_flits = 32 * P;
+	p.net.packet_flits = P;
+	p.net.buffer_flits = 32 * P;
 	plan_build(&plan, npes, src, dst, npk, 200);
 	assert_int_equal(tt_sim_create(&sim, &net, &p, err, sizeof(err)), 0);
 	memset(&z, 0, sizeof(z));
@@ -377,7 +377,7 @@ prefetch_case(const char *ports, enum tt_deadlock dl)
 	for (big = 0; big < 2; big++) {
 		tt_traffic_default(&tr);
 		tr.load = 0.35;
-		tr.packet_flits = p.packet_flits;
+		tr.packet_flits = p.net.packet_flits;
 		assert_int_equal(tt_traffic_init(&tr, &net, err, sizeof(err)), 0);
 		src = tt_traffic_source(&tr);
 		assert_int_equal(tt_sim_create(&sim, &net, &p, err,
@@ -586,7 +586,7 @@ one_packet_case(const tt_net *net, tt_simparams *p, uint32_t src,
 	struct hw h;
 	tt_simresult res;
 	uint64_t H = (uint64_t)route_links(net, src, dst);
-	uint64_t f = flits ? flits : (uint64_t)p->packet_flits;
+	uint64_t f = flits ? flits : (uint64_t)p->net.packet_flits;
 	uint64_t want = (H + 1) * (uint64_t)(p->router_latency +
 	    p->link_latency) + (uint64_t)p->link_latency + f - 1 +
 	    (p->store_forward ? H * (f - 1) : 0);
@@ -658,8 +658,8 @@ test_short_packet_zero_load(void **state)
 	(void)state;
 	tt_test_net(&net, 3, k444, 1, "D", TT_DL_VC);
 	tt_simparams_default(&p);
-	p.packet_flits = 8;
-	p.buffer_flits = 256;
+	p.net.packet_flits = 8;
+	p.net.buffer_flits = 256;
 	p.link_latency = 3;
 	p.router_latency = 2;
 	for (f = 1; f <= 8; f++)
@@ -683,8 +683,8 @@ test_store_forward_zero_load(void **state)
 	(void)state;
 	tt_test_net(&net, 3, k444, 1, "D", TT_DL_VC);
 	tt_simparams_default(&p);
-	p.packet_flits = 8;
-	p.buffer_flits = 256;
+	p.net.packet_flits = 8;
+	p.net.buffer_flits = 256;
 	p.link_latency = 3;
 	p.router_latency = 2;
 	p.store_forward = 1;
@@ -844,7 +844,7 @@ run_uniform(const tt_net *net, const tt_simparams *p, enum tt_pattern pat,
 	tt_traffic_default(&tr);
 	tr.pattern = pat;
 	tr.load = load;
-	tr.packet_flits = p->packet_flits;
+	tr.packet_flits = p->net.packet_flits;
 	tr.seed = seed;
 	assert_int_equal(tt_traffic_init(&tr, net, err, sizeof(err)), 0);
 	s = tt_traffic_source(&tr);

@@ -127,7 +127,7 @@ test_batches_cut_window(void **state)
 			len = b + 1 < r.nbatch ? blen :
 			    measure[i] - blen * (uint64_t)b;
 			sum += r.batch_accepted[b] * (double)len * net.ncards /
-			    p.packet_flits;
+			    p.net.packet_flits;
 		}
 		assert_true(sum > r.packets_window - 0.5 &&
 		    sum < r.packets_window + 0.5);

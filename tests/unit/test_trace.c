@@ -1281,15 +1281,15 @@ on_done(void *ctx, const tt_msgdone *d)
 {
 	struct seen *s = ctx;
 	int R = s->sp->router_latency, L = s->sp->link_latency;
-	int P = s->sp->packet_flits;
-	uint64_t pkt = (uint64_t)s->rp->packet_flits * (uint64_t)s->rp->flit_bytes;
+	int P = s->sp->net.packet_flits;
+	uint64_t pkt = (uint64_t)s->rp->net.packet_flits * (uint64_t)s->rp->net.flit_bytes;
 	uint64_t npk = d->m.bytes == 0 ? 1 : (d->m.bytes + pkt - 1) / pkt;
 	int H = hops_between(s->net, d->m.src, d->m.dst);
 	/* the last packet (f flits: the rest of the bytes) leaves the NIC
 	 * (npk - 1) * P cycles after the first at the earliest, then needs
 	 * its zero-load latency */
-	uint32_t f = tt_last_packet_flits(d->m.bytes, s->rp->packet_flits,
-	    s->rp->flit_bytes);
+	uint32_t f = tt_last_packet_flits(d->m.bytes, s->rp->net.packet_flits,
+	    s->rp->net.flit_bytes);
 	uint64_t zl = (uint64_t)((H + 1) * (R + L) + L + (f ? (int)f : P) -
 	    1) + (npk - 1) * (uint64_t)P;
 
@@ -1337,7 +1337,7 @@ replay_run(const tt_net *net, const char *path, const tt_replay_params *rp,
 	size_t i;
 
 	tt_simparams_default(&sp);
-	sp.packet_flits = rp->packet_flits;
+	sp.net.packet_flits = rp->net.packet_flits;
 	if (tt_sim_create(&sim, net, &sp, err, sizeof(err)) != 0)
 		fail_msg("tt_sim_create: %s", err);
 	if (tt_trace_in_open(&in, &path, 1, NULL, net->ncards, err,
@@ -1396,7 +1396,7 @@ test_replay_isolated_messages(void **state)
 	(void)state;
 	tt_test_net(&net, 3, k, 1, "D", TT_DL_VC);
 	tt_replay_params_default(&rp);
-	assert_true(tt_replay_cycle_ns(&rp) == 12.8);
+	assert_true(tt_cycle_ns(rp.net.flit_bytes, rp.net.link_gbps) == 12.8);
 	for (i = 0; i < N; i++) {
 		m[i].src = (uint32_t)(i % 16);
 		m[i].dst = (uint32_t)((i % 16 + 1 + i / 16) % 16);
@@ -1423,8 +1423,8 @@ test_replay_isolated_messages(void **state)
 
 	/* 8 flits of 32 bytes: 256 bytes a packet, half the cycle rate */
 	rp.speed = 1;
-	rp.packet_flits = 8;
-	rp.flit_bytes = 32;
+	rp.net.packet_flits = 8;
+	rp.net.flit_bytes = 32;
 	for (i = 0; i < N; i++)
 		gen[i] = (uint64_t)i * GAP / 2;
 	res = replay_run(&net, tpath("isolated.pcap"), &rp, N, gen, 1);

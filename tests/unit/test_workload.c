@@ -1,7 +1,8 @@
 /*
  * The synthetic workloads (twintorus/workload.h): the process grid, the
- * stencil's neighbours, and each application's messages, their order and
- * their times, against the timing model written out here.
+ * halo exchange's neighbours, and the motifs' messages scheduled open
+ * loop, their order and their times, against the timing model written out
+ * here.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -110,23 +111,21 @@ assert_merged(const tt_msg *m, size_t n, uint32_t npes)
 }
 
 static tt_workload *
-app(enum tt_app a, uint32_t npes, uint64_t bytes, int iterations,
+app(enum tt_motif a, uint32_t npes, uint64_t bytes, uint64_t iterations,
     double compute_us, uint64_t seed)
 {
-	tt_app_params p;
+	tt_motif_params p;
 	tt_workload *w;
 	char err[256];
 
-	tt_app_params_default(&p);
-	p.app = a;
-	p.npes = npes;
+	tt_motif_params_default(&p, a);
 	p.bytes = bytes;
 	p.iterations = iterations;
-	p.compute_us = compute_us;
-	p.link_gbps = 10;       /* 1250 bytes serialise in 1000 ns */
+	p.compute_ns = compute_us * 1e3;
+	p.net.link_gbps = 10;       /* 1250 bytes serialise in 1000 ns */
 	p.seed = seed;
-	if (tt_workload_app(&w, &p, err, sizeof(err)) != 0)
-		fail_msg("tt_workload_app: %s", err);
+	if (tt_workload_motif(&w, &p, npes, err, sizeof(err)) != 0)
+		fail_msg("tt_workload_motif: %s", err);
 	return w;
 }
 
@@ -140,7 +139,7 @@ test_stencil_messages(void **state)
 {
 	static tt_msg m[200];
 	const uint32_t g[3] = {2, 2, 2};
-	tt_workload *w = app(TT_APP_STENCIL, 8, 1250, 2, 0, 1);
+	tt_workload *w = app(TT_MOTIF_HALO3D, 8, 1250, 2, 0, 1);
 	size_t n = drain(w, m, 200), i;
 	uint64_t it, j;
 
@@ -165,7 +164,7 @@ static void
 test_alltoall_messages(void **state)
 {
 	static tt_msg m[100];
-	tt_workload *w = app(TT_APP_ALLTOALL, 5, 1250, 1, 0, 1);
+	tt_workload *w = app(TT_MOTIF_ALLTOALL, 5, 1250, 1, 0, 1);
 	size_t n = drain(w, m, 100), i;
 
 	(void)state;
@@ -187,7 +186,7 @@ static void
 test_allreduce_messages(void **state)
 {
 	static tt_msg m[100];
-	tt_workload *w = app(TT_APP_ALLREDUCE, 4, 5000, 1, 0, 1);
+	tt_workload *w = app(TT_MOTIF_ALLREDUCE, 4, 5000, 1, 0, 1);
 	size_t n = drain(w, m, 100), i;
 
 	(void)state;
@@ -211,13 +210,13 @@ test_compute_jitter(void **state)
 	int differ = 0;
 
 	(void)state;
-	w = app(TT_APP_STENCIL, 8, 1250, 2, 10, 7);
+	w = app(TT_MOTIF_HALO3D, 8, 1250, 2, 10, 7);
 	na = drain(w, a, 200);
 	tt_workload_free(w);
-	w = app(TT_APP_STENCIL, 8, 1250, 2, 10, 7);
+	w = app(TT_MOTIF_HALO3D, 8, 1250, 2, 10, 7);
 	nb = drain(w, b, 200);
 	tt_workload_free(w);
-	w = app(TT_APP_STENCIL, 8, 1250, 2, 10, 8);
+	w = app(TT_MOTIF_HALO3D, 8, 1250, 2, 10, 8);
 	nc = drain(w, c, 200);
 	tt_workload_free(w);
 	assert_int_equal(na, nb);
@@ -281,24 +280,104 @@ test_source_messages(void **state)
 	tt_workload_free(w);
 }
 
+/*
+ * Pingpong on 4 PEs without compute: PEs 0 and 1 send at the start of each
+ * iteration (burst), their partners 2 and 3 answer one step (1.5 * 1000 +
+ * 1000 ns) later (paced: they wait for a receive); the period is the gap
+ * plus the longer of a burst rank's sending twice (2000) and a paced
+ * rank's step (2500).
+ */
+static void
+test_pingpong_times(void **state)
+{
+	static tt_msg m[100];
+	tt_workload *w = app(TT_MOTIF_PINGPONG, 4, 1250, 3, 0, 1);
+	size_t n = drain(w, m, 100), i;
+
+	(void)state;
+	assert_int_equal(n, 3 * 4);
+	assert_merged(m, n, 4);
+	for (i = 0; i < n; i++) {
+		uint64_t start = m[i].seq * 7500;
+
+		assert_int_equal(m[i].bytes, 1250);
+		if (m[i].src < 2) {
+			assert_int_equal(m[i].dst, m[i].src + 2);
+			assert_int_equal(m[i].t_ns, start);
+		} else {
+			assert_int_equal(m[i].dst, m[i].src - 2);
+			assert_int_equal(m[i].t_ns, start + 2500);
+		}
+	}
+	tt_workload_free(w);
+}
+
+/*
+ * Every motif writes its programs' sends: per iteration on 8 PEs, halo3d
+ * 8 * 6 (a 2x2x2 grid), sweep3d 2 blocks of 10 (a 4x2 grid: 6 x-links and
+ * 4 y-links), allreduce 8 * 14, alltoall 8 * 7, incast 7 requests and 7
+ * responses (1 client), pingpong 4 pairs there and back; none to itself,
+ * and each PE's in time order.
+ */
+static void
+test_every_motif(void **state)
+{
+	static const size_t per_iter[TT_MOTIF_COUNT] = {
+		[TT_MOTIF_HALO3D] = 48, [TT_MOTIF_SWEEP3D] = 20,
+		[TT_MOTIF_ALLREDUCE] = 112, [TT_MOTIF_ALLTOALL] = 56,
+		[TT_MOTIF_INCAST] = 14, [TT_MOTIF_PINGPONG] = 8,
+	};
+	static tt_msg m[1000];
+	tt_motif_params p;
+	tt_workload *w;
+	char err[256];
+	size_t n, i;
+	int k;
+
+	(void)state;
+	for (k = 0; k < TT_MOTIF_COUNT; k++) {
+		tt_motif_params_default(&p, (enum tt_motif)k);
+		p.iterations = 4;
+		p.blocks = 2;
+		p.bytes = 4096;
+		assert_int_equal(tt_workload_motif(&w, &p, 8, err, sizeof(err)), 0);
+		n = drain(w, m, 1000);
+		assert_int_equal(n, 4 * per_iter[k]);
+		assert_merged(m, n, 8);
+		for (i = 0; i < n; i++) {
+			assert_true(m[i].dst < 8 && m[i].dst != m[i].src);
+			assert_true(m[i].bytes > 0);
+		}
+		tt_workload_free(w);
+	}
+}
+
 static void
 test_names_and_refusals(void **state)
 {
-	enum tt_app a;
-	tt_app_params p;
+	enum tt_motif a;
+	tt_motif_params p;
 	tt_workload *w;
+	const uint32_t ranks[2] = {0, 1};
 	char err[256];
 
 	(void)state;
-	assert_int_equal(tt_app_parse("alltoall", &a), 0);
-	assert_int_equal(a, TT_APP_ALLTOALL);
-	assert_string_equal(tt_app_name(TT_APP_ALLREDUCE), "allreduce");
-	assert_int_equal(tt_app_parse("uniform", &a), -1);
-	tt_app_params_default(&p);
-	p.npes = 1;
-	assert_int_equal(tt_workload_app(&w, &p, err, sizeof(err)), -1);
+	assert_int_equal(tt_motif_parse("alltoall", &a), 0);
+	assert_int_equal(a, TT_MOTIF_ALLTOALL);
+	/* the halo exchange's other name */
+	assert_int_equal(tt_motif_parse("stencil", &a), 0);
+	assert_int_equal(a, TT_MOTIF_HALO3D);
+	assert_string_equal(tt_motif_name(a), "halo3d");
+	assert_int_equal(tt_motif_parse("uniform", &a), -1);
+	tt_motif_params_default(&p, TT_MOTIF_HALO3D);
+	assert_int_equal(tt_workload_motif(&w, &p, 1, err, sizeof(err)), -1);
 	assert_null(w);
-	assert_non_null(strstr(err, "at least 2 PEs"));
+	assert_non_null(strstr(err, "at least 2 ranks"));
+	p.ranks = ranks;
+	p.nranks = 2;
+	assert_int_equal(tt_workload_motif(&w, &p, 8, err, sizeof(err)), -1);
+	assert_null(w);
+	assert_non_null(strstr(err, "every PE"));
 }
 
 int
@@ -311,6 +390,8 @@ main(void)
 		cmocka_unit_test(test_alltoall_messages),
 		cmocka_unit_test(test_allreduce_messages),
 		cmocka_unit_test(test_compute_jitter),
+		cmocka_unit_test(test_pingpong_times),
+		cmocka_unit_test(test_every_motif),
 		cmocka_unit_test(test_source_messages),
 		cmocka_unit_test(test_names_and_refusals),
 	};
