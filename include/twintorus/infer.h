@@ -182,7 +182,8 @@ typedef struct tt_infer_stats {
 	uint64_t tcp_acks, tcp_control, arp, nd;        /* set aside */
 	uint64_t tcp_retrans;   /* set aside: data already sent (or already
 	                         * delivered) on its connection */
-	uint64_t hello, unmapped;
+	uint64_t hello;          /* hello and credit frames: link control */
+	uint64_t unmapped;
 	uint64_t lost_sends;    /* deliveries whose send is not in the trace */
 	uint64_t mismatched;    /* deliveries inconsistent with the send of
 	                         * their (source, sequence): rule 3 */

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "support/errf.h"
+#include "formats/trace_int.h"
 #include "twintorus/frame.h"
 #include "twintorus/record.h"
 #include "twintorus/trace.h"
@@ -61,8 +62,9 @@ tt_record_dir_ready(const char *dir, char *err, size_t errsz)
 		    dir, strerror(errno));
 	if ((d = opendir(dir)) == NULL)
 		return tt_errf(err, errsz, "%s: %s", dir, strerror(errno));
+	/* what a reader of the directory would take (trace_is_name()) */
 	while ((de = readdir(d)) != NULL)
-		if (strstr(de->d_name, ".pcap") != NULL) {
+		if (trace_is_name(de->d_name)) {
 			r = tt_errf(err, errsz, "%s already holds traces (%s); "
 			    "record into an empty or new directory", dir,
 			    de->d_name);
@@ -128,10 +130,12 @@ tt_record_open(tt_record **rp, const char *dir, const tt_net *net,
 		const char *host = host_of(net, cfg, r->node0 + i);
 		size_t len;
 
-		if (host != NULL)
-			snprintf(name, sizeof(name), "%s-pe.pcap", host);
-		else
-			snprintf(name, sizeof(name), "n%u-pe.pcap", r->node0 + i);
+		/* named as ttd names it, by the rule readers read it back by */
+		if (trace_pe_name(name, sizeof(name), host, r->node0 + i, err,
+		    errsz) < 0) {
+			tt_record_close(r, NULL, NULL, 0);
+			return -1;
+		}
 		len = strlen(dir) + strlen(name) + 2;
 		if ((nd->path = malloc(len)) == NULL) {
 			tt_record_close(r, NULL, NULL, 0);

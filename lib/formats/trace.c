@@ -1,7 +1,8 @@
 /*
- * Traces through libpcap (twintorus/trace.h): writing nanosecond pcap,
- * reading pcap and pcapng, the address map of plain captures, and the
- * time-ordered merge of a cluster's files.
+ * Reading traces through libpcap (twintorus/trace.h, formats/trace_int.h):
+ * pcap and pcapng files and pipes, the address map of plain captures, and
+ * the one time-ordered merge of a cluster's files that tt_trace_in and
+ * the inference read (writing is trace_write.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,264 +16,9 @@
 #include <unistd.h>
 
 #include "support/errf.h"
-#include "support/outfile_int.h"
 #include "formats/trace_int.h"
 #include "twintorus/outfile.h"
 #include "twintorus/trace.h"
-
-/* ---- writing ---- */
-
-struct tt_trace_writer {
-	pcap_t *dead;
-	pcap_dumper_t *dump;
-	char *path;
-	tt_outfile *out;        /* TT_TRACE_ATOMIC; NULL: libpcap's own file */
-	int mode;
-	int werr;               /* errno of the first failed write, or 0 */
-};
-
-static void
-writer_free(tt_trace_writer *w)
-{
-	if (w->mode == TT_TRACE_INPLACE && w->path != NULL)
-		outfile_at_signal_forget(w->path);
-	pcap_close(w->dead);
-	free(w->path);
-	free(w);
-}
-
-/* The pcap file header, and the header of each record: 4 x 32 bits in the
- * writer's byte order, the third the bytes kept (libpcap's savefile). */
-#define PCAP_FILE_HLEN 24
-#define PCAP_REC_HLEN 16
-
-/*
- * A trace written in place whose writing failed (a full disk) ends inside
- * a record, or inside the buffer that held it: cut it at the end of its
- * last whole record, so that readers take it as a shorter complete trace,
- * as after an interrupt, and do not guess at the cut.  A file without its
- * whole header holds nothing and is removed.  The number of records kept,
- * -1 when the file cannot be read back, -2 when it was removed.  Only
- * async-signal-safe calls: a signal that ends the process does the same
- * (trim_at_signal()).
- */
-static int64_t
-trim_to_record(const char *path)
-{
-	uint8_t h[PCAP_REC_HLEN];
-	uint32_t caplen;
-	off_t end = PCAP_FILE_HLEN;
-	struct stat st;
-	int64_t n = 0;
-	int fd = open(path, O_RDWR | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) != 0 || st.st_size < PCAP_FILE_HLEN) {
-		close(fd);
-		unlink(path);
-		return -2;
-	}
-	while (end + PCAP_REC_HLEN <= st.st_size &&
-	    pread(fd, h, sizeof(h), end) == (ssize_t)sizeof(h)) {
-		memcpy(&caplen, h + 8, sizeof(caplen));
-		if (end + PCAP_REC_HLEN + (off_t)caplen > st.st_size)
-			break;
-		end += PCAP_REC_HLEN + (off_t)caplen;
-		n++;
-	}
-	if (ftruncate(fd, end) != 0)
-		n = -1;
-	close(fd);
-	return n;
-}
-
-static void
-trim_at_signal(const char *path)
-{
-	(void)trim_to_record(path);
-}
-
-int
-tt_trace_create(tt_trace_writer **wp, const char *path, int mode,
-    char *err, size_t errsz)
-{
-	tt_trace_writer *w;
-	FILE *f;
-
-	*wp = NULL;
-	w = calloc(1, sizeof(*w));
-	if (w == NULL)
-		return tt_errf(err, errsz, "%s: out of memory", path);
-	w->path = strdup(path);
-	w->mode = mode;
-	w->dead = pcap_open_dead_with_tstamp_precision(DLT_EN10MB,
-	    TT_TRACE_SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
-	if (w->path == NULL || w->dead == NULL) {
-		if (w->dead != NULL)
-			pcap_close(w->dead);
-		free(w->path);
-		free(w);
-		return tt_errf(err, errsz, "%s: out of memory", path);
-	}
-	if (mode == TT_TRACE_ATOMIC) {
-		/* "-", FIFOs, devices and links as every output of the tools */
-		if (tt_outfile_open(&w->out, path, err, errsz) < 0) {
-			writer_free(w);
-			return -1;
-		}
-		if ((f = tt_outfile_stream(w->out)) == NULL ||
-		    (w->dump = pcap_dump_fopen(w->dead, f)) == NULL) {
-			tt_errf(err, errsz, "%s: cannot create: %s", path,
-			    f == NULL ? "out of memory" : pcap_geterr(w->dead));
-			if (f != NULL)
-				fclose(f);
-			tt_outfile_discard(w->out);
-			writer_free(w);
-			return -1;
-		}
-	} else {
-		/* append: an existing nanosecond Ethernet trace goes on, a
-		 * missing one is created (libpcap checks the header it
-		 * appends to) */
-		w->dump = mode == TT_TRACE_APPEND ?
-		    pcap_dump_open_append(w->dead, path) :
-		    pcap_dump_open(w->dead, path);
-		if (w->dump == NULL) {
-			tt_errf(err, errsz, "%s: cannot create: %s", path,
-			    pcap_geterr(w->dead));
-			writer_free(w);
-			return -1;
-		}
-		/* a signal that ends the process leaves it whole */
-		if (mode == TT_TRACE_INPLACE &&
-		    outfile_at_signal(w->path, trim_at_signal) < 0) {
-			pcap_dump_close(w->dump);
-			unlink(path);
-			writer_free(w);
-			return tt_errf(err, errsz, "%s: out of memory", path);
-		}
-	}
-	*wp = w;
-	return 0;
-}
-
-int
-tt_trace_write(tt_trace_writer *w, uint64_t t_ns, const uint8_t *data,
-    uint32_t caplen, uint32_t wirelen)
-{
-	struct pcap_pkthdr h;
-
-	if (caplen > TT_TRACE_SNAPLEN || caplen > wirelen)
-		return -1;
-	memset(&h, 0, sizeof(h));
-	/* a nanosecond dumper reads tv_usec as nanoseconds */
-	h.ts.tv_sec = (time_t)(t_ns / 1000000000u);
-	h.ts.tv_usec = (suseconds_t)(t_ns % 1000000000u);
-	h.caplen = caplen;
-	h.len = wirelen;
-	errno = 0;
-	pcap_dump((u_char *)w->dump, &h, data);
-	/* the stream's error flag sticks, errno does not: keep why now */
-	if (w->werr == 0 && ferror(pcap_dump_file(w->dump)))
-		w->werr = errno != 0 ? errno : EIO;
-	return 0;
-}
-
-int
-tt_trace_flush(tt_trace_writer *w)
-{
-	errno = 0;
-	if (pcap_dump_flush(w->dump) == 0)
-		return 0;
-	if (w->werr == 0)
-		w->werr = errno != 0 ? errno : EIO;
-	return -1;
-}
-
-int
-tt_trace_close(tt_trace_writer *w, char *err, size_t errsz)
-{
-	int64_t kept;
-	int r = 0;
-
-	(void)tt_trace_flush(w);
-	if (w->werr != 0)
-		r = tt_errf(err, errsz, "%s: write failed: %s", w->out != NULL ?
-		    tt_outfile_name(w->out) : w->path, strerror(w->werr));
-	pcap_dump_close(w->dump);
-	if (w->werr != 0 && w->mode == TT_TRACE_INPLACE) {
-		kept = trim_to_record(w->path);
-		if (kept >= 0)
-			tt_errf(err, errsz, "%s: write failed: %s; the trace "
-			    "keeps the %" PRId64 " whole records written before",
-			    w->path, strerror(w->werr), kept);
-		else if (kept == -2)
-			tt_errf(err, errsz, "%s: write failed: %s; removed (not "
-			    "even its header was written)", w->path,
-			    strerror(w->werr));
-		else
-			tt_errf(err, errsz, "%s: write failed: %s; and it cannot "
-			    "be cut to its last whole record (%s): remove it",
-			    w->path, strerror(w->werr), strerror(errno));
-	}
-	if (w->out != NULL) {
-		if (r != 0)
-			tt_outfile_discard(w->out);
-		else
-			r = tt_outfile_close(w->out, err, errsz);
-	}
-	writer_free(w);
-	return r;
-}
-
-void
-tt_trace_discard(tt_trace_writer *w)
-{
-	pcap_dump_close(w->dump);
-	if (w->out != NULL)
-		tt_outfile_discard(w->out);
-	else
-		unlink(w->path);
-	writer_free(w);
-}
-
-static int
-write_frame(tt_trace_writer *w, const tt_msg *m, uint8_t flags)
-{
-	uint8_t buf[TT_ETH_HLEN + TT_FRAME_HLEN];
-	tt_frame f;
-	size_t len;
-
-	if (m->bytes > TT_TRACE_MSG_MAX)
-		return -1;
-	memset(&f, 0, sizeof(f));
-	tt_pe_mac(m->dst, f.dst_mac);
-	tt_pe_mac(m->src, f.src_mac);
-	f.version = TT_FRAME_VERSION;
-	f.type = TT_FRAME_DATA;
-	f.flags = flags;
-	f.dst = m->dst;
-	f.src = m->src;
-	f.seq = m->seq;
-	len = tt_frame_encode(&f, buf, sizeof(buf));
-	if (len == 0)
-		return -1;
-	return tt_trace_write(w, m->t_ns, buf, (uint32_t)len,
-	    (uint32_t)(len + m->bytes));
-}
-
-int
-tt_trace_write_msg(tt_trace_writer *w, const tt_msg *m)
-{
-	return write_frame(w, m, 0);
-}
-
-int
-tt_trace_write_delivery(tt_trace_writer *w, const tt_msg *m)
-{
-	return write_frame(w, m, TT_FRAME_F_DELIVERED);
-}
 
 /* ---- standard input, and pipes named by path ---- */
 
@@ -754,35 +500,36 @@ tt_addrmap_free(tt_addrmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* ---- the merged input ---- */
+/* ---- names ---- */
 
-struct tin_file {
-	char *path;
-	const char *name;       /* for messages: path, or "standard input" */
-	tt_trace_reader *r;
-	tt_trace_stats st;
-	tt_msg head;            /* the file's next message */
-	int has_head, done;
-	uint64_t last_ns;       /* of the previous record */
-};
-
-struct tt_trace_in {
-	struct tin_file *f;
-	size_t nf;
-	size_t *heap;           /* files with a head, by (time, file) */
-	size_t nheap;
-	const tt_addrmap *map;
-	uint32_t npes;
-	tt_trace_plain_fn on_plain;     /* listing: frames with no map */
-	void *plain_ctx;
-	tt_trace_stats total;
-};
-
-static int
-has_pcap_name(const char *name)
+int
+trace_is_name(const char *name)
 {
+	size_t len = strlen(name);
+
 	return name[0] != '.' && strstr(name, ".pcap") != NULL &&
-	    strstr(name, ".part") == NULL;
+	    !(len >= 5 && strcmp(name + len - 5, ".part") == 0);
+}
+
+int
+trace_pe_name(char *buf, size_t bufsz, const char *host, uint32_t node,
+    char *err, size_t errsz)
+{
+	int n;
+
+	if (host == NULL || host[0] == '\0')
+		n = snprintf(buf, bufsz, "n%" PRIu32 "-pe.pcap", node);
+	else if (host[0] == '.' || strchr(host, '/') != NULL)
+		return tt_errf(err, errsz, "host \"%s\" cannot name a trace file "
+		    "(%s): give a plain host name", host, host[0] == '.' ?
+		    "a name beginning with \".\" is hidden, and readers skip it" :
+		    "it holds a \"/\"");
+	else
+		n = snprintf(buf, bufsz, "%s-pe.pcap", host);
+	if (n < 0 || (size_t)n >= bufsz)
+		return tt_errf(err, errsz, "host \"%s\": the trace file name is "
+		    "too long", host);
+	return 0;
 }
 
 static int
@@ -838,7 +585,7 @@ dir_files(const char *path, char ***names, size_t *n, int pe_only,
 		return tt_errf(err, errsz, "%s: cannot open the directory: %s",
 		    path, strerror(errno));
 	while ((de = readdir(d)) != NULL) {
-		if (!has_pcap_name(de->d_name))
+		if (!trace_is_name(de->d_name))
 			continue;
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 16;
@@ -895,10 +642,29 @@ trace_files(const char *path, char ***names, size_t *n, int pe_only,
 	return 0;
 }
 
-/* Append path, or the trace files of directory path, to in->f. */
+/* ---- the merged reader ---- */
+
+struct merge_file {
+	char *path;
+	const char *name;       /* for messages: path, or "standard input" */
+	tt_trace_reader *r;
+	trace_item head;        /* its next record */
+	uint64_t last_ns;       /* of the previous record */
+	trace_counts n;
+	int done;
+};
+
+struct trace_merge {
+	struct merge_file *f;
+	size_t nf, cap;
+	size_t *heap;           /* files with a head, by (time, file) */
+	size_t nheap;
+	int handed;             /* heap[0]'s head was handed out: read on */
+};
+
+/* Append path, or the trace files of directory path. */
 static int
-add_path(tt_trace_in *in, const char *path, size_t *cap, char *err,
-    size_t errsz)
+add_path(trace_merge *m, const char *path, char *err, size_t errsz)
 {
 	char **names;
 	size_t n, i;
@@ -907,21 +673,22 @@ add_path(tt_trace_in *in, const char *path, size_t *cap, char *err,
 	if (trace_files(path, &names, &n, 1, err, errsz) < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
-		if (in->nf == *cap) {
-			struct tin_file *g;
+		if (m->nf == m->cap) {
+			struct merge_file *g;
+			size_t cap = m->cap ? m->cap * 2 : 8;
 
-			*cap = *cap ? *cap * 2 : 8;
-			g = realloc(in->f, *cap * sizeof(*g));
+			g = realloc(m->f, cap * sizeof(*g));
 			if (g == NULL) {
 				r = tt_errf(err, errsz, "out of memory");
 				break;
 			}
-			in->f = g;
+			m->f = g;
+			m->cap = cap;
 		}
-		memset(&in->f[in->nf], 0, sizeof(in->f[0]));
-		in->f[in->nf].path = names[i];
-		in->f[in->nf].name = tt_trace_name(names[i]);
-		in->nf++;
+		memset(&m->f[m->nf], 0, sizeof(m->f[0]));
+		m->f[m->nf].path = names[i];
+		m->f[m->nf].name = tt_trace_name(names[i]);
+		m->nf++;
 		names[i] = NULL;
 	}
 	for (i = 0; i < n; i++)
@@ -930,33 +697,183 @@ add_path(tt_trace_in *in, const char *path, size_t *cap, char *err,
 	return r;
 }
 
+/* File fi's next record into its head, decoded: 1, 0 at its end, -1. */
+static int
+file_load(struct merge_file *f, size_t fi, char *err, size_t errsz)
+{
+	trace_item *it = &f->head;
+	char ferr[160];
+	int x;
+
+	if (f->done)
+		return 0;
+	x = tt_trace_read(f->r, &it->rec, err, errsz);
+	if (x < 0)
+		return -1;
+	if (x == 0) {
+		f->done = 1;
+		f->n.truncated = tt_trace_truncated(f->r);
+		return 0;
+	}
+	f->n.records++;
+	it->backwards = it->rec.t_ns < f->last_ns;
+	if (it->backwards) {
+		f->n.backwards++;
+		it->rec.t_ns = f->last_ns;
+	}
+	f->last_ns = it->rec.t_ns;
+	x = tt_frame_decode(&it->fr, it->rec.data, it->rec.caplen, ferr,
+	    sizeof(ferr));
+	if (x < 0)
+		return tt_errf(err, errsz, "%s: record %" PRIu64 ": %s%s",
+		    f->name, it->rec.recno, ferr, x == TT_FRAME_CUT &&
+		    it->rec.caplen < it->rec.wirelen ?
+		    " (the capture kept too few bytes of it: use a "
+		    "snap length of at least 34)" : "");
+	it->plain = x == 1;
+	it->file = fi;
+	it->name = f->name;
+	return 1;
+}
+
+static int
+heap_less(const trace_merge *m, size_t a, size_t b)
+{
+	uint64_t x = m->f[a].head.rec.t_ns, y = m->f[b].head.rec.t_ns;
+
+	return x != y ? x < y : a < b;
+}
+
 static void
-note_unmapped(tt_trace_stats *st, const char *text)
+heap_down(trace_merge *m, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, k = i, t;
+
+		if (l < m->nheap && heap_less(m, m->heap[l], m->heap[k]))
+			k = l;
+		if (r < m->nheap && heap_less(m, m->heap[r], m->heap[k]))
+			k = r;
+		if (k == i)
+			return;
+		t = m->heap[i];
+		m->heap[i] = m->heap[k];
+		m->heap[k] = t;
+		i = k;
+	}
+}
+
+int
+trace_merge_open(trace_merge **mp, const char *const *paths, size_t npaths,
+    char *err, size_t errsz)
+{
+	trace_merge *m;
+	size_t i;
+	int x;
+
+	*mp = NULL;
+	if (npaths == 0)
+		return tt_errf(err, errsz, "no trace files given");
+	if ((m = calloc(1, sizeof(*m))) == NULL)
+		return tt_errf(err, errsz, "out of memory");
+	for (i = 0; i < npaths; i++)
+		if (add_path(m, paths[i], err, errsz) < 0)
+			goto fail;
+	if ((m->heap = calloc(m->nf, sizeof(*m->heap))) == NULL) {
+		tt_errf(err, errsz, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < m->nf; i++)
+		if (tt_trace_open(&m->f[i].r, m->f[i].path, err, errsz) < 0)
+			goto fail;
+	for (i = 0; i < m->nf; i++) {
+		if ((x = file_load(&m->f[i], i, err, errsz)) < 0)
+			goto fail;
+		if (x > 0)
+			m->heap[m->nheap++] = i;
+	}
+	for (i = m->nheap / 2; i-- > 0; )
+		heap_down(m, i);
+	*mp = m;
+	return 0;
+fail:
+	trace_merge_close(m);
+	return -1;
+}
+
+int
+trace_merge_next(trace_merge *m, trace_item *it, char *err, size_t errsz)
+{
+	size_t fi;
+	int x;
+
+	/* the record handed out last stays valid until now: read past it */
+	if (m->handed) {
+		m->handed = 0;
+		fi = m->heap[0];
+		if ((x = file_load(&m->f[fi], fi, err, errsz)) < 0) {
+			m->nheap = 0;   /* nothing after an error */
+			return -1;
+		}
+		if (x == 0)
+			m->heap[0] = m->heap[--m->nheap];
+		heap_down(m, 0);
+	}
+	if (m->nheap == 0)
+		return 0;
+	*it = m->f[m->heap[0]].head;
+	m->handed = 1;
+	return 1;
+}
+
+size_t
+trace_merge_nfiles(const trace_merge *m)
+{
+	return m->nf;
+}
+
+const char *
+trace_merge_path(const trace_merge *m, size_t i)
+{
+	return m->f[i].path;
+}
+
+const char *
+trace_merge_name(const trace_merge *m, size_t i)
+{
+	return m->f[i].name;
+}
+
+const trace_counts *
+trace_merge_counts(const trace_merge *m, size_t i)
+{
+	return &m->f[i].n;
+}
+
+void
+trace_merge_close(trace_merge *m)
 {
 	size_t i;
 
-	st->unmapped++;
-	for (i = 0; i < st->nunmapped_addr; i++)
-		if (strcmp(st->unmapped_addr[i].text, text) == 0) {
-			st->unmapped_addr[i].count++;
-			return;
-		}
-	if (st->nunmapped_addr < TT_TRACE_UNMAPPED_MAX) {
-		snprintf(st->unmapped_addr[i].text,
-		    sizeof(st->unmapped_addr[i].text), "%s", text);
-		st->unmapped_addr[i].count = 1;
-		st->nunmapped_addr++;
-	} else {
-		st->unmapped_other++;
+	if (m == NULL)
+		return;
+	for (i = 0; i < m->nf; i++) {
+		tt_trace_close_reader(m->f[i].r);
+		free(m->f[i].path);
 	}
+	free(m->f);
+	free(m->heap);
+	free(m);
 }
+
+/* ---- plain frames ---- */
 
 /*
  * What the two bytes after the MACs say: an EtherType from 0x0600 on; up to
  * 1500 the length of an IEEE 802.3 frame (LLC, STP, ...), which has none.
  */
-static const char *
-ethertype_text(uint16_t et, char *buf, size_t bufsz)
+const char *
+trace_ethertype_text(uint16_t et, char *buf, size_t bufsz)
 {
 	const char *name;
 
@@ -981,222 +898,219 @@ ethertype_text(uint16_t et, char *buf, size_t bufsz)
 	return buf;
 }
 
-/*
- * A plain frame through the address map: 1 and m filled, 0 if an address
- * is not mapped (counted), -1 if the frame is too short to say.
- */
-static int
-plain_msg(tt_trace_in *in, struct tin_file *f, const tt_trace_rec *rec,
-    const tt_frame *fr, tt_msg *m, char *err, size_t errsz)
+int
+trace_plain_pes(const tt_addrmap *map, const trace_item *it, uint32_t *src,
+    uint32_t *dst, char *what, size_t whatsz, char *err, size_t errsz)
 {
-	const uint8_t *p = rec->data + TT_ETH_HLEN + (fr->tagged ? TT_VLAN_HLEN : 0);
-	size_t left = rec->caplen - (size_t)(p - rec->data);
-	int64_t s = -1, d = -1;
-	char text[64], a[64], b[64];
+	const tt_trace_rec *rec = &it->rec;
+	const tt_frame *fr = &it->fr;
+	const uint8_t *p = rec->data + TT_ETH_HLEN +
+	    (fr->tagged ? TT_VLAN_HLEN : 0);
+	size_t left = rec->caplen - (size_t)(p - rec->data), need = 0;
+	int64_t s = -1, d = -1, ms = -1, md = -1;
+	char a[64] = "", b[64] = "", none[64];
 	int kind = 0;
 
-	if (in->map->has_ip && fr->ethertype == 0x0800) {
-		if (left < 20)
-			return tt_errf(err, errsz, "%s: record %" PRIu64 ": IPv4 "
-			    "header cut at %zu of 20 bytes (capture with a "
-			    "larger snap length)", f->name, rec->recno, left);
-		kind = TT_ADDR_IPV4;
-		s = tt_addrmap_find(in->map, kind, p + 12);
-		d = tt_addrmap_find(in->map, kind, p + 16);
-		inet_ntop(AF_INET, p + 12, a, sizeof(a));
-		inet_ntop(AF_INET, p + 16, b, sizeof(b));
-	} else if (in->map->has_ip && fr->ethertype == 0x86DD) {
-		if (left < 40)
-			return tt_errf(err, errsz, "%s: record %" PRIu64 ": IPv6 "
-			    "header cut at %zu of 40 bytes (capture with a "
-			    "larger snap length)", f->name, rec->recno, left);
-		kind = TT_ADDR_IPV6;
-		s = tt_addrmap_find(in->map, kind, p + 8);
-		d = tt_addrmap_find(in->map, kind, p + 24);
-		inet_ntop(AF_INET6, p + 8, a, sizeof(a));
-		inet_ntop(AF_INET6, p + 24, b, sizeof(b));
+	if (what == NULL) {
+		what = none;
+		whatsz = sizeof(none);
 	}
-	if ((s < 0 || d < 0) && in->map->has_mac) {
-		int64_t ms = tt_addrmap_find(in->map, TT_ADDR_MAC, fr->src_mac);
-		int64_t md = tt_addrmap_find(in->map, TT_ADDR_MAC, fr->dst_mac);
-
+	if (map->has_ip && fr->ethertype == 0x0800) {
+		kind = TT_ADDR_IPV4;
+		if ((need = left < 20 ? 20 : 0) == 0) {
+			s = tt_addrmap_find(map, kind, p + 12);
+			d = tt_addrmap_find(map, kind, p + 16);
+			inet_ntop(AF_INET, p + 12, a, sizeof(a));
+			inet_ntop(AF_INET, p + 16, b, sizeof(b));
+		}
+	} else if (map->has_ip && fr->ethertype == 0x86DD) {
+		kind = TT_ADDR_IPV6;
+		if ((need = left < 40 ? 40 : 0) == 0) {
+			s = tt_addrmap_find(map, kind, p + 8);
+			d = tt_addrmap_find(map, kind, p + 24);
+			inet_ntop(AF_INET6, p + 8, a, sizeof(a));
+			inet_ntop(AF_INET6, p + 24, b, sizeof(b));
+		}
+	}
+	if ((s < 0 || d < 0) && map->has_mac) {
+		ms = tt_addrmap_find(map, TT_ADDR_MAC, fr->src_mac);
+		md = tt_addrmap_find(map, TT_ADDR_MAC, fr->dst_mac);
 		if (ms >= 0 && md >= 0) {
 			s = ms;
 			d = md;
-		} else if (kind == 0) {
-			const uint8_t *u = ms < 0 ? fr->src_mac : fr->dst_mac;
-
-			snprintf(a, sizeof(a), "%02x:%02x:%02x:%02x:%02x:%02x",
-			    u[0], u[1], u[2], u[3], u[4], u[5]);
-			snprintf(text, sizeof(text), "%s", a);
-			note_unmapped(&f->st, text);
-			return 0;
 		}
 	}
-	if (kind == 0 && (s < 0 || d < 0)) {
-		ethertype_text(fr->ethertype, text, sizeof(text));
-		note_unmapped(&f->st, text);
-		return 0;
+	if (s >= 0 && d >= 0) {
+		*src = (uint32_t)s;
+		*dst = (uint32_t)d;
+		return 1;
 	}
-	if (s < 0 || d < 0) {
-		snprintf(text, sizeof(text), "%s", s < 0 ? a : b);
-		note_unmapped(&f->st, text);
-		return 0;
+	if (need > 0)
+		return tt_errf(err, errsz, "%s: record %" PRIu64 ": %s header "
+		    "cut at %zu of %zu bytes (capture with a larger snap "
+		    "length)", it->name, rec->recno, kind == TT_ADDR_IPV4 ?
+		    "IPv4" : "IPv6", left, need);
+	if (kind != 0) {
+		snprintf(what, whatsz, "%s", s < 0 ? a : b);
+	} else if (map->has_mac) {
+		const uint8_t *u = ms < 0 ? fr->src_mac : fr->dst_mac;
+
+		snprintf(what, whatsz, "%02x:%02x:%02x:%02x:%02x:%02x",
+		    u[0], u[1], u[2], u[3], u[4], u[5]);
+	} else {
+		trace_ethertype_text(fr->ethertype, what, whatsz);
 	}
-	m->src = (uint32_t)s;
-	m->dst = (uint32_t)d;
+	return 0;
+}
+
+/* ---- messages: the merged records, as tt_trace_in ---- */
+
+struct tin_file {
+	tt_trace_stats st;      /* records, backwards and truncated from the
+	                           merge's counts (file_stats()) */
+};
+
+struct tt_trace_in {
+	trace_merge *mg;
+	struct tin_file *f;
+	size_t nf;
+	const tt_addrmap *map;
+	uint32_t npes;
+	tt_trace_plain_fn on_plain;     /* listing: frames with no map */
+	void *plain_ctx;
+	tt_trace_stats total;
+};
+
+static void
+note_unmapped(tt_trace_stats *st, const char *text)
+{
+	size_t i;
+
+	st->unmapped++;
+	for (i = 0; i < st->nunmapped_addr; i++)
+		if (strcmp(st->unmapped_addr[i].text, text) == 0) {
+			st->unmapped_addr[i].count++;
+			return;
+		}
+	if (st->nunmapped_addr < TT_TRACE_UNMAPPED_MAX) {
+		snprintf(st->unmapped_addr[i].text,
+		    sizeof(st->unmapped_addr[i].text), "%s", text);
+		st->unmapped_addr[i].count = 1;
+		st->nunmapped_addr++;
+	} else {
+		st->unmapped_other++;
+	}
+}
+
+/*
+ * A plain frame through the address map: 1 and m filled, 0 if an address
+ * is not mapped (counted), -1 if the frame cannot be placed.
+ */
+static int
+plain_msg(tt_trace_in *in, struct tin_file *f, const trace_item *it,
+    tt_msg *m, char *err, size_t errsz)
+{
+	char what[64];
+	int x;
+
+	x = trace_plain_pes(in->map, it, &m->src, &m->dst, what, sizeof(what),
+	    err, errsz);
+	if (x <= 0) {
+		if (x == 0)
+			note_unmapped(&f->st, what);
+		return x;
+	}
 	m->seq = 0;
-	m->bytes = rec->wirelen;
+	m->bytes = it->rec.wirelen;
 	f->st.plain++;
 	return 1;
 }
 
 /*
- * f->head, the message of record rec, against what a trace can hold: PEs
- * of the network, and at most TT_TRACE_MSG_MAX bytes (a record claiming
- * more is damaged, and would have replay simulate for minutes).  A frame
- * longer than ttd carries is counted for a warning: a ttd capture has none.
+ * Message m of item it, against what a trace can hold: PEs of the
+ * network, and at most TT_TRACE_MSG_MAX bytes (a record claiming more is
+ * damaged, and would have replay simulate for minutes).  A frame longer
+ * than ttd carries is counted for a warning: a ttd capture has none.
  */
 static int
-msg_check(const tt_trace_in *in, struct tin_file *f, const tt_trace_rec *rec,
-    char *err, size_t errsz)
+msg_check(const tt_trace_in *in, struct tin_file *f, const trace_item *it,
+    const tt_msg *m, char *err, size_t errsz)
 {
-	const tt_msg *m = &f->head;
-
 	if (in->npes > 0 && (m->src >= in->npes || m->dst >= in->npes))
 		return tt_errf(err, errsz, "%s: record %" PRIu64 ": %s PE %"
 		    PRIu32 " is outside the network (%" PRIu32 " PEs, ids 0..%"
 		    PRIu32 "); replay on a network of the trace's size",
-		    f->name, rec->recno, m->src >= in->npes ? "source" :
+		    it->name, it->rec.recno, m->src >= in->npes ? "source" :
 		    "destination", m->src >= in->npes ? m->src : m->dst,
 		    in->npes, in->npes - 1);
 	if (m->bytes > TT_TRACE_MSG_MAX)
 		return tt_errf(err, errsz, "%s: record %" PRIu64 ": claims a "
 		    "message of %" PRIu64 " bytes; a record may describe at "
-		    "most %u (%u MiB): the record is damaged", f->name,
-		    rec->recno, m->bytes, TT_TRACE_MSG_MAX,
+		    "most %u (%u MiB): the record is damaged", it->name,
+		    it->rec.recno, m->bytes, TT_TRACE_MSG_MAX,
 		    TT_TRACE_MSG_MAX >> 20);
-	if (rec->wirelen > TT_FRAME_MAX) {
+	if (it->rec.wirelen > TT_FRAME_MAX) {
 		f->st.oversize++;
-		if (rec->wirelen > f->st.oversize_max)
-			f->st.oversize_max = rec->wirelen;
+		if (it->rec.wirelen > f->st.oversize_max)
+			f->st.oversize_max = it->rec.wirelen;
 	}
 	return 0;
 }
 
-/* Read file f up to its next message; 0 when it has none left. */
+/*
+ * The message of item it: 1 and m filled; 0 when it holds none (a hello,
+ * a delivery copy, an unmapped or listed plain frame); -1.
+ */
 static int
-file_advance(tt_trace_in *in, struct tin_file *f, size_t fi, char *err,
+item_msg(tt_trace_in *in, const trace_item *it, tt_msg *m, char *err,
     size_t errsz)
 {
-	tt_trace_rec rec;
-	tt_frame fr;
-	char ferr[160];
+	struct tin_file *f = &in->f[it->file];
+	char what[128];
 	int x;
 
-	f->has_head = 0;
-	while (!f->done) {
-		x = tt_trace_read(f->r, &rec, err, errsz);
-		if (x < 0)
-			return -1;
-		if (x == 0) {
-			f->done = 1;
-			f->st.truncated = tt_trace_truncated(f->r);
-			break;
-		}
-		f->st.records++;
-		if (rec.t_ns < f->last_ns) {
-			f->st.backwards++;
-			rec.t_ns = f->last_ns;
-		}
-		f->last_ns = rec.t_ns;
-		x = tt_frame_decode(&fr, rec.data, rec.caplen, ferr,
-		    sizeof(ferr));
-		if (x < 0)
-			return tt_errf(err, errsz, "%s: record %" PRIu64 ": %s%s",
-			    f->name, rec.recno, ferr, x == TT_FRAME_CUT &&
-			    rec.caplen < rec.wirelen ?
-			    " (the capture kept too few bytes of it: use a "
-			    "snap length of at least 34)" : "");
-		memset(&f->head, 0, sizeof(f->head));
-		f->head.t_ns = rec.t_ns;
-		f->head.file = (uint32_t)fi;
-		f->head.recno = rec.recno;
-		if (x == 1 && (in->map == NULL || in->map->n == 0) &&
-		    in->on_plain != NULL) {
-			if (in->on_plain(in->plain_ctx, &rec, &fr) < 0)
-				return tt_errf(err, errsz, "%s: record %" PRIu64
-				    ": out of memory", f->name, rec.recno);
-			f->st.listed++;
-			continue;
-		}
-		if (x == 1) {
-			if (in->map == NULL || in->map->n == 0)
-				return tt_errf(err, errsz, "%s: record %" PRIu64
-				    ": not a torus frame: %s; to replay a plain "
-				    "capture, map its addresses to PEs in the "
-				    "YAML file (addresses:)", f->name, rec.recno,
-				    ethertype_text(fr.ethertype, ferr,
-				    sizeof(ferr)));
-			x = plain_msg(in, f, &rec, &fr, &f->head, err, errsz);
-			if (x < 0)
-				return -1;
-			if (x == 0)
-				continue;
-		} else if (fr.type != TT_FRAME_DATA) {
-			f->st.hello++;	/* a hello or a credit: link control */
-			continue;
-		} else if (fr.flags & TT_FRAME_F_DELIVERED) {
-			f->st.delivered++;
-			continue;
-		} else {
-			size_t h = tt_frame_hlen(&fr);
-
-			f->head.src = fr.src;
-			f->head.dst = fr.dst;
-			f->head.seq = fr.seq;
-			f->head.bytes = rec.wirelen > h ? rec.wirelen - h : 0;
-		}
-		if (msg_check(in, f, &rec, err, errsz) < 0)
-			return -1;
-		if (f->st.messages == 0)
-			f->st.first_ns = rec.t_ns;
-		f->st.last_ns = rec.t_ns;
-		f->st.messages++;
-		f->st.bytes += f->head.bytes;
-		f->has_head = 1;
-		return 1;
+	memset(m, 0, sizeof(*m));
+	m->t_ns = it->rec.t_ns;
+	m->file = (uint32_t)it->file;
+	m->recno = it->rec.recno;
+	if (it->plain && (in->map == NULL || in->map->n == 0)) {
+		if (in->on_plain == NULL)
+			return tt_errf(err, errsz, "%s: record %" PRIu64 ": not a "
+			    "torus frame: %s; to replay a plain capture, map its "
+			    "addresses to PEs in the YAML file (addresses:)",
+			    it->name, it->rec.recno, trace_ethertype_text(
+			    it->fr.ethertype, what, sizeof(what)));
+		if (in->on_plain(in->plain_ctx, &it->rec, &it->fr) < 0)
+			return tt_errf(err, errsz, "%s: record %" PRIu64 ": out "
+			    "of memory", it->name, it->rec.recno);
+		f->st.listed++;
+		return 0;
 	}
-	return 0;
-}
+	if (it->plain) {
+		if ((x = plain_msg(in, f, it, m, err, errsz)) <= 0)
+			return x;
+	} else if (it->fr.type != TT_FRAME_DATA) {
+		f->st.hello++;  /* a hello or a credit: link control */
+		return 0;
+	} else if (it->fr.flags & TT_FRAME_F_DELIVERED) {
+		f->st.delivered++;
+		return 0;
+	} else {
+		size_t h = tt_frame_hlen(&it->fr);
 
-static int
-heap_less(const tt_trace_in *in, size_t a, size_t b)
-{
-	const tt_msg *x = &in->f[a].head, *y = &in->f[b].head;
-
-	if (x->t_ns != y->t_ns)
-		return x->t_ns < y->t_ns;
-	return a < b;
-}
-
-static void
-heap_down(tt_trace_in *in, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i, t;
-
-		if (l < in->nheap && heap_less(in, in->heap[l], in->heap[m]))
-			m = l;
-		if (r < in->nheap && heap_less(in, in->heap[r], in->heap[m]))
-			m = r;
-		if (m == i)
-			return;
-		t = in->heap[i];
-		in->heap[i] = in->heap[m];
-		in->heap[m] = t;
-		i = m;
+		m->src = it->fr.src;
+		m->dst = it->fr.dst;
+		m->seq = it->fr.seq;
+		m->bytes = it->rec.wirelen > h ? it->rec.wirelen - h : 0;
 	}
+	if (msg_check(in, f, it, m, err, errsz) < 0)
+		return -1;
+	if (f->st.messages == 0)
+		f->st.first_ns = m->t_ns;
+	f->st.last_ns = m->t_ns;
+	f->st.messages++;
+	f->st.bytes += m->bytes;
+	return 1;
 }
 
 int
@@ -1213,12 +1127,8 @@ tt_trace_in_open_listing(tt_trace_in **inp, const char *const *paths,
     void *ctx, char *err, size_t errsz)
 {
 	tt_trace_in *in;
-	size_t cap = 0, i;
-	int x;
 
 	*inp = NULL;
-	if (npaths == 0)
-		return tt_errf(err, errsz, "no trace files given");
 	in = calloc(1, sizeof(*in));
 	if (in == NULL)
 		return tt_errf(err, errsz, "out of memory");
@@ -1226,26 +1136,13 @@ tt_trace_in_open_listing(tt_trace_in **inp, const char *const *paths,
 	in->npes = npes;
 	in->on_plain = fn;
 	in->plain_ctx = ctx;
-	for (i = 0; i < npaths; i++)
-		if (add_path(in, paths[i], &cap, err, errsz) < 0)
-			goto fail;
-	in->heap = calloc(in->nf, sizeof(*in->heap));
-	if (in->heap == NULL) {
+	if (trace_merge_open(&in->mg, paths, npaths, err, errsz) < 0)
+		goto fail;
+	in->nf = trace_merge_nfiles(in->mg);
+	if ((in->f = calloc(in->nf, sizeof(*in->f))) == NULL) {
 		tt_errf(err, errsz, "out of memory");
 		goto fail;
 	}
-	for (i = 0; i < in->nf; i++)
-		if (tt_trace_open(&in->f[i].r, in->f[i].path, err, errsz) < 0)
-			goto fail;
-	for (i = 0; i < in->nf; i++) {
-		x = file_advance(in, &in->f[i], i, err, errsz);
-		if (x < 0)
-			goto fail;
-		if (x > 0)
-			in->heap[in->nheap++] = i;
-	}
-	for (i = in->nheap / 2; i-- > 0; )
-		heap_down(in, i);
 	*inp = in;
 	return 0;
 fail:
@@ -1256,20 +1153,15 @@ fail:
 int
 tt_trace_in_next(tt_trace_in *in, tt_msg *m, char *err, size_t errsz)
 {
-	size_t fi;
+	trace_item it;
 	int x;
 
-	if (in->nheap == 0)
-		return 0;
-	fi = in->heap[0];
-	*m = in->f[fi].head;
-	x = file_advance(in, &in->f[fi], fi, err, errsz);
-	if (x < 0)
-		return -1;
-	if (x == 0)
-		in->heap[0] = in->heap[--in->nheap];
-	heap_down(in, 0);
-	return 1;
+	for (;;) {
+		if ((x = trace_merge_next(in->mg, &it, err, errsz)) <= 0)
+			return x;
+		if ((x = item_msg(in, &it, m, err, errsz)) != 0)
+			return x;
+	}
 }
 
 size_t
@@ -1281,7 +1173,20 @@ tt_trace_in_nfiles(const tt_trace_in *in)
 const char *
 tt_trace_in_path(const tt_trace_in *in, size_t i)
 {
-	return in->f[i].path;
+	return trace_merge_path(in->mg, i);
+}
+
+/* File i's statistics, with what the merge counted. */
+static const tt_trace_stats *
+file_stats(const tt_trace_in *in, size_t i)
+{
+	tt_trace_stats *s = &in->f[i].st;
+	const trace_counts *c = trace_merge_counts(in->mg, i);
+
+	s->records = c->records;
+	s->backwards = c->backwards;
+	s->truncated = c->truncated;
+	return s;
 }
 
 const tt_trace_stats *
@@ -1291,10 +1196,10 @@ tt_trace_in_stats(tt_trace_in *in, size_t i)
 	size_t k, j, a;
 
 	if (i < in->nf)
-		return &in->f[i].st;
+		return file_stats(in, i);
 	memset(t, 0, sizeof(*t));
 	for (k = 0; k < in->nf; k++) {
-		const tt_trace_stats *s = &in->f[k].st;
+		const tt_trace_stats *s = file_stats(in, k);
 
 		if (s->messages > 0) {
 			if (t->messages == 0 || s->first_ns < t->first_ns)
@@ -1356,7 +1261,8 @@ warn_oversize(const tt_trace_in *in, FILE *out, const char *prefix)
 	if (files == 1)
 		for (i = 0; i < in->nf; i++)
 			if (in->f[i].st.oversize)
-				fprintf(out, "%s: ", in->f[i].name);
+				fprintf(out, "%s: ", trace_merge_name(in->mg,
+				    i));
 	fprintf(out, "%" PRIu64 " record%s", n, n == 1 ? "" : "s");
 	if (files > 1)
 		fprintf(out, " (in %zu files)", files);
@@ -1373,23 +1279,24 @@ tt_trace_in_warnings(const tt_trace_in *in, FILE *out, const char *prefix)
 	warn_oversize(in, out, prefix);
 
 	for (i = 0; i < in->nf; i++) {
-		const tt_trace_stats *s = &in->f[i].st;
+		const tt_trace_stats *s = file_stats(in, i);
+		const char *name = trace_merge_name(in->mg, i);
 
 		if (s->truncated)
 			fprintf(out, "%s%s: record %" PRIu64 ": truncated (the "
 			    "file ends inside it); using the %" PRIu64
-			    " records before it\n", prefix, in->f[i].name,
+			    " records before it\n", prefix, name,
 			    s->truncated, s->truncated - 1);
 		if (s->backwards)
 			fprintf(out, "%s%s: %" PRIu64 " %s taken at the latest "
-			    "time before it\n", prefix, in->f[i].name,
+			    "time before it\n", prefix, name,
 			    s->backwards, s->backwards == 1 ? "record older than "
 			    "a record before it," : "records older than a record "
 			    "before them, each");
 		if (s->unmapped) {
 			fprintf(out, "%s%s: %" PRIu64 " frames skipped: an "
 			    "address is not in addresses:", prefix,
-			    in->f[i].name, s->unmapped);
+			    name, s->unmapped);
 			for (j = 0; j < s->nunmapped_addr; j++)
 				fprintf(out, "%s %s (%" PRIu64 ")", j ? "," : "",
 				    s->unmapped_addr[j].text,
@@ -1405,15 +1312,9 @@ tt_trace_in_warnings(const tt_trace_in *in, FILE *out, const char *prefix)
 void
 tt_trace_in_close(tt_trace_in *in)
 {
-	size_t i;
-
 	if (in == NULL)
 		return;
-	for (i = 0; i < in->nf; i++) {
-		tt_trace_close_reader(in->f[i].r);
-		free(in->f[i].path);
-	}
+	trace_merge_close(in->mg);
 	free(in->f);
-	free(in->heap);
 	free(in);
 }

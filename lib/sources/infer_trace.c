@@ -1,7 +1,8 @@
 /*
- * Reading traces for the inference (twintorus/infer.h): every file's
- * records merged by time, each turned into an event (a frame sent or a
- * delivery copy, its class and connection), fed to the rules (infer.c).
+ * Reading traces for the inference (twintorus/infer.h): the records of
+ * the merged reader (formats/trace_int.h), each turned into an event (a
+ * frame sent or a delivery copy, its class and connection), fed to the
+ * rules (infer.c).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -104,212 +105,100 @@ tt_infer_classify(const uint8_t *p, size_t len, tt_infer_ev *ev)
 		ev->cls = TT_INFER_TCP_ACK;
 }
 
-/* ---- reading traces ---- */
-
-struct rfile {
-	tt_trace_reader *r;
-	char *path;
-	uint64_t last_ns;
-	tt_infer_ev head;
-	int has_head, done;
-};
+/* ---- reading traces: the merged reader's records, as events ---- */
 
 struct infer_reader {
-	struct rfile *f;
-	size_t nf, *heap, nheap;
+	trace_merge *mg;
 	uint32_t *plain_seq;    /* per source PE */
+	int ended;              /* the merge has no record left */
 };
 
 void
 infer_reader_free(struct infer_reader *rd)
 {
-	size_t i;
-
 	if (rd == NULL)
 		return;
-	for (i = 0; i < rd->nf; i++) {
-		tt_trace_close_reader(rd->f[i].r);
-		free(rd->f[i].path);
-	}
-	free(rd->f);
-	free(rd->heap);
+	trace_merge_close(rd->mg);
 	free(rd->plain_seq);
 	free(rd);
 }
 
-/* A file, or a directory's trace files, in name order (as
- * tt_trace_in_open() takes them). */
-static int
-add_path(struct infer_reader *rd, const char *path, char *err, size_t errsz)
-{
-	char **names;
-	size_t n, i;
-	int r = 0;
-
-	if (trace_files(path, &names, &n, 1, err, errsz) < 0)
-		return -1;
-	for (i = 0; i < n; i++) {
-		struct rfile *g;
-
-		if (r == 0 && (g = realloc(rd->f, (rd->nf + 1) * sizeof(*g))) !=
-		    NULL) {
-			rd->f = g;
-			memset(&rd->f[rd->nf], 0, sizeof(*g));
-			rd->f[rd->nf++].path = names[i];
-			continue;
-		}
-		if (r == 0)
-			r = tt_errf(err, errsz, "out of memory");
-		free(names[i]);
-	}
-	free(names);
-	return r;
-}
-
-/* The PEs of a plain frame through the address map: 1, or 0 unmapped. */
-static int
-plain_pes(const tt_addrmap *map, const uint8_t *p, size_t len,
-    uint32_t *src, uint32_t *dst)
-{
-	size_t off = TT_ETH_HLEN;
-	uint16_t et = (uint16_t)(p[12] << 8 | p[13]);
-	int64_t s = -1, d = -1;
-
-	if (et == TT_ETHERTYPE_VLAN && len >= 18) {
-		et = (uint16_t)(p[16] << 8 | p[17]);
-		off += TT_VLAN_HLEN;
-	}
-	if (map->has_ip && et == 0x0800 && len >= off + 20) {
-		s = tt_addrmap_find(map, TT_ADDR_IPV4, p + off + 12);
-		d = tt_addrmap_find(map, TT_ADDR_IPV4, p + off + 16);
-	} else if (map->has_ip && et == 0x86DD && len >= off + 40) {
-		s = tt_addrmap_find(map, TT_ADDR_IPV6, p + off + 8);
-		d = tt_addrmap_find(map, TT_ADDR_IPV6, p + off + 24);
-	}
-	if ((s < 0 || d < 0) && map->has_mac) {
-		s = tt_addrmap_find(map, TT_ADDR_MAC, p + 6);
-		d = tt_addrmap_find(map, TT_ADDR_MAC, p);
-	}
-	if (s < 0 || d < 0)
-		return 0;
-	*src = (uint32_t)s;
-	*dst = (uint32_t)d;
-	return 1;
-}
-
 /* One record as an event: 1, 0 if it is none (hello, unmapped), -1. */
 static int
-record_event(tt_infer *inf, size_t fi, const tt_trace_rec *rec,
-    tt_infer_ev *ev, char *err, size_t errsz)
+record_event(tt_infer *inf, const trace_item *it, tt_infer_ev *ev,
+    char *err, size_t errsz)
 {
-	struct infer_reader *rd = inf->rd;
-	const char *path = rd->f[fi].path;
-	tt_frame fr;
-	char ferr[160];
+	const tt_trace_rec *rec = &it->rec;
 	int x;
 
 	memset(ev, 0, sizeof(*ev));
-	x = tt_frame_decode(&fr, rec->data, rec->caplen, ferr, sizeof(ferr));
-	if (x < 0)
-		return tt_errf(err, errsz, "%s: record %" PRIu64 ": %s", path,
-		    rec->recno, ferr);
-	if (x == 1) {
+	if (it->plain) {
 		if (inf->p.map == NULL || inf->p.map->n == 0)
 			return tt_errf(err, errsz, "%s: record %" PRIu64 ": not a "
 			    "torus frame (EtherType 0x%04x); to read a plain "
 			    "capture, map its addresses to PEs in the YAML file "
-			    "(addresses:)", path, rec->recno, fr.ethertype);
-		if (!plain_pes(inf->p.map, rec->data, rec->caplen, &ev->src,
-		    &ev->dst)) {
+			    "(addresses:)", it->name, rec->recno,
+			    it->fr.ethertype);
+		x = trace_plain_pes(inf->p.map, it, &ev->src, &ev->dst, NULL, 0,
+		    err, errsz);
+		if (x < 0)
+			return -1;
+		if (x == 0) {
 			inf->st.unmapped++;
 			return 0;
 		}
-		ev->seq = rd->plain_seq[ev->src]++;
+		ev->seq = inf->rd->plain_seq[ev->src]++;
 		ev->bytes = rec->wirelen;
 		ev->arrives = 1;
 		inf->st.plain++;
 		tt_infer_classify(rec->data, rec->caplen, ev);
-	} else if (fr.type == TT_FRAME_HELLO) {
-		inf->st.hello++;
+	} else if (it->fr.type != TT_FRAME_DATA) {
+		inf->st.hello++;        /* a hello or a credit: link control */
 		return 0;
 	} else {
-		size_t h = tt_frame_hlen(&fr);
+		size_t h = tt_frame_hlen(&it->fr);
 
-		ev->src = fr.src;
-		ev->dst = fr.dst;
-		ev->seq = fr.seq;
-		ev->delivered = (fr.flags & TT_FRAME_F_DELIVERED) != 0;
+		ev->src = it->fr.src;
+		ev->dst = it->fr.dst;
+		ev->seq = it->fr.seq;
+		ev->delivered = (it->fr.flags & TT_FRAME_F_DELIVERED) != 0;
 		ev->bytes = rec->wirelen > h ? rec->wirelen - h : 0;
-		tt_infer_classify(fr.payload, fr.payload_len, ev);
+		tt_infer_classify(it->fr.payload, it->fr.payload_len, ev);
 	}
 	if (ev->src >= inf->p.npes || ev->dst >= inf->p.npes)
 		return tt_errf(err, errsz, "%s: record %" PRIu64 ": PE %" PRIu32
 		    " is outside the network (%" PRIu32 " PEs); give the "
-		    "network the trace was recorded on", path, rec->recno,
+		    "network the trace was recorded on", it->name, rec->recno,
 		    ev->src >= inf->p.npes ? ev->src : ev->dst, inf->p.npes);
-	ev->clock = (uint32_t)fi;
+	ev->clock = (uint32_t)it->file;
 	ev->t_ns = rec->t_ns;
 	return 1;
 }
 
-/* File fi's next event into its head; 0 when it has none left. */
+/* The next event of the merge into ev: 1, 0 at the end, -1. */
 static int
-file_next(tt_infer *inf, size_t fi, char *err, size_t errsz)
+next_event(tt_infer *inf, tt_infer_ev *ev, char *err, size_t errsz)
 {
-	struct rfile *f = &inf->rd->f[fi];
-	tt_trace_rec rec;
+	struct infer_reader *rd = inf->rd;
+	trace_item it;
+	size_t i;
 	int x;
 
-	f->has_head = 0;
-	while (!f->done) {
-		if ((x = tt_trace_read(f->r, &rec, err, errsz)) < 0)
+	for (;;) {
+		if ((x = trace_merge_next(rd->mg, &it, err, errsz)) < 0)
 			return -1;
 		if (x == 0) {
-			f->done = 1;
-			if (tt_trace_truncated(f->r))
-				inf->st.truncated++;
-			break;
+			if (!rd->ended)
+				for (i = 0; i < trace_merge_nfiles(rd->mg); i++)
+					if (trace_merge_counts(rd->mg, i)->truncated)
+						inf->st.truncated++;
+			rd->ended = 1;
+			return 0;
 		}
 		inf->st.records++;
-		if (rec.t_ns < f->last_ns) {
-			inf->st.backwards++;
-			rec.t_ns = f->last_ns;
-		}
-		f->last_ns = rec.t_ns;
-		if ((x = record_event(inf, fi, &rec, &f->head, err, errsz)) < 0)
-			return -1;
-		if (x > 0) {
-			f->has_head = 1;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static int
-head_less(const struct infer_reader *rd, size_t a, size_t b)
-{
-	const tt_infer_ev *x = &rd->f[a].head, *y = &rd->f[b].head;
-
-	return x->t_ns != y->t_ns ? x->t_ns < y->t_ns : a < b;
-}
-
-static void
-heap_down(struct infer_reader *rd, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, m = i, t;
-
-		if (l < rd->nheap && head_less(rd, rd->heap[l], rd->heap[m]))
-			m = l;
-		if (l + 1 < rd->nheap && head_less(rd, rd->heap[l + 1], rd->heap[m]))
-			m = l + 1;
-		if (m == i)
-			return;
-		t = rd->heap[i];
-		rd->heap[i] = rd->heap[m];
-		rd->heap[m] = t;
-		i = m;
+		inf->st.backwards += (uint64_t)it.backwards;
+		if ((x = record_event(inf, &it, ev, err, errsz)) != 0)
+			return x;
 	}
 }
 
@@ -319,8 +208,6 @@ tt_infer_open(tt_infer **ip, const char *const *paths, size_t npaths,
 {
 	tt_infer *inf;
 	struct infer_reader *rd;
-	size_t i;
-	int x;
 
 	if (tt_infer_create(ip, p, err, errsz) < 0)
 		return -1;
@@ -330,25 +217,8 @@ tt_infer_open(tt_infer **ip, const char *const *paths, size_t npaths,
 		tt_errf(err, errsz, "out of memory");
 		goto fail;
 	}
-	for (i = 0; i < npaths; i++)
-		if (add_path(rd, paths[i], err, errsz) < 0)
-			goto fail;
-	if (rd->nf == 0 || (rd->heap = calloc(rd->nf, sizeof(size_t))) == NULL) {
-		tt_errf(err, errsz, rd->nf == 0 ? "no trace files given" :
-		    "out of memory");
+	if (trace_merge_open(&rd->mg, paths, npaths, err, errsz) < 0)
 		goto fail;
-	}
-	for (i = 0; i < rd->nf; i++)
-		if (tt_trace_open(&rd->f[i].r, rd->f[i].path, err, errsz) < 0)
-			goto fail;
-	for (i = 0; i < rd->nf; i++) {
-		if ((x = file_next(inf, i, err, errsz)) < 0)
-			goto fail;
-		if (x > 0)
-			rd->heap[rd->nheap++] = i;
-	}
-	for (i = rd->nheap / 2; i-- > 0; )
-		heap_down(rd, i);
 	return 0;
 fail:
 	tt_infer_free(inf);
@@ -359,8 +229,7 @@ fail:
 int
 tt_infer_next(tt_infer *inf, tt_dep *d, char *err, size_t errsz)
 {
-	struct infer_reader *rd = inf->rd;
-	size_t fi;
+	tt_infer_ev ev;
 	int x;
 
 	for (;;) {
@@ -369,20 +238,15 @@ tt_infer_next(tt_infer *inf, tt_dep *d, char *err, size_t errsz)
 		if (inf->failed)
 			return tt_errf(err, errsz, "out of memory inferring the "
 			    "dependencies (%" PRIu32 " messages held)", inf->held);
-		if (rd->nheap == 0) {
+		if ((x = next_event(inf, &ev, err, errsz)) < 0)
+			return -1;
+		if (x == 0) {
 			if (inf->finished)
 				return 0;
 			tt_infer_end(inf);
 			continue;
 		}
-		fi = rd->heap[0];
-		if (tt_infer_feed(inf, &rd->f[fi].head) < 0)
-			continue;       /* failed: said above */
-		if ((x = file_next(inf, fi, err, errsz)) < 0)
-			return -1;
-		if (x == 0)
-			rd->heap[0] = rd->heap[--rd->nheap];
-		heap_down(rd, 0);
+		(void)tt_infer_feed(inf, &ev);  /* a failure: said above */
 	}
 }
 

@@ -261,6 +261,66 @@ read_node(const tt_net *net, const char *path, uint32_t node,
 	tt_trace_close_reader(r);
 }
 
+/*
+ * A recording's directory is read back by the rule that names it: a host
+ * with ".part" in its name names a file the readers take (they skipped
+ * every name holding ".part", a writer's temporary ending), a host a
+ * reader would skip (hidden) is refused, and a directory holding only what
+ * readers skip is no trace directory yet.
+ */
+static void
+test_record_names_read_back(void **state)
+{
+	static const int k3[3] = {2, 2, 2};
+	char rdir[] = "/tmp/tt-app-XXXXXX", path[128], err[512];
+	const char *paths[1] = {rdir};
+	tt_config cfg;
+	tt_record *rec;
+	tt_trace_in *in;
+	tt_net net;
+	FILE *f;
+
+	(void)state;
+	tt_test_net(&net, 3, k3, 1, "D", TT_DL_VC);
+	tt_config_default(&cfg);
+	cfg.nnodes = 1;
+	cfg.nodes = calloc(1, sizeof(*cfg.nodes));
+	assert_non_null(cfg.nodes);
+	snprintf(cfg.nodes[0].host, sizeof(cfg.nodes[0].host), "rack.part1");
+	cfg.nodes[0].coord[0] = 1;
+	cfg.nodes[0].coord_ok = 1;
+	assert_non_null(mkdtemp(rdir));
+	/* a writer's leftover temporary and a hidden copy: not traces */
+	snprintf(path, sizeof(path), "%s/n0-pe.pcap.a1b2c3.part", rdir);
+	assert_non_null(f = fopen(path, "w"));
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/.n0-pe.pcap.x", rdir);
+	assert_non_null(f = fopen(path, "w"));
+	fclose(f);
+	assert_int_equal(tt_record_dir_ready(rdir, err, sizeof(err)), 0);
+	assert_int_equal(tt_record_open(&rec, rdir, &net, &cfg, 0, net.ncards,
+	    12.8, 0, err, sizeof(err)), 0);
+	assert_int_equal(tt_record_send(rec, 1, 1, 2, 3, 0, 100), 0);
+	assert_int_equal(tt_record_close(rec, NULL, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/rack.part1-pe.pcap", rdir);
+	assert_int_equal(access(path, R_OK), 0);
+	assert_int_equal(tt_trace_in_open(&in, paths, 1, NULL, net.ncards, err,
+	    sizeof(err)), 0);
+	assert_int_equal(tt_trace_in_nfiles(in), net.nnodes);
+	tt_trace_in_close(in);
+	rm_dir(rdir);
+
+	/* a hidden name would not be read back: refused, naming the host */
+	snprintf(cfg.nodes[0].host, sizeof(cfg.nodes[0].host), ".rack1");
+	assert_non_null(mkdtemp(strcpy(rdir, "/tmp/tt-app-XXXXXX")));
+	assert_int_equal(tt_record_open(&rec, rdir, &net, &cfg, 0, net.ncards,
+	    12.8, 0, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "host \".rack1\""));
+	rm_dir(rdir);
+	free(cfg.nodes);
+	tt_net_free(&net);
+}
+
 static void
 test_record(void **state)
 {
@@ -418,6 +478,7 @@ main(void)
 		cmocka_unit_test(test_motifs_complete),
 		cmocka_unit_test(test_ranks_subset),
 		cmocka_unit_test(test_record),
+		cmocka_unit_test(test_record_names_read_back),
 		cmocka_unit_test(test_inferred_equal_true),
 	};
 

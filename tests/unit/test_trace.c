@@ -38,6 +38,7 @@
 
 #include "twintorus/config.h"
 #include "twintorus/frame.h"
+#include "twintorus/infer.h"
 #include "twintorus/replay.h"
 #include "twintorus/sim.h"
 #include "twintorus/trace.h"
@@ -590,6 +591,32 @@ test_directory_without_traces(void **state)
 
 /* ---- what is skipped, refused, clamped ---- */
 
+/* What the inference makes of path: the number of lines (the first in
+ * *first), or -1 with err set. */
+static int
+infer_one(const char *path, const tt_addrmap *map, uint32_t npes,
+    tt_dep *first, char *err, size_t errsz)
+{
+	const char *paths[1] = {path};
+	tt_infer_params p;
+	tt_infer *inf;
+	tt_dep d;
+	int x, n = 0;
+
+	tt_infer_params_default(&p);
+	p.npes = npes;
+	p.map = map;
+	if (tt_infer_open(&inf, paths, 1, &p, err, errsz) < 0)
+		return -1;
+	while ((x = tt_infer_next(inf, &d, err, errsz)) > 0)
+		if (n++ == 0) {
+			*first = d;
+			first->pred = NULL;
+		}
+	tt_infer_free(inf);
+	return x < 0 ? -1 : n;
+}
+
 static void
 test_hello_and_delivered_skipped(void **state)
 {
@@ -624,6 +651,17 @@ test_hello_and_delivered_skipped(void **state)
 	assert_int_equal(got.st.hello, 4);
 	assert_int_equal(got.st.delivered, 2);
 	assert_int_equal(got.st.bytes, 100);
+	/* the inference skips the same link control (it took a credit
+	 * frame for a message, to a PE outside the network) */
+	{
+		char err[512] = "";
+		tt_dep d;
+
+		assert_int_equal(infer_one(tpath("skip.pcap"), NULL, 16, &d, err,
+		    sizeof(err)), 2);
+		assert_int_equal(d.pe, 0);
+		assert_int_equal(d.bytes, 100);
+	}
 }
 
 /* Read path expecting an error holding every word (NULL-terminated). */
@@ -1163,6 +1201,71 @@ test_plain_header_cut(void **state)
 	tt_net_free(&net);
 }
 
+/*
+ * The inference reads what replay reads, through the same address map:
+ * given an IPv4 frame whose record cuts the IP header, both refuse it with
+ * the same message when its MACs are not mapped, and both take it by its
+ * MACs when they are (before, replay refused it either way and the
+ * inference skipped it unmapped or took it by its MACs).
+ */
+static void
+test_plain_header_cut_readers_agree(void **state)
+{
+	static const char *const ips[] = {"10.99.0.1", "0", "10.99.0.2", "1"};
+	static const char *const both[] = {"10.99.0.1", "0", "10.99.0.2", "1",
+	    "02:aa:00:00:00:01", "2", "02:aa:00:00:00:02", "3"};
+	static const int k[3] = {2, 2, 2};
+	const char *path = tpath("ipcut2.pcap");
+	uint8_t buf[64];
+	char ierr[512];
+	tt_net net;
+	tt_config cfg;
+	tt_addrmap map;
+	tt_trace_writer *w;
+	tt_dep d;
+
+	(void)state;
+	tt_test_net(&net, 3, k, 1, NULL, TT_DL_VC);
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, mac_b, 6);
+	memcpy(buf + 6, mac_a, 6);
+	buf[12] = 0x08;
+	buf[14] = 0x45;
+	w = wopen(path);
+	assert_int_equal(tt_trace_write(w, EPOCH_NS, buf, 24, 98), 0);
+	wclose(w);
+
+	/* IPs only: nothing places the frame; both refuse, in one message */
+	hand_config(&cfg, ips, 2);
+	build_map(&map, &cfg, &net);
+	read_one(path, &map, net.ncards);
+	assert_int_equal(got.rc, -1);
+	assert_contains(got.err, "record 1: IPv4 header cut at 10 of 20");
+	assert_int_equal(infer_one(path, &map, net.ncards, &d, ierr,
+	    sizeof(ierr)), -1);
+	assert_string_equal(ierr, got.err);
+	tt_addrmap_free(&map);
+	tt_config_free(&cfg);
+
+	/* with the MACs mapped: both take the frame by its MACs */
+	hand_config(&cfg, both, 4);
+	build_map(&map, &cfg, &net);
+	read_one(path, &map, net.ncards);
+	assert_int_equal(got.rc, 0);
+	assert_int_equal(got.n, 1);
+	assert_int_equal(got.m[0].src, 2);
+	assert_int_equal(got.m[0].dst, 3);
+	assert_int_equal(got.m[0].bytes, 98);
+	assert_int_equal(infer_one(path, &map, net.ncards, &d, ierr,
+	    sizeof(ierr)), 1);
+	assert_int_equal(d.pe, 2);
+	assert_int_equal(d.dst, 3);
+	assert_int_equal(d.bytes, 98);
+	tt_addrmap_free(&map);
+	tt_config_free(&cfg);
+	tt_net_free(&net);
+}
+
 /* ---- counting (trace stat) ---- */
 
 static int
@@ -1542,6 +1645,7 @@ main(void)
 		cmocka_unit_test(test_plain_through_map),
 		cmocka_unit_test(test_map_bad_pe),
 		cmocka_unit_test(test_plain_header_cut),
+		cmocka_unit_test(test_plain_header_cut_readers_agree),
 		cmocka_unit_test(test_tally),
 		cmocka_unit_test(test_replay_isolated_messages),
 		cmocka_unit_test(test_replay_under_load),
