@@ -553,7 +553,7 @@ app_collect(struct app_run *x, struct app_live *l)
 	char err[1024];
 
 	x->ar = *tt_motif_result_get(l->job);
-	tt_sim_reduce_motif(l->sim, &x->ar);
+	tt_motif_reduce(l->sim, &x->ar);
 	x->waiting = tt_motif_waiting(l->job, x->wait, sizeof(x->wait));
 	ttsim_allreduce(&x->waiting, 1, TT_SIM_SUM);
 	x->makespan = tt_motif_makespan(&x->ar);

@@ -621,7 +621,7 @@ replay_one(struct replay *r, int k)
 	    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	/* the replay's results, over the ranks */
 	rn->rr = *tt_replay_result_get(rp);
-	tt_sim_reduce_replay(sim, &rn->rr);
+	tt_replay_reduce(sim, &rn->rr);
 	rn->makespan = rn->res.cycles;
 	if (replay_links(rn, sim) < 0)
 		rc = TTSIM_EXIT_USAGE;

@@ -209,7 +209,7 @@ causal_finish(struct causal_run *cr, const struct replay *r, tt_sim *sim,
 			tt_infer_warnings(cr->inf, stderr,
 			    "ttsim replay: warning: ");
 	}
-	tt_sim_reduce_causal(sim, &cr->res);
+	tt_causal_reduce(sim, &cr->res);
 	return rc;
 }
 

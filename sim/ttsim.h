@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "engine/sim_part.h"           /* lib/: the partition, not installed */
+#include "sources/msgsrc.h"            /* lib/: sources' reductions, likewise */
 #include "twintorus/analyze.h"
 #include "twintorus/sim.h"
 #include "twintorus/traffic.h"

@@ -7,7 +7,7 @@
  *   sim_window.c    the measurement window: its batches, the steady-state
  *                   test, and the warm-up extended until it passes
  *   sim_deadlock.c  the deadlock's channels, when the watchdog fires
- *   sim_reduce.c    how each per-rank count combines (one table)
+ *   sim_reduce.c    how each per-rank count combines (rows)
  *   hist.c          the latency histogram
  *
  * Everything lives in flat arrays sized once when the simulator is built;
@@ -431,27 +431,27 @@ void sim_find_deadlock(tt_sim *sim);
 
 /* ---- sim_reduce.c ---- */
 
-/* The counts that cross ranks, each a table of fields (sim_reduce.c). */
+/* The engine's counts that cross ranks, each a table of rows. */
 enum sim_set {
 	SIM_SET_RUN,            /* tt_simresult: a run's totals */
 	SIM_SET_EPOCH,          /* struct sim_gstate: the stop rules' state */
-	SIM_SET_REPLAY,         /* tt_replay_result: a replay's totals */
-	SIM_SET_CAUSAL,         /* tt_causal_result: beside its replay's */
-	SIM_SET_MOTIF,          /* tt_motif_result: a motif's totals */
-	SIM_NSETS
 };
 
-/* 64-bit words of a set, and the most of any set. */
-size_t sim_reduce_words(enum sim_set set);
+const tt_sim_row *sim_rows(enum sim_set set, size_t *n);
+/* 64-bit words of rows, and the most of the engine's tables (the
+ * scratch a partitioned run keeps, sim_part.c: at least a histogram). */
+size_t sim_reduce_words(const tt_sim_row *rows, size_t nrows);
 size_t sim_reduce_words_max(void);
-/* obj's fields of the set as words, in table order. */
-void sim_reduce_pack(enum sim_set set, const void *obj, uint64_t *w);
+/* obj's rows as words, in row order. */
+void sim_reduce_pack(const tt_sim_row *rows, size_t nrows, const void *obj,
+    uint64_t *w);
 /* obj from nranks packed rows (row r at all + r * stride), combined. */
-void sim_reduce_rows(enum sim_set set, void *obj, const uint64_t *all,
-    int nranks, size_t stride);
-/* obj combined in place over every rank, with buf (sim_reduce_words(set)
- * words) for scratch.  Collective; nothing for one rank. */
-void sim_reduce_all(const tt_sim_comm *comm, enum sim_set set, void *obj,
-    uint64_t *buf);
+void sim_reduce_rows(const tt_sim_row *rows, size_t nrows, void *obj,
+    const uint64_t *all, int nranks, size_t stride);
+/* obj combined in place over every rank, with buf (bufn words, at least
+ * one) for scratch, in as many transport calls as it needs.  Collective;
+ * nothing for one rank. */
+void sim_reduce_all(const tt_sim_comm *comm, const tt_sim_row *rows,
+    size_t nrows, void *obj, uint64_t *buf, size_t bufn);
 
 #endif

@@ -127,7 +127,9 @@ static uint64_t
 part_fixed_bytes(uint64_t ns, int np, int nranks)
 {
 	uint64_t R = (uint64_t)nranks;
-	uint64_t sync_n = sim_reduce_words(SIM_SET_EPOCH);
+	size_t nr;
+	const tt_sim_row *rows = sim_rows(SIM_SET_EPOCH, &nr);
+	uint64_t sync_n = sim_reduce_words(rows, nr);
 
 	return sizeof(struct sim_part) + (R + 1) * 4 + ns * (uint64_t)np * 8 +
 	    2 * R * 8 + R * sizeof(size_t) + (sync_n + R) * 8 + R * (sync_n + R) * 8 +
@@ -212,13 +214,14 @@ part_new(tt_sim *sim, const tt_sim_comm *comm)
 {
 	struct sim_part *pt = calloc(1, sizeof(*pt));
 	uint64_t npo = (uint64_t)sim->ns * (uint64_t)sim->np, so;
-	size_t R = (size_t)comm->nranks;
+	size_t R = (size_t)comm->nranks, nr;
+	const tt_sim_row *rows = sim_rows(SIM_SET_EPOCH, &nr);
 	int r;
 
 	if ((sim->part = pt) == NULL)
 		return -1;
 	pt->comm = *comm;
-	pt->sync_n = sim_reduce_words(SIM_SET_EPOCH);
+	pt->sync_n = sim_reduce_words(rows, nr);
 	pt->first = calloc(R + 1, sizeof(uint32_t));
 	pt->down_g = calloc(npo ? npo : 1, sizeof(uint32_t));
 	pt->up_g = calloc(npo ? npo : 1, sizeof(uint32_t));
@@ -499,14 +502,16 @@ sim_part_sync(tt_sim *sim, struct sim_gstate *g)
 	struct sim_part *pt = sim->part;
 	const int R = pt->comm.nranks;
 	const size_t n = pt->sync_n, stride = n + (size_t)R;
+	size_t nr;
+	const tt_sim_row *rows = sim_rows(SIM_SET_EPOCH, &nr);
 	uint64_t total = 0, moved = 0;
 	int r;
 
-	sim_reduce_pack(SIM_SET_EPOCH, g, pt->sync_row);
+	sim_reduce_pack(rows, nr, g, pt->sync_row);
 	for (r = 0; r < R; r++)
 		pt->sync_row[n + (size_t)r] = pt->scount[r];
 	pt->comm.allgather(pt->comm.ctx, pt->sync_row, stride, pt->sync_all);
-	sim_reduce_rows(SIM_SET_EPOCH, g, pt->sync_all, R, stride);
+	sim_reduce_rows(rows, nr, g, pt->sync_all, R, stride);
 	for (r = 0; r < R; r++) {
 		pt->rcount[r] = pt->sync_all[(size_t)r * stride + n +
 		    (size_t)pt->comm.rank];
@@ -568,7 +573,11 @@ sim_part_finish(tt_sim *sim, tt_simresult *res)
 	struct sim_part *pt = sim->part;
 	size_t np = (size_t)sim->np;
 
-	sim_reduce_all(&pt->comm, SIM_SET_RUN, res, pt->red);
+	size_t nr;
+	const tt_sim_row *rows = sim_rows(SIM_SET_RUN, &nr);
+
+	sim_reduce_all(&pt->comm, rows, nr, res, pt->red,
+	    sim_reduce_words_max());
 	if (pt->link_all == NULL)
 		return;
 	memset(pt->link_all, 0, (size_t)sim->ns_all * np * sizeof(uint64_t));
@@ -587,26 +596,10 @@ sim_part_sum(tt_sim *sim, uint64_t *v, size_t n)
 }
 
 void
-tt_sim_reduce_replay(const tt_sim *sim, tt_replay_result *rr)
+tt_sim_reduce(const tt_sim *sim, const tt_sim_row *rows, size_t nrows,
+    void *obj)
 {
 	if (sim->dist)
-		sim_reduce_all(&sim->part->comm, SIM_SET_REPLAY, rr,
-		    sim->part->red);
-}
-
-void
-tt_sim_reduce_causal(const tt_sim *sim, tt_causal_result *r)
-{
-	tt_sim_reduce_replay(sim, &r->rr);
-	if (sim->dist)
-		sim_reduce_all(&sim->part->comm, SIM_SET_CAUSAL, r,
-		    sim->part->red);
-}
-
-void
-tt_sim_reduce_motif(const tt_sim *sim, tt_motif_result *r)
-{
-	if (sim->dist)
-		sim_reduce_all(&sim->part->comm, SIM_SET_MOTIF, r,
-		    sim->part->red);
+		sim_reduce_all(&sim->part->comm, rows, nrows, obj,
+		    sim->part->red, sim_reduce_words_max());
 }

@@ -21,13 +21,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "twintorus/causal.h"
-#include "twintorus/motif.h"
-#include "twintorus/replay.h"
 #include "twintorus/sim.h"
 
 /* How tt_sim_comm.allreduce combines the ranks' values. */
 enum tt_sim_op { TT_SIM_SUM = 0, TT_SIM_MAX, TT_SIM_MIN };
+
+/*
+ * One count of a result that a partitioned run combines over its ranks: a
+ * uint64_t at off in the result, combined by op, or a latency histogram
+ * (tt_hist: its count, sum and bins add up, its max is the largest).  A
+ * source describes its result as an array of rows; the engine knows no
+ * source's layout.
+ */
+enum tt_sim_kind { TT_SIM_U64 = 0, TT_SIM_HIST };
+typedef struct tt_sim_row {
+	size_t off;
+	enum tt_sim_kind kind;
+	enum tt_sim_op op;      /* TT_SIM_U64 */
+} tt_sim_row;
+
+#define TT_SIM_ROW(type, field, op) \
+	{offsetof(type, field), TT_SIM_U64, op}
+#define TT_SIM_ROW_HIST(type, field) \
+	{offsetof(type, field), TT_SIM_HIST, TT_SIM_SUM}
 
 /*
  *   allgather   every rank's n values into all[rank * n + i]
@@ -84,12 +100,13 @@ uint64_t tt_sim_memory_part(const tt_net *net, const tt_simparams *p,
  */
 int tt_sim_gather_links(tt_sim *sim, char *err, size_t errsz);
 
-/* A replay's counts after a partitioned run: every rank's, combined as the
- * one table of lib/engine/sim_reduce.c says.  Collective; nothing for a serial
- * simulator. */
-void tt_sim_reduce_replay(const tt_sim *sim, tt_replay_result *rr);
-/* Likewise a causal replay's (its replay counts too) and a motif's. */
-void tt_sim_reduce_causal(const tt_sim *sim, tt_causal_result *r);
-void tt_sim_reduce_motif(const tt_sim *sim, tt_motif_result *r);
+/*
+ * A source's result after a partitioned run: obj's rows, every rank's
+ * values combined, in place on every rank (the serial run's totals when
+ * each rank counted its own PEs).  Collective: every rank passes the same
+ * rows.  Nothing for a serial simulator.
+ */
+void tt_sim_reduce(const tt_sim *sim, const tt_sim_row *rows, size_t nrows,
+    void *obj);
 
 #endif

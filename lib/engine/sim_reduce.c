@@ -1,10 +1,13 @@
 /*
- * How the counts of a partitioned run combine into the serial run's: one
- * table, one row per field, saying which result it belongs to, where it
- * is, and how the ranks' values combine.  A field added to a result that
- * a partitioned run must total is added here and nowhere else.
+ * How the counts of a partitioned run combine into the serial run's.  A
+ * result is described by rows (tt_sim_row, engine/sim_part.h): where each
+ * count is and how the ranks' values combine.  The engine's own results
+ * are the two tables here; a source hands its own rows to
+ * tt_sim_reduce(), so that the engine knows no source's layout.  A field
+ * added to a result that a partitioned run must total is added to its
+ * table and nowhere else.
  *
- * A field is a 64-bit count or a latency histogram.  A histogram is
+ * A row is a 64-bit count or a latency histogram.  A histogram is
  * 3 + TT_HIST_BINS words: its count, its sum (of whole cycles: exact in a
  * double and in a uint64_t), its max, its bins; the max is the largest,
  * the rest add up.
@@ -13,26 +16,12 @@
 
 #include "engine/sim_int.h"
 
-enum field_kind { F_U64, F_HIST };
+#define RUN(f, op)      TT_SIM_ROW(tt_simresult, f, op)
+#define RUN_HIST(f)     TT_SIM_ROW_HIST(tt_simresult, f)
+#define EPOCH(f, op)    TT_SIM_ROW(struct sim_gstate, f, op)
 
-struct field {
-	enum sim_set set;
-	size_t off;
-	enum field_kind kind;
-	enum tt_sim_op op;      /* F_U64; a histogram's words are fixed */
-};
-
-#define RUN(f, op)      {SIM_SET_RUN, offsetof(tt_simresult, f), F_U64, op}
-#define RUN_HIST(f)     {SIM_SET_RUN, offsetof(tt_simresult, f), F_HIST, TT_SIM_SUM}
-#define EPOCH(f, op)    {SIM_SET_EPOCH, offsetof(struct sim_gstate, f), F_U64, op}
-#define REPLAY(f, op)   {SIM_SET_REPLAY, offsetof(tt_replay_result, f), F_U64, op}
-#define REPLAY_HIST(f)  {SIM_SET_REPLAY, offsetof(tt_replay_result, f), F_HIST, TT_SIM_SUM}
-#define CAUSAL(f, op)   {SIM_SET_CAUSAL, offsetof(tt_causal_result, f), F_U64, op}
-#define MOTIF(f, op)    {SIM_SET_MOTIF, offsetof(tt_motif_result, f), F_U64, op}
-#define MOTIF_HIST(f)   {SIM_SET_MOTIF, offsetof(tt_motif_result, f), F_HIST, TT_SIM_SUM}
-
-static const struct field fields[] = {
-	/* a run's totals: every rank counted its own switches and PEs */
+/* a run's totals: every rank counted its own switches and PEs */
+static const tt_sim_row run_rows[] = {
 	RUN(generated, TT_SIM_SUM),
 	RUN(injected, TT_SIM_SUM),
 	RUN(delivered, TT_SIM_SUM),
@@ -46,8 +35,11 @@ static const struct field fields[] = {
 	RUN(internal_flits, TT_SIM_SUM),
 	RUN_HIST(net_lat),
 	RUN_HIST(e2e_lat),
-	/* the stop rules' state at every epoch's end; a flit moved last in
-	 * the latest cycle any rank moved one */
+};
+
+/* the stop rules' state at every epoch's end; a flit moved last in the
+ * latest cycle any rank moved one */
+static const tt_sim_row epoch_rows[] = {
 	EPOCH(inflight, TT_SIM_SUM),
 	EPOCH(nactive, TT_SIM_SUM),
 	EPOCH(nsleep, TT_SIM_SUM),
@@ -55,61 +47,43 @@ static const struct field fields[] = {
 	EPOCH(measured, TT_SIM_SUM),
 	EPOCH(measured_delivered, TT_SIM_SUM),
 	EPOCH(last_move, TT_SIM_MAX),
-	/* a replay's: each rank completed its own PEs' messages, so the
-	 * counts add up and the last cycles are the latest; max_pending is
-	 * the most messages one process held, the largest on any rank: it
-	 * describes the process's memory, not the network */
-	REPLAY(messages, TT_SIM_SUM),
-	REPLAY(packets, TT_SIM_SUM),
-	REPLAY(bytes, TT_SIM_SUM),
-	REPLAY(last_done, TT_SIM_MAX),
-	REPLAY(last_gen, TT_SIM_MAX),
-	REPLAY(max_pending, TT_SIM_MAX),
-	REPLAY(packets_window, TT_SIM_SUM),
-	REPLAY_HIST(latency),
-	/* a causal replay's, beside its replay counts (rr, as above): each
-	 * rank released its own PEs' messages; every rank read the whole
-	 * dependency stream, so its lines are not summed */
-	CAUSAL(first_gen, TT_SIM_MIN),
-	CAUSAL(waited, TT_SIM_SUM),
-	CAUSAL(ignored, TT_SIM_SUM),
-	/* a motif's: each rank ran its own PEs' programs and completed the
-	 * messages they received */
-	MOTIF(sent, TT_SIM_SUM),
-	MOTIF(messages, TT_SIM_SUM),
-	MOTIF(bytes, TT_SIM_SUM),
-	MOTIF(packets, TT_SIM_SUM),
-	MOTIF(first_send, TT_SIM_MIN),
-	MOTIF(last_delivery, TT_SIM_MAX),
-	MOTIF(finish, TT_SIM_MAX),
-	MOTIF(done, TT_SIM_SUM),
-	MOTIF_HIST(latency),
 };
 
-#define NFIELDS (sizeof(fields) / sizeof(fields[0]))
+#define NROWS(t) (sizeof(t) / sizeof((t)[0]))
 #define HIST_WORDS (3 + TT_HIST_BINS)
 
-static size_t
-field_words(const struct field *f)
+const tt_sim_row *
+sim_rows(enum sim_set set, size_t *n)
 {
-	return f->kind == F_HIST ? HIST_WORDS : 1;
+	if (set == SIM_SET_EPOCH) {
+		*n = NROWS(epoch_rows);
+		return epoch_rows;
+	}
+	*n = NROWS(run_rows);
+	return run_rows;
+}
+
+static size_t
+row_words(const tt_sim_row *f)
+{
+	return f->kind == TT_SIM_HIST ? HIST_WORDS : 1;
 }
 
 static enum tt_sim_op
-word_op(const struct field *f, size_t i)
+word_op(const tt_sim_row *f, size_t i)
 {
-	if (f->kind == F_U64)
+	if (f->kind == TT_SIM_U64)
 		return f->op;
 	return i == 2 ? TT_SIM_MAX : TT_SIM_SUM;
 }
 
 static uint64_t
-word_get(const struct field *f, const void *obj, size_t i)
+word_get(const tt_sim_row *f, const void *obj, size_t i)
 {
 	const char *at = (const char *)obj + f->off;
 	const tt_hist *h = (const tt_hist *)(const void *)at;
 
-	if (f->kind == F_U64)
+	if (f->kind == TT_SIM_U64)
 		return *(const uint64_t *)(const void *)at;
 	switch (i) {
 	case 0:
@@ -124,12 +98,12 @@ word_get(const struct field *f, const void *obj, size_t i)
 }
 
 static void
-word_set(const struct field *f, void *obj, size_t i, uint64_t v)
+word_set(const tt_sim_row *f, void *obj, size_t i, uint64_t v)
 {
 	char *at = (char *)obj + f->off;
 	tt_hist *h = (tt_hist *)(void *)at;
 
-	if (f->kind == F_U64) {
+	if (f->kind == TT_SIM_U64) {
 		*(uint64_t *)(void *)at = v;
 		return;
 	}
@@ -162,52 +136,46 @@ combine(enum tt_sim_op op, uint64_t a, uint64_t b)
 }
 
 size_t
-sim_reduce_words(enum sim_set set)
+sim_reduce_words(const tt_sim_row *rows, size_t nrows)
 {
 	size_t k, n = 0;
 
-	for (k = 0; k < NFIELDS; k++)
-		if (fields[k].set == set)
-			n += field_words(&fields[k]);
+	for (k = 0; k < nrows; k++)
+		n += row_words(&rows[k]);
 	return n;
 }
 
 size_t
 sim_reduce_words_max(void)
 {
-	size_t n, most = 0;
-	int set;
+	size_t a = sim_reduce_words(run_rows, NROWS(run_rows));
+	size_t b = sim_reduce_words(epoch_rows, NROWS(epoch_rows));
 
-	for (set = 0; set < SIM_NSETS; set++)
-		if ((n = sim_reduce_words((enum sim_set)set)) > most)
-			most = n;
-	return most;
+	return a > b ? a : b;
 }
 
 void
-sim_reduce_pack(enum sim_set set, const void *obj, uint64_t *w)
+sim_reduce_pack(const tt_sim_row *rows, size_t nrows, const void *obj,
+    uint64_t *w)
 {
 	size_t k, i;
 
-	for (k = 0; k < NFIELDS; k++)
-		if (fields[k].set == set)
-			for (i = 0; i < field_words(&fields[k]); i++)
-				*w++ = word_get(&fields[k], obj, i);
+	for (k = 0; k < nrows; k++)
+		for (i = 0; i < row_words(&rows[k]); i++)
+			*w++ = word_get(&rows[k], obj, i);
 }
 
 void
-sim_reduce_rows(enum sim_set set, void *obj, const uint64_t *all,
-    int nranks, size_t stride)
+sim_reduce_rows(const tt_sim_row *rows, size_t nrows, void *obj,
+    const uint64_t *all, int nranks, size_t stride)
 {
 	size_t k, i, n = 0;
 	int r;
 
-	for (k = 0; k < NFIELDS; k++) {
-		const struct field *f = &fields[k];
+	for (k = 0; k < nrows; k++) {
+		const tt_sim_row *f = &rows[k];
 
-		if (f->set != set)
-			continue;
-		for (i = 0; i < field_words(f); i++, n++) {
+		for (i = 0; i < row_words(f); i++, n++) {
 			enum tt_sim_op op = word_op(f, i);
 			uint64_t v = all[n];
 
@@ -218,47 +186,54 @@ sim_reduce_rows(enum sim_set set, void *obj, const uint64_t *all,
 	}
 }
 
-/* The words of the set that combine by op, between obj and buf in table
- * order: into buf if out, else back into obj.  Their number. */
+/* The words of the rows that combine by op, numbered in row order, those
+ * numbered [from, from + cap) between obj and buf: into buf if out, else
+ * back into obj.  How many there are in all. */
 static size_t
-op_words(enum sim_set set, void *obj, uint64_t *buf, enum tt_sim_op op,
-    int out)
+op_words(const tt_sim_row *rows, size_t nrows, void *obj, uint64_t *buf,
+    enum tt_sim_op op, size_t from, size_t cap, int out)
 {
 	size_t k, i, n = 0;
 
-	for (k = 0; k < NFIELDS; k++) {
-		const struct field *f = &fields[k];
+	for (k = 0; k < nrows; k++) {
+		const tt_sim_row *f = &rows[k];
 
-		if (f->set != set)
-			continue;
-		for (i = 0; i < field_words(f); i++) {
+		for (i = 0; i < row_words(f); i++) {
 			if (word_op(f, i) != op)
 				continue;
-			if (out)
-				buf[n] = word_get(f, obj, i);
-			else
-				word_set(f, obj, i, buf[n]);
+			if (n >= from && n - from < cap) {
+				if (out)
+					buf[n - from] = word_get(f, obj, i);
+				else
+					word_set(f, obj, i, buf[n - from]);
+			}
 			n++;
 		}
 	}
 	return n;
 }
 
-/* One transport call per kind of combining that the set has. */
+/* One transport call per kind of combining that the rows have and per
+ * bufn words of it. */
 void
-sim_reduce_all(const tt_sim_comm *comm, enum sim_set set, void *obj,
-    uint64_t *buf)
+sim_reduce_all(const tt_sim_comm *comm, const tt_sim_row *rows, size_t nrows,
+    void *obj, uint64_t *buf, size_t bufn)
 {
 	static const enum tt_sim_op ops[] = {TT_SIM_SUM, TT_SIM_MAX, TT_SIM_MIN};
-	size_t o, n;
+	size_t o, n, from;
 
 	if (comm == NULL || comm->nranks == 1)
 		return;
 	for (o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
-		n = op_words(set, obj, buf, ops[o], 1);
-		if (n == 0)
-			continue;
-		comm->allreduce(comm->ctx, buf, n, ops[o]);
-		op_words(set, obj, buf, ops[o], 0);
+		n = op_words(rows, nrows, obj, buf, ops[o], 0, bufn, 1);
+		for (from = 0; from < n; from += bufn) {
+			size_t m = n - from < bufn ? n - from : bufn;
+
+			if (from > 0)
+				op_words(rows, nrows, obj, buf, ops[o], from,
+				    bufn, 1);
+			comm->allreduce(comm->ctx, buf, m, ops[o]);
+			op_words(rows, nrows, obj, buf, ops[o], from, bufn, 0);
+		}
 	}
 }

@@ -2,12 +2,14 @@
  * Causal replay (twintorus/causal.h): a packet source that releases each
  * message when what enabled it has arrived.
  *
- * Two kinds of records, both from the lines read: a send (this process's
- * PE sends it; it waits in the PE's queue, in order) and an arrival (this
- * process's PE receives it; its packets are counted here, keyed by
- * (source, sequence), and when the last arrives it satisfies the send that
- * claimed it as a predecessor, or waits for one to).  Both live in pools
- * that grow to the most held at once and are reused.
+ * The release policy of causal replay on the message layer
+ * (sources/msgsrc.h).  Two kinds of records, both from the lines read: a
+ * send (this process's PE sends it; it waits in the PE's queue, in order)
+ * and an arrival (this process's PE receives it: an entry of the layer,
+ * which counts its packets at the destination by (source, sequence); when
+ * the last arrives it satisfies the send that claimed it as a
+ * predecessor, or waits for one to).  Both live in pools that grow to the
+ * most held at once and are reused.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -16,11 +18,10 @@
 #include <string.h>
 
 #include "support/errf.h"
-#include "engine/sim_part.h"
+#include "sources/msgsrc.h"
 #include "twintorus/causal.h"
-#include "support/u64map.h"
 
-#define NONE     UINT32_MAX
+#define NONE     MSGSRC_NONE
 #define MAX_WARN 8
 /* The latest cycle a release may fall on: far from the 2^64 at which the
  * engine's cycle counts wrap (gaps of a day each take thousands of
@@ -33,20 +34,15 @@ struct csend {
 	uint32_t dst, seq, npred, waiting, next;
 };
 
+/* causal replay's part of an arrival (the layer's entry) */
 struct carr {
-	uint64_t done_at, gen, bytes, t_ns;
+	uint64_t t_ns;
 	uint64_t cp;            /* compute on its release's critical path */
-	uint64_t npk, got;      /* packets: 2^32 for 4 GiB in bytes */
-	uint32_t src, dst, seq, claimer, npred;
-	uint8_t arrived, used;
-	uint32_t next;          /* free list */
+	uint32_t claimer, npred;
 };
 
 struct cpe {
 	uint32_t head, tail;    /* sends queued */
-	uint64_t cur_left;      /* packets of the message being sent */
-	uint32_t cur_dst, cur_seq;
-	uint32_t cur_last;      /* flits of its last packet (0: full) */
 	uint64_t last_rel;
 	uint64_t cp_last;       /* compute on its last release's path */
 	uint8_t has_sent, waiting;
@@ -56,16 +52,12 @@ struct tt_causal {
 	tt_dep_stream in;
 	tt_sim *sim;
 	uint32_t npes, pe0, pe1;
-	uint64_t pkt_bytes;
-	int packet_flits, flit_bytes;
-	double cycle_ns;
+	struct msgsrc ms;       /* packets and arrivals */
 	struct cpe *pe;
 	struct csend *s;
 	uint32_t ns, scap, sfree;
-	struct carr *a;
-	uint32_t na, acap, afree;
-	tt_u64map arr;          /* (src, seq) -> arrival */
 	uint64_t held;
+	uint64_t cp_at;         /* the latest arrival whose cp counts */
 	int eof, failed;
 	char err[512];
 	char warn[MAX_WARN][200];
@@ -141,29 +133,26 @@ send_free(tt_causal *c, uint32_t i)
 	held(c, -1);
 }
 
-static uint32_t
-arr_new(tt_causal *c)
+static struct carr *
+carr_of(const tt_causal *c, uint32_t ai)
 {
-	uint32_t i;
+	return msgsrc_user(&c->ms, ai);
+}
 
-	if (c->afree != NONE) {
-		i = c->afree;
-		c->afree = c->a[i].next;
-	} else {
-		if (c->na == c->acap) {
-			uint32_t cap = c->acap ? c->acap * 2 : 1024;
-			struct carr *g = realloc(c->a, cap * sizeof(*g));
+/* An arrival of the message (src, seq) of bytes to dst. */
+static uint32_t
+arr_new(tt_causal *c, uint32_t src, uint32_t dst, uint32_t seq,
+    uint64_t bytes)
+{
+	uint32_t i = msgsrc_expect(&c->ms, src, dst, seq, bytes);
+	struct carr *a;
 
-			if (g == NULL)
-				return NONE;
-			c->a = g;
-			c->acap = cap;
-		}
-		i = c->na++;
-	}
-	memset(&c->a[i], 0, sizeof(c->a[i]));
-	c->a[i].claimer = NONE;
-	c->a[i].used = 1;
+	if (i == NONE)
+		return NONE;
+	a = carr_of(c, i);
+	a->t_ns = a->cp = 0;
+	a->claimer = NONE;
+	a->npred = 0;
 	held(c, 1);
 	return i;
 }
@@ -171,21 +160,8 @@ arr_new(tt_causal *c)
 static void
 arr_free(tt_causal *c, uint32_t i)
 {
-	tt_u64map_del(&c->arr, tt_u64map_key(c->a[i].src, c->a[i].seq));
-	c->a[i].used = 0;
-	c->a[i].next = c->afree;
-	c->afree = i;
+	msgsrc_drop(&c->ms, i);
 	held(c, -1);
-}
-
-/* The packets of a message of bytes (one for none), in 64 bits: bytes
- * may be 4 GiB and a packet one byte. */
-static uint64_t
-packets_of(const tt_causal *c, uint64_t bytes)
-{
-	if (bytes == 0)
-		return 1;
-	return bytes / c->pkt_bytes + (bytes % c->pkt_bytes != 0);
 }
 
 static int
@@ -199,29 +175,32 @@ static void
 claim(tt_causal *c, uint32_t pe, uint32_t si, const tt_depref *r)
 {
 	struct csend *s = &c->s[si];
-	uint32_t ai;
+	struct msg_entry *e;
+	struct carr *a;
+	uint32_t ai = msgsrc_find(&c->ms, r->src, r->seq);
 
-	if (!tt_u64map_get(&c->arr, tt_u64map_key(r->src, r->seq), &ai) ||
-	    c->a[ai].dst != pe) {
+	if (ai == NONE || msgsrc_entry(&c->ms, ai)->dst != pe) {
 		warn(c, "PE %u's message %u:%u: predecessor %u:%u is not a "
 		    "message to PE %u earlier in the file; ignored", pe, pe,
 		    s->seq, r->src, r->seq, pe);
 		return;
 	}
-	if (c->a[ai].claimer != NONE) {
+	e = msgsrc_entry(&c->ms, ai);
+	a = carr_of(c, ai);
+	if (a->claimer != NONE) {
 		warn(c, "PE %u's message %u:%u: predecessor %u:%u already "
 		    "enables another send; ignored", pe, pe, s->seq, r->src,
 		    r->seq);
 		return;
 	}
-	if (c->a[ai].arrived) {
-		if (s->npred == 0 || c->a[ai].done_at > s->max_arr)
-			s->max_arr = c->a[ai].done_at;
+	if (e->done) {
+		if (s->npred == 0 || e->done_at > s->max_arr)
+			s->max_arr = e->done_at;
 		s->npred++;
 		arr_free(c, ai);
 		return;
 	}
-	c->a[ai].claimer = si;
+	a->claimer = si;
 	s->npred++;
 	s->waiting++;
 }
@@ -242,9 +221,10 @@ read_line(tt_causal *c)
 		if (x < 0)
 			fail(c, err);
 		/* what has arrived unclaimed enables nothing now */
-		for (k = 0; k < c->na; k++)
-			if (c->a[k].used && c->a[k].arrived &&
-			    c->a[k].claimer == NONE)
+		for (k = 0; k < msgsrc_entries(&c->ms); k++)
+			if (msgsrc_entry(&c->ms, k)->live &&
+			    msgsrc_entry(&c->ms, k)->done &&
+			    carr_of(c, k)->claimer == NONE)
 				arr_free(c, k);
 		return 0;
 	}
@@ -257,31 +237,24 @@ read_line(tt_causal *c)
 		return 0;
 	}
 	if (local(c, d.dst)) {
-		uint64_t key = tt_u64map_key(d.pe, d.seq);
-		uint32_t ai, dummy;
+		uint32_t ai;
 
-		if (tt_u64map_get(&c->arr, key, &dummy)) {
+		if (msgsrc_find(&c->ms, d.pe, d.seq) != NONE) {
 			snprintf(err, sizeof(err), "message %u:%u appears twice "
 			    "before it has arrived", d.pe, d.seq);
 			fail(c, err);
 			return 0;
 		}
-		if ((ai = arr_new(c)) == NONE ||
-		    tt_u64map_put(&c->arr, key, ai) < 0) {
+		if ((ai = arr_new(c, d.pe, d.dst, d.seq, d.bytes)) == NONE) {
 			fail(c, "out of memory for arrivals");
 			return 0;
 		}
-		c->a[ai].src = d.pe;
-		c->a[ai].dst = d.dst;
-		c->a[ai].seq = d.seq;
-		c->a[ai].bytes = d.bytes;
-		c->a[ai].t_ns = d.t_ns;
-		c->a[ai].npred = d.npred;
-		c->a[ai].npk = packets_of(c, d.bytes);
+		carr_of(c, ai)->t_ns = d.t_ns;
+		carr_of(c, ai)->npred = d.npred;
 	}
 	if (local(c, d.pe)) {
 		struct cpe *e = &c->pe[d.pe - c->pe0];
-		double gap = (double)d.gap_ns / c->cycle_ns;
+		double gap = msgsrc_cycles_f(&c->ms, (double)d.gap_ns);
 		uint32_t si;
 
 		if (!(gap < (double)MAX_CYCLE)) {
@@ -320,7 +293,7 @@ causal_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 	uint64_t rel, cp;
 	uint32_t si, ai;
 
-	if (e->cur_left == 0) {
+	if (!msgsrc_busy(&c->ms, pe)) {
 		while (e->head == NONE && read_line(c))
 			;
 		if (e->head == NONE || c->failed)
@@ -356,87 +329,70 @@ causal_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 		}
 		e->last_rel = rel;
 		e->cp_last = cp + s->gap;
-		if (local(c, s->dst) && tt_u64map_get(&c->arr,
-		    tt_u64map_key(pe, s->seq), &ai))
-			c->a[ai].cp = e->cp_last;
-		if (rel < c->res.first_gen)
-			c->res.first_gen = rel;
+		if (local(c, s->dst) &&
+		    (ai = msgsrc_find(&c->ms, pe, s->seq)) != NONE)
+			carr_of(c, ai)->cp = e->cp_last;
 		e->has_sent = 1;
-		e->cur_dst = s->dst;
-		e->cur_seq = s->seq;
-		e->cur_left = packets_of(c, s->bytes);
-		e->cur_last = tt_last_packet_flits(s->bytes, c->packet_flits,
-		    c->flit_bytes);
-		if (rel > c->res.rr.last_gen)
-			c->res.rr.last_gen = rel;
+		msgsrc_send(&c->ms, pe, s->dst, s->seq, s->bytes, rel);
 		e->head = s->next;
 		if (e->head == NONE)
 			e->tail = NONE;
 		send_free(c, si);
 	}
-	pk->gen = e->last_rel;
-	pk->dst = e->cur_dst;
-	pk->tag = e->cur_seq;
-	if (e->cur_left == 1)
-		pk->flits = e->cur_last;
-	e->cur_left--;
-	c->res.rr.packets++;
+	msgsrc_packet(&c->ms, pe, pk);
 	return TT_SRC_PACKET;
 }
 
-/* A packet arrived at a PE of this process (causal.h: the destination
- * counts); on the source's rank only, for another rank's PE, nothing. */
-static void
-causal_deliver(void *ctx, const tt_delivery *d)
+/* A packet of a message to a PE here that has no arrival yet: in a
+ * partitioned run the sender's rank may have read further. */
+static int
+causal_unknown(void *ctx, uint32_t src, uint32_t dst, uint32_t seq)
 {
 	tt_causal *c = ctx;
-	uint64_t key = tt_u64map_key(d->src, d->tag);
-	struct carr *a;
-	uint32_t ai;
 
-	if (!local(c, d->dst))
-		return;
-	/* a partitioned run: the sender's rank may have read further */
-	while (!tt_u64map_get(&c->arr, key, &ai))
-		if (!read_line(c)) {
-			if (!c->failed)
-				fail(c, "a packet of a message that is not in "
-				    "the dependency file arrived");
-			return;
-		}
-	a = &c->a[ai];
-	c->res.rr.packets_window++;     /* the window is the whole run */
-	if (++a->got < a->npk)
-		return;
-	c->res.rr.messages++;
-	c->res.rr.bytes += a->bytes;
-	if (d->deliver >= c->res.rr.last_done) {
-		c->res.rr.last_done = d->deliver;
+	(void)src;
+	(void)dst;
+	(void)seq;
+	if (read_line(c))
+		return 0;
+	if (!c->failed)
+		fail(c, "a packet of a message that is not in the dependency "
+		    "file arrived");
+	return -1;
+}
+
+/* A message to a PE here has arrived whole (causal.h: the destination
+ * counts). */
+static void
+causal_done(void *ctx, uint32_t ai, const tt_delivery *d)
+{
+	tt_causal *c = ctx;
+	const struct msg_entry *m = msgsrc_entry(&c->ms, ai);
+	struct carr *a = carr_of(c, ai);
+
+	if (d->deliver >= c->cp_at) {
+		c->cp_at = d->deliver;
 		c->res.cp_compute = a->cp;
 	}
-	tt_hist_add(&c->res.rr.latency, d->deliver - d->gen);
 	if (c->on_msg != NULL) {
-		tt_causal_msg m = {a->src, a->dst, a->seq, a->npred, a->npk, a->bytes,
-		    a->t_ns, d->gen, d->deliver};
+		tt_causal_msg cm = {m->src, m->dst, m->seq, a->npred, m->npk,
+		    m->bytes, a->t_ns, d->gen, d->deliver};
 
-		c->on_msg(c->msg_ctx, &m);
+		c->on_msg(c->msg_ctx, &cm);
 	}
 	if (a->claimer != NONE) {
 		struct csend *s = &c->s[a->claimer];
-		struct cpe *e = &c->pe[a->dst - c->pe0];
+		struct cpe *e = &c->pe[m->dst - c->pe0];
 
 		if (d->deliver > s->max_arr) {
 			s->max_arr = d->deliver;
 			s->cp_pred = a->cp;
 		}
 		if (--s->waiting == 0 && e->waiting && e->head == a->claimer)
-			tt_sim_wake(c->sim, a->dst, d->deliver + 1);
+			tt_sim_wake(c->sim, m->dst, d->deliver + 1);
 		arr_free(c, ai);
 	} else if (c->eof) {
 		arr_free(c, ai);        /* nothing can claim it any more */
-	} else {
-		a->arrived = 1;
-		a->done_at = d->deliver;
 	}
 }
 
@@ -445,6 +401,7 @@ tt_causal_create(tt_causal **cp, tt_dep_stream in, const tt_replay_params *p,
     tt_sim *sim, char *err, size_t errsz)
 {
 	tt_causal *c;
+	struct msgsrc_params mp;
 	uint32_t i;
 
 	*cp = NULL;
@@ -456,25 +413,30 @@ tt_causal_create(tt_causal **cp, tt_dep_stream in, const tt_replay_params *p,
 	c->sim = sim;
 	c->npes = tt_sim_pes(sim);
 	tt_sim_local(sim, &c->pe0, &c->pe1);
-	c->pkt_bytes = (uint64_t)p->net.packet_flits * (uint64_t)p->net.flit_bytes;
-	c->packet_flits = p->net.packet_flits;
-	c->flit_bytes = p->net.flit_bytes;
-	c->cycle_ns = tt_cycle_ns(p->net.flit_bytes, p->net.link_gbps);
-	c->sfree = c->afree = NONE;
+	c->sfree = NONE;
 	c->res.first_gen = UINT64_MAX;
 	c->res.cp_known = c->pe0 == 0 && c->pe1 == c->npes;
-	tt_u64map_init(&c->arr);
 	if ((c->pe = calloc(c->pe1 - c->pe0, sizeof(*c->pe))) == NULL) {
 		free(c);
 		return tt_errf(err, errsz, "out of memory");
 	}
 	for (i = 0; i < c->pe1 - c->pe0; i++)
 		c->pe[i].head = c->pe[i].tail = NONE;
-	if (tt_sim_on_deliver(sim, causal_deliver, c, err, errsz) < 0) {
+	mp.net = p->net;
+	mp.where = MSG_AT_DST;
+	mp.warmup = 0;          /* the window is the whole run */
+	mp.window_end = 0;
+	mp.user_size = sizeof(struct carr);
+	mp.res = &c->res;
+	mp.fields = msg_causal_fields;
+	mp.nfields = msg_causal_nfields;
+	mp.ctx = c;
+	mp.done = causal_done;
+	mp.unknown = causal_unknown;
+	if (msgsrc_init(&c->ms, sim, &mp, err, errsz) < 0) {
 		tt_causal_free(c);
 		return -1;
 	}
-	tt_sim_on_arrive(sim, causal_deliver, c);
 	*cp = c;
 	return 0;
 }
@@ -518,9 +480,7 @@ tt_causal_compute_share(const tt_causal_result *r)
 uint64_t
 tt_causal_makespan(const tt_causal_result *r)
 {
-	if (r->rr.messages == 0 || r->rr.last_done < r->first_gen)
-		return 0;
-	return r->rr.last_done + 1 - r->first_gen;
+	return msgsrc_makespan(r->first_gen, r->rr.last_done, r->rr.messages);
 }
 
 int
@@ -548,7 +508,6 @@ tt_causal_free(tt_causal *c)
 		return;
 	free(c->pe);
 	free(c->s);
-	free(c->a);
-	tt_u64map_free(&c->arr);
+	msgsrc_free(&c->ms);
 	free(c);
 }

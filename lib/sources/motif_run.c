@@ -13,21 +13,21 @@
  * TT_SRC_WAIT and is woken (tt_sim_wake()) in the cycle after the
  * message's last packet arrives.
  *
- * Arrivals are counted at the destination, in a table keyed by (source
- * PE, sequence); the destination knows a message's size from the motif, so
- * it needs nothing from the source's rank in a partitioned run.
+ * Packets, arrivals and counts are the message layer's (sources/msgsrc.h):
+ * arrivals are counted at the destination, by (source PE, sequence); the
+ * destination knows a message's size from the motif, so it needs nothing
+ * from the source's rank in a partitioned run.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "support/errf.h"
-#include "engine/sim_part.h"
 #include "sources/motif_int.h"
+#include "sources/msgsrc.h"
 #include "twintorus/params.h"
-#include "support/u64map.h"
 
-#define NONE UINT32_MAX
+#define NONE MSGSRC_NONE
 
 enum { PE_RUN, PE_WAIT, PE_DONE };
 
@@ -37,9 +37,6 @@ struct ape {
 	uint32_t i, rank;
 	uint32_t seq;           /* the next send's sequence number */
 	uint8_t state;
-	/* the message being handed to the NIC */
-	uint32_t cur_dst, cur_left, cur_seq;
-	uint32_t cur_last;      /* flits of its last packet (0: full) */
 	/* a receive being waited for: (source PE, sequence) */
 	uint32_t wait_src, wait_seq;
 	uint64_t sent, received;
@@ -50,14 +47,6 @@ struct ape {
 	tt_depref *pred;
 };
 
-/* A message arriving or arrived at a PE here, not yet received. */
-struct amsg {
-	uint32_t got, npk;
-	uint64_t done_at;       /* cycle of its last packet */
-	uint32_t next;          /* free list */
-	uint8_t done;
-};
-
 struct tt_motif_job {
 	struct motif mo;
 	tt_sim *sim;
@@ -65,12 +54,7 @@ struct tt_motif_job {
 	uint32_t *rank_pe;      /* n */
 	uint32_t *pe_rank;      /* npes; NONE: not taking part */
 	struct ape *pe;         /* pe1 - pe0 */
-	double cycle_ns;
-	uint64_t pkt_bytes;
-	int packet_flits, flit_bytes;
-	tt_u64map arrive;       /* (src, seq) -> amsg */
-	struct amsg *slot;
-	uint32_t nslot, free_head;
+	struct msgsrc ms;       /* packets and arrivals */
 	tt_record *rec;
 	tt_deps_writer *deps;
 	uint64_t iters_done, iters_all;
@@ -80,18 +64,6 @@ struct tt_motif_job {
 	tt_motif_result res;
 };
 
-static uint32_t
-npk_of(const tt_motif_job *a, uint64_t bytes)
-{
-	return bytes == 0 ? 1 : (uint32_t)((bytes + a->pkt_bytes - 1) / a->pkt_bytes);
-}
-
-static uint64_t
-cycles_of(const tt_motif_job *a, double ns)
-{
-	return (uint64_t)llround(ns / a->cycle_ns);
-}
-
 static void
 fail(tt_motif_job *a, const char *what)
 {
@@ -100,58 +72,19 @@ fail(tt_motif_job *a, const char *what)
 	a->failed = 1;
 }
 
-/* The arrival entry of (src, seq), made if missing.  NONE: no memory. */
-static uint32_t
-arrival(tt_motif_job *a, uint32_t src, uint32_t seq)
-{
-	uint64_t key = tt_u64map_key(src, seq);
-	uint32_t i;
-
-	if (tt_u64map_get(&a->arrive, key, &i))
-		return i;
-	if (a->free_head != NONE) {
-		i = a->free_head;
-		a->free_head = a->slot[i].next;
-	} else {
-		if (a->nslot % 1024 == 0) {
-			struct amsg *g = realloc(a->slot,
-			    (a->nslot + 1024) * sizeof(*g));
-
-			if (g == NULL)
-				return NONE;
-			a->slot = g;
-		}
-		i = a->nslot++;
-	}
-	memset(&a->slot[i], 0, sizeof(a->slot[i]));
-	a->slot[i].npk = npk_of(a, motif_bytes_from(&a->mo, a->pe_rank[src]));
-	if (tt_u64map_put(&a->arrive, key, i) < 0) {
-		a->slot[i].next = a->free_head;
-		a->free_head = i;
-		return NONE;
-	}
-	return i;
-}
-
-static void
-arrival_drop(tt_motif_job *a, uint32_t src, uint32_t seq, uint32_t i)
-{
-	tt_u64map_del(&a->arrive, tt_u64map_key(src, seq));
-	a->slot[i].next = a->free_head;
-	a->free_head = i;
-}
-
 static uint64_t
 node_ns(const tt_motif_job *a, uint32_t pe, uint64_t cycle)
 {
 	if (a->rec != NULL)
 		return tt_record_ns(a->rec, pe, cycle);
-	return TT_RECORD_EPOCH_NS + (uint64_t)llround((double)cycle * a->cycle_ns);
+	return TT_RECORD_EPOCH_NS + msgsrc_ns(&a->ms, cycle);
 }
 
-/* A send at pe: its true dependencies, then the record. */
+/* A send at pe of bytes to dst, numbered seq: its true dependencies, the
+ * record, its release. */
 static void
-note_send(tt_motif_job *a, uint32_t pe, struct ape *e, uint64_t bytes)
+note_send(tt_motif_job *a, uint32_t pe, struct ape *e, uint32_t dst,
+    uint32_t seq, uint64_t bytes)
 {
 	uint64_t base = e->pt;  /* the first send with nothing before it */
 
@@ -164,11 +97,11 @@ note_send(tt_motif_job *a, uint32_t pe, struct ape *e, uint64_t bytes)
 		tt_dep d;
 
 		d.pe = pe;
-		d.seq = e->cur_seq;
-		d.dst = e->cur_dst;
+		d.seq = seq;
+		d.dst = dst;
 		d.bytes = bytes;
 		d.t_ns = node_ns(a, pe, e->pt);
-		d.gap_ns = (uint64_t)llround((double)(e->pt - base) * a->cycle_ns);
+		d.gap_ns = msgsrc_ns(&a->ms, e->pt - base);
 		d.npred = e->npred;
 		d.pred = e->pred;
 		if (tt_deps_write(a->deps, &d) < 0)
@@ -177,15 +110,13 @@ note_send(tt_motif_job *a, uint32_t pe, struct ape *e, uint64_t bytes)
 			    "the dependency file: write failed");
 	}
 	if (a->rec != NULL && tt_record_send(a->rec, e->pt, e->pt, pe,
-	    e->cur_dst, e->cur_seq, bytes) < 0)
+	    dst, seq, bytes) < 0)
 		fail(a, "recording failed");
 	e->npred = 0;
 	e->has_sent = 1;
 	e->last_send = e->pt;
 	e->sent++;
-	if (e->pt < a->res.first_send)
-		a->res.first_send = e->pt;
-	a->res.sent++;
+	msgsrc_send(&a->ms, pe, dst, seq, bytes, e->pt);
 }
 
 static void
@@ -213,31 +144,17 @@ note_recv(tt_motif_job *a, struct ape *e, uint32_t src, uint32_t seq, uint64_t a
 		e->pred_last = at;
 }
 
-/* The next packet of the current message. */
-static int
-hand_packet(tt_motif_job *a, struct ape *e, tt_srcpkt *pk)
-{
-	(void)a;
-	pk->gen = e->last_send;
-	pk->dst = e->cur_dst;
-	pk->tag = e->cur_seq;
-	if (e->cur_left == 1)
-		pk->flits = e->cur_last;
-	e->cur_left--;
-	return TT_SRC_PACKET;
-}
-
 /* A receive step: 1 if the message is there (taken), 0 to wait. */
 static int
 try_recv(tt_motif_job *a, struct ape *e)
 {
-	uint32_t i;
+	uint32_t i = msgsrc_find(&a->ms, e->wait_src, e->wait_seq);
 
-	if (!tt_u64map_get(&a->arrive, tt_u64map_key(e->wait_src, e->wait_seq),
-	    &i) || !a->slot[i].done)
+	if (i == NONE || !msgsrc_entry(&a->ms, i)->done)
 		return 0;
-	note_recv(a, e, e->wait_src, e->wait_seq, a->slot[i].done_at);
-	arrival_drop(a, e->wait_src, e->wait_seq, i);
+	note_recv(a, e, e->wait_src, e->wait_seq,
+	    msgsrc_entry(&a->ms, i)->done_at);
+	msgsrc_drop(&a->ms, i);
 	return 1;
 }
 
@@ -248,8 +165,10 @@ app_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 	struct ape *e = &a->pe[pe - a->pe0];
 	struct mstep s;
 
-	if (e->cur_left > 0)
-		return hand_packet(a, e, pk);
+	if (msgsrc_busy(&a->ms, pe)) {
+		msgsrc_packet(&a->ms, pe, pk);
+		return TT_SRC_PACKET;
+	}
 	if (e->state == PE_WAIT) {
 		if (!try_recv(a, e))
 			goto wait;
@@ -270,7 +189,7 @@ app_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 		}
 		switch (s.kind) {
 		case MSTEP_COMPUTE:
-			e->pt += cycles_of(a, s.ns);
+			e->pt += msgsrc_cycles(&a->ms, s.ns);
 			e->i++;
 			if (e->pt > now) {
 				if (a->rec != NULL)
@@ -280,14 +199,11 @@ app_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 			}
 			break;
 		case MSTEP_SEND:
-			e->cur_dst = a->rank_pe[s.peer];
-			e->cur_seq = e->seq++;
-			e->cur_left = npk_of(a, s.bytes);
-			e->cur_last = tt_last_packet_flits(s.bytes,
-			    a->packet_flits, a->flit_bytes);
-			note_send(a, pe, e, s.bytes);
+			note_send(a, pe, e, a->rank_pe[s.peer], e->seq++,
+			    s.bytes);
 			e->i++;
-			return hand_packet(a, e, pk);
+			msgsrc_packet(&a->ms, pe, pk);
+			return TT_SRC_PACKET;
 		default:
 			e->wait_src = a->rank_pe[s.peer];
 			e->wait_seq = (uint32_t)s.seq;
@@ -308,44 +224,38 @@ app_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 		tt_record_floor(a->rec, pe, UINT64_MAX, now);
 	return TT_SRC_DONE;
 wait:
-	/* app_deliver() wakes it with the message's last packet */
+	/* app_done() wakes it with the message's last packet */
 	if (a->rec != NULL)
 		tt_record_floor(a->rec, pe, TT_RECORD_WAITING, now);
 	return TT_SRC_WAIT;
 }
 
-/*
- * A packet arrived.  On a partitioned run this is called on the source's
- * rank (on_deliver) and on the destination's (on_arrive, when the source
- * is elsewhere); the destination's side alone counts it.
- */
-static void
-app_deliver(void *ctx, const tt_delivery *d)
+/* A packet of (src, seq) to a PE here, the first: its entry, of the size
+ * the sender's program gives its messages. */
+static int
+app_unknown(void *ctx, uint32_t src, uint32_t dst, uint32_t seq)
 {
 	tt_motif_job *a = ctx;
-	struct amsg *m;
-	struct ape *e;
-	uint32_t i;
 
-	if (d->dst < a->pe0 || d->dst >= a->pe1)
-		return;
-	if ((i = arrival(a, d->src, d->tag)) == NONE) {
+	if (msgsrc_expect(&a->ms, src, dst, seq,
+	    motif_bytes_from(&a->mo, a->pe_rank[src])) == NONE) {
 		fail(a, "out of memory for arrivals");
-		return;
+		return -1;
 	}
-	m = &a->slot[i];
-	if (++m->got < m->npk)
-		return;
-	m->done = 1;
-	m->done_at = d->deliver;
-	a->res.messages++;
-	a->res.packets += m->npk;
-	a->res.bytes += motif_bytes_from(&a->mo, a->pe_rank[d->src]);
-	if (d->deliver > a->res.last_delivery)
-		a->res.last_delivery = d->deliver;
-	tt_hist_add(&a->res.latency, d->deliver - d->gen);
+	return 0;
+}
+
+/* A message to a PE here arrived whole: the record, and the receive that
+ * waits for it. */
+static void
+app_done(void *ctx, uint32_t i, const tt_delivery *d)
+{
+	tt_motif_job *a = ctx;
+	const struct msg_entry *m = msgsrc_entry(&a->ms, i);
+	struct ape *e;
+
 	if (a->rec != NULL && tt_record_deliver(a->rec, d->deliver, d->src,
-	    d->dst, d->tag, motif_bytes_from(&a->mo, a->pe_rank[d->src])) < 0)
+	    d->dst, d->tag, m->bytes) < 0)
 		fail(a, "recording failed");
 	e = &a->pe[d->dst - a->pe0];
 	if (e->state == PE_WAIT && e->wait_src == d->src &&
@@ -358,6 +268,7 @@ tt_motif_create(tt_motif_job **ap, const tt_motif_params *p, tt_sim *sim, char *
     size_t errsz)
 {
 	tt_motif_job *a;
+	struct msgsrc_params mp;
 	uint32_t npes = tt_sim_pes(sim), n, r, pe;
 
 	*ap = NULL;
@@ -373,13 +284,7 @@ tt_motif_create(tt_motif_job **ap, const tt_motif_params *p, tt_sim *sim, char *
 	a->sim = sim;
 	a->npes = npes;
 	tt_sim_local(sim, &a->pe0, &a->pe1);
-	a->cycle_ns = tt_cycle_ns(p->net.flit_bytes, p->net.link_gbps);
-	a->pkt_bytes = (uint64_t)p->net.packet_flits * (uint64_t)p->net.flit_bytes;
-	a->packet_flits = p->net.packet_flits;
-	a->flit_bytes = p->net.flit_bytes;
-	a->free_head = NONE;
 	a->res.first_send = UINT64_MAX;
-	tt_u64map_init(&a->arrive);
 	a->rank_pe = malloc(sizeof(uint32_t) * n);
 	a->pe_rank = malloc(sizeof(uint32_t) * npes);
 	a->pe = calloc(a->pe1 - a->pe0, sizeof(*a->pe));
@@ -401,11 +306,21 @@ tt_motif_create(tt_motif_job **ap, const tt_motif_params *p, tt_sim *sim, char *
 		if (e->rank != NONE)
 			a->iters_all += p->iterations;
 	}
-	if (tt_sim_on_deliver(sim, app_deliver, a, err, errsz) < 0) {
+	mp.net = p->net;
+	mp.where = MSG_AT_DST;
+	mp.warmup = 0;
+	mp.window_end = 0;
+	mp.user_size = 0;
+	mp.res = &a->res;
+	mp.fields = msg_motif_fields;
+	mp.nfields = msg_motif_nfields;
+	mp.ctx = a;
+	mp.done = app_done;
+	mp.unknown = app_unknown;
+	if (msgsrc_init(&a->ms, sim, &mp, err, errsz) < 0) {
 		tt_motif_free(a);
 		return -1;
 	}
-	tt_sim_on_arrive(sim, app_deliver, a);
 	*ap = a;
 	return 0;
 }
@@ -457,10 +372,7 @@ tt_motif_result_get(const tt_motif_job *a)
 uint64_t
 tt_motif_makespan(const tt_motif_result *r)
 {
-	if (r->first_send == UINT64_MAX || r->messages == 0 ||
-	    r->last_delivery < r->first_send)
-		return 0;
-	return r->last_delivery + 1 - r->first_send;
+	return msgsrc_makespan(r->first_send, r->last_delivery, r->messages);
 }
 
 int
@@ -519,7 +431,6 @@ tt_motif_free(tt_motif_job *a)
 	free(a->pe);
 	free(a->rank_pe);
 	free(a->pe_rank);
-	free(a->slot);
-	tt_u64map_free(&a->arrive);
+	msgsrc_free(&a->ms);
 	free(a);
 }

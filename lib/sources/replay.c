@@ -1,30 +1,29 @@
 /*
  * Replaying a trace: messages in, packets out (twintorus/replay.h).
  *
- * Messages wait in one FIFO per source PE, in slots of a pool that grows
- * only when more messages are held at once than ever before.  A packet
- * carries its message's slot as its tag, so that the last packet to arrive
- * completes the message whatever order its packets took.
+ * The release policy of open-loop replay on the message layer
+ * (sources/msgsrc.h): a message is an entry from the moment it is read,
+ * waits in its PE's FIFO, and is released at its time (as fast as
+ * possible: when its PE's NIC asks).  Its packets carry the entry as their
+ * tag, so that the last packet to arrive completes the message whatever
+ * order its packets took; the layer counts it on the sender's rank.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "support/errf.h"
-#include "engine/sim_part.h"
+#include "sources/msgsrc.h"
 #include "twintorus/params.h"
 #include "twintorus/replay.h"
 
-#define NONE UINT32_MAX
+#define NONE MSGSRC_NONE
 
+/* replay's part of an entry */
 struct rmsg {
 	tt_msg m;
 	uint64_t gen;
-	uint32_t npk;           /* packets */
-	uint32_t sent;          /* handed to the NIC */
-	uint32_t left;          /* not yet arrived */
-	uint32_t last_flits;    /* of its last packet (0: a full one) */
-	uint32_t next;          /* in the PE's queue, or the free list */
+	uint32_t next;          /* in the PE's queue */
 	int gen_set;
 };
 
@@ -34,10 +33,8 @@ struct tt_replay {
 	uint32_t npes;
 	uint32_t pe0, pe1;              /* the PEs simulated here */
 	double cycle_ns, scale;         /* cycles per trace ns */
-	uint64_t pkt_bytes;
+	struct msgsrc ms;
 
-	struct rmsg *slot;
-	uint32_t nslot, hw, free_head, used;   /* hw: slots ever used */
 	uint32_t *qhead, *qtail;
 	uint64_t queued;                /* messages not yet wholly sent */
 
@@ -53,6 +50,12 @@ struct tt_replay {
 	tt_replay_result res;
 };
 
+static struct rmsg *
+rmsg_of(const tt_replay *rp, uint32_t i)
+{
+	return msgsrc_user(&rp->ms, i);
+}
+
 void
 tt_replay_params_default(tt_replay_params *p)
 {
@@ -63,46 +66,6 @@ tt_replay_params_default(tt_replay_params *p)
 	p->lookahead = TT_REPLAY_LOOKAHEAD_DEFAULT;
 	p->warmup = 0;
 	p->window_end = 0;
-}
-
-
-/* A free slot: a returned one, else one never used, else a bigger pool.
- * Slots are touched only when first used, so memory follows the most
- * messages held at once, not the pool's capacity. */
-static uint32_t
-slot_get(tt_replay *rp)
-{
-	uint32_t i;
-
-	if (rp->free_head != NONE) {
-		i = rp->free_head;
-		rp->free_head = rp->slot[i].next;
-	} else {
-		if (rp->hw == rp->nslot) {
-			uint32_t cap = rp->nslot ? rp->nslot * 2 : 1024;
-			struct rmsg *g;
-
-			if (rp->nslot >= UINT32_MAX / 2)
-				return NONE;
-			g = realloc(rp->slot, (size_t)cap * sizeof(*g));
-			if (g == NULL)
-				return NONE;
-			rp->slot = g;
-			rp->nslot = cap;
-		}
-		i = rp->hw++;
-	}
-	if (++rp->used > rp->res.max_pending)
-		rp->res.max_pending = rp->used;
-	return i;
-}
-
-static void
-slot_put(tt_replay *rp, uint32_t i)
-{
-	rp->slot[i].next = rp->free_head;
-	rp->free_head = i;
-	rp->used--;
 }
 
 /* Read the trace's next message into peek; 0 at the end or on error. */
@@ -136,29 +99,27 @@ peek_next(tt_replay *rp)
 static int
 push_peek(tt_replay *rp)
 {
-	uint32_t i = slot_get(rp), pe = rp->peek.src;
+	uint32_t i, pe = rp->peek.src;
 	struct rmsg *s;
 
+	i = msgsrc_expect(&rp->ms, pe, rp->peek.dst, 0, rp->peek.bytes);
 	if (i == NONE) {
-		tt_errf(rp->err, sizeof(rp->err), "out of memory holding %u "
-		    "messages", rp->used);
+		tt_errf(rp->err, sizeof(rp->err), "out of memory holding %llu "
+		    "messages", (unsigned long long)rp->ms.live);
 		rp->failed = rp->eof = 1;
 		return -1;
 	}
-	s = &rp->slot[i];
+	if (rp->ms.live > rp->res.max_pending)
+		rp->res.max_pending = rp->ms.live;
+	s = rmsg_of(rp, i);
 	s->m = rp->peek;
 	s->gen = rp->peek_gen;
 	s->gen_set = rp->p.speed > 0;
-	s->npk = rp->peek.bytes == 0 ? 1 :
-	    (uint32_t)((rp->peek.bytes + rp->pkt_bytes - 1) / rp->pkt_bytes);
-	s->last_flits = tt_last_packet_flits(rp->peek.bytes,
-	    rp->p.net.packet_flits, rp->p.net.flit_bytes);
-	s->sent = s->left = 0;
 	s->next = NONE;
 	if (rp->qtail[pe] == NONE)
 		rp->qhead[pe] = i;
 	else
-		rp->slot[rp->qtail[pe]].next = i;
+		rmsg_of(rp, rp->qtail[pe])->next = i;
 	rp->qtail[pe] = i;
 	rp->queued++;
 	rp->have_peek = 0;
@@ -187,66 +148,50 @@ replay_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
 		if (push_peek(rp) < 0)
 			break;
 	}
-	i = rp->qhead[pe];
-	if (i == NONE) {
-		if (rp->failed || !rp->have_peek)
-			return TT_SRC_DONE;
-		/* nothing of pe's is due before the first unread message; as
-		 * fast as possible, wait for the queues to make room */
-		pk->gen = rp->p.speed > 0 ? rp->peek_gen :
-		    now + (uint64_t)rp->p.net.packet_flits;
-		return TT_SRC_LATER;
-	}
-	s = &rp->slot[i];
-	if (!s->gen_set) {
-		s->gen = now;
-		s->gen_set = 1;
-	}
-	pk->gen = s->gen;
-	pk->dst = s->m.dst;
-	pk->tag = i;
-	s->sent++;
-	s->left++;
-	if (s->sent == s->npk) {
-		pk->flits = s->last_flits;
+	if (!msgsrc_busy(&rp->ms, pe)) {
+		i = rp->qhead[pe];
+		if (i == NONE) {
+			if (rp->failed || !rp->have_peek)
+				return TT_SRC_DONE;
+			/* nothing of pe's is due before the first unread
+			 * message; as fast as possible, wait for the queues
+			 * to make room */
+			pk->gen = rp->p.speed > 0 ? rp->peek_gen :
+			    now + (uint64_t)rp->p.net.packet_flits;
+			return TT_SRC_LATER;
+		}
+		/* the head's time has come: the engine asks in generation
+		 * order */
+		s = rmsg_of(rp, i);
+		if (!s->gen_set) {
+			s->gen = now;
+			s->gen_set = 1;
+		}
+		msgsrc_send(&rp->ms, pe, s->m.dst, i, s->m.bytes, s->gen);
 		rp->qhead[pe] = s->next;
 		if (s->next == NONE)
 			rp->qtail[pe] = NONE;
-		rp->queued--;
 	}
-	rp->res.packets++;
+	if (msgsrc_packet(&rp->ms, pe, pk))
+		rp->queued--;
 	return TT_SRC_PACKET;
 }
 
 static void
-replay_deliver(void *ctx, const tt_delivery *d)
+replay_done(void *ctx, uint32_t id, const tt_delivery *d)
 {
 	tt_replay *rp = ctx;
-	struct rmsg *s = &rp->slot[d->tag];
+	struct rmsg *s = rmsg_of(rp, id);
 	tt_msgdone md;
 
-	if (d->deliver >= rp->p.warmup && (rp->p.window_end == 0 ||
-	    d->deliver < rp->p.window_end))
-		rp->res.packets_window++;
-	if (--s->left > 0 || s->sent < s->npk)
-		return;
-	rp->res.messages++;
-	rp->res.bytes += s->m.bytes;
-	if (d->deliver > rp->res.last_done)
-		rp->res.last_done = d->deliver;
-	if (s->gen > rp->res.last_gen)
-		rp->res.last_gen = s->gen;
-	if (s->gen >= rp->p.warmup && (rp->p.window_end == 0 ||
-	    s->gen < rp->p.window_end))
-		tt_hist_add(&rp->res.latency, d->deliver - s->gen);
 	if (rp->on_msg != NULL) {
 		md.m = s->m;
 		md.gen = s->gen;
 		md.done = d->deliver;
-		md.packets = s->npk;
+		md.packets = (uint32_t)msgsrc_entry(&rp->ms, id)->npk;
 		rp->on_msg(rp->msg_ctx, &md);
 	}
-	slot_put(rp, d->tag);
+	msgsrc_drop(&rp->ms, id);
 }
 
 int
@@ -254,6 +199,7 @@ tt_replay_create(tt_replay **rpp, tt_trace_in *in, const tt_replay_params *p,
     tt_sim *sim, char *err, size_t errsz)
 {
 	tt_replay *rp;
+	struct msgsrc_params mp;
 	uint32_t i, npes = tt_sim_pes(sim);
 
 	*rpp = NULL;
@@ -269,8 +215,6 @@ tt_replay_create(tt_replay **rpp, tt_trace_in *in, const tt_replay_params *p,
 	tt_sim_local(sim, &rp->pe0, &rp->pe1);
 	rp->cycle_ns = tt_cycle_ns(p->net.flit_bytes, p->net.link_gbps);
 	rp->scale = p->speed > 0 ? 1.0 / (rp->cycle_ns * p->speed) : 0;
-	rp->pkt_bytes = (uint64_t)p->net.packet_flits * (uint64_t)p->net.flit_bytes;
-	rp->free_head = NONE;
 	rp->qhead = malloc(sizeof(uint32_t) * npes);
 	rp->qtail = malloc(sizeof(uint32_t) * npes);
 	if (rp->qhead == NULL || rp->qtail == NULL) {
@@ -279,7 +223,18 @@ tt_replay_create(tt_replay **rpp, tt_trace_in *in, const tt_replay_params *p,
 	}
 	for (i = 0; i < npes; i++)
 		rp->qhead[i] = rp->qtail[i] = NONE;
-	if (tt_sim_on_deliver(sim, replay_deliver, rp, err, errsz) < 0) {
+	mp.net = p->net;
+	mp.where = MSG_AT_SRC;
+	mp.warmup = p->warmup;
+	mp.window_end = p->window_end;
+	mp.user_size = sizeof(struct rmsg);
+	mp.res = &rp->res;
+	mp.fields = msg_replay_fields;
+	mp.nfields = msg_replay_nfields;
+	mp.ctx = rp;
+	mp.done = replay_done;
+	mp.unknown = NULL;
+	if (msgsrc_init(&rp->ms, sim, &mp, err, errsz) < 0) {
 		tt_replay_free(rp);
 		return -1;
 	}
@@ -328,7 +283,7 @@ tt_replay_free(tt_replay *rp)
 {
 	if (rp == NULL)
 		return;
-	free(rp->slot);
+	msgsrc_free(&rp->ms);
 	free(rp->qhead);
 	free(rp->qtail);
 	free(rp);

@@ -17,7 +17,9 @@
 #     fuzz target (tests/fuzz/fuzz_*.c) is named in tests/README.md, with
 #     or without .c;
 #   - the top of the repository holds only the files a reader expects
-#     there (directories are not checked).
+#     there (directories are not checked);
+#   - the engine is below its sources: no lib/engine/ file includes a
+#     source's header (doc/ARCHITECTURE.md, "The engine below its sources").
 # Files not yet committed count (git ls-files --others, not ignored), so
 # that a new file fails here before it is committed.
 # shellcheck disable=SC2015  # "check && ok || bad": ok cannot fail
@@ -108,5 +110,10 @@ for f in $(git ls-files --cached --others --exclude-standard | grep -v / | sort 
 done
 [ -z "$stray" ] && ok "only the expected files at the top of the repository" ||
     bad "files at the top of the repository" "${stray%$'\n'}"
+
+up=$(grep -nE '#include "(twintorus/(causal|motif|replay|workload|traffic|mpitrace|infer)\.h|sources/)' \
+    lib/engine/*.c lib/engine/*.h || true)
+[ -z "$up" ] && ok "no engine file includes a source's header" ||
+    bad "engine files including a source's header" "$up"
 
 finish

@@ -17,6 +17,7 @@
 #include <malloc.h>
 
 #include "engine/sim_int.h"            /* lib/: test_check_routes_nd() edits a table */
+#include "sources/msgsrc.h"            /* lib/: tt_replay_reduce() */
 #include "twintorus/analyze.h"
 #include "twintorus/params.h"
 #include "twintorus/sim.h"
@@ -1412,7 +1413,7 @@ test_memory_part(void **state)
 }
 
 /*
- * A partitioned replay's counts combine as lib/engine/sim_reduce.c's table says:
+ * A partitioned replay's counts combine as lib/sources/msgsrc.c's rows say:
  * counts add up, the last cycles and max_pending are the largest; a
  * histogram's count, sum and bins add up and its max is the largest.  The
  * fake transport's other rank has the same counts, so a sum doubles and
@@ -1448,9 +1449,9 @@ test_reduce_replay(void **state)
 	tt_hist_add(&mine.latency, 100);
 	tt_hist_add(&mine.latency, 50000);
 	rr = mine;
-	tt_sim_reduce_replay(serial, &rr);
+	tt_replay_reduce(serial, &rr);
 	assert_memory_equal(&rr, &mine, sizeof(rr));
-	tt_sim_reduce_replay(sim, &rr);
+	tt_replay_reduce(sim, &rr);
 	assert_int_equal(rr.messages, 6);
 	assert_int_equal(rr.packets, 10);
 	assert_int_equal(rr.bytes, 14);
