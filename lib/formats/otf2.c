@@ -488,6 +488,19 @@ seen(struct o2 *o, uint32_t r, uint64_t time, int mpi_event)
 	return 0;
 }
 
+/* Add e, a call completed later (an irecv, a non-blocking collective), to
+ * rank r's calls, and remember its place under its request in m. */
+static OTF2_CallbackCode
+add_pending(struct o2 *o, uint32_t r, tt_u64map *m, const tt_mpi_event *e)
+{
+	if (o->t->rank[r].n >= NONE || tt_u64map_put(m, e->req,
+	    (uint32_t)o->t->rank[r].n) < 0 || add(o, r, e) < 0) {
+		o2fail(o, "out of memory");
+		return OTF2_CALLBACK_INTERRUPT;
+	}
+	return OTF2_CALLBACK_SUCCESS;
+}
+
 #define EV_BEGIN(o, loc, time, r, k) \
 	struct o2 *o = ud; \
 	uint32_t r; \
@@ -663,12 +676,7 @@ ev_irecv_request(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
 	e.peer = NONE;          /* not known yet */
 	e.req = req;
 	e.t_ns = time;
-	if (o->t->rank[r].n >= NONE || tt_u64map_put(&k->irecv, req,
-	    (uint32_t)o->t->rank[r].n) < 0 || add(o, r, &e) < 0) {
-		o2fail(o, "out of memory");
-		return OTF2_CALLBACK_INTERRUPT;
-	}
-	return OTF2_CALLBACK_SUCCESS;
+	return add_pending(o, r, &k->irecv, &e);
 }
 
 static OTF2_CallbackCode
@@ -850,12 +858,7 @@ ev_nbcoll_request(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
 	e.coll = TT_COLL_COUNT;         /* not known yet */
 	e.req = req;
 	e.t_ns = time;
-	if (o->t->rank[r].n >= NONE || tt_u64map_put(&k->nbcoll, req,
-	    (uint32_t)o->t->rank[r].n) < 0 || add(o, r, &e) < 0) {
-		o2fail(o, "out of memory");
-		return OTF2_CALLBACK_INTERRUPT;
-	}
-	return OTF2_CALLBACK_SUCCESS;
+	return add_pending(o, r, &k->nbcoll, &e);
 }
 
 static OTF2_CallbackCode

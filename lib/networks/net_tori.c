@@ -243,62 +243,29 @@ tori_node_name(const tt_net *net, uint32_t node, char *buf, size_t bufsz)
 		snprintf(buf + len, bufsz - len, ")");
 }
 
-const struct tt_gen netgen_pruned = {
-	.name = "pruned",
-	.topo = TT_TOPO_PRUNED,
-	.keys = "k,n",
-	.cube = 1,
-	.no_n = NULL,
-	.one_card = 1,
-	.derive = tori_derive,
-	.wire = tori_wire,
-	.route = tori_route,
-	.link_peer = NULL,
-	.has_link = NULL,
-	.port_name = tori_port_name,
-	.ncuts = tori_ncuts,
-	.cut_side = tori_cut_side,
-	.id_digits = tori_id_digits,
-	.card_name = tori_node_name,
-	.pe_at = NULL,
-};
+/* The three differ only in their name and kind: the rules hang on
+ * net->topo. */
+#define TORI_GEN(NAME, TOPO) {                                          \
+	.name = NAME,                                                   \
+	.topo = TOPO,                                                   \
+	.keys = "k,n",                                                  \
+	.cube = 1,                                                      \
+	.no_n = NULL,                                                   \
+	.one_card = 1,                                                  \
+	.derive = tori_derive,                                          \
+	.wire = tori_wire,                                              \
+	.route = tori_route,                                            \
+	.link_peer = NULL,                                              \
+	.has_link = NULL,                                               \
+	.port_name = tori_port_name,                                    \
+	.ncuts = tori_ncuts,                                            \
+	.cut_side = tori_cut_side,                                      \
+	.id_digits = tori_id_digits,                                    \
+	.card_name = tori_node_name,                                    \
+	.pe_at = NULL,                                                  \
+}
 
-const struct tt_gen netgen_msn = {
-	.name = "msn",
-	.topo = TT_TOPO_MSN,
-	.keys = "k,n",
-	.cube = 1,
-	.no_n = NULL,
-	.one_card = 1,
-	.derive = tori_derive,
-	.wire = tori_wire,
-	.route = tori_route,
-	.link_peer = NULL,
-	.has_link = NULL,
-	.port_name = tori_port_name,
-	.ncuts = tori_ncuts,
-	.cut_side = tori_cut_side,
-	.id_digits = tori_id_digits,
-	.card_name = tori_node_name,
-	.pe_at = NULL,
-};
-
-const struct tt_gen netgen_pruned_msn = {
-	.name = "pruned-msn",
-	.topo = TT_TOPO_PRUNED_MSN,
-	.keys = "k,n",
-	.cube = 1,
-	.no_n = NULL,
-	.one_card = 1,
-	.derive = tori_derive,
-	.wire = tori_wire,
-	.route = tori_route,
-	.link_peer = NULL,
-	.has_link = NULL,
-	.port_name = tori_port_name,
-	.ncuts = tori_ncuts,
-	.cut_side = tori_cut_side,
-	.id_digits = tori_id_digits,
-	.card_name = tori_node_name,
-	.pe_at = NULL,
-};
+const struct tt_gen netgen_pruned = TORI_GEN("pruned", TT_TOPO_PRUNED);
+const struct tt_gen netgen_msn = TORI_GEN("msn", TT_TOPO_MSN);
+const struct tt_gen netgen_pruned_msn = TORI_GEN("pruned-msn",
+    TT_TOPO_PRUNED_MSN);
