@@ -85,19 +85,19 @@ static const optdef replay_flags[] = {
 	    "as possible) or topologies such as 16x8:plain or 4x4x8; all need "
 	    "as many PEs.  ITEM@SPEED: at that link speed, all else equal "
 	    "(D@2.5G, A@100M, 2d@10G; k, M, G, T bits/s, a plain number Gb/s)"),
-	OPT_VAL("speed", OPT_REPLAY_SPEED, "X|max",
-	    "trace time divided by X (2: twice as fast; default 1); max: every "
-	    "PE sends its messages back to back, the PEs kept within "
-	    "--lookahead messages of each other in trace order (the result "
-	    "depends on it)"),
+	OPT_VALDEF("speed", OPT_REPLAY_SPEED, "X|max",
+	    "trace time divided by X (2: twice as fast); max: every PE sends "
+	    "its messages back to back, the PEs kept within --lookahead "
+	    "messages of each other in trace order (the result depends on it)",
+	    TT_REPLAY_SPEED_DEFAULT),
 	OPT_VALDEF("lookahead", OPT_REPLAY_LOOKAHEAD, "N",
 	    "messages read ahead of the simulation: memory holds these and "
 	    "what is in flight, not the whole trace",
 	    TT_REPLAY_LOOKAHEAD_DEFAULT),
-	OPT_VAL("warmup", OPT_REPLAY_WARMUP, "N",
+	OPT_VALDEF("warmup", OPT_REPLAY_WARMUP, "N",
 	    "measure from cycle N: accepted load counts packets that arrive "
 	    "from then until the last message is generated, latency the "
-	    "messages generated in that window (default 0)"),
+	    "messages generated in that window", TT_REPLAY_WARMUP_DEFAULT),
 	OPT_VALDEF("top", OPT_REPLAY_TOP, "N", "hottest links listed",
 	    REPLAY_TOP_DEFAULT),
 	OPT_VAL("csv", OPT_REPLAY_CSV, "FILE",

@@ -29,8 +29,9 @@ const optdef simopts_model_flags[] = {
 	OPT_TITLE("model (seed 000 §7.1's defaults, or the YAML network: "
 	    "section):"),
 	OPT_VAL("vcs", OPT_VCS, "N",
-	    "at least N VCs per port (4 under vc, 1 otherwise; ports that need "
-	    "more get the next power of two)"),
+	    "at least N VCs per port (" OPT_STR(TT_VCS_VC_DEFAULT) " under vc, "
+	    OPT_STR(TT_VCS_OTHER_DEFAULT) " otherwise; ports that need more get "
+	    "the next power of two)"),
 	OPT_VALDEF("buffer-flits", OPT_BUFFER_FLITS, "N",
 	    "buffer per input port, split among its VCs",
 	    TT_BUFFER_FLITS_DEFAULT),

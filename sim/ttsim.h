@@ -93,6 +93,9 @@ typedef struct optdef {
 } optdef;
 
 #define OPT_FLAG(name, id, help)  {name, no_argument, id, NULL, help, 0, 0}
+/* A constant's value as text, for a help that names it beside others */
+#define OPT_STR_(x) #x
+#define OPT_STR(x) OPT_STR_(x)
 #define OPT_VAL(name, id, arg, help) \
 	{name, required_argument, id, arg, help, 0, 0}
 #define OPT_VALDEF(name, id, arg, help, def) \

@@ -27,6 +27,10 @@ typedef struct tt_netparams {
 #define TT_PACKET_FLITS_MAX     1024
 #define TT_BUFFER_FLITS_DEFAULT 128
 #define TT_BUFFER_FLITS_MAX     1048576
+/* VCs per port at least (--vcs 0): 4 under the VC scheme (two per ring
+ * class and room for the internal link's), 1 under bubble and none */
+#define TT_VCS_VC_DEFAULT       4
+#define TT_VCS_OTHER_DEFAULT    1
 #define TT_FLIT_BYTES_DEFAULT   16
 #define TT_FLIT_BYTES_MAX       65536
 #define TT_LINK_GBPS_DEFAULT    10.0

@@ -32,8 +32,11 @@
 
 TT_BEGIN_DECLS
 
-/* tt_replay_params.lookahead's default */
+/* tt_replay_params' defaults: lookahead, speed (the trace's own time),
+ * warmup (measure from the start) */
 #define TT_REPLAY_LOOKAHEAD_DEFAULT 4096
+#define TT_REPLAY_SPEED_DEFAULT     1
+#define TT_REPLAY_WARMUP_DEFAULT    0
 
 typedef struct tt_replay_params {
 	tt_netparams net;       /* packet_flits (the simulator's P), flit_bytes,

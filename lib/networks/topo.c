@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "twintorus/params.h"
 #include "twintorus/topo.h"
 #include "support/errf.h"
 
@@ -197,7 +198,8 @@ pow2ceil(int v)
 int
 tt_phys_vcs(enum tt_deadlock dl, int classes, int min_vcs)
 {
-	int min = min_vcs > 0 ? min_vcs : (dl == TT_DL_VC ? 4 : 1);
+	int min = min_vcs > 0 ? min_vcs : (dl == TT_DL_VC ?
+	    TT_VCS_VC_DEFAULT : TT_VCS_OTHER_DEFAULT);
 	int v = pow2ceil(classes);
 
 	return v > min ? v : min;

@@ -62,9 +62,9 @@ tt_replay_params_default(tt_replay_params *p)
 	p->net.packet_flits = TT_PACKET_FLITS_DEFAULT;
 	p->net.flit_bytes = TT_FLIT_BYTES_DEFAULT;
 	p->net.link_gbps = TT_LINK_GBPS_DEFAULT;
-	p->speed = 1;
+	p->speed = TT_REPLAY_SPEED_DEFAULT;
 	p->lookahead = TT_REPLAY_LOOKAHEAD_DEFAULT;
-	p->warmup = 0;
+	p->warmup = TT_REPLAY_WARMUP_DEFAULT;
 	p->window_end = 0;
 }
 
