@@ -179,7 +179,10 @@ claim(tt_causal *c, uint32_t pe, uint32_t si, const tt_depref *r)
 	struct carr *a;
 	uint32_t ai = msgsrc_find(&c->ms, r->src, r->seq);
 
-	if (ai == NONE || msgsrc_entry(&c->ms, ai)->dst != pe) {
+	/* a message to its own sender that names itself is not earlier: it
+	 * would wait for its own arrival */
+	if (ai == NONE || msgsrc_entry(&c->ms, ai)->dst != pe ||
+	    (r->src == pe && r->seq == s->seq)) {
 		warn(c, "PE %u's message %u:%u: predecessor %u:%u is not a "
 		    "message to PE %u earlier in the file; ignored", pe, pe,
 		    s->seq, r->src, r->seq, pe);

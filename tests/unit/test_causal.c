@@ -248,8 +248,11 @@ test_bad_predecessors_ignored(void **state)
 {
 	/* a forward reference (5:1 names 0:9, later in the file), a message
 	 * to another PE (5:2 names 0:0, which went to 6) and a message
-	 * claimed twice (6:1 after 6:0 named 0:0): ignored, and all arrive */
-	static const tt_depref fwd = {0, 9}, other = {0, 0}, twice = {0, 0};
+	 * claimed twice (6:1 after 6:0 named 0:0) and a message to its own
+	 * sender naming itself (3:4 names 3:4, which would wait for its own
+	 * arrival): ignored, and all arrive */
+	static const tt_depref fwd = {0, 9}, other = {0, 0}, twice = {0, 0},
+	    self = {3, 4};
 	const tt_dep d[] = {
 		{0, 0, 6, 64, 0, 0, 0, NULL},
 		{5, 1, 0, 64, 0, 0, 1, &fwd},
@@ -257,19 +260,22 @@ test_bad_predecessors_ignored(void **state)
 		{6, 0, 0, 64, 0, 0, 1, &twice},
 		{6, 1, 0, 64, 0, 0, 1, &twice},
 		{0, 9, 5, 64, 0, 0, 0, NULL},
+		{3, 4, 3, 64, 0, 0, 1, &self},
 	};
 	tt_causal_result r;
 	struct seen s;
 	char warn[2048];
 
 	(void)state;
-	r = replay_lines(d, 6, &s, warn, sizeof(warn));
-	assert_int_equal(r.rr.messages, 6);
-	assert_int_equal(r.ignored, 3);
+	r = replay_lines(d, 7, &s, warn, sizeof(warn));
+	assert_int_equal(r.rr.messages, 7);
+	assert_int_equal(r.ignored, 4);
 	assert_non_null(strstr(warn, "5:1: predecessor 0:9 is not a message "
 	    "to PE 5 earlier"));
 	assert_non_null(strstr(warn, "5:2: predecessor 0:0 is not"));
 	assert_non_null(strstr(warn, "6:1: predecessor 0:0 already enables"));
+	assert_non_null(strstr(warn, "3:4: predecessor 3:4 is not a message "
+	    "to PE 3 earlier"));
 }
 
 /* ---- the dependency file ---- */
