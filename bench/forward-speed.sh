@@ -336,9 +336,9 @@ for len in 64 1500; do
 		echo "$len bytes, $path: xdp/pcap lossless $(ratio "${x[0]}" "${p[0]}") (target 2, or the generator's $(fmt "${g[0]}")/s);" \
 		    "lossless/lossy: pcap $(ratio "${p[0]}" "${pl[0]}"), xdp $(ratio "${x[0]}" "${xl[0]}") (target at least 0.90);" \
 		    "a thread per card/one loop: pcap $(ratio "${pt[0]}" "${p[0]}"), xdp $(ratio "${xt[0]}" "${x[0]}")"
-		[ -n "$XSKFWD" ] || continue
-		# the ceiling: the better of the two ways of running xskfwd
-		c=(${R[xskspin.$len.$path]}); cp=(${R[xskpoll.$len.$path]})
+		# the ceiling: the better of the two ways of running xskfwd (0
+		# where it did not run: the line is printed all the same)
+		c=(${R[xskspin.$len.$path]:-0}); cp=(${R[xskpoll.$len.$path]:-0})
 		[ "${cp[0]}" -gt "${c[0]}" ] && c=("${cp[@]}")
 		echo "$len bytes, $path: AF_XDP ceiling (the better xsk forwarder row) $(fmt "${c[0]}")/s;" \
 		    "xdp ceiling/pcap lossless $(ratio "${c[0]}" "${p[0]}"); ttd xdp lossless/ceiling $(ratio "${x[0]}" "${c[0]}")"

@@ -11,8 +11,9 @@
  * sending; and the socket, bound to receive queue 0 with zero-copy where
  * the driver has it and in copy mode otherwise (veth).  Frames are read
  * and sent in batches: a round of the loop peeks the receive ring, and
- * what it sent is submitted and pushed with one sendto() per 32 frames
- * (copy mode) at its end (ttd_xdp_flush).  Routing, VCs and credits stay
+ * what it sent is submitted and pushed with sendto() at its end
+ * (ttd_xdp_flush): in copy mode one call sends the whole ring where the
+ * kernel takes XDP_MAX_TX_SKB_BUDGET, 32 frames otherwise.  Routing, VCs and credits stay
  * in fwd.c and credit.c, as with libpcap.
  *
  * A frame must fit one chunk (4,096 bytes less the 256 the kernel keeps in
@@ -98,8 +99,13 @@ extern const unsigned char ttd_xdp_obj[], ttd_xdp_obj_end[];
 
 #define XDP_HEADROOM	256	/* XDP_PACKET_HEADROOM: kept in front */
 #define XDP_FRAME_MAX	(TTD_XDP_CHUNK - XDP_HEADROOM)
-#define XDP_KICKS	64	/* sendto()s per flush, 32 frames each */
+#define XDP_KICKS	64	/* sendto()s per flush at most */
 #define XDP_BUSY_TRIES	30	/* 100 ms apart: a queue a closed socket held */
+/* Linux 6.17's frames per copy-mode sendto() (32 by default); older
+ * kernels refuse the option and keep 32 */
+#ifndef XDP_MAX_TX_SKB_BUDGET
+#define XDP_MAX_TX_SKB_BUDGET	9
+#endif
 
 struct ttd_xsk {
 	struct bpf_object *obj;
@@ -275,7 +281,7 @@ xdp_socket(struct ttd_xsk *x, const char *ifname, char *err, size_t errsz)
 		.bind_flags = XDP_ZEROCOPY
 	};
 	struct bpf_map *map;
-	int e, tries;
+	int e, tries, budget;
 
 	/*
 	 * EBUSY: the queue still holds the buffer pool of a socket that was
@@ -305,6 +311,12 @@ xdp_socket(struct ttd_xsk *x, const char *ifname, char *err, size_t errsz)
 		x->sock = NULL;
 		return -1;
 	}
+	/* copy mode: the whole send ring in one sendto() where the kernel
+	 * allows it, rather than a system call per 32 frames */
+	budget = (int)x->ntx;
+	if (!x->zerocopy)
+		(void)setsockopt(xsk_socket__fd(x->sock), SOL_XDP,
+		    XDP_MAX_TX_SKB_BUDGET, &budget, sizeof(budget));
 	map = bpf_object__find_map_by_name(x->obj, "xsks");
 	if (map == NULL || (e = xsk_socket__update_xskmap(x->sock,
 	    bpf_map__fd(map))) < 0) {
@@ -426,7 +438,7 @@ ttd_xdp_flush(struct ttd_dev *d)
 		xsk_ring_prod__submit(&x->tx, x->pending);
 		x->pending = 0;
 	}
-	/* copy mode sends in the system call, 32 frames a call; EBUSY: the
+	/* copy mode sends in the system call (its budget a call); EBUSY: the
 	 * kernel dropped one (a link without carrier: the interface's
 	 * tx_dropped counts it, as a cable that loses a frame would),
 	 * ENETDOWN, ENOBUFS: the next round tries again; ENXIO: the socket
