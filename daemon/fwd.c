@@ -167,9 +167,12 @@ fwd_pop(struct ttd_sw *sw, struct ttd_ibuf *b)
 	b->used -= qf->cost;
 	b->freed += qf->cost;
 	b->qhead = (b->qhead + 1) % b->qcap;
-	if (--b->qn == 0)
+	if (--b->qn == 0) {
 		b->tail = 0;
-	else
+		sw->vqueued[b->in] &= ~(1u << b->vc);
+		if (sw->vqueued[b->in] == 0)
+			sw->queued &= ~(1u << b->in);
+	} else
 		sw->want |= 1u << b->q[b->qhead].out;
 }
 
@@ -237,25 +240,55 @@ fwd_send_head(struct ttd_fwd *f, struct ttd_sw *sw, struct ttd_ibuf *b,
 	return 1;
 }
 
+/*
+ * The members of set m in round-robin order from `from`: those at or
+ * above it, then those below (m's bits are indices below 32).  Only the
+ * members are visited: a turn over empty inputs and VCs costs nothing.
+ */
+static uint32_t
+rr_order(uint32_t m, unsigned from, uint32_t *rest)
+{
+	uint32_t lo = from == 0 ? 0 : m & ((1u << from) - 1);
+
+	*rest = lo;
+	return m & ~lo;
+}
+
+static int
+rr_next(uint32_t *first, uint32_t *rest)
+{
+	int i;
+
+	if (*first == 0) {
+		*first = *rest;
+		*rest = 0;
+	}
+	if (*first == 0)
+		return -1;
+	i = __builtin_ctz(*first);
+	*first &= *first - 1;
+	return i;
+}
+
 /* One frame of input in for output o, its VCs served round-robin: 1 one
  * left, 0 none could, -1 the port is busy. */
 static int
 fwd_serve_input(struct ttd_fwd *f, struct ttd_sw *sw, int o, int in)
 {
-	int nv = fwd_in_nvcs(sw, in), j, v, r;
+	int nv = fwd_in_nvcs(sw, in), v, r;
+	uint32_t first, rest;
 
-	for (j = 0; j < nv; j++) {
-		struct ttd_ibuf *b;
+	first = rr_order(sw->vqueued[in], sw->rrv[in], &rest);
+	while ((v = rr_next(&first, &rest)) >= 0) {
+		struct ttd_ibuf *b = fwd_in(sw, in, v);
 
-		v = (sw->rrv[in] + j) % nv;
-		b = fwd_in(sw, in, v);
-		if (b->qn == 0 || b->q[b->qhead].out != o)
+		if (b->q[b->qhead].out != o)
 			continue;
 		r = fwd_send_head(f, sw, b, &b->q[b->qhead], o);
 		if (r == 0)
 			continue;
 		if (r > 0)
-			sw->rrv[in] = (uint8_t)((v + 1) % nv);
+			sw->rrv[in] = (uint8_t)(v + 1 == nv ? 0 : v + 1);
 		return r;
 	}
 	return 0;
@@ -266,19 +299,20 @@ fwd_serve_input(struct ttd_fwd *f, struct ttd_sw *sw, int o, int in)
 static void
 fwd_serve(struct ttd_fwd *f, struct ttd_sw *sw, int o)
 {
-	int nin = sw->nports + 1, k, in, r, progress;
+	int nin = sw->nports + 1, in, r, progress;
+	uint32_t first, rest;
 
 	do {
 		progress = 0;
-		for (k = 0; k < nin; k++) {
-			in = (sw->rr[o] + k) % nin;
+		first = rr_order(sw->queued, sw->rr[o], &rest);
+		while ((in = rr_next(&first, &rest)) >= 0) {
 			r = fwd_serve_input(f, sw, o, in);
 			if (r < 0) {
 				sw->busy |= 1u << o;
 				return;
 			}
 			if (r > 0) {
-				sw->rr[o] = (uint8_t)((in + 1) % nin);
+				sw->rr[o] = (uint8_t)(in + 1 == nin ? 0 : in + 1);
 				progress = 1;
 				break;
 			}
@@ -410,8 +444,11 @@ fwd_admit(struct ttd_fwd *f, struct ttd_sw *sw, int in, int vc,
 	qf->bubble = o != sw->nports && hop.bubble;
 	b->tail = (uint32_t)(at + (int64_t)len);
 	b->used += cost;
-	if (b->qn++ == 0)
+	if (b->qn++ == 0) {
 		sw->want |= 1u << o;
+		sw->vqueued[b->in] |= 1u << b->vc;
+		sw->queued |= 1u << b->in;
+	}
 	/* a frame waits only while its output cannot take it: send what
 	 * can go now */
 	ttd_fwd_kick(f, sw);
@@ -594,6 +631,7 @@ fwd_card_init(struct ttd_fwd *f, int s, char *err, size_t errsz)
 	}
 	if (ibuf_alloc(&sw->pe_in, f->o.pe_bytes) < 0)
 		goto nomem;
+	sw->pe_in.in = (uint8_t)c->nports;
 	for (i = 0; i < c->nports; i++) {
 		struct ttd_fport *fp = &sw->fp[i];
 
@@ -606,10 +644,13 @@ fwd_card_init(struct ttd_fwd *f, int s, char *err, size_t errsz)
 		fp->in = calloc((size_t)fp->nvcs, sizeof(*fp->in));
 		if (fp->in == NULL)
 			goto nomem;
-		for (v = 0; v < fp->nvcs; v++)
+		for (v = 0; v < fp->nvcs; v++) {
 			if (ibuf_alloc(&fp->in[v], fp->port == TT_PORT_INT ?
 			    f->o.int_vc_bytes : f->o.vc_bytes) < 0)
 				goto nomem;
+			fp->in[v].in = (uint8_t)i;
+			fp->in[v].vc = (uint8_t)v;
+		}
 		fp->cred_due = 1;	/* introduce ourselves */
 	}
 	return 0;

@@ -322,6 +322,7 @@ struct ttd_ibuf {
 	uint32_t abr;             /* bytes received, in the upstream's count
 	                             of bytes sent (mod 2^32): credit.c */
 	uint32_t freed;           /* bytes freed since the last credit frame */
+	uint8_t in, vc;           /* whose: input (nports: the PE), VC */
 };
 
 /* The credits of one output (port, VC): the neighbour's grant. */
@@ -392,6 +393,8 @@ struct ttd_sw {
 	uint32_t pe_ip;           /* host order */
 	uint8_t rr[TT_MAX_EXT + 2];    /* per output: the input served next */
 	uint8_t rrv[TT_MAX_EXT + 2];   /* per input: the VC served next */
+	uint32_t queued;          /* inputs with a frame in a buffer */
+	uint32_t vqueued[TT_MAX_EXT + 2];  /* per input: VCs with a frame */
 	uint32_t want;            /* outputs with a frame at a head for them */
 	uint32_t busy;            /* outputs whose port said busy */
 	struct ttd_counters cnt;

@@ -851,6 +851,110 @@ test_pcp_tags_data_frames(void **state)
 	fixture_free(&x);
 }
 
+/* A torus data frame on VC vc, as a neighbour would send it. */
+static size_t
+torus_frame_vc(uint8_t *buf, uint32_t dst, int hops, int vc)
+{
+	size_t len = torus_frame(buf, 9, dst, hops);
+	tt_frame f;
+	char err[128];
+
+	assert_int_equal(tt_frame_decode(&f, buf, len, err, sizeof(err)), 0);
+	f.vc = (uint8_t)vc;
+	return tt_frame_encode(&f, buf, TTD_FRAME_MAX);
+}
+
+/*
+ * An output shared by several inputs takes a frame from each in turn,
+ * and an input's VCs in turn (the model's two-stage round-robin): frames
+ * queued behind a busy port from the PE and from every port whose route
+ * to dst leaves by the same output, on two VCs where the port has them,
+ * go out one input at a time; the hop count tells the input and VC.
+ */
+static void
+test_output_round_robin(void **state)
+{
+	struct fixture x;
+	uint8_t buf[TTD_FRAME_MAX];
+	int ins[TT_MAX_EXT + 2], nvc[TT_MAX_EXT + 2], nin = 0, side = 0;
+	int i, v, r, k, seen[64], total = 0;
+	uint32_t card, dst;
+	tt_hop pe_h;
+
+	(void)state;
+	fixture_init(&x, "D", "vc");
+	card = x.nd.card[side].card;
+	/* a destination some ports' frames share an output with the PE's */
+	for (dst = 0; dst < x.c.net.ncards && nin < 3; dst++) {
+		pe_h = tt_route(&x.c.net, card, dst, TT_PORT_NIC);
+		if (pe_h.port == TT_PORT_NIC)
+			continue;
+		nin = 0;
+		ins[nin] = -1;
+		nvc[nin++] = 1;
+		for (i = 0; i < x.f.sw[side].nports; i++) {
+			tt_hop h = tt_route(&x.c.net, card, dst,
+			    x.f.sw[side].fp[i].port);
+
+			if (h.port == pe_h.port) {
+				ins[nin] = i;
+				nvc[nin++] = x.f.sw[side].fp[i].nvcs > 1 ? 2 : 1;
+			}
+		}
+	}
+	dst--;
+	assert_true(nin >= 3);
+	/* three frames on each (input, VC) behind a busy port */
+	rec.busy = 1;
+	for (r = 0; r < 3; r++)
+		for (i = 0; i < nin; i++)
+			for (v = 0; v < nvc[i]; v++) {
+				/* hops 1 + 2i + v: input i, VC v */
+				if (ins[i] < 0)
+					ttd_fwd_pe_rx(&x.f, side, buf,
+					    pe_frame(buf, card, dst));
+				else
+					port_rx(&x.f, side, ins[i], buf,
+					    torus_frame_vc(buf, dst,
+					    1 + 2 * i + v, v));
+				total++;
+			}
+	assert_int_equal(ttd_fwd_queued(&x.f), total);
+	rec.busy = 0;
+	ttd_fwd_drain(&x.f, -1);
+	assert_int_equal(rec.nsent, total);
+	assert_int_equal(ttd_fwd_queued(&x.f), 0);
+	/* in every turn over the inputs, each input with frames left once */
+	memset(seen, 0, sizeof(seen));
+	for (k = 0; k < total; k++) {
+		tt_frame got;
+		char err[128];
+		int in, vc, left = 0;
+
+		assert_int_equal(tt_frame_decode(&got, rec.sent[k].buf,
+		    rec.sent[k].len, err, sizeof(err)), 0);
+		/* the PE's go out with hops 1; a port's raised by one */
+		in = got.hops == 1 ? 0 : (got.hops - 2) / 2;
+		vc = got.hops == 1 ? 0 : (got.hops - 2) % 2;
+		assert_true(in < nin && vc < nvc[in]);
+		seen[2 * in + vc]++;
+		/* round-robin: no input two frames ahead of another that
+		 * still had frames, no VC ahead of its input's other VC */
+		for (i = 0; i < nin; i++) {
+			int a = seen[2 * i] + seen[2 * i + 1];
+			int b = seen[2 * in] + seen[2 * in + 1];
+
+			left = 3 * nvc[i] - a;
+			if (left > 0)
+				assert_true(b <= a + 1);
+		}
+		if (nvc[in] == 2 && seen[2 * in + 1 - vc] < 3)
+			assert_true(seen[2 * in + vc] <=
+			    seen[2 * in + 1 - vc] + 1);
+	}
+	fixture_free(&x);
+}
+
 static void
 test_drops(void **state)
 {
@@ -2468,6 +2572,7 @@ main(void)
 		cmocka_unit_test(test_injection_traced_and_delivery_flagged),
 		cmocka_unit_test(test_pcp_tags_data_frames),
 		cmocka_unit_test(test_drops),
+		cmocka_unit_test(test_output_round_robin),
 		cmocka_unit_test(test_arp_answered_for_pes),
 		cmocka_unit_test(test_hello_and_cabling),
 		cmocka_unit_test(test_counters_balance),
