@@ -363,6 +363,44 @@ ttd_fwd_busy(const struct ttd_fwd *f, int side)
 /* ---- receiving: route, then store in the input buffer ---- */
 
 /*
+ * A frame for port o that can leave at once (nothing queued in the
+ * switch, o not busy, its credit there) built straight into the port's
+ * send buffer, where the device lends one (AF_XDP): the same counts and
+ * arbiter turns as stored and sent by fwd_send_head(), one copy fewer.
+ * 0: not taken this way (the caller stores it as any other).
+ */
+static int
+fwd_direct(struct ttd_fwd *f, struct ttd_sw *sw, struct ttd_ibuf *b,
+    int o, const tt_frame *out, uint32_t cost, int bubble)
+{
+	struct ttd_fport *fp = &sw->fp[o];
+	uint8_t *p;
+	size_t cap, len;
+	int nv = fwd_in_nvcs(sw, b->in);
+
+	if (f->io.port_buf == NULL || sw->queued != 0 ||
+	    (sw->busy & (1u << o)) ||
+	    (!f->o.lossy && !ttd_credit_ok(f, fp, out->vc, cost, bubble)) ||
+	    (p = f->io.port_buf(f->io.ctx, sw->side, o, &cap)) == NULL)
+		return 0;
+	len = tt_frame_encode(out, p, cap);
+	if (len == 0 || len > TTD_FRAME_MAX) {
+		f->io.port_abort(f->io.ctx, sw->side, o);
+		return 0;       /* stored, it is dropped as too long */
+	}
+	f->io.port_commit(f->io.ctx, sw->side, o, len);
+	if (f->io.trace_port != NULL)
+		f->io.trace_port(f->io.ctx, sw->side, o, p, len);
+	fp->tx++;
+	fp->oc[out->vc].sent += cost;
+	sw->cnt.forwarded++;
+	b->freed += cost;
+	sw->rr[o] = (uint8_t)(b->in + 1 == sw->nports + 1 ? 0 : b->in + 1);
+	sw->rrv[b->in] = (uint8_t)(b->vc + 1 == nv ? 0 : b->vc + 1);
+	return 1;
+}
+
+/*
  * Take frame fr (decoded; its payload is the carried frame) into input
  * in (a port's local index, or nports: the PE) on VC vc: route it, drop
  * it, or store it as it will leave and let its output's arbiter run.
@@ -427,6 +465,9 @@ fwd_admit(struct ttd_fwd *f, struct ttd_sw *sw, int in, int vc,
 		    f->o.lossy ? TTD_DROP_QUEUE_FULL : TTD_DROP_NO_BUFFER);
 		goto freed;
 	}
+	if (o != sw->nports && fwd_direct(f, sw, b, o, &out, cost,
+	    hop.bubble))
+		return;
 	at = ibuf_place(b, maxlen);
 	len = tt_frame_encode(&out, b->data + at, b->cap - (size_t)at);
 	if (len == 0 || len > TTD_FRAME_MAX) {

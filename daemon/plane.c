@@ -68,6 +68,30 @@ plane_port_send(void *ctx, int side, int lport, const uint8_t *buf,
 	return ttd_dev_send(&d->dev[side][lport], buf, len);
 }
 
+static uint8_t *
+plane_port_buf(void *ctx, int side, int lport, size_t *cap)
+{
+	struct ttd_daemon *d = ctx;
+
+	return ttd_dev_buf(&d->dev[side][lport], cap);
+}
+
+static void
+plane_port_commit(void *ctx, int side, int lport, size_t len)
+{
+	struct ttd_daemon *d = ctx;
+
+	ttd_dev_commit(&d->dev[side][lport], len);
+}
+
+static void
+plane_port_abort(void *ctx, int side, int lport)
+{
+	struct ttd_daemon *d = ctx;
+
+	ttd_dev_abort(&d->dev[side][lport]);
+}
+
 static int
 plane_pe_deliver(void *ctx, int side, const uint8_t *buf, size_t len)
 {
@@ -111,6 +135,9 @@ ttd_plane_io(struct ttd_daemon *d, struct ttd_io *io)
 	memset(io, 0, sizeof(*io));
 	io->ctx = d;
 	io->port_send = plane_port_send;
+	io->port_buf = plane_port_buf;
+	io->port_commit = plane_port_commit;
+	io->port_abort = plane_port_abort;
 	io->pe_deliver = plane_pe_deliver;
 	io->trace_pe = plane_trace_pe;
 	io->trace_port = plane_trace_port;

@@ -186,6 +186,26 @@ ttd_dev_send(struct ttd_dev *d, const uint8_t *buf, size_t len)
 	return 1;
 }
 
+uint8_t *
+ttd_dev_buf(struct ttd_dev *d, size_t *cap)
+{
+	if (!ttd_dev_is_open(d) || d->backend != TTD_BACKEND_XDP)
+		return NULL;
+	return ttd_xdp_buf(d, cap);
+}
+
+void
+ttd_dev_commit(struct ttd_dev *d, size_t len)
+{
+	ttd_xdp_commit(d, len);
+}
+
+void
+ttd_dev_abort(struct ttd_dev *d)
+{
+	ttd_xdp_abort(d);
+}
+
 void
 ttd_dev_flush(struct ttd_dev *d)
 {

@@ -192,6 +192,12 @@ struct ttd_io {
 	 * (try again later), 1 lost (the port failed: send_failed) */
 	int (*port_send)(void *ctx, int side, int lport, const uint8_t *buf,
 	    size_t len);
+	/* optional: room in the port's own send buffers to build a frame
+	 * in, of *cap bytes (NULL: none now, use port_send); port_commit
+	 * sends the len bytes built there, port_abort gives the room back */
+	uint8_t *(*port_buf)(void *ctx, int side, int lport, size_t *cap);
+	void (*port_commit)(void *ctx, int side, int lport, size_t len);
+	void (*port_abort)(void *ctx, int side, int lport);
 	/* hand a frame to the PE of card side (its TAP): 0, or -1 lost */
 	int (*pe_deliver)(void *ctx, int side, const uint8_t *buf,
 	    size_t len);
@@ -541,7 +547,13 @@ int ttd_dev_open(struct ttd_dev *d, int backend, const char *ifname,
 int ttd_dev_rx(struct ttd_dev *d, int max, ttd_dev_rx_fn *cb, void *u);
 /* 0 sent (or queued to go at the next flush), -1 busy, 1 failed. */
 int ttd_dev_send(struct ttd_dev *d, const uint8_t *buf, size_t len);
-/* Push what was sent (AF_XDP: one system call per 32 frames). */
+/* AF_XDP: a send chunk to build a frame in (NULL: none free, or not
+ * AF_XDP); commit queues the len bytes built there for the next flush,
+ * abort gives the chunk back.  One at a time. */
+uint8_t *ttd_dev_buf(struct ttd_dev *d, size_t *cap);
+void ttd_dev_commit(struct ttd_dev *d, size_t len);
+void ttd_dev_abort(struct ttd_dev *d);
+/* Push what was sent (AF_XDP: the send system calls). */
 void ttd_dev_flush(struct ttd_dev *d);
 void ttd_dev_stats(const struct ttd_dev *d, struct ttd_dev_stats *st);
 /* "libpcap" or the AF_XDP mode: "native XDP, copy mode", ... */
@@ -578,6 +590,9 @@ int ttd_xdp_open(struct ttd_dev *d, const char *ifname, uint32_t rx_frames,
     char *err, size_t errsz);
 int ttd_xdp_rx(struct ttd_dev *d, int max, ttd_dev_rx_fn *cb, void *u);
 int ttd_xdp_send(struct ttd_dev *d, const uint8_t *buf, size_t len);
+uint8_t *ttd_xdp_buf(struct ttd_dev *d, size_t *cap);
+void ttd_xdp_commit(struct ttd_dev *d, size_t len);
+void ttd_xdp_abort(struct ttd_dev *d);
 void ttd_xdp_flush(struct ttd_dev *d);
 void ttd_xdp_stats(const struct ttd_dev *d, struct ttd_dev_stats *st);
 const char *ttd_xdp_mode(const struct ttd_dev *d);

@@ -60,6 +60,25 @@ ttd_xdp_send(struct ttd_dev *d, const uint8_t *buf, size_t len)
 	return 1;
 }
 
+uint8_t *
+ttd_xdp_buf(struct ttd_dev *d, size_t *cap)
+{
+	(void)d, (void)cap;
+	return NULL;
+}
+
+void
+ttd_xdp_commit(struct ttd_dev *d, size_t len)
+{
+	(void)d, (void)len;
+}
+
+void
+ttd_xdp_abort(struct ttd_dev *d)
+{
+	(void)d;
+}
+
 void
 ttd_xdp_flush(struct ttd_dev *d)
 {
@@ -121,6 +140,7 @@ struct ttd_xsk {
 	uint64_t *free_tx;        /* sending chunks not in the rings */
 	uint32_t nfree;
 	uint32_t pending;         /* reserved in the send ring, not submitted */
+	uint64_t held;            /* the chunk ttd_xdp_buf() lent out */
 	int native, zerocopy;
 };
 
@@ -481,6 +501,52 @@ ttd_xdp_send(struct ttd_dev *d, const uint8_t *buf, size_t len)
 	x->pending++;
 	d->dirty = 1;
 	return 0;
+}
+
+/*
+ * A send chunk lent out to build a frame in, so that a frame that leaves
+ * as it arrives is copied once (from the receive chunk), not twice: NULL
+ * if no chunk is free or the send ring is full (port_send's -1).
+ */
+uint8_t *
+ttd_xdp_buf(struct ttd_dev *d, size_t *cap)
+{
+	struct ttd_xsk *x = d->xsk;
+
+	if (x->nfree == 0)
+		xdp_reap(x);
+	if (x->nfree == 0 || xsk_prod_nb_free(&x->tx, 1) < 1)
+		return NULL;
+	x->held = x->free_tx[--x->nfree];
+	*cap = TTD_XDP_CHUNK;
+	return x->area + x->held;
+}
+
+/* The lent chunk's len bytes into the send ring (ttd_xdp_buf saw room). */
+void
+ttd_xdp_commit(struct ttd_dev *d, size_t len)
+{
+	struct ttd_xsk *x = d->xsk;
+	struct xdp_desc *dd;
+	uint32_t idx;
+
+	if (xsk_ring_prod__reserve(&x->tx, 1, &idx) != 1) {
+		ttd_xdp_abort(d);	/* not reached: the room was seen */
+		return;
+	}
+	dd = xsk_ring_prod__tx_desc(&x->tx, idx);
+	dd->addr = x->held;
+	dd->len = (uint32_t)len;
+	x->pending++;
+	d->dirty = 1;
+}
+
+void
+ttd_xdp_abort(struct ttd_dev *d)
+{
+	struct ttd_xsk *x = d->xsk;
+
+	x->free_tx[x->nfree++] = x->held;
 }
 
 void
