@@ -110,17 +110,32 @@ tt_sim_wake(tt_sim *sim, uint32_t pe, uint64_t at)
 
 /* ---- switches ---- */
 
-/* Have switch s arbitrate in cycle e (>= now) unless it already will. */
+/*
+ * Have switch s arbitrate in cycle e (>= now) unless it already will.
+ * Every entry of list b is for the same cycle (the next one congruent to
+ * b: a wake-up is less than W2 cycles ahead), and a switch listed twice
+ * there is processed at its first entry (the second finds its wake-up
+ * moved on).  So when it is listed there already, from an earlier
+ * schedule, it is not listed again: that changes no order, and a list
+ * then needs room for each switch once (sim_build.c).  The mark is a bit
+ * of a word, so only for W2 <= SW_LISTED.
+ */
 static inline void
 sched_switch(tt_sim *sim, uint32_t s, uint64_t e)
 {
+	struct sw *w = &sim->sw[s];
 	uint32_t b;
 
-	if (sim->sw[s].wake <= e)
+	if (w->wake <= e)
 		return;
+	w->wake = e;
 	b = (uint32_t)(e & (sim->W2 - 1));
+	if (sim->W2 <= SW_LISTED) {
+		if (w->listed & (1u << b))
+			return;
+		w->listed |= 1u << b;
+	}
 	sim->sw_wheel[b][sim->sw_wheel_n[b]++] = s;
-	sim->sw[s].wake = e;
 }
 
 /* A hop of a packet that carries routing state (ext runs with ties or
@@ -657,9 +672,12 @@ switches_step(tt_sim *sim, uint64_t t, const int dist, const int ext,
 	uint32_t b = (uint32_t)(t & (sim->W2 - 1)), i, n = sim->sw_wheel_n[b];
 	const uint32_t *list = sim->sw_wheel[b];
 
+	const uint32_t unlist = ~(1u << (b & (SW_LISTED - 1)));
+
 	for (i = 0; i < n; i++) {
 		uint32_t s = list[i];
 
+		sim->sw[s].listed &= unlist;
 		if (pf) {
 			if (i + PF_AHEAD < n)
 				pf_switch(sim, list[i + PF_AHEAD]);
@@ -925,6 +943,7 @@ reset_state(tt_sim *sim)
 	for (i = 0; i < sim->ns; i++) {
 		sim->sw[i].wake = UINT64_MAX;
 		sim->sw[i].oreq = 0;
+		sim->sw[i].listed = 0;
 	}
 	sim->nactive = sim->nsleep = sim->nfar = 0;
 	for (i = 0; i < NIC_WHEEL; i++)
@@ -1056,8 +1075,10 @@ jump(tt_sim *sim, uint64_t t, uint64_t wake, int until_empty)
 	for (i = 0; i < sim->W2; i++) {
 		uint32_t j;
 
-		for (j = 0; j < sim->sw_wheel_n[i]; j++)
+		for (j = 0; j < sim->sw_wheel_n[i]; j++) {
 			sim->sw[sim->sw_wheel[i][j]].wake = UINT64_MAX;
+			sim->sw[sim->sw_wheel[i][j]].listed = 0;
+		}
 		sim->sw_wheel_n[i] = 0;
 	}
 	if (!until_empty && t < sim->wend && wake > sim->wend)

@@ -313,6 +313,19 @@ switch_wheel_size(const tt_simparams *p)
 	return w;
 }
 
+/*
+ * Entries per switch in a list of the switch wheel.  Up to SW_LISTED a
+ * switch is listed in a list at most once (sim.c's sched_switch()).
+ * Beyond, it enters a cycle's list once per time it is processed before
+ * that cycle, and a wake-up is never more than W2 - 1 cycles ahead: W2
+ * entries per switch per list are enough.
+ */
+static uint32_t
+sw_list_room(uint32_t w2)
+{
+	return w2 <= SW_LISTED ? 1 : w2;
+}
+
 /* Credits can be due beyond the wheel (a credit leaves up to P - 1 + L
  * cycles after its grant). */
 static int
@@ -370,7 +383,8 @@ sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 	    ns * (uint64_t)tmp.np * per_port +
 	    rtab + ns * (sizeof(struct sw) + sizeof(struct sim_rt) +
 	    sizeof(struct nic) + 4 + 4 + 4 +
-	    (uint64_t)switch_wheel_size(p) * switch_wheel_size(p) * 4) +
+	    (uint64_t)switch_wheel_size(p) *
+	    sw_list_room(switch_wheel_size(p)) * 4) +
 	    (2 * TT_SIM_BATCHES + 1) * sizeof(struct sim_batch);
 	return total;
 }
@@ -761,12 +775,9 @@ sim_alloc(tt_sim *sim)
 	sim->sw_wheel_n = sim_calloc(sim->W2, sizeof(uint32_t));
 	if (sim->sw_wheel == NULL || sim->sw_wheel_n == NULL || sim->sw == NULL)
 		return -1;
-	/* A switch enters one cycle's list once per time it is processed
-	 * before that cycle, and a wake-up is never more than W2 - 1 cycles
-	 * ahead: W2 entries per switch per list are enough. */
 	for (i = 0; i < sim->W2; i++)
-		if ((sim->sw_wheel[i] = sim_calloc((size_t)sim->ns * sim->W2,
-		    sizeof(uint32_t))) == NULL)
+		if ((sim->sw_wheel[i] = sim_calloc((size_t)sim->ns *
+		    sw_list_room(sim->W2), sizeof(uint32_t))) == NULL)
 			return -1;
 	sim->batch = sim_calloc(TT_SIM_BATCHES + 1, sizeof(*sim->batch));
 	sim->bglob = sim_calloc(TT_SIM_BATCHES, sizeof(*sim->bglob));

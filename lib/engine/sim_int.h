@@ -135,7 +135,8 @@ struct sw {
 	uint64_t wake;      /* its next arbitration (sw_wheel), UINT64_MAX
 	                     * when not scheduled */
 	uint32_t oreq;      /* outputs with a nonzero req */
-	uint32_t pad;
+	uint32_t listed;    /* bit b: listed in sw_wheel[b] (when W2 <= 32,
+	                     * see sched_switch()) */
 };
 
 struct nic {
@@ -157,6 +158,8 @@ struct nic {
  */
 #define WHEEL_NEAR_L 64
 #define SW_NEAR 30
+/* Up to this W2 a switch is listed in a cycle's list at most once. */
+#define SW_LISTED 32
 /* A credit due beyond the credit wheel: due (its low 32 bits, within
  * 2^31 of now as L <= TT_LATENCY_MAX), cred[] index, the next in the far
  * list or its free list. */
@@ -246,7 +249,8 @@ struct tt_sim {
 	uint32_t epoch;         /* the longest epoch of a partitioned run */
 
 	/* switches due for arbitration, by cycle mod W2: a switch is listed
-	 * at the earliest out_next of its requested outputs (sw[].wake) */
+	 * at the earliest out_next of its requested outputs (sw[].wake),
+	 * once per list when W2 <= SW_LISTED (sw[].listed) */
 	uint32_t **sw_wheel;
 	uint32_t *sw_wheel_n;
 	uint32_t W2;
