@@ -332,8 +332,8 @@ static inline __attribute__((always_inline)) void
 lag_pop(tt_sim *sim, const int ext)
 {
 	const struct lag *g = &sim->lag[sim->lag0];
-	struct vcq *q = &sim->vcq[((uint64_t)g->ds * (uint64_t)sim->np +
-	    (uint64_t)g->din) * (uint64_t)sim->V + (uint64_t)g->pv];
+	struct vcq *q = &sim->vcq[sim->port[(uint64_t)g->ds *
+	    (uint64_t)sim->np + (uint64_t)g->din].vc0 + (uint64_t)g->pv];
 
 	sim->lag0 = (sim->lag0 + 1) & (LAG - 1);
 	sim->nlag--;
@@ -358,7 +358,7 @@ lag_push(tt_sim *sim, uint32_t ds, int din, int pv, uint32_t idx,
 	g->din = (uint8_t)din;
 	g->pv = (uint8_t)pv;
 	if (sim->big) {
-		__builtin_prefetch(&sim->vcq[di * (uint64_t)sim->V + (uint64_t)pv]);
+		__builtin_prefetch(&sim->vcq[sim_vc0(sim, ds, din) + (uint64_t)pv]);
 		__builtin_prefetch(&sim->port[di]);
 		__builtin_prefetch(&sim->want[di * (uint64_t)sim->np]);
 		__builtin_prefetch(&sim->sw[ds]);
@@ -382,7 +382,7 @@ static inline __attribute__((always_inline)) void
 grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
     struct vcq *q, uint64_t t, const int dist, const int ext)
 {
-	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
+	const uint64_t np = (uint64_t)sim->np;
 	const uint64_t so = (uint64_t)s * np + (uint64_t)o;
 	const uint64_t si = (uint64_t)s * np + (uint64_t)in;
 	const uint32_t idx = q->head;
@@ -429,14 +429,14 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 		 * cycle t + L, ahead of its ready time t + L + R */
 		struct pkt to = *pk;
 
-		sim->cred[so * V + (uint64_t)pv]--;
+		sim->cred[po->vc0 + (uint64_t)pv]--;
 		to.hops++;
 		to.ready = t + (uint64_t)sim->L + (uint64_t)sim->R +
 		    (f - 1) * sim->saf;
 		sim_part_send_packet(sim, so, pv, &to);
 		pool_put(sim, idx);
 	} else {
-		sim->cred[so * V + (uint64_t)pv]--;
+		sim->cred[po->vc0 + (uint64_t)pv]--;
 		pk->hops++;
 		/* store and forward: the next switch takes it whole first */
 		pk->ready = t + (uint64_t)sim->L + (uint64_t)sim->R +
@@ -469,8 +469,8 @@ static inline __attribute__((always_inline)) void
 arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
     const int ext)
 {
-	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
-	const uint64_t so = (uint64_t)s * np + (uint64_t)o, cb = so * V;
+	const uint64_t np = (uint64_t)sim->np;
+	const uint64_t so = (uint64_t)s * np + (uint64_t)o, cb = sim->port[so].vc0;
 	const uint32_t m = sim->port[so].req, inport_mask = (1u << sim->np) - 1;
 	const int side = side_of(sim, s), start = sim->port[so].rr_out;
 	const int eject = o == sim->np - 1;
@@ -520,7 +520,7 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 			vrot &= vrot - 1;
 			if (v >= nvi)
 				v -= nvi;
-			q = &sim->vcq[si * V + (uint64_t)v];
+			q = &sim->vcq[sim->port[si].vc0 + (uint64_t)v];
 			if ((ahead = vcq_ahead(q->ready, t)) > 0) {
 				if (t + (uint64_t)ahead < next)
 					next = t + (uint64_t)ahead;
@@ -630,7 +630,7 @@ pf_switch(const tt_sim *sim, uint32_t s)
 static inline void
 pf_arbitration(const tt_sim *sim, uint32_t s, uint64_t t, int last)
 {
-	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
+	const uint64_t np = (uint64_t)sim->np;
 	uint32_t m, r;
 
 	if (sim->sw[s].wake != t)
@@ -643,13 +643,13 @@ pf_arbitration(const tt_sim *sim, uint32_t s, uint64_t t, int last)
 		if (po->out_next > t)
 			continue;
 		if (!last)
-			__builtin_prefetch(&sim->cred[so * V]);
+			__builtin_prefetch(&sim->cred[po->vc0]);
 		for (r = po->req; r; r &= r - 1) {
 			uint64_t si = (uint64_t)s * np + (uint64_t)__builtin_ctz(r);
 			uint32_t w = sim->want[si * np + (uint64_t)o];
 
 			for (; w; w &= w - 1) {
-				const struct vcq *q = &sim->vcq[si * V +
+				const struct vcq *q = &sim->vcq[sim->port[si].vc0 +
 				    (uint64_t)__builtin_ctz(w)];
 
 				/* where the packet lands is asked for
@@ -762,7 +762,7 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t,
 {
 	struct nic *n = &sim->nic[pe];
 	int side = side_of(sim, pe), o = sim->np - 1, v, best = -1;
-	uint64_t cb = ((uint64_t)pe * (uint64_t)sim->np + (uint64_t)o) * (uint64_t)sim->V;
+	uint64_t cb = sim->port[(uint64_t)pe * (uint64_t)sim->np + (uint64_t)o].vc0;
 	struct vcq *q;
 	struct pkt *pk;
 	uint32_t idx;
@@ -844,8 +844,8 @@ far_near(tt_sim *sim, uint64_t t, int ext)
 			break;
 		sim->fp_head = pk->next;
 		sim->fp_n--;
-		q = &sim->vcq[((uint64_t)pk->far_ds * (uint64_t)sim->np +
-		    (uint64_t)pk->far_din) * (uint64_t)sim->V +
+		q = &sim->vcq[sim->port[(uint64_t)pk->far_ds *
+		    (uint64_t)sim->np + (uint64_t)pk->far_din].vc0 +
 		    (uint64_t)pk->far_pv];
 		vc_push(sim, q, idx);
 		if (ext)
@@ -891,10 +891,9 @@ first_due(const tt_sim *sim)
 static __attribute__((noinline)) void
 ready_sweep(tt_sim *sim, uint64_t t)
 {
-	uint64_t npv = (uint64_t)sim->ns * (uint64_t)sim->np *
-	    (uint64_t)sim->V, i;
+	uint64_t i;
 
-	for (i = 0; i < npv; i++) {
+	for (i = 0; i < sim->nvq; i++) {
 		struct vcq *q = &sim->vcq[i];
 
 		if (q->cnt > 0 && vcq_ahead(q->ready, t) < 0)
@@ -918,12 +917,11 @@ reset_state(tt_sim *sim)
 		for (o = 0; o < sim->np; o++) {
 			uint64_t so = (uint64_t)s * (uint64_t)sim->np + (uint64_t)o;
 
-			for (v = 0; v < sim->V; v++) {
-				struct vcq *q = &sim->vcq[so * (uint64_t)sim->V + (uint64_t)v];
+			for (v = 0; v < sim->nvc[side][o]; v++) {
+				uint64_t j = sim->port[so].vc0 + (uint64_t)v;
 
-				q->cnt = 0;
-				sim->cred[so * (uint64_t)sim->V + (uint64_t)v] =
-				    v < sim->nvc[side][o] ? sim->pcap[side][o] : 0;
+				sim->vcq[j].cnt = 0;
+				sim->cred[j] = sim->pcap[side][o];
 			}
 		}
 	}
@@ -999,13 +997,16 @@ credits_step(tt_sim *sim, uint64_t t, const int pf)
 		uint32_t idx = list[i], so = idx >> sim->vshift;
 		struct port *po = &sim->port[so];
 
-		if (pf && i + PF_AHEAD < n) {
-			__builtin_prefetch(&sim->cred[list[i + PF_AHEAD]]);
+		/* the port first, then from it where its credits are */
+		if (pf && i + PF_AHEAD < n)
 			__builtin_prefetch(&sim->port[list[i + PF_AHEAD] >>
 			    sim->vshift]);
+		if (pf && i + PF_AHEAD / 2 < n) {
+			__builtin_prefetch(&sim->cred[sim_cred_of(sim,
+			    list[i + PF_AHEAD / 2])]);
 		}
 
-		sim->cred[idx]++;
+		sim->cred[po->vc0 + (idx & ((uint32_t)sim->V - 1))]++;
 		/* a request may have been waiting for this credit */
 		if (po->cwait) {
 			uint64_t e = po->out_busy > t ? po->out_busy : t;
@@ -1096,12 +1097,12 @@ static inline void
 pf_nic(const tt_sim *sim, uint32_t pe)
 {
 	const uint64_t np = (uint64_t)sim->np, so = (uint64_t)pe * np +
-	    np - 1;
+	    np - 1, vb = sim_vc0(sim, pe, sim->np - 1);
 
 	__builtin_prefetch(&sim->nic[pe]);
-	__builtin_prefetch(&sim->cred[so * (uint64_t)sim->V]);
-	pf_range(&sim->vcq[so * (uint64_t)sim->V],
-	    (size_t)sim->V * sizeof(struct vcq));
+	__builtin_prefetch(&sim->cred[vb]);
+	pf_range(&sim->vcq[vb], (size_t)sim->nvc[side_of(sim, pe)][sim->np -
+	    1] * sizeof(struct vcq));
 	pf_range(&sim->port[(uint64_t)pe * np], np * sizeof(struct port));
 	pf_range(&sim->want[so * np], np * sizeof(uint32_t));
 	__builtin_prefetch(&sim->rt[pe]);
@@ -1382,8 +1383,8 @@ void
 sim_receive_packet(tt_sim *sim, uint32_t ds, int din, int pv,
     const struct pkt *pk)
 {
-	struct vcq *dq = &sim->vcq[((uint64_t)ds * (uint64_t)sim->np +
-	    (uint64_t)din) * (uint64_t)sim->V + (uint64_t)pv];
+	struct vcq *dq = &sim->vcq[sim->port[(uint64_t)ds *
+	    (uint64_t)sim->np + (uint64_t)din].vc0 + (uint64_t)pv];
 	uint32_t idx = pool_get(sim);
 
 	sim->slot[idx] = *pk;

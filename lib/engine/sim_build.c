@@ -254,6 +254,13 @@ sim_layout(tt_sim *sim)
 		sim->vshift++;
 	}
 	layout_lanes(sim);
+	for (side = 0; side < 2; side++) {
+		sim->nvs[side] = 0;
+		for (o = 0; o < sim->np; o++) {
+			sim->vbase[side][o] = sim->nvs[side];
+			sim->nvs[side] += (uint32_t)sim->nvc[side][o];
+		}
+	}
 	for (side = 0; side < 2; side++)
 		for (o = 0; o < sim->np; o++) {
 			const char *from;
@@ -273,6 +280,14 @@ switch_slots(const tt_sim *sim, int side)
 	for (o = 0; o < sim->np; o++)
 		n += (uint64_t)sim->nvc[side][o] * (uint64_t)sim->pcap[side][o];
 	return n;
+}
+
+/* The VCs of ns switches (even ns for a twin torus): vcq[]'s length. */
+static uint64_t
+vcs_of(const tt_sim *sim, uint64_t ns)
+{
+	return sim->net->twin ? (uint64_t)(sim->nvs[0] + sim->nvs[1]) *
+	    (ns / 2) : (uint64_t)sim->nvs[0] * ns;
 }
 
 /* Packets of ns switches' buffers, all full (even ns for a twin torus). */
@@ -360,12 +375,12 @@ uint64_t
 sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 {
 	tt_sim tmp;
-	uint64_t npv, per_port, total;
+	uint64_t nvq, per_port, total;
 	uint64_t rtab = 0;
 	int d;
 
 	sim_layout_of(&tmp, net, p);
-	npv = ns * (uint64_t)tmp.np * (uint64_t)tmp.V;
+	nvq = vcs_of(&tmp, ns);
 	/* struct port, link_flits, want, and the credit wheel */
 	per_port = sizeof(struct port) + 8 +
 	    4 * (uint64_t)tmp.np + (uint64_t)wheel_size(p) * 4;
@@ -379,7 +394,7 @@ sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 		rtab += rows * ((uint64_t)net->k[d] * sizeof(tt_hop) + 16 + 32);
 	}
 	/* the packet pool is mapped, not allocated: tt_sim_memory_packets() */
-	total = npv * (sizeof(struct vcq) + sizeof(*tmp.cred)) +
+	total = nvq * (sizeof(struct vcq) + sizeof(*tmp.cred)) +
 	    ns * (uint64_t)tmp.np * per_port +
 	    rtab + ns * (sizeof(struct sw) + sizeof(struct sim_rt) +
 	    sizeof(struct nic) + 4 + 4 + 4 +
@@ -741,13 +756,14 @@ static int
 sim_alloc(tt_sim *sim)
 {
 	uint64_t npo = (uint64_t)sim->ns * (uint64_t)sim->np;
-	uint64_t npv = npo * (uint64_t)sim->V, nslots;
+	uint64_t nslots;
 	uint32_t i;
 
 	nslots = pool_packets(sim, sim->ns);
 	if (nslots >= UINT32_MAX)
 		return -1;
-	sim->vcq = sim_calloc(npv, sizeof(*sim->vcq));
+	sim->nvq = vcs_of(sim, sim->ns);
+	sim->vcq = sim_calloc(sim->nvq, sizeof(*sim->vcq));
 	sim->nslot = nslots > 0 ? nslots : 1;
 	if ((sim->slot = pool_map(sim->nslot, sizeof(struct pkt))) == NULL)
 		return -1;
@@ -760,7 +776,7 @@ sim_alloc(tt_sim *sim)
 		    sizeof(struct far_cred))) == NULL)
 			return -1;
 	}
-	sim->cred = sim_calloc(npv, sizeof(*sim->cred));
+	sim->cred = sim_calloc(sim->nvq, sizeof(*sim->cred));
 	sim->port = sim_calloc_lines(npo, sizeof(*sim->port));
 	sim->want = sim_calloc(npo * (uint64_t)sim->np, sizeof(uint32_t));
 	sim->sw = sim_calloc(sim->ns, sizeof(*sim->sw));
@@ -816,13 +832,14 @@ sim_build(tt_sim *sim)
 		for (o = 0; o < sim->np; o++) {
 			uint64_t so = (uint64_t)s * (uint64_t)sim->np + (uint64_t)o;
 			uint32_t down, up;
+			struct port *pt = &sim->port[so];
 
+			pt->vc0 = (uint32_t)sim_vc0(sim, s, o);
 			/* the link is symmetric: the buffer at the far end
 			 * of output o has the same VCs */
 			for (v = 0; v < sim->nvc[side][o]; v++)
-				sim->cred[so * (uint64_t)sim->V + (uint64_t)v] =
+				sim->cred[pt->vc0 + (uint64_t)v] =
 				    sim->pcap[side][o];
-			struct port *pt = &sim->port[so];
 
 			sim_wire(sim, g, o, &down, &pt->down_in, &up);
 			/* local ids here, REMOTE for another part's */

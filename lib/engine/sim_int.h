@@ -14,7 +14,15 @@
  * the cycle loop allocates nothing.  Indices:
  *   s            switch = card id (minus s0 in a partitioned run)
  *   s*np + o     a port of a switch (o < np-1: card_port order, np-1: PE)
- *   (s*np+o)*V+v a VC of that port (V = the most VCs any port has)
+ *   port[s*np+o].vc0 + v
+ *                a VC of that port in vcq[] and cred[] (sim_vc0()): a
+ *                switch's VCs one after the other, as many as its ports
+ *                have, not np times the most any port has
+ *   (s*np+o)*V+v the name of that VC where one is passed around (credits
+ *                in flight, up_cred, a partitioned run's messages, the
+ *                deadlock's channels; V = the most VCs any port has,
+ *                rounded up to a power of two): 32 bits, and the port is
+ *                its bits above vshift
  * An input VC is a queue of packets linked through the packets
  * themselves; cred[] holds, for every output VC, the free places of the
  * input VC at the other end of the link.  For the PE port, cred[] holds
@@ -114,6 +122,7 @@ struct port {
 	                     * if another rank's */
 	uint32_t up_cred;   /* input: cred[] index (vc 0) of the output
 	                     * feeding it, REMOTE if another rank's */
+	uint32_t vc0;       /* vcq[] and cred[] index of its VC 0 */
 	uint8_t down_in;    /* output: the far end's input port */
 	uint8_t cwait;      /* output: a request waits for credits */
 	uint8_t rr_out;     /* output: next input port to favour */
@@ -196,8 +205,13 @@ struct tt_sim {
 	int nvc[2][TT_NPORTS];  /* VCs per local port, by card side */
 	int ncls[2][TT_NPORTS]; /* the core's VC classes on that port */
 	int port_id[2][TT_NPORTS];
+	/* where each port's VCs start in its switch's block of vcq[] and
+	 * cred[], and the VCs of a switch of each side (sim_vc0()) */
+	uint32_t vbase[2][TT_NPORTS];
+	uint32_t nvs[2];
+	uint64_t nvq;           /* VCs of this part: vcq[]'s and cred[]'s length */
 
-	struct vcq *vcq;        /* ns*np*V */
+	struct vcq *vcq;        /* nvq */
 	struct pkt *slot;       /* the pool: nslot packets, mapped (sim_build.c) */
 	uint64_t nslot;
 	uint32_t pool_free;     /* a list through pkt.next, PKT_NONE if empty */
@@ -212,7 +226,7 @@ struct tt_sim {
 	 */
 	struct lag { uint32_t ds, idx; uint8_t din, pv; } lag[LAG];
 	uint32_t nlag, lag0;
-	uint8_t *cred;          /* ns*np*V (<= VC_MAX_PKTS) */
+	uint8_t *cred;          /* nvq (<= VC_MAX_PKTS) */
 	struct port *port;      /* ns*np */
 	uint32_t *want;         /* (ns*np+in)*np+o: VCs of in whose head wants o */
 	struct sw *sw;          /* ns */
@@ -323,6 +337,28 @@ static inline int
 side_of(const tt_sim *sim, uint32_t s)
 {
 	return (int)(s & sim->side_mask);
+}
+
+/* Where port o of switch s (local id) has its VC 0 in vcq[] and cred[]
+ * (port[].vc0 holds the same, for code that reads the port anyway).  A
+ * twin torus's switches alternate sides, and a node, the pair, has
+ * nvs[0] + nvs[1] VCs (a part holds whole nodes). */
+static inline uint64_t
+sim_vc0(const tt_sim *sim, uint32_t s, int o)
+{
+	const uint32_t side = s & sim->side_mask;
+
+	return (uint64_t)(s >> sim->side_mask) * (sim->nvs[0] +
+	    (sim->side_mask ? sim->nvs[1] : 0)) + side * sim->nvs[0] +
+	    sim->vbase[side][o];
+}
+
+/* The cred[] index of the VC named idx ((s*np+o)*V+v). */
+static inline uint64_t
+sim_cred_of(const tt_sim *sim, uint32_t idx)
+{
+	return sim->port[idx >> sim->vshift].vc0 +
+	    (uint64_t)(idx & ((uint32_t)sim->V - 1));
 }
 
 /* ---- sim_build.c ---- */
