@@ -490,6 +490,7 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 	while (rot) {
 		int in = first_in + __builtin_ctz(rot), vstart, nvi;
 		uint64_t si;
+		struct vcq *vq;
 		uint32_t wm, vrot;
 
 		rot &= rot - 1;
@@ -503,6 +504,7 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 		}
 		wm = sim->want[si * np + (uint64_t)o];
 		nvi = sim->nvc[side][in];
+		vq = &sim->vcq[sim->port[si].vc0];
 		if ((wm & (wm - 1)) == 0) {
 			vstart = __builtin_ctz(wm);
 			vrot = 1;
@@ -520,7 +522,7 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 			vrot &= vrot - 1;
 			if (v >= nvi)
 				v -= nvi;
-			q = &sim->vcq[sim->port[si].vc0 + (uint64_t)v];
+			q = &vq[v];
 			if ((ahead = vcq_ahead(q->ready, t)) > 0) {
 				if (t + (uint64_t)ahead < next)
 					next = t + (uint64_t)ahead;
@@ -992,21 +994,24 @@ credits_step(tt_sim *sim, uint64_t t, const int pf)
 {
 	uint32_t b = (uint32_t)(t & (sim->W - 1)), i, n = sim->wheel_n[b];
 	const uint32_t *list = sim->wheel[b];
+	/* copies: a store to cred[] (bytes) could alias *sim */
+	const uint32_t vshift = (uint32_t)sim->vshift, vmask = (uint32_t)sim->V - 1;
+	uint8_t *const cred = sim->cred;
+	struct port *const port = sim->port;
 
 	for (i = 0; i < n; i++) {
-		uint32_t idx = list[i], so = idx >> sim->vshift;
-		struct port *po = &sim->port[so];
+		uint32_t idx = list[i], so = idx >> vshift;
+		struct port *po = &port[so];
 
 		/* the port first, then from it where its credits are */
 		if (pf && i + PF_AHEAD < n)
-			__builtin_prefetch(&sim->port[list[i + PF_AHEAD] >>
-			    sim->vshift]);
+			__builtin_prefetch(&port[list[i + PF_AHEAD] >> vshift]);
 		if (pf && i + PF_AHEAD / 2 < n) {
-			__builtin_prefetch(&sim->cred[sim_cred_of(sim,
+			__builtin_prefetch(&cred[sim_cred_of(sim,
 			    list[i + PF_AHEAD / 2])]);
 		}
 
-		sim->cred[po->vc0 + (idx & ((uint32_t)sim->V - 1))]++;
+		cred[po->vc0 + (idx & vmask)]++;
 		/* a request may have been waiting for this credit */
 		if (po->cwait) {
 			uint64_t e = po->out_busy > t ? po->out_busy : t;
