@@ -116,9 +116,11 @@ tt_sim_wake(tt_sim *sim, uint32_t pe, uint64_t at)
  * b: a wake-up is less than W2 cycles ahead), and a switch listed twice
  * there is processed at its first entry (the second finds its wake-up
  * moved on).  So when it is listed there already, from an earlier
- * schedule, it is not listed again: that changes no order, and a list
- * then needs room for each switch once (sim_build.c).  The mark is a bit
- * of a word, so only for W2 <= SW_LISTED.
+ * schedule, it need not be listed again: that changes no order, and a
+ * list then needs room for each switch once (sim_build.c).  The mark is a
+ * bit of a word, so only for W2 <= SW_LISTED, and it is kept only for
+ * networks whose state is large (sim->once, which implies sim->big): it
+ * costs a few instructions a call.
  */
 static inline void
 sched_switch(tt_sim *sim, uint32_t s, uint64_t e)
@@ -130,7 +132,7 @@ sched_switch(tt_sim *sim, uint32_t s, uint64_t e)
 		return;
 	w->wake = e;
 	b = (uint32_t)(e & (sim->W2 - 1));
-	if (sim->W2 <= SW_LISTED) {
+	if (sim->once) {
 		if (w->listed & (1u << b))
 			return;
 		w->listed |= 1u << b;
@@ -679,8 +681,8 @@ switches_step(tt_sim *sim, uint64_t t, const int dist, const int ext,
 	for (i = 0; i < n; i++) {
 		uint32_t s = list[i];
 
-		sim->sw[s].listed &= unlist;
 		if (pf) {
+			sim->sw[s].listed &= unlist;
 			if (i + PF_AHEAD < n)
 				pf_switch(sim, list[i + PF_AHEAD]);
 			if (i + PF_AHEAD / 2 < n)

@@ -329,16 +329,17 @@ switch_wheel_size(const tt_simparams *p)
 }
 
 /*
- * Entries per switch in a list of the switch wheel.  Up to SW_LISTED a
- * switch is listed in a list at most once (sim.c's sched_switch()).
- * Beyond, it enters a cycle's list once per time it is processed before
- * that cycle, and a wake-up is never more than W2 - 1 cycles ahead: W2
- * entries per switch per list are enough.
+ * Entries per switch in a list of the switch wheel.  A switch enters a
+ * cycle's list once per time it is processed before that cycle, and a
+ * wake-up is never more than W2 - 1 cycles ahead: W2 entries per switch
+ * per list are enough.  When the switches are many (so that their state
+ * matters) and W2 <= SW_LISTED, a switch is listed in a list at most once
+ * (sim.c's sched_switch(), sim->once): one entry.
  */
 static uint32_t
-sw_list_room(uint32_t w2)
+sw_list_room(uint32_t w2, int once)
 {
-	return w2 <= SW_LISTED ? 1 : w2;
+	return once ? 1 : w2;
 }
 
 /* Credits can be due beyond the wheel (a credit leaves up to P - 1 + L
@@ -371,8 +372,11 @@ sim_epoch(const tt_simparams *p)
 	return e;
 }
 
-uint64_t
-sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
+/* The bytes of sim_memory_switches() with `room` entries per switch in
+ * each list of the switch wheel. */
+static uint64_t
+switches_bytes(const tt_net *net, const tt_simparams *p, uint64_t ns,
+    uint32_t room)
 {
 	tt_sim tmp;
 	uint64_t nvq, per_port, total;
@@ -398,10 +402,35 @@ sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 	    ns * (uint64_t)tmp.np * per_port +
 	    rtab + ns * (sizeof(struct sw) + sizeof(struct sim_rt) +
 	    sizeof(struct nic) + 4 + 4 + 4 +
-	    (uint64_t)switch_wheel_size(p) *
-	    sw_list_room(switch_wheel_size(p)) * 4) +
+	    (uint64_t)switch_wheel_size(p) * room * 4) +
 	    (2 * TT_SIM_BATCHES + 1) * sizeof(struct sim_batch);
 	return total;
+}
+
+/* Above this, the switches' state is out of the caches' reach: a hop's
+ * records are misses to memory, and the cycle loop prefetches them. */
+#define SIM_BIG ((uint64_t)32 << 20)
+
+/* The switches' state is far larger than the caches (sim->big): counted
+ * with one entry per switch in each list of the switch wheel. */
+static int
+switches_big(const tt_net *net, const tt_simparams *p, uint64_t ns)
+{
+	return switches_bytes(net, p, ns, 1) > SIM_BIG;
+}
+
+/* sim->once for a part of ns switches. */
+static int
+switches_once(const tt_net *net, const tt_simparams *p, uint64_t ns)
+{
+	return switches_big(net, p, ns) && switch_wheel_size(p) <= SW_LISTED;
+}
+
+uint64_t
+sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
+{
+	return switches_bytes(net, p, ns, sw_list_room(switch_wheel_size(p),
+	    switches_once(net, p, ns)));
 }
 
 uint64_t
@@ -652,10 +681,6 @@ sim_wire(const tt_sim *sim, uint32_t g, int o, uint32_t *down, uint8_t *din,
 	    (uint64_t)net->local_port[side_of(sim, peer)][po]) * (uint64_t)sim->V);
 }
 
-/* Above this, the switches' state is out of the caches' reach: a hop's
- * records are misses to memory, and the cycle loop prefetches them. */
-#define SIM_BIG ((uint64_t)32 << 20)
-
 tt_sim *
 sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
     uint32_t end)
@@ -684,7 +709,8 @@ sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
 	sim->far_pkts = (uint32_t)(sim->L + sim->R) > sim->W2 - 2;
 	sim->far = sim->far_pkts || far_credits(p);
 	sim->epoch = sim_epoch(p);
-	sim->big = sim_memory_switches(net, p, sim->ns) > SIM_BIG;
+	sim->big = switches_big(net, p, sim->ns);
+	sim->once = switches_once(net, p, sim->ns);
 	return sim;
 }
 
@@ -793,7 +819,7 @@ sim_alloc(tt_sim *sim)
 		return -1;
 	for (i = 0; i < sim->W2; i++)
 		if ((sim->sw_wheel[i] = sim_calloc((size_t)sim->ns *
-		    sw_list_room(sim->W2), sizeof(uint32_t))) == NULL)
+		    sw_list_room(sim->W2, sim->once), sizeof(uint32_t))) == NULL)
 			return -1;
 	sim->batch = sim_calloc(TT_SIM_BATCHES + 1, sizeof(*sim->batch));
 	sim->bglob = sim_calloc(TT_SIM_BATCHES, sizeof(*sim->bglob));

@@ -144,8 +144,8 @@ struct sw {
 	uint64_t wake;      /* its next arbitration (sw_wheel), UINT64_MAX
 	                     * when not scheduled */
 	uint32_t oreq;      /* outputs with a nonzero req */
-	uint32_t listed;    /* bit b: listed in sw_wheel[b] (when W2 <= 32,
-	                     * see sched_switch()) */
+	uint32_t listed;    /* bit b: listed in sw_wheel[b] (sim->once, see
+	                     * sched_switch()) */
 };
 
 struct nic {
@@ -167,7 +167,7 @@ struct nic {
  */
 #define WHEEL_NEAR_L 64
 #define SW_NEAR 30
-/* Up to this W2 a switch is listed in a cycle's list at most once. */
+/* Up to this W2 a switch can be listed in a cycle's list at most once. */
 #define SW_LISTED 32
 /* A credit due beyond the credit wheel: due (its low 32 bits, within
  * 2^31 of now as L <= TT_LATENCY_MAX), cred[] index, the next in the far
@@ -263,8 +263,7 @@ struct tt_sim {
 	uint32_t epoch;         /* the longest epoch of a partitioned run */
 
 	/* switches due for arbitration, by cycle mod W2: a switch is listed
-	 * at the earliest out_next of its requested outputs (sw[].wake),
-	 * once per list when W2 <= SW_LISTED (sw[].listed) */
+	 * at the earliest out_next of its requested outputs (sw[].wake) */
 	uint32_t **sw_wheel;
 	uint32_t *sw_wheel_n;
 	uint32_t W2;
@@ -283,8 +282,10 @@ struct tt_sim {
 	 */
 	int ext, pkt_route, far;
 	/* the switches' state is far larger than the caches: the cycle loop
-	 * prefetches (sim.c) */
-	int big;
+	 * prefetches (sim.c), and if W2 <= SW_LISTED a switch is listed once
+	 * per list of the switch wheel (once, sw[].listed; sim.c's
+	 * sched_switch()) */
+	int big, once;
 	uint8_t t1pv[TT_MAX_VCS][TT_MAX_EXT];
 
 	tt_sim_deliver_fn on_deliver;
