@@ -164,8 +164,7 @@ head_route(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
 	struct pkt *pk = &sim->slot[q->head];
 	const int side = side_of(sim, s);
 	const tt_hop h = ext && sim->pkt_route ? route_pkt(sim, s, in, pk) :
-	    tt_rtable_lookup(sim->net, &sim->rt[s].t, pk->dst,
-	    sim->port_id[side][in]);
+	    sim_lookup(sim, s, pk->dst, sim->port_id[side][in]);
 	const int out = h.port == TT_PORT_NIC ? sim->np - 1 :
 	    sim->net->local_port[side][h.port];
 	struct port *pi = &sim->port[si], *po = &sim->port[(uint64_t)s * np +
@@ -364,7 +363,6 @@ lag_push(tt_sim *sim, uint32_t ds, int din, int pv, uint32_t idx,
 		__builtin_prefetch(&sim->port[di]);
 		__builtin_prefetch(&sim->want[di * (uint64_t)sim->np]);
 		__builtin_prefetch(&sim->sw[ds]);
-		__builtin_prefetch(&sim->rt[ds]);
 	}
 }
 
@@ -1112,7 +1110,6 @@ pf_nic(const tt_sim *sim, uint32_t pe)
 	    1] * sizeof(struct vcq));
 	pf_range(&sim->port[(uint64_t)pe * np], np * sizeof(struct port));
 	pf_range(&sim->want[so * np], np * sizeof(uint32_t));
-	__builtin_prefetch(&sim->rt[pe]);
 	__builtin_prefetch(&sim->sw[pe]);
 }
 

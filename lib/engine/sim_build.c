@@ -400,7 +400,7 @@ switches_bytes(const tt_net *net, const tt_simparams *p, uint64_t ns,
 	/* the packet pool is mapped, not allocated: tt_sim_memory_packets() */
 	total = nvq * (sizeof(struct vcq) + sizeof(*tmp.cred)) +
 	    ns * (uint64_t)tmp.np * per_port +
-	    rtab + ns * (sizeof(struct sw) + sizeof(struct sim_rt) +
+	    rtab + ns * (sizeof(struct sw) +
 	    sizeof(struct nic) + 4 + 4 + 4 +
 	    (uint64_t)switch_wheel_size(p) * room * 4) +
 	    (2 * TT_SIM_BATCHES + 1) * sizeof(struct sim_batch);
@@ -513,25 +513,25 @@ rows_grow(struct sim_rows *r)
 	return 0;
 }
 
-/* The shared copy of row h[0..len); NULL if out of memory. */
-static tt_hop *
+/* The number of the shared copy of row h[0..len); -1 if out of memory. */
+static int64_t
 rows_intern(struct sim_rows *r, const tt_hop *h, uint32_t len)
 {
 	uint32_t j, i;
 
 	if (r->n + 1 > r->cap && rows_grow(r) < 0)
-		return NULL;
+		return -1;
 	j = row_hash(h, len) & (r->hcap - 1);
 	for (; (i = r->hash[j]) != 0; j = (j + 1) & (r->hcap - 1))
 		if (r->len[i - 1] == len &&
 		    memcmp(r->row[i - 1], h, len * sizeof(*h)) == 0)
-			return r->row[i - 1];
+			return i - 1;
 	if ((r->row[r->n] = malloc(len * sizeof(*h))) == NULL)
-		return NULL;
+		return -1;
 	memcpy(r->row[r->n], h, len * sizeof(*h));
 	r->len[r->n] = len;
 	r->hash[j] = ++r->n;
-	return r->row[r->n - 1];
+	return r->n - 1;
 }
 
 static void
@@ -549,21 +549,32 @@ rows_free(struct sim_rows *r)
 	free(r);
 }
 
-/* Switch s's routing table, its rows shared; -1 if out of memory. */
+/* Switch s's routing table into its struct sw, its rows shared; -1 if
+ * out of memory, or if the network has more distinct rows than struct sw
+ * can number (SIM_ROWS_MAX: a sum of radixes far beyond any network's). */
 static int
 sim_table(tt_sim *sim, uint32_t s)
 {
-	tt_rtable *rt = &sim->rt[s].t;
-	int d;
+	struct sw *w = &sim->sw[s];
+	tt_rtable rt;
+	int64_t r;
+	int d, ok = 0;
 
-	if (tt_rtable_build(sim->net, s + sim->s0, rt) < 0)
+	if (tt_rtable_build(sim->net, s + sim->s0, &rt) < 0)
 		return -1;
-	for (d = 0; d < rt->n; d++)
-		if ((rt->dim[d] = rows_intern(sim->rows, rt->dim[d],
-		    (uint32_t)sim->net->k[d])) == NULL)
-			return -1;
-	tt_rtable_free(rt);
-	return 0;
+	w->local[0] = rt.local[0];
+	w->local[1] = rt.local[1];
+	for (d = 0; d < rt.n; d++) {
+		w->here[d] = rt.here[d];
+		if ((r = rows_intern(sim->rows, rt.dim[d],
+		    (uint32_t)sim->net->k[d])) < 0 || r >= SIM_ROWS_MAX)
+			ok = -1;
+		else
+			w->row[d] = (uint16_t)r;
+	}
+	tt_rtable_free(&rt);
+	sim->rowp = sim->rows->row;
+	return ok;
 }
 
 void
@@ -573,9 +584,6 @@ tt_sim_free(tt_sim *sim)
 
 	if (sim == NULL)
 		return;
-	if (sim->rt != NULL)
-		for (i = 0; i < sim->ns; i++)
-			tt_rtable_free(&sim->rt[i].t);
 	if (sim->wheel != NULL)
 		for (i = 0; i < sim->W; i++)
 			free(sim->wheel[i]);
@@ -586,7 +594,6 @@ tt_sim_free(tt_sim *sim)
 			free(sim->sw_wheel[i]);
 	free(sim->sw_wheel);
 	free(sim->sw_wheel_n);
-	free(sim->rt);
 	rows_free(sim->rows);
 	free(sim->vcq);
 	if (sim->slot != NULL)
@@ -638,7 +645,7 @@ check_table(const tt_sim *sim, uint32_t s)
 			int port = in < 2 * net->n ? in :
 			    in == 2 * net->n ? TT_PORT_INT : TT_PORT_NIC;
 			tt_hop a = tt_route(net, g, dst, port);
-			tt_hop b = tt_rtable_lookup(net, &sim->rt[s].t, dst, port);
+			tt_hop b = sim_lookup(sim, s, dst, port);
 
 			if (!same_decision(&a, &b))
 				return -1;
@@ -805,9 +812,8 @@ sim_alloc(tt_sim *sim)
 	sim->cred = sim_calloc(sim->nvq, sizeof(*sim->cred));
 	sim->port = sim_calloc_lines(npo, sizeof(*sim->port));
 	sim->want = sim_calloc(npo * (uint64_t)sim->np, sizeof(uint32_t));
-	sim->sw = sim_calloc(sim->ns, sizeof(*sim->sw));
+	sim->sw = sim_calloc_lines(sim->ns, sizeof(*sim->sw));
 	sim->link_flits = sim_calloc(npo, sizeof(uint64_t));
-	sim->rt = sim_calloc_lines(sim->ns, sizeof(*sim->rt));
 	sim->nic = sim_calloc(sim->ns, sizeof(struct nic));
 	sim->active = sim_calloc(sim->ns, sizeof(uint32_t));
 	sim->nic_bucket = sim_calloc(NIC_WHEEL, sizeof(uint32_t));
@@ -828,7 +834,7 @@ sim_alloc(tt_sim *sim)
 	sim->wheel = sim_calloc(sim->W, sizeof(uint32_t *));
 	sim->wheel_n = sim_calloc(sim->W, sizeof(uint32_t));
 	if (!sim->vcq || !sim->cred || !sim->port ||
-	    !sim->want || !sim->link_flits || !sim->rt || !sim->nic ||
+	    !sim->want || !sim->link_flits || !sim->nic ||
 	    !sim->active || !sim->nic_bucket || !sim->nic_link || !sim->nic_far || !sim->wheel || !sim->wheel_n)
 		return -1;
 	/* At most one credit per input port per cycle: a granted input

@@ -131,22 +131,26 @@ struct port {
 _Static_assert(sizeof(struct port) == 64, "struct port is a cache line");
 
 /*
- * A switch's routing table on a cache line boundary: what a lookup reads
- * of it (its coordinates, the local hops and the rows of the first three
- * dimensions) is then one line, not two.
+ * A switch's own scheduling and its routing table, one cache line: a new
+ * head reads the table and then schedules the switch, so in a large
+ * network a separate table was a second miss.  The table is tt_rtable's
+ * compact form with its rows shared (sim_build.c): the switch's
+ * coordinates, the hops to the node's own PEs, and for each dimension the
+ * number of its row in sim->rowp (sim_lookup()).
  */
-struct sim_rt {
-	tt_rtable t;
-} __attribute__((aligned(64)));
-
-/* A switch's own scheduling, both read whenever it is touched. */
 struct sw {
 	uint64_t wake;      /* its next arbitration (sw_wheel), UINT64_MAX
 	                     * when not scheduled */
 	uint32_t oreq;      /* outputs with a nonzero req */
 	uint32_t listed;    /* bit b: listed in sw_wheel[b] (sim->once, see
 	                     * sched_switch()) */
-};
+	tt_hop local[2];    /* destination on this node: PE0, PE1 */
+	uint16_t here[TT_MAX_DIMS];
+	uint16_t row[TT_MAX_DIMS];  /* dimension d's row: rowp[row[d]] */
+} __attribute__((aligned(64)));
+_Static_assert(sizeof(struct sw) == 64, "struct sw is a cache line");
+/* rows a simulator can tell apart (struct sw's row[]) */
+#define SIM_ROWS_MAX 65536
 
 struct nic {
 	tt_srcpkt sp;       /* the pending packet, written by the source */
@@ -230,8 +234,8 @@ struct tt_sim {
 	struct port *port;      /* ns*np */
 	uint32_t *want;         /* (ns*np+in)*np+o: VCs of in whose head wants o */
 	struct sw *sw;          /* ns */
-	struct sim_rt *rt;      /* ns, their rows shared (sim_build.c) */
-	struct sim_rows *rows;
+	struct sim_rows *rows;  /* the routing rows, shared (sim_build.c) */
+	tt_hop **rowp;          /* the rows, by number (struct sw's row[]) */
 	uint64_t *link_flits;   /* ns*np: port[].win_flits after a run */
 
 	struct nic *nic;        /* ns (one PE per switch) */
@@ -352,6 +356,28 @@ sim_vc0(const tt_sim *sim, uint32_t s, int o)
 	return (uint64_t)(s >> sim->side_mask) * (sim->nvs[0] +
 	    (sim->side_mask ? sim->nvs[1] : 0)) + side * sim->nvs[0] +
 	    sim->vbase[side][o];
+}
+
+/* The hop of a packet for PE dst that entered switch s (local id) on
+ * in_port: tt_rtable_lookup() on the switch's compact table. */
+static inline tt_hop
+sim_lookup(const tt_sim *sim, uint32_t s, uint32_t dst, int in_port)
+{
+	const tt_net *net = sim->net;
+	const struct sw *w = &sim->sw[s];
+	const uint16_t *dc = net->coord +
+	    (size_t)tt_card_node(net, dst) * (size_t)net->n;
+	tt_hop h;
+	int d;
+
+	for (d = 0; d < net->n; d++)
+		if (dc[d] != w->here[d])
+			break;
+	h = d == net->n ? w->local[tt_card_side(net, dst)] :
+	    sim->rowp[w->row[d]][dc[d]];
+	h.bubble = net->deadlock == TT_DL_BUBBLE ?
+	    (uint8_t)tt_route_bubble(net, in_port, &h) : 0;
+	return h;
 }
 
 /* The cred[] index of the VC named idx ((s*np+o)*V+v). */
