@@ -342,8 +342,15 @@ lag_pop(tt_sim *sim, const int ext)
 	tail_added(sim, g->ds, g->din, g->pv, q, ext);
 }
 
-/* Packet idx, granted into VC pv of input din of switch ds, joins it
- * LAG grants later; what that reads is asked for now. */
+/*
+ * Packet idx, granted into VC pv of input din of switch ds, joins it LAG
+ * grants later; what that reads is asked for now.  Half way, when the
+ * switch's record is in, the route of the packet listed LAG/2 grants ago
+ * is looked up (sim_lookup() changes nothing) and the output port it
+ * will request is asked for too: its record is read when the packet
+ * becomes its VC's head.  Not for packets that carry routing state (their
+ * route is taken once, at the head).
+ */
 static inline __attribute__((always_inline)) void
 lag_push(tt_sim *sim, uint32_t ds, int din, int pv, uint32_t idx,
     const int ext)
@@ -363,6 +370,18 @@ lag_push(tt_sim *sim, uint32_t ds, int din, int pv, uint32_t idx,
 		__builtin_prefetch(&sim->port[di]);
 		__builtin_prefetch(&sim->want[di * (uint64_t)sim->np]);
 		__builtin_prefetch(&sim->sw[ds]);
+		if (sim->nlag > LAG / 2 && !(ext && sim->pkt_route)) {
+			const struct lag *h = &sim->lag[(sim->lag0 + sim->nlag -
+			    1 - LAG / 2) & (LAG - 1)];
+			const int side = side_of(sim, h->ds);
+			const tt_hop r = sim_lookup(sim, h->ds,
+			    sim->slot[h->idx].dst, sim->port_id[side][h->din]);
+			const int out = r.port == TT_PORT_NIC ? sim->np - 1 :
+			    sim->net->local_port[side][r.port];
+
+			__builtin_prefetch(&sim->port[(uint64_t)h->ds *
+			    (uint64_t)sim->np + (uint64_t)out]);
+		}
 	}
 }
 
