@@ -356,9 +356,12 @@ test_rows_shared(void **state)
 }
 
 /*
- * The prefetching cycle loop of large networks (sim->big) only reads: the
- * same run with and without it gives the same numbers, on a twin torus
- * under vc and under bubble (whose lanes take the ext loop).
+ * The prefetching cycle loop of large networks (sim->big) only reads, and
+ * listing a switch once per list of the switch wheel (sim->once, large
+ * networks too) changes no order: the same run with and without both
+ * gives the same numbers, on a twin torus under vc and under bubble
+ * (whose lanes take the ext loop).  (The lists keep the room of a small
+ * network, more than once needs.)
  */
 static void
 prefetch_case(const char *ports, enum tt_deadlock dl)
@@ -385,7 +388,10 @@ prefetch_case(const char *ports, enum tt_deadlock dl)
 		assert_int_equal(tt_sim_create(&sim, &net, &p, err,
 		    sizeof(err)), 0);
 		assert_false(sim->big);
+		assert_false(sim->once);
+		assert_true(sim->W2 <= SW_LISTED);
 		sim->big = big;
+		sim->once = big;
 		tt_sim_run(sim, &src, 0, &r[big], NULL, NULL);
 		tt_sim_free(sim);
 		tt_traffic_free(&tr);
