@@ -688,16 +688,14 @@ curve_advance(struct sched *s, struct curve *c)
 	c->closed = 1;
 }
 
-/* Curve c's ready point among its grid's (refined 0) or its refinement's
- * (1): the heaviest (highest load) with more than one job, else the
- * first; -1 if none. */
+/* Curve c's refinement point ready to start, -1 if none: the heaviest
+ * (highest load) with more than one job, else the first. */
 static int
-curve_ready(const struct sched *s, const struct curve *c, int refined)
+curve_ready(const struct sched *s, const struct curve *c)
 {
 	int i, best = -1;
 
-	for (i = refined ? s->sw->nload : 0;
-	    i < (refined ? c->n : s->sw->nload); i++)
+	for (i = s->sw->nload; i < c->n; i++)
 		if (c->state[i] == PT_READY && (best < 0 ||
 		    (s->heavy_first && c->load[i] > c->load[best])))
 			best = i;
@@ -705,29 +703,83 @@ curve_ready(const struct sched *s, const struct curve *c, int refined)
 }
 
 /*
+ * How soon grid point i of curve c should start with more than one job,
+ * 0 soonest: 0 once a point of the curve saturated (a round waits for the
+ * rest of its grid); 1 its highest load while that is not known (the
+ * point likeliest to saturate tells first); 2 its other points meanwhile;
+ * 3 once its highest load finished without saturating (no round likely
+ * follows: these fill the jobs that a round's last point leaves idle).
+ */
+static int
+grid_rank(const struct sched *s, const struct curve *c, int i)
+{
+	int j, top = 0;
+
+	if (c->saturated)
+		return 0;
+	for (j = 1; j < s->sw->nload; j++)
+		if (c->load[j] > c->load[top])
+			top = j;
+	if (c->state[top] == PT_DONE)
+		return 3;
+	return i == top ? 1 : 2;
+}
+
+/* The grid point ready to start: its id, or -1 if none.  One job: the
+ * first, in the order printed.  More: by grid_rank(), then the earliest
+ * curve, the heaviest point. */
+static int
+sched_grid(const struct sched *s)
+{
+	const struct curve *c;
+	int k, i, r, best = -1, brank = 0;
+
+	for (k = s->ec; k < s->sw->nspec; k++) {
+		c = &s->cv[k];
+		for (i = 0; i < s->sw->nload; i++) {
+			if (c->state[i] != PT_READY)
+				continue;
+			if (!s->heavy_first)
+				return k * SWEEP_MAX + i;
+			r = grid_rank(s, c, i);
+			if (best < 0 || r < brank || (r == brank &&
+			    best / SWEEP_MAX == k &&
+			    c->load[i] > c->load[best % SWEEP_MAX])) {
+				best = k * SWEEP_MAX + i;
+				brank = r;
+			}
+		}
+	}
+	return best;
+}
+
+/*
  * The next point to start: 1 and its id, or 0 when every point is running
  * or done.  The order changes nothing printed, only how busy the jobs
- * stay: a curve's refinement first (its next round waits for it, while
- * any grid point can fill a job that would otherwise wait), then the
- * grids, curve by curve; and with more than one job the heaviest point
- * first (a point's time grows with its load, past saturation most), so
- * that the last to finish, that a round or the sweep's end waits for, is
- * a short one.
+ * stay: refinement first, curve by curve (a curve's next round waits for
+ * it, while a grid point can run any time), then the grids.  With more
+ * than one job the heaviest point first (a point's time grows with its
+ * load, and more past saturation), so that the last to finish, which a
+ * round or the sweep's end waits for, is a short one; and the grids of
+ * curves that saturate before those of curves that do not, which are
+ * left to fill the jobs a round leaves idle (sched_grid()).
  */
 static int
 sched_next(struct sched *s, int *id)
 {
-	int k, i, refined;
+	int k, i;
 
 	for (k = s->ec; k < s->sw->nspec; k++)
 		curve_advance(s, &s->cv[k]);
-	for (refined = 1; refined >= 0; refined--)
-		for (k = s->ec; k < s->sw->nspec; k++)
-			if ((i = curve_ready(s, &s->cv[k], refined)) >= 0) {
-				*id = k * SWEEP_MAX + i;
-				return 1;
-			}
-	return 0;
+	for (k = s->ec; k < s->sw->nspec; k++)
+		if ((i = curve_ready(s, &s->cv[k])) >= 0) {
+			*id = k * SWEEP_MAX + i;
+			return 1;
+		}
+	if ((i = sched_grid(s)) < 0)
+		return 0;
+	*id = i;
+	return 1;
 }
 
 static void
