@@ -145,6 +145,10 @@ enum {
 
 #define SWEEP_LOADS_DEFAULT  "0.05:0.5:0.05"
 #define SWEEP_REFINE_DEFAULT 0.01
+/* The knee's refinement (curve_round()): at most so many loads an interval
+ * a round, and so many a curve. */
+#define SWEEP_REFINE_ROUND 4
+#define SWEEP_REFINE_MAX 10
 
 /* Listed before the network group: here --ports and --deadlock take lists. */
 static const optdef sweep_flags[] = {
@@ -158,9 +162,11 @@ static const optdef sweep_flags[] = {
 	OPT_VAL("loads", OPT_SWEEP_LOADS, "LIST|FROM:TO:STEP",
 	    "e.g. 0.1,0.2,0.3 (default " SWEEP_LOADS_DEFAULT ")"),
 	OPT_VALDEF("refine", OPT_SWEEP_REFINE, "STEP",
-	    "when a curve saturates, add loads half way between its "
-	    "steady-state peak and the loads beside it until they are at most "
-	    "STEP apart; 0: never", SWEEP_REFINE_DEFAULT),
+	    "when a curve saturates, add loads across its knee, then beside "
+	    "its steady-state peak, up to " OPT_STR(SWEEP_REFINE_ROUND)
+	    " evenly spaced at once, until they are at most STEP apart (at "
+	    "most " OPT_STR(SWEEP_REFINE_MAX) " a curve); 0: never",
+	    SWEEP_REFINE_DEFAULT),
 	OPT_VAL("plot", OPT_SWEEP_PLOT, "FILE",
 	    "also draw the curves with gnuplot (.png or .svg)"),
 	OPT_END
@@ -397,10 +403,10 @@ sweep_header(const struct sweep *sw)
 enum { PT_READY, PT_RUNNING, PT_DONE };
 
 /*
- * The points of one curve: the grid's loads, then its knee's (curve_next),
- * each added once every point before it has finished.  Results sit at the
- * point's index whatever order the points finish in, and wait there to be
- * printed in that order.
+ * The points of one curve: the grid's loads, then its knee's, a round at
+ * a time (curve_round()), each round added once every point before it
+ * has finished.  Results sit at the point's index whatever order the
+ * points finish in, and wait there to be printed in that order.
  */
 struct curve {
 	double load[SWEEP_MAX], accepted[SWEEP_MAX];
@@ -427,6 +433,7 @@ struct sched {
 	struct curve *cv;
 	FILE *csvf;
 	int inpoint;            /* progress inside points (a point at a time) */
+	int heavy_first;        /* more than one job: the heaviest point first */
 	int ec, ep;             /* the next point to print: curve, point */
 	int done, printed, deadlocked;
 	double total;
@@ -571,16 +578,62 @@ curve_beside(const struct curve *c, int i, int dir)
 }
 
 /*
- * The load half way across the knee (between the highest load that did
- * not saturate and the lowest above it that did), or beside the
- * steady-state peak, where the loads run are more than sw->refine apart;
- * -1 when there is none.
+ * The knee's refinement, a round at a time.  Once every point of a
+ * saturating curve has finished, the curve gets a round of loads, all at
+ * once:
+ *
+ *   - across its knee, the interval between the highest load that did not
+ *     saturate and the lowest above it that did, while that is wider than
+ *     --refine;
+ *   - else beside its steady-state peak: each of the two intervals between
+ *     the peak's load and the load run next to it, below and above, that
+ *     is wider than --refine.
+ *
+ * Each such interval is cut into equal parts, as few as make each at most
+ * --refine wide but no more than SWEEP_REFINE_ROUND + 1 (so at most
+ * SWEEP_REFINE_ROUND loads an interval a round); a wider interval takes
+ * more rounds.  The knee goes first because the peak moves to it: a
+ * coarse grid's peak can be a point past saturation that happened to
+ * pass the steady-state test.  On the default grid (0.05 apart) and
+ * --refine 0.01 a knee is one round of 4 loads, the bracket then 0.01
+ * wide; at most SWEEP_REFINE_MAX loads a curve (a round that would go
+ * past it cuts its intervals into fewer parts), and the refinement stops
+ * when no interval is wider than --refine.
+ *
+ * A round's loads follow from the curve's results alone, never from
+ * --jobs or the order the points finish in, so the output is the same
+ * bytes whatever --jobs; and its points run side by side (halving the
+ * knee one load at a time left every other core idle).
  */
-static double
-curve_next(const struct sweep *sw, const struct curve *c)
+/* The loads cutting [a, b] into parts at most sw->refine wide (at most
+ * SWEEP_REFINE_ROUND + 1 parts, and at most room - *n + 1), appended to
+ * out[*n]. */
+static void
+refine_split(const struct sweep *sw, double a, double b, double *out, int *n,
+    int room)
+{
+	double w = b - a, need;
+	int parts, j;
+
+	if (w <= sw->refine + 1e-9)
+		return;
+	/* 0.05 / 0.01 is 5.000000000000001: five parts, not six */
+	need = (w - 1e-9) / sw->refine + 1;
+	parts = need < SWEEP_REFINE_ROUND + 1 ? (int)need : SWEEP_REFINE_ROUND + 1;
+	if (parts > room - *n + 1)
+		parts = room - *n + 1;
+	for (j = 1; j < parts; j++)
+		out[(*n)++] = a + w * j / parts;
+}
+
+/* A curve's next round of loads into out (at most room): how many; 0 when
+ * its knee and peak are as fine as --refine asks. */
+static int
+curve_round(const struct sweep *sw, const struct curve *c, double *out,
+    int room)
 {
 	double lo = -1, hi = -1, side;
-	int i, dir;
+	int i, n = 0;
 
 	for (i = 0; i < c->n; i++)
 		if (!c->sat[i] && c->load[i] > lo)
@@ -588,68 +641,145 @@ curve_next(const struct sweep *sw, const struct curve *c)
 	for (i = 0; i < c->n; i++)
 		if (c->sat[i] && c->load[i] > lo && (hi < 0 || c->load[i] < hi))
 			hi = c->load[i];
-	if (lo >= 0 && hi >= 0 && hi - lo > sw->refine + 1e-9)
-		return (lo + hi) / 2;
-	if ((i = curve_peak(c)) < 0)
-		return -1;
-	for (dir = -1; dir <= 1; dir += 2) {
-		side = curve_beside(c, i, dir);
-		if (side >= 0 && (side - c->load[i]) * dir > sw->refine + 1e-9)
-			return (c->load[i] + side) / 2;
+	if (lo >= 0 && hi >= 0 && hi - lo > sw->refine + 1e-9) {
+		refine_split(sw, lo, hi, out, &n, room);
+		return n;
 	}
-	return -1;
+	if ((i = curve_peak(c)) < 0)
+		return 0;
+	if ((side = curve_beside(c, i, -1)) >= 0)
+		refine_split(sw, side, c->load[i], out, &n, room);
+	if ((side = curve_beside(c, i, 1)) >= 0)
+		refine_split(sw, c->load[i], side, out, &n, room);
+	return n;
 }
 
 /*
- * Once every point of a curve has finished: a saturating curve's knee and
- * peak refined, curve_next()'s load added (at most SWEEP_REFINE_MAX more
- * points a curve), or the curve closed.  A grid is only as good as its
- * step near the knee, and a peak read off a coarse one is wherever the
- * grid happened to fall.
+ * Once every point of a curve has finished: a saturating curve's next
+ * round (curve_round()) added, or the curve closed.  A grid is only as
+ * good as its step near the knee, and a peak read off a coarse one is
+ * wherever the grid happened to fall.
  */
-#define SWEEP_REFINE_MAX 10
 static void
 curve_advance(struct sched *s, struct curve *c)
 {
 	const struct sweep *sw = s->sw;
-	double next;
-	int i;
+	double next[SWEEP_REFINE_MAX];
+	int i, n, room;
 
 	if (c->closed)
 		return;
 	for (i = 0; i < c->n; i++)
 		if (c->state[i] != PT_DONE)
 			return;
-	if (sw->refine > 0 && c->saturated && sw->nload > 1 &&
-	    c->added < SWEEP_REFINE_MAX && c->n < SWEEP_MAX &&
-	    (next = curve_next(sw, c)) >= 0) {
-		c->load[c->n] = next;
-		c->state[c->n++] = PT_READY;
-		c->added++;
-		s->total += 1;
+	room = SWEEP_REFINE_MAX - c->added;
+	if (room > SWEEP_MAX - c->n)
+		room = SWEEP_MAX - c->n;
+	if (sw->refine > 0 && c->saturated && sw->nload > 1 && room > 0 &&
+	    (n = curve_round(sw, c, next, room)) > 0) {
+		for (i = 0; i < n; i++) {
+			c->load[c->n] = next[i];
+			c->state[c->n++] = PT_READY;
+		}
+		c->added += n;
+		s->total += n;
 		return;
 	}
 	c->closed = 1;
 }
 
-/* The next point to start, the earliest curve's first: 1 and its id, or 0
- * when every point is running or done. */
+/* Curve c's refinement point ready to start, -1 if none: the heaviest
+ * (highest load) with more than one job, else the first. */
 static int
-sched_next(struct sched *s, int *id)
+curve_ready(const struct sched *s, const struct curve *c)
 {
-	struct curve *c;
-	int k, i;
+	int i, best = -1;
+
+	for (i = s->sw->nload; i < c->n; i++)
+		if (c->state[i] == PT_READY && (best < 0 ||
+		    (s->heavy_first && c->load[i] > c->load[best])))
+			best = i;
+	return best;
+}
+
+/*
+ * How soon grid point i of curve c should start with more than one job,
+ * 0 soonest: 0 once a point of the curve saturated (a round waits for the
+ * rest of its grid); 1 its highest load while that is not known (the
+ * point likeliest to saturate tells first); 2 its other points meanwhile;
+ * 3 once its highest load finished without saturating (no round likely
+ * follows: these fill the jobs that a round's last point leaves idle).
+ */
+static int
+grid_rank(const struct sched *s, const struct curve *c, int i)
+{
+	int j, top = 0;
+
+	if (c->saturated)
+		return 0;
+	for (j = 1; j < s->sw->nload; j++)
+		if (c->load[j] > c->load[top])
+			top = j;
+	if (c->state[top] == PT_DONE)
+		return 3;
+	return i == top ? 1 : 2;
+}
+
+/* The grid point ready to start: its id, or -1 if none.  One job: the
+ * first, in the order printed.  More: by grid_rank(), then the earliest
+ * curve, the heaviest point. */
+static int
+sched_grid(const struct sched *s)
+{
+	const struct curve *c;
+	int k, i, r, best = -1, brank = 0;
 
 	for (k = s->ec; k < s->sw->nspec; k++) {
 		c = &s->cv[k];
-		curve_advance(s, c);
-		for (i = 0; i < c->n; i++)
-			if (c->state[i] == PT_READY) {
-				*id = k * SWEEP_MAX + i;
-				return 1;
+		for (i = 0; i < s->sw->nload; i++) {
+			if (c->state[i] != PT_READY)
+				continue;
+			if (!s->heavy_first)
+				return k * SWEEP_MAX + i;
+			r = grid_rank(s, c, i);
+			if (best < 0 || r < brank || (r == brank &&
+			    best / SWEEP_MAX == k &&
+			    c->load[i] > c->load[best % SWEEP_MAX])) {
+				best = k * SWEEP_MAX + i;
+				brank = r;
 			}
+		}
 	}
-	return 0;
+	return best;
+}
+
+/*
+ * The next point to start: 1 and its id, or 0 when every point is running
+ * or done.  The order changes nothing printed, only how busy the jobs
+ * stay: refinement first, curve by curve (a curve's next round waits for
+ * it, while a grid point can run any time), then the grids.  With more
+ * than one job the heaviest point first (a point's time grows with its
+ * load, and more past saturation), so that the last to finish, which a
+ * round or the sweep's end waits for, is a short one; and the grids of
+ * curves that saturate before those of curves that do not, which are
+ * left to fill the jobs a round leaves idle (sched_grid()).
+ */
+static int
+sched_next(struct sched *s, int *id)
+{
+	int k, i;
+
+	for (k = s->ec; k < s->sw->nspec; k++)
+		curve_advance(s, &s->cv[k]);
+	for (k = s->ec; k < s->sw->nspec; k++)
+		if ((i = curve_ready(s, &s->cv[k])) >= 0) {
+			*id = k * SWEEP_MAX + i;
+			return 1;
+		}
+	if ((i = sched_grid(s)) < 0)
+		return 0;
+	*id = i;
+	return 1;
 }
 
 static void
@@ -774,6 +904,7 @@ sweep_run(struct sweep *sw, FILE *csvf)
 	s.sw = sw;
 	s.csvf = csvf;
 	s.total = (double)sw->nspec * sw->nload;
+	s.heavy_first = sw->jobs > 1;
 	if ((s.cv = calloc((size_t)sw->nspec, sizeof(*s.cv))) == NULL) {
 		fprintf(stderr, "ttsim sweep: out of memory\n");
 		return -1;
