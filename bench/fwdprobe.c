@@ -54,6 +54,7 @@
 #define PROBE_LEN   128         /* the latency probe's frames */
 #define FRAME_MAX   9000
 #define BATCH       64
+#define SINK_GRANT_NS 100000	/* a sink's credit frames while frames come */
 #define UNBOUNDED   TT_CREDIT_BYTES_MAX  /* the sink's credit: the most a
                                             buffer may be */
 #define HELLO_NS    100000000u  /* a hello at least this often */
@@ -261,6 +262,10 @@ struct credit {
 	uint64_t frames;            /* credit frames heard */
 	uint32_t node, card, port;  /* who we are in the torus */
 	uint64_t hello_ns;          /* the last hello sent */
+	/* a sink: the node's count of bytes sent per VC in its last credit
+	 * frame, and what has come since (in the same count) */
+	uint32_t base[TT_CREDIT_MAX_VCS], rcvd[TT_CREDIT_MAX_VCS];
+	int have_base;
 };
 
 /* "NODE:CARD:PORT" into c; 0 or -1. */
@@ -364,6 +369,15 @@ credit_poll(int fd, struct credit *c, int answer)
 		if (tt_frame_decode(&f, buf, (size_t)n, err, sizeof(err)) != 0)
 			continue;
 		if (f.type == TT_FRAME_DATA) {
+			/* the node's count of it: headers and payload, the
+			 * tag left out, at least TT_CREDIT_MIN_BYTES */
+			size_t cost = TT_ETH_HLEN + TT_FRAME_HLEN +
+			    f.payload_len;
+
+			if (f.vc < TT_CREDIT_MAX_VCS)
+				c->rcvd[f.vc] += (uint32_t)(cost <
+				    TT_CREDIT_MIN_BYTES ? TT_CREDIT_MIN_BYTES :
+				    cost);
 			data++;
 			continue;
 		}
@@ -380,11 +394,14 @@ credit_poll(int fd, struct credit *c, int answer)
 		for (v = 0; c->granted && v < cr.nvcs; v++)
 			c->limit[v] = cr.vc[v].limit;
 		if (answer) {
-			uint32_t ns[TT_CREDIT_MAX_VCS];
-
-			for (v = 0; v < cr.nvcs; v++)
-				ns[v] = cr.vc[v].sent;
-			credit_send(fd, c, ns);
+			/* the frames it sent before this one came before it:
+			 * what comes from now on is counted past its count */
+			for (v = 0; v < cr.nvcs; v++) {
+				c->base[v] = cr.vc[v].sent;
+				c->rcvd[v] = 0;
+			}
+			c->have_base = 1;
+			credit_send(fd, c, c->base);
 		}
 	}
 	return data;
@@ -501,7 +518,7 @@ cmd_csink(char **av)
 {
 	uint8_t mac[6];
 	struct credit c;
-	uint64_t data = 0, end;
+	uint64_t data = 0, end, last = 0;
 	double secs = atof(av[2]);
 	int fd;
 
@@ -519,9 +536,25 @@ cmd_csink(char **av)
 	end = now_ns() + (uint64_t)(secs * 1e9);
 	while (now_ns() < end) {
 		struct pollfd pfd = {fd, POLLIN, 0};
+		uint64_t got;
 
 		(void)poll(&pfd, 1, 10);
-		data += credit_poll(fd, &c, 1);
+		got = credit_poll(fd, &c, 1);
+		data += got;
+		/* as a neighbour that frees what it receives at once: room
+		 * past what came, every SINK_GRANT_NS while frames come (not
+		 * only in answer to the node's credit frames, which it sends
+		 * every 100 ms on a link it receives nothing on) */
+		if (got > 0 && c.have_base && now_ns() - last >=
+		    SINK_GRANT_NS) {
+			uint32_t ns[TT_CREDIT_MAX_VCS];
+			int v;
+
+			for (v = 0; v < c.nvcs; v++)
+				ns[v] = c.base[v] + c.rcvd[v];
+			credit_send(fd, &c, ns);
+			last = now_ns();
+		}
 	}
 	printf("%" PRIu64 "\n", data);
 	return 0;
