@@ -756,6 +756,21 @@ torus_frame(uint8_t *buf, uint32_t src, uint32_t dst, int hops)
 	return tt_frame_encode(&f, buf, TTD_FRAME_MAX);
 }
 
+/* A frame for PE dst into card side from input in (-1: its PE's TAP; a
+ * port: as a neighbour sends it, two hops old), then the switches run. */
+static void
+inject(struct fixture *x, int side, int in, uint32_t dst)
+{
+	uint8_t buf[TTD_FRAME_MAX];
+
+	if (in < 0)
+		ttd_fwd_pe_rx(&x->f, side, buf, pe_frame(buf,
+		    x->nd.card[side].card, dst));
+	else
+		port_rx(&x->f, side, in, buf, torus_frame(buf, 9, dst, 2));
+	ttd_fwd_drain(&x->f, -1);
+}
+
 /*
  * For every destination PE, a frame from each local PE's TAP and a frame
  * arriving on each port leave on the port and VC tt_route() gives, with
@@ -765,7 +780,6 @@ static void
 check_every_route(const char *ports, const char *deadlock)
 {
 	struct fixture x;
-	uint8_t buf[TTD_FRAME_MAX];
 	uint32_t dst;
 	int side, lp, in;
 
@@ -784,13 +798,7 @@ check_every_route(const char *ports, const char *deadlock)
 
 				fixture_grant(&x);
 				memset(&rec, 0, sizeof(rec));
-				if (in < 0)
-					ttd_fwd_pe_rx(&x.f, side, buf,
-					    pe_frame(buf, card, dst));
-				else
-					port_rx(&x.f, side, in, buf,
-					    torus_frame(buf, 9, dst, 2));
-				ttd_fwd_drain(&x.f, -1);
+				inject(&x, side, in, dst);
 				if (h.port == TT_PORT_NIC) {
 					assert_int_equal(rec.nsent, 0);
 					assert_int_equal(rec.delivered[side], 1);
@@ -1034,13 +1042,7 @@ fwd_traffic(const char *ports, struct fwd_state *st, int *lent)
 		/* every input to a spread of destinations */
 		for (in = -1; in < x.f.sw[side].nports; in++)
 			for (dst = side; dst < x.c.net.ncards; dst += 5) {
-				if (in < 0)
-					ttd_fwd_pe_rx(&x.f, side, buf,
-					    pe_frame(buf, card, dst));
-				else
-					port_rx(&x.f, side, in, buf,
-					    torus_frame(buf, 9, dst, 2));
-				ttd_fwd_drain(&x.f, -1);
+				inject(&x, side, in, dst);
 			}
 		/* frames behind a busy port, then let go */
 		rec.busy = 1;
