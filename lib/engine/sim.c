@@ -110,34 +110,17 @@ tt_sim_wake(tt_sim *sim, uint32_t pe, uint64_t at)
 
 /* ---- switches ---- */
 
-/*
- * Have switch s arbitrate in cycle e (>= now) unless it already will.
- * Every entry of list b is for the same cycle (the next one congruent to
- * b: a wake-up is less than W2 cycles ahead), and a switch listed twice
- * there is processed at its first entry (the second finds its wake-up
- * moved on).  So when it is listed there already, from an earlier
- * schedule, it need not be listed again: that changes no order, and a
- * list then needs room for each switch once (sim_build.c).  The mark is a
- * bit of a word, so only for W2 <= SW_LISTED, and it is kept only for
- * networks whose state is large (sim->once, which implies sim->big): it
- * costs a few instructions a call.
- */
+/* Have switch s arbitrate in cycle e (>= now) unless it already will. */
 static inline void
 sched_switch(tt_sim *sim, uint32_t s, uint64_t e)
 {
-	struct sw *w = &sim->sw[s];
 	uint32_t b;
 
-	if (w->wake <= e)
+	if (sim->sw[s].wake <= e)
 		return;
-	w->wake = e;
 	b = (uint32_t)(e & (sim->W2 - 1));
-	if (sim->once) {
-		if (w->listed & (1u << b))
-			return;
-		w->listed |= 1u << b;
-	}
 	sim->sw_wheel[b][sim->sw_wheel_n[b]++] = s;
+	sim->sw[s].wake = e;
 }
 
 /* A hop of a packet that carries routing state (ext runs with ties or
@@ -164,7 +147,8 @@ head_route(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
 	struct pkt *pk = &sim->slot[q->head];
 	const int side = side_of(sim, s);
 	const tt_hop h = ext && sim->pkt_route ? route_pkt(sim, s, in, pk) :
-	    sim_lookup(sim, s, pk->dst, sim->port_id[side][in]);
+	    tt_rtable_lookup(sim->net, &sim->rt[s].t, pk->dst,
+	    sim->port_id[side][in]);
 	const int out = h.port == TT_PORT_NIC ? sim->np - 1 :
 	    sim->net->local_port[side][h.port];
 	struct port *pi = &sim->port[si], *po = &sim->port[(uint64_t)s * np +
@@ -333,8 +317,8 @@ static inline __attribute__((always_inline)) void
 lag_pop(tt_sim *sim, const int ext)
 {
 	const struct lag *g = &sim->lag[sim->lag0];
-	struct vcq *q = &sim->vcq[sim->port[(uint64_t)g->ds *
-	    (uint64_t)sim->np + (uint64_t)g->din].vc0 + (uint64_t)g->pv];
+	struct vcq *q = &sim->vcq[((uint64_t)g->ds * (uint64_t)sim->np +
+	    (uint64_t)g->din) * (uint64_t)sim->V + (uint64_t)g->pv];
 
 	sim->lag0 = (sim->lag0 + 1) & (LAG - 1);
 	sim->nlag--;
@@ -342,15 +326,8 @@ lag_pop(tt_sim *sim, const int ext)
 	tail_added(sim, g->ds, g->din, g->pv, q, ext);
 }
 
-/*
- * Packet idx, granted into VC pv of input din of switch ds, joins it LAG
- * grants later; what that reads is asked for now.  Half way, when the
- * switch's record is in, the route of the packet listed LAG/2 grants ago
- * is looked up (sim_lookup() changes nothing) and the output port it
- * will request is asked for too: its record is read when the packet
- * becomes its VC's head.  Not for packets that carry routing state (their
- * route is taken once, at the head).
- */
+/* Packet idx, granted into VC pv of input din of switch ds, joins it
+ * LAG grants later; what that reads is asked for now. */
 static inline __attribute__((always_inline)) void
 lag_push(tt_sim *sim, uint32_t ds, int din, int pv, uint32_t idx,
     const int ext)
@@ -366,22 +343,11 @@ lag_push(tt_sim *sim, uint32_t ds, int din, int pv, uint32_t idx,
 	g->din = (uint8_t)din;
 	g->pv = (uint8_t)pv;
 	if (sim->big) {
-		__builtin_prefetch(&sim->vcq[sim_vc0(sim, ds, din) + (uint64_t)pv]);
+		__builtin_prefetch(&sim->vcq[di * (uint64_t)sim->V + (uint64_t)pv]);
 		__builtin_prefetch(&sim->port[di]);
 		__builtin_prefetch(&sim->want[di * (uint64_t)sim->np]);
 		__builtin_prefetch(&sim->sw[ds]);
-		if (sim->nlag > LAG / 2 && !(ext && sim->pkt_route)) {
-			const struct lag *h = &sim->lag[(sim->lag0 + sim->nlag -
-			    1 - LAG / 2) & (LAG - 1)];
-			const int side = side_of(sim, h->ds);
-			const tt_hop r = sim_lookup(sim, h->ds,
-			    sim->slot[h->idx].dst, sim->port_id[side][h->din]);
-			const int out = r.port == TT_PORT_NIC ? sim->np - 1 :
-			    sim->net->local_port[side][r.port];
-
-			__builtin_prefetch(&sim->port[(uint64_t)h->ds *
-			    (uint64_t)sim->np + (uint64_t)out]);
-		}
+		__builtin_prefetch(&sim->rt[ds]);
 	}
 }
 
@@ -401,7 +367,7 @@ static inline __attribute__((always_inline)) void
 grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
     struct vcq *q, uint64_t t, const int dist, const int ext)
 {
-	const uint64_t np = (uint64_t)sim->np;
+	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
 	const uint64_t so = (uint64_t)s * np + (uint64_t)o;
 	const uint64_t si = (uint64_t)s * np + (uint64_t)in;
 	const uint32_t idx = q->head;
@@ -448,14 +414,14 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 		 * cycle t + L, ahead of its ready time t + L + R */
 		struct pkt to = *pk;
 
-		sim->cred[po->vc0 + (uint64_t)pv]--;
+		sim->cred[so * V + (uint64_t)pv]--;
 		to.hops++;
 		to.ready = t + (uint64_t)sim->L + (uint64_t)sim->R +
 		    (f - 1) * sim->saf;
 		sim_part_send_packet(sim, so, pv, &to);
 		pool_put(sim, idx);
 	} else {
-		sim->cred[po->vc0 + (uint64_t)pv]--;
+		sim->cred[so * V + (uint64_t)pv]--;
 		pk->hops++;
 		/* store and forward: the next switch takes it whole first */
 		pk->ready = t + (uint64_t)sim->L + (uint64_t)sim->R +
@@ -488,8 +454,8 @@ static inline __attribute__((always_inline)) void
 arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
     const int ext)
 {
-	const uint64_t np = (uint64_t)sim->np;
-	const uint64_t so = (uint64_t)s * np + (uint64_t)o, cb = sim->port[so].vc0;
+	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
+	const uint64_t so = (uint64_t)s * np + (uint64_t)o, cb = so * V;
 	const uint32_t m = sim->port[so].req, inport_mask = (1u << sim->np) - 1;
 	const int side = side_of(sim, s), start = sim->port[so].rr_out;
 	const int eject = o == sim->np - 1;
@@ -509,7 +475,6 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 	while (rot) {
 		int in = first_in + __builtin_ctz(rot), vstart, nvi;
 		uint64_t si;
-		struct vcq *vq;
 		uint32_t wm, vrot;
 
 		rot &= rot - 1;
@@ -523,7 +488,6 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 		}
 		wm = sim->want[si * np + (uint64_t)o];
 		nvi = sim->nvc[side][in];
-		vq = &sim->vcq[sim->port[si].vc0];
 		if ((wm & (wm - 1)) == 0) {
 			vstart = __builtin_ctz(wm);
 			vrot = 1;
@@ -541,7 +505,7 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 			vrot &= vrot - 1;
 			if (v >= nvi)
 				v -= nvi;
-			q = &vq[v];
+			q = &sim->vcq[si * V + (uint64_t)v];
 			if ((ahead = vcq_ahead(q->ready, t)) > 0) {
 				if (t + (uint64_t)ahead < next)
 					next = t + (uint64_t)ahead;
@@ -651,7 +615,7 @@ pf_switch(const tt_sim *sim, uint32_t s)
 static inline void
 pf_arbitration(const tt_sim *sim, uint32_t s, uint64_t t, int last)
 {
-	const uint64_t np = (uint64_t)sim->np;
+	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
 	uint32_t m, r;
 
 	if (sim->sw[s].wake != t)
@@ -664,13 +628,13 @@ pf_arbitration(const tt_sim *sim, uint32_t s, uint64_t t, int last)
 		if (po->out_next > t)
 			continue;
 		if (!last)
-			__builtin_prefetch(&sim->cred[po->vc0]);
+			__builtin_prefetch(&sim->cred[so * V]);
 		for (r = po->req; r; r &= r - 1) {
 			uint64_t si = (uint64_t)s * np + (uint64_t)__builtin_ctz(r);
 			uint32_t w = sim->want[si * np + (uint64_t)o];
 
 			for (; w; w &= w - 1) {
-				const struct vcq *q = &sim->vcq[sim->port[si].vc0 +
+				const struct vcq *q = &sim->vcq[si * V +
 				    (uint64_t)__builtin_ctz(w)];
 
 				/* where the packet lands is asked for
@@ -693,13 +657,10 @@ switches_step(tt_sim *sim, uint64_t t, const int dist, const int ext,
 	uint32_t b = (uint32_t)(t & (sim->W2 - 1)), i, n = sim->sw_wheel_n[b];
 	const uint32_t *list = sim->sw_wheel[b];
 
-	const uint32_t unlist = ~(1u << (b & (SW_LISTED - 1)));
-
 	for (i = 0; i < n; i++) {
 		uint32_t s = list[i];
 
 		if (pf) {
-			sim->sw[s].listed &= unlist;
 			if (i + PF_AHEAD < n)
 				pf_switch(sim, list[i + PF_AHEAD]);
 			if (i + PF_AHEAD / 2 < n)
@@ -783,7 +744,7 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t,
 {
 	struct nic *n = &sim->nic[pe];
 	int side = side_of(sim, pe), o = sim->np - 1, v, best = -1;
-	uint64_t cb = sim->port[(uint64_t)pe * (uint64_t)sim->np + (uint64_t)o].vc0;
+	uint64_t cb = ((uint64_t)pe * (uint64_t)sim->np + (uint64_t)o) * (uint64_t)sim->V;
 	struct vcq *q;
 	struct pkt *pk;
 	uint32_t idx;
@@ -865,8 +826,8 @@ far_near(tt_sim *sim, uint64_t t, int ext)
 			break;
 		sim->fp_head = pk->next;
 		sim->fp_n--;
-		q = &sim->vcq[sim->port[(uint64_t)pk->far_ds *
-		    (uint64_t)sim->np + (uint64_t)pk->far_din].vc0 +
+		q = &sim->vcq[((uint64_t)pk->far_ds * (uint64_t)sim->np +
+		    (uint64_t)pk->far_din) * (uint64_t)sim->V +
 		    (uint64_t)pk->far_pv];
 		vc_push(sim, q, idx);
 		if (ext)
@@ -912,9 +873,10 @@ first_due(const tt_sim *sim)
 static __attribute__((noinline)) void
 ready_sweep(tt_sim *sim, uint64_t t)
 {
-	uint64_t i;
+	uint64_t npv = (uint64_t)sim->ns * (uint64_t)sim->np *
+	    (uint64_t)sim->V, i;
 
-	for (i = 0; i < sim->nvq; i++) {
+	for (i = 0; i < npv; i++) {
 		struct vcq *q = &sim->vcq[i];
 
 		if (q->cnt > 0 && vcq_ahead(q->ready, t) < 0)
@@ -938,11 +900,12 @@ reset_state(tt_sim *sim)
 		for (o = 0; o < sim->np; o++) {
 			uint64_t so = (uint64_t)s * (uint64_t)sim->np + (uint64_t)o;
 
-			for (v = 0; v < sim->nvc[side][o]; v++) {
-				uint64_t j = sim->port[so].vc0 + (uint64_t)v;
+			for (v = 0; v < sim->V; v++) {
+				struct vcq *q = &sim->vcq[so * (uint64_t)sim->V + (uint64_t)v];
 
-				sim->vcq[j].cnt = 0;
-				sim->cred[j] = sim->pcap[side][o];
+				q->cnt = 0;
+				sim->cred[so * (uint64_t)sim->V + (uint64_t)v] =
+				    v < sim->nvc[side][o] ? sim->pcap[side][o] : 0;
 			}
 		}
 	}
@@ -962,7 +925,6 @@ reset_state(tt_sim *sim)
 	for (i = 0; i < sim->ns; i++) {
 		sim->sw[i].wake = UINT64_MAX;
 		sim->sw[i].oreq = 0;
-		sim->sw[i].listed = 0;
 	}
 	sim->nactive = sim->nsleep = sim->nfar = 0;
 	for (i = 0; i < NIC_WHEEL; i++)
@@ -1013,24 +975,18 @@ credits_step(tt_sim *sim, uint64_t t, const int pf)
 {
 	uint32_t b = (uint32_t)(t & (sim->W - 1)), i, n = sim->wheel_n[b];
 	const uint32_t *list = sim->wheel[b];
-	/* copies: a store to cred[] (bytes) could alias *sim */
-	const uint32_t vshift = (uint32_t)sim->vshift, vmask = (uint32_t)sim->V - 1;
-	uint8_t *const cred = sim->cred;
-	struct port *const port = sim->port;
 
 	for (i = 0; i < n; i++) {
-		uint32_t idx = list[i], so = idx >> vshift;
-		struct port *po = &port[so];
+		uint32_t idx = list[i], so = idx >> sim->vshift;
+		struct port *po = &sim->port[so];
 
-		/* the port first, then from it where its credits are */
-		if (pf && i + PF_AHEAD < n)
-			__builtin_prefetch(&port[list[i + PF_AHEAD] >> vshift]);
-		if (pf && i + PF_AHEAD / 2 < n) {
-			__builtin_prefetch(&cred[sim_cred_of(sim,
-			    list[i + PF_AHEAD / 2])]);
+		if (pf && i + PF_AHEAD < n) {
+			__builtin_prefetch(&sim->cred[list[i + PF_AHEAD]]);
+			__builtin_prefetch(&sim->port[list[i + PF_AHEAD] >>
+			    sim->vshift]);
 		}
 
-		cred[po->vc0 + (idx & vmask)]++;
+		sim->cred[idx]++;
 		/* a request may have been waiting for this credit */
 		if (po->cwait) {
 			uint64_t e = po->out_busy > t ? po->out_busy : t;
@@ -1100,10 +1056,8 @@ jump(tt_sim *sim, uint64_t t, uint64_t wake, int until_empty)
 	for (i = 0; i < sim->W2; i++) {
 		uint32_t j;
 
-		for (j = 0; j < sim->sw_wheel_n[i]; j++) {
+		for (j = 0; j < sim->sw_wheel_n[i]; j++)
 			sim->sw[sim->sw_wheel[i][j]].wake = UINT64_MAX;
-			sim->sw[sim->sw_wheel[i][j]].listed = 0;
-		}
 		sim->sw_wheel_n[i] = 0;
 	}
 	if (!until_empty && t < sim->wend && wake > sim->wend)
@@ -1121,14 +1075,15 @@ static inline void
 pf_nic(const tt_sim *sim, uint32_t pe)
 {
 	const uint64_t np = (uint64_t)sim->np, so = (uint64_t)pe * np +
-	    np - 1, vb = sim_vc0(sim, pe, sim->np - 1);
+	    np - 1;
 
 	__builtin_prefetch(&sim->nic[pe]);
-	__builtin_prefetch(&sim->cred[vb]);
-	pf_range(&sim->vcq[vb], (size_t)sim->nvc[side_of(sim, pe)][sim->np -
-	    1] * sizeof(struct vcq));
+	__builtin_prefetch(&sim->cred[so * (uint64_t)sim->V]);
+	pf_range(&sim->vcq[so * (uint64_t)sim->V],
+	    (size_t)sim->V * sizeof(struct vcq));
 	pf_range(&sim->port[(uint64_t)pe * np], np * sizeof(struct port));
 	pf_range(&sim->want[so * np], np * sizeof(uint32_t));
+	__builtin_prefetch(&sim->rt[pe]);
 	__builtin_prefetch(&sim->sw[pe]);
 }
 
@@ -1406,8 +1361,8 @@ void
 sim_receive_packet(tt_sim *sim, uint32_t ds, int din, int pv,
     const struct pkt *pk)
 {
-	struct vcq *dq = &sim->vcq[sim->port[(uint64_t)ds *
-	    (uint64_t)sim->np + (uint64_t)din].vc0 + (uint64_t)pv];
+	struct vcq *dq = &sim->vcq[((uint64_t)ds * (uint64_t)sim->np +
+	    (uint64_t)din) * (uint64_t)sim->V + (uint64_t)pv];
 	uint32_t idx = pool_get(sim);
 
 	sim->slot[idx] = *pk;

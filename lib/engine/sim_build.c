@@ -254,13 +254,6 @@ sim_layout(tt_sim *sim)
 		sim->vshift++;
 	}
 	layout_lanes(sim);
-	for (side = 0; side < 2; side++) {
-		sim->nvs[side] = 0;
-		for (o = 0; o < sim->np; o++) {
-			sim->vbase[side][o] = sim->nvs[side];
-			sim->nvs[side] += (uint32_t)sim->nvc[side][o];
-		}
-	}
 	for (side = 0; side < 2; side++)
 		for (o = 0; o < sim->np; o++) {
 			const char *from;
@@ -280,14 +273,6 @@ switch_slots(const tt_sim *sim, int side)
 	for (o = 0; o < sim->np; o++)
 		n += (uint64_t)sim->nvc[side][o] * (uint64_t)sim->pcap[side][o];
 	return n;
-}
-
-/* The VCs of ns switches (even ns for a twin torus): vcq[]'s length. */
-static uint64_t
-vcs_of(const tt_sim *sim, uint64_t ns)
-{
-	return sim->net->twin ? (uint64_t)(sim->nvs[0] + sim->nvs[1]) *
-	    (ns / 2) : (uint64_t)sim->nvs[0] * ns;
 }
 
 /* Packets of ns switches' buffers, all full (even ns for a twin torus). */
@@ -328,20 +313,6 @@ switch_wheel_size(const tt_simparams *p)
 	return w;
 }
 
-/*
- * Entries per switch in a list of the switch wheel.  A switch enters a
- * cycle's list once per time it is processed before that cycle, and a
- * wake-up is never more than W2 - 1 cycles ahead: W2 entries per switch
- * per list are enough.  When the switches are many (so that their state
- * matters) and W2 <= SW_LISTED, a switch is listed in a list at most once
- * (sim.c's sched_switch(), sim->once): one entry.
- */
-static uint32_t
-sw_list_room(uint32_t w2, int once)
-{
-	return once ? 1 : w2;
-}
-
 /* Credits can be due beyond the wheel (a credit leaves up to P - 1 + L
  * cycles after its grant). */
 static int
@@ -372,19 +343,16 @@ sim_epoch(const tt_simparams *p)
 	return e;
 }
 
-/* The bytes of sim_memory_switches() with `room` entries per switch in
- * each list of the switch wheel. */
-static uint64_t
-switches_bytes(const tt_net *net, const tt_simparams *p, uint64_t ns,
-    uint32_t room)
+uint64_t
+sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 {
 	tt_sim tmp;
-	uint64_t nvq, per_port, total;
+	uint64_t npv, per_port, total;
 	uint64_t rtab = 0;
 	int d;
 
 	sim_layout_of(&tmp, net, p);
-	nvq = vcs_of(&tmp, ns);
+	npv = ns * (uint64_t)tmp.np * (uint64_t)tmp.V;
 	/* struct port, link_flits, want, and the credit wheel */
 	per_port = sizeof(struct port) + 8 +
 	    4 * (uint64_t)tmp.np + (uint64_t)wheel_size(p) * 4;
@@ -398,39 +366,13 @@ switches_bytes(const tt_net *net, const tt_simparams *p, uint64_t ns,
 		rtab += rows * ((uint64_t)net->k[d] * sizeof(tt_hop) + 16 + 32);
 	}
 	/* the packet pool is mapped, not allocated: tt_sim_memory_packets() */
-	total = nvq * (sizeof(struct vcq) + sizeof(*tmp.cred)) +
+	total = npv * (sizeof(struct vcq) + sizeof(*tmp.cred)) +
 	    ns * (uint64_t)tmp.np * per_port +
-	    rtab + ns * (sizeof(struct sw) +
+	    rtab + ns * (sizeof(struct sw) + sizeof(struct sim_rt) +
 	    sizeof(struct nic) + 4 + 4 + 4 +
-	    (uint64_t)switch_wheel_size(p) * room * 4) +
+	    (uint64_t)switch_wheel_size(p) * switch_wheel_size(p) * 4) +
 	    (2 * TT_SIM_BATCHES + 1) * sizeof(struct sim_batch);
 	return total;
-}
-
-/* Above this, the switches' state is out of the caches' reach: a hop's
- * records are misses to memory, and the cycle loop prefetches them. */
-#define SIM_BIG ((uint64_t)32 << 20)
-
-/* The switches' state is far larger than the caches (sim->big): counted
- * with one entry per switch in each list of the switch wheel. */
-static int
-switches_big(const tt_net *net, const tt_simparams *p, uint64_t ns)
-{
-	return switches_bytes(net, p, ns, 1) > SIM_BIG;
-}
-
-/* sim->once for a part of ns switches. */
-static int
-switches_once(const tt_net *net, const tt_simparams *p, uint64_t ns)
-{
-	return switches_big(net, p, ns) && switch_wheel_size(p) <= SW_LISTED;
-}
-
-uint64_t
-sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
-{
-	return switches_bytes(net, p, ns, sw_list_room(switch_wheel_size(p),
-	    switches_once(net, p, ns)));
 }
 
 uint64_t
@@ -513,25 +455,25 @@ rows_grow(struct sim_rows *r)
 	return 0;
 }
 
-/* The number of the shared copy of row h[0..len); -1 if out of memory. */
-static int64_t
+/* The shared copy of row h[0..len); NULL if out of memory. */
+static tt_hop *
 rows_intern(struct sim_rows *r, const tt_hop *h, uint32_t len)
 {
 	uint32_t j, i;
 
 	if (r->n + 1 > r->cap && rows_grow(r) < 0)
-		return -1;
+		return NULL;
 	j = row_hash(h, len) & (r->hcap - 1);
 	for (; (i = r->hash[j]) != 0; j = (j + 1) & (r->hcap - 1))
 		if (r->len[i - 1] == len &&
 		    memcmp(r->row[i - 1], h, len * sizeof(*h)) == 0)
-			return i - 1;
+			return r->row[i - 1];
 	if ((r->row[r->n] = malloc(len * sizeof(*h))) == NULL)
-		return -1;
+		return NULL;
 	memcpy(r->row[r->n], h, len * sizeof(*h));
 	r->len[r->n] = len;
 	r->hash[j] = ++r->n;
-	return r->n - 1;
+	return r->row[r->n - 1];
 }
 
 static void
@@ -549,32 +491,21 @@ rows_free(struct sim_rows *r)
 	free(r);
 }
 
-/* Switch s's routing table into its struct sw, its rows shared; -1 if
- * out of memory, or if the network has more distinct rows than struct sw
- * can number (SIM_ROWS_MAX: a sum of radixes far beyond any network's). */
+/* Switch s's routing table, its rows shared; -1 if out of memory. */
 static int
 sim_table(tt_sim *sim, uint32_t s)
 {
-	struct sw *w = &sim->sw[s];
-	tt_rtable rt;
-	int64_t r;
-	int d, ok = 0;
+	tt_rtable *rt = &sim->rt[s].t;
+	int d;
 
-	if (tt_rtable_build(sim->net, s + sim->s0, &rt) < 0)
+	if (tt_rtable_build(sim->net, s + sim->s0, rt) < 0)
 		return -1;
-	w->local[0] = rt.local[0];
-	w->local[1] = rt.local[1];
-	for (d = 0; d < rt.n; d++) {
-		w->here[d] = rt.here[d];
-		if ((r = rows_intern(sim->rows, rt.dim[d],
-		    (uint32_t)sim->net->k[d])) < 0 || r >= SIM_ROWS_MAX)
-			ok = -1;
-		else
-			w->row[d] = (uint16_t)r;
-	}
-	tt_rtable_free(&rt);
-	sim->rowp = sim->rows->row;
-	return ok;
+	for (d = 0; d < rt->n; d++)
+		if ((rt->dim[d] = rows_intern(sim->rows, rt->dim[d],
+		    (uint32_t)sim->net->k[d])) == NULL)
+			return -1;
+	tt_rtable_free(rt);
+	return 0;
 }
 
 void
@@ -584,6 +515,9 @@ tt_sim_free(tt_sim *sim)
 
 	if (sim == NULL)
 		return;
+	if (sim->rt != NULL)
+		for (i = 0; i < sim->ns; i++)
+			tt_rtable_free(&sim->rt[i].t);
 	if (sim->wheel != NULL)
 		for (i = 0; i < sim->W; i++)
 			free(sim->wheel[i]);
@@ -594,6 +528,7 @@ tt_sim_free(tt_sim *sim)
 			free(sim->sw_wheel[i]);
 	free(sim->sw_wheel);
 	free(sim->sw_wheel_n);
+	free(sim->rt);
 	rows_free(sim->rows);
 	free(sim->vcq);
 	if (sim->slot != NULL)
@@ -645,7 +580,7 @@ check_table(const tt_sim *sim, uint32_t s)
 			int port = in < 2 * net->n ? in :
 			    in == 2 * net->n ? TT_PORT_INT : TT_PORT_NIC;
 			tt_hop a = tt_route(net, g, dst, port);
-			tt_hop b = sim_lookup(sim, s, dst, port);
+			tt_hop b = tt_rtable_lookup(net, &sim->rt[s].t, dst, port);
 
 			if (!same_decision(&a, &b))
 				return -1;
@@ -688,6 +623,10 @@ sim_wire(const tt_sim *sim, uint32_t g, int o, uint32_t *down, uint8_t *din,
 	    (uint64_t)net->local_port[side_of(sim, peer)][po]) * (uint64_t)sim->V);
 }
 
+/* Above this, the switches' state is out of the caches' reach: a hop's
+ * records are misses to memory, and the cycle loop prefetches them. */
+#define SIM_BIG ((uint64_t)32 << 20)
+
 tt_sim *
 sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
     uint32_t end)
@@ -716,8 +655,7 @@ sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
 	sim->far_pkts = (uint32_t)(sim->L + sim->R) > sim->W2 - 2;
 	sim->far = sim->far_pkts || far_credits(p);
 	sim->epoch = sim_epoch(p);
-	sim->big = switches_big(net, p, sim->ns);
-	sim->once = switches_once(net, p, sim->ns);
+	sim->big = sim_memory_switches(net, p, sim->ns) > SIM_BIG;
 	return sim;
 }
 
@@ -789,14 +727,13 @@ static int
 sim_alloc(tt_sim *sim)
 {
 	uint64_t npo = (uint64_t)sim->ns * (uint64_t)sim->np;
-	uint64_t nslots;
+	uint64_t npv = npo * (uint64_t)sim->V, nslots;
 	uint32_t i;
 
 	nslots = pool_packets(sim, sim->ns);
 	if (nslots >= UINT32_MAX)
 		return -1;
-	sim->nvq = vcs_of(sim, sim->ns);
-	sim->vcq = sim_calloc(sim->nvq, sizeof(*sim->vcq));
+	sim->vcq = sim_calloc(npv, sizeof(*sim->vcq));
 	sim->nslot = nslots > 0 ? nslots : 1;
 	if ((sim->slot = pool_map(sim->nslot, sizeof(struct pkt))) == NULL)
 		return -1;
@@ -809,11 +746,12 @@ sim_alloc(tt_sim *sim)
 		    sizeof(struct far_cred))) == NULL)
 			return -1;
 	}
-	sim->cred = sim_calloc(sim->nvq, sizeof(*sim->cred));
+	sim->cred = sim_calloc(npv, sizeof(*sim->cred));
 	sim->port = sim_calloc_lines(npo, sizeof(*sim->port));
 	sim->want = sim_calloc(npo * (uint64_t)sim->np, sizeof(uint32_t));
-	sim->sw = sim_calloc_lines(sim->ns, sizeof(*sim->sw));
+	sim->sw = sim_calloc(sim->ns, sizeof(*sim->sw));
 	sim->link_flits = sim_calloc(npo, sizeof(uint64_t));
+	sim->rt = sim_calloc_lines(sim->ns, sizeof(*sim->rt));
 	sim->nic = sim_calloc(sim->ns, sizeof(struct nic));
 	sim->active = sim_calloc(sim->ns, sizeof(uint32_t));
 	sim->nic_bucket = sim_calloc(NIC_WHEEL, sizeof(uint32_t));
@@ -823,9 +761,12 @@ sim_alloc(tt_sim *sim)
 	sim->sw_wheel_n = sim_calloc(sim->W2, sizeof(uint32_t));
 	if (sim->sw_wheel == NULL || sim->sw_wheel_n == NULL || sim->sw == NULL)
 		return -1;
+	/* A switch enters one cycle's list once per time it is processed
+	 * before that cycle, and a wake-up is never more than W2 - 1 cycles
+	 * ahead: W2 entries per switch per list are enough. */
 	for (i = 0; i < sim->W2; i++)
-		if ((sim->sw_wheel[i] = sim_calloc((size_t)sim->ns *
-		    sw_list_room(sim->W2, sim->once), sizeof(uint32_t))) == NULL)
+		if ((sim->sw_wheel[i] = sim_calloc((size_t)sim->ns * sim->W2,
+		    sizeof(uint32_t))) == NULL)
 			return -1;
 	sim->batch = sim_calloc(TT_SIM_BATCHES + 1, sizeof(*sim->batch));
 	sim->bglob = sim_calloc(TT_SIM_BATCHES, sizeof(*sim->bglob));
@@ -834,7 +775,7 @@ sim_alloc(tt_sim *sim)
 	sim->wheel = sim_calloc(sim->W, sizeof(uint32_t *));
 	sim->wheel_n = sim_calloc(sim->W, sizeof(uint32_t));
 	if (!sim->vcq || !sim->cred || !sim->port ||
-	    !sim->want || !sim->link_flits || !sim->nic ||
+	    !sim->want || !sim->link_flits || !sim->rt || !sim->nic ||
 	    !sim->active || !sim->nic_bucket || !sim->nic_link || !sim->nic_far || !sim->wheel || !sim->wheel_n)
 		return -1;
 	/* At most one credit per input port per cycle: a granted input
@@ -864,14 +805,13 @@ sim_build(tt_sim *sim)
 		for (o = 0; o < sim->np; o++) {
 			uint64_t so = (uint64_t)s * (uint64_t)sim->np + (uint64_t)o;
 			uint32_t down, up;
-			struct port *pt = &sim->port[so];
 
-			pt->vc0 = (uint32_t)sim_vc0(sim, s, o);
 			/* the link is symmetric: the buffer at the far end
 			 * of output o has the same VCs */
 			for (v = 0; v < sim->nvc[side][o]; v++)
-				sim->cred[pt->vc0 + (uint64_t)v] =
+				sim->cred[so * (uint64_t)sim->V + (uint64_t)v] =
 				    sim->pcap[side][o];
+			struct port *pt = &sim->port[so];
 
 			sim_wire(sim, g, o, &down, &pt->down_in, &up);
 			/* local ids here, REMOTE for another part's */

@@ -137,29 +137,17 @@ deadlock_walk(tt_sim *sim, uint64_t ns, const uint32_t *st,
 static uint32_t *
 vc_states(const tt_sim *sim)
 {
-	uint64_t npo = (uint64_t)sim->ns * (uint64_t)sim->np, so;
-	uint32_t *st = calloc(npo ? npo * (uint64_t)sim->V : 1, sizeof(uint32_t));
-	int v;
+	uint64_t npv = (uint64_t)sim->ns * (uint64_t)sim->np * (uint64_t)sim->V, i;
+	uint32_t *st = calloc(npv ? npv : 1, sizeof(uint32_t));
 
 	if (st == NULL)
 		return NULL;
-	/* named (s*np+o)*V+v, as the walk names them */
-	for (so = 0; so < npo; so++) {
-		const int nv = sim->nvc[side_of(sim, (uint32_t)(so /
-		    (uint64_t)sim->np))][so % (uint64_t)sim->np];
-
-		for (v = 0; v < nv; v++) {
-			const struct vcq *q = &sim->vcq[sim->port[so].vc0 +
-			    (uint64_t)v];
-
-			if (q->cnt > 0)
-				st[so * (uint64_t)sim->V + (uint64_t)v] =
-				    (uint32_t)(sim->ext && (q->cls &
-				    VCQ_FIXED)) << 17 | 1u << 16 |
-				    (uint32_t)q->out << 8 |
-				    (q->cls & ~VCQ_FIXED);
-		}
-	}
+	for (i = 0; i < npv; i++)
+		if (sim->vcq[i].cnt > 0)
+			st[i] = (uint32_t)(sim->ext &&
+			    (sim->vcq[i].cls & VCQ_FIXED)) << 17 |
+			    1u << 16 | (uint32_t)sim->vcq[i].out << 8 |
+			    (sim->vcq[i].cls & ~VCQ_FIXED);
 	return st;
 }
 

@@ -14,15 +14,7 @@
  * the cycle loop allocates nothing.  Indices:
  *   s            switch = card id (minus s0 in a partitioned run)
  *   s*np + o     a port of a switch (o < np-1: card_port order, np-1: PE)
- *   port[s*np+o].vc0 + v
- *                a VC of that port in vcq[] and cred[] (sim_vc0()): a
- *                switch's VCs one after the other, as many as its ports
- *                have, not np times the most any port has
- *   (s*np+o)*V+v the name of that VC where one is passed around (credits
- *                in flight, up_cred, a partitioned run's messages, the
- *                deadlock's channels; V = the most VCs any port has,
- *                rounded up to a power of two): 32 bits, and the port is
- *                its bits above vshift
+ *   (s*np+o)*V+v a VC of that port (V = the most VCs any port has)
  * An input VC is a queue of packets linked through the packets
  * themselves; cred[] holds, for every output VC, the free places of the
  * input VC at the other end of the link.  For the PE port, cred[] holds
@@ -122,7 +114,6 @@ struct port {
 	                     * if another rank's */
 	uint32_t up_cred;   /* input: cred[] index (vc 0) of the output
 	                     * feeding it, REMOTE if another rank's */
-	uint32_t vc0;       /* vcq[] and cred[] index of its VC 0 */
 	uint8_t down_in;    /* output: the far end's input port */
 	uint8_t cwait;      /* output: a request waits for credits */
 	uint8_t rr_out;     /* output: next input port to favour */
@@ -131,26 +122,21 @@ struct port {
 _Static_assert(sizeof(struct port) == 64, "struct port is a cache line");
 
 /*
- * A switch's own scheduling and its routing table, one cache line: a new
- * head reads the table and then schedules the switch, so in a large
- * network a separate table was a second miss.  The table is tt_rtable's
- * compact form with its rows shared (sim_build.c): the switch's
- * coordinates, the hops to the node's own PEs, and for each dimension the
- * number of its row in sim->rowp (sim_lookup()).
+ * A switch's routing table on a cache line boundary: what a lookup reads
+ * of it (its coordinates, the local hops and the rows of the first three
+ * dimensions) is then one line, not two.
  */
+struct sim_rt {
+	tt_rtable t;
+} __attribute__((aligned(64)));
+
+/* A switch's own scheduling, both read whenever it is touched. */
 struct sw {
 	uint64_t wake;      /* its next arbitration (sw_wheel), UINT64_MAX
 	                     * when not scheduled */
 	uint32_t oreq;      /* outputs with a nonzero req */
-	uint32_t listed;    /* bit b: listed in sw_wheel[b] (sim->once, see
-	                     * sched_switch()) */
-	tt_hop local[2];    /* destination on this node: PE0, PE1 */
-	uint16_t here[TT_MAX_DIMS];
-	uint16_t row[TT_MAX_DIMS];  /* dimension d's row: rowp[row[d]] */
-} __attribute__((aligned(64)));
-_Static_assert(sizeof(struct sw) == 64, "struct sw is a cache line");
-/* rows a simulator can tell apart (struct sw's row[]) */
-#define SIM_ROWS_MAX 65536
+	uint32_t pad;
+};
 
 struct nic {
 	tt_srcpkt sp;       /* the pending packet, written by the source */
@@ -171,8 +157,6 @@ struct nic {
  */
 #define WHEEL_NEAR_L 64
 #define SW_NEAR 30
-/* Up to this W2 a switch can be listed in a cycle's list at most once. */
-#define SW_LISTED 32
 /* A credit due beyond the credit wheel: due (its low 32 bits, within
  * 2^31 of now as L <= TT_LATENCY_MAX), cred[] index, the next in the far
  * list or its free list. */
@@ -209,13 +193,8 @@ struct tt_sim {
 	int nvc[2][TT_NPORTS];  /* VCs per local port, by card side */
 	int ncls[2][TT_NPORTS]; /* the core's VC classes on that port */
 	int port_id[2][TT_NPORTS];
-	/* where each port's VCs start in its switch's block of vcq[] and
-	 * cred[], and the VCs of a switch of each side (sim_vc0()) */
-	uint32_t vbase[2][TT_NPORTS];
-	uint32_t nvs[2];
-	uint64_t nvq;           /* VCs of this part: vcq[]'s and cred[]'s length */
 
-	struct vcq *vcq;        /* nvq */
+	struct vcq *vcq;        /* ns*np*V */
 	struct pkt *slot;       /* the pool: nslot packets, mapped (sim_build.c) */
 	uint64_t nslot;
 	uint32_t pool_free;     /* a list through pkt.next, PKT_NONE if empty */
@@ -230,12 +209,12 @@ struct tt_sim {
 	 */
 	struct lag { uint32_t ds, idx; uint8_t din, pv; } lag[LAG];
 	uint32_t nlag, lag0;
-	uint8_t *cred;          /* nvq (<= VC_MAX_PKTS) */
+	uint8_t *cred;          /* ns*np*V (<= VC_MAX_PKTS) */
 	struct port *port;      /* ns*np */
 	uint32_t *want;         /* (ns*np+in)*np+o: VCs of in whose head wants o */
 	struct sw *sw;          /* ns */
-	struct sim_rows *rows;  /* the routing rows, shared (sim_build.c) */
-	tt_hop **rowp;          /* the rows, by number (struct sw's row[]) */
+	struct sim_rt *rt;      /* ns, their rows shared (sim_build.c) */
+	struct sim_rows *rows;
 	uint64_t *link_flits;   /* ns*np: port[].win_flits after a run */
 
 	struct nic *nic;        /* ns (one PE per switch) */
@@ -286,10 +265,8 @@ struct tt_sim {
 	 */
 	int ext, pkt_route, far;
 	/* the switches' state is far larger than the caches: the cycle loop
-	 * prefetches (sim.c), and if W2 <= SW_LISTED a switch is listed once
-	 * per list of the switch wheel (once, sw[].listed; sim.c's
-	 * sched_switch()) */
-	int big, once;
+	 * prefetches (sim.c) */
+	int big;
 	uint8_t t1pv[TT_MAX_VCS][TT_MAX_EXT];
 
 	tt_sim_deliver_fn on_deliver;
@@ -342,50 +319,6 @@ static inline int
 side_of(const tt_sim *sim, uint32_t s)
 {
 	return (int)(s & sim->side_mask);
-}
-
-/* Where port o of switch s (local id) has its VC 0 in vcq[] and cred[]
- * (port[].vc0 holds the same, for code that reads the port anyway).  A
- * twin torus's switches alternate sides, and a node, the pair, has
- * nvs[0] + nvs[1] VCs (a part holds whole nodes). */
-static inline uint64_t
-sim_vc0(const tt_sim *sim, uint32_t s, int o)
-{
-	const uint32_t side = s & sim->side_mask;
-
-	return (uint64_t)(s >> sim->side_mask) * (sim->nvs[0] +
-	    (sim->side_mask ? sim->nvs[1] : 0)) + side * sim->nvs[0] +
-	    sim->vbase[side][o];
-}
-
-/* The hop of a packet for PE dst that entered switch s (local id) on
- * in_port: tt_rtable_lookup() on the switch's compact table. */
-static inline tt_hop
-sim_lookup(const tt_sim *sim, uint32_t s, uint32_t dst, int in_port)
-{
-	const tt_net *net = sim->net;
-	const struct sw *w = &sim->sw[s];
-	const uint16_t *dc = net->coord +
-	    (size_t)tt_card_node(net, dst) * (size_t)net->n;
-	tt_hop h;
-	int d;
-
-	for (d = 0; d < net->n; d++)
-		if (dc[d] != w->here[d])
-			break;
-	h = d == net->n ? w->local[tt_card_side(net, dst)] :
-	    sim->rowp[w->row[d]][dc[d]];
-	h.bubble = net->deadlock == TT_DL_BUBBLE ?
-	    (uint8_t)tt_route_bubble(net, in_port, &h) : 0;
-	return h;
-}
-
-/* The cred[] index of the VC named idx ((s*np+o)*V+v). */
-static inline uint64_t
-sim_cred_of(const tt_sim *sim, uint32_t idx)
-{
-	return sim->port[idx >> sim->vshift].vc0 +
-	    (uint64_t)(idx & ((uint32_t)sim->V - 1));
 }
 
 /* ---- sim_build.c ---- */

@@ -59,8 +59,8 @@ put_packet(tt_sim *sim, uint32_t s, int in, int v, uint32_t src,
 	pk.dst = dst;
 	pk.tag = tag;
 	pk.flits = (uint16_t)sim->P;
-	sim->cred[sim_cred_of(sim, sim->port[(uint64_t)s * (uint64_t)sim->np +
-	    (uint64_t)in].up_cred + (uint32_t)v)]--;
+	sim->cred[sim->port[(uint64_t)s * (uint64_t)sim->np +
+	    (uint64_t)in].up_cred + (uint32_t)v]--;
 	sim_receive_packet(sim, s, in, v, &pk);
 }
 
@@ -117,8 +117,8 @@ fn5_case(enum tt_t1vc mode, uint64_t *xplus, uint64_t *xm_first)
 	in_int = net.local_port[0][TT_PORT_INT];
 	out_xp = net.local_port[0][tt_port_of(0, 0)];
 	for (v = 0; v < sim->nvc[0][out_xp]; v++)
-		sim->cred[sim->port[(uint64_t)c0 * (uint64_t)np +
-		    (uint64_t)out_xp].vc0 + (uint64_t)v] = 0;
+		sim->cred[((uint64_t)c0 * (uint64_t)np + (uint64_t)out_xp) *
+		    (uint64_t)sim->V + (uint64_t)v] = 0;
 	put_packet(sim, c0, in_int, 0, c1, xp_dst, 0);
 	put_packet(sim, c0, in_int, 3, c1, xm_dst, 1);
 	put_packet(sim, c0, in_int, 3, c1, xm_dst, 2);
@@ -175,7 +175,7 @@ test_ready_after_long_wait(void **state)
 	b = tt_node_index(&net, n1);
 	out = net.local_port[0][tt_port_of(0, 0)];
 	assert_int_equal(tt_route(&net, a, b, TT_PORT_NIC).port, tt_port_of(0, 0));
-	cb = sim->port[(uint64_t)a * (uint64_t)sim->np + (uint64_t)out].vc0;
+	cb = ((uint64_t)a * (uint64_t)sim->np + (uint64_t)out) * (uint64_t)sim->V;
 	for (v = 0; v < sim->nvc[0][out]; v++)
 		sim->cred[cb + (uint64_t)v] = 0;
 	put_packet(sim, a, sim->np - 1, 0, a, b, 1);

@@ -301,7 +301,7 @@ test_check_routes_nd(void **state)
 	assert_int_equal(tt_sim_check_routes(sim), 0);
 	for (s = 0; s < net.ncards; s++)
 		for (v = 0; v < k[3]; v++) {
-			tt_hop *h = &sim->rowp[sim->sw[s].row[3]][v];
+			tt_hop *h = &sim->rt[s].t.dim[3][v];
 
 			if (h->type == TT_HOP_EXT && h->dim == 3) {
 				h->dim = TT_MAX_DIMS - 1;
@@ -340,13 +340,11 @@ test_rows_shared(void **state)
 	for (d = 0; d < 3; d++) {
 		n = 0;
 		for (s = 0; s < net.ncards; s++) {
-			const tt_hop *row = sim->rowp[sim->sw[s].row[d]];
-
-			for (i = 0; i < n && seen[i] != row; i++)
+			for (i = 0; i < n && seen[i] != sim->rt[s].t.dim[d]; i++)
 				;
 			if (i == n) {
 				assert_true(n < 64);
-				seen[n++] = row;
+				seen[n++] = sim->rt[s].t.dim[d];
 			}
 		}
 		assert_int_equal(n, 2 * k[d]);
@@ -356,12 +354,9 @@ test_rows_shared(void **state)
 }
 
 /*
- * The prefetching cycle loop of large networks (sim->big) only reads, and
- * listing a switch once per list of the switch wheel (sim->once, large
- * networks too) changes no order: the same run with and without both
- * gives the same numbers, on a twin torus under vc and under bubble
- * (whose lanes take the ext loop).  (The lists keep the room of a small
- * network, more than once needs.)
+ * The prefetching cycle loop of large networks (sim->big) only reads: the
+ * same run with and without it gives the same numbers, on a twin torus
+ * under vc and under bubble (whose lanes take the ext loop).
  */
 static void
 prefetch_case(const char *ports, enum tt_deadlock dl)
@@ -388,10 +383,7 @@ prefetch_case(const char *ports, enum tt_deadlock dl)
 		assert_int_equal(tt_sim_create(&sim, &net, &p, err,
 		    sizeof(err)), 0);
 		assert_false(sim->big);
-		assert_false(sim->once);
-		assert_true(sim->W2 <= SW_LISTED);
 		sim->big = big;
-		sim->once = big;
 		tt_sim_run(sim, &src, 0, &r[big], NULL, NULL);
 		tt_sim_free(sim);
 		tt_traffic_free(&tr);
