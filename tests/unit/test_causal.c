@@ -38,20 +38,6 @@
 #include "engine/sim_int.h"            /* the deliver hook, called by hand */
 #include "tt_test.h"
 
-static const int K222[3] = {2, 2, 2};
-
-static tt_sim *
-small_sim(tt_net *net)
-{
-	tt_simparams p;
-	tt_sim *sim;
-	char err[256];
-
-	tt_test_net(net, 3, K222, 1, "D", TT_DL_VC);
-	tt_simparams_default(&p);
-	assert_int_equal(tt_sim_create(&sim, net, &p, err, sizeof(err)), 0);
-	return sim;
-}
 
 /* ---- the engine's hook ---- */
 
@@ -110,7 +96,7 @@ test_wait_and_wake(void **state)
 
 	(void)state;
 	memset(&h, 0, sizeof(h));
-	h.sim = small_sim(&net);
+	h.sim = tt_test_sim222(&net);
 	assert_int_equal(tt_sim_on_deliver(h.sim, hook_deliver, &h, NULL, 0), 0);
 	tt_sim_run(h.sim, &src, 1, &res, NULL, NULL);
 	assert_int_equal(res.delivered, 2);
@@ -188,7 +174,7 @@ replay_lines(const tt_dep *d, int n, struct seen *s, char *warn,
 	FILE *f;
 
 	tt_replay_params_default(&p);
-	sim = small_sim(&net);
+	sim = tt_test_sim222(&net);
 	memset(s, 0, sizeof(*s));
 	assert_int_equal(tt_causal_create(&c, in, &p, sim, err, sizeof(err)), 0);
 	tt_causal_on_message(c, on_msg, s);
@@ -595,7 +581,7 @@ test_packets_of_4gib(void **state)
 	tt_replay_params_default(&p);
 	p.net.packet_flits = 1;
 	p.net.flit_bytes = 1;
-	sim = small_sim(&net);
+	sim = tt_test_sim222(&net);
 	assert_int_equal(tt_causal_create(&c, in, &p, sim, err, sizeof(err)), 0);
 	src = tt_causal_source(c);
 	for (i = 0; i < 3; i++) {
@@ -639,7 +625,7 @@ test_gaps_past_the_clock(void **state)
 		d[i].gap_ns = UINT64_MAX;
 	}
 	tt_replay_params_default(&p);
-	sim = small_sim(&net);
+	sim = tt_test_sim222(&net);
 	assert_int_equal(tt_causal_create(&c, in, &p, sim, err, sizeof(err)), 0);
 	src = tt_causal_source(c);
 	tt_sim_run(sim, &src, 1, &res, NULL, NULL);

@@ -33,20 +33,6 @@
 #include "twintorus/params.h"
 #include "tt_test.h"
 
-static const int K222[3] = {2, 2, 2};
-
-static tt_sim *
-small_sim(tt_net *net)
-{
-	tt_simparams p;
-	tt_sim *sim;
-	char err[256];
-
-	tt_test_net(net, 3, K222, 1, "D", TT_DL_VC);
-	tt_simparams_default(&p);
-	assert_int_equal(tt_sim_create(&sim, net, &p, err, sizeof(err)), 0);
-	return sim;
-}
 
 /* A source's result with every count of the layer. */
 struct res {
@@ -133,7 +119,7 @@ static void
 test_packets(void **state)
 {
 	tt_net net;
-	tt_sim *sim = small_sim(&net);
+	tt_sim *sim = tt_test_sim222(&net);
 	struct src s;
 	tt_srcpkt pk;
 	int i;
@@ -186,7 +172,7 @@ static void
 test_arrivals_at_dst(void **state)
 {
 	tt_net net;
-	tt_sim *sim = small_sim(&net);
+	tt_sim *sim = tt_test_sim222(&net);
 	struct src s;
 	uint32_t a, b;
 
@@ -255,7 +241,7 @@ static void
 test_arrivals_at_src_and_window(void **state)
 {
 	tt_net net;
-	tt_sim *sim = small_sim(&net);
+	tt_sim *sim = tt_test_sim222(&net);
 	struct src s;
 	uint32_t a, b;
 
@@ -293,7 +279,7 @@ test_counts_not_kept(void **state)
 		{MSG_MESSAGES, 0, TT_SIM_SUM},
 	};
 	tt_net net;
-	tt_sim *sim = small_sim(&net);
+	tt_sim *sim = tt_test_sim222(&net);
 	struct msgsrc_params p;
 	uint64_t messages[2] = {0, 77};
 	struct src s;
