@@ -574,6 +574,11 @@ const optdef modelopts_flags[] = {
 	    "each overhead"),
 	OPT_VAL("vc-bytes", OPT_VC_BYTES, "N[,M]",
 	    "buffer per VC in bytes (M: the internal link's)"),
+	OPT_VAL("shape-gbps", OPT_SHAPE_GBPS, "GBPS",
+	    "a token bucket of this rate on every link between switches "
+	    "(below the line rate)"),
+	OPT_VAL("burst-bytes", OPT_BURST_BYTES, "N",
+	    "that bucket's depth (default: a packet)"),
 	OPT_END
 };
 
@@ -615,6 +620,18 @@ modelopts_take(void *state, const struct optval *v)
 		return 0;
 	case OPT_VC_BYTES:
 		return vc_bytes_take(o, v);
+	case OPT_SHAPE_GBPS:
+		if (opt_real(v->cmd, v->flag, v->value, TT_LINK_GBPS_MIN,
+		    TT_LINK_GBPS_MAX, "a rate in Gb/s", &m->shape_gbps) < 0)
+			return -1;
+		m->set |= TT_MODEL_SHAPE_GBPS;
+		return 0;
+	case OPT_BURST_BYTES:
+		if (opt_int(v->cmd, v->flag, v->value, 1,
+		    TT_MODEL_BURST_BYTES_MAX, &m->burst_bytes) < 0)
+			return -1;
+		m->set |= TT_MODEL_BURST_BYTES;
+		return 0;
 	}
 	i = v->id - OPT_ROUTER_NS;
 	if (opt_real(v->cmd, v->flag, v->value, 0, TT_MODEL_NS_MAX,
@@ -769,6 +786,11 @@ model_json(FILE *f, const tt_model *m, const tt_model_cycles *c)
 		fprintf(f, "%d", m->internal_vc_bytes);
 	else
 		fprintf(f, "null");
+	/* only where links are shaped: the bucket as the engine has it */
+	if (c->shape_rate > 0)
+		fprintf(f, ", \"shape_gbps\": %.10g, \"burst_bytes\": %llu",
+		    m->shape_gbps, (unsigned long long)c->shape_burst *
+		    (unsigned long long)m->flit_bytes);
 	fprintf(f, ", \"flit_bytes\": %d, \"packet_flits\": %d, \"cycle_ns\": "
 	    "%.10g, \"router_cycles\": %d, \"link_cycles\": %d, \"send_cycles\": "
 	    "%llu, \"recv_cycles\": %llu, \"vc_flits\": %d, "

@@ -59,6 +59,8 @@ enum {
 	OPT_MODEL, OPT_ROUTER_NS, OPT_LINK_NS, OPT_SEND_NS, OPT_RECV_NS,
 	OPT_HOST_NS,
 	OPT_VC_BYTES,
+	OPT_SHAPE_GBPS,
+	OPT_BURST_BYTES,
 	/* recording (recordopts_flags) */
 	OPT_RECORD, OPT_CLOCK_SKEW,
 	/* dependency inference (inferopts_flags) */

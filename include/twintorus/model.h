@@ -25,6 +25,12 @@
  *                  port, split among its VCs) would hold fewer
  *   store_forward = store_forward (sim.h: each switch a link leads to
  *                  waits for a packet's tail)
+ *   shape_rate   = round(65536 * shape_gbps / link_gbps) (a link's token
+ *                  bucket refills that many 1/65536 flits a cycle; none
+ *                  when shape_gbps is unset or not below link_gbps)
+ *   shape_burst  = burst_bytes / flit_bytes (rounded down; a packet's
+ *                  flits when burst_bytes is unset, and a bucket must
+ *                  hold a whole packet)
  * The engine's zero-load latency (twintorus/sim.h) then holds in these
  * cycles: a packet of P flits crossing H links has a network latency of
  * (H + 1)(R + L) + L + P - 1 cycles, and its end-to-end latency adds
@@ -74,6 +80,11 @@ typedef struct tt_model {
 	double host_ns;       /* the hosts' turnaround outside a ttd trace:
 	                       * a frame written to the PE's TAP up to the
 	                       * application, and its answer down to the TAP */
+	double shape_gbps;    /* a token bucket on every link between
+	                       * switches: its rate (below link_gbps, which a
+	                       * frame then crosses at when the bucket holds
+	                       * its bytes) */
+	int burst_bytes;      /* that bucket's depth */
 	unsigned set;         /* which keys were given (bit per key) */
 } tt_model;
 
@@ -90,7 +101,9 @@ enum {
 	TT_MODEL_PACKET_FLITS      = 1u << 8,
 	TT_MODEL_HOST_NS           = 1u << 9,
 	TT_MODEL_STORE_FORWARD     = 1u << 10,
-	TT_MODEL_NKEYS             = 11
+	TT_MODEL_SHAPE_GBPS        = 1u << 11,
+	TT_MODEL_BURST_BYTES       = 1u << 12,
+	TT_MODEL_NKEYS             = 13
 };
 
 /* Latencies and overheads, ns: 0..1e10 (10 s; the engine takes R and L
@@ -104,6 +117,18 @@ enum {
  * VCs) to a packet for each of this many VCs when a model's packets are
  * longer. */
 #define TT_MODEL_PE_VCS           8
+/*
+ * Shaped links.  A link limited by a token bucket (tc's tbf, a cloud
+ * NIC's rate allowance) carries a frame at its line rate, link_gbps, when
+ * the bucket holds the frame's bytes, and otherwise holds it until it
+ * does; the bucket refills at shape_gbps up to burst_bytes.  A lone frame
+ * after an idle moment therefore does not pay its serialization at the
+ * shaped rate, and a long transfer runs at shape_gbps: a model that
+ * charged every byte at the sustained rate would be slow by the burst on
+ * every message.  Only links between switches are shaped, not a PE's.
+ */
+#define TT_MODEL_BURST_BYTES_MAX  (1 << 30)
+
 /* ttd's buffer per VC where credits: says nothing (daemon/ttd.h). */
 #define TT_MODEL_VC_BYTES_DEFAULT 65536
 
@@ -149,6 +174,7 @@ int tt_model_write(FILE *f, const tt_model *m, const char *comment);
 /* What a model became in the engine's units. */
 typedef struct tt_model_cycles {
 	double cycle_ns;
+	uint32_t shape_rate, shape_burst;  /* 0: links are not shaped */
 	int router, link;           /* R, L; 0: the model does not say */
 	uint64_t send, recv;        /* overheads (0 when unset) */
 	int vc_flits, int_vc_flits; /* 0: unset */

@@ -93,6 +93,13 @@ typedef struct tt_simparams {
 	 * default).  The PE's own link into its switch stays cut-through:
 	 * the NIC hands the packet over as it goes. */
 	int store_forward;
+	/* Shaped links (twintorus/model.h): every output to another switch
+	 * has a token bucket that refills shape_rate / 65536 flits a cycle
+	 * up to shape_burst flits and starts full.  A packet of f flits goes
+	 * onto the link only when the bucket holds f flits, which it takes;
+	 * until then the output waits.  0 (the default): no bucket. */
+	uint32_t shape_rate;
+	uint32_t shape_burst;
 } tt_simparams;
 
 void tt_simparams_default(tt_simparams *p);

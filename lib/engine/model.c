@@ -16,14 +16,14 @@
 static const char *const model_keys[TT_MODEL_NKEYS] = {
 	"link_gbps", "router_ns", "link_ns", "send_ns", "recv_ns",
 	"vc_bytes", "internal_vc_bytes", "flit_bytes", "packet_flits",
-	"host_ns", "store_forward"
+	"host_ns", "store_forward", "shape_gbps", "burst_bytes"
 };
 
 /* Key i holds a real (the rest are whole numbers: buffers, granularity). */
 static int
 is_real(int i)
 {
-	return i < 5 || i == 9;
+	return i < 5 || i == 9 || i == 11;
 }
 
 const char *
@@ -52,6 +52,8 @@ model_real(tt_model *m, int i)
 
 	if (i == 9)
 		return &m->host_ns;
+	if (i == 11)
+		return &m->shape_gbps;
 	return i < 5 ? r[i] : NULL;
 }
 
@@ -63,6 +65,8 @@ model_int(tt_model *m, int i)
 
 	if (i == 10)
 		return &m->store_forward;
+	if (i == 12)
+		return &m->burst_bytes;
 	return i >= 5 && i <= 8 ? n[i - 5] : NULL;
 }
 
@@ -138,8 +142,9 @@ tt_model_fill(tt_model *m, int frames)
 static int
 model_key(struct cfg_ctx *cx, const struct cfg_val *v, tt_model *m, int i)
 {
-	double lo = i == 0 ? TT_LINK_GBPS_MIN : 0;
-	double hi = i == 0 ? TT_LINK_GBPS_MAX : TT_MODEL_NS_MAX;
+	const int gbps = i == 0 || i == 11;
+	double lo = gbps ? TT_LINK_GBPS_MIN : 0;
+	double hi = gbps ? TT_LINK_GBPS_MAX : TT_MODEL_NS_MAX;
 	char qb[64];
 	double x;
 
@@ -150,6 +155,9 @@ model_key(struct cfg_ctx *cx, const struct cfg_val *v, tt_model *m, int i)
 		if (i <= 6)
 			return cfg_int(cx, v, TT_CREDIT_BYTES_MIN,
 			    TT_CREDIT_BYTES_MAX, model_int(m, i));
+		if (i == 12)
+			return cfg_int(cx, v, 1, TT_MODEL_BURST_BYTES_MAX,
+			    model_int(m, i));
 		return cfg_int(cx, v, 1, i == 7 ? TT_FLIT_BYTES_MAX :
 		    TT_PACKET_FLITS_MAX, model_int(m, i));
 	}
@@ -158,7 +166,7 @@ model_key(struct cfg_ctx *cx, const struct cfg_val *v, tt_model *m, int i)
 	if (!(x >= lo && x <= hi)) {
 		cfg_err(cx, &v->mark, "%s: %s is out of range (%g..%g%s)",
 		    v->path, cfg_number(v->node, qb, sizeof(qb)), lo, hi,
-		    i == 0 ? " Gb/s" : " ns");
+		    gbps ? " Gb/s" : " ns");
 		return -1;
 	}
 	*model_real(m, i) = x;
@@ -176,7 +184,7 @@ cfg_model(struct cfg_ctx *cx, const struct cfg_val *v, tt_model *m)
 		cfg_err(cx, &v->mark, "model: expected a mapping with keys "
 		    "link_gbps, router_ns, link_ns, send_ns, recv_ns, vc_bytes, "
 		    "internal_vc_bytes, flit_bytes, packet_flits, host_ns, "
-		    "store_forward; got %s",
+		    "store_forward, shape_gbps, burst_bytes; got %s",
 		    cfg_describe(v->node, qb, sizeof(qb)));
 		return;
 	}
@@ -302,6 +310,36 @@ latency_cycles(const char *key, double ns, double cycle_ns, int *out,
 	return 0;
 }
 
+/*
+ * The links' token bucket in the engine's units: a refill of shape_gbps /
+ * gbps flits a cycle in 1/65536 flit (at least one), and a depth of whole
+ * flits that holds a packet.  None when shape_gbps is unset or not below
+ * the line rate (the bucket would never hold a frame back).  0, or -1 with
+ * err.
+ */
+static int
+shape_cycles(const tt_model *m, int flit, double gbps, int packet,
+    tt_model_cycles *k, char *err, size_t errsz)
+{
+	double r;
+
+	if (!(m->set & TT_MODEL_SHAPE_GBPS) || !(m->shape_gbps < gbps))
+		return 0;
+	r = round(65536.0 * m->shape_gbps / gbps);
+	k->shape_rate = r < 1 ? 1 : (uint32_t)r;
+	if (!(m->set & TT_MODEL_BURST_BYTES)) {
+		k->shape_burst = (uint32_t)packet;
+		return 0;
+	}
+	k->shape_burst = (uint32_t)(m->burst_bytes / flit);
+	if (k->shape_burst < (uint32_t)packet)
+		return tt_errf(err, errsz, "model: burst_bytes %d holds %u "
+		    "flits of %d bytes, less than a packet (%d flits); a "
+		    "bucket must hold a whole frame", m->burst_bytes,
+		    k->shape_burst, flit, packet);
+	return 0;
+}
+
 int
 tt_model_apply(const tt_model *m, tt_simparams *p, tt_model_cycles *c,
     char *err, size_t errsz)
@@ -351,6 +389,8 @@ tt_model_apply(const tt_model *m, tt_simparams *p, tt_model_cycles *c,
 			    "flits); a buffer must hold a whole packet",
 			    m->internal_vc_bytes, k.int_vc_flits, flit, packet);
 	}
+	if (shape_cycles(m, flit, gbps, packet, &k, err, errsz) < 0)
+		return -1;
 	if (m->packet_flits > 0)
 		p->net.packet_flits = m->packet_flits;
 	/* the PE's port takes buffer_flits split among its VCs: room for a
@@ -375,6 +415,8 @@ tt_model_apply(const tt_model *m, tt_simparams *p, tt_model_cycles *c,
 		p->vc_flits = k.vc_flits;
 	if (k.int_vc_flits > 0)
 		p->int_vc_flits = k.int_vc_flits;
+	p->shape_rate = k.shape_rate;
+	p->shape_burst = k.shape_burst;
 	if (c != NULL)
 		*c = k;
 	return 0;

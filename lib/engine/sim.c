@@ -443,6 +443,31 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 }
 
 /*
+ * A shaped link (tt_simparams.shape_rate): 0 when output so's bucket holds
+ * the f flits of the packet about to go in cycle t, which then takes
+ * them; otherwise the cycles until it will, and nothing is taken.
+ */
+static __attribute__((noinline)) uint64_t
+shape_take(tt_sim *sim, uint64_t so, uint64_t t, uint64_t f)
+{
+	struct bucket *b = &sim->bkt[so];
+	const uint64_t r = sim->p.shape_rate, need = f << 16;
+	const uint64_t cap = (uint64_t)sim->p.shape_burst << 16;
+	uint64_t tok = b->tok;
+
+	if (t > b->t) {
+		/* (cap - tok) / r + 1 cycles fill it: no product overflows */
+		tok = t - b->t > (cap - tok) / r ? cap : tok + (t - b->t) * r;
+		b->t = t;
+	}
+	b->tok = tok;
+	if (tok < need)
+		return (need - tok + r - 1) / r;
+	b->tok = tok - need;
+	return 0;
+}
+
+/*
  * Output o of switch s is free in cycle t and some input wants it: the
  * two-stage round-robin arbiter of seed 000 §7.1.  Stage one takes the
  * input ports in round-robin order from rr_out and keeps the first that has
@@ -528,6 +553,21 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 				if (sim->cred[cb + (uint64_t)pv] < (q->bubble ? 2 : 1)) {
 					sim->port[so].cwait = 1;  /* apply_credits() wakes o */
 					continue;
+				}
+			}
+			if (ext && sim->bkt != NULL && !eject) {
+				uint64_t w = shape_take(sim, so, t,
+				    sim->slot[q->head].flits);
+
+				if (w > 0) {
+					/* the bucket is short: ask again
+					 * when it will not be, or as far
+					 * as the switch wheel reaches; a
+					 * link that waits is no deadlock */
+					sim->port[so].out_next = t + (w <
+					    sim->W2 - 1 ? w : sim->W2 - 1);
+					sim->last_move = t;
+					return;
 				}
 			}
 			grant(sim, s, in, v, o, pv, nvi, q, t, dist, ext);
@@ -916,6 +956,10 @@ reset_state(tt_sim *sim)
 		pt->out_busy = pt->out_next = pt->in_busy = pt->win_flits = 0;
 		pt->req = 0;
 		pt->cwait = pt->rr_out = pt->rr_vc = 0;
+		if (sim->bkt != NULL) {
+			sim->bkt[i].t = 0;
+			sim->bkt[i].tok = (uint64_t)sim->p.shape_burst << 16;
+		}
 	}
 	memset(sim->nic, 0, sizeof(struct nic) * sim->ns);
 	for (i = 0; i < sim->W; i++)

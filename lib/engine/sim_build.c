@@ -160,6 +160,12 @@ check_params(const tt_net *net, const tt_simparams *p, char *err, size_t errsz)
 		return tt_errf(err, errsz, "vc_flits and int_vc_flits must be "
 		    "0 (buffer_flits split among the VCs) or a VC's flits, got "
 		    "%d and %d", p->vc_flits, p->int_vc_flits);
+	if (p->shape_rate > 0 && (p->shape_rate >= 65536 ||
+	    p->shape_burst < (uint32_t)p->net.packet_flits))
+		return tt_errf(err, errsz, "a shaped link's bucket must refill "
+		    "less than a flit a cycle (got %u/65536) and hold a packet "
+		    "(%u flits, a packet %d)", p->shape_rate, p->shape_burst,
+		    p->net.packet_flits);
 	if (p->vcs < 0 || p->vcs > TT_MAX_VCS)
 		return tt_errf(err, errsz, "vcs must be 1..%d, got %d",
 		    TT_MAX_VCS, p->vcs);
@@ -212,7 +218,7 @@ layout_lanes(tt_sim *sim)
 				sim->t1pv[c][p] = (uint8_t)(c + K * (p % m));
 		}
 	}
-	sim->ext = any || sim->pkt_route;
+	sim->ext = any || sim->pkt_route || sim->p.shape_rate > 0;
 }
 
 void
@@ -372,6 +378,8 @@ sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 	    sizeof(struct nic) + 4 + 4 + 4 +
 	    (uint64_t)switch_wheel_size(p) * switch_wheel_size(p) * 4) +
 	    (2 * TT_SIM_BATCHES + 1) * sizeof(struct sim_batch);
+	if (p->shape_rate > 0)
+		total += ns * (uint64_t)tmp.np * sizeof(struct bucket);
 	return total;
 }
 
@@ -541,6 +549,7 @@ tt_sim_free(tt_sim *sim)
 	free(sim->sw);
 	sim_part_free(sim->part);
 	free(sim->link_flits);
+	free(sim->bkt);
 	free(sim->nic);
 	free(sim->active);
 	free(sim->nic_bucket);
@@ -751,6 +760,9 @@ sim_alloc(tt_sim *sim)
 	sim->want = sim_calloc(npo * (uint64_t)sim->np, sizeof(uint32_t));
 	sim->sw = sim_calloc(sim->ns, sizeof(*sim->sw));
 	sim->link_flits = sim_calloc(npo, sizeof(uint64_t));
+	if (sim->p.shape_rate > 0 &&
+	    (sim->bkt = sim_calloc(npo, sizeof(*sim->bkt))) == NULL)
+		return -1;
 	sim->rt = sim_calloc_lines(sim->ns, sizeof(*sim->rt));
 	sim->nic = sim_calloc(sim->ns, sizeof(struct nic));
 	sim->active = sim_calloc(sim->ns, sizeof(uint32_t));

@@ -130,6 +130,12 @@ struct sim_rt {
 	tt_rtable t;
 } __attribute__((aligned(64)));
 
+/* A shaped link's token bucket (tt_simparams.shape_rate): tok 1/65536
+ * flits as of cycle t. */
+struct bucket {
+	uint64_t t, tok;
+};
+
 /* A switch's own scheduling, both read whenever it is touched. */
 struct sw {
 	uint64_t wake;      /* its next arbitration (sw_wheel), UINT64_MAX
@@ -216,6 +222,7 @@ struct tt_sim {
 	struct sim_rt *rt;      /* ns, their rows shared (sim_build.c) */
 	struct sim_rows *rows;
 	uint64_t *link_flits;   /* ns*np: port[].win_flits after a run */
+	struct bucket *bkt;     /* ns*np, shaped links only (NULL: none) */
 
 	struct nic *nic;        /* ns (one PE per switch) */
 	uint32_t *active;       /* NICs with a due packet */

@@ -79,7 +79,8 @@ test_load_every_key(void **state)
 	    "  link_gbps: 2.5\n  router_ns: 300\n  link_ns: 1e7\n"
 	    "  send_ns: 1500.5\n  recv_ns: 0\n  vc_bytes: 65536\n"
 	    "  internal_vc_bytes: 32768\n  flit_bytes: 64\n"
-	    "  packet_flits: 24\n  host_ns: 80000\n  store_forward: true\n",
+	    "  packet_flits: 24\n  host_ns: 80000\n  store_forward: true\n"
+	    "  shape_gbps: 0.02\n  burst_bytes: 2048\n",
 	    &m, &errs), 0);
 	assert_string_equal(errs, "");
 	free(errs);
@@ -95,6 +96,8 @@ test_load_every_key(void **state)
 	assert_int_equal(m.packet_flits, 24);
 	assert_true(m.host_ns == 80000);
 	assert_int_equal(m.store_forward, 1);
+	assert_true(m.shape_gbps == 0.02);
+	assert_int_equal(m.burst_bytes, 2048);
 
 	/* every key optional */
 	assert_int_equal(load_model("model:\n  link_ns: 5\n", &m, &errs), 0);
@@ -124,7 +127,9 @@ test_bad_values(void **state)
 	    "  flit_bytes: 0\n"
 	    "  packet_flits: 2000\n"
 	    "  hops: 3\n"
-	    "  host_ns: -5\n", &m, &errs), 11);
+	    "  host_ns: -5\n"
+	    "  shape_gbps: 0\n"
+	    "  burst_bytes: 0\n", &m, &errs), 13);
 	assert_string_equal(errs,
 	    "F:2:14: model.link_gbps: 0 is out of range (0.001..10000 Gb/s)\n"
 	    "F:3:14: model.router_ns: -1 is out of range (0..1e+10 ns)\n"
@@ -137,8 +142,11 @@ test_bad_values(void **state)
 	    "F:10:17: model.packet_flits: 2000 is out of range (1..1024)\n"
 	    "F:11:3: unknown key model.hops (expected link_gbps, router_ns, "
 	    "link_ns, send_ns, recv_ns, vc_bytes, internal_vc_bytes, "
-	    "flit_bytes, packet_flits, host_ns or store_forward)\n"
-	    "F:12:12: model.host_ns: -5 is out of range (0..1e+10 ns)\n");
+	    "flit_bytes, packet_flits, host_ns, store_forward, shape_gbps or "
+	    "burst_bytes)\n"
+	    "F:12:12: model.host_ns: -5 is out of range (0..1e+10 ns)\n"
+	    "F:13:15: model.shape_gbps: 0 is out of range (0.001..10000 Gb/s)\n"
+	    "F:14:16: model.burst_bytes: 0 is out of range (1..1073741824)\n");
 	free(errs);
 	/* a bad key is not set */
 	assert_int_equal(m.set, 0);
@@ -165,7 +173,8 @@ test_model_file_top(void **state)
 	assert_int_equal(load_model("model: 5\n", &m, &errs), 1);
 	assert_string_equal(errs, "F:1:8: model: expected a mapping with keys "
 	    "link_gbps, router_ns, link_ns, send_ns, recv_ns, vc_bytes, "
-	    "internal_vc_bytes, flit_bytes, packet_flits, host_ns, store_forward; got \"5\"\n");
+	    "internal_vc_bytes, flit_bytes, packet_flits, host_ns, "
+	    "store_forward, shape_gbps, burst_bytes; got \"5\"\n");
 	free(errs);
 	assert_int_equal(load_model("", &m, &errs), 1);
 	assert_string_equal(errs, "F:1:1: the file is empty; a model file "
@@ -220,6 +229,8 @@ test_write_round_trip(void **state)
 		m.internal_vc_bytes = 18432;
 		m.flit_bytes = 64;
 		m.packet_flits = 24;
+		m.shape_gbps = reals[i] > 0 && reals[i] < 1e4 ? reals[i] : 0.5;
+		m.burst_bytes = 1536 + i;
 		m.set = (1u << TT_MODEL_NKEYS) - 1;
 		if (m.link_ns > TT_MODEL_NS_MAX)
 			m.link_ns = TT_MODEL_NS_MAX;
@@ -342,8 +353,12 @@ test_apply(void **state)
 	m.recv_ns = 20;                 /* 0.39 -> 0 */
 	m.vc_bytes = 65536 + 63;        /* 1024 whole flits */
 	m.internal_vc_bytes = 18432;    /* 288 */
+	m.shape_gbps = 2.5;             /* a quarter flit a cycle */
+	m.burst_bytes = 4096 + 63;      /* 64 whole flits */
 	m.set = (1u << TT_MODEL_NKEYS) - 1;
 	assert_int_equal(tt_model_apply(&m, &p, &c, err, sizeof(err)), 0);
+	assert_int_equal(p.shape_rate, 16384);
+	assert_int_equal(p.shape_burst, 64);
 	assert_true(c.cycle_ns == 51.2);
 	assert_int_equal(p.net.packet_flits, 24);
 	assert_int_equal(p.router_latency, 5);
