@@ -87,9 +87,11 @@ struct calib_opts {
 	double quantile;
 	int saf;                /* -1: from the recording, 0 cut-through,
 	                         * 1 store-and-forward */
+	int no_shape;           /* --no-shaping */
 };
 
-enum { OPT_CALIB_QUANTILE = OPT_OWN, OPT_CALIB_SAF, OPT_CALIB_VCT };
+enum { OPT_CALIB_QUANTILE = OPT_OWN, OPT_CALIB_SAF, OPT_CALIB_VCT,
+	OPT_CALIB_NOSHAPE };
 
 static const optdef calib_flags[] = {
 	OPT_TITLE("trace calibrate:"),
@@ -103,6 +105,9 @@ static const optdef calib_flags[] = {
 	OPT_FLAG("cut-through", OPT_CALIB_VCT,
 	    "fit virtual cut-through (a ttsim recording of short messages made "
 	    "with a cut-through model)"),
+	OPT_FLAG("no-shaping", OPT_CALIB_NOSHAPE,
+	    "fit no token bucket, even where lone frames beat the sustained "
+	    "rate (step 4)"),
 	OPT_END
 };
 
@@ -128,6 +133,9 @@ calib_take(void *state, const struct optval *v)
 			return -1;
 		}
 		o->saf = v->id == OPT_CALIB_SAF;
+		return 0;
+	case OPT_CALIB_NOSHAPE:
+		o->no_shape = 1;
 		return 0;
 	}
 	return opt_real(v->cmd, v->flag, v->value, 1e-6, 1, "a fraction "
@@ -189,7 +197,7 @@ struct param {
 };
 
 enum { P_GBPS, P_ROUTER, P_LINK, P_SEND, P_RECV, P_VC, P_IVC, P_FLIT,
-	P_PKT, P_HOST, P_SAF, P_N };
+	P_PKT, P_HOST, P_SAF, P_SHAPE, P_BURST, P_N };
 
 /* Residuals of the model against one kind of latency: small frames (up
  * to TT_CALIB_HOST_BYTES a message) and the rest. */
@@ -212,6 +220,8 @@ struct calib_run {
 	int saf;                /* store-and-forward fitted */
 	char saf_why[160];
 	int ports;              /* from the port traces' segments */
+	int shaped;             /* links with a token bucket: shape_gbps
+	                         * the sustained rate, gbps the line's */
 	tt_calib_segfit sf;
 	tt_calib_saf sm;
 	double gbps, cycle, flit, pkt;
@@ -369,6 +379,69 @@ fit_cells(struct calib_run *x, double gbps)
 	return 0;
 }
 
+/*
+ * Shaped links (twintorus/model.h): lone frames that arrive faster than
+ * one serialization at the sustained rate `gbps` allows crossed a line
+ * faster than it, held back by a token bucket only when it ran dry.  The
+ * sustained rate is then the bucket's (shape_gbps), the line rate
+ * (link_gbps) is the zero-load per-byte cost of the port segments over
+ * the serializations the engine charges a frame of the mean hop count
+ * (H + 1 of them, store-and-forward), and the bucket's depth comes from
+ * the transfers' first halves (tt_calib_burst()).  1 and link_gbps's
+ * source in src when the links are shaped, else 0.
+ */
+static int
+calib_shaping(struct calib_run *x, double gbps, char *src, size_t srcsz)
+{
+	const tt_calib_data *d = &x->d;
+	double lat, bytes, hops = 0, per_byte, line, burst;
+	size_t i, n = 0, used;
+	char why[400];
+
+	if (x->o.no_shape || !tt_calib_shaped(d->iso, d->niso, gbps, &lat,
+	    &bytes))
+		return 0;
+	for (i = 0; i < d->niso; i++)
+		if (d->iso[i].nmsg == 1) {
+			hops += d->iso[i].hops;
+			n++;
+		}
+	hops = n > 0 ? hops / (double)n : 1;
+	per_byte = fmax(x->sf.s[TT_CALIB_SEG_SEND], 0) + hops *
+	    fmax(x->sf.s[TT_CALIB_SEG_HOP], 0) +
+	    fmax(x->sf.s[TT_CALIB_SEG_RECV], 0);
+	line = per_byte > 0 ? 8 * (hops + 1) / per_byte : 0;
+	snprintf(src, srcsz, "the line below the bucket: the port segments' "
+	    "zero-load cost per byte (SEND + %.2f HOP + RECV slopes) over the "
+	    "%.2f serializations of a frame of the mean hop count", hops,
+	    hops + 1);
+	if (!(line > 2 * gbps)) {
+		line = bytes * 8 / lat;
+		snprintf(src, srcsz, "the line below the bucket: the lone "
+		    "frames' rate, %.0f bytes in %.1f us (the segments' slopes "
+		    "give no rate above the bucket's)", bytes, lat / 1e3);
+	}
+	burst = tt_calib_burst(d->train, d->ntrain, gbps, &used);
+	x->shaped = 1;
+	x->gbps = line;
+	x->fit.gbps = line;
+	snprintf(why, sizeof(why), "sustained rate of the %zu largest "
+	    "back-to-back transfers; lone frames of %.0f bytes arrive in %.1f "
+	    "us, faster than one serialization at this rate (%.1f us): a token "
+	    "bucket's rate", x->trains_used, bytes, lat / 1e3,
+	    bytes * 8 / gbps / 1e3);
+	set_param(&x->p[P_SHAPE], "shape_gbps", "Gb/s", 6, gbps, why);
+	snprintf(why, sizeof(why), "the median over %zu transfers of what "
+	    "their first half delivered beyond the sustained rate%s", used,
+	    burst < (double)d->max_bytes ? ", raised to the largest frame (a "
+	    "bucket lets a whole frame through)" : "");
+	if (burst < (double)d->max_bytes)
+		burst = (double)d->max_bytes;
+	set_param(&x->p[P_BURST], "burst_bytes", "bytes", 0, round(burst),
+	    why);
+	return 1;
+}
+
 static int
 calib_fit(struct calib_run *x)
 {
@@ -426,7 +499,10 @@ calib_fit(struct calib_run *x)
 	} else if (fit_cells(x, gbps) < 0) {
 		return -1;
 	}
-	if (gbps > 0)
+	/* shaped links: calib_shaping() says where the line rate came from */
+	if (gbps > 0 && x->ports && calib_shaping(x, gbps, src, sizeof(src)))
+		x->fit.gbps_fitted = 0;
+	else if (gbps > 0)
 		snprintf(src, sizeof(src), "sustained rate of the %zu largest "
 		    "back-to-back transfers (second half of each)",
 		    x->trains_used);
@@ -726,7 +802,13 @@ calib_tomodel(const struct calib_run *x, tt_model *m)
 	m->packet_flits = (int)x->p[P_PKT].value;
 	m->host_ns = x->p[P_HOST].value;
 	m->store_forward = x->saf;
-	m->set = (1u << TT_MODEL_NKEYS) - 1;
+	m->set = ((1u << TT_MODEL_NKEYS) - 1) & ~(unsigned)
+	    (TT_MODEL_SHAPE_GBPS | TT_MODEL_BURST_BYTES);
+	if (x->shaped) {
+		m->shape_gbps = x->p[P_SHAPE].value;
+		m->burst_bytes = (int)x->p[P_BURST].value;
+		m->set |= TT_MODEL_SHAPE_GBPS | TT_MODEL_BURST_BYTES;
+	}
 }
 
 static int
@@ -746,7 +828,9 @@ calib_write(const struct calib_run *x)
 	    "median %.1f%%\n"
 	    "host_ns: %s", x->ports ? "from the port traces' segments" :
 	    x->used_rtt ? "fitted to round trips" : "fitted to one-way "
-	    "latencies", x->saf ? "store-and-forward (ttd)" : "cut-through",
+	    "latencies", x->shaped ? "store-and-forward (ttd), shaped links "
+	    "(a token bucket)" : x->saf ? "store-and-forward (ttd)" :
+	    "cut-through",
 	    TT_CALIB_HOST_BYTES, 100 * x->r_iso.med[0], 100 * x->r_iso.med[1],
 	    x->host_used > 0 ? "the recorded hosts' turnaround, valid for a "
 	    "program that computes nothing (NetPIPE)" : "none measured");
@@ -786,6 +870,8 @@ print_json(FILE *f, const struct calib_run *x)
 	tt_json_begin(f, TT_JSON_SCHEMA_TRACE_CALIBRATE);
 	fprintf(f, ", \"parameters\": {");
 	for (i = 0; i < P_N; i++) {
+		if (!x->shaped && (i == P_SHAPE || i == P_BURST))
+			continue;
 		fprintf(f, "%s", i ? ", " : "");
 		tt_json_string(f, x->p[i].name);
 		if (i == P_SAF)
@@ -921,8 +1007,9 @@ print_table(FILE *f, const struct calib_run *x)
 			    "clocks differ: round trips used)");
 	}
 	fprintf(f, "  model           latency = %.1f + H * %.1f ns + bytes * 8 "
-	    "/ %.4g Gb/s%s", x->eng.base_ns, x->eng.hop_ns, x->gbps,
-	    x->saf ? " * (H + 1)" : "");
+	    "/ %.4g Gb/s%s%s", x->eng.base_ns, x->eng.hop_ns, x->gbps,
+	    x->saf ? " * (H + 1)" : "", x->shaped ? " while the links' "
+	    "buckets hold the frame" : "");
 	if (x->slope_gbps > 0)
 		fprintf(f, " (the latency slope alone: %.4g Gb/s)",
 		    x->slope_gbps);
@@ -945,6 +1032,8 @@ print_table(FILE *f, const struct calib_run *x)
 	for (i = 0; i < P_N; i++) {
 		char v[64];
 
+		if (!x->shaped && (i == P_SHAPE || i == P_BURST))
+			continue;
 		if (i == P_SAF)
 			snprintf(v, sizeof(v), "%s", x->saf ? "true" : "false");
 		else

@@ -117,6 +117,10 @@ typedef struct tt_calib_train {
 	double bytes, ns;
 	uint32_t frames;
 	double total_bytes;     /* the whole transfer */
+	/* its first half: the bytes delivered up to the delivery at which
+	 * half had arrived (the first frame's included), and the time from
+	 * the first frame's delivery to that one */
+	double first_bytes, first_ns;
 } tt_calib_train;
 
 /* The fewest frames a transfer's measured half has to count. */
@@ -129,6 +133,30 @@ typedef struct tt_calib_train {
  * when there is none.
  */
 double tt_calib_rate(const tt_calib_train *t, size_t n, size_t *used);
+
+/*
+ * A token bucket's depth (tc tbf; twintorus/model.h's shaped links), in
+ * carried bytes: on the transfers tt_calib_rate() takes, what the first
+ * half delivered beyond what the sustained rate `gbps` allows in its time,
+ * first_bytes - first_ns * gbps / 8, the median of them.  A transfer that
+ * starts on a full bucket gets its depth through at once and is paced
+ * after; one over a link without a bucket gets about its first frame.  0
+ * when no transfer qualifies (*used 0).
+ */
+double tt_calib_burst(const tt_calib_train *t, size_t n, double gbps,
+    size_t *used);
+
+/*
+ * Whether lone frames beat the sustained rate: the median zero-load
+ * one-way latency of the frames of at least half the largest frame's
+ * bytes in iso[0..n) (at least TT_CALIB_MIN_OBS of them) is below the
+ * time one of them takes to serialize once at gbps.  A link of that rate
+ * could not carry them so fast: the rate is a shaper's (a token bucket
+ * lets a lone frame through at the line rate), not the line's.  The
+ * median latency and bytes go to *lat_ns and *bytes.
+ */
+int tt_calib_shaped(const tt_calib_obs *iso, size_t n, double gbps,
+    double *lat_ns, double *bytes);
 
 /*
  * Store-and-forward from port traces.  ttd records a frame as it leaves

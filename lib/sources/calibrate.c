@@ -340,6 +340,9 @@ out:
 	return r;
 }
 
+static size_t largest_trains(const tt_calib_train *t, size_t n,
+    tt_calib_train *sel);
+
 static int
 train_rate_cmp(const void *a, const void *b)
 {
@@ -353,25 +356,95 @@ double
 tt_calib_rate(const tt_calib_train *t, size_t n, size_t *used)
 {
 	tt_calib_train *sel;
-	double biggest = 0, rate;
-	size_t i, k = 0;
+	double rate;
+	size_t k;
 
 	*used = 0;
-	for (i = 0; i < n; i++)
-		if (t[i].frames >= TT_CALIB_TRAIN_MIN && t[i].ns > 0 &&
-		    t[i].total_bytes > biggest)
-			biggest = t[i].total_bytes;
-	if (biggest == 0 || (sel = malloc(n * sizeof(*sel))) == NULL)
+	if (n == 0 || (sel = malloc(n * sizeof(*sel))) == NULL)
 		return 0;
-	for (i = 0; i < n; i++)
-		if (t[i].frames >= TT_CALIB_TRAIN_MIN && t[i].ns > 0 &&
-		    t[i].total_bytes >= biggest / 2)
-			sel[k++] = t[i];
+	if ((k = largest_trains(t, n, sel)) == 0) {
+		free(sel);
+		return 0;
+	}
 	qsort(sel, k, sizeof(*sel), train_rate_cmp);
 	rate = sel[(k - 1) / 2].bytes * 8.0 / sel[(k - 1) / 2].ns;
 	free(sel);
 	*used = k;
 	return rate;
+}
+
+/* The transfers tt_calib_rate() takes: enough frames in the measured
+ * half, at least half the bytes of the largest.  Into sel (n of room);
+ * how many. */
+static size_t
+largest_trains(const tt_calib_train *t, size_t n, tt_calib_train *sel)
+{
+	double biggest = 0;
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (t[i].frames >= TT_CALIB_TRAIN_MIN && t[i].ns > 0 &&
+		    t[i].total_bytes > biggest)
+			biggest = t[i].total_bytes;
+	for (i = 0; biggest > 0 && i < n; i++)
+		if (t[i].frames >= TT_CALIB_TRAIN_MIN && t[i].ns > 0 &&
+		    t[i].total_bytes >= biggest / 2)
+			sel[k++] = t[i];
+	return k;
+}
+
+double
+tt_calib_burst(const tt_calib_train *t, size_t n, double gbps,
+    size_t *used)
+{
+	tt_calib_train *sel;
+	double *b, r = 0;
+	size_t i, k;
+
+	*used = 0;
+	if (n == 0 || !(gbps > 0) || (sel = malloc(n * sizeof(*sel))) == NULL)
+		return 0;
+	k = largest_trains(t, n, sel);
+	if (k > 0 && (b = malloc(k * sizeof(*b))) != NULL) {
+		for (i = 0; i < k; i++)
+			b[i] = sel[i].first_bytes - sel[i].first_ns * gbps / 8;
+		r = quantile(b, k, 0.5);
+		*used = k;
+		free(b);
+	}
+	free(sel);
+	return r;
+}
+
+int
+tt_calib_shaped(const tt_calib_obs *iso, size_t n, double gbps,
+    double *lat_ns, double *bytes)
+{
+	double biggest = 0, *lat, *by;
+	size_t i, k = 0;
+	int r = 0;
+
+	*lat_ns = *bytes = 0;
+	for (i = 0; i < n; i++)
+		if (iso[i].nmsg == 1 && iso[i].bytes > biggest)
+			biggest = iso[i].bytes;
+	if (!(gbps > 0) || biggest == 0)
+		return 0;
+	lat = malloc(n * sizeof(*lat));
+	by = malloc(n * sizeof(*by));
+	for (i = 0; lat != NULL && by != NULL && i < n; i++)
+		if (iso[i].nmsg == 1 && iso[i].bytes >= biggest / 2) {
+			lat[k] = iso[i].lat_ns;
+			by[k++] = iso[i].bytes;
+		}
+	if (k >= TT_CALIB_MIN_OBS) {
+		*lat_ns = quantile(lat, k, 0.5);
+		*bytes = quantile(by, k, 0.5);
+		r = *lat_ns < *bytes * 8 / gbps;
+	}
+	free(lat);
+	free(by);
+	return r;
 }
 
 /* ---- store-and-forward from port traces ---- */

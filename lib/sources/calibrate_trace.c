@@ -378,6 +378,8 @@ pairs_and_trains(tt_calib_data *d, struct frame *f, size_t n,
 			t->ns = (double)(f[k - 1].t_dlv - f[h].t_dlv);
 			t->frames = (uint32_t)(k - h - 1);
 			t->total_bytes = total;
+			t->first_bytes = cum + f[h].bytes;
+			t->first_ns = (double)(f[h].t_dlv - f[j].t_dlv);
 			j = k;
 		}
 	}
