@@ -192,6 +192,54 @@ sustained_rate(void **state)
 	assert_int_equal(used, 0);
 }
 
+/*
+ * A token bucket: lone frames faster than one serialization at the
+ * sustained rate say the rate is a shaper's; the burst is what a
+ * transfer's first half got through beyond that rate.
+ */
+static void
+shaped_links(void **state)
+{
+	tt_calib_obs iso[14];
+	/* first half 16 KiB delivered in (16384 - 2000) bytes' time at 20
+	 * Mb/s (2000-byte bucket); the third is too small to be taken, the
+	 * fourth is an unshaped link's (paced from its first 1000 bytes) */
+	tt_calib_train t[4] = {
+		{16384, 6553600, 16, 32768, 16384, (16384 - 2000) * 8 / 0.02},
+		{16384, 6553600, 16, 32768, 16384, (16384 - 2000) * 8 / 0.02},
+		{4000, 1600000, 16, 8000, 4000, 0},
+		{16384, 6553600, 16, 32768, 16384, (16384 - 1000) * 8 / 0.02},
+	};
+	double lat, bytes;
+	size_t i, used;
+
+	(void)state;
+	memset(iso, 0, sizeof(iso));
+	for (i = 0; i < 14; i++) {
+		iso[i].nmsg = 1;
+		iso[i].hops = 1;
+		/* 1514 bytes: 605.6 us at 20 Mb/s; small frames ignored */
+		iso[i].bytes = i < 11 ? 1514 : 100;
+		iso[i].lat_ns = i < 11 ? 185000 + 1000 * (double)i : 1e9;
+	}
+	assert_int_equal(tt_calib_shaped(iso, 14, 0.02, &lat, &bytes), 1);
+	assert_float_equal(lat, 190000, 1e-6);
+	assert_float_equal(bytes, 1514, 1e-9);
+	/* a line of 0.1 Gb/s sends 1514 bytes in 121 us: not shaped */
+	assert_int_equal(tt_calib_shaped(iso, 14, 0.1, &lat, &bytes), 0);
+	/* too few large frames to tell */
+	assert_int_equal(tt_calib_shaped(iso + 2, 12, 0.02, &lat, &bytes), 0);
+
+	assert_float_equal(tt_calib_burst(t, 2, 0.02, &used), 2000, 1e-6);
+	assert_int_equal(used, 2);
+	/* the median of 2000, 2000 and 1000; the small one left out */
+	assert_float_equal(tt_calib_burst(t, 4, 0.02, &used), 2000, 1e-6);
+	assert_int_equal(used, 3);
+	assert_float_equal(tt_calib_burst(t + 3, 1, 0.02, &used), 1000, 1e-6);
+	assert_float_equal(tt_calib_burst(t, 4, 0, &used), 0, 0);
+	assert_int_equal(used, 0);
+}
+
 /* ---- on traces ---- */
 
 static void
@@ -262,6 +310,55 @@ from_traces(void **state)
 		assert_non_null(strstr(err, "out of range"));
 		tt_net_free(&small);
 	}
+	unlink(p0);
+	unlink(p1);
+	rmdir(dir);
+	tt_net_free(&net);
+}
+
+/* A transfer through a token bucket, as ttd records it: its first half
+ * gets the bucket's 2000 bytes through at once, then 20 Mb/s. */
+static void
+burst_from_traces(void **state)
+{
+	char dir[] = "/tmp/tt-calib.XXXXXX", p0[128], p1[128], err[512];
+	const int k[3] = {2, 2, 2};
+	const char *paths[1];
+	tt_trace_writer *w0, *w1;
+	tt_calib_data d;
+	tt_net net;
+	size_t used;
+	uint32_t i;
+
+	(void)state;
+	tt_test_net(&net, 3, k, 1, NULL, TT_DL_VC);
+	assert_non_null(mkdtemp(dir));
+	snprintf(p0, sizeof(p0), "%s/n0-pe.pcap", dir);
+	snprintf(p1, sizeof(p1), "%s/n4-pe.pcap", dir);
+	assert_int_equal(tt_trace_create(&w0, p0, TT_TRACE_INPLACE, err,
+	    sizeof(err)), 0);
+	assert_int_equal(tt_trace_create(&w1, p1, TT_TRACE_INPLACE, err,
+	    sizeof(err)), 0);
+	for (i = 0; i < 32; i++) {
+		double cum = 1000.0 * (i + 1);
+		uint64_t held = cum > 2000 ? (uint64_t)((cum - 2000) / 0.0025) :
+		    0;
+
+		put(w0, 1000000 + 1000 * (uint64_t)i, 0, 9, i, 1000, 0);
+		put(w1, 1050000 + held, 0, 9, i, 1000, 1);
+	}
+	assert_int_equal(tt_trace_close(w0, err, sizeof(err)), 0);
+	assert_int_equal(tt_trace_close(w1, err, sizeof(err)), 0);
+	paths[0] = dir;
+	assert_int_equal(tt_calib_read(&d, paths, 1, &net, err, sizeof(err)),
+	    0);
+	assert_int_equal(d.ntrain, 1);
+	assert_float_equal(d.train[0].first_bytes, 16000, 1e-9);
+	assert_float_equal(tt_calib_rate(d.train, d.ntrain, &used), 0.02,
+	    1e-6);
+	assert_float_equal(tt_calib_burst(d.train, d.ntrain, 0.02, &used),
+	    2000, 1e-3);
+	tt_calib_data_free(&d);
 	unlink(p0);
 	unlink(p1);
 	rmdir(dir);
@@ -425,7 +522,9 @@ main(void)
 		cmocka_unit_test(one_hop_count),
 		cmocka_unit_test(errors),
 		cmocka_unit_test(sustained_rate),
+		cmocka_unit_test(shaped_links),
 		cmocka_unit_test(from_traces),
+		cmocka_unit_test(burst_from_traces),
 		cmocka_unit_test(saf_from_segments),
 		cmocka_unit_test(saf_round_trips),
 		cmocka_unit_test(host_turnaround),
