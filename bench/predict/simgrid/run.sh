@@ -6,8 +6,9 @@
 #   bench/predict/simgrid/run.sh [--json] --gbps G --hop-ns N [--send-ns S] [--recv-ns R]
 #
 # MODEL.yaml: the keys of `model: {link_gbps, link_ns, router_ns, send_ns,
-# recv_ns, host_ns}` (ttsim trace calibrate's output; block or flow
-# style); the per-hop latency is link_ns + router_ns, and half of host_ns
+# recv_ns, host_ns, shape_gbps}` (ttsim trace calibrate's output; block or
+# flow style; shape_gbps, where present, is the links' bandwidth: SimGrid
+# has no token bucket); the per-hop latency is link_ns + router_ns, and half of host_ns
 # goes to each of send and receive.  platform.sh writes the platform
 # (one host per PE, a link per port and direction, tt_route()'s paths).
 #
@@ -52,7 +53,10 @@ model_key() {
 }
 if [ -n "$MODEL" ]; then
 	[ -r "$MODEL" ] || { echo "simgrid: $MODEL: cannot read" >&2; exit 66; }
-	GBPS=$(model_key link_gbps)
+	# SimGrid's links have no token bucket: a shaped model's links get
+	# the bucket's sustained rate (shape_gbps), their line rate otherwise
+	GBPS=$(model_key shape_gbps)
+	[ -n "$GBPS" ] || GBPS=$(model_key link_gbps)
 	ln=$(model_key link_ns); rn=$(model_key router_ns)
 	HOP=$(awk -v a="${ln:-0}" -v b="${rn:-0}" 'BEGIN {print a + b}')
 	SND=$(model_key send_ns); SND=${SND:-0}
