@@ -756,6 +756,15 @@ simopts_model_at(const simopts *o, double gbps, tt_simparams *p,
 {
 	*m = o->model;
 	*p = o->p;
+	/* shaped links: SPEED is the bucket's rate, the line's stays, until
+	 * the line is no faster (then the links are SPEED, unshaped) */
+	if ((m->set & TT_MODEL_SHAPE_GBPS) && m->shape_gbps < m->link_gbps &&
+	    gbps < m->link_gbps) {
+		m->shape_gbps = gbps;
+		gbps = m->link_gbps;
+	} else {
+		m->set &= ~(unsigned)TT_MODEL_SHAPE_GBPS;
+	}
 	m->link_gbps = gbps;
 	/* all else equal: the same ns, in this link's cycles */
 	m->set |= TT_MODEL_LINK_GBPS | TT_MODEL_ROUTER_NS | TT_MODEL_LINK_NS |

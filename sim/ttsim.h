@@ -402,7 +402,9 @@ void simopts_apply_config(simopts *o, const tt_config *cfg);
  */
 int simopts_resolve(simopts *o, const tt_config *cfg, const linkopts *link);
 /* o's resolved model at another link rate, all else equal in ns (a
- * --compare item's @SPEED): p, m and c for it.  0, or -1 with err. */
+ * --compare item's @SPEED): p, m and c for it.  On shaped links SPEED is
+ * the buckets' rate while it is below the line's, and the links' own
+ * unshaped rate otherwise.  0, or -1 with err. */
 int simopts_model_at(const simopts *o, double gbps, tt_simparams *p,
     tt_model *m, tt_model_cycles *c, char *err, size_t errsz);
 /* ", \"model\": {...}": the resolved parameters and their cycles. */

@@ -326,6 +326,8 @@ shape_cycles(const tt_model *m, int flit, double gbps, int packet,
 	if (!(m->set & TT_MODEL_SHAPE_GBPS) || !(m->shape_gbps < gbps))
 		return 0;
 	r = round(65536.0 * m->shape_gbps / gbps);
+	if (r >= 65536)
+		return 0;       /* as fast as the line, to the engine's grain */
 	k->shape_rate = r < 1 ? 1 : (uint32_t)r;
 	if (!(m->set & TT_MODEL_BURST_BYTES)) {
 		k->shape_burst = (uint32_t)packet;
