@@ -1280,6 +1280,55 @@ test_shaped_off_identical(void **state)
 	tt_net_free(&net);
 }
 
+/* A bucket that refills a flit a cycle or more, or holds less than a
+ * packet, is refused, naming the field; the limits themselves pass. */
+static void
+test_shaped_refused(void **state)
+{
+	static const int k444[3] = {4, 4, 4};
+	tt_net net;
+	tt_simparams p;
+	tt_sim *sim = NULL;
+	char err[256];
+
+	(void)state;
+	tt_test_net(&net, 3, k444, 1, "D", TT_DL_VC);
+	tt_simparams_default(&p);
+	p.shape_rate = 65536;
+	p.shape_burst = 4;
+	assert_int_equal(tt_sim_check(&net, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "shape_rate 65536"));
+	assert_int_equal(tt_sim_create(&sim, &net, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "shape_rate 65536"));
+	p.shape_rate = 1u << 31;
+	assert_int_equal(tt_sim_check(&net, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "shape_rate 2147483648"));
+	p.shape_rate = 65535;
+	p.shape_burst = 3;
+	assert_int_equal(tt_sim_check(&net, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "shape_burst 3"));
+	assert_int_equal(tt_sim_create(&sim, &net, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "shape_burst 3"));
+	p.shape_burst = 0;
+	assert_int_equal(tt_sim_check(&net, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "shape_burst 0"));
+	p.net.packet_flits = 8;
+	p.net.buffer_flits = 256;
+	p.shape_burst = 7;
+	assert_int_equal(tt_sim_check(&net, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "shape_burst 7"));
+	/* the limits: just under a flit a cycle, a packet deep */
+	p.shape_burst = 8;
+	assert_int_equal(tt_sim_check(&net, &p, err, sizeof(err)), 0);
+	assert_int_equal(tt_sim_create(&sim, &net, &p, err, sizeof(err)), 0);
+	tt_sim_free(sim);
+	/* no bucket: the depth is not looked at */
+	p.shape_rate = 0;
+	p.shape_burst = 1;
+	assert_int_equal(tt_sim_check(&net, &p, err, sizeof(err)), 0);
+	tt_net_free(&net);
+}
+
 /* ---- deadlock: never under vc and bubble, caught under none ---- */
 
 static void
@@ -1850,6 +1899,7 @@ main(void)
 		cmocka_unit_test(test_shaped_stream),
 		cmocka_unit_test(test_shaped_idle_refills),
 		cmocka_unit_test(test_shaped_off_identical),
+		cmocka_unit_test(test_shaped_refused),
 		cmocka_unit_test(test_vc_bubble_never_deadlock),
 		cmocka_unit_test(test_none_deadlock_caught),
 		cmocka_unit_test(test_patterns),
