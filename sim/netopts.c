@@ -696,6 +696,32 @@ model_pin(tt_model *m, const tt_simparams *p, double cycle_ns)
 		    (double)p->recv_overhead * cycle_ns;
 }
 
+/*
+ * What tt_model_apply() refused.  A bucket below a packet is named where
+ * its depth came from, the top layer that gave it: --burst-bytes, the
+ * --model file or the cluster file (their message names the model key,
+ * "model: burst_bytes 10 holds ...").
+ */
+static void
+model_refused(const simopts *o, const tt_config *cfg, const tt_model *file,
+    const tt_model *flags, const char *err)
+{
+	static const char key[] = "model: burst_bytes ";
+	const char *rest = err + sizeof(key) - 1;
+
+	if (strncmp(err, key, sizeof(key) - 1) != 0)
+		fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
+	else if (flags->set & TT_MODEL_BURST_BYTES)
+		fprintf(stderr, "ttsim %s: --burst-bytes %s\n", o->cmd, rest);
+	else if (file->set & TT_MODEL_BURST_BYTES)
+		fprintf(stderr, "ttsim %s: %s: %s\n", o->cmd, o->model_file,
+		    err);
+	else if (cfg != NULL && cfg->path[0] != '\0')
+		fprintf(stderr, "ttsim %s: %s: %s\n", o->cmd, cfg->path, err);
+	else
+		fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
+}
+
 int
 simopts_resolve(simopts *o, const tt_config *cfg, const linkopts *link)
 {
@@ -741,7 +767,7 @@ simopts_resolve(simopts *o, const tt_config *cfg, const linkopts *link)
 		    TT_MODEL_INTERNAL_VC_BYTES);
 	}
 	if (tt_model_apply(&m, &o->p, &o->mc, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
+		model_refused(o, cfg, &file, &flags, err);
 		return -1;
 	}
 	cycles_of(&o->p, &o->mc);

@@ -27,7 +27,8 @@
  *                  waits for a packet's tail)
  *   shape_rate   = round(65536 * shape_gbps / link_gbps) (a link's token
  *                  bucket refills that many 1/65536 flits a cycle; none
- *                  when shape_gbps is unset or not below link_gbps)
+ *                  when shape_gbps is unset or not below link_gbps, or
+ *                  rounds to 65536, the line rate)
  *   shape_burst  = burst_bytes / flit_bytes (rounded down; a packet's
  *                  flits when burst_bytes is unset, and a bucket must
  *                  hold a whole packet)

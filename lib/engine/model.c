@@ -314,8 +314,9 @@ latency_cycles(const char *key, double ns, double cycle_ns, int *out,
  * The links' token bucket in the engine's units: a refill of shape_gbps /
  * gbps flits a cycle in 1/65536 flit (at least one), and a depth of whole
  * flits that holds a packet.  None when shape_gbps is unset or not below
- * the line rate (the bucket would never hold a frame back).  0, or -1 with
- * err.
+ * the line rate (the bucket would never hold a frame back), nor when it
+ * is so near that the refill rounds to a whole flit a cycle, the line
+ * rate in the engine's resolution.  0, or -1 with err.
  */
 static int
 shape_cycles(const tt_model *m, int flit, double gbps, int packet,

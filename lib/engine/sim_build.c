@@ -160,12 +160,16 @@ check_params(const tt_net *net, const tt_simparams *p, char *err, size_t errsz)
 		return tt_errf(err, errsz, "vc_flits and int_vc_flits must be "
 		    "0 (buffer_flits split among the VCs) or a VC's flits, got "
 		    "%d and %d", p->vc_flits, p->int_vc_flits);
-	if (p->shape_rate > 0 && (p->shape_rate >= 65536 ||
-	    p->shape_burst < (uint32_t)p->net.packet_flits))
-		return tt_errf(err, errsz, "a shaped link's bucket must refill "
-		    "less than a flit a cycle (got %u/65536) and hold a packet "
-		    "(%u flits, a packet %d)", p->shape_rate, p->shape_burst,
-		    p->net.packet_flits);
+	/* a shaped link's bucket: one field named per message */
+	if (p->shape_rate >= 65536)
+		return tt_errf(err, errsz, "shape_rate %u is a flit a cycle or "
+		    "more (65536); a shaped link's bucket refills less than "
+		    "its line rate (0: not shaped)", p->shape_rate);
+	if (p->shape_rate > 0 &&
+	    p->shape_burst < (uint32_t)p->net.packet_flits)
+		return tt_errf(err, errsz, "shape_burst %u flits is less than "
+		    "a packet (%d flits); a shaped link's bucket must hold a "
+		    "whole packet", p->shape_burst, p->net.packet_flits);
 	if (p->vcs < 0 || p->vcs > TT_MAX_VCS)
 		return tt_errf(err, errsz, "vcs must be 1..%d, got %d",
 		    TT_MAX_VCS, p->vcs);

@@ -164,6 +164,12 @@ run_json "ttsim run" ttsim.run/1 0 "$T" run --dims 3,3,3 --load 0.1 --json
 run_json "ttsim run (deadlock)" ttsim.run/1 1 "$T" run --dims 4,4 --deadlock none --load 0.9 --json
 run_json "ttsim run (topology, --uniform-self)" ttsim.run/1 0 "$T" run --topology pruned:k=4 --uniform-self --load 0.1 --json
 run_json "ttsim run --dry-run" ttsim.run.dry-run/1 0 "$T" run --dims 3,3,3 --dry-run --json
+# the model object's shape_gbps and burst_bytes: only on shaped links
+run_json "ttsim run (shaped links)" ttsim.run/1 0 "$T" run --dims 3,3 --load 0.1 --shape-gbps 2.5 --json
+run_json "ttsim run --dry-run (shaped links)" ttsim.run.dry-run/1 0 "$T" run --dims 3,3 --shape-gbps 2.5 --burst-bytes 4096 --dry-run --json
+run_json "ttsim sweep (shaped links)" ttsim.sweep/1 0 "$T" sweep --dims 3,3 --loads 0.1 --refine 0 --jobs 1 --shape-gbps 2.5 --json
+run_json "ttsim app (shaped links)" ttsim.app/1 0 "$T" app pingpong --dims 2,2,2 --iterations 2 --shape-gbps 2.5 --json
+run_json "ttsim replay (shaped links)" ttsim.replay/1 0 "$T" replay traces/allreduce-2x2x2.pcap --dims 2,2,2 --compare D,D@1G --shape-gbps 2.5 --json
 run_json "ttsim sweep" ttsim.sweep/1 0 "$T" sweep --dims 3,3 --loads 0.1,0.2 --refine 0 --jobs 1 --json
 run_json "ttsim sweep (deadlock, --uniform-self)" ttsim.sweep/1 1 "$T" sweep --dims 4,4 --deadlock none --loads 0.9 --refine 0 --jobs 1 --uniform-self --json
 run_json "ttsim sweep (topology)" ttsim.sweep/1 0 "$T" sweep --topology pruned:k=4 --loads 0.1 --refine 0 --jobs 1 --json

@@ -427,6 +427,77 @@ test_apply(void **state)
 	    "packet");
 }
 
+/*
+ * Shaped links in the engine's units: a refill of round(65536 * shape_gbps
+ * / link_gbps) 65536ths of a flit a cycle (at least one), a bucket of
+ * burst_bytes in whole flits, a packet by default.  No bucket when
+ * shape_gbps is unset, at or above the line rate, or so near it that the
+ * refill rounds to a flit a cycle (the engine's resolution: the bucket
+ * would hold nothing back).  A bucket smaller than a packet is refused.
+ */
+static void
+test_apply_shape(void **state)
+{
+	tt_simparams p;
+	tt_model m;
+	tt_model_cycles c;
+	char err[256];
+
+	(void)state;
+	tt_simparams_default(&p);
+	tt_model_init(&m);
+	m.link_gbps = 10;               /* 16-byte flits, 4 a packet */
+	m.shape_gbps = 1;
+	m.set = TT_MODEL_LINK_GBPS | TT_MODEL_SHAPE_GBPS;
+	assert_int_equal(tt_model_apply(&m, &p, &c, err, sizeof(err)), 0);
+	assert_int_equal(p.shape_rate, 6554);   /* 6553.6 */
+	assert_int_equal(p.shape_burst, 4);     /* a packet */
+	assert_int_equal(c.shape_rate, 6554);
+	assert_int_equal(c.shape_burst, 4);
+	/* the smallest rate still refills */
+	m.link_gbps = 10000;
+	m.shape_gbps = 0.001;
+	assert_int_equal(tt_model_apply(&m, &p, &c, err, sizeof(err)), 0);
+	assert_int_equal(p.shape_rate, 1);      /* 0.0066 */
+	/* just under the line rate: 65535.3 and 65535.5 are shaped */
+	m.link_gbps = 10;
+	m.shape_gbps = 10 * 65535.3 / 65536;
+	assert_int_equal(tt_model_apply(&m, &p, &c, err, sizeof(err)), 0);
+	assert_int_equal(p.shape_rate, 65535);
+	/* 65535.7 rounds to the line rate: not shaped, as at or above it */
+	m.shape_gbps = 10 * 65535.7 / 65536;
+	assert_int_equal(tt_model_apply(&m, &p, &c, err, sizeof(err)), 0);
+	assert_int_equal(p.shape_rate, 0);
+	assert_int_equal(c.shape_rate, 0);
+	m.shape_gbps = 9.99999;
+	p.shape_rate = 77;              /* an earlier model's */
+	assert_int_equal(tt_model_apply(&m, &p, &c, err, sizeof(err)), 0);
+	assert_int_equal(p.shape_rate, 0);
+	m.shape_gbps = 10;
+	assert_int_equal(tt_model_apply(&m, &p, &c, err, sizeof(err)), 0);
+	assert_int_equal(p.shape_rate, 0);
+	m.shape_gbps = 40;
+	assert_int_equal(tt_model_apply(&m, &p, &c, err, sizeof(err)), 0);
+	assert_int_equal(p.shape_rate, 0);
+	/* a depth that is no whole packet: refused unless links are not
+	 * shaped */
+	m.burst_bytes = 63;
+	m.set |= TT_MODEL_BURST_BYTES;
+	assert_int_equal(tt_model_apply(&m, &p, &c, err, sizeof(err)), 0);
+	m.shape_gbps = 5;
+	assert_int_equal(tt_model_apply(&m, &p, &c, err, sizeof(err)), -1);
+	assert_string_equal(err, "model: burst_bytes 63 holds 3 flits of 16 "
+	    "bytes, less than a packet (4 flits); a bucket must hold a whole "
+	    "frame");
+	m.burst_bytes = 64;
+	assert_int_equal(tt_model_apply(&m, &p, &c, err, sizeof(err)), 0);
+	assert_int_equal(p.shape_rate, 32768);
+	assert_int_equal(p.shape_burst, 4);
+	m.burst_bytes = 1 << 30;
+	assert_int_equal(tt_model_apply(&m, &p, &c, err, sizeof(err)), 0);
+	assert_int_equal(p.shape_burst, 1u << 26);
+}
+
 /* A message's last packet carries the rest, in whole flits. */
 static void
 test_last_packet(void **state)
@@ -460,6 +531,7 @@ main(void)
 		cmocka_unit_test(test_write_round_trip),
 		cmocka_unit_test(test_precedence),
 		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_apply_shape),
 		cmocka_unit_test(test_last_packet),
 	};
 

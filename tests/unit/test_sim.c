@@ -4,7 +4,9 @@
  * load equals offered load below saturation, the same seed gives the same
  * numbers, vc and bubble never deadlock, and under none the watchdog
  * catches a real cycle of the channel dependency graph, including the one
- * of seed 000 Example 6.1.
+ * of seed 000 Example 6.1.  Shaped links against timings worked out by
+ * hand: a full bucket costs nothing, a stream gets its burst at line rate
+ * and then the bucket's rate, an idle link's bucket is full again.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -140,9 +142,11 @@ zl_deliver(void *ctx, const tt_delivery *d)
 	}
 }
 
+/* shape_rate, shape_burst: every link between switches shaped (0: not). */
 static void
 zero_load_check(int n, const int *k, int twin, const char *ports,
-    enum tt_deadlock dl, int R, int L, int P, int booksim)
+    enum tt_deadlock dl, int R, int L, int P, int booksim,
+    uint32_t shape_rate, uint32_t shape_burst)
 {
 	tt_net net;
 	tt_simparams p;
@@ -174,6 +178,8 @@ zero_load_check(int n, const int *k, int twin, const char *ports,
 	p.link_latency = L;
 	p.net.packet_flits = P;
 	p.net.buffer_flits = 32 * P;
+	p.shape_rate = shape_rate;
+	p.shape_burst = shape_burst;
 	plan_build(&plan, npes, src, dst, npk, 200);
 	assert_int_equal(tt_sim_create(&sim, &net, &p, err, sizeof(err)), 0);
 	memset(&z, 0, sizeof(z));
@@ -197,7 +203,7 @@ static void
 zero_load_case(int n, const int *k, int twin, const char *ports,
     enum tt_deadlock dl, int R, int L, int P)
 {
-	zero_load_check(n, k, twin, ports, dl, R, L, P, 0);
+	zero_load_check(n, k, twin, ports, dl, R, L, P, 0, 0, 0);
 }
 
 static void
@@ -229,9 +235,9 @@ test_zero_load_booksim(void **state)
 	static const int k88[2] = {8, 8}, k444[3] = {4, 4, 4};
 
 	(void)state;
-	zero_load_check(2, k88, 0, NULL, TT_DL_VC, 5, 1, 4, 1);
-	zero_load_check(3, k444, 0, NULL, TT_DL_VC, 5, 1, 4, 1);
-	zero_load_check(3, k444, 0, NULL, TT_DL_BUBBLE, 5, 1, 4, 1);
+	zero_load_check(2, k88, 0, NULL, TT_DL_VC, 5, 1, 4, 1, 0, 0);
+	zero_load_check(3, k444, 0, NULL, TT_DL_VC, 5, 1, 4, 1, 0, 0);
+	zero_load_check(3, k444, 0, NULL, TT_DL_BUBBLE, 5, 1, 4, 1, 0, 0);
 }
 
 /* The simulator's compact tables give exactly what tt_route() gives. */
@@ -923,6 +929,406 @@ test_same_seed_same_numbers(void **state)
 	tt_net_free(&net);
 }
 
+/* ---- shaped links (tt_simparams.shape_rate, shape_burst) ---- */
+
+/*
+ * A lone packet finds every bucket on its way full: exactly the unshaped
+ * zero-load latency, even when a bucket of one packet refills a 65536th
+ * of a flit a cycle.  Every ordered pair, one packet every 200 cycles,
+ * under buckets of one packet that refill a 16th of a flit a cycle (16P
+ * <= 80 cycles, less than the gap between two packets on a link): each
+ * packet finds its links' buckets full again, and the latency is exact.
+ */
+static void
+test_shaped_zero_load(void **state)
+{
+	static const int k444[3] = {4, 4, 4}, k534[3] = {5, 3, 4};
+	tt_net net;
+	tt_simparams p;
+	uint32_t dst;
+
+	(void)state;
+	tt_test_net(&net, 3, k444, 1, "D", TT_DL_VC);
+	tt_simparams_default(&p);
+	p.shape_rate = 1;
+	p.shape_burst = (uint32_t)p.net.packet_flits;
+	for (dst = 1; dst < net.ncards; dst += 19)
+		one_packet_case(&net, &p, 0, dst, 0);
+	/* a short packet, store and forward, longer latencies */
+	p.link_latency = 3;
+	p.router_latency = 2;
+	p.store_forward = 1;
+	one_packet_case(&net, &p, 1, 100, 3);
+	tt_net_free(&net);
+	zero_load_check(3, k444, 1, "D", TT_DL_VC, 1, 1, 4, 0, 4096, 4);
+	zero_load_check(3, k534, 1, "G", TT_DL_VC, 2, 3, 5, 0, 4096, 5);
+	zero_load_check(3, k444, 0, NULL, TT_DL_BUBBLE, 3, 2, 1, 0, 4096, 1);
+}
+
+/* A source of n packets from PE src to PE dst generated in cycles gen[];
+ * the delivery cycles are kept in at[] (in the order they came). */
+struct stream {
+	uint32_t src, dst, n, sent, seen;
+	const uint64_t *gen;
+	uint64_t *at;
+	int bad_hops;
+};
+
+static int
+stream_next(void *ctx, uint32_t pe, uint64_t now, tt_srcpkt *pk)
+{
+	struct stream *st = ctx;
+
+	(void)now;
+	if (pe != st->src || st->sent == st->n)
+		return TT_SRC_DONE;
+	pk->gen = st->gen[st->sent++];
+	pk->dst = st->dst;
+	return TT_SRC_PACKET;
+}
+
+static void
+stream_deliver(void *ctx, const tt_delivery *d)
+{
+	struct stream *st = ctx;
+
+	if (d->hops != 1)
+		st->bad_hops++;
+	if (st->seen < st->n)
+		st->at[st->seen] = d->deliver;
+	st->seen++;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Run st on net under p until empty; st->at sorted. */
+static void
+stream_run(const tt_net *net, const tt_simparams *p, struct stream *st)
+{
+	tt_source s = {stream_next, st};
+	tt_simresult res;
+	tt_sim *sim;
+	char err[256];
+
+	assert_int_equal(route_links(net, st->src, st->dst), 1);
+	st->sent = st->seen = 0;
+	st->bad_hops = 0;
+	if (tt_sim_create(&sim, net, p, err, sizeof(err)) != 0)
+		fail_msg("tt_sim_create: %s", err);
+	assert_int_equal(tt_sim_on_deliver(sim, stream_deliver, st, NULL, 0), 0);
+	assert_int_equal(tt_sim_run(sim, &s, 1, &res, NULL, NULL), 0);
+	assert_false(res.deadlock);
+	assert_int_equal(st->seen, st->n);
+	assert_int_equal(st->bad_hops, 0);
+	qsort(st->at, st->n, sizeof(uint64_t), cmp_u64);
+	tt_simresult_free(&res);
+	tt_sim_free(sim);
+}
+
+/*
+ * A stream over one shaped link, by hand.  The link carries a flit a
+ * cycle; its bucket refills r = rate / 65536 flits a cycle.  A packet
+ * generated in g at an idle NIC asks for the link in g + L + R, and one
+ * granted onto it in G has its tail at the next PE in G + 2L + R + P - 1.
+ * Let a stream's first grant be G0, finding T tokens (in flits), and let
+ * the next packets wait at the link's input.  Before grant k, k packets
+ * have taken kP flits and the bucket has had (G - G0)r back (it never
+ * reaches its top: each packet takes more than comes back while it is
+ * sent), so grant k is the first cycle both the link is free, G0 + kP
+ * while packets go back to back, and the bucket holds P:
+ *     G_k = G0 + max(kP, ceil(((k + 1)P - T) / r)).
+ * The first terms are the burst at line rate, the second the shaped rate.
+ */
+static uint64_t
+shaped_grant(uint64_t G0, uint64_t k, uint64_t P, uint64_t T65536,
+    uint64_t rate)
+{
+	uint64_t need = (k + 1) * P * 65536, wait = 0;
+
+	if (need > T65536)
+		wait = (need - T65536 + rate - 1) / rate;
+	return G0 + (k * P > wait ? k * P : wait);
+}
+
+/* n packets generated in cycle 0 over the link from src to dst: the
+ * deliveries are the formula's; the last one's cycle is returned. */
+static uint64_t
+stream_case(const tt_net *net, const tt_simparams *p, uint32_t src,
+    uint32_t dst, uint32_t n)
+{
+	const uint64_t L = (uint64_t)p->link_latency;
+	const uint64_t R = (uint64_t)p->router_latency;
+	const uint64_t P = (uint64_t)p->net.packet_flits;
+	struct stream st;
+	uint64_t *gen = calloc(n, sizeof(uint64_t));
+	uint64_t *at = calloc(n, sizeof(uint64_t)), k, last;
+
+	assert_non_null(gen);
+	assert_non_null(at);
+	memset(&st, 0, sizeof(st));
+	st.src = src;
+	st.dst = dst;
+	st.n = n;
+	st.gen = gen;
+	st.at = at;
+	stream_run(net, p, &st);
+	for (k = 0; k < n; k++) {
+		uint64_t want = shaped_grant(L + R, k, P,
+		    (uint64_t)p->shape_burst << 16, p->shape_rate) +
+		    2 * L + R + P - 1;
+
+		if (at[k] != want)
+			fail_msg("rate %u, burst %u: packet %llu delivered in "
+			    "%llu, by hand %llu", p->shape_rate, p->shape_burst,
+			    (unsigned long long)k, (unsigned long long)at[k],
+			    (unsigned long long)want);
+	}
+	last = at[n - 1];
+	free(gen);
+	free(at);
+	return last;
+}
+
+/*
+ * A long stream runs at the shaped rate after its burst passed at line
+ * rate.  Plain 4x4 torus, PE (0,0) to its X+ neighbour; and on a twin
+ * torus a card to its twin over the internal link, also a link between
+ * switches.
+ */
+static void
+test_shaped_stream(void **state)
+{
+	static const int k44[2] = {4, 4}, n0[2] = {0, 0}, n1[2] = {1, 0};
+	static const int k444[3] = {4, 4, 4};
+	tt_net net;
+	tt_simparams p;
+	uint32_t src, dst, twin;
+
+	(void)state;
+	tt_test_net(&net, 2, k44, 0, NULL, TT_DL_VC);
+	src = tt_node_index(&net, n0);
+	dst = tt_node_index(&net, n1);
+	tt_simparams_default(&p);
+	/*
+	 * P = 4, L = R = 1, a quarter flit a cycle, B = 16: T - 3k >= 4
+	 * holds for k <= 4, so packets 0..4 go at line rate from cycle 2
+	 * (delivered in 8, 12, .., 24); packet 5 waits for its 4 flits
+	 * until 2 + 32 (delivered in 40), and each after it 16 cycles
+	 * later, 4NP cycles for N packets: packet 99 in 40 + 94 * 16.
+	 */
+	p.shape_rate = 16384;
+	p.shape_burst = 16;
+	assert_int_equal(stream_case(&net, &p, src, dst, 100), 1544);
+	assert_int_equal(stream_case(&net, &p, src, dst, 5), 24);
+	assert_int_equal(stream_case(&net, &p, src, dst, 6), 40);
+	/* the default bucket, one packet: a packet every 16 cycles from
+	 * the first on */
+	p.shape_burst = 4;
+	assert_int_equal(stream_case(&net, &p, src, dst, 100), 8 + 99 * 16);
+	/* a third of the line (rounded: 21845), a bucket of 2.5 packets,
+	 * longer latencies, longer packets; and a waiting time beyond the
+	 * switch wheel's reach (a 256th of a flit a cycle: 2048 cycles
+	 * a packet of 8 flits) */
+	p.shape_rate = 21845;
+	p.shape_burst = 20;
+	p.net.packet_flits = 8;
+	p.net.buffer_flits = 256;
+	p.link_latency = 3;
+	p.router_latency = 2;
+	stream_case(&net, &p, src, dst, 300);
+	p.shape_rate = 256;
+	stream_case(&net, &p, src, dst, 20);
+	tt_net_free(&net);
+
+	tt_test_net(&net, 3, k444, 1, "D", TT_DL_VC);
+	for (twin = 1; twin < net.ncards; twin++)
+		if (tt_route(&net, 0, twin, TT_PORT_NIC).port == TT_PORT_INT &&
+		    route_links(&net, 0, twin) == 1)
+			break;
+	assert_true(twin < net.ncards);
+	tt_simparams_default(&p);
+	p.shape_rate = 16384;
+	p.shape_burst = 16;
+	assert_int_equal(stream_case(&net, &p, 0, twin, 100), 1544);
+	tt_net_free(&net);
+}
+
+/*
+ * After an idle time the bucket is full again, and not before.  P = 4, L =
+ * R = 1, a quarter flit a cycle, B = 16; 20 packets in cycle 0 (test_
+ * shaped_stream: the last granted in 2 + 16 * 19 - 48 = 258, which leaves
+ * the bucket empty), then 10 more generated in cycle g, granted from g + 2
+ * with (g + 2 - 258) / 4 tokens, 16 from g = 320 on:
+ *   - g = 400 or 320: the 10 go as the first 10 of a stream in cycle 0
+ *     did, g cycles later (5 at line rate);
+ *   - g = 319: 15.75 tokens, 4 at line rate, the fifth a cycle late;
+ *   - g = 296: 10 tokens, 3 at line rate, the fourth 12 cycles late.
+ */
+static void
+test_shaped_idle_refills(void **state)
+{
+	static const int k44[2] = {4, 4}, n0[2] = {0, 0}, n1[2] = {1, 0};
+	static const uint64_t gens[] = {400, 320, 319, 296};
+	tt_net net;
+	tt_simparams p;
+	struct stream st;
+	uint64_t gen[30], at[30];
+	size_t i;
+	uint64_t k;
+
+	(void)state;
+	tt_test_net(&net, 2, k44, 0, NULL, TT_DL_VC);
+	tt_simparams_default(&p);
+	p.shape_rate = 16384;
+	p.shape_burst = 16;
+	for (i = 0; i < sizeof(gens) / sizeof(gens[0]); i++) {
+		uint64_t g = gens[i], T = (g + 2 - 258) * 16384;
+
+		if (T > (uint64_t)16 << 16)
+			T = (uint64_t)16 << 16;
+		for (k = 0; k < 30; k++)
+			gen[k] = k < 20 ? 0 : g;
+		memset(&st, 0, sizeof(st));
+		st.src = tt_node_index(&net, n0);
+		st.dst = tt_node_index(&net, n1);
+		st.n = 30;
+		st.gen = gen;
+		st.at = at;
+		stream_run(&net, &p, &st);
+		assert_int_equal(at[19], 258 + 6);
+		for (k = 0; k < 10; k++) {
+			uint64_t want = shaped_grant(g + 2, k, 4, T, 16384) + 6;
+
+			if (at[20 + k] != want)
+				fail_msg("after cycle %llu: packet %llu delivered "
+				    "in %llu, by hand %llu", (unsigned long long)g,
+				    (unsigned long long)k,
+				    (unsigned long long)at[20 + k],
+				    (unsigned long long)want);
+		}
+		if (g >= 320)
+			assert_int_equal(at[24], g + 24);       /* the burst */
+		else if (g == 319)
+			assert_int_equal(at[24], g + 25);
+		else
+			assert_int_equal(at[23], g + 2 + 24 + 6);
+		assert_true(at[25] > at[24] + 4);
+	}
+	tt_net_free(&net);
+}
+
+static void
+same_run(const tt_simresult *a, const tt_simresult *b)
+{
+	int i;
+
+	assert_int_equal(a->cycles, b->cycles);
+	assert_int_equal(a->generated, b->generated);
+	assert_int_equal(a->injected, b->injected);
+	assert_int_equal(a->delivered, b->delivered);
+	assert_int_equal(a->flits_window, b->flits_window);
+	assert_int_equal(a->traversals, b->traversals);
+	assert_int_equal(a->internal_flits, b->internal_flits);
+	assert_true(a->accepted_load == b->accepted_load);
+	assert_true(a->avg_e2e_latency == b->avg_e2e_latency);
+	assert_true(a->avg_network_latency == b->avg_network_latency);
+	assert_int_equal(a->nbatch, b->nbatch);
+	for (i = 0; i < a->nbatch; i++)
+		assert_true(a->batch_latency[i] == b->batch_latency[i]);
+	assert_memory_equal(&a->e2e_lat, &b->e2e_lat, sizeof(a->e2e_lat));
+	assert_memory_equal(&a->net_lat, &b->net_lat, sizeof(a->net_lat));
+}
+
+/*
+ * shape_rate 0 is no bucket, whatever shape_burst says: the same numbers
+ * as parameters that never had the fields.  And a bucket that never runs
+ * dry (just under the line rate, 2^20 flits deep: a run of 10^5 cycles
+ * takes under 2 flits from it) holds nothing back: the cycle loop that
+ * checks buckets gives the numbers of the one that does not.
+ */
+static void
+test_shaped_off_identical(void **state)
+{
+	static const int k444[3] = {4, 4, 4};
+	tt_net net;
+	tt_simparams p;
+	tt_simresult a, b, c;
+
+	(void)state;
+	tt_test_net(&net, 3, k444, 1, "D", TT_DL_VC);
+	tt_simparams_default(&p);
+	p.measure = 3000;
+	run_uniform(&net, &p, TT_TR_UNIFORM, 0.4, 11, &a);
+	assert_true(a.delivered > 10000);
+	p.shape_burst = 3;
+	run_uniform(&net, &p, TT_TR_UNIFORM, 0.4, 11, &b);
+	same_run(&a, &b);
+	assert_true(a.cycles < 100000);
+	p.shape_rate = 65535;
+	p.shape_burst = 1u << 20;
+	run_uniform(&net, &p, TT_TR_UNIFORM, 0.4, 11, &c);
+	same_run(&a, &c);
+	tt_simresult_free(&a);
+	tt_simresult_free(&b);
+	tt_simresult_free(&c);
+	tt_net_free(&net);
+}
+
+/* A bucket that refills a flit a cycle or more, or holds less than a
+ * packet, is refused, naming the field; the limits themselves pass. */
+static void
+test_shaped_refused(void **state)
+{
+	static const int k444[3] = {4, 4, 4};
+	tt_net net;
+	tt_simparams p;
+	tt_sim *sim = NULL;
+	char err[256];
+
+	(void)state;
+	tt_test_net(&net, 3, k444, 1, "D", TT_DL_VC);
+	tt_simparams_default(&p);
+	p.shape_rate = 65536;
+	p.shape_burst = 4;
+	assert_int_equal(tt_sim_check(&net, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "shape_rate 65536"));
+	assert_int_equal(tt_sim_create(&sim, &net, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "shape_rate 65536"));
+	p.shape_rate = 1u << 31;
+	assert_int_equal(tt_sim_check(&net, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "shape_rate 2147483648"));
+	p.shape_rate = 65535;
+	p.shape_burst = 3;
+	assert_int_equal(tt_sim_check(&net, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "shape_burst 3"));
+	assert_int_equal(tt_sim_create(&sim, &net, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "shape_burst 3"));
+	p.shape_burst = 0;
+	assert_int_equal(tt_sim_check(&net, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "shape_burst 0"));
+	p.net.packet_flits = 8;
+	p.net.buffer_flits = 256;
+	p.shape_burst = 7;
+	assert_int_equal(tt_sim_check(&net, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "shape_burst 7"));
+	/* the limits: just under a flit a cycle, a packet deep */
+	p.shape_burst = 8;
+	assert_int_equal(tt_sim_check(&net, &p, err, sizeof(err)), 0);
+	assert_int_equal(tt_sim_create(&sim, &net, &p, err, sizeof(err)), 0);
+	tt_sim_free(sim);
+	/* no bucket: the depth is not looked at */
+	p.shape_rate = 0;
+	p.shape_burst = 1;
+	assert_int_equal(tt_sim_check(&net, &p, err, sizeof(err)), 0);
+	tt_net_free(&net);
+}
+
 /* ---- deadlock: never under vc and bubble, caught under none ---- */
 
 static void
@@ -1489,6 +1895,11 @@ main(void)
 		cmocka_unit_test(test_huge_latency_conservation),
 		cmocka_unit_test(test_accepted_equals_offered),
 		cmocka_unit_test(test_same_seed_same_numbers),
+		cmocka_unit_test(test_shaped_zero_load),
+		cmocka_unit_test(test_shaped_stream),
+		cmocka_unit_test(test_shaped_idle_refills),
+		cmocka_unit_test(test_shaped_off_identical),
+		cmocka_unit_test(test_shaped_refused),
 		cmocka_unit_test(test_vc_bubble_never_deadlock),
 		cmocka_unit_test(test_none_deadlock_caught),
 		cmocka_unit_test(test_patterns),
