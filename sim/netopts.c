@@ -622,7 +622,8 @@ modelopts_take(void *state, const struct optval *v)
 		return vc_bytes_take(o, v);
 	case OPT_SHAPE_GBPS:
 		if (opt_real(v->cmd, v->flag, v->value, TT_LINK_GBPS_MIN,
-		    TT_LINK_GBPS_MAX, "a rate in Gb/s", &m->shape_gbps) < 0)
+		    TT_LINK_GBPS_MAX, "a rate from 0.001 to 10000 Gb/s",
+		    &m->shape_gbps) < 0)
 			return -1;
 		m->set |= TT_MODEL_SHAPE_GBPS;
 		return 0;
@@ -755,6 +756,13 @@ simopts_resolve(simopts *o, const tt_config *cfg, const linkopts *link)
 	tt_model_over(&m, &file);
 	tt_model_over(&m, &flags);
 	frames = ((cfg->model.set | file.set) & TT_MODEL_LINK_GBPS) != 0;
+	if ((m.set & TT_MODEL_BURST_BYTES) && !(m.set & TT_MODEL_SHAPE_GBPS)) {
+		fprintf(stderr, "ttsim %s: burst_bytes %d%s is a token bucket's "
+		    "depth, but nothing gives its rate: add --shape-gbps (or "
+		    "shape_gbps in the model)\n", o->cmd, m.burst_bytes,
+		    flags.set & TT_MODEL_BURST_BYTES ? " (--burst-bytes)" : "");
+		return -1;
+	}
 	tt_model_fill(&m, frames);
 	if (o->router_set)
 		m.set &= ~(unsigned)TT_MODEL_ROUTER_NS;

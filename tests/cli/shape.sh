@@ -111,7 +111,8 @@ refused() {
 	    ok "refused: $name" ||
 	    bad "refused: $name (exit $st, expected 2 and one line with '$word')" "$(cat "$tmp/err")"
 }
-refused "--shape-gbps 0" "--shape-gbps" --shape-gbps 0
+refused "--shape-gbps 0" "--shape-gbps: '0' is not a rate from 0.001 to 10000 Gb/s" --shape-gbps 0
+refused "--burst-bytes without a rate" "--burst-bytes) is a token bucket's depth, but nothing gives its rate" --burst-bytes 4096
 refused "--shape-gbps x" "--shape-gbps" --shape-gbps x
 refused "--shape-gbps -1" "--shape-gbps" --shape-gbps -1
 refused "--shape-gbps nan" "--shape-gbps" --shape-gbps nan
