@@ -60,9 +60,10 @@ calib_usage(FILE *f)
 "     token bucket's (tc tbf, a NIC's rate limit), not the line's.  Then\n"
 "     shape_gbps is the sustained rate, link_gbps the line's (the slopes'\n"
 "     cost per byte over the H + 1 serializations of a frame of the mean\n"
-"     hop count), and burst_bytes the median of what the transfers' first\n"
-"     halves delivered beyond the sustained rate, at least the largest\n"
-"     frame.  --no-shaping fits the sustained rate as the line's instead.\n"
+"     hop count; without port traces the slope of step 5's envelope), and\n"
+"     burst_bytes the median of what the transfers' first halves delivered\n"
+"     beyond the sustained rate, at least the largest frame.  --no-shaping\n"
+"     fits the sustained rate as the line's instead.\n"
 "  5. Without port traces: latency = base + H * hop + bytes * 8 / link_gbps\n"
 "     (store-and-forward: + H * bytes * 8 / link_gbps) is fitted to the lower\n"
 "     envelope (the --quantile of each group of equal hops and size) of\n"
@@ -395,17 +396,15 @@ fit_cells(struct calib_run *x, double gbps)
  * the transfers' first halves (tt_calib_burst()).  1 and link_gbps's
  * source in src when the links are shaped, else 0.
  */
-static int
-calib_shaping(struct calib_run *x, double gbps, char *src, size_t srcsz)
+static void
+calib_shaping(struct calib_run *x, double gbps, double lat, double bytes,
+    char *src, size_t srcsz)
 {
 	const tt_calib_data *d = &x->d;
-	double lat, bytes, hops = 0, per_byte, line, burst;
+	double hops = 0, per_byte, line, burst;
 	size_t i, n = 0, used;
 	char why[400];
 
-	if (x->o.no_shape || !tt_calib_shaped(d->iso, d->niso, gbps, &lat,
-	    &bytes))
-		return 0;
 	for (i = 0; i < d->niso; i++)
 		if (d->iso[i].nmsg == 1) {
 			hops += d->iso[i].hops;
@@ -420,6 +419,11 @@ calib_shaping(struct calib_run *x, double gbps, char *src, size_t srcsz)
 	    "zero-load cost per byte (SEND + %.2f HOP + RECV slopes) over the "
 	    "%.2f serializations of a frame of the mean hop count", hops,
 	    hops + 1);
+	if (!x->ports) {
+		line = x->fit.gbps;
+		snprintf(src, srcsz, "the line below the bucket: the slope of "
+		    "the latency envelope over bytes");
+	}
 	if (!(line > 2 * gbps)) {
 		line = bytes * 8 / lat;
 		snprintf(src, srcsz, "the line below the bucket: the lone "
@@ -444,19 +448,22 @@ calib_shaping(struct calib_run *x, double gbps, char *src, size_t srcsz)
 		burst = (double)d->max_bytes;
 	set_param(&x->p[P_BURST], "burst_bytes", "bytes", 0, round(burst),
 	    why);
-	return 1;
 }
 
 static int
 calib_fit(struct calib_run *x)
 {
 	tt_calib_data *d = &x->d;
-	double gbps;
+	double gbps, lat, bytes;
 	char err[512], src[320];
+	int shaped;
 
 	if (calib_checks(d) < 0)
 		return -1;
 	gbps = tt_calib_rate(d->train, d->ntrain, &x->trains_used);
+	/* lone frames faster than the sustained rate: a token bucket */
+	shaped = gbps > 0 && !x->o.no_shape && tt_calib_shaped(d->iso,
+	    d->niso, gbps, &lat, &bytes);
 	/* switching */
 	if (x->o.saf >= 0) {
 		x->saf = x->o.saf;
@@ -501,12 +508,12 @@ calib_fit(struct calib_run *x)
 		x->fit.gbps_fitted = !(gbps > 0);
 		x->fit.hop_fitted = 1;
 		x->used_rtt = d->nrtt >= TT_CALIB_MIN_OBS;
-	} else if (fit_cells(x, gbps) < 0) {
+	} else if (fit_cells(x, shaped ? 0 : gbps) < 0) {
+		/* shaped: the line's rate is the envelope's slope */
 		return -1;
 	}
-	/* shaped links: calib_shaping() says where the line rate came from */
-	if (gbps > 0 && x->ports && calib_shaping(x, gbps, src, sizeof(src)))
-		x->fit.gbps_fitted = 0;
+	if (shaped)
+		calib_shaping(x, gbps, lat, bytes, src, sizeof(src));
 	else if (gbps > 0)
 		snprintf(src, sizeof(src), "sustained rate of the %zu largest "
 		    "back-to-back transfers (second half of each)",
