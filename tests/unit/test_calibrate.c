@@ -252,13 +252,56 @@ put(tt_trace_writer *w, uint64_t t, uint32_t src, uint32_t dst,
 	    tt_trace_write_msg(w, &m), 0);
 }
 
+/* A recording of two nodes' PE traces, n0 (PE 0) and n4 (PE 9), in a
+ * directory of its own. */
+struct rec2 {
+	char dir[32], p0[128], p1[128];
+	tt_trace_writer *w0, *w1;
+};
+
+static void
+rec2_open(struct rec2 *r)
+{
+	char err[512];
+
+	snprintf(r->dir, sizeof(r->dir), "/tmp/tt-calib.XXXXXX");
+	assert_non_null(mkdtemp(r->dir));
+	snprintf(r->p0, sizeof(r->p0), "%s/n0-pe.pcap", r->dir);
+	snprintf(r->p1, sizeof(r->p1), "%s/n4-pe.pcap", r->dir);
+	assert_int_equal(tt_trace_create(&r->w0, r->p0, TT_TRACE_INPLACE, err,
+	    sizeof(err)), 0);
+	assert_int_equal(tt_trace_create(&r->w1, r->p1, TT_TRACE_INPLACE, err,
+	    sizeof(err)), 0);
+}
+
+/* Written: read it back into d. */
+static void
+rec2_read(struct rec2 *r, tt_calib_data *d, const tt_net *net)
+{
+	const char *paths[1] = {r->dir};
+	char err[512];
+
+	assert_int_equal(tt_trace_close(r->w0, err, sizeof(err)), 0);
+	assert_int_equal(tt_trace_close(r->w1, err, sizeof(err)), 0);
+	assert_int_equal(tt_calib_read(d, paths, 1, net, err, sizeof(err)),
+	    0);
+}
+
+static void
+rec2_remove(struct rec2 *r)
+{
+	unlink(r->p0);
+	unlink(r->p1);
+	rmdir(r->dir);
+}
+
 static void
 from_traces(void **state)
 {
-	char dir[] = "/tmp/tt-calib.XXXXXX", p0[128], p1[128], err[512];
+	char err[512];
 	const int k[3] = {2, 2, 2};
 	const char *paths[1];
-	tt_trace_writer *w0, *w1;
+	struct rec2 r;
 	tt_calib_data d;
 	tt_net net;
 	uint64_t off = 5000000;         /* node 1's clock is 5 ms ahead */
@@ -269,28 +312,19 @@ from_traces(void **state)
 	tt_test_net(&net, 3, k, 1, NULL, TT_DL_VC);
 	h = tt_calib_hops(&net, 0, 9);
 	assert_true(h >= 1);
-	assert_non_null(mkdtemp(dir));
-	snprintf(p0, sizeof(p0), "%s/n0-pe.pcap", dir);
-	snprintf(p1, sizeof(p1), "%s/n4-pe.pcap", dir);
-	assert_int_equal(tt_trace_create(&w0, p0, TT_TRACE_INPLACE, err,
-	    sizeof(err)), 0);
-	assert_int_equal(tt_trace_create(&w1, p1, TT_TRACE_INPLACE, err,
-	    sizeof(err)), 0);
+	rec2_open(&r);
 	/* PE 0 (node 0) pings PE 9 (node 4), which answers at once */
 	for (i = 0; i < 12; i++) {
 		uint64_t t = 1000000 + i * 100000, b = 100 + 1000 * (i % 4);
 		double lat = truth(1, h, (double)b);
 
-		put(w0, t, 0, 9, i, b, 0);
-		put(w1, t + (uint64_t)lat + off, 0, 9, i, b, 1);
-		put(w1, t + (uint64_t)lat + off + 500, 9, 0, i, b, 0);
-		put(w0, t + 2 * (uint64_t)lat + 500, 9, 0, i, b, 1);
+		put(r.w0, t, 0, 9, i, b, 0);
+		put(r.w1, t + (uint64_t)lat + off, 0, 9, i, b, 1);
+		put(r.w1, t + (uint64_t)lat + off + 500, 9, 0, i, b, 0);
+		put(r.w0, t + 2 * (uint64_t)lat + 500, 9, 0, i, b, 1);
 	}
-	assert_int_equal(tt_trace_close(w0, err, sizeof(err)), 0);
-	assert_int_equal(tt_trace_close(w1, err, sizeof(err)), 0);
-	paths[0] = dir;
-	assert_int_equal(tt_calib_read(&d, paths, 1, &net, err, sizeof(err)),
-	    0);
+	rec2_read(&r, &d, &net);
+	paths[0] = r.dir;
 	assert_int_equal(d.matched, 24);
 	assert_int_equal(d.noneway, 24);
 	assert_int_equal(d.oneway_same_clock, 0);
@@ -310,9 +344,7 @@ from_traces(void **state)
 		assert_non_null(strstr(err, "out of range"));
 		tt_net_free(&small);
 	}
-	unlink(p0);
-	unlink(p1);
-	rmdir(dir);
+	rec2_remove(&r);
 	tt_net_free(&net);
 }
 
@@ -321,10 +353,8 @@ from_traces(void **state)
 static void
 burst_from_traces(void **state)
 {
-	char dir[] = "/tmp/tt-calib.XXXXXX", p0[128], p1[128], err[512];
 	const int k[3] = {2, 2, 2};
-	const char *paths[1];
-	tt_trace_writer *w0, *w1;
+	struct rec2 r;
 	tt_calib_data d;
 	tt_net net;
 	size_t used;
@@ -332,26 +362,16 @@ burst_from_traces(void **state)
 
 	(void)state;
 	tt_test_net(&net, 3, k, 1, NULL, TT_DL_VC);
-	assert_non_null(mkdtemp(dir));
-	snprintf(p0, sizeof(p0), "%s/n0-pe.pcap", dir);
-	snprintf(p1, sizeof(p1), "%s/n4-pe.pcap", dir);
-	assert_int_equal(tt_trace_create(&w0, p0, TT_TRACE_INPLACE, err,
-	    sizeof(err)), 0);
-	assert_int_equal(tt_trace_create(&w1, p1, TT_TRACE_INPLACE, err,
-	    sizeof(err)), 0);
+	rec2_open(&r);
 	for (i = 0; i < 32; i++) {
 		double cum = 1000.0 * (i + 1);
 		uint64_t held = cum > 2000 ? (uint64_t)((cum - 2000) / 0.0025) :
 		    0;
 
-		put(w0, 1000000 + 1000 * (uint64_t)i, 0, 9, i, 1000, 0);
-		put(w1, 1050000 + held, 0, 9, i, 1000, 1);
+		put(r.w0, 1000000 + 1000 * (uint64_t)i, 0, 9, i, 1000, 0);
+		put(r.w1, 1050000 + held, 0, 9, i, 1000, 1);
 	}
-	assert_int_equal(tt_trace_close(w0, err, sizeof(err)), 0);
-	assert_int_equal(tt_trace_close(w1, err, sizeof(err)), 0);
-	paths[0] = dir;
-	assert_int_equal(tt_calib_read(&d, paths, 1, &net, err, sizeof(err)),
-	    0);
+	rec2_read(&r, &d, &net);
 	assert_int_equal(d.ntrain, 1);
 	assert_float_equal(d.train[0].first_bytes, 16000, 1e-9);
 	assert_float_equal(tt_calib_rate(d.train, d.ntrain, &used), 0.02,
@@ -359,9 +379,7 @@ burst_from_traces(void **state)
 	assert_float_equal(tt_calib_burst(d.train, d.ntrain, 0.02, &used),
 	    2000, 1e-3);
 	tt_calib_data_free(&d);
-	unlink(p0);
-	unlink(p1);
-	rmdir(dir);
+	rec2_remove(&r);
 	tt_net_free(&net);
 }
 
