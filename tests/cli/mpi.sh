@@ -55,6 +55,10 @@ same "run 3DT 3x4x5 tornado, 2 seeds, P=2 L=2 R=2" run --dims 3,4,5 --traffic to
 same "run 3DT 4x4x4 hotspot 0.8, P=1 L=4" run --dims 4,4,4 --traffic hotspot --load 0.8 \
     --packet-flits 1 --link-latency 4 --warmup 1000 --measure 3000
 same "run 4DT 3x3x2x2 G vc 0.4" run --dims 3,3,2,2 --load 0.4 --warmup 1000 --measure 3000
+# shaped links: every rank's outputs hold their own buckets, past
+# saturation (0.4 offered, 0.125 the buckets' rate)
+same "run 3DT 4x4x4 D 0.4, shaped links, L=2" run --dims 4,4,4 --ports D --load 0.4 \
+    --shape-gbps 2.5 --burst-bytes 256 --link-latency 2 --warmup 500 --measure 2000
 # type-1 lanes, ties drawn per packet, and windows that fail the
 # steady-state test turned into warm-up: every rank moves the window at
 # the same cycle
