@@ -665,7 +665,10 @@ sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
 	sim_layout(sim);
 	sim->W = wheel_size(p);
 	sim->W2 = switch_wheel_size(p);
-	sim->far_pkts = (uint32_t)(sim->L + sim->R) > sim->W2 - 2;
+	/* a packet is ready L + R after its grant, and under store and
+	 * forward its tail P - 1 later still */
+	sim->far_pkts = (uint32_t)(sim->L + sim->R) +
+	    (uint32_t)(sim->P - 1) * (uint32_t)sim->saf > sim->W2 - 2;
 	sim->far = sim->far_pkts || far_credits(p);
 	sim->epoch = sim_epoch(p);
 	sim->big = sim_memory_switches(net, p, sim->ns) > SIM_BIG;

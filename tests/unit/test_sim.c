@@ -699,6 +699,14 @@ test_store_forward_zero_load(void **state)
 			one_packet_case(&net, &p, 0, dst, f);
 	p.link_latency = 5000;
 	one_packet_case(&net, &p, 1, 100, 0);
+	/* the tail's wait puts the next switch's turn L + R + P - 1 = 37
+	 * cycles after the grant, beyond the switch wheel's 30 (P = 24, R =
+	 * 13, L = 1: a calibrated ttd): the far lists must carry it */
+	p.net.packet_flits = 24;
+	p.link_latency = 1;
+	p.router_latency = 13;
+	for (dst = 1; dst < net.ncards; dst += 37)
+		one_packet_case(&net, &p, 0, dst, 0);
 	tt_net_free(&net);
 }
 
