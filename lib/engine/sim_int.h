@@ -159,7 +159,10 @@ struct nic {
  * within P + min(L, WHEEL_NEAR_L) cycles, the switch wheel for wake-ups
  * within max(P, min(L + R, SW_NEAR)) cycles; whatever a longer link
  * sends waits in a far list (sim.c) until it comes within reach, so
- * that neither wheel grows with L (sim_build.c's wheel sizes).
+ * that neither wheel grows with L (sim_build.c's wheel sizes).  A
+ * packet's turn at the next switch is L + R after its grant, P - 1 more
+ * under store and forward: beyond the switch wheel, it takes the far
+ * lists too.
  */
 #define WHEEL_NEAR_L 64
 #define SW_NEAR 30
