@@ -387,39 +387,45 @@ fit_cells(struct calib_run *x, double gbps)
 
 /*
  * Shaped links (twintorus/model.h): lone frames that arrive faster than
- * one serialization at the sustained rate `gbps` allows crossed a line
- * faster than it, held back by a token bucket only when it ran dry.  The
- * sustained rate is then the bucket's (shape_gbps), the line rate
- * (link_gbps) is the zero-load per-byte cost of the port segments over
- * the serializations the engine charges a frame of the mean hop count
- * (H + 1 of them, store-and-forward), and the bucket's depth comes from
- * the transfers' first halves (tt_calib_burst()).  1 and link_gbps's
- * source in src when the links are shaped, else 0.
+ * one serialization at the sustained rate `gbps` allows (lat ns for the
+ * typical one of `bytes`) crossed a line faster than it, held back by a
+ * token bucket only when it ran dry.  The sustained rate is then the
+ * bucket's (shape_gbps); the line rate (link_gbps) is, with port traces,
+ * the segments' zero-load cost per byte over the serializations the
+ * engine charges a frame of the mean hop count (H + 1 of them,
+ * store-and-forward), without them the latency envelope's slope (x->fit,
+ * fitted with the rate free); the bucket's depth comes from the
+ * transfers' first halves (tt_calib_burst()).  link_gbps's source goes
+ * to src.
  */
 static void
 calib_shaping(struct calib_run *x, double gbps, double lat, double bytes,
     char *src, size_t srcsz)
 {
 	const tt_calib_data *d = &x->d;
-	double hops = 0, per_byte, line, burst;
-	size_t i, n = 0, used;
+	double line, burst;
+	size_t used;
 	char why[400];
 
-	for (i = 0; i < d->niso; i++)
-		if (d->iso[i].nmsg == 1) {
-			hops += d->iso[i].hops;
-			n++;
-		}
-	hops = n > 0 ? hops / (double)n : 1;
-	per_byte = fmax(x->sf.s[TT_CALIB_SEG_SEND], 0) + hops *
-	    fmax(x->sf.s[TT_CALIB_SEG_HOP], 0) +
-	    fmax(x->sf.s[TT_CALIB_SEG_RECV], 0);
-	line = per_byte > 0 ? 8 * (hops + 1) / per_byte : 0;
-	snprintf(src, srcsz, "the line below the bucket: the port segments' "
-	    "zero-load cost per byte (SEND + %.2f HOP + RECV slopes) over the "
-	    "%.2f serializations of a frame of the mean hop count", hops,
-	    hops + 1);
-	if (!x->ports) {
+	if (x->ports) {
+		double hops = 0, per_byte;
+		size_t i, n = 0;
+
+		for (i = 0; i < d->niso; i++)
+			if (d->iso[i].nmsg == 1) {
+				hops += d->iso[i].hops;
+				n++;
+			}
+		hops = n > 0 ? hops / (double)n : 1;
+		per_byte = fmax(x->sf.s[TT_CALIB_SEG_SEND], 0) + hops *
+		    fmax(x->sf.s[TT_CALIB_SEG_HOP], 0) +
+		    fmax(x->sf.s[TT_CALIB_SEG_RECV], 0);
+		line = per_byte > 0 ? 8 * (hops + 1) / per_byte : 0;
+		snprintf(src, srcsz, "the line below the bucket: the port "
+		    "segments' zero-load cost per byte (SEND + %.2f HOP + RECV "
+		    "slopes) over the %.2f serializations of a frame of the "
+		    "mean hop count", hops, hops + 1);
+	} else {
 		line = x->fit.gbps;
 		snprintf(src, srcsz, "the line below the bucket: the slope of "
 		    "the latency envelope over bytes");

@@ -460,9 +460,10 @@ shape_take(tt_sim *sim, uint64_t so, uint64_t t, uint64_t f)
 		tok = t - b->t > (cap - tok) / r ? cap : tok + (t - b->t) * r;
 		b->t = t;
 	}
-	b->tok = tok;
-	if (tok < need)
+	if (tok < need) {
+		b->tok = tok;
 		return (need - tok + r - 1) / r;
+	}
 	b->tok = tok - need;
 	return 0;
 }

@@ -340,8 +340,25 @@ out:
 	return r;
 }
 
-static size_t largest_trains(const tt_calib_train *t, size_t n,
-    tt_calib_train *sel);
+/* The transfers tt_calib_rate() takes: enough frames in the measured
+ * half, at least half the bytes of the largest.  Into sel (n of room);
+ * how many. */
+static size_t
+largest_trains(const tt_calib_train *t, size_t n, tt_calib_train *sel)
+{
+	double biggest = 0;
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (t[i].frames >= TT_CALIB_TRAIN_MIN && t[i].ns > 0 &&
+		    t[i].total_bytes > biggest)
+			biggest = t[i].total_bytes;
+	for (i = 0; biggest > 0 && i < n; i++)
+		if (t[i].frames >= TT_CALIB_TRAIN_MIN && t[i].ns > 0 &&
+		    t[i].total_bytes >= biggest / 2)
+			sel[k++] = t[i];
+	return k;
+}
 
 static int
 train_rate_cmp(const void *a, const void *b)
@@ -371,26 +388,6 @@ tt_calib_rate(const tt_calib_train *t, size_t n, size_t *used)
 	free(sel);
 	*used = k;
 	return rate;
-}
-
-/* The transfers tt_calib_rate() takes: enough frames in the measured
- * half, at least half the bytes of the largest.  Into sel (n of room);
- * how many. */
-static size_t
-largest_trains(const tt_calib_train *t, size_t n, tt_calib_train *sel)
-{
-	double biggest = 0;
-	size_t i, k = 0;
-
-	for (i = 0; i < n; i++)
-		if (t[i].frames >= TT_CALIB_TRAIN_MIN && t[i].ns > 0 &&
-		    t[i].total_bytes > biggest)
-			biggest = t[i].total_bytes;
-	for (i = 0; biggest > 0 && i < n; i++)
-		if (t[i].frames >= TT_CALIB_TRAIN_MIN && t[i].ns > 0 &&
-		    t[i].total_bytes >= biggest / 2)
-			sel[k++] = t[i];
-	return k;
 }
 
 double
