@@ -49,6 +49,9 @@
 #                iterations (HALO_ITERS)
 #   pingpong     build/bench/pingpong on PEs 1 and 14 (the program
 #                bench/predict/simgrid/ runs under SimGrid)
+# Every ttd thread runs at SCHED_FIFO priority $TTD_RT (50; empty: the
+# default scheduler), so that a switch takes a frame when it comes rather
+# than when the spinning MPI ranks leave it a core (README.md here).
 # The workload is the same on every configuration.  measured_s is the
 # application's own time where it prints one (mpihalo's wall, LAMMPS's
 # Loop time, pingpong's total); for NetPIPE, which prints per-size times
@@ -69,6 +72,7 @@ TBF_BURST=${TBF_BURST:-2kb}
 TBF_LIMIT=${TBF_LIMIT:-1mb}
 MPI_TIMEOUT=${REC_TIMEOUT:-240}   # mpi_launch's limit per job
 PINGPONG=${PINGPONG:-$TB_ROOT/build/bench/pingpong}
+TTD_RT=${TTD_RT-50}    # SCHED_FIFO priority of every ttd thread (empty: none)
 NP=${NP:-NPopenmpi}
 # The workloads (the same on every configuration).  NetPIPE: sizes 1 B to
 # 64 KiB, no perturbation, a constant 5 repeats a size (its default picks
@@ -151,6 +155,12 @@ run_app() {
 		tb_ttd_stop 2>/dev/null
 		return 1
 	fi
+	if [ -n "$TTD_RT" ]; then
+		for ((f = 0; f < TB_NNODES; f++)); do
+			chrt -a -f -p "$TTD_RT" "$(tb_ttd_pid $f)" ||
+			    { prog "$c $app run$r: chrt $TTD_RT of n$f's ttd failed"; ok=0; }
+		done
+	fi
 	d0=$(tbf_drops)
 	lb=$(cat /proc/loadavg)
 	mpi_launch "$app" "$work/hosts" "$(echo $pes | wc -w)" "$work/run" "${cmd[@]}"
@@ -179,7 +189,7 @@ run_app() {
 		echo "config=$c"; echo "app=$app"; echo "run=$r"; echo "pes=$pes"
 		echo "rate=$(rate_of "$c")"; echo "tbf_burst=$TBF_BURST"; echo "tbf_limit=$TBF_LIMIT"
 		echo "measured_s=${measured:-}"; echo "span_s=${span:-}"; echo "mpirun_s=$MPI_WALL"
-		echo "tbf_drops=$((d1 - d0))"
+		echo "tbf_drops=$((d1 - d0))"; echo "ttd_rt=${TTD_RT:-none}"
 		echo "loadavg_before=$lb"; echo "loadavg_after=$la"; echo "ok=$ok"
 		printf 'command='; printf '%q ' "${cmd[@]}"; echo
 	} > "$dst/measured"
