@@ -21,7 +21,8 @@ infer_usage(FILE *f)
 {
 	fprintf(f,
 "usage: ttsim trace infer TRACE... [FILE.yaml] [network flags] -o FILE\n"
-"                         [--burst-gap NS] [--pause NS] [--window NS]\n"
+"                         [--burst-gap NS] [--ack-turn NS] [--pause NS]\n"
+"                         [--window NS]\n"
 "                         [--turnaround NS | --recorded-model FILE]\n"
 "                         [--score FILE] [--json]\n"
 "\n"
@@ -37,7 +38,9 @@ infer_usage(FILE *f)
 "     message per write of the application: the segments up to one that\n"
 "     ends a write (PSH), and after it those that keep the network's pace\n"
 "     (segments further apart than --burst-gap, the next within twice\n"
-"     their spacing); data coming back ends it.  Any other frame is one\n"
+"     their spacing), or that the transport held back (the next within\n"
+"     --ack-turn of an ACK of the connection, the sender having had no data\n"
+"     since); data coming back ends it.  Any other frame is one\n"
 "     message.  A message is sent at its first frame and received at the\n"
 "     delivery of its last.\n"
 "  3. A delivery whose send is not in the trace, and a message with a\n"
@@ -73,6 +76,9 @@ const optdef inferopts_flags[] = {
 	OPT_VALDEF("burst-gap", OPT_BURST_GAP, "NS",
 	    "rule 2: TCP segments further apart end a write",
 	    TT_INFER_BURST_GAP_NS_DEFAULT),
+	OPT_VALDEF("ack-turn", OPT_ACK_TURN, "NS",
+	    "rule 2: after a PSH, a TCP segment this soon after an ACK of its "
+	    "connection continues the write", TT_INFER_ACK_TURN_NS_DEFAULT),
 	OPT_VALDEF("pause", OPT_PAUSE, "NS", "rule 4: a longer pause ends a burst",
 	    TT_INFER_PAUSE_NS_DEFAULT),
 	OPT_VALDEF("window", OPT_WINDOW, "NS",
@@ -117,6 +123,9 @@ inferopts_take(void *state, const struct optval *v)
 	case OPT_TURNAROUND:
 		return opt_u64(v->cmd, v->flag, v->value, 0, INFER_NS_MAX,
 		    &ip->turnaround_ns);
+	case OPT_ACK_TURN:
+		return opt_u64(v->cmd, v->flag, v->value, 0, INFER_NS_MAX,
+		    &ip->ack_turn_ns);
 	case OPT_RECORDED_MODEL:
 		return recorded_model(v, ip);
 	}

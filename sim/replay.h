@@ -147,7 +147,8 @@ void causal_json(FILE *f, const struct replay *r);
 void causal_table(FILE *f, const struct replay *r);
 /* The CSV's last two columns: "file,record" or "seq,predecessors". */
 const char *causal_csv_columns(const struct causal_opts *co);
-/* --burst-gap, --pause, --window, --turnaround or --recorded-model given */
+/* --burst-gap, --ack-turn, --pause, --window, --turnaround or
+ * --recorded-model given */
 int causal_infer_flags_given(const struct causal_opts *co);
 
 /* sim/replay_mpi.c: an MPI-level trace */

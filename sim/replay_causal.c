@@ -59,7 +59,8 @@ causal_infer_flags_given(const struct causal_opts *co)
 	tt_infer_params_default(&d);
 	return co->ip.burst_gap_ns != d.burst_gap_ns ||
 	    co->ip.pause_ns != d.pause_ns || co->ip.window_ns != d.window_ns ||
-	    co->ip.turnaround_ns != d.turnaround_ns;
+	    co->ip.turnaround_ns != d.turnaround_ns ||
+	    co->ip.ack_turn_ns != d.ack_turn_ns;
 }
 
 int
@@ -71,7 +72,7 @@ causal_conflicts(const struct replay *r)
 		return mpi_conflicts(r);
 	if ((!r->causal.on || r->causal.deps != NULL) &&
 	    causal_infer_flags_given(&r->causal)) {
-		fprintf(stderr, "ttsim replay: --burst-gap, --pause, --window and "
+		fprintf(stderr, "ttsim replay: --burst-gap, --ack-turn, --pause, --window and "
 		    "--turnaround tune the inference of --causal without "
 		    "--deps\n");
 		return -1;

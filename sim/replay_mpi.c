@@ -39,7 +39,7 @@ mpi_conflicts(const struct replay *r)
 		return -1;
 	}
 	if (causal_infer_flags_given(&r->causal)) {
-		fprintf(stderr, "ttsim replay: --burst-gap, --pause, --window, "
+		fprintf(stderr, "ttsim replay: --burst-gap, --ack-turn, --pause, --window, "
 		    "--turnaround and --recorded-model tune the inference over "
 		    "packet traces; %s is an MPI-level trace, whose calls give "
 		    "the dependencies\n", p);

@@ -64,7 +64,7 @@ enum {
 	/* recording (recordopts_flags) */
 	OPT_RECORD, OPT_CLOCK_SKEW,
 	/* dependency inference (inferopts_flags) */
-	OPT_BURST_GAP, OPT_PAUSE, OPT_WINDOW, OPT_TURNAROUND,
+	OPT_BURST_GAP, OPT_PAUSE, OPT_WINDOW, OPT_TURNAROUND, OPT_ACK_TURN,
 	OPT_RECORDED_MODEL,
 	/* parallel points (jobs_flags) */
 	OPT_JOBS,

@@ -27,8 +27,15 @@
  *     burst_gap_ns (ttd reads a PE's TAP at once until its buffer for the
  *     PE is full, then as the network takes frames), and this one keeps
  *     it (within twice their spacing: the kernel pushed in the middle of
- *     a write while it waited for memory).  Data coming back on the
- *     connection (a reply) ends a message.  Any other frame (UDP, other
+ *     a write while it waited for memory).  After a PSH, a segment
+ *     also continues the message when the sender was only waiting for the
+ *     transport: a pure ACK of the connection reached the sender after
+ *     the message's last segment, the segment follows that ACK within
+ *     ack_turn_ns, and no data reached the sender in between (on a slow
+ *     link Linux sends a large write a few segments per ACK, each piece
+ *     ending in PSH: Open MPI's 64 KiB messages came as 3 KB pieces 5 ms
+ *     apart at 5 Mbit/s, each sent 110-160 us after an ACK).  Data coming
+ *     back on the connection (a reply) ends a message.  Any other frame (UDP, other
  *     IP, other EtherTypes, and ttd's header-only records) is a message
  *     of its own.  A message is sent at its first frame and received at
  *     the delivery of its last.
@@ -157,6 +164,8 @@ typedef struct tt_infer_params {
 	uint64_t burst_gap_ns;  /* rule 2 (default 50000) */
 	uint64_t window_ns;     /* rule 3 (default 100 ms) */
 	uint64_t pause_ns;      /* rule 4 (default 1000) */
+	uint64_t ack_turn_ns;   /* rule 2: an ACK-clocked segment's most
+	                         * time after the ACK (default 500000) */
 	uint64_t turnaround_ns; /* rule 5: the recorded hosts' turnaround
 	                         * (default 0) */
 	int no_copies;          /* the trace has no delivery copies: a frame
@@ -168,6 +177,7 @@ typedef struct tt_infer_params {
 #define TT_INFER_BURST_GAP_NS_DEFAULT   50000
 #define TT_INFER_WINDOW_NS_DEFAULT      100000000
 #define TT_INFER_PAUSE_NS_DEFAULT       1000
+#define TT_INFER_ACK_TURN_NS_DEFAULT    500000
 void tt_infer_params_default(tt_infer_params *p);
 
 typedef struct tt_infer_stats {

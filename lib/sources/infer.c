@@ -30,6 +30,7 @@ tt_infer_params_default(tt_infer_params *p)
 	memset(p, 0, sizeof(*p));
 	p->burst_gap_ns = TT_INFER_BURST_GAP_NS_DEFAULT;
 	p->pause_ns = TT_INFER_PAUSE_NS_DEFAULT;
+	p->ack_turn_ns = TT_INFER_ACK_TURN_NS_DEFAULT;
 	p->window_ns = TT_INFER_WINDOW_NS_DEFAULT;
 }
 
@@ -294,16 +295,44 @@ flow_key(uint32_t pe, uint64_t flow)
  * network's pace (further apart than burst_gap_ns: ttd reads a PE's TAP
  * as fast as it can until its buffer for the PE is full, then as the
  * network takes frames) and this one keeps it: a kernel that waited for
- * memory pushed in the middle of a write.
+ * memory pushed in the middle of a write; or unless the transport held
+ * the rest back: a pure ACK of the connection reached the sender after
+ * the PSH and this segment follows it within ack_turn_ns, the sender
+ * having had no data since, and the PSH came on a full segment, as large
+ * as the message's largest (on a slow link Linux sends a large write a
+ * few full segments per ACK, each piece ending in PSH; a write's own end
+ * is most often a shorter segment).  With `waiting`, the
+ * time such an ACK may still come counts too (UINT64_MAX: the message is
+ * only set aside, close_due()).
  */
 static uint64_t
-tcp_open_until(const tt_infer *inf, const struct imsg *m)
+tcp_open_until(const tt_infer *inf, const struct imsg *m, int waiting)
 {
+	uint64_t until = m->t_last, a;
+
 	if (!m->psh)
 		return UINT64_MAX;
 	if (m->nframes >= 2 && m->spacing > inf->p.burst_gap_ns)
-		return m->t_last + 2 * m->spacing;
-	return m->t_last;
+		until = m->t_last + 2 * m->spacing;
+	if (inf->pe[m->src].t_in > m->t_last || m->nframes < 2 ||
+	    m->seg_last < m->seg_max)
+		return until;
+	if (m->t_ack <= m->t_last)
+		return waiting ? UINT64_MAX : until;
+	a = m->t_ack + inf->p.ack_turn_ns;
+	return a > until ? a : until;
+}
+
+/* A pure ACK reached pe on connection `back`: pe's message the other way
+ * may go on (tcp_open_until()). */
+static void
+ack_reverse(tt_infer *inf, uint32_t pe, uint64_t back, uint64_t t)
+{
+	uint32_t i;
+
+	if (tt_u64map_get(&inf->flows, flow_key(pe, back), &i) &&
+	    t > inf->m[i].t_last)
+		inf->m[i].t_ack = t;
 }
 
 /* Rule 2 for TCP: does a data segment of ev continue m, the open message
@@ -315,7 +344,7 @@ tcp_continues(const tt_infer *inf, const struct imsg *m,
 {
 	if (m->closed || m->dst != ev->dst)
 		return 0;
-	return ev->t_ns <= tcp_open_until(inf, m);
+	return ev->t_ns <= tcp_open_until(inf, m, 0);
 }
 
 /*
@@ -332,7 +361,7 @@ close_due(tt_infer *inf, uint32_t c, uint64_t t)
 	while ((i = inf->ohead[c]) != NONE &&
 	    inf->m[i].t_last + inf->p.burst_gap_ns < t) {
 		if (inf->m[i].flowkey != 0 &&
-		    tcp_open_until(inf, &inf->m[i]) >= t &&
+		    tcp_open_until(inf, &inf->m[i], 1) >= t &&
 		    t < inf->m[i].t_last + inf->p.window_ns) {
 			open_unlink(inf, i);
 			inf->m[i].stalled = 1;
@@ -899,7 +928,7 @@ timeouts(tt_infer *inf)
 		/* a stalled TCP message no ACK brought back */
 		if (m->used && m->stalled && !m->closed && (inf->finished ||
 		    inf->now >= m->t_last + inf->p.window_ns ||
-		    inf->now > tcp_open_until(inf, m)))
+		    inf->now > tcp_open_until(inf, m, 1)))
 			msg_close(inf, i);
 		if (!m->used || !m->emitted || m->complete || m->gone ||
 		    !m->closed || (!inf->finished &&
@@ -968,8 +997,12 @@ send_frame(tt_infer *inf, const tt_infer_ev *ev, uint32_t fp)
 	}
 	inf->m[i].t_last = ev->t_ns;
 	inf->m[i].bytes += ev->bytes;
-	if (ev->cls == TT_INFER_TCP_DATA)
+	if (ev->cls == TT_INFER_TCP_DATA) {
 		inf->m[i].psh = ev->tcp_psh;
+		inf->m[i].seg_last = ev->tcp_len;
+		if (ev->tcp_len > inf->m[i].seg_max)
+			inf->m[i].seg_max = ev->tcp_len;
+	}
 	if (frame_add(inf, i, ev->seq, fp) < 0)
 		return -1;
 	wake(inf, ev->dst);     /* a delivery may wait for this send */
@@ -1029,7 +1062,11 @@ tt_infer_feed(tt_infer *inf, const tt_infer_ev *ev)
 		inf->now = ev->t_ns;
 	close_due(inf, ev->clock, ev->t_ns);
 	switch (ev->cls) {
-	case TT_INFER_TCP_ACK: inf->st.tcp_acks++; goto out;
+	case TT_INFER_TCP_ACK:
+		inf->st.tcp_acks++;
+		if (ev->delivered || ev->arrives || inf->p.no_copies)
+			ack_reverse(inf, ev->dst, ev->rflow, ev->t_ns);
+		goto out;
 	case TT_INFER_TCP_CTL: inf->st.tcp_control++; goto out;
 	case TT_INFER_ARP: inf->st.arp++; goto out;
 	case TT_INFER_ND: inf->st.nd++; goto out;
@@ -1045,9 +1082,12 @@ tt_infer_feed(tt_infer *inf, const tt_infer_ev *ev)
 		goto out;
 	}
 	/* data coming to a PE ends its message the other way (rule 2) */
-	if (ev->cls == TT_INFER_TCP_DATA && (ev->delivered || ev->arrives ||
-	    inf->p.no_copies))
-		close_reverse(inf, ev->dst, ev->rflow);
+	if (ev->delivered || ev->arrives || inf->p.no_copies) {
+		if (ev->t_ns > inf->pe[ev->dst].t_in)
+			inf->pe[ev->dst].t_in = ev->t_ns;
+		if (ev->cls == TT_INFER_TCP_DATA)
+			close_reverse(inf, ev->dst, ev->rflow);
+	}
 	if (!ev->delivered && send_frame(inf, ev, fp) < 0) {
 		inf->failed = 1;
 		return -1;

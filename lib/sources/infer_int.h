@@ -45,6 +45,10 @@ struct imsg {
 	 * last ended a write (PSH), and whether it is off its clock's open
 	 * list while it may still go on (stalled) */
 	uint64_t spacing;
+	uint64_t t_ack;         /* the latest pure ACK of its connection
+	                         * that reached its sender after t_last */
+	uint32_t seg_max, seg_last;     /* its largest segment's payload,
+	                                 * its last one's */
 	uint8_t used, has_f0, closed, emitted, complete, pending, gone;
 	uint8_t psh, stalled;
 };
@@ -61,6 +65,7 @@ struct ipe {
 	uint64_t last_send, t_first;
 	uint64_t last_end;      /* the last frame of its latest message */
 	uint64_t gap_sum, t_end;        /* its gaps; its last event */
+	uint64_t t_in;          /* the latest data delivered to it */
 	uint32_t burst;
 	uint8_t has_sent, has_event, recv_since, queued;
 };

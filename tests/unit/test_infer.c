@@ -463,6 +463,50 @@ xpush(struct xfer *x, tt_infer_ev e)
 	x->ev[x->n++] = e;
 }
 
+/* One data segment of len bytes from `from` to `to`, sent at ts and
+ * delivered at tr. */
+static void
+xseg(struct xfer *x, uint32_t from, uint32_t to, uint64_t ts, uint64_t tr,
+    uint32_t len, int psh)
+{
+	int dir = from == 0 ? 0 : 1;
+	uint64_t flow = dir == 0 ? 7 : 8, rflow = dir == 0 ? 8 : 7;
+	uint32_t fs = x->fseq[from]++;
+	tt_infer_ev e = tcp(snd(ts, from, to, fs), flow, rflow);
+
+	e.tcp_seq = x->seq[dir];
+	e.tcp_len = len;
+	e.bytes = len;
+	e.tcp_psh = (uint8_t)psh;
+	xpush(x, e);
+	e = tcp(dlv(tr, from, to, fs), flow, rflow);
+	e.tcp_seq = x->seq[dir];
+	e.tcp_len = len;
+	e.bytes = len;
+	xpush(x, e);
+	x->seq[dir] += len;
+}
+
+/* The pure ACK `to` sends at `at` for what `from` sent, back at `from`
+ * lat_ns later. */
+static void
+xack(struct xfer *x, uint32_t from, uint32_t to, uint64_t at, uint64_t lat_ns)
+{
+	uint64_t flow = from == 0 ? 7 : 8, rflow = from == 0 ? 8 : 7;
+	uint32_t as = x->fseq[to]++;
+	tt_infer_ev a = snd(at, to, from, as);
+
+	a.cls = TT_INFER_TCP_ACK;
+	a.flow = rflow;
+	a.rflow = flow;
+	xpush(x, a);
+	a = dlv(at + lat_ns, to, from, as);
+	a.cls = TT_INFER_TCP_ACK;
+	a.flow = rflow;
+	a.rflow = flow;
+	xpush(x, a);
+}
+
 /*
  * One write of `segs` 1000-byte segments from PE `from` to PE `to`
  * starting at t, on a link that takes seg_ns a segment and lat_ns one
@@ -477,39 +521,54 @@ static uint64_t
 xwrite(struct xfer *x, uint32_t from, uint32_t to, uint64_t t, int segs,
     uint64_t seg_ns, uint64_t lat_ns, int push_every)
 {
-	int dir = from == 0 ? 0 : 1, k;
-	uint64_t flow = dir == 0 ? 7 : 8, rflow = dir == 0 ? 8 : 7, at = 0;
+	int k;
+	uint64_t at = 0;
 
 	for (k = 0; k < segs; k++) {
 		uint64_t ts = t + (uint64_t)k * seg_ns;
-		uint32_t fs = x->fseq[from]++;
-		tt_infer_ev e = tcp(snd(ts, from, to, fs), flow, rflow);
 
-		e.tcp_seq = x->seq[dir];
-		e.tcp_len = 1000;
-		e.tcp_psh = k == segs - 1 || (push_every && k % push_every ==
-		    push_every - 1);
-		xpush(x, e);
-		e = tcp(dlv(ts + seg_ns + lat_ns, from, to, fs), flow, rflow);
-		e.tcp_seq = x->seq[dir];
-		e.tcp_len = 1000;
-		xpush(x, e);
-		x->seq[dir] += 1000;
 		at = ts + seg_ns + lat_ns;
-		if (k % 2 == 1 || k == segs - 1) {
-			/* the ACK: sent at the delivery, back one way later */
-			uint32_t as = x->fseq[to]++;
-			tt_infer_ev a = snd(at, to, from, as);
+		xseg(x, from, to, ts, at, 1000, k == segs - 1 ||
+		    (push_every && k % push_every == push_every - 1));
+		/* the ACK: sent at the delivery, back one way later */
+		if (k % 2 == 1 || k == segs - 1)
+			xack(x, from, to, at, lat_ns);
+	}
+	return at;
+}
 
-			a.cls = TT_INFER_TCP_ACK;
-			a.flow = rflow;
-			a.rflow = flow;
-			xpush(x, a);
-			a = dlv(at + lat_ns, to, from, as);
-			a.cls = TT_INFER_TCP_ACK;
-			a.flow = rflow;
-			a.rflow = flow;
-			xpush(x, a);
+/*
+ * The same write, `segs` segments of which the last has 400 bytes, as
+ * Linux sends it when the congestion window holds it back (`clocked`):
+ * two full segments back to back, the second marked PSH, then nothing
+ * until their ACK is back, the next two 120 us after it.  Otherwise the
+ * whole write goes at once, PSH on its last segment.  The receiver
+ * acknowledges every second segment on delivery.  Returns the delivery
+ * time of the last segment.
+ */
+static uint64_t
+xwrite_clocked(struct xfer *x, uint32_t from, uint32_t to, uint64_t t,
+    int segs, uint64_t seg_ns, uint64_t lat_ns, int clocked)
+{
+	uint64_t ts, at = 0;
+	int k;
+
+	for (k = 0; k < segs; k++) {
+		int last = k == segs - 1, second = k % 2 == 1;
+
+		if (clocked) {
+			ts = t + (second ? 10 : 0);
+			at = t + (uint64_t)(1 + second) * seg_ns + lat_ns;
+		} else {
+			ts = t + (uint64_t)k * 50;
+			at = t + (uint64_t)(k + 1) * seg_ns + lat_ns;
+		}
+		xseg(x, from, to, ts, at, last ? 400 : 1000,
+		    last || (clocked && second));
+		if (second || last) {
+			xack(x, from, to, at, lat_ns);
+			if (clocked)
+				t = at + lat_ns + 120000;
 		}
 	}
 	return at;
@@ -586,6 +645,96 @@ test_tcp_pacing_not_a_gap(void **state)
 		assert_int_equal(slow.st.passed_over, 1);
 		assert_int_equal(fast.st.passed_over, 1);
 	}
+}
+
+/* The ping-pong again, its 40-segment writes sent at once on a fast link
+ * and ACK-clocked, two full segments a PSH, on a slow one: the same
+ * messages, predecessors and gaps. */
+static void
+pingpong_clocked(struct out *o, uint64_t seg_ns, uint64_t lat_ns,
+    int clocked)
+{
+	static struct xfer x;
+	uint64_t t = 1000;
+	int r;
+
+	memset(&x, 0, sizeof(x));
+	x.seq[1] = 5000;
+	for (r = 0; r < 3; r++) {
+		t = xwrite_clocked(&x, 0, 2, t, 40, seg_ns, lat_ns, clocked);
+		t = xwrite_clocked(&x, 2, 0, t + 100000, 40, seg_ns, lat_ns,
+		    clocked);
+		t += 200000;
+	}
+	qsort(x.ev, (size_t)x.n, sizeof(x.ev[0]), ev_time_cmp);
+	run(x.ev, x.n, NULL, o);
+}
+
+static void
+test_tcp_ack_clocked_not_a_gap(void **state)
+{
+	struct out fast, slow;
+	int i;
+
+	(void)state;
+	pingpong_clocked(&fast, 800, 5000, 0);          /* 10 Gb/s */
+	pingpong_clocked(&slow, 1600000, 50000, 1);     /* 5 Mb/s */
+	assert_int_equal(fast.n, 6);
+	assert_int_equal(slow.n, 6);
+	for (i = 0; i < 6; i++) {
+		const tt_dep *f = &fast.d[i], *s = &slow.d[i];
+
+		assert_int_equal(f->pe, s->pe);
+		assert_int_equal(f->seq, s->seq);
+		assert_int_equal(f->bytes, 39400);
+		assert_int_equal(s->bytes, 39400);
+		assert_int_equal(f->gap_ns, s->gap_ns);
+		if (i > 0) {
+			assert_int_equal(s->npred, 1);
+			assert_int_equal(f->pred[0].src, s->pred[0].src);
+			assert_int_equal(f->pred[0].seq, s->pred[0].seq);
+			assert_int_equal(s->gap_ns, s->pe == 0 ? 200000 : 100000);
+		}
+	}
+	/* with no time allowed after an ACK, every piece is a message */
+	{
+		tt_infer_params p;
+		static struct xfer x;
+
+		tt_infer_params_default(&p);
+		p.ack_turn_ns = 100000;
+		memset(&x, 0, sizeof(x));
+		xwrite_clocked(&x, 0, 2, 1000, 40, 1600000, 50000, 1);
+		qsort(x.ev, (size_t)x.n, sizeof(x.ev[0]), ev_time_cmp);
+		run(x.ev, x.n, &p, &slow);
+		assert_int_equal(slow.n, 20);
+	}
+}
+
+/* A write that ended on a short segment, then, just after its ACK and
+ * with nothing received, another on the same connection: two messages
+ * (the ACK-clocked rule needs a piece that ended on a full segment). */
+static void
+test_tcp_write_after_ack(void **state)
+{
+	static struct xfer x;
+	struct out o;
+
+	(void)state;
+	memset(&x, 0, sizeof(x));
+	xseg(&x, 0, 2, 1000, 9000, 1000, 0);
+	xseg(&x, 0, 2, 1010, 10000, 400, 1);    /* the write ends */
+	xack(&x, 0, 2, 10000, 5000);
+	xseg(&x, 0, 2, 15100, 20000, 1000, 0);  /* 100 us after the ACK */
+	xseg(&x, 0, 2, 15110, 21000, 1000, 1);
+	xack(&x, 0, 2, 21000, 5000);
+	xseg(&x, 0, 2, 26100, 30000, 1000, 1);  /* a full piece: continues */
+	qsort(x.ev, (size_t)x.n, sizeof(x.ev[0]), ev_time_cmp);
+	run(x.ev, x.n, NULL, &o);
+	assert_int_equal(o.n, 2);
+	assert_int_equal(line(&o, 0, 0)->bytes, 1400);
+	assert_int_equal(line(&o, 0, 2)->bytes, 3000);
+	assert_int_equal(line(&o, 0, 2)->gap_ns, 15100 - 1010);
 }
 
 /* Two writes back to back on one connection (a message and a small one
@@ -1138,6 +1287,8 @@ main(void)
 		cmocka_unit_test(test_cycle_broken_with_warning),
 		cmocka_unit_test(test_plain_arrival_is_capture_time),
 		cmocka_unit_test(test_tcp_pacing_not_a_gap),
+		cmocka_unit_test(test_tcp_ack_clocked_not_a_gap),
+		cmocka_unit_test(test_tcp_write_after_ack),
 		cmocka_unit_test(test_tcp_pause_after_write),
 		cmocka_unit_test(test_tcp_write_after_write),
 		cmocka_unit_test(test_turnaround_left_out),
