@@ -7,10 +7,11 @@
 #
 # OUT is record.sh's output.  For each configuration C in OUT:
 #
-#   1. calibration, from run 1 of each NetPIPE pair recorded (CAL_APPS,
-#      default netpipe and netpipe-far: two distances):
-#        ttsim trace calibrate OUT/C/netpipe/run1/traces OUT/C/netpipe-far/run1/traces \
-#            OUT/C/netpipe/run1/cluster.yaml -o OUT/C/model.yaml
+#   1. calibration, from one run of each NetPIPE pair recorded (CAL_APPS,
+#      default netpipe and netpipe-far: two distances), the one of median
+#      span among C's runs (CAL_RUN=median; CAL_RUN=N takes run N):
+#        ttsim trace calibrate OUT/C/netpipe/runM/traces OUT/C/netpipe-far/runM'/traces \
+#            OUT/C/netpipe/runM/cluster.yaml -o OUT/C/model.yaml
 #   2. what the inference leaves as compute, per configuration and
 #      application (the gaps of every run, as a share of its span: a
 #      program that computes nothing, NetPIPE, should have little):
@@ -33,6 +34,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 TTSIM=${TTSIM:-$ROOT/build/ttsim}
 CAL_APPS=${CAL_APPS:-netpipe netpipe-far}
+CAL_RUN=${CAL_RUN:-median}
 # trace calibrate's flags, for every configuration or for one
 # (CAL_FLAGS_Y=--cut-through: a token bucket passes a lone frame at once
 # at every hop, so a message pipelines through tbf-shaped links as
@@ -61,12 +63,24 @@ for need in "trace calibrate" "replay"; do
 	# shellcheck disable=SC2086
 	"$TTSIM" $need --help >/dev/null 2>&1 || { echo "predict: $TTSIM $need --help fails" >&2; exit 69; }
 done
+# The run of C's application A to calibrate from: CAL_RUN's number, or
+# with CAL_RUN=median (the default) the run whose span is the median of
+# C's runs of A that succeeded (the lower of the two middle ones).
+cal_run() {
+	case $CAL_RUN in
+	median)
+		awk -F'\t' -v c="$1" -v a="$2" 'NR > 1 && $1 == c && $2 == a && $8 == 1 {print $5, $3}' \
+		    "$OUT/runs.tsv" | sort -g | awk '{r[NR] = $2} END {if (NR) print r[int((NR + 1) / 2)]}' ;;
+	*) echo "$CAL_RUN" ;;
+	esac
+}
 for c in $CONFIGS; do
 	cal=()
 	for a in $CAL_APPS; do
-		[ -d "$OUT/$c/$a/run1/traces" ] && cal+=("$OUT/$c/$a/run1/traces")
+		r=$(cal_run "$c" "$a")
+		[ -n "$r" ] && [ -d "$OUT/$c/$a/run$r/traces" ] && cal+=("$OUT/$c/$a/run$r/traces")
 	done
-	[ ${#cal[@]} -gt 0 ] || { note "$c: no run1 of $CAL_APPS to calibrate from"; continue; }
+	[ ${#cal[@]} -gt 0 ] || { note "$c: no run ($CAL_RUN) of $CAL_APPS to calibrate from"; continue; }
 	yaml=$(dirname "${cal[0]}")/cluster.yaml
 	flags=$(eval "echo \"\${CAL_FLAGS_$c:-\$CAL_FLAGS}\"")
 	# shellcheck disable=SC2086
