@@ -582,14 +582,19 @@ ev_time_cmp(const void *a, const void *b)
 	return x->t_ns < y->t_ns ? -1 : x->t_ns > y->t_ns;
 }
 
+/* How pingpong() writes: xwrite() with a push every `push_every`
+ * segments, or xwrite_clocked() at once or ACK-clocked. */
+enum wstyle { W_PACED, W_AT_ONCE, W_CLOCKED };
+
 /*
- * A ping-pong of 40 KB messages between PE 0 and PE 2 (on nodes 0 and
- * 1): PE 0 writes, PE 2 computes 100 us once all of it is in and writes
- * back 40 KB, PE 0 computes 200 us and writes again; three rounds.  The
- * same program on a 10 Gb/s link and on one 500 times slower.
+ * A ping-pong of 40-segment messages between PE 0 and PE 2 (on nodes 0
+ * and 1): PE 0 writes, PE 2 computes 100 us once all of it is in and
+ * writes back, PE 0 computes 200 us and writes again; three rounds.  The
+ * same program on a 10 Gb/s link and on much slower ones.
  */
 static void
-pingpong(struct out *o, uint64_t seg_ns, uint64_t lat_ns, int push_every)
+pingpong(struct out *o, uint64_t seg_ns, uint64_t lat_ns, int push_every,
+    enum wstyle st)
 {
 	static struct xfer x;
 	uint64_t t = 1000;
@@ -598,48 +603,64 @@ pingpong(struct out *o, uint64_t seg_ns, uint64_t lat_ns, int push_every)
 	memset(&x, 0, sizeof(x));
 	x.seq[0] = 0xfffff000u;         /* across the wrap */
 	x.seq[1] = 5000;
-	for (r = 0; r < 3; r++) {
-		t = xwrite(&x, 0, 2, t, 40, seg_ns, lat_ns, push_every);
-		t = xwrite(&x, 2, 0, t + 100000, 40, seg_ns, lat_ns,
-		    push_every);
-		t += 200000;
+	for (r = 0; r < 6; r++) {
+		uint32_t from = r % 2 ? 2 : 0, to = 2 - from;
+
+		if (st == W_PACED)
+			t = xwrite(&x, from, to, t, 40, seg_ns, lat_ns,
+			    push_every);
+		else
+			t = xwrite_clocked(&x, from, to, t, 40, seg_ns,
+			    lat_ns, st == W_CLOCKED);
+		t += from == 0 ? 100000 : 200000;
 	}
 	qsort(x.ev, (size_t)x.n, sizeof(x.ev[0]), ev_time_cmp);
 	run(x.ev, x.n, NULL, o);
+}
+
+/* pingpong()'s messages, inferred from a fast and a slow recording:
+ * the same messages of `bytes`, predecessors and gaps (the programmed
+ * 100 and 200 us). */
+static void
+assert_same_pingpong(const struct out *fast, const struct out *slow,
+    uint64_t bytes)
+{
+	int i;
+
+	assert_int_equal(fast->n, 6);
+	assert_int_equal(slow->n, 6);
+	for (i = 0; i < 6; i++) {
+		const tt_dep *f = &fast->d[i], *s = &slow->d[i];
+
+		assert_int_equal(f->pe, s->pe);
+		assert_int_equal(f->seq, s->seq);
+		assert_int_equal(f->bytes, bytes);
+		assert_int_equal(s->bytes, bytes);
+		assert_int_equal(f->gap_ns, s->gap_ns);
+		assert_int_equal(f->npred, s->npred);
+		if (i > 0) {
+			assert_int_equal(f->npred, 1);
+			assert_int_equal(f->pred[0].src, s->pred[0].src);
+			assert_int_equal(f->pred[0].seq, s->pred[0].seq);
+			assert_int_equal(f->gap_ns, f->pe == 0 ? 200000 : 100000);
+		}
+	}
 }
 
 static void
 test_tcp_pacing_not_a_gap(void **state)
 {
 	struct out fast, slow;
-	int i, push;
+	int push;
 
 	(void)state;
 	/* on the slow link the kernel, waiting for memory while ttd held
 	 * the PE back, may push in the middle of a write (push every 8th
 	 * segment); on the fast one ttd takes a write at once */
-	pingpong(&fast, 800, 5000, 0);                  /* 10 Gb/s */
+	pingpong(&fast, 800, 5000, 0, W_PACED);         /* 10 Gb/s */
 	for (push = 0; push <= 8; push += 8) {
-		pingpong(&slow, 400000, 50000, push);           /* 20 Mb/s */
-		assert_int_equal(fast.n, 6);
-		assert_int_equal(slow.n, 6);
-		for (i = 0; i < 6; i++) {
-			const tt_dep *f = &fast.d[i], *s = &slow.d[i];
-
-			assert_int_equal(f->pe, s->pe);
-			assert_int_equal(f->seq, s->seq);
-			assert_int_equal(f->bytes, 40000);
-			assert_int_equal(s->bytes, 40000);
-			assert_int_equal(f->gap_ns, s->gap_ns);
-			assert_int_equal(f->npred, s->npred);
-			if (i > 0) {
-				assert_int_equal(f->npred, 1);
-				assert_int_equal(f->pred[0].src, s->pred[0].src);
-				assert_int_equal(f->pred[0].seq, s->pred[0].seq);
-				assert_int_equal(f->gap_ns,
-				    f->pe == 0 ? 200000 : 100000);
-			}
-		}
+		pingpong(&slow, 400000, 50000, push, W_PACED);  /* 20 Mb/s */
+		assert_same_pingpong(&fast, &slow, 40000);
 		assert_int_equal(slow.st.tcp_acks, fast.st.tcp_acks);
 		/* only PE 0's last reply, which nothing follows */
 		assert_int_equal(slow.st.passed_over, 1);
@@ -651,52 +672,16 @@ test_tcp_pacing_not_a_gap(void **state)
  * and ACK-clocked, two full segments a PSH, on a slow one: the same
  * messages, predecessors and gaps. */
 static void
-pingpong_clocked(struct out *o, uint64_t seg_ns, uint64_t lat_ns,
-    int clocked)
-{
-	static struct xfer x;
-	uint64_t t = 1000;
-	int r;
-
-	memset(&x, 0, sizeof(x));
-	x.seq[1] = 5000;
-	for (r = 0; r < 3; r++) {
-		t = xwrite_clocked(&x, 0, 2, t, 40, seg_ns, lat_ns, clocked);
-		t = xwrite_clocked(&x, 2, 0, t + 100000, 40, seg_ns, lat_ns,
-		    clocked);
-		t += 200000;
-	}
-	qsort(x.ev, (size_t)x.n, sizeof(x.ev[0]), ev_time_cmp);
-	run(x.ev, x.n, NULL, o);
-}
-
-static void
 test_tcp_ack_clocked_not_a_gap(void **state)
 {
 	struct out fast, slow;
-	int i;
 
 	(void)state;
-	pingpong_clocked(&fast, 800, 5000, 0);          /* 10 Gb/s */
-	pingpong_clocked(&slow, 1600000, 50000, 1);     /* 5 Mb/s */
-	assert_int_equal(fast.n, 6);
-	assert_int_equal(slow.n, 6);
-	for (i = 0; i < 6; i++) {
-		const tt_dep *f = &fast.d[i], *s = &slow.d[i];
-
-		assert_int_equal(f->pe, s->pe);
-		assert_int_equal(f->seq, s->seq);
-		assert_int_equal(f->bytes, 39400);
-		assert_int_equal(s->bytes, 39400);
-		assert_int_equal(f->gap_ns, s->gap_ns);
-		if (i > 0) {
-			assert_int_equal(s->npred, 1);
-			assert_int_equal(f->pred[0].src, s->pred[0].src);
-			assert_int_equal(f->pred[0].seq, s->pred[0].seq);
-			assert_int_equal(s->gap_ns, s->pe == 0 ? 200000 : 100000);
-		}
-	}
-	/* with no time allowed after an ACK, every piece is a message */
+	pingpong(&fast, 800, 5000, 0, W_AT_ONCE);      /* 10 Gb/s */
+	pingpong(&slow, 1600000, 50000, 0, W_CLOCKED); /* 5 Mb/s */
+	assert_same_pingpong(&fast, &slow, 39400);
+	/* allowed less time after an ACK than the sender took (120 us),
+	 * every piece is a message */
 	{
 		tt_infer_params p;
 		static struct xfer x;
