@@ -171,7 +171,7 @@ refused "more ranks than PEs" "ttsim replay: $a has 6 ranks, the network 4 PEs" 
     "$T" replay "$a" --dims 2,2 --plain
 refused "--deps" "ttsim replay: --deps: $a is an MPI-level trace" \
     "$T" replay "$a" --dims 2,2,2 --causal --deps "$tmp/place"
-refused "--burst-gap" "ttsim replay: --burst-gap, --pause, --window, --turnaround and --recorded-model" \
+refused "--burst-gap" "ttsim replay: --burst-gap, --ack-turn, --pause, --window, --turnaround and --recorded-model" \
     "$T" replay "$a" --dims 2,2,2 --burst-gap 5000
 refused "--speed" "ttsim replay: --speed is open loop's; $a is an MPI-level trace" \
     "$T" replay "$a" --dims 2,2,2 --speed 2
