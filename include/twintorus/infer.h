@@ -27,18 +27,19 @@
  *     burst_gap_ns (ttd reads a PE's TAP at once until its buffer for the
  *     PE is full, then as the network takes frames), and this one keeps
  *     it (within twice their spacing: the kernel pushed in the middle of
- *     a write while it waited for memory).  After a PSH, a segment
- *     also continues the message when the sender was only waiting for the
- *     transport: a pure ACK of the connection reached the sender after
- *     the message's last segment, the segment follows that ACK within
- *     ack_turn_ns, and no data reached the sender in between (on a slow
- *     link Linux sends a large write a few segments per ACK, each piece
- *     ending in PSH: Open MPI's 64 KiB messages came as 3 KB pieces 5 ms
- *     apart at 5 Mbit/s, each sent 110-160 us after an ACK).  Data coming
- *     back on the connection (a reply) ends a message.  Any other frame (UDP, other
- *     IP, other EtherTypes, and ttd's header-only records) is a message
- *     of its own.  A message is sent at its first frame and received at
- *     the delivery of its last.
+ *     a write while it waited for memory).  After a PSH on a full
+ *     segment, a segment also continues the message when the sender was
+ *     only waiting for the transport: a pure ACK of the connection
+ *     reached the sender after the message's last segment, the segment
+ *     follows that ACK within ack_turn_ns, and no data reached the sender
+ *     in between (on a slow link Linux sends a large write a few full
+ *     segments per ACK, each piece ending in PSH: Open MPI's 64 KiB
+ *     messages came as 3 KB pieces 5 ms apart at 5 Mbit/s, each sent
+ *     110-160 us after an ACK).  Data coming back on the connection (a
+ *     reply) ends a message.  Any other frame (UDP, other IP, other
+ *     EtherTypes, and ttd's header-only records) is a message of its own.
+ *     A message is sent at its first frame and received at the delivery
+ *     of its last.
  *  3. A delivery copy whose send is not in the trace (the sender's capture
  *     started late or lost it) is a receive of nothing: counted, dropped.
  *     So is one that is not consistent with the send of its (source,
