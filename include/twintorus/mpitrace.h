@@ -128,6 +128,10 @@ typedef struct tt_mpi_trace {
 	int timed;              /* t_ns recorded (OTF2; TI traces are not) */
 	uint64_t span_ns;       /* recorded: first event to last (timed) */
 	char format[16];        /* "otf2", "ti" */
+	uint64_t msg_span_ns;   /* recorded: the first message sent to the
+	                         * end of the last call that completed a
+	                         * receive, what a causal replay's makespan
+	                         * measures (timed; 0: none) */
 } tt_mpi_trace;
 
 /* An empty trace of nranks (at least 1) ranks and comm 0 (the world).

@@ -132,6 +132,7 @@ struct o2rank {
 	uint64_t last;          /* ticks: where its compute began */
 	uint64_t coll_begin;    /* ticks: the collective under way */
 	uint32_t self;          /* its MPI_COMM_SELF, or NONE */
+	int got;                /* the call under way completed a receive */
 	tt_u64map irecv;        /* request: the event of the irecv posted */
 	tt_u64map nbcoll;       /* request: the event of the non-blocking
 	                         * collective started */
@@ -164,6 +165,9 @@ struct o2 {
 	tt_u64map commidx;      /* OTF2 comm: tt comm, or NONE - 1 for a
 	                         * COMM_SELF one */
 	uint64_t tmin, tmax;
+	uint64_t msg_first;     /* ticks: the first message sent */
+	uint64_t msg_last;      /* ticks: the end of the last call that
+	                         * completed a receive */
 };
 
 #define COMM_SELF_MARK (NONE - 1)
@@ -501,6 +505,24 @@ add_pending(struct o2 *o, uint32_t r, tt_u64map *m, const tt_mpi_event *e)
 	return OTF2_CALLBACK_SUCCESS;
 }
 
+/* The recorded message span: a message sent at time; a receive completed
+ * at time, by the call under way (whose end counts) or outside any. */
+static void
+msg_sent(struct o2 *o, uint64_t time)
+{
+	if (time < o->msg_first)
+		o->msg_first = time;
+}
+
+static void
+msg_got(struct o2 *o, struct o2rank *k, uint64_t time)
+{
+	if (k->depth > 0)
+		k->got = 1;
+	else if (time > o->msg_last)
+		o->msg_last = time;
+}
+
 #define EV_BEGIN(o, loc, time, r, k) \
 	struct o2 *o = ud; \
 	uint32_t r; \
@@ -557,8 +579,12 @@ ev_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
 	(void)tt_u64map_get(&o->mpiregion, region, &mpi);
 	if (seen(o, r, time, 0) < 0)
 		return OTF2_CALLBACK_INTERRUPT;
-	if (mpi && k->depth > 0 && --k->depth == 0)
+	if (mpi && k->depth > 0 && --k->depth == 0) {
 		k->last = time;
+		if (k->got && time > o->msg_last)
+			o->msg_last = time;
+		k->got = 0;
+	}
 	return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -617,6 +643,7 @@ ev_send(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
 {
 	EV_BEGIN(o, loc, time, r, k);
 	(void)k;
+	msg_sent(o, time);
 	return p2p(o, r, TT_MPI_SEND, time, receiver, comm, tag, len, 0);
 }
 
@@ -627,6 +654,7 @@ ev_isend(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
 {
 	EV_BEGIN(o, loc, time, r, k);
 	(void)k;
+	msg_sent(o, time);
 	return p2p(o, r, TT_MPI_ISEND, time, receiver, comm, tag, len, req);
 }
 
@@ -636,7 +664,7 @@ ev_recv(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
     uint32_t tag, uint64_t len)
 {
 	EV_BEGIN(o, loc, time, r, k);
-	(void)k;
+	msg_got(o, k, time);
 	return p2p(o, r, TT_MPI_RECV, time, sender, comm, tag, len, 0);
 }
 
@@ -687,6 +715,7 @@ ev_irecv(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
 	uint32_t at;
 
 	EV_BEGIN(o, loc, time, r, k);
+	msg_got(o, k, time);
 	if (tt_u64map_get(&k->irecv, req, &at)) {
 		tt_mpi_event *e = &o->t->rank[r].ev[at];
 
@@ -728,6 +757,7 @@ ev_coll_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
 {
 	EV_BEGIN(o, loc, time, r, k);
 	k->coll_begin = time;
+	msg_sent(o, time);
 	return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -833,6 +863,7 @@ ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
 	tt_mpi_event e;
 
 	EV_BEGIN(o, loc, time, r, k);
+	msg_got(o, k, time);
 	memset(&e, 0, sizeof(e));
 	e.t_ns = k->coll_begin >= o->offset && k->coll_begin <= time ?
 	    k->coll_begin : time;
@@ -853,6 +884,7 @@ ev_nbcoll_request(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
 	tt_mpi_event e;
 
 	EV_BEGIN(o, loc, time, r, k);
+	msg_sent(o, time);
 	memset(&e, 0, sizeof(e));
 	e.kind = TT_MPI_COLL;
 	e.coll = TT_COLL_COUNT;         /* not known yet */
@@ -870,6 +902,7 @@ ev_nbcoll_complete(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
 	uint32_t at;
 
 	EV_BEGIN(o, loc, time, r, k);
+	msg_got(o, k, time);
 	if (!tt_u64map_get(&k->nbcoll, req, &at)) {
 		o2fail(o, "rank %" PRIu32 ": a non-blocking collective completes "
 		    "request %" PRIu64 ", which none started", r, req);
@@ -913,6 +946,8 @@ convert_times(struct o2 *o)
 			e->t_ns = TO_NS(e->t_ns);
 		}
 	t->span_ns = TO_NS(o->tmax);
+	if (o->msg_first < o->msg_last)
+		t->msg_span_ns = TO_NS(o->msg_last) - TO_NS(o->msg_first);
 #undef TO_NS
 	return 0;
 }
@@ -1080,6 +1115,7 @@ tt_otf2_read(tt_mpi_trace *t, const char *path, char *err, size_t errsz)
 	o.errsz = errsz;
 	o.t = t;
 	o.tmin = UINT64_MAX;
+	o.msg_first = UINT64_MAX;
 	tt_u64map_init(&o.strmap);
 	tt_u64map_init(&o.mpiregion);
 	tt_u64map_init(&o.locrank);

@@ -14,7 +14,9 @@
 #     replays to the cycle of the motif run directly, at three link
 #     speeds and on two networks;
 #   - replay (--causal implied): every message replayed on every network,
-#     the trace object's totals the same, makespan only per network; a
+#     the trace object's totals the same, its recorded message span from
+#     rank 0's first send (1.054 ms in) to the final barrier's end (3 us
+#     before the span's), makespan only per network; a
 #     slower link or a slower --model predicts a longer makespan;
 #     --placement moves the ranks; --compare, --csv;
 #   - refusals, exit 2 and one line: a missing traces.def, a cut event
@@ -78,6 +80,7 @@ for cfg in "6 3" "5 2 1000000007 123"; do
 		    [ "$(js .networks[0].messages_delivered)" = "$msgs" ] &&
 		    [ "$(js .networks[0].bytes_delivered)" = "$bytes" ] &&
 		    near "$(js .trace.recorded_span_s)" "$span" 1e-8 &&
+		    near "$(js .trace.recorded_message_span_s)" "$(awk -v s="$span" 'BEGIN {printf "%.9f", s - 0.001057}')" 1e-8 &&
 		    [ "$(js 'has("makespan_s")')" = false ] &&
 		    gt "$(js .networks[0].makespan_s)" 0 &&
 		    ok "replay $name: every message, causally, without --causal or a YAML file" ||
@@ -171,7 +174,7 @@ refused "more ranks than PEs" "ttsim replay: $a has 6 ranks, the network 4 PEs" 
     "$T" replay "$a" --dims 2,2 --plain
 refused "--deps" "ttsim replay: --deps: $a is an MPI-level trace" \
     "$T" replay "$a" --dims 2,2,2 --causal --deps "$tmp/place"
-refused "--burst-gap" "ttsim replay: --burst-gap, --ack-turn, --pause, --window, --turnaround and --recorded-model" \
+refused "--burst-gap" "ttsim replay: --burst-gap, --ack-turn, --pause, --window and --turnaround tune the inference" \
     "$T" replay "$a" --dims 2,2,2 --burst-gap 5000
 refused "--speed" "ttsim replay: --speed is open loop's; $a is an MPI-level trace" \
     "$T" replay "$a" --dims 2,2,2 --speed 2
