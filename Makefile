@@ -119,6 +119,15 @@ ALL_CFLAGS = $(STD) $(WARN) $(BUILD_CPPFLAGS) $(CPPFLAGS) $(YAML_CFLAGS) $(CFLAG
 LIB_CFLAGS = -fPIC -fvisibility=hidden
 SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
+# ttmpitrace (tools/ttmpitrace/): an MPI program's calls recorded as an
+# OTF2 archive through the profiling interface, preloaded into the ranks.
+# Built where both Open MPI and libotf2 are.
+ifneq ($(MPI_LIBS),)
+ifneq ($(OTF2_LIBS),)
+MPITRACE = build/libttmpitrace.so
+endif
+endif
+
 # Debian packages: build, tests, and the components the tests exercise
 # (dpkg-dev, debhelper and lintian: building the .debs, tests/pkg/deb.sh).
 DEB_PKGS = gcc make pkg-config libyaml-dev libcmocka-dev libpcap-dev libhwloc-dev jq time \
@@ -146,7 +155,7 @@ TTD_ASAN_OBJ = $(TTD_SRC:daemon/%.c=build/asan/daemon/%.o) $(XDP_OBJ)
 .PHONY: all check check-build demo install install-dissector uninstall deps bench-deps clean unit unit-asan \
         cli examples bench paper-quick testbed testbed-if-possible deb-test
 
-all: build/libtwintorus.a build/libtwintorus.so build/ttsim build/ttd
+all: build/libtwintorus.a build/libtwintorus.so build/ttsim build/ttd $(MPITRACE)
 
 build/lib/%.o: lib/%.c
 	@mkdir -p $(@D)
@@ -212,6 +221,10 @@ build/tests/asan/%: tests/unit/%.c $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ)
 build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
+
+build/libttmpitrace.so: tools/ttmpitrace/ttmpitrace.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) $(OTF2_CFLAGS) -fPIC $(DEPFLAGS) $(LDFLAGS) -shared -o $@ $< $(OTF2_LIBS) $(MPI_LIBS)
 
 # The OTF2 test's archive writer (tests/data/otf2/README.md), where
 # libotf2 is.
@@ -321,7 +334,8 @@ unit-asan: $(UNIT_ASAN)
 	@for t in $(UNIT_ASAN); do echo "== $$t (ASan+UBSan)"; \
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t || exit 1; done
 
-cli: build/ttsim build/ttd build/tests/make-frames build/tests/tbroute build/tests/tbflood $(MKOTF2)
+cli: build/ttsim build/ttd build/tests/make-frames build/tests/tbroute build/tests/tbflood $(MKOTF2) \
+     $(MPITRACE) $(if $(MPITRACE),build/tests/mpihalo)
 	@for s in tests/cli/*.sh; do [ "$$s" = tests/cli/lib.sh ] && continue; echo "== $$s"; TTSIM=build/ttsim bash $$s || exit 1; done
 
 # Every shipped example config is itself a test: it must load and verify.
@@ -453,6 +467,7 @@ install: all build/tests/tbroute install-dissector
 	install -d $(DESTDIR)$(PKGLIBDIR)
 	install -m 644 tools/ttbed/lib.sh tools/ttbed/mpi.sh $(DESTDIR)$(PKGLIBDIR)/
 	install -m 755 tools/ttbed/mpi-agent.sh build/tests/tbroute $(DESTDIR)$(PKGLIBDIR)/
+	$(if $(MPITRACE),install -m 644 $(MPITRACE) $(DESTDIR)$(PKGLIBDIR)/)
 	sed -e 's|^TTBED_LIBDIR=$$|TTBED_LIBDIR=$(PKGLIBDIR)|' -e 's|^TTBED_SBINDIR=$$|TTBED_SBINDIR=$(SBINDIR)|' \
 	  -e 's|^TTBED_BINDIR=$$|TTBED_BINDIR=$(BINDIR)|' -e 's|^TTBED_VERSION=$$|TTBED_VERSION=$(VERSION)|' \
 	  tools/ttbed/ttbed > $(DESTDIR)$(SBINDIR)/ttbed

@@ -82,6 +82,9 @@ inside() {
 	    bad "ttsim --version" "$(command -v ttsim): $(ttsim --version 2>&1)"
 	[ "$(/usr/sbin/ttd --version)" = "ttd $ver" ] && ok "/usr/sbin/ttd --version: ttd $ver" ||
 	    bad "ttd --version" "$(/usr/sbin/ttd --version 2>&1)"
+	[ -f /usr/lib/twintorus/libttmpitrace.so ] &&
+	    ok "/usr/lib/twintorus/libttmpitrace.so (ttsim's MPI-level recorder)" ||
+	    bad "libttmpitrace.so" "$(ls /usr/lib/twintorus 2>&1)"
 	[ "$(/usr/sbin/ttbed --version)" = "ttbed $ver" ] && [ -x /usr/lib/twintorus/tbroute ] &&
 	    [ -f /usr/share/man/man8/ttbed.8.gz ] &&
 	    ok "/usr/sbin/ttbed --version: ttbed $ver, its helpers and man page" ||
