@@ -90,7 +90,8 @@ const optdef inferopts_flags[] = {
 	    "calibrate's host_ns; default 0)"),
 	OPT_VAL("recorded-model", OPT_RECORDED_MODEL, "FILE",
 	    "the recording's model file (ttsim trace calibrate -o): "
-	    "--turnaround is its host_ns"),
+	    "--turnaround is its host_ns (replay of an MPI-level trace: "
+	    "host_ns fitted so that the trace takes its recorded time there)"),
 	OPT_END
 };
 

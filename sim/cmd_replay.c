@@ -201,7 +201,7 @@ replay_parse(struct replay *r, int argc, char **argv)
 		{modelopts_flags, 0, modelopts_take, &r->sim},
 		{linkopts_flags, 0, linkopts_take, &r->link},
 		{causal_flags, 0, causal_take, &r->causal},
-		{inferopts_flags, 0, inferopts_take, &r->causal.ip},
+		{inferopts_flags, 0, causal_infer_take, &r->causal},
 		{jobs_flags, 0, jobs_take, &r->jobs},
 		{progress_flags, 0, progress_take, NULL},
 		{tiopts_flags, 0, tiopts_take, &r->ti_flops},
@@ -225,6 +225,7 @@ replay_parse(struct replay *r, int argc, char **argv)
 		    "sweep; use --compare A,B,... here\n");
 		return -1;
 	}
+	r->sim0 = r->sim;
 	if (simopts_resolve(&r->sim, &r->net.cfg, &r->link) < 0)
 		return -1;
 	r->rpp.net.packet_flits = r->sim.p.net.packet_flits;
@@ -507,6 +508,39 @@ replay_window(struct replay *r)
 	return 0;
 }
 
+/* After the hosts were fitted (--recorded-model, an MPI-level trace):
+ * every network's model again, with the turnaround found as its host_ns
+ * (as --host-ns would give it). */
+static int
+replay_refit(struct replay *r)
+{
+	char err[1024], title[128];
+	int k;
+
+	if (!r->fit.done)
+		return 0;
+	r->sim = r->sim0;
+	r->sim.model_flags.host_ns = r->fit.host_ns;
+	r->sim.model_flags.set |= TT_MODEL_HOST_NS;
+	if (simopts_resolve(&r->sim, &r->net.cfg, &r->link) < 0)
+		return -1;
+	r->rpp.net.packet_flits = r->sim.p.net.packet_flits;
+	r->rpp.net.flit_bytes = r->sim.model.flit_bytes;
+	r->rpp.net.link_gbps = r->sim.model.link_gbps;
+	for (k = 0; k < r->nrun; k++) {
+		struct netrun *rn = &r->runs[k];
+
+		if (replay_model(r, rn) < 0)
+			return -1;
+		if (tt_sim_check(&rn->net, &rn->p, err, sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim replay: %s: %s\n",
+			    net_title(&rn->net, title, sizeof(title)), err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /*
  * Read the whole trace once first: every damaged record is reported
  * before anything runs, and progress knows the total.
@@ -520,7 +554,8 @@ replay_scan(struct replay *r)
 	int x;
 
 	if (r->mpi_path != NULL)
-		return mpi_scan(r) < 0 ? -1 : replay_window(r);
+		return mpi_scan(r) < 0 || mpi_fit_host(r) < 0 ||
+		    replay_refit(r) < 0 ? -1 : replay_window(r);
 	if (tt_addrmap_build(&r->map, &r->net.cfg, &r->runs[0].net, stderr) > 0)
 		return -1;
 	if (tt_trace_in_open(&r->in, r->paths, r->npaths, &r->map,

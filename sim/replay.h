@@ -25,6 +25,18 @@ struct causal_opts {
 	const char *deps;       /* NULL: infer from the trace as it goes */
 	const char *placement;  /* --placement: NULL, linear */
 	tt_infer_params ip;
+	const char *recorded_model;     /* --recorded-model FILE */
+};
+
+/* An MPI-level trace's hosts fitted on its recorded hardware
+ * (--recorded-model; sim/replay_mpi.c). */
+struct host_fit {
+	int done;
+	double host_ns;         /* the hosts' turnaround found */
+	double span_s;          /* the trace's recorded message span */
+	double makespan_s;      /* its replay on the recorded model, at it */
+	double bare_s;          /* the same with host_ns 0 */
+	int replays;
 };
 
 /* The dependency stream and the source of one network's causal replay;
@@ -80,6 +92,8 @@ struct replay_job {
 struct replay {
 	netopts net;
 	simopts sim;            /* the model's flags */
+	simopts sim0;           /* the same before simopts_resolve() */
+	struct host_fit fit;
 	outopts out;
 	linkopts link;
 	struct causal_opts causal;
@@ -140,6 +154,11 @@ int causal_conflicts(const struct replay *r);
 int causal_check(const struct causal_opts *co);
 /* Replay the trace causally through network k: exit status so far. */
 int causal_replay_one(struct replay *r, int k);
+/* The same through rn, which need not be one of r's networks; quiet: no
+ * --csv lines, no warnings. */
+int causal_replay_net(struct replay *r, struct netrun *rn, int k, int quiet);
+/* The inference's flags for replay: --recorded-model's file kept too. */
+int causal_infer_take(void *co, const struct optval *v);
 void causal_free(struct causal_run *cr);
 /* The "mode" and "causal" members of replay's JSON, after a comma. */
 void causal_json(FILE *f, const struct replay *r);
@@ -159,6 +178,11 @@ int mpi_conflicts(const struct replay *r);
 /* Read it and convert it once (r->mpi, r->mtot, r->total): -1 after a
  * message. */
 int mpi_scan(struct replay *r);
+/* --recorded-model with an MPI-level trace: the hosts' turnaround under
+ * the program fitted (r->fit), so that the trace replayed on the recorded
+ * hardware takes its recorded message span.  0 (nothing to do, or done),
+ * or -1 after a message. */
+int mpi_fit_host(struct replay *r);
 /* The "trace" member of replay's JSON; the table's line on the trace. */
 void mpi_json_trace(FILE *f, const struct replay *r);
 void mpi_table_trace(FILE *f, const struct replay *r);

@@ -52,6 +52,16 @@ causal_take(void *state, const struct optval *v)
 }
 
 int
+causal_infer_take(void *state, const struct optval *v)
+{
+	struct causal_opts *co = state;
+
+	if (v->id == OPT_RECORDED_MODEL)
+		co->recorded_model = v->value;
+	return inferopts_take(&co->ip, v);
+}
+
+int
 causal_infer_flags_given(const struct causal_opts *co)
 {
 	tt_infer_params d;
@@ -242,7 +252,12 @@ on_causal_progress(void *ctx, double done)
 int
 causal_replay_one(struct replay *r, int k)
 {
-	struct netrun *rn = &r->runs[k];
+	return causal_replay_net(r, &r->runs[k], k, 0);
+}
+
+int
+causal_replay_net(struct replay *r, struct netrun *rn, int k, int quiet)
+{
 	tt_sim *sim = NULL;
 	tt_source src;
 	struct timespec t0, t1;
@@ -264,7 +279,7 @@ causal_replay_one(struct replay *r, int k)
 	r->job.cycle_ns = rn->cycle_ns;
 	r->job.index = k;
 	r->job.cr = &rn->cr;
-	if (r->job.csv != NULL)
+	if (r->job.csv != NULL && !quiet)
 		tt_causal_on_message(rn->cr.c, on_causal_message, &r->job);
 	src = tt_causal_source(rn->cr.c);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -272,7 +287,7 @@ causal_replay_one(struct replay *r, int k)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	rn->wall = (double)(t1.tv_sec - t0.tv_sec) +
 	    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-	if (causal_finish(&rn->cr, r, sim, k == 0) < 0 ||
+	if (causal_finish(&rn->cr, r, sim, k == 0 && !quiet) < 0 ||
 	    replay_links(rn, sim) < 0)
 		rc = TTSIM_EXIT_USAGE;
 	rn->rr = rn->cr.res.rr;

@@ -5,6 +5,8 @@
  * before anything runs, and what the output says of it.
  */
 #include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "twintorus/json.h"
@@ -27,6 +29,7 @@ int
 mpi_conflicts(const struct replay *r)
 {
 	const char *p = r->mpi_path;
+	struct causal_opts co;
 
 	if (r->npaths > 1) {
 		fprintf(stderr, "ttsim replay: %s is an MPI-level trace: replay "
@@ -38,11 +41,20 @@ mpi_conflicts(const struct replay *r)
 		    "whose calls give the dependencies; drop --deps\n", p);
 		return -1;
 	}
-	if (causal_infer_flags_given(&r->causal)) {
-		fprintf(stderr, "ttsim replay: --burst-gap, --ack-turn, --pause, --window, "
-		    "--turnaround and --recorded-model tune the inference over "
-		    "packet traces; %s is an MPI-level trace, whose calls give "
-		    "the dependencies\n", p);
+	/* --recorded-model: the hosts fitted (mpi_fit_host()); its host_ns
+	 * is not the inference's turnaround here */
+	co = r->causal;
+	if (co.recorded_model != NULL) {
+		tt_infer_params d;
+
+		tt_infer_params_default(&d);
+		co.ip.turnaround_ns = d.turnaround_ns;
+	}
+	if (causal_infer_flags_given(&co)) {
+		fprintf(stderr, "ttsim replay: --burst-gap, --ack-turn, --pause, --window "
+		    "and --turnaround tune the inference over packet traces; %s "
+		    "is an MPI-level trace, whose calls give the dependencies\n",
+		    p);
 		return -1;
 	}
 	if (r->open_loop_flag != NULL) {
@@ -113,7 +125,21 @@ mpi_json_trace(FILE *f, const struct replay *r)
 		fprintf(f, "%.9f", (double)t->span_ns * 1e-9);
 	else
 		fprintf(f, "null");
-	fprintf(f, ", \"compute_s\": %.9f}", (double)tot->compute_ns * 1e-9);
+	fprintf(f, ", \"recorded_message_span_s\": ");
+	if (t->timed && t->msg_span_ns > 0)
+		fprintf(f, "%.9f", (double)t->msg_span_ns * 1e-9);
+	else
+		fprintf(f, "null");
+	fprintf(f, ", \"compute_s\": %.9f", (double)tot->compute_ns * 1e-9);
+	if (r->fit.done) {
+		fprintf(f, ", \"host_fit\": {\"recorded_model\": ");
+		tt_json_string(f, r->causal.recorded_model);
+		fprintf(f, ", \"host_ns\": %.0f, \"recorded_message_span_s\": "
+		    "%.9f, \"replayed_s\": %.9f, \"without_host_s\": %.9f, "
+		    "\"replays\": %d}", r->fit.host_ns, r->fit.span_s,
+		    r->fit.makespan_s, r->fit.bare_s, r->fit.replays);
+	}
+	fprintf(f, "}");
 }
 
 /* The table's first words on the trace. */
@@ -127,5 +153,146 @@ mpi_table_trace(FILE *f, const struct replay *r)
 	    r->mtot.collectives, r->mtot.bytes);
 	if (r->mpi.timed)
 		fprintf(f, ", %.6f s recorded", (double)r->mpi.span_ns * 1e-9);
+	if (r->mpi.timed && r->mpi.msg_span_ns > 0)
+		fprintf(f, " (%.6f s from the first message sent to the last "
+		    "received)", (double)r->mpi.msg_span_ns * 1e-9);
+	if (r->fit.done)
+		fprintf(f, "; the hosts' turnaround fitted on %s: %.1f us a "
+		    "packet (the recorded span replayed there in %.6f s, "
+		    "%.6f s without host time; %d replays)",
+		    r->causal.recorded_model, r->fit.host_ns * 1e-3,
+		    r->fit.makespan_s, r->fit.bare_s, r->fit.replays);
 	fprintf(f, "; replayed ");
+}
+
+/* The recorded hardware: the command's network and cluster file with
+ * --recorded-model's file as its model, no model flag over it.  Then the
+ * trace replayed on it with the hosts' turnaround h: its makespan in ns,
+ * or -1 after a message. */
+static double
+fit_run(struct replay *r, struct netrun *fr, double h)
+{
+	simopts o = r->sim0;
+	char err[512];
+	int rc;
+
+	o.model_file = r->causal.recorded_model;
+	tt_model_init(&o.model_flags);
+	o.model_flags.host_ns = h;
+	o.model_flags.set = TT_MODEL_HOST_NS;
+	if (simopts_resolve(&o, &r->net.cfg, NULL) < 0)
+		return -1;
+	fr->p = o.p;
+	fr->model = o.model;
+	fr->mc = o.mc;
+	fr->rpp = r->rpp;
+	fr->rpp.net.packet_flits = fr->p.net.packet_flits;
+	fr->rpp.net.flit_bytes = o.model.flit_bytes;
+	fr->rpp.net.link_gbps = o.model.link_gbps;
+	fr->cycle_ns = tt_cycle_ns(o.model.flit_bytes, o.model.link_gbps);
+	if (tt_sim_check(&fr->net, &fr->p, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim replay: --recorded-model %s: %s\n",
+		    o.model_file, err);
+		return -1;
+	}
+	rc = causal_replay_net(r, fr, 0, 1);
+	free(fr->link);
+	fr->link = NULL;
+	r->fit.replays++;
+	if (rc != TTSIM_EXIT_OK) {
+		fprintf(stderr, "ttsim replay: --recorded-model %s: the replay "
+		    "on the recorded hardware failed (above)\n", o.model_file);
+		return -1;
+	}
+	return (double)fr->makespan * fr->cycle_ns;
+}
+
+/* The hosts' turnaround at which the replay on the recorded hardware
+ * takes the recorded message span: bisection to 1 us (the makespan grows
+ * with it), from 0 up to the model's largest, 1e10 ns. */
+static int
+fit_search(struct replay *r, struct netrun *fr, double target)
+{
+	double lo = 0, hi = 1e6, m;
+
+	if ((m = fit_run(r, fr, 0)) < 0)
+		return -1;
+	r->fit.bare_s = m * 1e-9;
+	if (m >= target) {
+		fprintf(stderr, "ttsim replay: warning: --recorded-model %s: "
+		    "the trace replayed there with no host time takes %.6f s, "
+		    "not less than its recorded message span %.6f s: host_ns "
+		    "0\n", r->causal.recorded_model, m * 1e-9, target * 1e-9);
+		r->fit.makespan_s = m * 1e-9;
+		return 0;
+	}
+	while ((m = fit_run(r, fr, hi)) >= 0 && m < target && hi < 1e10) {
+		lo = hi;
+		hi = hi * 4 < 1e10 ? hi * 4 : 1e10;
+	}
+	if (m < 0)
+		return -1;
+	if (m < target) {
+		fprintf(stderr, "ttsim replay: --recorded-model %s: the trace "
+		    "replayed there takes %.6f s even with host_ns 1e10, less "
+		    "than its recorded message span %.6f s\n",
+		    r->causal.recorded_model, m * 1e-9, target * 1e-9);
+		return -1;
+	}
+	while (hi - lo > 1000) {
+		double mid = (lo + hi) / 2;
+
+		if ((m = fit_run(r, fr, mid)) < 0)
+			return -1;
+		if (m < target)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	r->fit.host_ns = round((lo + hi) / 2);
+	if ((m = fit_run(r, fr, r->fit.host_ns)) < 0)
+		return -1;
+	r->fit.makespan_s = m * 1e-9;
+	return 0;
+}
+
+int
+mpi_fit_host(struct replay *r)
+{
+	struct netrun *fr;
+	char err[512];
+	int rc;
+
+	if (r->causal.recorded_model == NULL)
+		return 0;
+	if (!r->mpi.timed || r->mpi.msg_span_ns == 0) {
+		fprintf(stderr, "ttsim replay: --recorded-model: %s records no "
+		    "times of its messages (%s), so there is nothing to fit "
+		    "the hosts to; drop --recorded-model\n", r->mpi_path,
+		    r->mpi.format);
+		return -1;
+	}
+	if (r->sim0.model_flags.set & TT_MODEL_HOST_NS) {
+		fprintf(stderr, "ttsim replay: --host-ns and --recorded-model: "
+		    "with an MPI-level trace --recorded-model fits host_ns; "
+		    "give one of them\n");
+		return -1;
+	}
+	if ((fr = calloc(1, sizeof(*fr))) == NULL) {
+		fprintf(stderr, "ttsim replay: out of memory\n");
+		return -1;
+	}
+	snprintf(fr->name, sizeof(fr->name), "the recorded hardware");
+	fr->spec = r->runs[0].spec;
+	if (tt_net_init(&fr->net, &fr->spec, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim replay: %s\n", err);
+		free(fr);
+		return -1;
+	}
+	r->fit.span_s = (double)r->mpi.msg_span_ns * 1e-9;
+	rc = fit_search(r, fr, (double)r->mpi.msg_span_ns);
+	tt_net_free(&fr->net);
+	free(fr);
+	r->fit.done = rc == 0;
+	return rc;
 }
