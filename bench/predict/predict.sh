@@ -26,6 +26,17 @@
 #      to last delivered: what the causal makespan corresponds to) with
 #      its min-max, and the error (predicted / measured - 1).
 #
+# Runs recorded with ttmpitrace (RUN/otf2/) are also predicted from their
+# MPI-level archives, as application A+mpi (MPI_LEVEL=0: not):
+#   5. ttsim replay RUN/otf2/traces.otf2 RUN/cluster.yaml --causal \
+#          --placement RUN/otf2/placement --recorded-model OUT/S/model.yaml \
+#          --model OUT/D/model.yaml --json
+#      (the hosts' turnaround under A fitted on S's model so that the
+#      archive replays there in its own recorded message span, then used
+#      on D's), compared with the median of D's archives' recorded
+#      message spans (.trace.recorded_message_span_s).  S -> S is then
+#      exact by construction: only S -> D != S tests.
+#
 # Prints the table (or --json: one object per row); always writes
 # OUT/predict.tsv and OUT/predict.json, and every replay's JSON under
 # OUT/replays/.  --jobs N replays N at a time (default 2).
@@ -40,6 +51,7 @@ CAL_RUN=${CAL_RUN:-median}
 # at every hop, so a message pipelines through tbf-shaped links as
 # through cut-through switches; see README.md)
 CAL_FLAGS=${CAL_FLAGS:-}
+MPI_LEVEL=${MPI_LEVEL:-1}
 JSON=0 JOBS=2 OUT=
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -131,7 +143,10 @@ for s in $CONFIGS; do
 			for run in "$OUT/$s/$a"/run*; do
 				[ -d "$run/traces" ] || continue
 				r=${run##*/run}
-				echo "$run|$OUT/replays/$s-$d-$a-run$r.json|$na" >> "$jobs"
+				echo "$run|$OUT/replays/$s-$d-$a-run$r.json|$na|pcap" >> "$jobs"
+				[ "$MPI_LEVEL" = 1 ] && [ -f "$run/otf2/traces.otf2" ] &&
+				    [ -f "$OUT/$s/model.yaml" ] && [ -f "$OUT/$d/model.yaml" ] &&
+				    echo "$run|$OUT/replays/$s-$d-$a+mpi-run$r.json|$na|mpi" >> "$jobs"
 			done
 		done
 	done
@@ -141,11 +156,15 @@ note "$(wc -l < "$jobs") replays, $JOBS at a time; destination networks: $(tr '\
 export TTSIM
 # shellcheck disable=SC2016
 tr '\n' '\0' < "$jobs" | xargs -0 -P "$JOBS" -I{} bash -c '
-	IFS="|" read -r run js na <<< "$1"
+	IFS="|" read -r run js na kind <<< "$1"
 	[ -s "$js" ] && exit 0
+	if [ "$kind" = mpi ]; then
+		set -- "$run/otf2/traces.otf2" "$run/cluster.yaml" --causal --placement "$run/otf2/placement"
+	else
+		set -- "$run"/traces "$run/cluster.yaml" --causal --window 10000000000
+	fi
 	# shellcheck disable=SC2086
-	if ! "$TTSIM" replay "$run"/traces "$run/cluster.yaml" --causal \
-	    --window 10000000000 $na --json > "$js.tmp" 2> "${js%.json}.err"; then
+	if ! "$TTSIM" replay "$@" $na --json > "$js.tmp" 2> "${js%.json}.err"; then
 		echo "predict: replay failed: $run $na: $(head -1 "${js%.json}.err")" >&2
 		rm -f "$js.tmp"; exit 0
 	fi
@@ -170,13 +189,23 @@ cp_values() {
 		[ -s "$f" ] && jq '.networks[0].critical_path.compute_share // empty' "$f"
 	done
 }
-# D's trace spans (runs.tsv column 5) of the runs that went well
+# D's trace spans (runs.tsv column 5) of the runs that went well; for
+# A+mpi, D's archives' recorded message spans (D -> D's replays read them)
 meas_values() {
+	local f
+	case $2 in
+	*+mpi)
+		for f in "$OUT/replays/$1-$1-$2-run"*.json; do
+			[ -s "$f" ] && jq '.trace.recorded_message_span_s' "$f"
+		done
+		return ;;
+	esac
 	awk -F'\t' -v c="$1" -v a="$2" '$1 == c && $2 == a && $8 == 1 && $5 != "" { print $5 }' "$OUT/runs.tsv"
 }
+MPI_APPS=$(for a in $APPS; do ls "$OUT"/replays/*-"$a"+mpi-run*.json >/dev/null 2>&1 && echo "$a+mpi"; done)
 {
 	printf 'app\tsrc\tdst\tpredicted_median_s\tmeasured_median_s\tmeasured_min_s\tmeasured_max_s\terror_pct\tsrc_runs\tdst_runs\tnetwork\tcompute_share\n'
-	for a in $APPS; do
+	for a in $APPS $MPI_APPS; do
 		for s in $CONFIGS; do
 			for d in $CONFIGS; do
 				pred=$(pred_values "$s" "$d" "$a" | stats)

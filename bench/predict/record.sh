@@ -15,6 +15,10 @@
 #   cluster.yaml  the cluster file the daemons ran with
 #   stdout, stderr  the program's (mpirun's) output; NetPIPE's own output
 #                 file as np.out
+#   otf2/         the same run's MPI calls, an OTF2 archive that
+#                 ttmpitrace wrote (MPITRACE, below), and placement: the
+#                 PE of each rank ("RANK PE" lines, hostfile order), for
+#                 ttsim replay --placement
 #   measured      key=value: measured_s, span_s, mpirun_s, load before and
 #                 after (/proc/loadavg), ok
 #
@@ -49,6 +53,10 @@
 #                iterations (HALO_ITERS)
 #   pingpong     build/bench/pingpong on PEs 1 and 14 (the program
 #                bench/predict/simgrid/ runs under SimGrid)
+# Every rank runs with ttmpitrace preloaded ($MPITRACE, default
+# build/libttmpitrace.so; MPITRACE= records no archive), which keeps each
+# MPI call in memory and writes the archive at MPI_Finalize: two clock
+# reads a call.
 # Every ttd thread runs at SCHED_FIFO priority $TTD_RT (50; empty: the
 # default scheduler), so that a switch takes a frame when it comes rather
 # than when the spinning MPI ranks leave it a core (README.md here).
@@ -72,6 +80,7 @@ TBF_BURST=${TBF_BURST:-2kb}
 TBF_LIMIT=${TBF_LIMIT:-1mb}
 MPI_TIMEOUT=${REC_TIMEOUT:-240}   # mpi_launch's limit per job
 PINGPONG=${PINGPONG:-$TB_ROOT/build/bench/pingpong}
+MPITRACE=${MPITRACE-$TB_ROOT/build/libttmpitrace.so}
 TTD_RT=${TTD_RT-50}    # SCHED_FIFO priority of every ttd thread (empty: none)
 NP=${NP:-NPopenmpi}
 # The workloads (the same on every configuration).  NetPIPE: sizes 1 B to
@@ -107,6 +116,7 @@ for a in ${APPS//,/ }; do
 	*) echo "record: -a: $a: not an application here" >&2; exit 64 ;;
 	esac
 done
+[ -z "$MPITRACE" ] || [ -f "$MPITRACE" ] || { echo "record: $MPITRACE is not built (make builds it where libotf2 is; MPITRACE= records without it)" >&2; exit 69; }
 for c in ${CONFIGS//,/ }; do
 	case $c in X|Y|Z) ;; *) echo "record: -c: $c: configurations are X, Y, Z" >&2; exit 64 ;; esac
 done
@@ -150,6 +160,7 @@ run_app() {
 	                  -var steps "$REC_LMP_STEPS" -log none -echo none) ;;
 	esac
 	mpi_hostfile "$work/hosts" $pes
+	[ -z "$MPITRACE" ] || cmd=(-x LD_PRELOAD="$MPITRACE" -x TT_MPITRACE="$work/otf2" "${cmd[@]}")
 	if ! tb_ttd_start "$TB_TMP/mpi.yaml" "$work/traces"; then
 		prog "$c $app run$r: the daemons did not start"
 		tb_ttd_stop 2>/dev/null
@@ -171,6 +182,14 @@ run_app() {
 	[ $rc = 0 ] || { prog "$c $app run$r: mpirun exit $rc"; ok=0; }
 	cp "$TB_TMP/$app.out" "$dst/stdout"; cp "$TB_TMP/$app.err" "$dst/stderr"
 	[ -f "$work/run/np.out" ] && cp "$work/run/np.out" "$dst/np.out"
+	if [ -n "$MPITRACE" ]; then
+		if [ -f "$work/otf2/traces.otf2" ]; then
+			cp -r "$work/otf2" "$dst/otf2"
+			f=0; for t in $pes; do echo "$f $t"; f=$((f + 1)); done > "$dst/otf2/placement"
+		else
+			prog "$c $app run$r: ttmpitrace wrote no archive"; ok=0
+		fi
+	fi
 	cp "$TB_TMP/mpi.yaml" "$dst/cluster.yaml"
 	# the trace directory cut to its headers: PE traces and port traces
 	for f in "$work"/traces/*.pcap; do
