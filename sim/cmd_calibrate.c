@@ -203,7 +203,7 @@ struct param {
 };
 
 enum { P_GBPS, P_ROUTER, P_LINK, P_SEND, P_RECV, P_VC, P_IVC, P_FLIT,
-	P_PKT, P_HOST, P_SAF, P_SHAPE, P_BURST, P_N };
+	P_PKT, P_HOST, P_SAF, P_SHAPE, P_BURST, P_SEG, P_FHDR, P_MHDR, P_N };
 
 /* Residuals of the model against one kind of latency: small frames (up
  * to TT_CALIB_HOST_BYTES a message) and the rest. */
@@ -670,6 +670,37 @@ residuals(const tt_calib_fit *f, const tt_calib_obs *o, size_t n, double q,
 	return 0;
 }
 
+/* How a message crossed the recorded wire (for MPI-level traces, whose
+ * messages are payload): TCP's largest segment, the header a frame adds
+ * most often, and the least payload a frame carried, which for NetPIPE
+ * (it sends messages of 0 bytes) is the MPI library's header alone. */
+static void
+framing_params(struct calib_run *x)
+{
+	const tt_calib_data *d = &x->d;
+	char src[400];
+	uint32_t h, best = 0;
+
+	if (d->tcp_frames == 0)
+		return;
+	for (h = 1; h < TT_CALIB_HDR_MAX; h++)
+		if (d->tcp_hdr[h] > d->tcp_hdr[best])
+			best = h;
+	snprintf(src, sizeof(src), "the largest TCP payload of the %" PRIu64
+	    " TCP data frames sent (TCP's segment where a message filled a "
+	    "frame)", d->tcp_frames);
+	set_param(&x->p[P_SEG], "segment_bytes", "bytes", 0,
+	    d->tcp_payload_max, src);
+	snprintf(src, sizeof(src), "frame bytes less TCP payload, the most "
+	    "common (%" PRIu64 " of %" PRIu64 " frames)", d->tcp_hdr[best],
+	    d->tcp_frames);
+	set_param(&x->p[P_FHDR], "frame_header_bytes", "bytes", 0, best, src);
+	set_param(&x->p[P_MHDR], "message_header_bytes", "bytes", 0,
+	    d->tcp_payload_min, "the least TCP payload a frame carried: the "
+	    "MPI library's header where a message of 0 bytes was sent "
+	    "(NetPIPE sends them)");
+}
+
 /* The fit onto the engine's parameters. */
 static void
 calib_model(struct calib_run *x)
@@ -788,6 +819,7 @@ calib_model(struct calib_run *x)
 		    "connection with nothing in between: 0");
 	}
 	set_param(&x->p[P_HOST], "host_ns", "ns", 2, x->host_ns, src);
+	framing_params(x);
 	if (x->d.hops_checked > 0 && x->d.hops_differ > 0)
 		NOTE(x, "%" PRIu64 " of %" PRIu64 " recorded hop counts differ "
 		    "from tt_route()'s path: is FILE.yaml the recording's?",
@@ -821,7 +853,16 @@ calib_tomodel(const struct calib_run *x, tt_model *m)
 	m->host_ns = x->p[P_HOST].value;
 	m->store_forward = x->saf;
 	m->set = ((1u << TT_MODEL_NKEYS) - 1) & ~(unsigned)
-	    (TT_MODEL_SHAPE_GBPS | TT_MODEL_BURST_BYTES);
+	    (TT_MODEL_SHAPE_GBPS | TT_MODEL_BURST_BYTES |
+	    TT_MODEL_SEGMENT_BYTES | TT_MODEL_FRAME_HEADER_BYTES |
+	    TT_MODEL_MESSAGE_HEADER_BYTES);
+	if (x->d.tcp_frames > 0) {
+		m->segment_bytes = (int)x->p[P_SEG].value;
+		m->frame_header_bytes = (int)x->p[P_FHDR].value;
+		m->message_header_bytes = (int)x->p[P_MHDR].value;
+		m->set |= TT_MODEL_SEGMENT_BYTES | TT_MODEL_FRAME_HEADER_BYTES |
+		    TT_MODEL_MESSAGE_HEADER_BYTES;
+	}
 	if (x->shaped) {
 		m->shape_gbps = x->p[P_SHAPE].value;
 		m->burst_bytes = (int)x->p[P_BURST].value;
@@ -879,6 +920,18 @@ json_resid(FILE *f, const char *name, const struct resid *r, int ok)
 	    r->p90[0], r->cells[0], r->med[1], r->p90[1], r->cells[1]);
 }
 
+/* Parameter i has a value: the bucket where links are shaped, the
+ * framing where TCP frames were recorded. */
+static int
+param_shown(const struct calib_run *x, int i)
+{
+	if (i == P_SHAPE || i == P_BURST)
+		return x->shaped;
+	if (i >= P_SEG)
+		return x->d.tcp_frames > 0;
+	return 1;
+}
+
 static void
 print_json(FILE *f, const struct calib_run *x)
 {
@@ -888,7 +941,7 @@ print_json(FILE *f, const struct calib_run *x)
 	tt_json_begin(f, TT_JSON_SCHEMA_TRACE_CALIBRATE);
 	fprintf(f, ", \"parameters\": {");
 	for (i = 0; i < P_N; i++) {
-		if (!x->shaped && (i == P_SHAPE || i == P_BURST))
+		if (!param_shown(x, i))
 			continue;
 		fprintf(f, "%s", i ? ", " : "");
 		tt_json_string(f, x->p[i].name);
@@ -1045,19 +1098,19 @@ print_table(FILE *f, const struct calib_run *x)
 	    "requests <= %d B (quartiles %.1f, %.1f us)\n\n", x->host_ns / 1e3,
 	    x->host_used, TT_CALIB_HOST_BYTES, x->host_q[0] / 1e3,
 	    x->host_q[1] / 1e3);
-	fprintf(f, "%-18s %12s  %-6s %s\n", "parameter", "value", "unit",
+	fprintf(f, "%-20s %12s  %-6s %s\n", "parameter", "value", "unit",
 	    "source");
 	for (i = 0; i < P_N; i++) {
 		char v[64];
 
-		if (!x->shaped && (i == P_SHAPE || i == P_BURST))
+		if (!param_shown(x, i))
 			continue;
 		if (i == P_SAF)
 			snprintf(v, sizeof(v), "%s", x->saf ? "true" : "false");
 		else
 			snprintf(v, sizeof(v), "%.*f", x->p[i].prec,
 			    x->p[i].value);
-		fprintf(f, "%-18s %12s  %-6s %s\n", x->p[i].name, v,
+		fprintf(f, "%-20s %12s  %-6s %s\n", x->p[i].name, v,
 		    x->p[i].unit, x->p[i].source);
 	}
 	for (i = 0; i < x->nnote; i++)

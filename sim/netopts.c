@@ -834,6 +834,14 @@ model_json(FILE *f, const tt_model *m, const tt_model_cycles *c)
 		fprintf(f, ", \"shape_gbps\": %.10g, \"burst_bytes\": %llu",
 		    m->shape_gbps, (unsigned long long)c->shape_burst *
 		    (unsigned long long)m->flit_bytes);
+	/* only where given: an MPI-level trace's messages framed */
+	if (m->set & TT_MODEL_SEGMENT_BYTES)
+		fprintf(f, ", \"segment_bytes\": %d", m->segment_bytes);
+	if (m->set & TT_MODEL_FRAME_HEADER_BYTES)
+		fprintf(f, ", \"frame_header_bytes\": %d", m->frame_header_bytes);
+	if (m->set & TT_MODEL_MESSAGE_HEADER_BYTES)
+		fprintf(f, ", \"message_header_bytes\": %d",
+		    m->message_header_bytes);
 	fprintf(f, ", \"flit_bytes\": %d, \"packet_flits\": %d, \"cycle_ns\": "
 	    "%.10g, \"router_cycles\": %d, \"link_cycles\": %d, \"send_cycles\": "
 	    "%llu, \"recv_cycles\": %llu, \"vc_flits\": %d, "

@@ -150,8 +150,11 @@ causal_free(struct causal_run *cr)
  * -1 after a message. */
 static int
 causal_start(struct causal_run *cr, const struct replay *r,
-    const tt_replay_params *rpp, tt_sim *sim, const tt_net *net)
+    const struct netrun *rn, tt_sim *sim)
 {
+	const tt_replay_params *rpp = &rn->rpp;
+	const tt_net *net = &rn->net;
+	const tt_model *m = &rn->model;
 	const struct causal_opts *co = &r->causal;
 	tt_infer_params ip = co->ip;
 	tt_dep_stream in;
@@ -160,6 +163,12 @@ causal_start(struct causal_run *cr, const struct replay *r,
 	if (r->mpi_path != NULL) {
 		if (tt_mpi_deps_open(&cr->md, &r->mpi, err, sizeof(err)) < 0)
 			goto bad;
+		/* payload, framed as the model says the wire carried it */
+		tt_mpi_deps_framing(cr->md, m->set & TT_MODEL_SEGMENT_BYTES ?
+		    (uint32_t)m->segment_bytes : 0, m->set &
+		    TT_MODEL_FRAME_HEADER_BYTES ? (uint32_t)m->frame_header_bytes :
+		    0, m->set & TT_MODEL_MESSAGE_HEADER_BYTES ?
+		    (uint32_t)m->message_header_bytes : 0);
 		in = tt_mpi_deps_stream(cr->md);
 	} else if (co->deps != NULL) {
 		if (tt_deps_open(&cr->dr, co->deps, err, sizeof(err)) < 0)
@@ -271,7 +280,7 @@ causal_replay_net(struct replay *r, struct netrun *rn, int k, int quiet)
 		tt_sim_free(sim);
 		return TTSIM_EXIT_USAGE;
 	}
-	if (causal_start(&rn->cr, r, &rn->rpp, sim, &rn->net) < 0) {
+	if (causal_start(&rn->cr, r, rn, sim) < 0) {
 		tt_sim_free(sim);
 		return TTSIM_EXIT_USAGE;
 	}

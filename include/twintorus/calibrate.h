@@ -250,6 +250,7 @@ double tt_calib_host(const tt_calib_turn *t, size_t n, double max_bytes,
 
 /* ---- from traces ---- */
 
+#define TT_CALIB_HDR_MAX 256
 typedef struct tt_calib_data {
 	tt_calib_obs *oneway;   /* every matched frame */
 	size_t noneway;
@@ -283,6 +284,12 @@ typedef struct tt_calib_data {
 	/* the hosts' turnarounds */
 	tt_calib_turn *turn;
 	size_t nturn;
+	/* the TCP data frames sent: how many, the most and the least payload
+	 * one carried, and how many had each header length (frame bytes
+	 * less TCP payload, below TT_CALIB_HDR_MAX) */
+	uint64_t tcp_frames;
+	uint32_t tcp_payload_max, tcp_payload_min;
+	uint64_t tcp_hdr[TT_CALIB_HDR_MAX];
 } tt_calib_data;
 
 /*

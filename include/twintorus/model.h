@@ -86,6 +86,14 @@ typedef struct tt_model {
 	                       * frame then crosses at when the bucket holds
 	                       * its bytes) */
 	int burst_bytes;      /* that bucket's depth */
+	/* How an MPI-level trace's messages, which are payload, crossed the
+	 * recorded wire: the MPI library's header on each message, cut into
+	 * frames of at most segment_bytes of it (TCP's MSS), each frame
+	 * adding frame_header_bytes (Ethernet, IP, TCP).  Packet traces
+	 * carry their frames whole and need none of it. */
+	int segment_bytes;
+	int frame_header_bytes;
+	int message_header_bytes;
 	unsigned set;         /* which keys were given (bit per key) */
 } tt_model;
 
@@ -104,7 +112,10 @@ enum {
 	TT_MODEL_STORE_FORWARD     = 1u << 10,
 	TT_MODEL_SHAPE_GBPS        = 1u << 11,
 	TT_MODEL_BURST_BYTES       = 1u << 12,
-	TT_MODEL_NKEYS             = 13
+	TT_MODEL_SEGMENT_BYTES     = 1u << 13,
+	TT_MODEL_FRAME_HEADER_BYTES = 1u << 14,
+	TT_MODEL_MESSAGE_HEADER_BYTES = 1u << 15,
+	TT_MODEL_NKEYS             = 16
 };
 
 /* Latencies and overheads, ns: 0..1e10 (10 s; the engine takes R and L

@@ -184,6 +184,16 @@ typedef struct tt_mpi_deps tt_mpi_deps;
 int tt_mpi_deps_open(tt_mpi_deps **dp, const tt_mpi_trace *t, char *err,
     size_t errsz);
 tt_dep_stream tt_mpi_deps_stream(tt_mpi_deps *d);
+/*
+ * How the trace's messages, which are payload, cross the wire: each gets
+ * message_header bytes (the MPI library's), is cut into frames of at most
+ * segment bytes (0: one frame) and each frame adds frame_header bytes.
+ * A message of b bytes is then sent as
+ *   b + m + max(1, ceil((b + m) / segment)) * frame_header   (m = message_header)
+ * bytes.  Default: all 0, the payload alone.  Before the first line.
+ */
+void tt_mpi_deps_framing(tt_mpi_deps *d, uint32_t segment,
+    uint32_t frame_header, uint32_t message_header);
 void tt_mpi_deps_free(tt_mpi_deps *d);
 
 TT_END_DECLS

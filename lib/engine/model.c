@@ -16,7 +16,8 @@
 static const char *const model_keys[TT_MODEL_NKEYS] = {
 	"link_gbps", "router_ns", "link_ns", "send_ns", "recv_ns",
 	"vc_bytes", "internal_vc_bytes", "flit_bytes", "packet_flits",
-	"host_ns", "store_forward", "shape_gbps", "burst_bytes"
+	"host_ns", "store_forward", "shape_gbps", "burst_bytes",
+	"segment_bytes", "frame_header_bytes", "message_header_bytes"
 };
 
 /* Key i holds a real (the rest are whole numbers: buffers, granularity). */
@@ -67,6 +68,12 @@ model_int(tt_model *m, int i)
 		return &m->store_forward;
 	if (i == 12)
 		return &m->burst_bytes;
+	if (i == 13)
+		return &m->segment_bytes;
+	if (i == 14)
+		return &m->frame_header_bytes;
+	if (i == 15)
+		return &m->message_header_bytes;
 	return i >= 5 && i <= 8 ? n[i - 5] : NULL;
 }
 
@@ -158,6 +165,10 @@ model_key(struct cfg_ctx *cx, const struct cfg_val *v, tt_model *m, int i)
 		if (i == 12)
 			return cfg_int(cx, v, 1, TT_MODEL_BURST_BYTES_MAX,
 			    model_int(m, i));
+		/* a frame's payload and headers, as IP's lengths go */
+		if (i >= 13)
+			return cfg_int(cx, v, i == 13 ? 1 : 0, 65535,
+			    model_int(m, i));
 		return cfg_int(cx, v, 1, i == 7 ? TT_FLIT_BYTES_MAX :
 		    TT_PACKET_FLITS_MAX, model_int(m, i));
 	}
@@ -184,7 +195,8 @@ cfg_model(struct cfg_ctx *cx, const struct cfg_val *v, tt_model *m)
 		cfg_err(cx, &v->mark, "model: expected a mapping with keys "
 		    "link_gbps, router_ns, link_ns, send_ns, recv_ns, vc_bytes, "
 		    "internal_vc_bytes, flit_bytes, packet_flits, host_ns, "
-		    "store_forward, shape_gbps, burst_bytes; got %s",
+		    "store_forward, shape_gbps, burst_bytes, segment_bytes, "
+		    "frame_header_bytes, message_header_bytes; got %s",
 		    cfg_describe(v->node, qb, sizeof(qb)));
 		return;
 	}

@@ -133,6 +133,18 @@ grow(void **p, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
+/* A TCP data frame sent: what it says of the framing of a message. */
+static void
+tcp_frame(tt_calib_data *d, const struct rec *e)
+{
+	if (d->tcp_frames++ == 0 || e->app < d->tcp_payload_min)
+		d->tcp_payload_min = e->app;
+	if (e->app > d->tcp_payload_max)
+		d->tcp_payload_max = e->app;
+	if (e->bytes > e->app && e->bytes - e->app < TT_CALIB_HDR_MAX)
+		d->tcp_hdr[e->bytes - e->app]++;
+}
+
 /* Every record of the scope's files, sorted into sends, deliveries and
  * port records. */
 static int
@@ -213,6 +225,8 @@ read_scope(tt_calib_data *d, const struct scope *s, const tt_net *net,
 				d->sends++;
 				if (e.bytes > d->max_bytes)
 					d->max_bytes = e.bytes;
+				if (e.cls == TT_INFER_TCP_DATA && e.app > 0)
+					tcp_frame(d, &e);
 				x = vec_push(snd, &e);
 			} else {
 				d->port_records++;

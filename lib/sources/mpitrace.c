@@ -233,6 +233,8 @@ struct tt_mpi_deps {
 	char err[512];
 	/* tallies of the lines given so far */
 	uint64_t p2p, p2p_bytes, coll_msgs, coll_bytes;
+	/* tt_mpi_deps_framing() */
+	uint32_t segment, frame_header, message_header;
 };
 
 static int
@@ -539,6 +541,28 @@ deliver(tt_mpi_deps *d, uint32_t r, uint32_t seq, uint32_t dst,
 	return 0;
 }
 
+void
+tt_mpi_deps_framing(tt_mpi_deps *d, uint32_t segment, uint32_t frame_header,
+    uint32_t message_header)
+{
+	d->segment = segment;
+	d->frame_header = frame_header;
+	d->message_header = message_header;
+}
+
+/* A message of b payload bytes as it crosses the wire (framing above);
+ * at most TT_DEPS_BYTES_MAX. */
+static uint64_t
+wire_bytes(const tt_mpi_deps *d, uint64_t b)
+{
+	uint64_t m = b + d->message_header, frames = 1;
+
+	if (d->segment > 0 && m > d->segment)
+		frames = (m + d->segment - 1) / d->segment;
+	m += frames * d->frame_header;
+	return m < TT_DEPS_BYTES_MAX ? m : TT_DEPS_BYTES_MAX;
+}
+
 /* Rank r sends: the line in *out, the message on its way. */
 static int
 emit(tt_mpi_deps *d, uint32_t r, size_t evi, uint32_t dst, uint64_t bytes,
@@ -574,7 +598,7 @@ emit(tt_mpi_deps *d, uint32_t r, size_t evi, uint32_t dst, uint64_t bytes,
 	out->pe = r;
 	out->seq = (uint32_t)s->seq;
 	out->dst = dst;
-	out->bytes = bytes;
+	out->bytes = wire_bytes(d, bytes);
 	out->t_ns = t_ns;
 	out->gap_ns = s->gap;
 	out->npred = (uint32_t)s->npred;

@@ -70,6 +70,21 @@ if [ "$st" -eq 0 ] && jq -e '.parameters.link_gbps.value and .parameters.router_
 else
 	bad "--json (exit $st)" "$(cat "$tmp/err" "$tmp/j")"
 fi
+# no TCP in ttsim's own recordings: no framing keys
+grep -q 'segment_bytes\|header_bytes' "$tmp/m.yaml" && bad "framing keys without TCP" "$(cat "$tmp/m.yaml")" ||
+    ok "no framing keys where no TCP frame was recorded"
+# a real capture (traces/captured/mpihalo-2x2x2: ttd on the testbed, Open
+# MPI 4.1 over TCP): each halo message one segment of 1,024 bytes of data
+# and Open MPI's 22-byte header, every frame 66 bytes of Ethernet, IPv4
+# and TCP (with timestamps) headers (traces/README.md)
+printf 'torus: {dims: [2, 2, 2], twin: true, ports: D, deadlock: vc}\n' >"$tmp/c222.yaml"
+if "$T" trace calibrate "$tt_top/traces/captured/mpihalo-2x2x2" "$tmp/c222.yaml" --json >"$tmp/j" 2>"$tmp/err" &&
+    jq -e '.parameters.segment_bytes.value == 1046 and .parameters.frame_header_bytes.value == 66
+    and .parameters.message_header_bytes.value == 22' "$tmp/j" >/dev/null; then
+	ok "a real capture's framing: 1046-byte segments, 66-byte frame headers, Open MPI's 22-byte message header"
+else
+	bad "framing of traces/captured/mpihalo-2x2x2" "$(cat "$tmp/err"; jq -c '.parameters' "$tmp/j" 2>/dev/null)"
+fi
 "$T" trace calibrate --help >"$tmp/help" 2>&1 && grep -q -- '--quantile' "$tmp/help" &&
     ok "--help exits 0" || bad "--help" "$(cat "$tmp/help")"
 

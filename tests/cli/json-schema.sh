@@ -197,7 +197,7 @@ if [ -x build/tests/mkotf2 ] && build/tests/mkotf2 "$tmp/otf2" 4 2 >/dev/null 2>
 	run_json "ttsim trace stat (OTF2)" ttsim.trace.stat/1 0 "$T" trace stat "$tmp/otf2/traces.otf2" --json
 	run_json "ttsim replay (OTF2)" ttsim.replay/1 0 "$T" replay "$tmp/otf2/traces.otf2" --dims 2,2,2 --json
 	# the hosts fitted on a recorded model (trace.host_fit)
-	printf 'model:\n  link_gbps: 10\n  router_ns: 100\n' > "$tmp/rec.yaml"
+	printf 'model:\n  link_gbps: 10\n  router_ns: 100\n  segment_bytes: 1448\n  frame_header_bytes: 66\n  message_header_bytes: 22\n' > "$tmp/rec.yaml"
 	run_json "ttsim replay (OTF2, --recorded-model)" ttsim.replay/1 0 "$T" replay "$tmp/otf2/traces.otf2" \
 	    --dims 2,2,2 --recorded-model "$tmp/rec.yaml" --json
 elif [ "${CI:-}" = true ]; then

@@ -80,7 +80,9 @@ test_load_every_key(void **state)
 	    "  send_ns: 1500.5\n  recv_ns: 0\n  vc_bytes: 65536\n"
 	    "  internal_vc_bytes: 32768\n  flit_bytes: 64\n"
 	    "  packet_flits: 24\n  host_ns: 80000\n  store_forward: true\n"
-	    "  shape_gbps: 0.02\n  burst_bytes: 2048\n",
+	    "  shape_gbps: 0.02\n  burst_bytes: 2048\n"
+	    "  segment_bytes: 1448\n  frame_header_bytes: 66\n"
+	    "  message_header_bytes: 0\n",
 	    &m, &errs), 0);
 	assert_string_equal(errs, "");
 	free(errs);
@@ -98,6 +100,9 @@ test_load_every_key(void **state)
 	assert_int_equal(m.store_forward, 1);
 	assert_true(m.shape_gbps == 0.02);
 	assert_int_equal(m.burst_bytes, 2048);
+	assert_int_equal(m.segment_bytes, 1448);
+	assert_int_equal(m.frame_header_bytes, 66);
+	assert_int_equal(m.message_header_bytes, 0);
 
 	/* every key optional */
 	assert_int_equal(load_model("model:\n  link_ns: 5\n", &m, &errs), 0);
@@ -129,7 +134,9 @@ test_bad_values(void **state)
 	    "  hops: 3\n"
 	    "  host_ns: -5\n"
 	    "  shape_gbps: 0\n"
-	    "  burst_bytes: 0\n", &m, &errs), 13);
+	    "  burst_bytes: 0\n"
+	    "  segment_bytes: 0\n"
+	    "  frame_header_bytes: 70000\n", &m, &errs), 15);
 	assert_string_equal(errs,
 	    "F:2:14: model.link_gbps: 0 is out of range (0.001..10000 Gb/s)\n"
 	    "F:3:14: model.router_ns: -1 is out of range (0..1e+10 ns)\n"
@@ -142,11 +149,15 @@ test_bad_values(void **state)
 	    "F:10:17: model.packet_flits: 2000 is out of range (1..1024)\n"
 	    "F:11:3: unknown key model.hops (expected link_gbps, router_ns, "
 	    "link_ns, send_ns, recv_ns, vc_bytes, internal_vc_bytes, "
-	    "flit_bytes, packet_flits, host_ns, store_forward, shape_gbps or "
-	    "burst_bytes)\n"
+	    "flit_bytes, packet_flits, host_ns, store_forward, shape_gbps, "
+	    "burst_bytes, segment_bytes, frame_header_bytes or "
+	    "message_header_bytes)\n"
 	    "F:12:12: model.host_ns: -5 is out of range (0..1e+10 ns)\n"
 	    "F:13:15: model.shape_gbps: 0 is out of range (0.001..10000 Gb/s)\n"
-	    "F:14:16: model.burst_bytes: 0 is out of range (1..1073741824)\n");
+	    "F:14:16: model.burst_bytes: 0 is out of range (1..1073741824)\n"
+	    "F:15:18: model.segment_bytes: 0 is out of range (1..65535)\n"
+	    "F:16:23: model.frame_header_bytes: 70000 is out of range "
+	    "(0..65535)\n");
 	free(errs);
 	/* a bad key is not set */
 	assert_int_equal(m.set, 0);
@@ -174,7 +185,8 @@ test_model_file_top(void **state)
 	assert_string_equal(errs, "F:1:8: model: expected a mapping with keys "
 	    "link_gbps, router_ns, link_ns, send_ns, recv_ns, vc_bytes, "
 	    "internal_vc_bytes, flit_bytes, packet_flits, host_ns, "
-	    "store_forward, shape_gbps, burst_bytes; got \"5\"\n");
+	    "store_forward, shape_gbps, burst_bytes, segment_bytes, "
+	    "frame_header_bytes, message_header_bytes; got \"5\"\n");
 	free(errs);
 	assert_int_equal(load_model("", &m, &errs), 1);
 	assert_string_equal(errs, "F:1:1: the file is empty; a model file "
@@ -231,6 +243,9 @@ test_write_round_trip(void **state)
 		m.packet_flits = 24;
 		m.shape_gbps = reals[i] > 0 && reals[i] < 1e4 ? reals[i] : 0.5;
 		m.burst_bytes = 1536 + i;
+		m.segment_bytes = 1448 - (int)i;
+		m.frame_header_bytes = 66 + (int)i;
+		m.message_header_bytes = (int)i;
 		m.set = (1u << TT_MODEL_NKEYS) - 1;
 		if (m.link_ns > TT_MODEL_NS_MAX)
 			m.link_ns = TT_MODEL_NS_MAX;

@@ -223,6 +223,42 @@ test_blocking_pair(void **state)
 	tt_mpi_trace_free(&t);
 }
 
+/* Framed (tt_mpi_deps_framing()): the MPI header on each message, frames
+ * of at most a segment, a header on each frame; a message of 0 bytes is
+ * one frame; without framing the payload alone (test_blocking_pair). */
+static void
+test_framing(void **state)
+{
+	static const uint64_t pay[] = {3000, 0, 1426, 1427};
+	/* 3022 -> 3 frames; 22 -> 1; 1448 -> 1; 1449 -> 2 */
+	static const uint64_t wire[] = {3022 + 3 * 66, 22 + 66, 1448 + 66,
+	    1449 + 2 * 66};
+	tt_mpi_trace t;
+	tt_mpi_deps *d;
+	tt_dep_stream s;
+	tt_dep x;
+	char err[512];
+	size_t i, n = 0;
+
+	(void)state;
+	assert_int_equal(tt_mpi_trace_init(&t, 2, "test"), 0);
+	for (i = 0; i < 4; i++) {
+		send(&t, 0, 1, 1, pay[i]);
+		recv(&t, 1, 0, 1);
+	}
+	assert_int_equal(tt_mpi_deps_open(&d, &t, err, sizeof(err)), 0);
+	tt_mpi_deps_framing(d, 1448, 66, 22);
+	s = tt_mpi_deps_stream(d);
+	while (s.next(s.ctx, &x, err, sizeof(err)) > 0) {
+		assert_true(n < 4);
+		assert_int_equal(x.bytes, wire[n]);
+		n++;
+	}
+	assert_int_equal(n, 4);
+	tt_mpi_deps_free(d);
+	tt_mpi_trace_free(&t);
+}
+
 /* Messages on one channel are taken in the order sent; tags are separate
  * channels, so a receive of tag 2 takes the second message. */
 static void
@@ -803,6 +839,7 @@ main(void)
 		cmocka_unit_test(test_collective_channel),
 		cmocka_unit_test(test_unmatched_receive),
 		cmocka_unit_test(test_deadlock),
+		cmocka_unit_test(test_framing),
 		cmocka_unit_test(test_bad_requests_and_peers),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_pipeline_order),
