@@ -352,6 +352,22 @@ replay_model(struct replay *r, struct netrun *rn)
 	return 0;
 }
 
+/* replay_model(), and the engine's check of the network with it. */
+static int
+replay_model_checked(struct replay *r, struct netrun *rn)
+{
+	char err[1024], title[128];
+
+	if (replay_model(r, rn) < 0)
+		return -1;
+	if (tt_sim_check(&rn->net, &rn->p, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim replay: %s: %s\n",
+		    net_title(&rn->net, title, sizeof(title)), err);
+		return -1;
+	}
+	return 0;
+}
+
 /* The networks of --compare, or the one of the flags and the file. */
 static int
 replay_compare(struct replay *r, uint32_t *pes)
@@ -419,7 +435,7 @@ static int
 replay_networks(struct replay *r)
 {
 	uint32_t pes = 0;
-	char err[1024], title[128];
+	char err[1024];
 	int k, n;
 
 	if (replay_compare(r, &pes) < 0)
@@ -435,13 +451,8 @@ replay_networks(struct replay *r)
 			return -1;
 		}
 		r->nrun = k + 1;
-		if (replay_model(r, rn) < 0)
+		if (replay_model_checked(r, rn) < 0)
 			return -1;
-		if (tt_sim_check(&rn->net, &rn->p, err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim replay: %s: %s\n",
-			    net_title(&rn->net, title, sizeof(title)), err);
-			return -1;
-		}
 		net_name(&rn->net, rn->name, sizeof(rn->name));
 		if (rn->gbps > 0)
 			speed_suffix(rn->name, sizeof(rn->name), rn->gbps);
@@ -514,7 +525,6 @@ replay_window(struct replay *r)
 static int
 replay_refit(struct replay *r)
 {
-	char err[1024], title[128];
 	int k;
 
 	if (!r->fit.done)
@@ -527,17 +537,9 @@ replay_refit(struct replay *r)
 	r->rpp.net.packet_flits = r->sim.p.net.packet_flits;
 	r->rpp.net.flit_bytes = r->sim.model.flit_bytes;
 	r->rpp.net.link_gbps = r->sim.model.link_gbps;
-	for (k = 0; k < r->nrun; k++) {
-		struct netrun *rn = &r->runs[k];
-
-		if (replay_model(r, rn) < 0)
+	for (k = 0; k < r->nrun; k++)
+		if (replay_model_checked(r, &r->runs[k]) < 0)
 			return -1;
-		if (tt_sim_check(&rn->net, &rn->p, err, sizeof(err)) < 0) {
-			fprintf(stderr, "ttsim replay: %s: %s\n",
-			    net_title(&rn->net, title, sizeof(title)), err);
-			return -1;
-		}
-	}
 	return 0;
 }
 

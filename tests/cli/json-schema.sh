@@ -170,6 +170,13 @@ run_json "ttsim run --dry-run (shaped links)" ttsim.run.dry-run/1 0 "$T" run --d
 run_json "ttsim sweep (shaped links)" ttsim.sweep/1 0 "$T" sweep --dims 3,3 --loads 0.1 --refine 0 --jobs 1 --shape-gbps 2.5 --json
 run_json "ttsim app (shaped links)" ttsim.app/1 0 "$T" app pingpong --dims 2,2,2 --iterations 2 --shape-gbps 2.5 --json
 run_json "ttsim replay (shaped links)" ttsim.replay/1 0 "$T" replay traces/allreduce-2x2x2.pcap --dims 2,2,2 --compare D,D@1G --shape-gbps 2.5 --json
+# a model that frames MPI-level messages: its keys in the model object
+printf 'model:\n  segment_bytes: 1448\n  frame_header_bytes: 66\n  message_header_bytes: 22\n' >"$tmp/framed.yaml"
+run_json "ttsim run (framing keys)" ttsim.run/1 0 "$T" run --dims 3,3 --load 0.1 --model "$tmp/framed.yaml" --json
+run_json "ttsim run --dry-run (framing keys)" ttsim.run.dry-run/1 0 "$T" run --dims 3,3 --model "$tmp/framed.yaml" --dry-run --json
+run_json "ttsim sweep (framing keys)" ttsim.sweep/1 0 "$T" sweep --dims 3,3 --loads 0.1 --refine 0 --jobs 1 --model "$tmp/framed.yaml" --json
+run_json "ttsim app (framing keys)" ttsim.app/1 0 "$T" app pingpong --dims 2,2,2 --iterations 2 --model "$tmp/framed.yaml" --json
+run_json "ttsim replay (framing keys)" ttsim.replay/1 0 "$T" replay traces/allreduce-2x2x2.pcap --dims 2,2,2 --model "$tmp/framed.yaml" --json
 run_json "ttsim sweep" ttsim.sweep/1 0 "$T" sweep --dims 3,3 --loads 0.1,0.2 --refine 0 --jobs 1 --json
 run_json "ttsim sweep (deadlock, --uniform-self)" ttsim.sweep/1 1 "$T" sweep --dims 4,4 --deadlock none --loads 0.9 --refine 0 --jobs 1 --uniform-self --json
 run_json "ttsim sweep (topology)" ttsim.sweep/1 0 "$T" sweep --topology pruned:k=4 --loads 0.1 --refine 0 --jobs 1 --json
