@@ -25,6 +25,9 @@
 
 MPIHALO=${MPIHALO:-$TB_ROOT/build/tests/mpihalo}
 TBFLOWS=${TBFLOWS:-$TB_ROOT/build/tests/tbflows}
+# ttmpitrace, preloaded into every rank of a job where it is built (empty:
+# none): the job's MPI calls as an OTF2 archive beside ttd's traces
+MPITRACE=${MPITRACE-$TB_ROOT/build/libttmpitrace.so}
 LMP=${LMP:-lmp}
 MPI_DIMS=2,2,2
 SNAP=96                 # bytes kept per record: torus, Ethernet, IPv4, TCP headers
@@ -271,6 +274,9 @@ mpi_job() {
 		tb_fail "$label: daemons start"; return
 	fi
 	m0=$(mpi_mgmt_bytes)
+	if [ -n "$MPITRACE" ] && [ -f "$MPITRACE" ]; then
+		set -- -x LD_PRELOAD="$MPITRACE" -x TT_MPITRACE="$dir/otf2" "$@"
+	fi
 	mpi_launch "$name" "$dir/hosts" "$np" "$dir/run" "$@"
 	rc=$?
 	m1=$(mpi_mgmt_bytes)
@@ -297,6 +303,32 @@ mpi_job() {
 	check_stat "$label" "$dir"
 	check_replay "$label" "$dir" "$TB_TMP/mpi.yaml" "mpirun ${MPI_WALL} s, ${measured%%;*}"
 	check_snap "$label" "$dir" "$name"
+	check_mpitrace "$label" "$dir" "$pes" "$appmsgs" "$appbytes"
+}
+
+# The job's MPI calls (ttmpitrace): an archive of every rank, whose
+# point-to-point messages and bytes are the program's own count where it
+# prints one (mpihalo), replayed causally on the cluster file with every
+# message delivered, the ranks on the PEs they ran on.
+check_mpitrace() {
+	local label=$1 dir=$2 pes=$3 msgs=$4 bytes=$5 js r=0 t
+	[ -n "$MPITRACE" ] && [ -f "$MPITRACE" ] || { tb_log "$label: no ttmpitrace ($MPITRACE)"; return; }
+	for t in $pes; do echo "$r $t"; r=$((r + 1)); done > "$dir/placement"
+	if ! js=$("$TTSIM" trace stat "$dir/otf2/traces.otf2" --json 2>&1) ||
+	    [ "$(echo "$js" | jq .ranks)" != "$r" ] ||
+	    { [ -n "$msgs" ] && { [ "$(echo "$js" | jq .p2p_messages)" != "$msgs" ] ||
+	    [ "$(echo "$js" | jq .p2p_bytes)" != "$bytes" ]; }; }; then
+		[ -n "$msgs" ] && msgs=" with the $msgs messages of $bytes bytes mpihalo counted"
+		tb_fail "$label: ttmpitrace's archive of $r ranks$msgs" "$js"
+		return
+	fi
+	if ! js=$("$TTSIM" replay "$dir/otf2/traces.otf2" "$TB_TMP/mpi.yaml" --causal \
+	    --placement "$dir/placement" --json 2>&1) ||
+	    [ "$(echo "$js" | jq .networks[0].messages_delivered)" != "$(echo "$js" | jq .trace.messages)" ]; then
+		tb_fail "$label: ttmpitrace's archive replayed" "$js"
+		return
+	fi
+	tb_ok "$label: ttmpitrace's archive: $r ranks, $(echo "$js" | jq .trace.p2p_messages) point-to-point messages$([ -n "$msgs" ] && echo " (the program counted $msgs)"), $(echo "$js" | jq .trace.collectives) collective calls, replayed with every message delivered (recorded message span $(echo "$js" | jq .trace.recorded_message_span_s) s)"
 }
 
 # mpihalo checked its result against a serial run of the whole grid.
