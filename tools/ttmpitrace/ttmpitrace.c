@@ -26,7 +26,8 @@
  * (MPI_Send_init, MPI_Start), non-blocking collectives, one-sided calls
  * and inter-communicators are not recorded (their time counts as MPI
  * time; a message they carry is missing from the archive); MPI-IO calls
- * are compute.
+ * are compute; Open MPI's Fortran bindings call PMPI_ themselves, so a
+ * Fortran program's calls pass by.
  */
 #include <errno.h>
 #include <inttypes.h>
