@@ -222,6 +222,10 @@ build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< build/libtwintorus.a $(LIB_LIBS)
 
+# mpitrace.sh's program of every call ttmpitrace records
+build/tests/mpicalls: tests/data/mpi/mpicalls.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(MPI_LIBS)
 build/libttmpitrace.so: tools/ttmpitrace/ttmpitrace.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) $(OTF2_CFLAGS) -fPIC $(DEPFLAGS) $(LDFLAGS) -shared -o $@ $< $(OTF2_LIBS) $(MPI_LIBS)
@@ -335,7 +339,7 @@ unit-asan: $(UNIT_ASAN)
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t || exit 1; done
 
 cli: build/ttsim build/ttd build/tests/make-frames build/tests/tbroute build/tests/tbflood $(MKOTF2) \
-     $(MPITRACE) $(if $(MPITRACE),build/tests/mpihalo)
+     $(MPITRACE) $(if $(MPITRACE),build/tests/mpihalo build/tests/mpicalls)
 	@for s in tests/cli/*.sh; do [ "$$s" = tests/cli/lib.sh ] && continue; echo "== $$s"; TTSIM=build/ttsim bash $$s || exit 1; done
 
 # Every shipped example config is itself a test: it must load and verify.

@@ -10,6 +10,12 @@
 #     recorded hardware then takes the archive's recorded message span
 #     (within 1%), and a destination of slower links predicts a longer
 #     makespan with the same fitted host_ns;
+#   - tests/data/mpi/mpicalls, which makes every call the library records
+#     (sendrecv, isend and irecv completed by waitany and by testsome,
+#     ssend to a receive from any source, rsend, a freed isend, a send to
+#     MPI_PROC_NULL, every blocking collective, a split communicator), on
+#     4 ranks: the 3N + 3 messages of 600N + 180 bytes and 19 collective
+#     calls its comment counts, every message delivered in the replay;
 #   - a second run into the same folder is refused and leaves the first
 #     archive as it was; --host-ns beside --recorded-model, and
 #     --recorded-model on a trace without times, are refused with one line
@@ -20,9 +26,10 @@
 . "$(dirname "$0")/lib.sh"
 LIB=$tt_top/build/libttmpitrace.so
 HALO=$tt_top/build/tests/mpihalo
-if [ ! -f "$LIB" ] || [ ! -x "$HALO" ] || ! command -v mpirun >/dev/null; then
-	[ "${CI:-}" = true ] && { echo "FAIL $LIB, $HALO or mpirun is missing"; exit 1; }
-	skip_all "build/libttmpitrace.so, build/tests/mpihalo or mpirun is missing (make deps; make cli)"
+CALLS=$tt_top/build/tests/mpicalls
+if [ ! -f "$LIB" ] || [ ! -x "$HALO" ] || [ ! -x "$CALLS" ] || ! command -v mpirun >/dev/null; then
+	[ "${CI:-}" = true ] && { echo "FAIL $LIB, $HALO, $CALLS or mpirun is missing"; exit 1; }
+	skip_all "build/libttmpitrace.so, build/tests/mpihalo, build/tests/mpicalls or mpirun is missing (make deps; make cli)"
 fi
 MPIRUN=(mpirun --oversubscribe --mca btl self,vader)
 [ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
@@ -78,6 +85,24 @@ if expect "fit" 0 "$T" replay "$A/traces.otf2" --dims 2,2,2 --recorded-model "$t
 		    ok "the same host_ns on links ten times slower: $(jq .networks[0].makespan_s <<< "$out") s" ||
 		    bad "slower destination" "$out"
 	fi
+fi
+
+# every call recorded: mpicalls on N = 4 ranks
+C=$tmp/calls.otf2
+if "${MPIRUN[@]}" -np 4 -x LD_PRELOAD="$LIB" -x TT_MPITRACE="$C" "$CALLS" >"$tmp/calls" 2>"$tmp/err" &&
+    grep -qx 'mpicalls: 4 ranks ok' "$tmp/calls" &&
+    expect "trace stat (mpicalls)" 0 "$T" trace stat "$C/traces.otf2" --json; then
+	[ "$(jq .ranks <<< "$out")" = 4 ] && [ "$(jq .p2p_messages <<< "$out")" = 15 ] &&
+	    [ "$(jq .p2p_bytes <<< "$out")" = 2580 ] && [ "$(jq .collectives <<< "$out")" = 19 ] &&
+	    ok "mpicalls: 15 messages of 2580 bytes and 19 collective calls, as its comment counts" ||
+	    bad "mpicalls: wanted 15 messages, 2580 bytes, 19 collectives on 4 ranks" "$out"
+	if expect "replay (mpicalls)" 0 "$T" replay "$C/traces.otf2" --dims 2,2,2 --json; then
+		[ "$(jq .networks[0].messages_delivered <<< "$out")" = "$(jq .trace.messages <<< "$out")" ] &&
+		    ok "mpicalls replayed: all $(jq .trace.messages <<< "$out") messages delivered" ||
+		    bad "mpicalls replay" "$out"
+	fi
+else
+	bad "mpicalls with ttmpitrace" "$(cat "$tmp/calls" "$tmp/err" | head -c 2000)"
 fi
 
 cp "$A/traces.def" "$tmp/def.before"
