@@ -532,10 +532,10 @@ gcomm_add(struct gcomms *g, uint32_t n, const uint32_t *m)
  * messages: the trace's own bytes would cross the network being measured
  * (and land in ttd's recording of it).  Rank r writes DIR/.ttmpitrace-JOB/
  * r.part and renames it r (JOB: the job's PMIx namespace, so that what a
- * run that died left is not taken for this one's): a header (events, words of communicators; events
- * UINT64_MAX when the rank ran out of memory), the events, then the
- * communicators as (n, members...) words.  DIR must be on a file system
- * every rank sees. */
+ * run that died left is not taken for this one's): a header (events,
+ * words of communicators; events UINT64_MAX when the rank ran out of
+ * memory), the events, then the communicators as (n, members...) words.
+ * DIR must be on a file system every rank sees. */
 static void
 part_path(char *buf, size_t len, int r, int part)
 {
@@ -1148,6 +1148,20 @@ SOME_LIKE(MPI_Testsome, PMPI_Testsome, R_TESTSOME)
 
 /* ---- collectives (Score-P's counts: a rank's whole traffic) ---- */
 
+/* A traced collective: its region around the call, and the
+ * MpiCollectiveBegin and End events of op on comm (root -1: none) with
+ * Score-P's byte counts; returns the call's result. */
+#define TRACED_COLL(region, call, op, comm, root, sent, recvd) do { \
+	uint64_t t0_; \
+	int rc_; \
+	enter(region); \
+	t0_ = now_ns(); \
+	rc_ = (call); \
+	coll(op, comm, root, sent, recvd, t0_); \
+	leave(region); \
+	return rc_; \
+} while (0)
+
 static int
 in_place(const void *p)
 {
@@ -1157,46 +1171,30 @@ in_place(const void *p)
 int
 MPI_Barrier(MPI_Comm comm)
 {
-	uint64_t t0;
-	int rc;
-
-	enter(R_BARRIER);
-	t0 = now_ns();
-	rc = PMPI_Barrier(comm);
-	coll(OTF2_COLLECTIVE_OP_BARRIER, comm, -1, 0, 0, t0);
-	leave(R_BARRIER);
-	return rc;
+	TRACED_COLL(R_BARRIER, PMPI_Barrier(comm), OTF2_COLLECTIVE_OP_BARRIER,
+	    comm, -1, 0, 0);
 }
 
 int
 MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-	uint64_t t0, b = type_bytes(count, type);
-	int rc, n = comm_size(comm), me = comm_rank(comm) == root;
+	uint64_t b = type_bytes(count, type);
+	int n = comm_size(comm), me = comm_rank(comm) == root;
 
-	enter(R_BCAST);
-	t0 = now_ns();
-	rc = PMPI_Bcast(buf, count, type, root, comm);
-	coll(OTF2_COLLECTIVE_OP_BCAST, comm, root, me ? (uint64_t)n * b : 0,
-	    b, t0);
-	leave(R_BCAST);
-	return rc;
+	TRACED_COLL(R_BCAST, PMPI_Bcast(buf, count, type, root, comm),
+	    OTF2_COLLECTIVE_OP_BCAST, comm, root, me ? (uint64_t)n * b : 0, b);
 }
 
 int
 MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
     MPI_Op op, int root, MPI_Comm comm)
 {
-	uint64_t t0, b = type_bytes(count, type);
-	int rc, n = comm_size(comm), me = comm_rank(comm) == root;
+	uint64_t b = type_bytes(count, type);
+	int n = comm_size(comm), me = comm_rank(comm) == root;
 
-	enter(R_REDUCE);
-	t0 = now_ns();
-	rc = PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
-	coll(OTF2_COLLECTIVE_OP_REDUCE, comm, root, b,
-	    me ? (uint64_t)n * b : 0, t0);
-	leave(R_REDUCE);
-	return rc;
+	TRACED_COLL(R_REDUCE, PMPI_Reduce(sbuf, rbuf, count, type, op, root,
+	    comm), OTF2_COLLECTIVE_OP_REDUCE, comm, root, b, me ? (uint64_t)n *
+	    b : 0);
 }
 
 #define ALLRED_LIKE(fn, pfn, region, otf2op) \
@@ -1204,14 +1202,9 @@ int \
 fn(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, \
     MPI_Comm comm) \
 { \
-	uint64_t t0, b = (uint64_t)comm_size(comm) * type_bytes(count, type); \
-	int rc; \
-	enter(region); \
-	t0 = now_ns(); \
-	rc = pfn(sbuf, rbuf, count, type, op, comm); \
-	coll(otf2op, comm, -1, b, b, t0); \
-	leave(region); \
-	return rc; \
+	uint64_t b = (uint64_t)comm_size(comm) * type_bytes(count, type); \
+	TRACED_COLL(region, pfn(sbuf, rbuf, count, type, op, comm), otf2op, \
+	    comm, -1, b, b); \
 }
 ALLRED_LIKE(MPI_Allreduce, PMPI_Allreduce, R_ALLREDUCE,
     OTF2_COLLECTIVE_OP_ALLREDUCE)
@@ -1222,17 +1215,13 @@ int
 MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-	int rc, n = comm_size(comm), me = comm_rank(comm) == root;
-	uint64_t t0, part = me ? type_bytes(rcount, rtype) :
+	int n = comm_size(comm), me = comm_rank(comm) == root;
+	uint64_t part = me ? type_bytes(rcount, rtype) :
 	    type_bytes(scount, stype);
 
-	enter(R_GATHER);
-	t0 = now_ns();
-	rc = PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-	coll(OTF2_COLLECTIVE_OP_GATHER, comm, root, part,
-	    me ? (uint64_t)n * part : 0, t0);
-	leave(R_GATHER);
-	return rc;
+	TRACED_COLL(R_GATHER, PMPI_Gather(sbuf, scount, stype, rbuf, rcount,
+	    rtype, root, comm), OTF2_COLLECTIVE_OP_GATHER, comm, root, part, me
+	    ? (uint64_t)n * part : 0);
 }
 
 static uint64_t
@@ -1251,35 +1240,25 @@ MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
     MPI_Comm comm)
 {
-	int rc, n = comm_size(comm), me = comm_rank(comm) == root;
-	uint64_t t0, sent = in_place(sbuf) ? 0 : type_bytes(scount, stype);
+	int n = comm_size(comm), me = comm_rank(comm) == root;
+	uint64_t sent = in_place(sbuf) ? 0 : type_bytes(scount, stype);
 
-	enter(R_GATHERV);
-	t0 = now_ns();
-	rc = PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype,
-	    root, comm);
-	coll(OTF2_COLLECTIVE_OP_GATHERV, comm, root, sent,
-	    me ? sum_bytes(rcounts, n, rtype) : 0, t0);
-	leave(R_GATHERV);
-	return rc;
+	TRACED_COLL(R_GATHERV, PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts,
+	    displs, rtype, root, comm), OTF2_COLLECTIVE_OP_GATHERV, comm, root,
+	    sent, me ? sum_bytes(rcounts, n, rtype) : 0);
 }
 
 int
 MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-	int rc, n = comm_size(comm), me = comm_rank(comm) == root;
-	uint64_t t0, part = me ? type_bytes(scount, stype) :
+	int n = comm_size(comm), me = comm_rank(comm) == root;
+	uint64_t part = me ? type_bytes(scount, stype) :
 	    type_bytes(rcount, rtype);
 
-	enter(R_SCATTER);
-	t0 = now_ns();
-	rc = PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root,
-	    comm);
-	coll(OTF2_COLLECTIVE_OP_SCATTER, comm, root,
-	    me ? (uint64_t)n * part : 0, part, t0);
-	leave(R_SCATTER);
-	return rc;
+	TRACED_COLL(R_SCATTER, PMPI_Scatter(sbuf, scount, stype, rbuf, rcount,
+	    rtype, root, comm), OTF2_COLLECTIVE_OP_SCATTER, comm, root, me ?
+	    (uint64_t)n * part : 0, part);
 }
 
 int
@@ -1287,34 +1266,25 @@ MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
     MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
     int root, MPI_Comm comm)
 {
-	int rc, n = comm_size(comm), me = comm_rank(comm) == root;
-	uint64_t t0, recvd = in_place(rbuf) ? 0 : type_bytes(rcount, rtype);
+	int n = comm_size(comm), me = comm_rank(comm) == root;
+	uint64_t recvd = in_place(rbuf) ? 0 : type_bytes(rcount, rtype);
 
-	enter(R_SCATTERV);
-	t0 = now_ns();
-	rc = PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype,
-	    root, comm);
-	coll(OTF2_COLLECTIVE_OP_SCATTERV, comm, root,
-	    me ? sum_bytes(scounts, n, stype) : 0, recvd, t0);
-	leave(R_SCATTERV);
-	return rc;
+	TRACED_COLL(R_SCATTERV, PMPI_Scatterv(sbuf, scounts, displs, stype,
+	    rbuf, rcount, rtype, root, comm), OTF2_COLLECTIVE_OP_SCATTERV,
+	    comm, root, me ? sum_bytes(scounts, n, stype) : 0, recvd);
 }
 
 int
 MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     int rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
-	int rc, n = comm_size(comm);
-	uint64_t t0, part = in_place(sbuf) ? type_bytes(rcount, rtype) :
+	int n = comm_size(comm);
+	uint64_t part = in_place(sbuf) ? type_bytes(rcount, rtype) :
 	    type_bytes(scount, stype);
 
-	enter(R_ALLGATHER);
-	t0 = now_ns();
-	rc = PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-	coll(OTF2_COLLECTIVE_OP_ALLGATHER, comm, -1, (uint64_t)n * part,
-	    (uint64_t)n * type_bytes(rcount, rtype), t0);
-	leave(R_ALLGATHER);
-	return rc;
+	TRACED_COLL(R_ALLGATHER, PMPI_Allgather(sbuf, scount, stype, rbuf,
+	    rcount, rtype, comm), OTF2_COLLECTIVE_OP_ALLGATHER, comm, -1,
+	    (uint64_t)n * part, (uint64_t)n * type_bytes(rcount, rtype));
 }
 
 int
@@ -1322,35 +1292,26 @@ MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     const int rcounts[], const int displs[], MPI_Datatype rtype,
     MPI_Comm comm)
 {
-	int rc, n = comm_size(comm), me = comm_rank(comm);
-	uint64_t t0, part = in_place(sbuf) ? type_bytes(rcounts[me], rtype) :
+	int n = comm_size(comm), me = comm_rank(comm);
+	uint64_t part = in_place(sbuf) ? type_bytes(rcounts[me], rtype) :
 	    type_bytes(scount, stype);
 
-	enter(R_ALLGATHERV);
-	t0 = now_ns();
-	rc = PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype,
-	    comm);
-	coll(OTF2_COLLECTIVE_OP_ALLGATHERV, comm, -1, (uint64_t)n * part,
-	    sum_bytes(rcounts, n, rtype), t0);
-	leave(R_ALLGATHERV);
-	return rc;
+	TRACED_COLL(R_ALLGATHERV, PMPI_Allgatherv(sbuf, scount, stype, rbuf,
+	    rcounts, displs, rtype, comm), OTF2_COLLECTIVE_OP_ALLGATHERV, comm,
+	    -1, (uint64_t)n * part, sum_bytes(rcounts, n, rtype));
 }
 
 int
 MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     int rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
-	int rc, n = comm_size(comm);
-	uint64_t t0, part = in_place(sbuf) ? type_bytes(rcount, rtype) :
+	int n = comm_size(comm);
+	uint64_t part = in_place(sbuf) ? type_bytes(rcount, rtype) :
 	    type_bytes(scount, stype);
 
-	enter(R_ALLTOALL);
-	t0 = now_ns();
-	rc = PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-	coll(OTF2_COLLECTIVE_OP_ALLTOALL, comm, -1, (uint64_t)n * part,
-	    (uint64_t)n * type_bytes(rcount, rtype), t0);
-	leave(R_ALLTOALL);
-	return rc;
+	TRACED_COLL(R_ALLTOALL, PMPI_Alltoall(sbuf, scount, stype, rbuf,
+	    rcount, rtype, comm), OTF2_COLLECTIVE_OP_ALLTOALL, comm, -1,
+	    (uint64_t)n * part, (uint64_t)n * type_bytes(rcount, rtype));
 }
 
 int
@@ -1358,45 +1319,35 @@ MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
     MPI_Datatype stype, void *rbuf, const int rcounts[], const int rdispls[],
     MPI_Datatype rtype, MPI_Comm comm)
 {
-	int rc, n = comm_size(comm);
-	uint64_t t0, recvd = sum_bytes(rcounts, n, rtype);
+	int n = comm_size(comm);
+	uint64_t recvd = sum_bytes(rcounts, n, rtype);
 	uint64_t sent = in_place(sbuf) ? recvd : sum_bytes(scounts, n, stype);
 
-	enter(R_ALLTOALLV);
-	t0 = now_ns();
-	rc = PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts,
-	    rdispls, rtype, comm);
-	coll(OTF2_COLLECTIVE_OP_ALLTOALLV, comm, -1, sent, recvd, t0);
-	leave(R_ALLTOALLV);
-	return rc;
+	TRACED_COLL(R_ALLTOALLV, PMPI_Alltoallv(sbuf, scounts, sdispls, stype,
+	    rbuf, rcounts, rdispls, rtype, comm), OTF2_COLLECTIVE_OP_ALLTOALLV,
+	    comm, -1, sent, recvd);
 }
 
 int
 MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
     MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-	int rc, n = comm_size(comm);
-	uint64_t t0, all = sum_bytes(rcounts, n, type);
+	int n = comm_size(comm);
+	uint64_t all = sum_bytes(rcounts, n, type);
 
-	enter(R_REDUCE_SCATTER);
-	t0 = now_ns();
-	rc = PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm);
-	coll(OTF2_COLLECTIVE_OP_REDUCE_SCATTER, comm, -1, all, all, t0);
-	leave(R_REDUCE_SCATTER);
-	return rc;
+	TRACED_COLL(R_REDUCE_SCATTER, PMPI_Reduce_scatter(sbuf, rbuf, rcounts,
+	    type, op, comm), OTF2_COLLECTIVE_OP_REDUCE_SCATTER, comm, -1, all,
+	    all);
 }
 
 int
 MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
     MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-	int rc, n = comm_size(comm);
-	uint64_t t0, all = (uint64_t)n * type_bytes(rcount, type);
+	int n = comm_size(comm);
+	uint64_t all = (uint64_t)n * type_bytes(rcount, type);
 
-	enter(R_REDUCE_SCATTER_BLOCK);
-	t0 = now_ns();
-	rc = PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, type, op, comm);
-	coll(OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK, comm, -1, all, all, t0);
-	leave(R_REDUCE_SCATTER_BLOCK);
-	return rc;
+	TRACED_COLL(R_REDUCE_SCATTER_BLOCK, PMPI_Reduce_scatter_block(sbuf,
+	    rbuf, rcount, type, op, comm),
+	    OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK, comm, -1, all, all);
 }
