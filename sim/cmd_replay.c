@@ -228,10 +228,7 @@ replay_parse(struct replay *r, int argc, char **argv)
 	r->sim0 = r->sim;
 	if (simopts_resolve(&r->sim, &r->net.cfg, &r->link) < 0)
 		return -1;
-	r->rpp.net.packet_flits = r->sim.p.net.packet_flits;
-	r->rpp.net.flit_bytes = r->sim.model.flit_bytes;
-	r->rpp.net.link_gbps = r->sim.model.link_gbps;
-	r->cycle_ns = tt_cycle_ns(r->rpp.net.flit_bytes, r->rpp.net.link_gbps);
+	r->cycle_ns = replay_rpp_set(&r->rpp, &r->sim.p, &r->sim.model);
 	if (r->plot_path != NULL && plot_ready("replay", r->plot_path) < 0)
 		return -1;
 	return OPT_PARSED;
@@ -326,6 +323,16 @@ speed_suffix(char *name, size_t size, double gbps)
 		snprintf(name + len, size - len, " @%gk", gbps * 1e6);
 }
 
+double
+replay_rpp_set(tt_replay_params *rpp, const tt_simparams *p,
+    const tt_model *m)
+{
+	rpp->net.packet_flits = p->net.packet_flits;
+	rpp->net.flit_bytes = m->flit_bytes;
+	rpp->net.link_gbps = m->link_gbps;
+	return tt_cycle_ns(m->flit_bytes, m->link_gbps);
+}
+
 /* Network rn's model: the command's, or the command's at its @SPEED. */
 static int
 replay_model(struct replay *r, struct netrun *rn)
@@ -345,10 +352,7 @@ replay_model(struct replay *r, struct netrun *rn)
 		rn->mc = r->sim.mc;
 	}
 	rn->rpp = r->rpp;
-	rn->rpp.net.packet_flits = rn->p.net.packet_flits;
-	rn->rpp.net.flit_bytes = rn->model.flit_bytes;
-	rn->rpp.net.link_gbps = rn->model.link_gbps;
-	rn->cycle_ns = tt_cycle_ns(rn->rpp.net.flit_bytes, rn->rpp.net.link_gbps);
+	rn->cycle_ns = replay_rpp_set(&rn->rpp, &rn->p, &rn->model);
 	return 0;
 }
 
@@ -534,9 +538,7 @@ replay_refit(struct replay *r)
 	r->sim.model_flags.set |= TT_MODEL_HOST_NS;
 	if (simopts_resolve(&r->sim, &r->net.cfg, &r->link) < 0)
 		return -1;
-	r->rpp.net.packet_flits = r->sim.p.net.packet_flits;
-	r->rpp.net.flit_bytes = r->sim.model.flit_bytes;
-	r->rpp.net.link_gbps = r->sim.model.link_gbps;
+	r->cycle_ns = replay_rpp_set(&r->rpp, &r->sim.p, &r->sim.model);
 	for (k = 0; k < r->nrun; k++)
 		if (replay_model_checked(r, &r->runs[k]) < 0)
 			return -1;

@@ -26,6 +26,7 @@ struct causal_opts {
 	const char *placement;  /* --placement: NULL, linear */
 	tt_infer_params ip;
 	const char *recorded_model;     /* --recorded-model FILE */
+	int turnaround_given;           /* --turnaround NS */
 };
 
 /* An MPI-level trace's hosts fitted on its recorded hardware
@@ -123,6 +124,10 @@ struct replay {
 };
 
 /* sim/cmd_replay.c */
+/* A replay's packet size, flit and link rate from the engine's
+ * parameters and the model they came from; the cycle in ns. */
+double replay_rpp_set(tt_replay_params *rpp, const tt_simparams *p,
+    const tt_model *m);
 /* The run's link counts copied into rn: -1 after a message. */
 int replay_links(struct netrun *rn, tt_sim *sim);
 void replay_deadlock(const struct netrun *rn, const tt_simparams *p);

@@ -58,6 +58,8 @@ causal_infer_take(void *state, const struct optval *v)
 
 	if (v->id == OPT_RECORDED_MODEL)
 		co->recorded_model = v->value;
+	if (v->id == OPT_TURNAROUND)
+		co->turnaround_given = 1;
 	return inferopts_take(&co->ip, v);
 }
 

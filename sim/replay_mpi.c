@@ -30,6 +30,7 @@ mpi_conflicts(const struct replay *r)
 {
 	const char *p = r->mpi_path;
 	struct causal_opts co;
+	tt_infer_params d;
 
 	if (r->npaths > 1) {
 		fprintf(stderr, "ttsim replay: %s is an MPI-level trace: replay "
@@ -41,16 +42,12 @@ mpi_conflicts(const struct replay *r)
 		    "whose calls give the dependencies; drop --deps\n", p);
 		return -1;
 	}
-	/* --recorded-model: the hosts fitted (mpi_fit_host()); its host_ns
-	 * is not the inference's turnaround here */
+	/* --recorded-model fits the hosts here (mpi_fit_host()): the
+	 * turnaround it set for the inference is not a flag given */
 	co = r->causal;
-	if (co.recorded_model != NULL) {
-		tt_infer_params d;
-
-		tt_infer_params_default(&d);
-		co.ip.turnaround_ns = d.turnaround_ns;
-	}
-	if (causal_infer_flags_given(&co)) {
+	tt_infer_params_default(&d);
+	co.ip.turnaround_ns = d.turnaround_ns;
+	if (causal_infer_flags_given(&co) || co.turnaround_given) {
 		fprintf(stderr, "ttsim replay: --burst-gap, --ack-turn, --pause, --window "
 		    "and --turnaround tune the inference over packet traces; %s "
 		    "is an MPI-level trace, whose calls give the dependencies\n",
@@ -186,10 +183,7 @@ fit_run(struct replay *r, struct netrun *fr, double h)
 	fr->model = o.model;
 	fr->mc = o.mc;
 	fr->rpp = r->rpp;
-	fr->rpp.net.packet_flits = fr->p.net.packet_flits;
-	fr->rpp.net.flit_bytes = o.model.flit_bytes;
-	fr->rpp.net.link_gbps = o.model.link_gbps;
-	fr->cycle_ns = tt_cycle_ns(o.model.flit_bytes, o.model.link_gbps);
+	fr->cycle_ns = replay_rpp_set(&fr->rpp, &fr->p, &fr->model);
 	if (tt_sim_check(&fr->net, &fr->p, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ttsim replay: --recorded-model %s: %s\n",
 		    o.model_file, err);

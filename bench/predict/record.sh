@@ -80,7 +80,6 @@ TBF_BURST=${TBF_BURST:-2kb}
 TBF_LIMIT=${TBF_LIMIT:-1mb}
 MPI_TIMEOUT=${REC_TIMEOUT:-240}   # mpi_launch's limit per job
 PINGPONG=${PINGPONG:-$TB_ROOT/build/bench/pingpong}
-MPITRACE=${MPITRACE-$TB_ROOT/build/libttmpitrace.so}
 TTD_RT=${TTD_RT-50}    # SCHED_FIFO priority of every ttd thread (empty: none)
 NP=${NP:-NPopenmpi}
 # The workloads (the same on every configuration).  NetPIPE: sizes 1 B to
