@@ -20,10 +20,12 @@
 #                 PE of each rank ("RANK PE" lines, hostfile order), for
 #                 ttsim replay --placement
 #   measured      key=value: measured_s, span_s, mpirun_s, load before and
-#                 after (/proc/loadavg), ok
+#                 after (/proc/loadavg), cpu_busy, ttd_cpu_s, ok
 #
 # and one line per run in OUT/runs.tsv: config app run measured_s span_s
-# load1_before load1_after ok.
+# load1_before load1_after ok cpu_busy ttd_cpu_s (the share of the
+# machine's cores busy through the job, whatever ran, from /proc/stat;
+# the CPU seconds the eight ttd took in it).
 #
 # Configurations (every cable and every internal link, both veth ends, in
 # the node namespaces; the PEs' TAPs are not links and stay unshaped):
@@ -143,11 +145,27 @@ tbf_drops() {
 
 load1() { cut -d' ' -f1 /proc/loadavg; }
 
+# The machine's CPU counters (/proc/stat's first line): "BUSY TOTAL" in
+# clock ticks, idle and iowait being the only time not busy.
+cpu_ticks() { awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t; exit }' /proc/stat; }
+
+# The user and system ticks every ttd has used so far (/proc/PID/stat
+# fields 14 and 15; a thread's are in its process's).
+ttd_ticks() {
+	local n sum=0 p
+	for ((n = 0; n < TB_NNODES; n++)); do
+		p=$(tb_ttd_pid $n)
+		[ -r "/proc/$p/stat" ] || continue
+		sum=$((sum + $(sed 's/^.*) //' "/proc/$p/stat" | awk '{print $12 + $13}')))
+	done
+	echo $sum
+}
+
 # run_app C APP r: fresh daemons and trace directory, the job, the
 # daemons stopped; everything kept in OUT/C/APP/run<r>/.
 run_app() {
 	local c=$1 app=$2 r=$3 dst=$OUTDIR/$1/$2/run$3 work=$TB_TMP/run pes cmd=() rc
-	local lb la measured span ok=1 f d0 d1
+	local lb la measured span ok=1 f d0 d1 c0 c1 s0 s1 busy ttd_s hz
 	rm -rf "$work" "$dst"; mkdir -p "$work" "$dst/traces"
 	case $app in
 	netpipe)     pes="0 2";  cmd=("$NP" "${NP_ARGS[@]}" -o np.out) ;;
@@ -173,9 +191,17 @@ run_app() {
 	fi
 	d0=$(tbf_drops)
 	lb=$(cat /proc/loadavg)
+	c0=$(cpu_ticks); s0=$(ttd_ticks)
 	mpi_launch "$app" "$work/hosts" "$(echo $pes | wc -w)" "$work/run" "${cmd[@]}"
 	rc=$?
+	c1=$(cpu_ticks); s1=$(ttd_ticks)
 	la=$(cat /proc/loadavg)
+	# the share of the machine's cores busy through the job (whatever
+	# ran), and the core-seconds the switches took of it
+	hz=$(getconf CLK_TCK)
+	busy=$(awk -v a="$c0" -v b="$c1" 'BEGIN { split(a, x, " "); split(b, y, " ");
+	    if (y[2] > x[2]) printf "%.3f", (y[1] - x[1]) / (y[2] - x[2]) }')
+	ttd_s=$(awk -v a="$s0" -v b="$s1" -v hz="$hz" 'BEGIN { printf "%.2f", (b - a) / hz }')
 	d1=$(tbf_drops)
 	tb_ttd_stop || { prog "$c $app run$r: a daemon did not exit 0"; ok=0; }
 	[ $rc = 0 ] || { prog "$c $app run$r: mpirun exit $rc"; ok=0; }
@@ -208,12 +234,13 @@ run_app() {
 		echo "rate=$(rate_of "$c")"; echo "tbf_burst=$TBF_BURST"; echo "tbf_limit=$TBF_LIMIT"
 		echo "measured_s=${measured:-}"; echo "span_s=${span:-}"; echo "mpirun_s=$MPI_WALL"
 		echo "tbf_drops=$((d1 - d0))"; echo "ttd_rt=${TTD_RT:-none}"
-		echo "loadavg_before=$lb"; echo "loadavg_after=$la"; echo "ok=$ok"
+		echo "loadavg_before=$lb"; echo "loadavg_after=$la"
+		echo "cpu_busy=$busy"; echo "ttd_cpu_s=$ttd_s"; echo "ok=$ok"
 		printf 'command='; printf '%q ' "${cmd[@]}"; echo
 	} > "$dst/measured"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "$app" "$r" "${measured:-}" "${span:-}" \
-	    "${lb%% *}" "${la%% *}" "$ok" >> "$OUTDIR/runs.tsv"
-	prog "$c $app run$r: measured ${measured:-?} s, span ${span:-?} s, mpirun $MPI_WALL s, tbf drops $((d1 - d0)), load ${lb%% *} -> ${la%% *}$([ $ok = 1 ] || echo ', FAILED')"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "$app" "$r" "${measured:-}" "${span:-}" \
+	    "${lb%% *}" "${la%% *}" "$ok" "$busy" "$ttd_s" >> "$OUTDIR/runs.tsv"
+	prog "$c $app run$r: measured ${measured:-?} s, span ${span:-?} s, mpirun $MPI_WALL s, tbf drops $((d1 - d0)), load ${lb%% *} -> ${la%% *}, cores busy $busy, switches ${ttd_s} s$([ $ok = 1 ] || echo ', FAILED')"
 	rm -rf "$work"
 	[ $ok = 1 ]
 }
@@ -228,7 +255,7 @@ if ! { tb_layout $MPI_DIMS D && tb_build && mpi_mgmt_build; }; then
 	exit 1
 fi
 mpi_yaml "$TB_TMP/mpi.yaml"
-printf 'config\tapp\trun\tmeasured_s\tspan_s\tload1_before\tload1_after\tok\n' > "$OUTDIR/runs.tsv"
+printf 'config\tapp\trun\tmeasured_s\tspan_s\tload1_before\tload1_after\tok\tcpu_busy\tttd_cpu_s\n' > "$OUTDIR/runs.tsv"
 {
 	echo "started $(date -Is) on $(hostname), $(nproc) cores"
 	echo "R=$R configs=$CONFIGS apps=$APPS"
