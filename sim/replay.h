@@ -37,6 +37,8 @@ struct host_fit {
 	double span_s;          /* the trace's recorded message span */
 	double makespan_s;      /* its replay on the recorded model, at it */
 	double bare_s;          /* the same with host_ns 0 */
+	double floor_ns;        /* the recorded model's own host_ns, 0 if none */
+	int floored;            /* the fit fell below it: host_ns is it */
 	int replays;
 };
 

@@ -9,7 +9,10 @@
 #   - --recorded-model fits the hosts' turnaround: the replay on the
 #     recorded hardware then takes the archive's recorded message span
 #     (within 1%), and a destination of slower links predicts a longer
-#     makespan with the same fitted host_ns;
+#     makespan with the same fitted host_ns; the recorded model's own
+#     host_ns is the least the fit takes: below the fit it changes nothing
+#     but the start (within 1% again, host_ns not below it), above the
+#     recorded span it is the answer (floored, replayed longer);
 #   - tests/data/mpi/mpicalls, which makes every call the library records
 #     (sendrecv, isend and irecv completed by waitany and by testsome,
 #     ssend to a receive from any source, rsend, a freed isend, a send to
@@ -84,6 +87,32 @@ if expect "fit" 0 "$T" replay "$A/traces.otf2" --dims 2,2,2 --recorded-model "$t
 		    [ "$(jq .trace.host_fit.host_ns <<< "$out")" = "$h" ] &&
 		    ok "the same host_ns on links ten times slower: $(jq .networks[0].makespan_s <<< "$out") s" ||
 		    bad "slower destination" "$out"
+	fi
+fi
+
+# the recorded model's own host_ns as the fit's floor: 1 us (below the
+# fit above), then 10 ms a packet (far above: the span is exceeded)
+if [ -n "${h:-}" ] && [ "$h" != null ]; then
+	cat "$tmp/rec.yaml" > "$tmp/rec-low.yaml"; echo '  host_ns: 1000' >> "$tmp/rec-low.yaml"
+	cat "$tmp/rec.yaml" > "$tmp/rec-high.yaml"; echo '  host_ns: 10000000' >> "$tmp/rec-high.yaml"
+	if expect "fit over a low floor" 0 "$T" replay "$A/traces.otf2" --dims 2,2,2 \
+	    --recorded-model "$tmp/rec-low.yaml" --model "$tmp/rec.yaml" --json; then
+		hl=$(jq .trace.host_fit.host_ns <<< "$out")
+		[ "$(jq .trace.host_fit.floored <<< "$out")" = false ] &&
+		    [ "$(jq .trace.host_fit.floor_ns <<< "$out")" = 1000 ] && ! gt 1000 "$hl" &&
+		    rel "$(jq .networks[0].makespan_s <<< "$out")" "$span" 0.01 &&
+		    ok "a floor of 1 us under the fit: host_ns $hl, the span replayed within 1%" ||
+		    bad "--recorded-model whose host_ns is below the fit" "$out"
+	fi
+	if expect "fit under a high floor" 0 "$T" replay "$A/traces.otf2" --dims 2,2,2 \
+	    --recorded-model "$tmp/rec-high.yaml" --model "$tmp/rec.yaml" --json; then
+		[ "$(jq .trace.host_fit.floored <<< "$out")" = true ] &&
+		    [ "$(jq .trace.host_fit.host_ns <<< "$out")" = 10000000 ] &&
+		    gt "$(jq .trace.host_fit.replayed_s <<< "$out")" "$span" &&
+		    [ "$(jq .networks[0].model.host_ns <<< "$out")" = 10000000 ] &&
+		    grep -q "with the file's own host_ns" "$tmp/err" &&
+		    ok "a floor of 10 ms over the span: host_ns is the file's, floored, with a warning" ||
+		    bad "--recorded-model whose host_ns exceeds the span" "$out" "$(cat "$tmp/err")"
 	fi
 fi
 
