@@ -202,9 +202,17 @@ meas_values() {
 	esac
 	awk -F'\t' -v c="$1" -v a="$2" '$1 == c && $2 == a && $8 == 1 && $5 != "" { print $5 }' "$OUT/runs.tsv"
 }
+# The switches' share of the recording machine's cores over C's runs of
+# APP (A+mpi: A's), ttd_cpu_s / (cores x span_s): runs.tsv columns 10
+# and 5, the cores from record.log; nothing for a recording without them.
+CORES=$(sed -n 's/^started .*, \([0-9][0-9]*\) cores$/\1/p' "$OUT/record.log" 2>/dev/null)
+share_values() {
+	[ -n "$CORES" ] || return 0
+	awk -F'\t' -v c="$1" -v a="${2%+mpi}" -v n="$CORES" '$1 == c && $2 == a && $8 == 1 && $10 != "" && $5 > 0 { print $10 / (n * $5) }' "$OUT/runs.tsv"
+}
 MPI_APPS=$(for a in $APPS; do ls "$OUT"/replays/*-"$a"+mpi-run*.json >/dev/null 2>&1 && echo "$a+mpi"; done)
 {
-	printf 'app\tsrc\tdst\tpredicted_median_s\tmeasured_median_s\tmeasured_min_s\tmeasured_max_s\terror_pct\tsrc_runs\tdst_runs\tnetwork\tcompute_share\n'
+	printf 'app\tsrc\tdst\tpredicted_median_s\tmeasured_median_s\tmeasured_min_s\tmeasured_max_s\terror_pct\tsrc_runs\tdst_runs\tnetwork\tcompute_share\tsrc_switch_share\tdst_switch_share\n'
 	for a in $APPS $MPI_APPS; do
 		for s in $CONFIGS; do
 			for d in $CONFIGS; do
@@ -216,7 +224,9 @@ MPI_APPS=$(for a in $APPS; do ls "$OUT"/replays/*-"$a"+mpi-run*.json >/dev/null 
 				na=$(net_args "$s" "$d")
 				cp=$(cp_values "$s" "$d" "$a" | stats)
 				read -r _ cpm _ <<< "${cp:-0}"
-				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$a" "$s" "$d" "$pm" "$mm" "$mmin" "$mmax" "$err" "$np" "$nm" "${na:-default}" "$cpm"
+				read -r _ ssh _ <<< "$(share_values "$s" "$a" | stats)"
+				read -r _ dsh _ <<< "$(share_values "$d" "$a" | stats)"
+				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$a" "$s" "$d" "$pm" "$mm" "$mmin" "$mmax" "$err" "$np" "$nm" "${na:-default}" "$cpm" "$ssh" "$dsh"
 			done
 		done
 	done
@@ -226,7 +236,8 @@ jq -R -s 'split("\n") | map(select(length > 0) | split("\t")) | .[0] as $h | .[1
 if [ $JSON = 1 ]; then
 	cat "$OUT/predict.json"
 else
-	awk -F'\t' 'NR == 1 {printf "%-12s %-3s %-3s %12s %12s %-23s %8s %8s  %s\n", "app", "S", "D", "predicted_s", "measured_s", "(min-max)", "error", "compute", "runs"; next}
-	{printf "%-12s %-3s %-3s %12s %12s %-23s %8s %8s  %s\n", $1, $2, $3, $4 == "" ? "-" : sprintf("%.4f", $4), $5 == "" ? "-" : sprintf("%.4f", $5),
-	    $6 == "" ? "" : sprintf("(%.4f-%.4f)", $6, $7), $8 == "" ? "-" : $8 "%", $12 == "" ? "-" : sprintf("%.0f%%", 100 * $12), $9 " -> " $10}' "$OUT/predict.tsv"
+	awk -F'\t' 'NR == 1 {printf "%-12s %-3s %-3s %12s %12s %-23s %8s %8s  %-7s %s\n", "app", "S", "D", "predicted_s", "measured_s", "(min-max)", "error", "compute", "runs", "switches S/D"; next}
+	{printf "%-12s %-3s %-3s %12s %12s %-23s %8s %8s  %-7s %s\n", $1, $2, $3, $4 == "" ? "-" : sprintf("%.4f", $4), $5 == "" ? "-" : sprintf("%.4f", $5),
+	    $6 == "" ? "" : sprintf("(%.4f-%.4f)", $6, $7), $8 == "" ? "-" : $8 "%", $12 == "" ? "-" : sprintf("%.0f%%", 100 * $12), $9 " -> " $10,
+	    $13 == "" ? "-" : sprintf("%.2f/%.2f", $13, $14)}' "$OUT/predict.tsv"
 fi
