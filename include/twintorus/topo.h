@@ -157,7 +157,9 @@ typedef struct tt_hop {
 	uint8_t via;      /* EXT, T1, T2: the external port the packet takes
 	                   * out of the dimension (on the other card for T1
 	                   * and T2); TT_PORT_NIC otherwise */
-	uint8_t pad[2];   /* 8 bytes: a table entry is one scaled index */
+	uint8_t lport;    /* in the simulator's tables only (lib/engine):
+	                   * the output's local index at that switch */
+	uint8_t pad;      /* 8 bytes: a table entry is one scaled index */
 } tt_hop;
 
 /* The whole network model, derived from a tt_netspec. Read-only once built. */

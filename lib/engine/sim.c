@@ -7,11 +7,12 @@
  * deadlock, hist.c keeps the latency distribution.
  *
  * A granted packet joins its downstream VC within the same cycle (it is
- * relinked, not copied: sim_int.h; a few grants later, so that what
- * joining reads can be fetched meanwhile: lag_push()), stamped with the
- * cycle its head may be switched there (now + L + R); credits come back
- * through a timing wheel.  Since every effect on another switch lands at
- * least L >= 1 cycles later, switches may be visited in any order.
+ * relinked, not copied: sim_int.h; on a large network a few grants
+ * later, so that what joining reads can be fetched meanwhile:
+ * lag_push()), stamped with the cycle its head may be switched there
+ * (now + L + R); credits come back through a timing wheel.  Since every
+ * effect on another switch lands at least L >= 1 cycles later, switches
+ * may be visited in any order.
  *
  * A link longer than the wheels reach (sim_int.h's WHEEL_NEAR_L, SW_NEAR)
  * keeps what it carries in far lists instead, in the order it was sent,
@@ -147,10 +148,11 @@ head_route(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
 	struct pkt *pk = &sim->slot[q->head];
 	const int side = side_of(sim, s);
 	const tt_hop h = ext && sim->pkt_route ? route_pkt(sim, s, in, pk) :
-	    tt_rtable_lookup(sim->net, &sim->rt[s].t, pk->dst,
+	    sim->dco ? sim_lookup(sim, &sim->rt[s].t, pk, sim->port_id[side],
+	    in) : tt_rtable_lookup(sim->net, &sim->rt[s].t, pk->dst,
 	    sim->port_id[side][in]);
-	const int out = h.port == TT_PORT_NIC ? sim->np - 1 :
-	    sim->net->local_port[side][h.port];
+	const int out = ext && sim->pkt_route ? sim_lport(sim, side, h.port) :
+	    h.lport;
 	struct port *pi = &sim->port[si], *po = &sim->port[(uint64_t)s * np +
 	    (uint64_t)out];
 	uint64_t e;
@@ -312,6 +314,17 @@ deliver(tt_sim *sim, const struct pkt *pk, uint64_t at, const int dist)
 	}
 }
 
+/* Packet idx, granted into VC pv of input din of switch ds, joins it. */
+static inline __attribute__((always_inline)) void
+join(tt_sim *sim, uint32_t ds, int din, int pv, uint32_t idx, const int ext)
+{
+	struct vcq *q = &sim->vcq[((uint64_t)ds * (uint64_t)sim->np +
+	    (uint64_t)din) * (uint64_t)sim->V + (uint64_t)pv];
+
+	vc_push(sim, q, idx);
+	tail_added(sim, ds, din, pv, q, ext);
+}
+
 /* The oldest listed grant joins its VC. */
 static inline __attribute__((always_inline)) void
 lag_pop(tt_sim *sim, const int ext)
@@ -365,7 +378,7 @@ window_flits(const tt_sim *sim, uint64_t t, uint64_t f)
  * VC pv, starting in cycle t. */
 static inline __attribute__((always_inline)) void
 grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
-    struct vcq *q, uint64_t t, const int dist, const int ext)
+    struct vcq *q, uint64_t t, const int dist, const int ext, const int pf)
 {
 	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
 	const uint64_t so = (uint64_t)s * np + (uint64_t)o;
@@ -437,8 +450,10 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 	if (moved) {
 		if (ext && sim->far_pkts)
 			far_pkt_push(sim, po->down_sw, po->down_in, pv, idx);
-		else
+		else if (pf)
 			lag_push(sim, po->down_sw, po->down_in, pv, idx, ext);
+		else
+			join(sim, po->down_sw, po->down_in, pv, idx, ext);
 	}
 }
 
@@ -478,7 +493,7 @@ shape_take(tt_sim *sim, uint64_t so, uint64_t t, uint64_t f)
  */
 static inline __attribute__((always_inline)) void
 arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
-    const int ext)
+    const int ext, const int pf)
 {
 	const uint64_t np = (uint64_t)sim->np, V = (uint64_t)sim->V;
 	const uint64_t so = (uint64_t)s * np + (uint64_t)o, cb = so * V;
@@ -571,7 +586,7 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 					return;
 				}
 			}
-			grant(sim, s, in, v, o, pv, nvi, q, t, dist, ext);
+			grant(sim, s, in, v, o, pv, nvi, q, t, dist, ext, pf);
 			return;
 		}
 	}
@@ -592,7 +607,7 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
  */
 static inline __attribute__((always_inline)) void
 switch_step(tt_sim *sim, uint32_t s, uint64_t t, const int dist,
-    const int ext)
+    const int ext, const int pf)
 {
 	const struct port *pt = sim->port + (uint64_t)s * (uint64_t)sim->np;
 	uint32_t m = sim->sw[s].oreq;
@@ -604,7 +619,7 @@ switch_step(tt_sim *sim, uint32_t s, uint64_t t, const int dist,
 
 		m &= m - 1;
 		if (pt[o].out_next <= t)
-			arbitrate(sim, s, o, t, dist, ext);
+			arbitrate(sim, s, o, t, dist, ext, pf);
 	}
 	for (m = sim->sw[s].oreq; m; m &= m - 1)
 		if (pt[__builtin_ctz(m)].out_next < first)
@@ -690,7 +705,8 @@ pf_arbitration(const tt_sim *sim, uint32_t s, uint64_t t, int last)
 }
 
 /* The switches due in cycle t; entries left from an earlier schedule are
- * skipped.  pf: prefetch (sim->big). */
+ * skipped.  pf (sim->big): prefetch, and a granted packet joins its VC a
+ * few grants later (lag_push()); without it, at its grant (join()). */
 static inline __attribute__((always_inline)) void
 switches_step(tt_sim *sim, uint64_t t, const int dist, const int ext,
     const int pf)
@@ -710,7 +726,7 @@ switches_step(tt_sim *sim, uint64_t t, const int dist, const int ext,
 				pf_arbitration(sim, list[i + PF_AHEAD / 4], t, 1);
 		}
 		if (sim->sw[s].wake == t)
-			switch_step(sim, s, t, dist, ext);
+			switch_step(sim, s, t, dist, ext, pf);
 	}
 	sim->sw_wheel_n[b] = 0;
 	while (sim->nlag > 0)
@@ -806,6 +822,8 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t,
 	pk->ready = t + (uint64_t)sim->L + (uint64_t)sim->R;
 	pk->src = pe + sim->s0;
 	pk->dst = n->sp.dst;
+	if (sim->dco)
+		pk->dco = sim_dco(sim, pk->dst);
 	pk->tag = n->sp.tag;
 	/* a short packet (a message's last) holds the links for its own
 	 * flits; more than P is taken as P */
@@ -1411,6 +1429,8 @@ sim_receive_packet(tt_sim *sim, uint32_t ds, int din, int pv,
 	uint32_t idx = pool_get(sim);
 
 	sim->slot[idx] = *pk;
+	if (sim->dco)
+		sim->slot[idx].dco = sim_dco(sim, pk->dst);
 	if (sim->far_pkts) {
 		far_pkt_push(sim, ds, din, pv, idx);
 		return;

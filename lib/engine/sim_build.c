@@ -508,14 +508,23 @@ static int
 sim_table(tt_sim *sim, uint32_t s)
 {
 	tt_rtable *rt = &sim->rt[s].t;
-	int d;
+	const int side = side_of(sim, s);
+	int d, v, c;
 
 	if (tt_rtable_build(sim->net, s + sim->s0, rt) < 0)
 		return -1;
-	for (d = 0; d < rt->n; d++)
+	/* each hop names its output's local index too (head_route()) */
+	for (c = 0; c < 2; c++)
+		rt->local[c].lport = (uint8_t)sim_lport(sim, side,
+		    rt->local[c].port);
+	for (d = 0; d < rt->n; d++) {
+		for (v = 0; v < sim->net->k[d]; v++)
+			rt->dim[d][v].lport = (uint8_t)sim_lport(sim, side,
+			    rt->dim[d][v].port);
 		if ((rt->dim[d] = rows_intern(sim->rows, rt->dim[d],
 		    (uint32_t)sim->net->k[d])) == NULL)
 			return -1;
+	}
 	tt_rtable_free(rt);
 	return 0;
 }
@@ -594,8 +603,19 @@ check_table(const tt_sim *sim, uint32_t s)
 			    in == 2 * net->n ? TT_PORT_INT : TT_PORT_NIC;
 			tt_hop a = tt_route(net, g, dst, port);
 			tt_hop b = tt_rtable_lookup(net, &sim->rt[s].t, dst, port);
+			struct pkt pk;
 
-			if (!same_decision(&a, &b))
+			if (!same_decision(&a, &b) || b.lport != sim_lport(sim,
+			    side_of(sim, s), a.port))
+				return -1;
+			if (!sim->dco)
+				continue;
+			/* the simulator's own lookup (sim_lookup()) */
+			pk.dst = dst;
+			pk.dco = sim_dco(sim, dst);
+			b = sim_lookup(sim, &sim->rt[s].t, &pk, &port, 0);
+			if (!same_decision(&a, &b) || b.lport != sim_lport(sim,
+			    side_of(sim, s), a.port))
 				return -1;
 		}
 	return 0;
@@ -672,6 +692,10 @@ sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
 	sim->far = sim->far_pkts || far_credits(p);
 	sim->epoch = sim_epoch(p);
 	sim->big = sim_memory_switches(net, p, sim->ns) > SIM_BIG;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	sim->dco = net->n <= 4;
+#endif
+	sim->bubble_dl = net->deadlock == TT_DL_BUBBLE;
 	return sim;
 }
 

@@ -31,6 +31,7 @@
 #define TWINTORUS_SIM_INT_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "engine/sim_part.h"
 #include "twintorus/sim.h"
@@ -55,6 +56,8 @@ struct pkt {
 	/* on a long link (sim.c's far_pkt_push()): the VC it joins */
 	uint32_t far_ds;
 	uint8_t far_din, far_pv;
+	uint64_t dco;       /* with sim->dco: its destination's node
+	                     * coordinates as one word (sim_dco()) */
 } __attribute__((aligned(64)));
 _Static_assert(sizeof(struct pkt) == 64, "struct pkt is a cache line");
 #define PKT_NONE UINT32_MAX
@@ -211,10 +214,11 @@ struct tt_sim {
 	uint8_t pcap[2][TT_NPORTS]; /* packets per VC of a local input port */
 	/*
 	 * Grants into this part's switches whose packet has yet to join its
-	 * VC there: a grant lists it and prefetches what joining reads; it
-	 * joins LAG grants later, or when the cycle's switches are done
-	 * (sim.c's lag_push()).  Nothing in the cycle reads it before: its
-	 * head is ready L + R cycles after the grant.
+	 * VC there (large networks, sim->big; elsewhere a packet joins at its
+	 * grant, sim.c's join()): a grant lists it and prefetches what
+	 * joining reads; it joins LAG grants later, or when the cycle's
+	 * switches are done (sim.c's lag_push()).  Nothing in the cycle
+	 * reads it before: its head is ready L + R cycles after the grant.
 	 */
 	struct lag { uint32_t ds, idx; uint8_t din, pv; } lag[LAG];
 	uint32_t nlag, lag0;
@@ -277,6 +281,10 @@ struct tt_sim {
 	/* the switches' state is far larger than the caches: the cycle loop
 	 * prefetches (sim.c) */
 	int big;
+	/* a table lookup compares coordinates as one word (sim_lookup()):
+	 * at most four dimensions, on a little-endian machine */
+	int dco;
+	int bubble_dl;          /* net->deadlock == TT_DL_BUBBLE */
 	uint8_t t1pv[TT_MAX_VCS][TT_MAX_EXT];
 
 	tt_sim_deliver_fn on_deliver;
@@ -329,6 +337,59 @@ static inline int
 side_of(const tt_sim *sim, uint32_t s)
 {
 	return (int)(s & sim->side_mask);
+}
+
+/* The local index of the output that port id `port` of a switch on
+ * card side `side` is (the PE's for TT_PORT_NIC). */
+static inline int
+sim_lport(const tt_sim *sim, int side, int port)
+{
+	return port == TT_PORT_NIC ? sim->np - 1 :
+	    sim->net->local_port[side][port];
+}
+
+/*
+ * The word sim_lookup() compares: PE dst's node coordinates, 16 bits
+ * each, dimension 0 lowest, the lanes beyond the last dimension 0 (as
+ * tt_rtable.here[0..3] read as one word).  Only with sim->dco.
+ */
+static inline uint64_t
+sim_dco(const tt_sim *sim, uint32_t dst)
+{
+	const tt_net *net = sim->net;
+	uint64_t w = 0;
+
+	memcpy(&w, net->coord + (size_t)tt_card_node(net, dst) *
+	    (size_t)net->n, (size_t)net->n * sizeof(*net->coord));
+	return w;
+}
+
+/*
+ * tt_rtable_lookup() for packet pk at a switch with table rt, in fewer
+ * steps (sim->dco): the first dimension whose digit differs is the lowest
+ * lane in which the packet's word and the switch's coordinates differ,
+ * found at once instead of one dimension at a time.  The same hop.
+ */
+static inline tt_hop
+sim_lookup(const tt_sim *sim, const tt_rtable *rt, const struct pkt *pk,
+    const int *ids, int in)
+{
+	uint64_t here, x;
+	tt_hop h;
+	int sh;
+
+	memcpy(&here, rt->here, sizeof(here));
+	x = pk->dco ^ here;
+	if (x == 0) {
+		h = rt->local[pk->dst & sim->side_mask];
+	} else {
+		sh = __builtin_ctzll(x) & ~15;
+		h = rt->dim[sh >> 4][(uint16_t)(pk->dco >> sh)];
+	}
+	/* the input's port id is ids[in], read only where it matters */
+	h.bubble = sim->bubble_dl ? (uint8_t)tt_route_bubble(sim->net,
+	    ids[in], &h) : 0;
+	return h;
 }
 
 /* ---- sim_build.c ---- */

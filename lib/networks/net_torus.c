@@ -324,7 +324,7 @@ torus_route(const tt_net *net, uint32_t card, uint32_t dst, int in_port,
 	const uint16_t *cc = net->coord + (size_t)node * (size_t)net->n;
 	const uint16_t *dc = net->coord + (size_t)dnode * (size_t)net->n;
 	int side = tt_card_side(net, card);
-	tt_hop h = {0, 0, TT_HOP_EJECT, 0, 0, TT_PORT_NIC, {0, 0}};
+	tt_hop h = {0, 0, TT_HOP_EJECT, 0, 0, TT_PORT_NIC, 0, 0};
 	int d, port, up, tie;
 
 	for (d = 0; d < net->n; d++)

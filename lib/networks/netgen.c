@@ -410,7 +410,7 @@ tt_hop
 tt_route_pkt(const tt_net *net, uint32_t card, uint32_t dst, int in_port,
     tt_pktroute *st)
 {
-	tt_hop h = {TT_PORT_NIC, 0, TT_HOP_EJECT, 0, 0, TT_PORT_NIC, {0, 0}};
+	tt_hop h = {TT_PORT_NIC, 0, TT_HOP_EJECT, 0, 0, TT_PORT_NIC, 0, 0};
 
 	if (card == dst)
 		return h;

@@ -107,7 +107,7 @@ netgen_of(const tt_net *net)
 static inline tt_hop
 netgen_hop(int port, int vc, int tag)
 {
-	tt_hop h = {0, 0, TT_HOP_EXT, 0, 0, TT_PORT_NIC, {0, 0}};
+	tt_hop h = {0, 0, TT_HOP_EXT, 0, 0, TT_PORT_NIC, 0, 0};
 
 	h.port = (uint8_t)port;
 	h.vc = (uint8_t)vc;
