@@ -13,7 +13,8 @@
 #   sleeping in poll() when idle as ttd does (on 2 cores a spinning
 #   thread takes time from the sender and the kernel's softirqs),
 #
-# with what each dropped, and the added latency of one probe frame.
+# with what each dropped, the added latency of one probe frame, and the
+# CPU time each forwarder's process took a frame.
 #
 #   bash bench/forward-speed.sh [SECONDS] [REPS]    (root; builds what it needs)
 #
@@ -67,6 +68,16 @@ mac_of() { ip -n "$1" -o link show "$2" | sed -n 's/.*link\/ether \([0-9a-f:]*\)
 # n1's X-: n0's X+; the receivers on n1's X+ and Z+: n2's X-, n17's Z-.
 as_of() { case $1 in "$SND") echo 0:0:0 ;; "$RCV") echo 2:0:1 ;; "$RCV2") echo 17:1:5 ;; esac; }
 rx_of()  { ip netns exec "$1" cat "/sys/class/net/$2/statistics/rx_packets"; }
+# The user and system clock ticks process $1 has used (/proc/PID/stat).
+ticks_of() { awk '{print $14, $15}' "/proc/$1/stat"; }
+# cpu_note KEY FRAMES/S "U0 S0" "U1 S1": the forwarder's CPU over a run,
+# appended to $TB_TMP/cpu as "KEY frames user-ticks system-ticks"
+cpu_note() {
+	local u0 s0 u1 s1
+	read -r u0 s0 <<< "$3"
+	read -r u1 s1 <<< "$4"
+	echo "$1 $(( $2 * SECS )) $(( u1 - u0 )) $(( s1 - s0 ))" >> "$TB_TMP/cpu"
+}
 
 build_node() {
 	local e side name t
@@ -137,15 +148,17 @@ ttd_drops() {
 # receiving neighbour (its interface's count; the node's few hellos and
 # credit frames among them), offered, and what the node dropped
 ttd_run() {
-	local key=$1 len=$2 spec=$3 rcv=$4 credits=$5 sent d0 d1 sink r0 r1
+	local key=$1 len=$2 spec=$3 rcv=$4 credits=$5 sent d0 d1 sink r0 r1 c0
 	d0=$(ttd_status | ttd_drops)
 	"$PROBE" csink "$rcv" eth0 "$((SECS + 1))" "$(as_of "$rcv")" > "$TB_TMP/sink.out" &
 	sink=$!
 	sleep 0.3
 	r0=$(rx_of "$rcv" eth0)
+	c0=$(ticks_of "$TTD_PID")
 	sent=$("$PROBE" flood "$SND" eth0 "$(mac_of "$NODE" c0Xm)" "$spec" "$SECS" "$len" $credits) || return 1
 	sleep 0.2
 	r1=$(rx_of "$rcv" eth0)
+	cpu_note "$key" $(( (r1 - r0) / SECS )) "$c0" "$(ticks_of "$TTD_PID")"
 	wait $sink
 	d1=$(ttd_status | ttd_drops)
 	echo "$key $(( (r1 - r0) / SECS )) $(( sent / SECS )) $(( ${d1% *} - ${d0% *} )) $(( ${d1#* } - ${d0#* } ))" >> "$TB_TMP/runs"
@@ -163,7 +176,7 @@ result() {
 # ..."), started for the run alone (each path has its own pairs), flooded;
 # the receiver counts as for ttd.  Its drops: what it printed at the end.
 xsk_run() {
-	local key=$1 len=$2 spec=$3 rcv=$4 pairs=$5 sent sink r0 r1 pid drop kdrop
+	local key=$1 len=$2 spec=$3 rcv=$4 pairs=$5 sent sink r0 r1 pid drop kdrop c0
 	# not the last run's "ready"
 	rm -f "$TB_TMP/xsk.out" "$TB_TMP/xsk.err"
 	# shellcheck disable=SC2086  # pairs and flag as words
@@ -180,9 +193,11 @@ xsk_run() {
 	sink=$!
 	sleep 0.3
 	r0=$(rx_of "$rcv" eth0)
+	c0=$(ticks_of $pid)
 	sent=$("$PROBE" flood "$SND" eth0 "$(mac_of "$NODE" c0Xm)" "$spec" "$SECS" "$len") || return 1
 	sleep 0.2
 	r1=$(rx_of "$rcv" eth0)
+	cpu_note "$key" $(( (r1 - r0) / SECS )) "$c0" "$(ticks_of $pid)"
 	wait $sink
 	kill -TERM $pid
 	wait $pid
@@ -248,6 +263,7 @@ mkdir -p "$TB_TMP/traces"
 # each ttd: backend, lossless or lossy, one loop or a thread per card
 CONFIGS="pcap.lossless pcap.lossy xdp.lossless xdp.lossy pcap.threads xdp.threads"
 : > "$TB_TMP/runs"
+: > "$TB_TMP/cpu"
 for ((rep = 0; rep < REPS; rep++)); do
 	for len in 64 1500; do gen_run $len; done
 	kernel_setup
@@ -325,6 +341,28 @@ echo "  ttd pcap lossless: $lat_pcap"
 echo "  ttd xdp lossless: $lat_xdp"
 echo
 cat "$TB_TMP/counters"
+echo
+# ---- what each forwarder's own process spent a frame: steadier than the
+# rates on a shared machine; a send also does, in the sender's context,
+# the kernel's receive work on the far veth, so the neighbours' share is
+# partly counted here ----
+hz=$(getconf CLK_TCK)
+cpu_cell() {	# KEY: "total (user+sys)" us a frame, over every run
+	awk -v k="$1" -v hz="$hz" '$1 == k {f += $2; u += $3; s += $4}
+	    END { if (!f) {print "-"; exit}
+		printf "%.2f (%.2f+%.2f)", (u + s) * 1e6 / hz / f, u * 1e6 / hz / f, s * 1e6 / hz / f }' "$TB_TMP/cpu"
+}
+printf '%-40s %18s %18s %18s %18s\n' "CPU a frame, us (user+system)" "64 card" "64 int" "1500 card" "1500 int"
+cpu_rows="xskspin xskpoll"; [ -n "$XSKFWD" ] || cpu_rows=
+for k in $cpu_rows $CONFIGS; do
+	case $k in
+	xskspin) label="xsk forwarder (no routing, no credits)" ;;
+	xskpoll) label="xsk forwarder, poll() when idle" ;;
+	*) label="ttd ${k%.*} ${k#*.}" ;;
+	esac
+	printf '%-40s %18s %18s %18s %18s\n' "$label" "$(cpu_cell $k.64.card)" "$(cpu_cell $k.64.int)" \
+	    "$(cpu_cell $k.1500.card)" "$(cpu_cell $k.1500.int)"
+done
 echo
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}'; }
 for len in 64 1500; do
