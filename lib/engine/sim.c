@@ -148,8 +148,8 @@ head_route(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
 	struct pkt *pk = &sim->slot[q->head];
 	const int side = side_of(sim, s);
 	const tt_hop h = ext && sim->pkt_route ? route_pkt(sim, s, in, pk) :
-	    sim->dco ? sim_lookup(sim, &sim->rt[s].t, pk, sim->port_id[side],
-	    in) : tt_rtable_lookup(sim->net, &sim->rt[s].t, pk->dst,
+	    sim->dco ? sim_lookup(sim, &sim->rt[s], pk, sim->port_id[side],
+	    in) : tt_rtable_lookup(sim->net, &sim->rtx[s], pk->dst,
 	    sim->port_id[side][in]);
 	const int out = ext && sim->pkt_route ? sim_lport(sim, side, h.port) :
 	    h.lport;
@@ -360,7 +360,8 @@ lag_push(tt_sim *sim, uint32_t ds, int din, int pv, uint32_t idx,
 		__builtin_prefetch(&sim->port[di]);
 		__builtin_prefetch(&sim->want[di * (uint64_t)sim->np]);
 		__builtin_prefetch(&sim->sw[ds]);
-		__builtin_prefetch(&sim->rt[ds]);
+		__builtin_prefetch(sim->dco ? (const void *)&sim->rt[ds] :
+		    (const void *)&sim->rtx[ds]);
 	}
 }
 
@@ -1146,7 +1147,8 @@ pf_nic(const tt_sim *sim, uint32_t pe)
 	    (size_t)sim->V * sizeof(struct vcq));
 	pf_range(&sim->port[(uint64_t)pe * np], np * sizeof(struct port));
 	pf_range(&sim->want[so * np], np * sizeof(uint32_t));
-	__builtin_prefetch(&sim->rt[pe]);
+	__builtin_prefetch(sim->dco ? (const void *)&sim->rt[pe] :
+	    (const void *)&sim->rtx[pe]);
 	__builtin_prefetch(&sim->sw[pe]);
 }
 

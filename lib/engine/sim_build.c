@@ -353,6 +353,17 @@ sim_epoch(const tt_simparams *p)
 	return e;
 }
 
+int
+sim_dco_ok(const tt_net *net)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return net->n <= 4;
+#else
+	(void)net;
+	return 0;
+#endif
+}
+
 uint64_t
 sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 {
@@ -378,7 +389,8 @@ sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 	/* the packet pool is mapped, not allocated: tt_sim_memory_packets() */
 	total = npv * (sizeof(struct vcq) + sizeof(*tmp.cred)) +
 	    ns * (uint64_t)tmp.np * per_port +
-	    rtab + ns * (sizeof(struct sw) + sizeof(struct sim_rt) +
+	    rtab + ns * (sizeof(struct sw) + (sim_dco_ok(net) ?
+	    sizeof(struct sim_rt) : sizeof(tt_rtable)) +
 	    sizeof(struct nic) + 4 + 4 + 4 +
 	    (uint64_t)switch_wheel_size(p) * switch_wheel_size(p) * 4) +
 	    (2 * TT_SIM_BATCHES + 1) * sizeof(struct sim_batch);
@@ -507,25 +519,38 @@ rows_free(struct sim_rows *r)
 static int
 sim_table(tt_sim *sim, uint32_t s)
 {
-	tt_rtable *rt = &sim->rt[s].t;
 	const int side = side_of(sim, s);
+	struct sim_rt *r;
+	tt_rtable t;
 	int d, v, c;
 
-	if (tt_rtable_build(sim->net, s + sim->s0, rt) < 0)
+	if (tt_rtable_build(sim->net, s + sim->s0, &t) < 0)
 		return -1;
 	/* each hop names its output's local index too (head_route()) */
 	for (c = 0; c < 2; c++)
-		rt->local[c].lport = (uint8_t)sim_lport(sim, side,
-		    rt->local[c].port);
-	for (d = 0; d < rt->n; d++) {
+		t.local[c].lport = (uint8_t)sim_lport(sim, side,
+		    t.local[c].port);
+	for (d = 0; d < t.n; d++) {
 		for (v = 0; v < sim->net->k[d]; v++)
-			rt->dim[d][v].lport = (uint8_t)sim_lport(sim, side,
-			    rt->dim[d][v].port);
-		if ((rt->dim[d] = rows_intern(sim->rows, rt->dim[d],
-		    (uint32_t)sim->net->k[d])) == NULL)
+			t.dim[d][v].lport = (uint8_t)sim_lport(sim, side,
+			    t.dim[d][v].port);
+		if ((t.dim[d] = rows_intern(sim->rows, t.dim[d],
+		    (uint32_t)sim->net->k[d])) == NULL) {
+			tt_rtable_free(&t);
 			return -1;
+		}
 	}
-	tt_rtable_free(rt);
+	tt_rtable_free(&t);	/* the rows are the shared copies now */
+	if (!sim->dco) {
+		sim->rtx[s] = t;
+		return 0;
+	}
+	r = &sim->rt[s];
+	memcpy(r->here, t.here, sizeof(r->here));
+	r->local[0] = t.local[0];
+	r->local[1] = t.local[1];
+	for (d = 0; d < t.n; d++)
+		r->dim[d] = t.dim[d];
 	return 0;
 }
 
@@ -536,9 +561,6 @@ tt_sim_free(tt_sim *sim)
 
 	if (sim == NULL)
 		return;
-	if (sim->rt != NULL)
-		for (i = 0; i < sim->ns; i++)
-			tt_rtable_free(&sim->rt[i].t);
 	if (sim->wheel != NULL)
 		for (i = 0; i < sim->W; i++)
 			free(sim->wheel[i]);
@@ -550,6 +572,7 @@ tt_sim_free(tt_sim *sim)
 	free(sim->sw_wheel);
 	free(sim->sw_wheel_n);
 	free(sim->rt);
+	free(sim->rtx);
 	rows_free(sim->rows);
 	free(sim->vcq);
 	if (sim->slot != NULL)
@@ -601,19 +624,18 @@ check_table(const tt_sim *sim, uint32_t s)
 		for (in = 0; in < 2 * net->n + 2; in++) {
 			int port = in < 2 * net->n ? in :
 			    in == 2 * net->n ? TT_PORT_INT : TT_PORT_NIC;
-			tt_hop a = tt_route(net, g, dst, port);
-			tt_hop b = tt_rtable_lookup(net, &sim->rt[s].t, dst, port);
+			tt_hop a = tt_route(net, g, dst, port), b;
 			struct pkt pk;
 
-			if (!same_decision(&a, &b) || b.lport != sim_lport(sim,
-			    side_of(sim, s), a.port))
-				return -1;
-			if (!sim->dco)
-				continue;
-			/* the simulator's own lookup (sim_lookup()) */
-			pk.dst = dst;
-			pk.dco = sim_dco(sim, dst);
-			b = sim_lookup(sim, &sim->rt[s].t, &pk, &port, 0);
+			if (sim->dco) {
+				/* the simulator's own lookup (sim_lookup()) */
+				pk.dst = dst;
+				pk.dco = sim_dco(sim, dst);
+				b = sim_lookup(sim, &sim->rt[s], &pk, &port, 0);
+			} else {
+				b = tt_rtable_lookup(net, &sim->rtx[s], dst,
+				    port);
+			}
 			if (!same_decision(&a, &b) || b.lport != sim_lport(sim,
 			    side_of(sim, s), a.port))
 				return -1;
@@ -692,9 +714,7 @@ sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
 	sim->far = sim->far_pkts || far_credits(p);
 	sim->epoch = sim_epoch(p);
 	sim->big = sim_memory_switches(net, p, sim->ns) > SIM_BIG;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	sim->dco = net->n <= 4;
-#endif
+	sim->dco = sim_dco_ok(net);
 	sim->bubble_dl = net->deadlock == TT_DL_BUBBLE;
 	return sim;
 }
@@ -794,7 +814,10 @@ sim_alloc(tt_sim *sim)
 	if (sim->p.shape_rate > 0 &&
 	    (sim->bkt = sim_calloc(npo, sizeof(*sim->bkt))) == NULL)
 		return -1;
-	sim->rt = sim_calloc_lines(sim->ns, sizeof(*sim->rt));
+	if (sim->dco)
+		sim->rt = sim_calloc_lines(sim->ns, sizeof(*sim->rt));
+	else
+		sim->rtx = sim_calloc(sim->ns, sizeof(*sim->rtx));
 	sim->nic = sim_calloc(sim->ns, sizeof(struct nic));
 	sim->active = sim_calloc(sim->ns, sizeof(uint32_t));
 	sim->nic_bucket = sim_calloc(NIC_WHEEL, sizeof(uint32_t));
@@ -818,7 +841,8 @@ sim_alloc(tt_sim *sim)
 	sim->wheel = sim_calloc(sim->W, sizeof(uint32_t *));
 	sim->wheel_n = sim_calloc(sim->W, sizeof(uint32_t));
 	if (!sim->vcq || !sim->cred || !sim->port ||
-	    !sim->want || !sim->link_flits || !sim->rt || !sim->nic ||
+	    !sim->want || !sim->link_flits || (!sim->rt && !sim->rtx) ||
+	    !sim->nic ||
 	    !sim->active || !sim->nic_bucket || !sim->nic_link || !sim->nic_far || !sim->wheel || !sim->wheel_n)
 		return -1;
 	/* At most one credit per input port per cycle: a granted input

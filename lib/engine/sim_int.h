@@ -125,13 +125,18 @@ struct port {
 _Static_assert(sizeof(struct port) == 64, "struct port is a cache line");
 
 /*
- * A switch's routing table on a cache line boundary: what a lookup reads
- * of it (its coordinates, the local hops and the rows of the first three
- * dimensions) is then one line, not two.
+ * A switch's routing table where a lookup reads one word (sim->dco: at
+ * most four dimensions), one cache line: the node's coordinates (as
+ * tt_rtable.here, read as one word), the hops to its PEs and the rows of
+ * its dimensions, shared between switches (sim_build.c).  Networks of
+ * more dimensions keep tt_rtable_build()'s tables instead (sim->rtx).
  */
 struct sim_rt {
-	tt_rtable t;
+	uint16_t here[4];
+	tt_hop local[2];
+	tt_hop *dim[4];
 } __attribute__((aligned(64)));
+_Static_assert(sizeof(struct sim_rt) == 64, "struct sim_rt is a cache line");
 
 /* A shaped link's token bucket (tt_simparams.shape_rate): tok 1/65536
  * flits as of cycle t. */
@@ -226,7 +231,9 @@ struct tt_sim {
 	struct port *port;      /* ns*np */
 	uint32_t *want;         /* (ns*np+in)*np+o: VCs of in whose head wants o */
 	struct sw *sw;          /* ns */
-	struct sim_rt *rt;      /* ns, their rows shared (sim_build.c) */
+	struct sim_rt *rt;      /* ns, with sim->dco; their rows shared
+	                         * (sim_build.c) */
+	tt_rtable *rtx;         /* ns, without it */
 	struct sim_rows *rows;
 	uint64_t *link_flits;   /* ns*np: port[].win_flits after a run */
 	struct bucket *bkt;     /* ns*np, shaped links only (NULL: none) */
@@ -351,7 +358,7 @@ sim_lport(const tt_sim *sim, int side, int port)
 /*
  * The word sim_lookup() compares: PE dst's node coordinates, 16 bits
  * each, dimension 0 lowest, the lanes beyond the last dimension 0 (as
- * tt_rtable.here[0..3] read as one word).  Only with sim->dco.
+ * struct sim_rt's here[] read as one word).  Only with sim->dco.
  */
 static inline uint64_t
 sim_dco(const tt_sim *sim, uint32_t dst)
@@ -371,7 +378,7 @@ sim_dco(const tt_sim *sim, uint32_t dst)
  * found at once instead of one dimension at a time.  The same hop.
  */
 static inline tt_hop
-sim_lookup(const tt_sim *sim, const tt_rtable *rt, const struct pkt *pk,
+sim_lookup(const tt_sim *sim, const struct sim_rt *rt, const struct pkt *pk,
     const int *ids, int in)
 {
 	uint64_t here, x;
@@ -393,6 +400,9 @@ sim_lookup(const tt_sim *sim, const tt_rtable *rt, const struct pkt *pk,
 }
 
 /* ---- sim_build.c ---- */
+
+/* Whether net's tables are looked up in one word (sim->dco). */
+int sim_dco_ok(const tt_net *net);
 
 /* VC counts and port ids of every local port (sim->net, p, np set). */
 void sim_layout(tt_sim *sim);
