@@ -330,13 +330,10 @@ static inline __attribute__((always_inline)) void
 lag_pop(tt_sim *sim, const int ext)
 {
 	const struct lag *g = &sim->lag[sim->lag0];
-	struct vcq *q = &sim->vcq[((uint64_t)g->ds * (uint64_t)sim->np +
-	    (uint64_t)g->din) * (uint64_t)sim->V + (uint64_t)g->pv];
 
 	sim->lag0 = (sim->lag0 + 1) & (LAG - 1);
 	sim->nlag--;
-	vc_push(sim, q, g->idx);
-	tail_added(sim, g->ds, g->din, g->pv, q, ext);
+	join(sim, g->ds, g->din, g->pv, g->idx, ext);
 }
 
 /* Packet idx, granted into VC pv of input din of switch ds, joins it
@@ -1426,19 +1423,15 @@ void
 sim_receive_packet(tt_sim *sim, uint32_t ds, int din, int pv,
     const struct pkt *pk)
 {
-	struct vcq *dq = &sim->vcq[((uint64_t)ds * (uint64_t)sim->np +
-	    (uint64_t)din) * (uint64_t)sim->V + (uint64_t)pv];
 	uint32_t idx = pool_get(sim);
 
 	sim->slot[idx] = *pk;
 	if (sim->dco)
 		sim->slot[idx].dco = sim_dco(sim, pk->dst);
-	if (sim->far_pkts) {
+	if (sim->far_pkts)
 		far_pkt_push(sim, ds, din, pv, idx);
-		return;
-	}
-	vc_push(sim, dq, idx);
-	tail_added(sim, ds, din, pv, dq, 1);
+	else
+		join(sim, ds, din, pv, idx, 1);
 }
 
 void
