@@ -68,8 +68,6 @@ mac_of() { ip -n "$1" -o link show "$2" | sed -n 's/.*link\/ether \([0-9a-f:]*\)
 # n1's X-: n0's X+; the receivers on n1's X+ and Z+: n2's X-, n17's Z-.
 as_of() { case $1 in "$SND") echo 0:0:0 ;; "$RCV") echo 2:0:1 ;; "$RCV2") echo 17:1:5 ;; esac; }
 rx_of()  { ip netns exec "$1" cat "/sys/class/net/$2/statistics/rx_packets"; }
-# The user and system clock ticks process $1 has used (/proc/PID/stat).
-ticks_of() { awk '{print $14, $15}' "/proc/$1/stat"; }
 # cpu_note KEY FRAMES/S "U0 S0" "U1 S1": the forwarder's CPU over a run,
 # appended to $TB_TMP/cpu as "KEY frames user-ticks system-ticks"
 cpu_note() {
@@ -154,11 +152,11 @@ ttd_run() {
 	sink=$!
 	sleep 0.3
 	r0=$(rx_of "$rcv" eth0)
-	c0=$(ticks_of "$TTD_PID")
+	c0=$(tb_ticks "$TTD_PID")
 	sent=$("$PROBE" flood "$SND" eth0 "$(mac_of "$NODE" c0Xm)" "$spec" "$SECS" "$len" $credits) || return 1
 	sleep 0.2
 	r1=$(rx_of "$rcv" eth0)
-	cpu_note "$key" $(( (r1 - r0) / SECS )) "$c0" "$(ticks_of "$TTD_PID")"
+	cpu_note "$key" $(( (r1 - r0) / SECS )) "$c0" "$(tb_ticks "$TTD_PID")"
 	wait $sink
 	d1=$(ttd_status | ttd_drops)
 	echo "$key $(( (r1 - r0) / SECS )) $(( sent / SECS )) $(( ${d1% *} - ${d0% *} )) $(( ${d1#* } - ${d0#* } ))" >> "$TB_TMP/runs"
@@ -193,11 +191,11 @@ xsk_run() {
 	sink=$!
 	sleep 0.3
 	r0=$(rx_of "$rcv" eth0)
-	c0=$(ticks_of $pid)
+	c0=$(tb_ticks $pid)
 	sent=$("$PROBE" flood "$SND" eth0 "$(mac_of "$NODE" c0Xm)" "$spec" "$SECS" "$len") || return 1
 	sleep 0.2
 	r1=$(rx_of "$rcv" eth0)
-	cpu_note "$key" $(( (r1 - r0) / SECS )) "$c0" "$(ticks_of $pid)"
+	cpu_note "$key" $(( (r1 - r0) / SECS )) "$c0" "$(tb_ticks $pid)"
 	wait $sink
 	kill -TERM $pid
 	wait $pid

@@ -149,14 +149,13 @@ load1() { cut -d' ' -f1 /proc/loadavg; }
 # clock ticks, idle and iowait being the only time not busy.
 cpu_ticks() { awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t; exit }' /proc/stat; }
 
-# The user and system ticks every ttd has used so far (/proc/PID/stat
-# fields 14 and 15; a thread's are in its process's).
+# The user and system ticks every ttd has used so far.
 ttd_ticks() {
 	local n sum=0 p
 	for ((n = 0; n < TB_NNODES; n++)); do
 		p=$(tb_ttd_pid $n)
 		[ -r "/proc/$p/stat" ] || continue
-		sum=$((sum + $(sed 's/^.*) //' "/proc/$p/stat" | awk '{print $12 + $13}')))
+		sum=$((sum + $(tb_ticks "$p" | awk '{print $1 + $2}')))
 	done
 	echo $sum
 }

@@ -37,7 +37,7 @@ port_field() {
 }
 port_state() { [ "$(port_field "$1" "$2" '"\(.link) \(.interface)"')" = "$3" ]; }
 # CPU time of a process, in clock ticks (utime + stime).
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+cpu_ticks() { tb_ticks "$1" | awk '{print $1 + $2}'; }
 # Every VC of the port granted and whole: nothing held, all of the
 # neighbour's buffer available.
 credits_whole() {

@@ -305,6 +305,11 @@ tb_ttd_start() {
 
 tb_ttd_pid() { eval "echo \${TB_TTD_PID_$1}"; }
 
+# The clock ticks process $1 has used so far, "USER SYSTEM" (/proc/PID/stat
+# fields 14 and 15, counted after the name, which may hold spaces; a
+# thread's are in its process's).
+tb_ticks() { sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12, $13}'; }
+
 tb_status() { "$TTD" status --control "$(tb_sock $1)" --json; }
 
 # SIGTERM every ttd and wait (10 s at most, then SIGKILL); 0 if all
