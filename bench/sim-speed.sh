@@ -123,9 +123,9 @@ if [ $quick -eq 0 ]; then
 	[ -n "$B" ] && builds=("$B" "$T")
 	declare -A base8
 	for bin in "${builds[@]}"; do
-		for case in "plain 8x8x8|512|--dims 8,8,8 --plain --load 0.05 --warmup 1000 --measure 20000" \
-		    "3DT 16x16x16 D|8192|--dims 16,16,16 --ports D --load 0.05 --warmup 200 --measure 400 --drain 0" \
-		    "3DT 32x32x32 D|65536|--dims 32,32,32 --ports D --load 0.05 --warmup 200 --measure 400 --drain 0"; do
+		for case in "plain 8x8x8|512|--dims 8,8,8 --plain --load 0.05 --warmup 1000 --measure 100000 --seed 1" \
+		    "3DT 16x16x16 D|8192|--dims 16,16,16 --ports D --load 0.05 --warmup 200 --measure 400 --drain 0 --seed 1" \
+		    "3DT 32x32x32 D|65536|--dims 32,32,32 --ports D --load 0.05 --warmup 200 --measure 400 --drain 0 --seed 1"; do
 			IFS='|' read -r name pes args <<<"$case"
 			# shellcheck disable=SC2086
 			read -r tps rss trav wall < <(size "$bin" "$pes" $args)
@@ -136,6 +136,6 @@ if [ $quick -eq 0 ]; then
 			    "$((rss / 1024))" "$(awk -v r="$rss" -v p="$pes" 'BEGIN {print r / p}')"
 		done
 	done
-	echo "   commands: ttsim run --dims 8,8,8 --plain --load 0.05 --warmup 1000 --measure 20000"
-	echo "             ttsim run --dims K,K,K --ports D --load 0.05 --warmup 200 --measure 400 --drain 0"
+	echo "   commands: ttsim run --dims 8,8,8 --plain --load 0.05 --warmup 1000 --measure 100000 --seed 1"
+	echo "             ttsim run --dims K,K,K --ports D --load 0.05 --warmup 200 --measure 400 --drain 0 --seed 1"
 fi

@@ -325,6 +325,16 @@ join(tt_sim *sim, uint32_t ds, int din, int pv, uint32_t idx, const int ext)
 	tail_added(sim, ds, din, pv, q, ext);
 }
 
+static inline void
+pf_range(const void *p, size_t len)
+{
+	const char *c = (const char *)((uintptr_t)p & ~(uintptr_t)63);
+	const char *end = (const char *)p + len;
+
+	for (; c < end; c += 64)
+		__builtin_prefetch(c);
+}
+
 /* The oldest listed grant joins its VC. */
 static inline __attribute__((always_inline)) void
 lag_pop(tt_sim *sim, const int ext)
@@ -354,7 +364,10 @@ lag_push(tt_sim *sim, uint32_t ds, int din, int pv, uint32_t idx,
 	g->pv = (uint8_t)pv;
 	if (sim->big) {
 		__builtin_prefetch(&sim->vcq[di * (uint64_t)sim->V + (uint64_t)pv]);
-		__builtin_prefetch(&sim->port[di]);
+		/* all its ports: which output the packet will ask for
+		 * is only known once it is routed there */
+		pf_range(&sim->port[(uint64_t)ds * (uint64_t)sim->np],
+		    (size_t)sim->np * sizeof(struct port));
 		__builtin_prefetch(&sim->want[di * (uint64_t)sim->np]);
 		__builtin_prefetch(&sim->sw[ds]);
 		__builtin_prefetch(sim->dco ? (const void *)&sim->rt[ds] :
@@ -640,16 +653,6 @@ switch_step(tt_sim *sim, uint32_t s, uint64_t t, const int dist,
  */
 #define PF_AHEAD 16
 
-static inline void
-pf_range(const void *p, size_t len)
-{
-	const char *c = (const char *)((uintptr_t)p & ~(uintptr_t)63);
-	const char *end = (const char *)p + len;
-
-	for (; c < end; c += 64)
-		__builtin_prefetch(c);
-}
-
 /* Stage one: switch s's own records. */
 static inline void
 pf_switch(const tt_sim *sim, uint32_t s)
@@ -702,15 +705,49 @@ pf_arbitration(const tt_sim *sim, uint32_t s, uint64_t t, int last)
 	}
 }
 
+/*
+ * Cycle t's list of n switches, rewritten in the order of their records,
+ * each once; returns how many.  On a network larger than the caches the
+ * records of switches visited in turn then share lines, pages and the
+ * memory's open rows, where the order they were scheduled in scatters
+ * them.  The order changes no result (see the top of this file), and a
+ * switch listed twice would be skipped the second time anyway: its step
+ * moves its wake-up past t.
+ */
+static uint32_t
+due_in_order(tt_sim *sim, uint32_t *list, uint32_t n)
+{
+	uint64_t *due = sim->due;
+	uint32_t i, w, k = 0, nw = (sim->ns + 63) / 64;
+
+	for (i = 0; i < n; i++)
+		due[list[i] >> 6] |= (uint64_t)1 << (list[i] & 63);
+	for (w = 0; w < nw; w++) {
+		uint64_t m = due[w];
+
+		if (m == 0)
+			continue;
+		due[w] = 0;
+		for (; m; m &= m - 1)
+			list[k++] = w * 64 + (uint32_t)__builtin_ctzll(m);
+	}
+	return k;
+}
+
 /* The switches due in cycle t; entries left from an earlier schedule are
- * skipped.  pf (sim->big): prefetch, and a granted packet joins its VC a
- * few grants later (lag_push()); without it, at its grant (join()). */
+ * skipped.  pf (sim->big): visit them in order, prefetch, and a granted
+ * packet joins its VC a few grants later (lag_push()); without it, at its
+ * grant (join()). */
 static inline __attribute__((always_inline)) void
 switches_step(tt_sim *sim, uint64_t t, const int dist, const int ext,
     const int pf)
 {
 	uint32_t b = (uint32_t)(t & (sim->W2 - 1)), i, n = sim->sw_wheel_n[b];
 	const uint32_t *list = sim->sw_wheel[b];
+
+	/* a list much shorter than the network is not worth the scan */
+	if (pf && n > sim->ns / 64)
+		n = due_in_order(sim, sim->sw_wheel[b], n);
 
 	for (i = 0; i < n; i++) {
 		uint32_t s = list[i];

@@ -396,6 +396,8 @@ sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 	    (2 * TT_SIM_BATCHES + 1) * sizeof(struct sim_batch);
 	if (p->shape_rate > 0)
 		total += ns * (uint64_t)tmp.np * sizeof(struct bucket);
+	/* a bit a switch (sim->due) */
+	total += (ns + 63) / 64 * 8;
 	return total;
 }
 
@@ -571,6 +573,7 @@ tt_sim_free(tt_sim *sim)
 			free(sim->sw_wheel[i]);
 	free(sim->sw_wheel);
 	free(sim->sw_wheel_n);
+	free(sim->due);
 	free(sim->rt);
 	free(sim->rtx);
 	rows_free(sim->rows);
@@ -678,9 +681,14 @@ sim_wire(const tt_sim *sim, uint32_t g, int o, uint32_t *down, uint8_t *din,
 	    (uint64_t)net->local_port[side_of(sim, peer)][po]) * (uint64_t)sim->V);
 }
 
-/* Above this, the switches' state is out of the caches' reach: a hop's
- * records are misses to memory, and the cycle loop prefetches them. */
-#define SIM_BIG ((uint64_t)32 << 20)
+/*
+ * Above this, the switches' state is out of the nearest caches' reach: a
+ * hop's records are misses, and the cycle loop prefetches them.  Measured
+ * on 3DT D tori at load 0.05 (bench/RESULTS.md): the prefetching loop is
+ * as fast at 4.5 MiB (12^3), 1.5x as fast at 10.6 (16^3) and 3.5x at
+ * 20.7 (20^3); below 3 MiB it is a little slower.
+ */
+#define SIM_BIG ((uint64_t)4 << 20)
 
 tt_sim *
 sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
@@ -823,9 +831,11 @@ sim_alloc(tt_sim *sim)
 	sim->nic_bucket = sim_calloc(NIC_WHEEL, sizeof(uint32_t));
 	sim->nic_link = sim_calloc(sim->ns, sizeof(uint32_t));
 	sim->nic_far = sim_calloc(sim->ns, sizeof(uint32_t));
+	sim->due = sim_calloc((sim->ns + 63) / 64, sizeof(uint64_t));
 	sim->sw_wheel = sim_calloc(sim->W2, sizeof(uint32_t *));
 	sim->sw_wheel_n = sim_calloc(sim->W2, sizeof(uint32_t));
-	if (sim->sw_wheel == NULL || sim->sw_wheel_n == NULL || sim->sw == NULL)
+	if (sim->sw_wheel == NULL || sim->sw_wheel_n == NULL ||
+	    sim->sw == NULL || sim->due == NULL)
 		return -1;
 	/* A switch enters one cycle's list once per time it is processed
 	 * before that cycle, and a wake-up is never more than W2 - 1 cycles

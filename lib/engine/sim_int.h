@@ -271,6 +271,10 @@ struct tt_sim {
 	uint32_t **sw_wheel;
 	uint32_t *sw_wheel_n;
 	uint32_t W2;
+	/* a bit a switch, for visiting a cycle's switches in the order of
+	 * their records (sim.c's due_in_order(): big networks); all clear
+	 * between cycles */
+	uint64_t *due;
 
 	/*
 	 * Runs whose hops need more than the table's class (sim_build.c's
