@@ -705,35 +705,6 @@ pf_arbitration(const tt_sim *sim, uint32_t s, uint64_t t, int last)
 	}
 }
 
-/*
- * Cycle t's list of n switches, rewritten in the order of their records,
- * each once; returns how many.  On a network larger than the caches the
- * records of switches visited in turn then share lines, pages and the
- * memory's open rows, where the order they were scheduled in scatters
- * them.  The order changes no result (see the top of this file), and a
- * switch listed twice would be skipped the second time anyway: its step
- * moves its wake-up past t.
- */
-static uint32_t
-due_in_order(tt_sim *sim, uint32_t *list, uint32_t n)
-{
-	uint64_t *due = sim->due;
-	uint32_t i, w, k = 0, nw = (sim->ns + 63) / 64;
-
-	for (i = 0; i < n; i++)
-		due[list[i] >> 6] |= (uint64_t)1 << (list[i] & 63);
-	for (w = 0; w < nw; w++) {
-		uint64_t m = due[w];
-
-		if (m == 0)
-			continue;
-		due[w] = 0;
-		for (; m; m &= m - 1)
-			list[k++] = w * 64 + (uint32_t)__builtin_ctzll(m);
-	}
-	return k;
-}
-
 /* The switches due in cycle t; entries left from an earlier schedule are
  * skipped.  pf (sim->big): visit them in order, prefetch, and a granted
  * packet joins its VC a few grants later (lag_push()); without it, at its

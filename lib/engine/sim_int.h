@@ -272,7 +272,7 @@ struct tt_sim {
 	uint32_t *sw_wheel_n;
 	uint32_t W2;
 	/* a bit a switch, for visiting a cycle's switches in the order of
-	 * their records (sim.c's due_in_order(): big networks); all clear
+	 * their records (due_in_order(): big networks); all clear
 	 * between cycles */
 	uint64_t *due;
 
@@ -357,6 +357,35 @@ sim_lport(const tt_sim *sim, int side, int port)
 {
 	return port == TT_PORT_NIC ? sim->np - 1 :
 	    sim->net->local_port[side][port];
+}
+
+/*
+ * Cycle t's list of n switches, rewritten in the order of their records,
+ * each once; returns how many.  On a network larger than the caches the
+ * records of switches visited in turn then share lines, pages and the
+ * memory's open rows, where the order they were scheduled in scatters
+ * them.  The order changes no result (see the top of sim.c), and a
+ * switch listed twice would be skipped the second time anyway: its step
+ * moves its wake-up past t.
+ */
+static inline uint32_t
+due_in_order(tt_sim *sim, uint32_t *list, uint32_t n)
+{
+	uint64_t *due = sim->due;
+	uint32_t i, w, k = 0, nw = (sim->ns + 63) / 64;
+
+	for (i = 0; i < n; i++)
+		due[list[i] >> 6] |= (uint64_t)1 << (list[i] & 63);
+	for (w = 0; w < nw; w++) {
+		uint64_t m = due[w];
+
+		if (m == 0)
+			continue;
+		due[w] = 0;
+		for (; m; m &= m - 1)
+			list[k++] = w * 64 + (uint32_t)__builtin_ctzll(m);
+	}
+	return k;
 }
 
 /*
