@@ -325,6 +325,7 @@ join(tt_sim *sim, uint32_t ds, int din, int pv, uint32_t idx, const int ext)
 	tail_added(sim, ds, din, pv, q, ext);
 }
 
+/* Ask for every line of [p, p + len) (a hint: see PF_AHEAD). */
 static inline void
 pf_range(const void *p, size_t len)
 {

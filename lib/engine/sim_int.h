@@ -360,7 +360,7 @@ sim_lport(const tt_sim *sim, int side, int port)
 }
 
 /*
- * Cycle t's list of n switches, rewritten in the order of their records,
+ * A cycle's list of n switches, rewritten in the order of their records,
  * each once; returns how many.  On a network larger than the caches the
  * records of switches visited in turn then share lines, pages and the
  * memory's open rows, where the order they were scheduled in scatters
