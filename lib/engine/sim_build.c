@@ -684,11 +684,13 @@ sim_wire(const tt_sim *sim, uint32_t g, int o, uint32_t *down, uint8_t *din,
 /*
  * Above this, the switches' state is out of the nearest caches' reach: a
  * hop's records are misses, and the cycle loop prefetches them.  Measured
- * on 3DT D tori at load 0.05 (bench/RESULTS.md): the prefetching loop is
- * as fast at 4.5 MiB (12^3), 1.5x as fast at 10.6 (16^3) and 3.5x at
- * 20.7 (20^3); below 3 MiB it is a little slower.
+ * (bench/RESULTS.md): from 10.6 MiB (3DT 16^3) the prefetching loop was
+ * faster in every case, 1.5x to 3.5x; from 4.5 to 9.1 MiB (12^3, 14^3,
+ * MH3DT(4,4,2,2)) faster at low load and up to 1.2x slower near
+ * saturation, where the records stay in the last-level cache and the
+ * prefetches are only extra work.
  */
-#define SIM_BIG ((uint64_t)4 << 20)
+#define SIM_BIG ((uint64_t)10 << 20)
 
 tt_sim *
 sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,
