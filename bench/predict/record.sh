@@ -155,7 +155,7 @@ ttd_ticks() {
 	for ((n = 0; n < TB_NNODES; n++)); do
 		p=$(tb_ttd_pid $n)
 		[ -r "/proc/$p/stat" ] || continue
-		sum=$((sum + $(tb_ticks "$p" | awk '{print $1 + $2}')))
+		sum=$((sum + $(tb_ticks_sum "$p")))
 	done
 	echo $sum
 }

@@ -371,8 +371,7 @@ lag_push(tt_sim *sim, uint32_t ds, int din, int pv, uint32_t idx,
 		    (size_t)sim->np * sizeof(struct port));
 		__builtin_prefetch(&sim->want[di * (uint64_t)sim->np]);
 		__builtin_prefetch(&sim->sw[ds]);
-		__builtin_prefetch(sim->dco ? (const void *)&sim->rt[ds] :
-		    (const void *)&sim->rtx[ds]);
+		__builtin_prefetch(sim_table_of(sim, ds));
 	}
 }
 
@@ -1153,8 +1152,7 @@ pf_nic(const tt_sim *sim, uint32_t pe)
 	    (size_t)sim->V * sizeof(struct vcq));
 	pf_range(&sim->port[(uint64_t)pe * np], np * sizeof(struct port));
 	pf_range(&sim->want[so * np], np * sizeof(uint32_t));
-	__builtin_prefetch(sim->dco ? (const void *)&sim->rt[pe] :
-	    (const void *)&sim->rtx[pe]);
+	__builtin_prefetch(sim_table_of(sim, pe));
 	__builtin_prefetch(&sim->sw[pe]);
 }
 

@@ -359,6 +359,21 @@ sim_lport(const tt_sim *sim, int side, int port)
 	    sim->net->local_port[side][port];
 }
 
+/* Switch s's routing table, in whichever form it has (sim->dco: struct
+ * sim_rt, else tt_rtable): what prefetching asks for, and the row of
+ * dimension d. */
+static inline const void *
+sim_table_of(const tt_sim *sim, uint32_t s)
+{
+	return sim->dco ? (const void *)&sim->rt[s] : (const void *)&sim->rtx[s];
+}
+
+static inline tt_hop *
+sim_table_row(const tt_sim *sim, uint32_t s, int d)
+{
+	return sim->dco ? sim->rt[s].dim[d] : sim->rtx[s].dim[d];
+}
+
 /*
  * A cycle's list of n switches, rewritten in the order of their records,
  * each once; returns how many.  On a network larger than the caches the

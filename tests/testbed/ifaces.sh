@@ -36,8 +36,6 @@ port_field() {
 	tb_status "$1" 2>/dev/null | jq -r --arg i "$2" ".ports[] | select(.ifname == \$i) | $3"
 }
 port_state() { [ "$(port_field "$1" "$2" '"\(.link) \(.interface)"')" = "$3" ]; }
-# CPU time of a process, in clock ticks (utime + stime).
-cpu_ticks() { tb_ticks "$1" | awk '{print $1 + $2}'; }
 # Every VC of the port granted and whole: nothing held, all of the
 # neighbour's buffer available.
 credits_whole() {
@@ -99,9 +97,9 @@ scenario_iface() {
 	sleep 0.5
 	hz=$(getconf CLK_TCK)
 	tx0=$(port_field $a $ai .tx_frames); cs0=$(port_field $a $ai .credit_frames.sent)
-	t0=$(cpu_ticks "$(tb_ttd_pid $a)")
+	t0=$(tb_ticks_sum "$(tb_ttd_pid $a)")
 	sleep 2
-	t1=$(cpu_ticks "$(tb_ttd_pid $a)")
+	t1=$(tb_ticks_sum "$(tb_ttd_pid $a)")
 	tx1=$(port_field $a $ai .tx_frames); cs1=$(port_field $a $ai .credit_frames.sent)
 	cpu=$(( (t1 - t0) * 1000 / hz ))
 	# an idle ttd with 100 pings/s through it takes a few ms a second;

@@ -307,8 +307,7 @@ test_check_routes_nd(void **state)
 	assert_int_equal(tt_sim_check_routes(sim), 0);
 	for (s = 0; s < net.ncards; s++)
 		for (v = 0; v < k[3]; v++) {
-			tt_hop *h = sim->dco ? &sim->rt[s].dim[3][v] :
-			    &sim->rtx[s].dim[3][v];
+			tt_hop *h = &sim_table_row(sim, s, 3)[v];
 
 			if (h->type == TT_HOP_EXT && h->dim == 3) {
 				h->dim = TT_MAX_DIMS - 1;
@@ -347,8 +346,7 @@ test_rows_shared(void **state)
 	for (d = 0; d < 3; d++) {
 		n = 0;
 		for (s = 0; s < net.ncards; s++) {
-			const tt_hop *row = sim->dco ? sim->rt[s].dim[d] :
-			    sim->rtx[s].dim[d];
+			const tt_hop *row = sim_table_row(sim, s, d);
 
 			for (i = 0; i < n && seen[i] != row; i++)
 				;

@@ -309,6 +309,8 @@ tb_ttd_pid() { eval "echo \${TB_TTD_PID_$1}"; }
 # fields 14 and 15, counted after the name, which may hold spaces; a
 # thread's are in its process's).
 tb_ticks() { sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12, $13}'; }
+# The same, user and system added.
+tb_ticks_sum() { tb_ticks "$1" | awk '{print $1 + $2}'; }
 
 tb_status() { "$TTD" status --control "$(tb_sock $1)" --json; }
 
