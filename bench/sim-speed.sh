@@ -20,7 +20,9 @@
 # 4. The same load per PE (0.05) on three sizes: plain 8x8x8 (512 PEs),
 #    3DT 16x16x16 D (8,192) and 3DT 32x32x32 D (65,536).  Flit-router
 #    traversals per second of the whole command's wall time (set-up and
-#    output included) and peak RSS per PE, median of 3 runs each.
+#    output included) and peak RSS per PE, median of 3 runs each: on one
+#    core (taskset), then as a user runs them, on every core (ttsim run
+#    takes two threads from 2,048 switches, --threads).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 declare -A ir tr
@@ -31,7 +33,8 @@ quick=0 sizes=0
 B=${BASE:-}
 [ -z "$B" ] || [ -x "$B" ] || { echo "bench/sim-speed.sh: BASE=$B is not an executable" >&2; exit 2; }
 [ -x "$T" ] || { echo "bench/sim-speed.sh: build $T first (make)" >&2; exit 2; }
-# one core: the simulator is single-threaded; pinning keeps it off a busy one
+# one core: parts 1-3 measure the engine on one core (ttsim run then takes
+# one thread); pinning keeps it off a busy one
 pin=()
 command -v taskset >/dev/null && pin=(taskset -c "$(($(nproc) - 1))")
 tmp=$(mktemp -d /tmp/ttsim-speed.XXXXXX)
@@ -99,14 +102,15 @@ if [ $sizes -eq 0 ]; then
 	fi
 fi
 
-# size BIN PES ARGS...: median of 3 runs of BIN run ARGS --json; prints
-# traversals/s of the wall time, peak RSS in KiB, and the traversals
+# size BIN PES ARGS...: median of 3 runs of BIN run ARGS --json, under
+# "${on[@]}"; prints traversals/s of the wall time, peak RSS in KiB, and
+# the traversals
 size() {
 	local bin=$1 pes=$2 i t0 t1
 	shift 2
 	for i in 1 2 3; do
 		t0=$(now)
-		/usr/bin/time -f '%M' -o "$tmp/rss" "${pin[@]}" "$bin" run "$@" \
+		/usr/bin/time -f '%M' -o "$tmp/rss" "${on[@]}" "$bin" run "$@" \
 		    --json >"$tmp/size.json"
 		t1=$(now)
 		jq -r --arg w "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" \
@@ -122,6 +126,10 @@ if [ $quick -eq 0 ]; then
 	builds=("$T")
 	[ -n "$B" ] && builds=("$B" "$T")
 	declare -A base8
+	for where in "one core" "every core"; do
+	on=()
+	[ "$where" = "one core" ] && on=("${pin[@]}")
+	echo "   on $where:"
 	for bin in "${builds[@]}"; do
 		for case in "plain 8x8x8|512|--dims 8,8,8 --plain --load 0.05 --warmup 1000 --measure 100000 --seed 1" \
 		    "3DT 16x16x16 D|8192|--dims 16,16,16 --ports D --load 0.05 --warmup 200 --measure 400 --drain 0 --seed 1" \
@@ -135,6 +143,7 @@ if [ $quick -eq 0 ]; then
 			    "$(awk -v a="$tps" -v b="${base8[$bin]}" 'BEGIN {print a / b}')" \
 			    "$((rss / 1024))" "$(awk -v r="$rss" -v p="$pes" 'BEGIN {print r / p}')"
 		done
+	done
 	done
 	echo "   commands: ttsim run --dims 8,8,8 --plain --load 0.05 --warmup 1000 --measure 100000 --seed 1"
 	echo "             ttsim run --dims K,K,K --ports D --load 0.05 --warmup 200 --measure 400 --drain 0 --seed 1"

@@ -1,6 +1,7 @@
 /*
  * ttsim run: one load point of the cycle-accurate model (seed 000 §7).
  */
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,6 +110,17 @@ show_progress(void *ctx, double done)
 	progress_show(ctx, done);
 }
 
+/*
+ * The threads of the run (sim/threads.c).  Measured on 2 cores
+ * (bench/RESULTS.md): at load 0.1, 3DT 12^3 (3,456 switches) ran 1.8
+ * times as fast on two, 16^3 1.5 times, 32^3 about twice; 8^3 (1,024)
+ * gained nothing at load 0.05 for twice the CPU.
+ */
+#define RUN_THREADS_MIN 2048
+#define RUN_THREADS_MIN_S "2048"
+#define RUN_THREADS_AUTO 2
+#define RUN_THREADS_AUTO_S "2"
+
 /* What ttsim run is told. */
 struct runargs {
 	netopts net;
@@ -117,9 +129,10 @@ struct runargs {
 	recordopts rec;
 	int dry;
 	int ranks;
+	int threads;            /* --threads N; 0: not given */
 };
 
-enum { OPT_RUN_DRY = OPT_OWN, OPT_RUN_RANKS };
+enum { OPT_RUN_DRY = OPT_OWN, OPT_RUN_RANKS, OPT_RUN_THREADS };
 
 static const optdef run_flags[] = {
 	OPT_TITLE("planning:"),
@@ -131,6 +144,12 @@ static const optdef run_flags[] = {
 	    "flight)"),
 	OPT_VAL("ranks", OPT_RUN_RANKS, "N", "with --dry-run: the N of mpirun "
 	    "-np N (default 1)"),
+	OPT_TITLE("speed:"),
+	OPT_VAL("threads", OPT_RUN_THREADS, "N", "split the switches over N "
+	    "threads of this process, the partition mpirun uses, with the same "
+	    "results bit for bit (default: the cores this process may use, up "
+	    "to " RUN_THREADS_AUTO_S ", for a network of at least "
+	    RUN_THREADS_MIN_S " switches; 1 below)"),
 	OPT_END
 };
 
@@ -143,6 +162,9 @@ run_take(void *state, const struct optval *v)
 		a->dry = 1;
 		return 0;
 	}
+	if (v->id == OPT_RUN_THREADS)
+		return opt_int(v->cmd, v->flag, v->value, 1,
+		    TTSIM_THREADS_MAX, &a->threads);
 	return opt_int(v->cmd, v->flag, v->value, 1, 1000000, &a->ranks);
 }
 
@@ -250,8 +272,11 @@ run_text(const simpoint *pt, const tt_simparams *p)
 		printf("%.0f to ", pt->warmup_least);
 	printf("%.0f, window %llu), %.0f packets delivered\n", pt->warmup_used,
 	    (unsigned long long)p->measure, pt->delivered);
-	printf("  speed               %.0f cycles/s\n",
+	printf("  speed               %.0f cycles/s",
 	    pt->wall > 0 ? pt->total_cycles / pt->wall : 0);
+	if (pt->threads > 1)
+		printf(" on %d threads", pt->threads);
+	putchar('\n');
 }
 
 static void
@@ -268,6 +293,50 @@ run_deadlock(const simpoint *pt, const tt_simparams *p)
 		fprintf(stderr, "  %s\n", pt->chan[c]);
 }
 
+static int
+run_threads(struct runargs *a)
+{
+	tt_net net;
+	char err[512];
+	uint32_t nodes, ns;
+	int n;
+
+	a->sim.threads = 1;
+	if (ttsim_comm() != NULL || a->rec.dir != NULL) {
+		if (a->threads > 1) {
+			fprintf(stderr, "ttsim run: --threads %d: %s\n",
+			    a->threads, a->rec.dir != NULL ? "--record records "
+			    "from one thread; leave --threads out" : "under "
+			    "mpirun the ranks split the switches already; "
+			    "leave --threads out");
+			return -1;
+		}
+		return 0;
+	}
+	if (tt_net_init(&net, &a->net.spec, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ttsim run: %s\n", err);
+		return -1;
+	}
+	ns = net.ncards;
+	nodes = net.twin ? ns / 2 : ns;
+	tt_net_free(&net);
+	if (a->threads > 0) {
+		if ((uint32_t)a->threads > nodes) {
+			fprintf(stderr, "ttsim run: --threads %d: the network "
+			    "has %u nodes; use at most one thread a node\n",
+			    a->threads, (unsigned)nodes);
+			return -1;
+		}
+		a->sim.threads = a->threads;
+		return 0;
+	}
+	if (ns < RUN_THREADS_MIN)
+		return 0;
+	n = ttsim_threads_default();
+	a->sim.threads = n < RUN_THREADS_AUTO ? n : RUN_THREADS_AUTO;
+	return 0;
+}
+
 int
 cmd_run(int argc, char **argv)
 {
@@ -276,6 +345,16 @@ cmd_run(int argc, char **argv)
 	char label[] = "ttsim run";
 	int r;
 
+	/*
+	 * The engine's arrays are large and mostly touched far less than
+	 * their size (the wheels' lists, the packet pool): mapped, a page
+	 * never touched costs nothing.  glibc raises its threshold for
+	 * mapping when a mapped block is freed (the traffic simpoint_check()
+	 * builds), and arrays below it would come from the heap, where
+	 * calloc() clears every page; fixing it keeps them mapped (peak RSS
+	 * of 3DT 32^3 on two threads 1.3 MB lower).
+	 */
+	(void)mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	memset(&a, 0, sizeof(a));
 	r = run_parse(&a, argc, argv);
 	if (r != OPT_PARSED)
@@ -283,6 +362,8 @@ cmd_run(int argc, char **argv)
 	if (a.dry)
 		return dry_run(&a.sim, &a.net, a.out.json, a.ranks);
 	if (simpoint_check(&a.sim, &a.net.spec, a.sim.load) < 0)
+		return TTSIM_EXIT_USAGE;
+	if (run_threads(&a) < 0)
 		return TTSIM_EXIT_USAGE;
 	simpoint_warn_load(&a.sim, "--load", a.sim.load);
 	r = simpoint_run(&a.sim, &a.net.spec, a.sim.load, &pt, show_progress,

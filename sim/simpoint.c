@@ -414,43 +414,158 @@ point_finish(simpoint *pt, const struct pointacc *pa, int n)
 		pt->saturated = 1;
 }
 
-/* Every seed of the point on sim.  0, or -1 after a message. */
+/*
+ * The threads of a point split over threads share one traffic: its
+ * state is a stream per PE, and each thread asks only about its own
+ * PEs.  Thread 0 builds it, the others wait for it (ts->tr).
+ */
+struct tshare {
+	const tt_sim_comm *comm;
+	tt_traffic **tr;        /* one for all the threads */
+};
+
+/* Whether every thread of ts is ok (each says), and a barrier. */
+static int
+tshare_all(const struct tshare *ts, int ok)
+{
+	uint64_t v = ok ? 1 : 0;
+
+	ts->comm->allreduce(ts->comm->ctx, &v, 1, TT_SIM_MIN);
+	return v == 1;
+}
+
+/* Every seed of the point on sim; ts: the threads' (NULL: not threads).
+ * 0, or -1 after a message. */
 static int
 point_seeds(const simopts *o, tt_sim *sim, const tt_net *net, double load,
-    simpoint *pt, struct seedprog *sp)
+    simpoint *pt, struct seedprog *sp, struct tshare *ts)
 {
 	struct pointacc pa;
 	struct pointpes pp;
 	struct run_record rec;
-	tt_traffic tr;
+	tt_traffic tr, *trp;
 	tt_simresult r;
 	tt_source src;
-	int s, n = o->seeds;
+	int s, n = o->seeds, mine = ts == NULL || ts->comm->rank == 0, ok;
 
 	memset(&pa, 0, sizeof(pa));
 	pt->converged = pt->throughput_converged = 1;
 	pt->warmup_least = -1;
 	for (s = 0; s < n; s++) {
-		if (point_traffic(o, net, &pp, load, o->seed + (uint64_t)s,
-		    &tr) < 0)
+		if (mine) {
+			ok = point_traffic(o, net, &pp, load,
+			    o->seed + (uint64_t)s, &tr) == 0;
+			if (ts != NULL)
+				*ts->tr = &tr;
+		} else
+			ok = 1;
+		if (ts != NULL && !tshare_all(ts, ok)) {
+			if (mine && ok)
+				tt_traffic_free(&tr);
 			return -1;
-		src = tt_traffic_source(&tr);
+		}
+		if (!ok)
+			return -1;
+		trp = ts != NULL ? *ts->tr : &tr;
+		src = tt_traffic_source(trp);
 		sp->seed = s;
 		if (run_record_start(&rec, o, net, sim, &src) < 0) {
 			tt_traffic_free(&tr);
 			return -1;
 		}
 		tt_sim_run(sim, &src, 0, &r, sp->fn ? seed_progress : NULL, sp);
-		tt_traffic_free(&tr);
+		/* no thread asks the traffic any more */
+		if (ts != NULL)
+			(void)tshare_all(ts, 1);
+		if (mine)
+			tt_traffic_free(&tr);
 		if (run_record_finish(&rec, sim, o->cmd) < 0) {
 			tt_simresult_free(&r);
 			return -1;
 		}
-		point_add(pt, &pa, net, &r, tr.seed, n);
+		point_add(pt, &pa, net, &r, trp->seed, n);
 		tt_simresult_free(&r);
 	}
 	point_finish(pt, &pa, n);
 	return 0;
+}
+
+/* One part of a point split over threads (sim/threads.c). */
+struct pointpart {
+	const simopts *o;
+	const tt_net *net;
+	double load;
+	simpoint *pt;
+	struct seedprog *sp;    /* thread 0's; NULL for the others */
+	tt_traffic **tr;        /* the traffic they share */
+	struct timespec *t0;    /* thread 0's: when the parts were built */
+};
+
+static int
+point_part(void *arg, const tt_sim_comm *comm)
+{
+	struct pointpart *pp = arg;
+	struct seedprog quiet;
+	tt_sim *sim = NULL;
+	char err[512];
+	int rc = -1;
+
+	if (pp->sp == NULL) {
+		memset(&quiet, 0, sizeof(quiet));
+		quiet.seeds = pp->o->seeds;
+	}
+	struct tshare ts;
+
+	if (tt_sim_create_part(&sim, pp->net, &pp->o->p, comm, err,
+	    sizeof(err)) < 0) {
+		if (comm->rank == 0)
+			fprintf(stderr, "ttsim %s: %s\n", pp->o->cmd, err);
+		return -1;
+	}
+	/* creating is collective: every part is built */
+	if (pp->t0 != NULL)
+		clock_gettime(CLOCK_MONOTONIC, pp->t0);
+	ts.comm = comm;
+	ts.tr = pp->tr;
+	if (point_seeds(pp->o, sim, pp->net, pp->load, pp->pt,
+	    pp->sp != NULL ? pp->sp : &quiet, &ts) == 0)
+		rc = 0;
+	tt_sim_free(sim);
+	return rc;
+}
+
+/* Every seed of the point on o->threads threads: pt is thread 0's. */
+static int
+point_threads(const simopts *o, double load, simpoint *pt,
+    struct seedprog *sp, struct timespec *t0)
+{
+	struct pointpart part[TTSIM_THREADS_MAX];
+	void *args[TTSIM_THREADS_MAX];
+	tt_traffic *shared = NULL;
+	simpoint *other;
+	int i, n = o->threads, rc;
+
+	if ((other = calloc((size_t)n, sizeof(*other))) == NULL) {
+		fprintf(stderr, "ttsim %s: out of memory\n", o->cmd);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		simpoint *q = i == 0 ? pt : &other[i];
+
+		if (i > 0)
+			*q = *pt;
+		part[i].o = o;
+		part[i].net = &pt->net;
+		part[i].load = load;
+		part[i].pt = q;
+		part[i].sp = i == 0 ? sp : NULL;
+		part[i].tr = &shared;
+		part[i].t0 = i == 0 ? t0 : NULL;
+		args[i] = &part[i];
+	}
+	rc = ttsim_threads_run(n, point_part, args, o->cmd);
+	free(other);
+	return rc;
 }
 
 /*
@@ -482,16 +597,23 @@ simpoint_run(const simopts *o, const tt_netspec *spec, double load,
 	pt->p = o->p;
 	pt->model = o->model;
 	pt->mc = o->mc;
-	if (tt_sim_create_part(&sim, &pt->net, &o->p,
-	    o->whole ? NULL : ttsim_comm(), err,
-	    sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
-		goto out;
+	pt->threads = o->threads > 1 ? o->threads : 1;
+	if (o->threads > 1) {
+		if (point_threads(o, load, pt, &sp, &t0) < 0)
+			goto out;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+	} else {
+		if (tt_sim_create_part(&sim, &pt->net, &o->p,
+		    o->whole ? NULL : ttsim_comm(), err,
+		    sizeof(err)) < 0) {
+			fprintf(stderr, "ttsim %s: %s\n", o->cmd, err);
+			goto out;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		if (point_seeds(o, sim, &pt->net, load, pt, &sp, NULL) < 0)
+			goto out;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (point_seeds(o, sim, &pt->net, load, pt, &sp) < 0)
-		goto out;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
 	pt->wall = (double)(t1.tv_sec - t0.tv_sec) +
 	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	rc = 0;

@@ -314,6 +314,18 @@ typedef struct runner {
 /* Every task: 0, or -1 after a message (a task failed, or the runner). */
 int runner_run(runner *rn);
 
+/*
+ * sim/threads.c: a run's switches split over threads of this process, the
+ * engine's partition over shared memory.  fn runs once in each of n
+ * threads (the caller's is rank 0) with its own args[i] and the
+ * transport; collective, as under MPI.  -1 if any returned nonzero.
+ */
+#define TTSIM_THREADS_MAX 64
+typedef int (*ttsim_thread_fn)(void *arg, const tt_sim_comm *comm);
+int ttsim_threads_run(int n, ttsim_thread_fn fn, void *const *args,
+    const char *cmd);
+int ttsim_threads_default(void);        /* the cores this process may use */
+
 /* sim/simpoint.c: what run and sweep share */
 #define SIMOPTS_MAX_LIST 64
 typedef struct simopts {
@@ -334,6 +346,9 @@ typedef struct simopts {
 	/* under MPI: the point on this rank alone, not split over the
 	 * ranks (a sweep with a point for every rank) */
 	int whole;
+	/* ttsim run --threads: the run's switches split over this many
+	 * threads (1: none) */
+	int threads;
 	const char *cmd;        /* "run" or "sweep", for messages */
 	/* ttsim run --record: NULL, or what to record and the network's
 	 * file (host names, link speed) */
@@ -375,6 +390,7 @@ typedef struct simpoint {
 	double avg_hops, internal_util, cycles, delivered;
 	double undelivered;     /* packets of the window not delivered */
 	double traversals, total_cycles, wall;
+	int threads;            /* it ran on (simopts.threads) */
 	int measured_runs;      /* seeds in which a packet of the window arrived */
 	int saturated, deadlock;
 	int converged;          /* every seed's window passed the steady-state

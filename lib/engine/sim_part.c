@@ -40,9 +40,14 @@ struct msg_dlv {
 struct sim_part {
 	tt_sim_comm comm;
 	uint32_t *first;        /* nranks + 1: first switch of each rank */
-	uint32_t *down_g;       /* ns*np: the far switch of each output, global */
-	uint32_t *up_g;         /* ns*np: global cred[] index (vc 0) feeding
-	                         * each input */
+	/*
+	 * The links to other ranks, boundary of them, in local port order
+	 * (a port is s*np+o): bport[i] is output i's port, bdown[i] the
+	 * switch at its far end (global), bup[i] the cred[] index (global,
+	 * vc 0) of the output feeding the input on the same link (every
+	 * link is a pair of channels, sim_wire()).
+	 */
+	uint32_t *bport, *bdown, *bup;
 	uint64_t boundary;      /* outputs whose far end is another rank's */
 	/* one epoch's traffic: records as they are sent (slog), then packed
 	 * in rank order for the transport (spack); what comes in (rbuf) */
@@ -124,14 +129,14 @@ epoch_bytes(const tt_simparams *p, uint64_t boundary, uint64_t ns,
 
 /* Bytes part_new() allocates besides the buffers of epoch_bytes(). */
 static uint64_t
-part_fixed_bytes(uint64_t ns, int np, int nranks)
+part_fixed_bytes(uint64_t boundary, int nranks)
 {
 	uint64_t R = (uint64_t)nranks;
 	size_t nr;
 	const tt_sim_row *rows = sim_rows(SIM_SET_EPOCH, &nr);
 	uint64_t sync_n = sim_reduce_words(rows, nr);
 
-	return sizeof(struct sim_part) + (R + 1) * 4 + ns * (uint64_t)np * 8 +
+	return sizeof(struct sim_part) + (R + 1) * 4 + boundary * 12 +
 	    2 * R * 8 + R * sizeof(size_t) + (sync_n + R) * 8 + R * (sync_n + R) * 8 +
 	    sim_reduce_words_max() * 8;
 }
@@ -142,14 +147,14 @@ part_memory(const tt_net *net, const tt_simparams *p, int nranks, int rank)
 {
 	tt_sim lay;
 	uint32_t first, end;
-	uint64_t send, recv;
+	uint64_t send, recv, b;
 
 	tt_sim_part(net, nranks, rank, &first, &end);
 	sim_layout_of(&lay, net, p);
-	epoch_bytes(p, boundary_links(&lay, first, end), end - first,
-	    net->ncards, 0, &send, &recv);
+	b = boundary_links(&lay, first, end);
+	epoch_bytes(p, b, end - first, net->ncards, 0, &send, &recv);
 	return sim_memory_switches(net, p, end - first) +
-	    part_fixed_bytes(end - first, lay.np, nranks) + 2 * send + recv;
+	    part_fixed_bytes(b, nranks) + 2 * send + recv;
 }
 
 uint64_t
@@ -216,6 +221,7 @@ part_new(tt_sim *sim, const tt_sim_comm *comm)
 	uint64_t npo = (uint64_t)sim->ns * (uint64_t)sim->np, so;
 	size_t R = (size_t)comm->nranks, nr;
 	const tt_sim_row *rows = sim_rows(SIM_SET_EPOCH, &nr);
+	uint64_t nb;
 	int r;
 
 	if ((sim->part = pt) == NULL)
@@ -223,28 +229,34 @@ part_new(tt_sim *sim, const tt_sim_comm *comm)
 	pt->comm = *comm;
 	pt->sync_n = sim_reduce_words(rows, nr);
 	pt->first = calloc(R + 1, sizeof(uint32_t));
-	pt->down_g = calloc(npo ? npo : 1, sizeof(uint32_t));
-	pt->up_g = calloc(npo ? npo : 1, sizeof(uint32_t));
+	pt->boundary = boundary_links(sim, sim->s0, sim->s0 + sim->ns);
+	pt->bport = calloc(pt->boundary + 1, sizeof(uint32_t));
+	pt->bdown = calloc(pt->boundary + 1, sizeof(uint32_t));
+	pt->bup = calloc(pt->boundary + 1, sizeof(uint32_t));
 	pt->scount = calloc(R, sizeof(uint64_t));
 	pt->rcount = calloc(R, sizeof(uint64_t));
 	pt->at = calloc(R, sizeof(size_t));
 	pt->sync_row = calloc(pt->sync_n + R, sizeof(uint64_t));
 	pt->sync_all = calloc(R * (pt->sync_n + R), sizeof(uint64_t));
 	pt->red = calloc(sim_reduce_words_max(), sizeof(uint64_t));
-	if (!pt->first || !pt->down_g || !pt->up_g || !pt->scount ||
+	if (!pt->first || !pt->bport || !pt->bdown || !pt->bup || !pt->scount ||
 	    !pt->rcount || !pt->at || !pt->sync_row || !pt->sync_all || !pt->red)
 		return -1;
 	for (r = 0; r < comm->nranks; r++)
 		tt_sim_part(sim->net, comm->nranks, r, &pt->first[r],
 		    &pt->first[r + 1]);
-	for (so = 0; so < npo; so++) {
+	for (so = 0, nb = 0; so < npo; so++) {
+		uint32_t down, up;
 		uint8_t din;
 
 		sim_wire(sim, sim->s0 + (uint32_t)(so / (uint64_t)sim->np),
-		    (int)(so % (uint64_t)sim->np), &pt->down_g[so], &din,
-		    &pt->up_g[so]);
+		    (int)(so % (uint64_t)sim->np), &down, &din, &up);
+		if (down >= sim->s0 && down - sim->s0 < sim->ns)
+			continue;
+		pt->bport[nb] = (uint32_t)so;
+		pt->bdown[nb] = down;
+		pt->bup[nb++] = up;
 	}
-	pt->boundary = boundary_links(sim, sim->s0, sim->s0 + sim->ns);
 	return part_buffers(sim, 0);
 }
 
@@ -254,8 +266,9 @@ sim_part_free(struct sim_part *pt)
 	if (pt == NULL)
 		return;
 	free(pt->first);
-	free(pt->down_g);
-	free(pt->up_g);
+	free(pt->bport);
+	free(pt->bdown);
+	free(pt->bup);
 	free(pt->slog);
 	free(pt->spack);
 	free(pt->rbuf);
@@ -376,11 +389,29 @@ log_add(struct sim_part *pt, uint32_t g, const void *rec, size_t n)
 	pt->scount[owner(pt, g)] += n;
 }
 
+/* Port so's place among the links to other ranks (it is one). */
+static uint32_t
+boundary_at(const struct sim_part *pt, uint64_t so)
+{
+	uint32_t lo = 0, hi = (uint32_t)pt->boundary - 1;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (pt->bport[mid] < so)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 void
 sim_part_send_credit(tt_sim *sim, uint64_t si, int v, uint64_t when)
 {
 	struct sim_part *pt = sim->part;
-	struct msg_cred m = {MSG_CRED, pt->up_g[si] + (uint32_t)v, when};
+	struct msg_cred m = {MSG_CRED, pt->bup[boundary_at(pt, si)] +
+	    (uint32_t)v, when};
 
 	log_add(pt, m.idx / (uint32_t)(sim->np * sim->V), &m, sizeof(m));
 }
@@ -393,7 +424,7 @@ sim_part_send_packet(tt_sim *sim, uint64_t so, int pv, const struct pkt *pk)
 
 	memset(&m, 0, sizeof(m));
 	m.kind = MSG_PKT;
-	m.ds = pt->down_g[so];
+	m.ds = pt->bdown[boundary_at(pt, so)];
 	m.din = sim->port[so].down_in;
 	m.pv = (uint8_t)pv;
 	memcpy(m.pk, pk, PKT_WIRE);
