@@ -87,12 +87,21 @@ mpi_alltoallv(void *ctx, const void *send, const uint64_t *scount,
 void
 ttsim_mpi_start(int *argc, char ***argv)
 {
+	MPI_Comm node;
+
 	if (!launched())
 		return;
 	MPI_Init(argc, argv);
 	started = 1;
 	MPI_Comm_rank(MPI_COMM_WORLD, &comm.rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &comm.nranks);
+	/* the ranks on this machine share its caches (the engine's choice
+	 * of its prefetching loop) */
+	if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+	    MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+		MPI_Comm_size(node, &comm.local);
+		MPI_Comm_free(&node);
+	}
 	comm.allgather = mpi_allgather;
 	comm.allreduce = mpi_allreduce;
 	comm.alltoallv = mpi_alltoallv;

@@ -200,6 +200,7 @@ ttsim_threads_run(int n, ttsim_thread_fn fn, void *const *args,
 		t[i].arg = args[i];
 		t[i].comm.rank = i;
 		t[i].comm.nranks = n;
+		t[i].comm.local = n;
 		t[i].comm.ctx = &t[i];
 		t[i].comm.allgather = t_allgather;
 		t[i].comm.allreduce = t_allreduce;

@@ -462,6 +462,10 @@ uint64_t sim_memory_switches(const tt_net *net, const tt_simparams *p,
     uint64_t ns);
 /* The longest epoch of a partitioned run (<= L). */
 uint32_t sim_epoch(const tt_simparams *p);
+/* Whether a part of ns switches takes the prefetching loop (sim->big),
+ * share parts of its size sharing one machine's caches. */
+int sim_big(const tt_net *net, const tt_simparams *p, uint64_t ns,
+    int share);
 /* A simulator of switches [first, end), not yet allocated; NULL if out of
  * memory. */
 tt_sim *sim_new(const tt_net *net, const tt_simparams *p, uint32_t first,

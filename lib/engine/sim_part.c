@@ -310,6 +310,8 @@ tt_sim_create_part(tt_sim **simp, const tt_net *net, const tt_simparams *p,
 		    "nodes: use at most one rank per node", comm->nranks,
 		    net->twin ? net->ncards / 2 : net->ncards);
 	sim = sim_new(net, p, first, end);
+	if (sim != NULL)
+		sim->big = sim_big(net, p, sim->ns, comm->local);
 	ok = sim != NULL && sim_build(sim) == 0 && part_new(sim, comm) == 0;
 	if (sim_part_all_ok(comm, ok, &bad) < 0) {
 		tt_sim_free(sim);

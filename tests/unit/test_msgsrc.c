@@ -350,7 +350,7 @@ static void
 test_reduce_rows(void **state)
 {
 	static const int k44[2] = {4, 4};
-	tt_sim_comm comm = {0, 2, NULL, fake_allgather, fake_allreduce, NULL};
+	tt_sim_comm comm = {0, 2, 0, NULL, fake_allgather, fake_allreduce, NULL};
 	tt_causal_result cr, cmine;
 	tt_motif_result mr, mmine;
 	tt_simparams p;
@@ -427,7 +427,7 @@ test_reduce_chunks(void **state)
 		TT_SIM_ROW(tt_replay_result, last_done, TT_SIM_MAX),
 		TT_SIM_ROW(tt_replay_result, bytes, TT_SIM_SUM),
 	};
-	tt_sim_comm comm = {0, 2, NULL, fake_allgather, fake_allreduce, NULL};
+	tt_sim_comm comm = {0, 2, 0, NULL, fake_allgather, fake_allreduce, NULL};
 	size_t n = sizeof(rows) / sizeof(rows[0]);
 	size_t words = sim_reduce_words(rows, n);
 	tt_replay_result a, b;

@@ -1794,7 +1794,7 @@ static void
 test_memory_part(void **state)
 {
 	static const int k16[3] = {16, 16, 16};
-	tt_sim_comm comm = {0, 2, NULL, fake_allgather, fake_allreduce, NULL};
+	tt_sim_comm comm = {0, 2, 0, NULL, fake_allgather, fake_allreduce, NULL};
 	tt_net net;
 	tt_simparams p;
 	tt_sim *sim;
@@ -1839,7 +1839,7 @@ static void
 test_reduce_replay(void **state)
 {
 	static const int k44[2] = {4, 4};
-	tt_sim_comm comm = {0, 2, NULL, fake_allgather, fake_allreduce, NULL};
+	tt_sim_comm comm = {0, 2, 0, NULL, fake_allgather, fake_allreduce, NULL};
 	tt_replay_result rr, mine;
 	tt_simparams p;
 	tt_net net;
