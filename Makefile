@@ -149,6 +149,11 @@ UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/tests/%)
 UNIT_ASAN = $(UNIT_SRC:tests/unit/%.c=build/tests/asan/%)
 LIB_ASAN_OBJ = $(LIB_SRC:lib/%.c=build/asan/lib/%.o)
+# ttsim under ThreadSanitizer, for its threads (tests/cli/threads.sh);
+# its instrumentation makes GCC see uninitialised values that are not
+TSAN = -fsanitize=thread -Wno-maybe-uninitialized
+LIB_TSAN_OBJ = $(LIB_SRC:lib/%.c=build/tsan/lib/%.o)
+SIM_TSAN_OBJ = $(SIM_SRC:sim/%.c=build/tsan/sim/%.o) build/tsan/sim/mpi-serial.o
 TTD_ASAN_OBJ = $(TTD_SRC:daemon/%.c=build/asan/daemon/%.o) $(XDP_OBJ)
 
 .PHONY: fuzz fuzz-quick
@@ -162,7 +167,7 @@ build/lib/%.o: lib/%.c
 	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(LIB_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # only the OTF2 reader sees libotf2's headers
-build/lib/formats/otf2.o build/asan/lib/formats/otf2.o: ALL_CFLAGS += $(OTF2_DEF) $(OTF2_CFLAGS)
+build/lib/formats/otf2.o build/asan/lib/formats/otf2.o build/tsan/lib/formats/otf2.o: ALL_CFLAGS += $(OTF2_DEF) $(OTF2_CFLAGS)
 
 build/sim/%.o: sim/%.c
 	@mkdir -p $(@D)
@@ -216,6 +221,22 @@ build/asan/daemon/%.o: daemon/%.c
 build/tests/asan/%: tests/unit/%.c $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(SAN) -O1 $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(LIB_LIBS) $(HWLOC_LIBS) $(XDP_LIBS) -lpthread $(CMOCKA_LIBS)
+
+build/tsan/lib/%.o: lib/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(TSAN) $(DEPFLAGS) -c $< -o $@
+
+build/tsan/sim/%.o: sim/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(TSAN) $(DEPFLAGS) -c $< -o $@
+
+# serial: MPI's own threads are none of this test's business
+build/tsan/sim/mpi-serial.o: sim/mpi.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(PRIV_CPPFLAGS) $(TSAN) $(DEPFLAGS) -c $< -o $@
+
+build/tsan/ttsim: $(SIM_TSAN_OBJ) $(LIB_TSAN_OBJ)
+	$(CC) $(CFLAGS) -fsanitize=thread $(LDFLAGS) -o $@ $(SIM_TSAN_OBJ) $(LIB_TSAN_OBJ) $(LIB_LIBS)
 
 # The Wireshark test's sample generator (tests/traces/README.md).
 build/tests/make-frames: tests/traces/make-frames.c build/libtwintorus.a
@@ -318,7 +339,7 @@ fuzz-quick:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=5
 
 # Keep the ASan objects between builds of single tests.
-.SECONDARY: $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(FUZZ_LIB_OBJ)
+.SECONDARY: $(LIB_ASAN_OBJ) $(TTD_ASAN_OBJ) $(FUZZ_LIB_OBJ) $(LIB_TSAN_OBJ) $(SIM_TSAN_OBJ)
 
 # ---- tests ----
 
@@ -339,8 +360,8 @@ unit-asan: $(UNIT_ASAN)
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t || exit 1; done
 
 cli: build/ttsim build/ttd build/tests/make-frames build/tests/tbroute build/tests/tbflood $(MKOTF2) \
-     $(MPITRACE) $(if $(MPITRACE),build/tests/mpihalo build/tests/mpicalls)
-	@for s in tests/cli/*.sh; do [ "$$s" = tests/cli/lib.sh ] && continue; echo "== $$s"; TTSIM=build/ttsim bash $$s || exit 1; done
+     $(MPITRACE) $(if $(MPITRACE),build/tests/mpihalo build/tests/mpicalls) build/tsan/ttsim
+	@for s in tests/cli/*.sh; do [ "$$s" = tests/cli/lib.sh ] && continue; echo "== $$s"; TTSIM=build/ttsim TTSIM_TSAN=build/tsan/ttsim bash $$s || exit 1; done
 
 # Every shipped example config is itself a test: it must load and verify.
 examples: build/ttsim

@@ -483,7 +483,7 @@ point_seeds(const simopts *o, tt_sim *sim, const tt_net *net, double load,
 			tt_simresult_free(&r);
 			return -1;
 		}
-		point_add(pt, &pa, net, &r, trp->seed, n);
+		point_add(pt, &pa, net, &r, o->seed + (uint64_t)s, n);
 		tt_simresult_free(&r);
 	}
 	point_finish(pt, &pa, n);

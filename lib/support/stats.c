@@ -53,6 +53,16 @@ beta_fraction(double a, double b, double x)
 	return f;
 }
 
+/* ln |Gamma(x)| without lgamma()'s write to the global signgam, which
+ * threads running the engine at once would share */
+static double
+lgam(double x)
+{
+	int sign;
+
+	return lgamma_r(x, &sign);
+}
+
 double
 tt_beta_inc(double a, double b, double x)
 {
@@ -63,7 +73,7 @@ tt_beta_inc(double a, double b, double x)
 	if (x == 0 || x == 1)
 		return x;
 	front = exp(a * log(x) + b * log1p(-x) -
-	    (lgamma(a) + lgamma(b) - lgamma(a + b)));
+	    (lgam(a) + lgam(b) - lgam(a + b)));
 	/* the fraction converges on the side of the mean; I_x(a, b) =
 	 * 1 - I_{1-x}(b, a) gives the other */
 	if (x < (a + 1) / (a + b + 2))

@@ -5,7 +5,9 @@
 # on 2 cores, where the planes do not divide); a deadlock and
 # its channels are found the same; the default takes two threads from
 # 2,048 switches and one below; what cannot run on threads is refused
-# with one message.  "wall_s" (seconds of the host) is left out.
+# with one message; and ThreadSanitizer finds no race between the threads
+# (TTSIM_TSAN: a ttsim built with -fsanitize=thread, as make cli does).
+# "wall_s" (seconds of the host) is left out.
 . "$(dirname "$0")/lib.sh"
 BAD_LINES=20
 
@@ -95,6 +97,32 @@ if [ "$(nproc)" -ge 2 ]; then
 	    fi
 else
 	skip "the default" "one core: the default is one thread"
+fi
+
+# ThreadSanitizer over threaded runs (make cli builds build/tsan/ttsim):
+# any race between the threads fails the run with exit 66
+if [ -n "${TTSIM_TSAN:-}" ] && [ -x "$TTSIM_TSAN" ]; then
+	for args in "--dims 5,5,5 --ports A --deadlock bubble --ties random --load 0.5 --seeds 2" \
+	    "--dims 6,6,6 --ports D --traffic flows --flow 0:200 --flow 3:100 --load 0.5 --shape-gbps 1" \
+	    "--dims 4,4,4 --ports D --link-latency 70 --load 0.2"; do
+		for n in 2 3; do
+			# shellcheck disable=SC2086
+			TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$TTSIM_TSAN" run \
+			    --threads "$n" $args --warmup 300 --measure 600 --json \
+			    >/dev/null 2>"$tmp/tsan.err"
+			st=$?
+			if [ "$st" -ne 0 ]; then
+				bad "ThreadSanitizer, $n threads, $args (exit $st)" \
+				    "$(grep -A12 -m1 WARNING "$tmp/tsan.err" || head -5 "$tmp/tsan.err")"
+				continue 2
+			fi
+		done
+		ok "ThreadSanitizer, 2 and 3 threads: $args"
+	done
+elif [ "${CI:-}" = true ]; then
+	bad "ThreadSanitizer" "TTSIM_TSAN is not an executable (make cli builds build/tsan/ttsim)"
+else
+	skip "ThreadSanitizer" "TTSIM_TSAN not given (make cli builds build/tsan/ttsim)"
 fi
 
 refused "--threads 0" "ttsim run: --threads: '0' is not a whole number in 1..64" \
