@@ -112,9 +112,10 @@ show_progress(void *ctx, double done)
 
 /*
  * The threads of the run (sim/threads.c).  Measured on 2 cores
- * (bench/RESULTS.md): at load 0.1, 3DT 12^3 (3,456 switches) ran 1.8
- * times as fast on two, 16^3 1.5 times, 32^3 about twice; 8^3 (1,024)
- * gained nothing at load 0.05 for twice the CPU.
+ * (bench/RESULTS.md), two threads against one: 3DT 12^3 (3,456 switches)
+ * to 32^3 1.2 to 2.1 times as fast at loads 0.05 and 0.3; 3DT 8^3 (1,024)
+ * 1.4 times for twice the CPU, a plain 8^3 (512) no faster at 0.05.  The
+ * default leaves networks below 2,048 switches on one thread.
  */
 #define RUN_THREADS_MIN 2048
 #define RUN_THREADS_MIN_S "2048"
