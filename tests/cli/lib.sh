@@ -77,6 +77,14 @@ full_disk() {
 	yes filler >"$tmp/full/filler" 2>/dev/null
 	return 0
 }
+# json_same NAME A B ERR: whether the JSON files A and B (normalised by the
+# caller) are equal; if not, a failed check NAME showing where they differ
+# and the first lines of ERR (the stderr of B's run)
+json_same() {
+	cmp -s "$2" "$3" && return 0
+	bad "$1" "$(diff <(jq . "$2") <(jq . "$3") | head -12; head -5 "$4")"
+	return 1
+}
 # finish: the summary line; the status is 0 when nothing failed
 finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; }
 

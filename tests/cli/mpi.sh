@@ -36,11 +36,8 @@ same() {
 	for n in 1 2 3 4; do
 		"${MPIRUN[@]}" -np "$n" "$T" "$@" --json 2>"$tmp/mpi.err" | norm >"$tmp/mpi.json"
 		st=${PIPESTATUS[0]}
-		if ! cmp -s "$tmp/serial.json" "$tmp/mpi.json"; then
-			bad "$name: $n ranks (exit $st)" "$(diff <(jq . "$tmp/serial.json") \
-			    <(jq . "$tmp/mpi.json") | head -12; head -5 "$tmp/mpi.err")"
-			return
-		fi
+		json_same "$name: $n ranks (exit $st)" "$tmp/serial.json" \
+		    "$tmp/mpi.json" "$tmp/mpi.err" || return
 	done
 	ok "$name: 1-4 ranks identical"
 }

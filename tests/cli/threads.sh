@@ -24,11 +24,8 @@ same() {
 	for n in 2 3; do
 		"$T" run --threads "$n" "$@" --json 2>"$tmp/n.err" | norm >"$tmp/n.json"
 		st=${PIPESTATUS[0]}
-		if ! cmp -s "$tmp/one.json" "$tmp/n.json"; then
-			bad "$name: $n threads (exit $st)" "$(diff <(jq . "$tmp/one.json") \
-			    <(jq . "$tmp/n.json") | head -12; head -5 "$tmp/n.err")"
-			return
-		fi
+		json_same "$name: $n threads (exit $st)" "$tmp/one.json" \
+		    "$tmp/n.json" "$tmp/n.err" || return
 	done
 	ok "$name: 1, 2, 3 threads identical"
 }
