@@ -469,8 +469,10 @@ point_seeds(const simopts *o, tt_sim *sim, const tt_net *net, double load,
 		trp = ts != NULL ? *ts->tr : &tr;
 		src = tt_traffic_source(trp);
 		sp->seed = s;
+		/* (never on threads: run refuses --record there) */
 		if (run_record_start(&rec, o, net, sim, &src) < 0) {
-			tt_traffic_free(&tr);
+			if (mine)
+				tt_traffic_free(&tr);
 			return -1;
 		}
 		tt_sim_run(sim, &src, 0, &r, sp->fn ? seed_progress : NULL, sp);
@@ -506,6 +508,7 @@ point_part(void *arg, const tt_sim_comm *comm)
 {
 	struct pointpart *pp = arg;
 	struct seedprog quiet;
+	struct tshare ts;
 	tt_sim *sim = NULL;
 	char err[512];
 	int rc = -1;
@@ -514,8 +517,6 @@ point_part(void *arg, const tt_sim_comm *comm)
 		memset(&quiet, 0, sizeof(quiet));
 		quiet.seeds = pp->o->seeds;
 	}
-	struct tshare ts;
-
 	if (tt_sim_create_part(&sim, pp->net, &pp->o->p, comm, err,
 	    sizeof(err)) < 0) {
 		if (comm->rank == 0)
