@@ -56,7 +56,8 @@ typedef struct tt_sim_row {
 typedef struct tt_sim_comm {
 	int rank, nranks;
 	int local;      /* ranks sharing this machine's caches (threads of
-	                 * one process); 0 or 1: this rank alone */
+	                 * one process, MPI ranks on one node); 0 or 1:
+	                 * this rank alone */
 	void *ctx;
 	void (*allgather)(void *ctx, const uint64_t *mine, size_t n,
 	    uint64_t *all);
