@@ -110,18 +110,6 @@ show_progress(void *ctx, double done)
 	progress_show(ctx, done);
 }
 
-/*
- * The threads of the run (sim/threads.c).  Measured on 2 cores
- * (bench/RESULTS.md), two threads against one: 3DT 12^3 (3,456 switches)
- * to 32^3 1.2 to 2.1 times as fast at loads 0.05 and 0.3; 3DT 8^3 (1,024)
- * 1.4 times for twice the CPU, a plain 8^3 (512) no faster at 0.05.  The
- * default leaves networks below 2,048 switches on one thread.
- */
-#define RUN_THREADS_MIN 2048
-#define RUN_THREADS_MIN_S "2048"
-#define RUN_THREADS_AUTO 2
-#define RUN_THREADS_AUTO_S "2"
-
 /* What ttsim run is told. */
 struct runargs {
 	netopts net;
@@ -149,8 +137,8 @@ static const optdef run_flags[] = {
 	OPT_VAL("threads", OPT_RUN_THREADS, "N", "split the switches over N "
 	    "threads of this process, the partition mpirun uses, with the same "
 	    "results bit for bit (default: the cores this process may use, up "
-	    "to " RUN_THREADS_AUTO_S ", for a network of at least "
-	    RUN_THREADS_MIN_S " switches; 1 below)"),
+	    "to " TTSIM_THREADS_DEFAULT_S ", for a network of at least "
+	    TTSIM_THREADS_MIN_SWITCHES_S " switches; 1 below)"),
 	OPT_END
 };
 
@@ -294,14 +282,11 @@ run_deadlock(const simpoint *pt, const tt_simparams *p)
 		fprintf(stderr, "  %s\n", pt->chan[c]);
 }
 
+/* What --threads may be here; how many, simpoint_run() decides from the
+ * network it builds (ttsim_threads_for()).  -1 after a message. */
 static int
 run_threads(struct runargs *a)
 {
-	tt_net net;
-	char err[512];
-	uint32_t nodes, ns;
-	int n;
-
 	a->sim.threads = 1;
 	if (ttsim_comm() != NULL || a->rec.dir != NULL) {
 		if (a->threads > 1) {
@@ -314,27 +299,7 @@ run_threads(struct runargs *a)
 		}
 		return 0;
 	}
-	if (tt_net_init(&net, &a->net.spec, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ttsim run: %s\n", err);
-		return -1;
-	}
-	ns = net.ncards;
-	nodes = net.twin ? ns / 2 : ns;
-	tt_net_free(&net);
-	if (a->threads > 0) {
-		if ((uint32_t)a->threads > nodes) {
-			fprintf(stderr, "ttsim run: --threads %d: the network "
-			    "has %u nodes; use at most one thread a node\n",
-			    a->threads, (unsigned)nodes);
-			return -1;
-		}
-		a->sim.threads = a->threads;
-		return 0;
-	}
-	if (ns < RUN_THREADS_MIN)
-		return 0;
-	n = ttsim_threads_default();
-	a->sim.threads = n < RUN_THREADS_AUTO ? n : RUN_THREADS_AUTO;
+	a->sim.threads = a->threads > 0 ? a->threads : TTSIM_THREADS_AUTO;
 	return 0;
 }
 

@@ -535,16 +535,16 @@ point_part(void *arg, const tt_sim_comm *comm)
 	return rc;
 }
 
-/* Every seed of the point on o->threads threads: pt is thread 0's. */
+/* Every seed of the point on n threads: pt is thread 0's. */
 static int
-point_threads(const simopts *o, double load, simpoint *pt,
+point_threads(const simopts *o, int n, double load, simpoint *pt,
     struct seedprog *sp, struct timespec *t0)
 {
 	struct pointpart part[TTSIM_THREADS_MAX];
 	void *args[TTSIM_THREADS_MAX];
 	tt_traffic *shared = NULL;
 	simpoint *other;
-	int i, n = o->threads, rc;
+	int i, rc;
 
 	if ((other = calloc((size_t)n, sizeof(*other))) == NULL) {
 		fprintf(stderr, "ttsim %s: out of memory\n", o->cmd);
@@ -598,9 +598,11 @@ simpoint_run(const simopts *o, const tt_netspec *spec, double load,
 	pt->p = o->p;
 	pt->model = o->model;
 	pt->mc = o->mc;
-	pt->threads = o->threads > 1 ? o->threads : 1;
-	if (o->threads > 1) {
-		if (point_threads(o, load, pt, &sp, &t0) < 0)
+	if ((pt->threads = ttsim_threads_for(&pt->net, o->threads,
+	    o->cmd)) < 0)
+		goto out;
+	if (pt->threads > 1) {
+		if (point_threads(o, pt->threads, load, pt, &sp, &t0) < 0)
 			goto out;
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 	} else {

@@ -79,7 +79,6 @@ tbar_wait(struct tbar *b)
 
 struct tshared {
 	struct tbar bar;
-	int n;
 	const void *ptr[TTSIM_THREADS_MAX];
 	const uint64_t *cnt[TTSIM_THREADS_MAX];
 };
@@ -94,12 +93,6 @@ struct tthread {
 };
 
 static void
-tsync(struct tshared *sh)
-{
-	tbar_wait(&sh->bar);
-}
-
-static void
 t_allgather(void *ctx, const uint64_t *mine, size_t n, uint64_t *all)
 {
 	struct tthread *t = ctx;
@@ -107,10 +100,10 @@ t_allgather(void *ctx, const uint64_t *mine, size_t n, uint64_t *all)
 	int r;
 
 	sh->ptr[t->comm.rank] = mine;
-	tsync(sh);
-	for (r = 0; r < sh->n; r++)
+	tbar_wait(&sh->bar);
+	for (r = 0; r < t->comm.nranks; r++)
 		memcpy(all + (size_t)r * n, sh->ptr[r], n * sizeof(uint64_t));
-	tsync(sh);
+	tbar_wait(&sh->bar);
 }
 
 static uint64_t
@@ -134,16 +127,16 @@ t_allreduce(void *ctx, uint64_t *v, size_t n, enum tt_sim_op op)
 	int r;
 
 	sh->ptr[t->comm.rank] = v;
-	tsync(sh);
+	tbar_wait(&sh->bar);
 	if (t->comm.rank == 0)
-		for (r = 1; r < sh->n; r++)
+		for (r = 1; r < t->comm.nranks; r++)
 			for (i = 0; i < n; i++)
 				v[i] = combine(v[i],
 				    ((const uint64_t *)sh->ptr[r])[i], op);
-	tsync(sh);
+	tbar_wait(&sh->bar);
 	if (t->comm.rank != 0)
 		memcpy(v, sh->ptr[0], n * sizeof(uint64_t));
-	tsync(sh);
+	tbar_wait(&sh->bar);
 }
 
 static void
@@ -158,8 +151,8 @@ t_alltoallv(void *ctx, const void *send, const uint64_t *scount,
 
 	sh->ptr[me] = send;
 	sh->cnt[me] = scount;
-	tsync(sh);
-	for (q = 0; q < sh->n; q++) {
+	tbar_wait(&sh->bar);
+	for (q = 0; q < t->comm.nranks; q++) {
 		for (so = 0, j = 0; j < me; j++)
 			so += sh->cnt[q][j];
 		if (rcount[q] > 0)
@@ -167,7 +160,7 @@ t_alltoallv(void *ctx, const void *send, const uint64_t *scount,
 			    (const char *)sh->ptr[q] + so, rcount[q]);
 		ro += rcount[q];
 	}
-	tsync(sh);
+	tbar_wait(&sh->bar);
 }
 
 static void *
@@ -190,7 +183,6 @@ ttsim_threads_run(int n, ttsim_thread_fn fn, void *const *args,
 	if (n < 1 || n > TTSIM_THREADS_MAX)
 		return -1;
 	memset(&sh, 0, sizeof(sh));
-	sh.n = n;
 	sh.bar.n = (unsigned)n;
 	sh.bar.spin = n <= ttsim_threads_default() ? SPIN : 0;
 	for (i = 0; i < n; i++) {
@@ -238,4 +230,32 @@ ttsim_threads_default(void)
 	if (n < 1)
 		n = 1;
 	return n > TTSIM_THREADS_MAX ? TTSIM_THREADS_MAX : n;
+}
+
+/*
+ * Measured on 2 cores (bench/RESULTS.md, bench/threads-speed.sh), two
+ * threads against one: 3DT 12^3 (3,456 switches) to 32^3 1.2 to 2.1 times
+ * as fast at loads 0.05 and 0.3; 3DT 8^3 (1,024) 1.4 times for twice the
+ * CPU, a plain 8^3 (512) no faster at 0.05.  The default leaves networks
+ * below TTSIM_THREADS_MIN_SWITCHES on one thread.
+ */
+int
+ttsim_threads_for(const tt_net *net, int asked, const char *cmd)
+{
+	uint32_t ns = net->ncards, nodes = net->twin ? ns / 2 : ns;
+	int n;
+
+	if (asked > 0) {
+		if ((uint32_t)asked > nodes) {
+			fprintf(stderr, "ttsim %s: --threads %d: the network "
+			    "has %u nodes; use at most one thread a node\n",
+			    cmd, asked, (unsigned)nodes);
+			return -1;
+		}
+		return asked;
+	}
+	if (asked != TTSIM_THREADS_AUTO || ns < TTSIM_THREADS_MIN_SWITCHES)
+		return 1;
+	n = ttsim_threads_default();
+	return n < TTSIM_THREADS_DEFAULT ? n : TTSIM_THREADS_DEFAULT;
 }

@@ -325,6 +325,18 @@ typedef int (*ttsim_thread_fn)(void *arg, const tt_sim_comm *comm);
 int ttsim_threads_run(int n, ttsim_thread_fn fn, void *const *args,
     const char *cmd);
 int ttsim_threads_default(void);        /* the cores this process may use */
+/*
+ * The threads a run on net takes: `asked` if more than 0 (-1 after a
+ * message if the network has fewer nodes), TTSIM_THREADS_AUTO for the
+ * default (up to TTSIM_THREADS_DEFAULT of the cores this process may use,
+ * from TTSIM_THREADS_MIN_SWITCHES switches; one below), 1 for 0.
+ */
+#define TTSIM_THREADS_AUTO (-1)
+#define TTSIM_THREADS_DEFAULT 2
+#define TTSIM_THREADS_DEFAULT_S "2"
+#define TTSIM_THREADS_MIN_SWITCHES 2048
+#define TTSIM_THREADS_MIN_SWITCHES_S "2048"
+int ttsim_threads_for(const tt_net *net, int asked, const char *cmd);
 
 /* sim/simpoint.c: what run and sweep share */
 #define SIMOPTS_MAX_LIST 64
@@ -347,7 +359,7 @@ typedef struct simopts {
 	 * ranks (a sweep with a point for every rank) */
 	int whole;
 	/* ttsim run --threads: the run's switches split over this many
-	 * threads (1: none) */
+	 * threads (0 or 1: none; TTSIM_THREADS_AUTO: ttsim_threads_for()) */
 	int threads;
 	const char *cmd;        /* "run" or "sweep", for messages */
 	/* ttsim run --record: NULL, or what to record and the network's
