@@ -35,8 +35,9 @@ run_usage(FILE *f)
  * tt_sim_create() allocates) for the whole network, and for the largest
  * part when `ranks` ranks share it (tt_sim_memory_part(): the parts
  * mpirun -np N would build, runs of whole nodes in id order, i.e. slabs of
- * the last dimension, with their boundary buffers).  The packet pool
- * (tt_sim_memory_packets()) is mapped apart: the most it could take.
+ * the last dimension, with their boundary buffers).  The packet pool and
+ * the timing wheels' lists (tt_sim_memory_packets()) are mapped apart:
+ * the most they could take.
  */
 static int
 dry_run(const simopts *so, const netopts *no, int json, int ranks)
@@ -97,8 +98,9 @@ dry_run(const simopts *so, const netopts *no, int json, int ranks)
 		    (double)total / net.ncards, ranks, ranks > 1 ? "s" : "",
 		    (unsigned long long)most, net.n - 1, per_rank / 1048576.0,
 		    (double)per_rank / (double)most);
-		printf("and for packets up to %.1f MiB, mapped: a run uses what "
-		    "it has in flight at once\n", packets / 1048576.0);
+		printf("and for packets and the timing wheels up to %.1f MiB, "
+		    "mapped: a run uses what it has in flight at once\n",
+		    packets / 1048576.0);
 	}
 	tt_net_free(&net);
 	return TTSIM_EXIT_OK;

@@ -239,8 +239,10 @@ int tt_sim_check(const tt_net *net, const tt_simparams *p, char *err,
 
 /* Bytes tt_sim_create() would allocate for net and p (for planning). */
 uint64_t tt_sim_memory(const tt_net *net, const tt_simparams *p);
-/* Bytes of the packet pool it maps besides: every buffer full.  Only the
- * packets a run has had in flight at once take memory. */
+/* Bytes of the packet pool it maps besides (every buffer full), and of
+ * the timing wheels' lists (every port's credit, every switch's wake-up,
+ * in each cycle's list).  Only the packets a run has had in flight at
+ * once, and what fell due in one cycle, take memory. */
 uint64_t tt_sim_memory_packets(const tt_net *net, const tt_simparams *p);
 
 /* 0 if the simulator's routing tables take tt_route()'s decision (output

@@ -157,13 +157,12 @@ head_route(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
 	    (uint64_t)out];
 	uint64_t e;
 
-	q->out = (uint8_t)out;
-	q->cls = h.vc;
-	q->bubble = h.bubble;
+	pk->out = (uint8_t)out;
+	pk->cls = h.vc;
+	pk->bubble = h.bubble;
 	if (ext && h.type == TT_HOP_T1 &&
 	    sim->t1pv[h.vc][h.via] != T1PV_NONE)
-		q->cls = sim->t1pv[h.vc][h.via] | VCQ_FIXED;
-	q->ready = (uint32_t)pk->ready;
+		pk->cls = sim->t1pv[h.vc][h.via] | VCQ_FIXED;
 	sim->want[si * np + (uint64_t)out] |= 1u << v;
 	/* the earliest this request can go; the output's hint must not be
 	 * later, and an output nobody wanted has no hint yet */
@@ -196,24 +195,32 @@ pool_put(tt_sim *sim, uint32_t idx)
 	sim->pool_free = idx;
 }
 
-/* Packet idx joins the tail of VC q (tail_added() counts it in). */
-static inline void
+/* Packet idx joins the tail of VC q; 1 if it is its head (the VC was
+ * empty: tail_added() routes it). */
+static inline int
 vc_push(tt_sim *sim, struct vcq *q, uint32_t idx)
 {
-	if (q->cnt == 0)
+	struct pkt *hd;
+
+	sim->slot[idx].next = PKT_NONE;
+	if (q->head == PKT_NONE) {
 		q->head = idx;
-	else
-		sim->slot[q->tail].next = idx;
-	q->tail = idx;
+		sim->slot[idx].tail = idx;
+		return 1;
+	}
+	hd = &sim->slot[q->head];
+	sim->slot[hd->tail].next = idx;
+	hd->tail = idx;
+	return 0;
 }
 
-/* The packet just linked at the tail of (s, in, v) is in. */
+/* The packet just linked at the tail of (s, in, v) is in; head: it is
+ * the VC's only one. */
 static inline __attribute__((always_inline)) void
 tail_added(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
-    const int ext)
+    int head, const int ext)
 {
-	q->cnt++;
-	if (q->cnt == 1)
+	if (head)
 		head_route(sim, s, in, v, q, ext);
 }
 
@@ -321,8 +328,7 @@ join(tt_sim *sim, uint32_t ds, int din, int pv, uint32_t idx, const int ext)
 	struct vcq *q = &sim->vcq[((uint64_t)ds * (uint64_t)sim->np +
 	    (uint64_t)din) * (uint64_t)sim->V + (uint64_t)pv];
 
-	vc_push(sim, q, idx);
-	tail_added(sim, ds, din, pv, q, ext);
+	tail_added(sim, ds, din, pv, q, vc_push(sim, q, idx), ext);
 }
 
 /* Ask for every line of [p, p + len) (a hint: see PF_AHEAD). */
@@ -396,7 +402,7 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 	const uint64_t si = (uint64_t)s * np + (uint64_t)in;
 	const uint32_t idx = q->head;
 	struct pkt *pk = &sim->slot[idx];
-	const uint32_t next = pk->next;
+	const uint32_t next = pk->next, tail = pk->tail;
 	const uint64_t f = pk->flits, done = t + f;
 	int moved = 0;
 	uint32_t *w = &sim->want[si * np + (uint64_t)o];
@@ -453,9 +459,10 @@ grant(tt_sim *sim, uint32_t s, int in, int v, int o, int pv, int nvi,
 		moved = 1;
 	}
 	q->head = next;
-	q->cnt--;
-	if (q->cnt > 0)
+	if (next != PKT_NONE) {
+		sim->slot[next].tail = tail;
 		head_route(sim, s, in, v, q, ext);
+	}
 	/* last: listing it may let an earlier grant join a VC of this
 	 * very switch, q among them, which must be whole by then */
 	if (moved) {
@@ -552,15 +559,16 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 		while (vrot) {
 			int v = vstart + __builtin_ctz(vrot), pv = 0;
 			struct vcq *q;
-			int64_t ahead;
+			const struct pkt *hd;
 
 			vrot &= vrot - 1;
 			if (v >= nvi)
 				v -= nvi;
 			q = &sim->vcq[si * V + (uint64_t)v];
-			if ((ahead = vcq_ahead(q->ready, t)) > 0) {
-				if (t + (uint64_t)ahead < next)
-					next = t + (uint64_t)ahead;
+			hd = &sim->slot[q->head];
+			if (hd->ready > t) {
+				if (hd->ready < next)
+					next = hd->ready;
 				continue;
 			}
 			if (!eject) {
@@ -569,7 +577,7 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 				 * (a type-1 lane has just one) */
 				int c;
 
-				pv = q->cls;
+				pv = hd->cls;
 				if (ext && (pv & VCQ_FIXED))
 					pv &= ~VCQ_FIXED;
 				else
@@ -577,14 +585,13 @@ arbitrate(tt_sim *sim, uint32_t s, int o, uint64_t t, const int dist,
 						if (sim->cred[cb + (uint64_t)c] >
 						    sim->cred[cb + (uint64_t)pv])
 							pv = c;
-				if (sim->cred[cb + (uint64_t)pv] < (q->bubble ? 2 : 1)) {
+				if (sim->cred[cb + (uint64_t)pv] < (hd->bubble ? 2 : 1)) {
 					sim->port[so].cwait = 1;  /* apply_credits() wakes o */
 					continue;
 				}
 			}
 			if (ext && sim->bkt != NULL && !eject) {
-				uint64_t w = shape_take(sim, so, t,
-				    sim->slot[q->head].flits);
+				uint64_t w = shape_take(sim, so, t, hd->flits);
 
 				if (w > 0) {
 					/* the bucket is short: ask again
@@ -854,8 +861,7 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t,
 	if (ext && sim->far_pkts) {
 		far_pkt_push(sim, pe, o, best, idx);
 	} else {
-		vc_push(sim, q, idx);
-		tail_added(sim, pe, o, best, q, ext);
+		tail_added(sim, pe, o, best, q, vc_push(sim, q, idx), ext);
 	}
 	nic_fetch(sim, src, pe, t, 0);
 	return 1;
@@ -885,20 +891,25 @@ far_near(tt_sim *sim, uint64_t t, int ext)
 	while (sim->fp_n > 0) {
 		uint32_t idx = sim->fp_head;
 		const struct pkt *pk = &sim->slot[idx];
+		uint32_t ds;
+		int din, pv, head;
 		struct vcq *q;
 
 		if ((int64_t)(pk->ready - t) > (int64_t)J)
 			break;
 		sim->fp_head = pk->next;
 		sim->fp_n--;
-		q = &sim->vcq[((uint64_t)pk->far_ds * (uint64_t)sim->np +
-		    (uint64_t)pk->far_din) * (uint64_t)sim->V +
-		    (uint64_t)pk->far_pv];
-		vc_push(sim, q, idx);
+		/* read before joining: a head's tail is where far_ds was */
+		ds = pk->far_ds;
+		din = pk->far_din;
+		pv = pk->far_pv;
+		q = &sim->vcq[((uint64_t)ds * (uint64_t)sim->np +
+		    (uint64_t)din) * (uint64_t)sim->V + (uint64_t)pv];
+		head = vc_push(sim, q, idx);
 		if (ext)
-			tail_added(sim, pk->far_ds, pk->far_din, pk->far_pv, q, 1);
+			tail_added(sim, ds, din, pv, q, head, 1);
 		else
-			tail_added(sim, pk->far_ds, pk->far_din, pk->far_pv, q, 0);
+			tail_added(sim, ds, din, pv, q, head, 0);
 	}
 	while (sim->fc_n > 0) {
 		uint32_t r = sim->fc_head, b;
@@ -933,26 +944,6 @@ first_due(const tt_sim *sim)
 	return w;
 }
 
-/* Every buffered packet whose ready cycle has passed is ready from t, so
- * that no head's stored cycle falls 2^31 behind (struct vcq). */
-static __attribute__((noinline)) void
-ready_sweep(tt_sim *sim, uint64_t t)
-{
-	uint64_t npv = (uint64_t)sim->ns * (uint64_t)sim->np *
-	    (uint64_t)sim->V, i;
-
-	for (i = 0; i < npv; i++) {
-		struct vcq *q = &sim->vcq[i];
-
-		if (q->cnt > 0 && vcq_ahead(q->ready, t) < 0)
-			q->ready = (uint32_t)t;
-	}
-	/* the pool's free packets too: their ready cycle is never read */
-	for (i = 0; i < sim->pool_top; i++)
-		if (sim->slot[i].ready < t)
-			sim->slot[i].ready = t;
-}
-
 static void
 reset_state(tt_sim *sim)
 {
@@ -968,7 +959,7 @@ reset_state(tt_sim *sim)
 			for (v = 0; v < sim->V; v++) {
 				struct vcq *q = &sim->vcq[so * (uint64_t)sim->V + (uint64_t)v];
 
-				q->cnt = 0;
+				q->head = PKT_NONE;
 				sim->cred[so * (uint64_t)sim->V + (uint64_t)v] =
 				    v < sim->nvc[side][o] ? sim->pcap[side][o] : 0;
 			}
@@ -1188,11 +1179,8 @@ cycle(tt_sim *sim, const tt_source *src, uint64_t t, const int dist,
 	sim->dbatch = sim_batch_at(sim, t + sim->doff);
 	if (ext && sim->fp_n + sim->fc_n > 0)
 		far_near(sim, t, ext);
-	if ((t & (NIC_WHEEL - 1)) == 0) {
+	if ((t & (NIC_WHEEL - 1)) == 0)
 		nic_far_scan(sim);
-		if ((t & (READY_SWEEP - 1)) == 0 && t > 0)
-			ready_sweep(sim, t);
-	}
 	apply_credits(sim, t);
 	nic_wake(sim, t);
 	if (sim->big) {

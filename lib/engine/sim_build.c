@@ -374,9 +374,9 @@ sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 
 	sim_layout_of(&tmp, net, p);
 	npv = ns * (uint64_t)tmp.np * (uint64_t)tmp.V;
-	/* struct port, link_flits, want, and the credit wheel */
-	per_port = sizeof(struct port) + 8 +
-	    4 * (uint64_t)tmp.np + (uint64_t)wheel_size(p) * 4;
+	/* struct port, link_flits and want (the wheels are mapped:
+	 * tt_sim_memory_packets()) */
+	per_port = sizeof(struct port) + 8 + 4 * (uint64_t)tmp.np;
 	/* the shared rows: one per side and digit of each dimension (a
 	 * malloc'd block each, and their index) */
 	for (d = 0; d < net->n; d++) {
@@ -391,8 +391,7 @@ sim_memory_switches(const tt_net *net, const tt_simparams *p, uint64_t ns)
 	    ns * (uint64_t)tmp.np * per_port +
 	    rtab + ns * (sizeof(struct sw) + (sim_dco_ok(net) ?
 	    sizeof(struct sim_rt) : sizeof(tt_rtable)) +
-	    sizeof(struct nic) + 4 + 4 + 4 +
-	    (uint64_t)switch_wheel_size(p) * switch_wheel_size(p) * 4) +
+	    sizeof(struct nic) + 4 + 4 + 4) +
 	    (2 * TT_SIM_BATCHES + 1) * sizeof(struct sim_batch);
 	if (p->shape_rate > 0)
 		total += ns * (uint64_t)tmp.np * sizeof(struct bucket);
@@ -414,9 +413,13 @@ tt_sim_memory_packets(const tt_net *net, const tt_simparams *p)
 
 	sim_layout_of(&tmp, net, p);
 	/* and the far credits' records, mapped the same way: at most one
-	 * per buffer slot (a credit in flight is a slot not free) */
+	 * per buffer slot (a credit in flight is a slot not free); and the
+	 * wheels' lists (sim_alloc()'s wheel_map()) */
 	return pool_packets(&tmp, net->ncards) * (sizeof(struct pkt) +
-	    (far_credits(p) ? sizeof(struct far_cred) : 0));
+	    (far_credits(p) ? sizeof(struct far_cred) : 0)) +
+	    (uint64_t)net->ncards * (uint64_t)tmp.np * wheel_size(p) * 4 +
+	    (uint64_t)net->ncards * switch_wheel_size(p) *
+	    switch_wheel_size(p) * 4;
 }
 
 /* ---- routing rows shared between switches ---- */
@@ -559,18 +562,15 @@ sim_table(tt_sim *sim, uint32_t s)
 void
 tt_sim_free(tt_sim *sim)
 {
-	uint32_t i;
 
 	if (sim == NULL)
 		return;
 	if (sim->wheel != NULL)
-		for (i = 0; i < sim->W; i++)
-			free(sim->wheel[i]);
+		munmap(sim->wheel_map, sim->wheel_len);
 	free(sim->wheel);
 	free(sim->wheel_n);
 	if (sim->sw_wheel != NULL)
-		for (i = 0; i < sim->W2; i++)
-			free(sim->sw_wheel[i]);
+		munmap(sim->sw_wheel_map, sim->sw_wheel_len);
 	free(sim->sw_wheel);
 	free(sim->sw_wheel_n);
 	free(sim->due);
@@ -792,6 +792,35 @@ pool_map(uint64_t n, size_t sz)
 	return p;
 }
 
+/*
+ * The lists of a timing wheel: n lists of room for `each` entries, in one
+ * mapping like the pool's but without huge pages.  A list is filled from
+ * its start and emptied every time round, so the pages in use follow how
+ * much is due in a cycle, which is the traffic's, not the network's;
+ * reserving every list's worst case (every port, every switch) would be
+ * the largest part of a large network's fixed state.
+ */
+static uint32_t **
+wheel_map(uint32_t n, uint64_t each, void **base, size_t *len)
+{
+	uint32_t **l = calloc(n, sizeof(*l)), i;
+	void *p;
+
+	*len = (size_t)n * (size_t)each * sizeof(uint32_t);
+	if (l == NULL)
+		return NULL;
+	p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED) {
+		free(l);
+		return NULL;
+	}
+	*base = p;
+	for (i = 0; i < n; i++)
+		l[i] = (uint32_t *)p + (size_t)i * (size_t)each;
+	return l;
+}
+
 /* As sim_calloc(), on cache-line boundaries (records of a line each). */
 static void *
 sim_calloc_lines(size_t n, size_t sz)
@@ -812,7 +841,6 @@ sim_alloc(tt_sim *sim)
 {
 	uint64_t npo = (uint64_t)sim->ns * (uint64_t)sim->np;
 	uint64_t npv = npo * (uint64_t)sim->V, nslots;
-	uint32_t i;
 
 	nslots = pool_packets(sim, sim->ns);
 	if (nslots >= UINT32_MAX)
@@ -848,34 +876,29 @@ sim_alloc(tt_sim *sim)
 	sim->nic_link = sim_calloc(sim->ns, sizeof(uint32_t));
 	sim->nic_far = sim_calloc(sim->ns, sizeof(uint32_t));
 	sim->due = sim_calloc((sim->ns + 63) / 64, sizeof(uint64_t));
-	sim->sw_wheel = sim_calloc(sim->W2, sizeof(uint32_t *));
+	/* A switch enters one cycle's list once per time it is processed
+	 * before that cycle, and a wake-up is never more than W2 - 1 cycles
+	 * ahead: W2 entries per switch per list are enough. */
+	sim->sw_wheel = wheel_map(sim->W2, (uint64_t)sim->ns * sim->W2,
+	    &sim->sw_wheel_map, &sim->sw_wheel_len);
 	sim->sw_wheel_n = sim_calloc(sim->W2, sizeof(uint32_t));
 	if (sim->sw_wheel == NULL || sim->sw_wheel_n == NULL ||
 	    sim->sw == NULL || sim->due == NULL)
 		return -1;
-	/* A switch enters one cycle's list once per time it is processed
-	 * before that cycle, and a wake-up is never more than W2 - 1 cycles
-	 * ahead: W2 entries per switch per list are enough. */
-	for (i = 0; i < sim->W2; i++)
-		if ((sim->sw_wheel[i] = sim_calloc((size_t)sim->ns * sim->W2,
-		    sizeof(uint32_t))) == NULL)
-			return -1;
 	sim->batch = sim_calloc(TT_SIM_BATCHES + 1, sizeof(*sim->batch));
 	sim->bglob = sim_calloc(TT_SIM_BATCHES, sizeof(*sim->bglob));
 	if (sim->batch == NULL || sim->bglob == NULL)
 		return -1;
-	sim->wheel = sim_calloc(sim->W, sizeof(uint32_t *));
+	/* At most one credit per input port per cycle: a granted input
+	 * port is busy for P >= 1 cycles. */
+	sim->wheel = wheel_map(sim->W, npo, &sim->wheel_map,
+	    &sim->wheel_len);
 	sim->wheel_n = sim_calloc(sim->W, sizeof(uint32_t));
 	if (!sim->vcq || !sim->cred || !sim->port ||
 	    !sim->want || !sim->link_flits || (!sim->rt && !sim->rtx) ||
 	    !sim->nic ||
 	    !sim->active || !sim->nic_bucket || !sim->nic_link || !sim->nic_far || !sim->wheel || !sim->wheel_n)
 		return -1;
-	/* At most one credit per input port per cycle: a granted input
-	 * port is busy for P >= 1 cycles. */
-	for (i = 0; i < sim->W; i++)
-		if ((sim->wheel[i] = sim_calloc(npo, sizeof(uint32_t))) == NULL)
-			return -1;
 	return 0;
 }
 

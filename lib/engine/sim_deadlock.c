@@ -143,11 +143,14 @@ vc_states(const tt_sim *sim)
 	if (st == NULL)
 		return NULL;
 	for (i = 0; i < npv; i++)
-		if (sim->vcq[i].cnt > 0)
+		if (sim->vcq[i].head != PKT_NONE) {
+			const struct pkt *hd = &sim->slot[sim->vcq[i].head];
+
 			st[i] = (uint32_t)(sim->ext &&
-			    (sim->vcq[i].cls & VCQ_FIXED)) << 17 |
-			    1u << 16 | (uint32_t)sim->vcq[i].out << 8 |
-			    (sim->vcq[i].cls & ~VCQ_FIXED);
+			    (hd->cls & VCQ_FIXED)) << 17 |
+			    1u << 16 | (uint32_t)hd->out << 8 |
+			    (hd->cls & ~VCQ_FIXED);
+		}
 	return st;
 }
 

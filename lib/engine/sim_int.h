@@ -39,7 +39,12 @@
 #define PKT_BUBBLE   0x01
 #define PKT_MEASURED 0x02
 
-/* A packet, one cache line: a hop reads and writes it in one miss. */
+/*
+ * A packet, one cache line: a hop reads and writes it in one miss.  The
+ * head of a VC also carries what the arbiters read about it (out, cls,
+ * bubble, set by sim.c's head_route()) and the VC's last packet (tail),
+ * so that a VC's own record is one word (struct vcq).
+ */
 struct pkt {
 	uint64_t gen;       /* generated at the source NIC */
 	uint64_t inj;       /* head left the NIC */
@@ -51,11 +56,20 @@ struct pkt {
 	uint8_t flags;
 	uint32_t tag;       /* the source's, handed back on delivery */
 	uint16_t flits;     /* its length, 1..P (tt_srcpkt.flits) */
-	uint32_t next;      /* the next packet of its VC, of the free list,
-	                     * or of the far list (on a long link) */
-	/* on a long link (sim.c's far_pkt_push()): the VC it joins */
-	uint32_t far_ds;
+	uint8_t out;        /* head: output port (local index) */
+	uint8_t cls;        /* head: VC class on that output; with VCQ_FIXED
+	                     * (ext runs), the one VC it may take (a type-1
+	                     * lane) */
+	uint32_t next;      /* the next packet of its VC (PKT_NONE after
+	                     * the last), of the free list, or of the far
+	                     * list (on a long link) */
+	union {
+		uint32_t far_ds;    /* on a long link (sim.c's
+		                     * far_pkt_push()): the VC it joins */
+		uint32_t tail;      /* head: its VC's last packet */
+	};
 	uint8_t far_din, far_pv;
+	uint8_t bubble;     /* head: enters a ring under bubble */
 	uint64_t dco;       /* with sim->dco: its destination's node
 	                     * coordinates as one word (sim_dco()) */
 } __attribute__((aligned(64)));
@@ -63,41 +77,22 @@ _Static_assert(sizeof(struct pkt) == 64, "struct pkt is a cache line");
 #define PKT_NONE UINT32_MAX
 
 /*
- * An input VC, 16 bytes (four to a cache line).  What the arbiters read
- * about its head packet is kept here, next to the counters, so that
- * arbitration never touches the slots.  The head's ready cycle is kept as
- * its low 32 bits (vcq_ahead()): the sweep every READY_SWEEP cycles
- * (sim.c) raises every buffered packet's ready cycle that has passed to
- * the current one, so a stored cycle is always within 2^31 of now.
- * Raising a cycle that has passed changes nothing: only whether a head is
- * ready, and when it will be if not, is ever read.  A VC holds at most 255
- * packets (check_params() refuses more).
+ * An input VC: its head packet in sim->slot, PKT_NONE when empty.  The
+ * rest of what the arbiters read about the head is in the head itself
+ * (struct pkt), which the prefetching loop asks for a stage after the VC
+ * (sim.c's pf_arbitration()); one word a VC is what lets a network of
+ * millions of switches with many VCs a port fit in memory.  A VC holds
+ * at most 255 packets (check_params() refuses more: a credit count is a
+ * byte).
  */
 struct vcq {
-	uint32_t ready;     /* head: may cross the switch from this cycle */
-	uint32_t head, tail;    /* packets in sim->slot (when cnt > 0) */
-	uint8_t cnt;
-	uint8_t out;        /* head: output port (local index) */
-	uint8_t cls;        /* head: VC class on that output; with VCQ_FIXED
-	                     * (ext runs), the one VC it may take (a type-1
-	                     * lane) */
-	uint8_t bubble;     /* head: enters a ring under bubble */
+	uint32_t head;
 };
-_Static_assert(sizeof(struct vcq) == 16, "struct vcq is a quarter line");
+_Static_assert(sizeof(struct vcq) == 4, "struct vcq is a word");
 _Static_assert(TT_MAX_VCS <= 0x80, "a VC number leaves VCQ_FIXED free");
 #define VCQ_FIXED 0x80
 
 #define VC_MAX_PKTS 255
-/* A power of two, at most 2^30: see struct vcq. */
-#define READY_SWEEP ((uint64_t)1 << 30)
-
-/* The cycle a head stored as q_ready is ready, seen from cycle t: how
- * far ahead of t it is, <= 0 if it is ready. */
-static inline int64_t
-vcq_ahead(uint32_t q_ready, uint64_t t)
-{
-	return (int32_t)(q_ready - (uint32_t)t);
-}
 
 /*
  * A port, as output and as input, in one record of a cache line rather
@@ -249,9 +244,12 @@ struct tt_sim {
 	uint32_t nfar;
 	uint32_t nsleep;        /* NICs in any of these lists */
 
-	uint32_t **wheel;       /* credit returns, by cycle mod W */
+	uint32_t **wheel;       /* credit returns, by cycle mod W, in one
+	                         * mapping (sim_build.c's wheel_map()) */
 	uint32_t *wheel_n;
 	uint32_t W;
+	void *wheel_map, *sw_wheel_map;
+	size_t wheel_len, sw_wheel_len;
 	/*
 	 * Beyond the wheels (sim.c's far lists): credits due W or more
 	 * cycles ahead, in the order they were sent, from records mapped

@@ -78,7 +78,7 @@ rss=$(( $(cat "$tmp/rss") * 1024 ))
     ok "packets: memory follows what is in flight" ||
     bad "packets: memory follows what is in flight" \
     "engine $eng, pool at most $pkts, peak RSS $rss"
-"$T" run --dims 8,8,8 --dry-run | grep -q "packets up to 10.0 MiB" &&
+"$T" run --dims 8,8,8 --dry-run | grep -q "packets and the timing wheels up to 10.4 MiB" &&
     ok "packets: in the text" || bad "packets: in the text"
 
 # errors: one message, exit 2
