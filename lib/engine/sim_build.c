@@ -698,8 +698,8 @@ sim_wire(const tt_sim *sim, uint32_t g, int o, uint32_t *down, uint8_t *din,
  * Whether ns switches' state is out of the caches' reach, when `share`
  * parts of this size run on the cores of one machine: they share its
  * last-level cache, so each has its share of it (threads: 2 parts of
- * 3DT 16^3, 5.3 MiB each as the records were then, ran 1.1 times slower than one part on the
- * loop without prefetching).
+ * 3DT 16^3, 5.3 MiB each as the records were then, ran 1.1 times
+ * slower than one part on the loop without prefetching).
  */
 int
 sim_big(const tt_net *net, const tt_simparams *p, uint64_t ns, int share)
