@@ -63,6 +63,15 @@ for net in "3DT 4x4x4:--dims 4,4,4" "2D 8x8:--dims 8,8 --plain" \
 	done
 done
 
+# the largest network of the seeds, 3D-TESH L = 5 (4,194,304 switches, 16
+# VCs a port), plans its engine within 8 GB (10^9 bytes), the packets and
+# the wheels' lists mapped apart: a VC's record is one word.  At 16 bytes a
+# VC, with the wheels' worst case counted, it was 17.4e9.
+j=$("$T" run --topology tesh:m=2,L=5,q=0 --dry-run --json)
+[ "$(field switches "$j")" = 4194304 ] && [ "$(field bytes_total "$j")" -le 8000000000 ] &&
+    ok "3D-TESH L = 5 within 8 GB" ||
+    bad "3D-TESH L = 5 within 8 GB" "$(jq -c '{switches, bytes_total}' <<<"$j")"
+
 # the packet pool is mapped, not allocated: a run at a low load touches
 # the engine's bytes and the few packets it has in flight, far below the
 # pool's most (when every buffer is full).  A pool allocated whole, or a
