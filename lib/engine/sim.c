@@ -196,7 +196,7 @@ pool_put(tt_sim *sim, uint32_t idx)
 }
 
 /* Packet idx joins the tail of VC q; 1 if it is its head (the VC was
- * empty: tail_added() routes it). */
+ * empty), which the caller then routes (head_route()). */
 static inline int
 vc_push(tt_sim *sim, struct vcq *q, uint32_t idx)
 {
@@ -212,16 +212,6 @@ vc_push(tt_sim *sim, struct vcq *q, uint32_t idx)
 	sim->slot[hd->tail].next = idx;
 	hd->tail = idx;
 	return 0;
-}
-
-/* The packet just linked at the tail of (s, in, v) is in; head: it is
- * the VC's only one. */
-static inline __attribute__((always_inline)) void
-tail_added(tt_sim *sim, uint32_t s, int in, int v, struct vcq *q,
-    int head, const int ext)
-{
-	if (head)
-		head_route(sim, s, in, v, q, ext);
 }
 
 /* A credit due W or more cycles ahead waits in the far list. */
@@ -328,7 +318,8 @@ join(tt_sim *sim, uint32_t ds, int din, int pv, uint32_t idx, const int ext)
 	struct vcq *q = &sim->vcq[((uint64_t)ds * (uint64_t)sim->np +
 	    (uint64_t)din) * (uint64_t)sim->V + (uint64_t)pv];
 
-	tail_added(sim, ds, din, pv, q, vc_push(sim, q, idx), ext);
+	if (vc_push(sim, q, idx))
+		head_route(sim, ds, din, pv, q, ext);
 }
 
 /* Ask for every line of [p, p + len) (a hint: see PF_AHEAD). */
@@ -858,11 +849,10 @@ nic_inject(tt_sim *sim, const tt_source *src, uint32_t pe, uint64_t t,
 	sim->inflight++;
 	sim->res->injected++;
 	sim->last_move = t;
-	if (ext && sim->far_pkts) {
+	if (ext && sim->far_pkts)
 		far_pkt_push(sim, pe, o, best, idx);
-	} else {
-		tail_added(sim, pe, o, best, q, vc_push(sim, q, idx), ext);
-	}
+	else if (vc_push(sim, q, idx))
+		head_route(sim, pe, o, best, q, ext);
 	nic_fetch(sim, src, pe, t, 0);
 	return 1;
 }
@@ -892,7 +882,7 @@ far_near(tt_sim *sim, uint64_t t, int ext)
 		uint32_t idx = sim->fp_head;
 		const struct pkt *pk = &sim->slot[idx];
 		uint32_t ds;
-		int din, pv, head;
+		int din, pv;
 		struct vcq *q;
 
 		if ((int64_t)(pk->ready - t) > (int64_t)J)
@@ -905,11 +895,12 @@ far_near(tt_sim *sim, uint64_t t, int ext)
 		pv = pk->far_pv;
 		q = &sim->vcq[((uint64_t)ds * (uint64_t)sim->np +
 		    (uint64_t)din) * (uint64_t)sim->V + (uint64_t)pv];
-		head = vc_push(sim, q, idx);
+		if (!vc_push(sim, q, idx))
+			continue;
 		if (ext)
-			tail_added(sim, ds, din, pv, q, head, 1);
+			head_route(sim, ds, din, pv, q, 1);
 		else
-			tail_added(sim, ds, din, pv, q, head, 0);
+			head_route(sim, ds, din, pv, q, 0);
 	}
 	while (sim->fc_n > 0) {
 		uint32_t r = sim->fc_head, b;

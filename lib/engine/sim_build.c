@@ -562,7 +562,6 @@ sim_table(tt_sim *sim, uint32_t s)
 void
 tt_sim_free(tt_sim *sim)
 {
-
 	if (sim == NULL)
 		return;
 	if (sim->wheel != NULL)
@@ -783,13 +782,20 @@ sim_calloc(size_t n, size_t sz)
  * use stay at the front and follow the packets in flight.
  */
 static void *
+map_lazy(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void *
 pool_map(uint64_t n, size_t sz)
 {
 	size_t len = (size_t)n * sz;
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
-	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
+	void *p = map_lazy(len);
+
 	advise_huge(p, len);
 	return p;
 }
@@ -811,9 +817,7 @@ wheel_map(uint32_t n, uint64_t each, void **base, size_t *len)
 	*len = (size_t)n * (size_t)each * sizeof(uint32_t);
 	if (l == NULL)
 		return NULL;
-	p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
-	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED) {
+	if ((p = map_lazy(*len)) == NULL) {
 		free(l);
 		return NULL;
 	}
