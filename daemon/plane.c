@@ -10,6 +10,16 @@
  * pushed to the devices at once (AF_XDP: one system call per 32 frames).
  * Every second, the carrier of every port and a hello on each.
  *
+ * While frames stream in, a round that found only a few of them is
+ * followed by a nap of PLANE_NAP_US (ttd_plane_nap), so that the next
+ * round finds more: a lossless neighbour sends only what its credits
+ * allow, so without it ttd keeps catching up on a handful of frames a
+ * round, and pays a poll(), a send system call a port and a credit frame
+ * for each handful, and the neighbour pays a wake-up of ttd for each
+ * frame (bench/RESULTS.md, "the nap").  A round that follows an empty
+ * one never naps: a lone frame, or one exchange at a time, goes through
+ * at once.
+ *
  * By default one loop runs both cards, in loop.c's poll loop; with a
  * thread per card (--threads card, or cards on different NUMA nodes) each
  * card's plane runs in a thread of its own, pinned by hwloc to the CPUs of
@@ -26,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -37,6 +48,10 @@
 #define PLANE_HELLO_MS	1000	/* hellos and link state */
 #define PLANE_IDLE_MS	100	/* longest poll(): the credit sync runs */
 #define PLANE_BUSY_MS	1	/* poll() while a port is busy */
+#define PLANE_NAP_US	20	/* the nap after a small round in a stream */
+#define PLANE_NAP_FRAMES 32	/* a round of fewer frames is small */
+#define PLANE_NAP_STREAK 2	/* rounds in a row with frames: a stream */
+#define PLANE_SLACK_NS	1000	/* timer slack: a nap of 20 us, not 70 */
 
 static uint64_t
 plane_ms(void)
@@ -243,6 +258,8 @@ ttd_plane_init(struct ttd_plane *p, struct ttd_daemon *d, int side)
 	p->d = d;
 	p->side = side;
 	p->efd = -1;
+	/* the nap's timer, here and in the plane threads created after */
+	(void)prctl(PR_SET_TIMERSLACK, PLANE_SLACK_NS, 0, 0, 0);
 	p->nlfd = socket(AF_NETLINK, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
 	    NETLINK_ROUTE);
 	if (p->nlfd < 0)
@@ -365,13 +382,29 @@ plane_port_errors(struct ttd_plane *p)
 		}
 }
 
+/* How long to nap after a round that read got frames, streak counting
+ * the rounds in a row that read any (this one included): PLANE_NAP_US
+ * after a small round in a stream, else 0. */
+int
+ttd_plane_nap(unsigned *streak, int got)
+{
+	if (got <= 0) {
+		*streak = 0;
+		return 0;
+	}
+	if (*streak < PLANE_NAP_STREAK)
+		++*streak;
+	return *streak >= PLANE_NAP_STREAK && got < PLANE_NAP_FRAMES ?
+	    PLANE_NAP_US : 0;
+}
+
 int
 ttd_plane_round(struct ttd_plane *p, const struct pollfd *pfd)
 {
 	struct ttd_daemon *d = p->d;
 	struct plane_rx rx = {d, 0, 0};
 	uint64_t now = plane_ms();
-	int s, i, n = 0, wait = PLANE_IDLE_MS, got = 0, bad = 0;
+	int s, i, n = 0, wait = PLANE_IDLE_MS, got = 0, bad = 0, nap;
 
 	for (s = 0; s < d->nd.ncards; s++)
 		for (i = 0; plane_has(p, s) && i < d->f.sw[s].nports; i++) {
@@ -433,6 +466,11 @@ ttd_plane_round(struct ttd_plane *p, const struct pollfd *pfd)
 	 * rather than sleep and be woken for each */
 	if (got > 0)
 		wait = 0;
+	if ((nap = ttd_plane_nap(&p->streak, got)) > 0 && !bad) {
+		struct timespec ts = {0, nap * 1000L};
+
+		(void)nanosleep(&ts, NULL);
+	}
 	if (p->hello_ms - now < (uint64_t)wait)
 		wait = (int)(p->hello_ms - now);
 	return wait;

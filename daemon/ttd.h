@@ -751,6 +751,7 @@ struct ttd_plane {
 	int efd;                  /* eventfd: the main thread wakes it */
 	int nlfd;                 /* rtnetlink: link changes, at once */
 	uint64_t hello_ms;        /* next hellos and link poll */
+	unsigned streak;          /* rounds in a row that read frames */
 	char cpus[300];           /* where it is pinned; "" if not */
 };
 
@@ -799,6 +800,9 @@ int ttd_plane_pollfds(struct ttd_plane *p, struct pollfd *pfd);
 /* After poll(): receive, route, send, the credits and the timers; the
  * poll() timeout the plane wants next, ms. */
 int ttd_plane_round(struct ttd_plane *p, const struct pollfd *pfd);
+/* The nap (in us) after a round that read got frames; streak counts the
+ * rounds in a row that read any. */
+int ttd_plane_nap(unsigned *streak, int got);
 /* Carrier of every port of the plane's cards, changes logged. */
 void ttd_plane_links(struct ttd_daemon *d, int side);
 /* A thread per card (pinned where hwloc places the card): 0, or -1. */

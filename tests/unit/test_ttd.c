@@ -2415,6 +2415,36 @@ test_credit_refusals_log_rate_limited(void **state)
 }
 
 /*
+ * The data plane's nap: only after a small round in a stream of rounds
+ * that read frames.  A lone frame, or one exchange at a time (a round with
+ * frames, then an empty one), never waits; nor does a full round.
+ */
+static void
+test_plane_nap_only_in_a_stream(void **state)
+{
+	unsigned streak = 0;
+	int i;
+
+	(void)state;
+	assert_int_equal(ttd_plane_nap(&streak, 3), 0);	/* the first */
+	assert_true(ttd_plane_nap(&streak, 3) > 0);	/* a stream */
+	assert_int_equal(ttd_plane_nap(&streak, 64), 0);	/* a full one */
+	assert_true(ttd_plane_nap(&streak, 1) > 0);
+	assert_int_equal(ttd_plane_nap(&streak, 0), 0);	/* it ended */
+	assert_int_equal(streak, 0);
+	/* ping-pong: a frame, an empty round, a frame, ... */
+	for (i = 0; i < 100; i++) {
+		assert_int_equal(ttd_plane_nap(&streak, 1), 0);
+		assert_int_equal(ttd_plane_nap(&streak, 0), 0);
+	}
+	/* a long stream: the count stays bounded, the nap stays */
+	for (i = 0; i < 100000; i++)
+		(void)ttd_plane_nap(&streak, 5);
+	assert_true(ttd_plane_nap(&streak, 5) > 0);
+	assert_int_equal(ttd_plane_nap(&streak, 0), 0);
+}
+
+/*
  * --lossy: no credit needed, no credit frame sent; a full buffer drops,
  * as queue_full on a port and edge_full from a TAP, and the TAP is
  * always read.
@@ -2745,6 +2775,7 @@ main(void)
 		cmocka_unit_test(test_hello_verifies_neighbour),
 		cmocka_unit_test(test_credit_refusals_log_rate_limited),
 		cmocka_unit_test(test_lossy_drops_when_full),
+		cmocka_unit_test(test_plane_nap_only_in_a_stream),
 		cmocka_unit_test(test_buffer_sizes_from_config),
 		cmocka_unit_test(test_capture_rotation),
 		cmocka_unit_test(test_capture_full_disk),
