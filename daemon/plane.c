@@ -10,9 +10,9 @@
  * pushed to the devices at once (AF_XDP: one system call per 32 frames).
  * Every second, the carrier of every port and a hello on each.
  *
- * While frames stream in, a round that found only a few of them is
- * followed by a nap of PLANE_NAP_US (ttd_plane_nap), so that the next
- * round finds more: a lossless neighbour sends only what its credits
+ * While frames stream in over AF_XDP, a round that found only a few of
+ * them is followed by a nap of PLANE_NAP_US (ttd_plane_nap), so that the
+ * next round finds more: a lossless neighbour sends only what its credits
  * allow, so without it ttd keeps catching up on a handful of frames a
  * round, and pays a poll(), a send system call a port and a credit frame
  * for each handful, and the neighbour pays a wake-up of ttd for each
@@ -404,7 +404,8 @@ ttd_plane_round(struct ttd_plane *p, const struct pollfd *pfd)
 	struct ttd_daemon *d = p->d;
 	struct plane_rx rx = {d, 0, 0};
 	uint64_t now = plane_ms();
-	int s, i, n = 0, wait = PLANE_IDLE_MS, got = 0, bad = 0, nap;
+	int s, i, k, n = 0, wait = PLANE_IDLE_MS, got = 0, xdp = 0, bad = 0;
+	int intl = 0, nap;
 
 	for (s = 0; s < d->nd.ncards; s++)
 		for (i = 0; plane_has(p, s) && i < d->f.sw[s].nports; i++) {
@@ -417,8 +418,13 @@ ttd_plane_round(struct ttd_plane *p, const struct pollfd *pfd)
 			    dev->backend == TTD_BACKEND_XDP) {
 				rx.side = s;
 				rx.lport = i;
-				got += ttd_dev_rx(dev, PLANE_BATCH,
-				    plane_rx_cb, &rx);
+				k = ttd_dev_rx(dev, PLANE_BATCH, plane_rx_cb,
+				    &rx);
+				got += k;
+				if (dev->backend == TTD_BACKEND_XDP)
+					xdp += k;
+				if (d->f.sw[s].fp[i].port == TT_PORT_INT)
+					intl += k;
 			}
 			if (ev & (POLLERR | POLLHUP | POLLNVAL))
 				dev->failed = 1;
@@ -466,7 +472,12 @@ ttd_plane_round(struct ttd_plane *p, const struct pollfd *pfd)
 	 * rather than sleep and be woken for each */
 	if (got > 0)
 		wait = 0;
-	if ((nap = ttd_plane_nap(&p->streak, got)) > 0 && !bad) {
+	/* AF_XDP only (with libpcap, a system call a frame, it cost more
+	 * than it saved), and not when frames came over the internal link:
+	 * their credit comes back through this same loop, which then carries
+	 * each frame through both switches and is short of time, not work */
+	if ((nap = ttd_plane_nap(&p->streak, got)) > 0 && xdp > 0 &&
+	    intl == 0 && !bad) {
 		struct timespec ts = {0, nap * 1000L};
 
 		(void)nanosleep(&ts, NULL);
