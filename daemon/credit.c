@@ -26,7 +26,10 @@
  * round of the loop that freed buffer space, on every epoch heard anew,
  * and in any case every TTD_CREDIT_SYNC_NS.  When a link comes back up both ends send
  * theirs at once: frames lost while it was down are given back by the
- * first exchange.
+ * first exchange.  On the internal link, when one loop runs both cards,
+ * the limits of a round go from switch to switch in memory instead
+ * (credit_in_memory()), and frames only on news and every
+ * TTD_CREDIT_SYNC_NS.
  *
  * A credit frame decides how much a card may send, so one taken from
  * anyone else than the neighbour would let the card overrun that
@@ -445,6 +448,48 @@ credit_quiet(struct ttd_fwd *f, struct ttd_sw *sw, int lport, uint64_t now)
 	fp->quiet_warned = 1;
 }
 
+/*
+ * The internal link's credit, when this loop runs both cards: the limits
+ * go straight into the other card's switch, as a credit frame would have
+ * put them, and a frame goes only on news (cred_due) and every
+ * TTD_CREDIT_SYNC_NS.  Only the limits: a frame's `sent`, taken as the
+ * receiver's count, gives back the bytes of frames lost before it, which
+ * only a frame can, behind the data on the link; in memory it would count
+ * frames still on their way as lost.  And only once the other card counts
+ * in our limits' epoch and has taken our frames, so the link's first
+ * exchange, and any after a restart or a link coming back, is by frames
+ * (and verifies the cable).  0 if done, -1 if a frame must go.
+ */
+static int
+credit_in_memory(struct ttd_fwd *f, struct ttd_sw *sw, int lport,
+    uint64_t now)
+{
+	struct ttd_fport *fp = &sw->fp[lport];
+	struct ttd_fport *op;
+	struct ttd_sw *o;
+	int k, v;
+
+	if (fp->port != TT_PORT_INT || f->nd->ncards != 2 || fp->cred_due ||
+	    now - fp->cred_tx_ns >= TTD_CREDIT_SYNC_NS)
+		return -1;
+	o = &f->sw[1 - sw->side];
+	if ((k = credit_int_lport(o)) < 0)
+		return -1;
+	op = &o->fp[k];
+	if (op->link == 0 || !op->granted || fp->peer_epoch != o->epoch ||
+	    op->nvcs != fp->nvcs)
+		return -1;
+	for (v = 0; v < fp->nvcs; v++) {
+		const struct ttd_ibuf *b = &fp->in[v];
+
+		op->oc[v].limit = b->abr + (b->size - b->used);
+		fp->in[v].freed = 0;
+	}
+	o->want |= 1u << k;
+	ttd_fwd_kick(f, o);
+	return 0;
+}
+
 void
 ttd_credit_round(struct ttd_fwd *f, int side, uint64_t now)
 {
@@ -462,8 +507,12 @@ ttd_credit_round(struct ttd_fwd *f, int side, uint64_t now)
 			if (f->o.lossy)
 				continue;
 			credit_quiet(f, sw, i, now);
-			if (fp->link != 0 && credit_due(fp, now))
-				(void)credit_send(f, sw, i, now);
+			if (fp->link == 0 || !credit_due(fp, now))
+				continue;
+			/* one loop, both cards: no thread between them */
+			if (side < 0 && credit_in_memory(f, sw, i, now) == 0)
+				continue;
+			(void)credit_send(f, sw, i, now);
 		}
 	}
 }

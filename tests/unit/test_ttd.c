@@ -1535,6 +1535,8 @@ static struct wire {
 	size_t len[2][WIRE_MAX];
 	int n[2];
 	int lint[2];		/* each card's internal port */
+	int per_card;		/* rounds as a thread per card runs them */
+	int credits[2];		/* credit frames carried from each card */
 } wire;
 
 static int
@@ -1575,8 +1577,10 @@ wire_carry_side(struct fixture *x, int side, int lose_type)
 
 	wire.n[side] = 0;
 	for (i = 0; i < n; i++) {
-		if (wire_type(wire.buf[side][i], wire.len[side][i]) ==
-		    lose_type)
+		int type = wire_type(wire.buf[side][i], wire.len[side][i]);
+
+		wire.credits[side] += type == TT_FRAME_CREDIT;
+		if (type == lose_type)
 			continue;
 		ttd_fwd_port_rx(&x->f, 1 - side, wire.lint[1 - side],
 		    wire.buf[side][i], wire.len[side][i], wire.len[side][i]);
@@ -1584,12 +1588,17 @@ wire_carry_side(struct fixture *x, int side, int lose_type)
 	return n;
 }
 
-/* A round of both cards at time rec.now, then the wire both ways. */
+/* A round of both cards at time rec.now (in one loop, or one card's
+ * after the other's as two threads would), then the wire both ways. */
 static int
 wire_round(struct fixture *x, int lose_type)
 {
-	ttd_fwd_drain(&x->f, -1);
-	ttd_credit_round(&x->f, -1, rec.now);
+	int s;
+
+	for (s = wire.per_card ? 0 : -1; s < (wire.per_card ? 2 : 0); s++) {
+		ttd_fwd_drain(&x->f, s);
+		ttd_credit_round(&x->f, s, rec.now);
+	}
 	return wire_carry_side(x, 0, lose_type) +
 	    wire_carry_side(x, 1, lose_type);
 }
@@ -1706,7 +1715,8 @@ test_credit_held_then_sent(void **state)
 }
 
 /*
- * A lost credit frame: card 0 waits for credit card 1 has sent; card 1's
+ * A lost credit frame (a thread per card: the internal link's credit
+ * travels in frames): card 0 waits for credit card 1 has sent; card 1's
  * next credit frame (the periodic one at the latest) carries the whole
  * state, and card 0 goes on.  A lost data frame: card 1 never holds its
  * bytes; card 0's next credit frame says what it had sent, and card 1
@@ -1721,6 +1731,7 @@ test_credit_lost_frames_recovered(void **state)
 
 	(void)state;
 	wire_fixture(&x);
+	wire.per_card = 1;
 	fp = &x.f.sw[0].fp[wire.lint[0]];
 	read = pe0_sends(&x, 1000);
 	/* the data to card 1; card 1's credit frames lost on the way */
@@ -1754,6 +1765,66 @@ test_credit_lost_frames_recovered(void **state)
 	assert_credits_whole(&x);
 	assert_balance(&x.f);
 	fixture_free(&x);
+}
+
+/*
+ * One loop running both cards: once the first exchange of frames is done,
+ * the internal link's credit goes from switch to switch in memory, and
+ * frames carry it only every TTD_CREDIT_SYNC_NS, when they give back the
+ * bytes of data frames lost on the link.  With the same rounds as a
+ * thread per card, every round that freed space sends a frame.
+ */
+static void
+test_credit_internal_in_memory(void **state)
+{
+	struct fixture x;
+	const struct ttd_fport *fp;
+	int read, per_card, frames, held, i, v;
+	uint64_t now;
+
+	(void)state;
+	for (per_card = 0; per_card < 2; per_card++) {
+		wire_fixture(&x);
+		wire.per_card = per_card;
+		read = pe0_sends(&x, 1000);
+		assert_true(ttd_fwd_queued(&x.f) > 0);
+		frames = wire.credits[1];
+		for (i = 0; i < 50 && (wire.n[0] > 0 || wire.n[1] > 0 ||
+		    ttd_fwd_queued(&x.f) > 0); i++) {
+			wire_round(&x, -1);
+			rec.now += 1000;
+		}
+		frames = wire.credits[1] - frames;
+		assert_int_equal(rec.delivered[1], read);
+		if (per_card)
+			assert_true(frames > 0);
+		else
+			assert_int_equal(frames, 0);
+		wire_settle(&x);
+		assert_credits_whole(&x);
+		/* data frames lost on the link: the periodic frames give
+		 * their bytes back, in one loop too */
+		now = rec.now;
+		memset(&rec, 0, sizeof(rec));
+		rec.now = now + 1000;
+		pe0_sends(&x, 10);
+		assert_int_equal(wire.n[0], 10);
+		wire.n[0] = 0;
+		wire_settle(&x);
+		/* until then their bytes are held */
+		fp = &x.f.sw[0].fp[wire.lint[0]];
+		for (v = held = 0; v < fp->nvcs; v++)
+			held += ttd_credit_available(fp, v) < BUF;
+		assert_int_equal(held, 1);
+		rec.now += TTD_CREDIT_SYNC_NS;
+		wire_settle(&x);
+		rec.now += TTD_CREDIT_SYNC_NS;
+		wire_settle(&x);
+		assert_int_equal(rec.delivered[1], 0);
+		assert_credits_whole(&x);
+		assert_balance(&x.f);
+		fixture_free(&x);
+	}
 }
 
 /*
@@ -2763,6 +2834,7 @@ main(void)
 		cmocka_unit_test(test_hello_log_rate_limited),
 		cmocka_unit_test(test_credit_held_then_sent),
 		cmocka_unit_test(test_credit_lost_frames_recovered),
+		cmocka_unit_test(test_credit_internal_in_memory),
 		cmocka_unit_test(test_credit_link_down_up),
 		cmocka_unit_test(test_credit_neighbour_restart),
 		cmocka_unit_test(test_credit_bubble),
