@@ -119,6 +119,8 @@ extern const unsigned char ttd_xdp_obj[], ttd_xdp_obj_end[];
 #define XDP_HEADROOM	256	/* XDP_PACKET_HEADROOM: kept in front */
 #define XDP_FRAME_MAX	(TTD_XDP_CHUNK - XDP_HEADROOM)
 #define XDP_KICKS	64	/* sendto()s per flush at most */
+#define XDP_RING_MAX	8192	/* receive chunks a port: 32 MiB of UMEM */
+#define XDP_RING_SPARE	64	/* control frames beside the credited */
 #define XDP_BUSY_TRIES	30	/* 100 ms apart: a queue a closed socket held */
 /* Linux 6.17's frames per copy-mode sendto() (32 by default); older
  * kernels refuse the option and keep 32 */
@@ -366,6 +368,18 @@ ttd_xdp_open(struct ttd_dev *d, const char *ifname, uint32_t rx_frames,
 		    XDP_FRAME_MAX - TT_ETH_HLEN - TT_VLAN_HLEN);
 		return -1;
 	}
+	/* a ring that cannot hold every frame the credits let in would
+	 * have the kernel drop inside the lossless torus */
+	if (rx_frames > XDP_RING_MAX - XDP_RING_SPARE) {
+		snprintf(err, errsz, "%s: its neighbour's credits let %u "
+		    "frames be in flight (a frame for every %d bytes of its "
+		    "credits: buffers), more than the %d an AF_XDP receive "
+		    "ring of ttd holds: lower credits: vc_bytes or "
+		    "internal_vc_bytes, or run --backend pcap", ifname,
+		    rx_frames, TTD_CREDIT_MIN,
+		    XDP_RING_MAX - XDP_RING_SPARE);
+		return -1;
+	}
 	x = calloc(1, sizeof(*x));
 	if (x == NULL) {
 		snprintf(err, errsz, "%s: out of memory", ifname);
@@ -376,7 +390,7 @@ ttd_xdp_open(struct ttd_dev *d, const char *ifname, uint32_t rx_frames,
 	x->ifindex = (int)if_nametoindex(ifname);
 	/* every frame the neighbour's credits allow in flight, and the
 	 * control frames beside them */
-	x->nrx = xdp_pow2(rx_frames + 64, 512, 8192);
+	x->nrx = xdp_pow2(rx_frames + XDP_RING_SPARE, 512, XDP_RING_MAX);
 	x->ntx = x->nrx / 2;
 	if (xdp_attach(x, ifname, err, errsz) < 0 ||
 	    xdp_umem(x, ifname, err, errsz) < 0 ||

@@ -78,6 +78,18 @@ else
 	bad memlock "exit $rc: $(cat "$tmp/lock.log")"
 fi
 
+# Credits that let more frames be in flight than a receive ring holds
+# would have the kernel drop in the lossless torus: refused, naming the
+# port and what to change (2 MiB a VC: 8,192 frames of 256 bytes).
+{ cat "$tmp/c.yaml"; echo "credits: {vc_bytes: 2097152, internal_vc_bytes: 2097152}"; } > "$tmp/big.yaml"
+timeout 20 ip netns exec "$ns" "$D" run -c "$tmp/big.yaml" --node a --backend xdp \
+    --control "$tmp/big.sock" --trace-dir "$tmp/tr-big" 2>"$tmp/big.log"; rc=$?
+if [ $rc -eq 69 ] && grep -q "start: --backend xdp: c[01][A-Za-z]*: its neighbour's credits let [0-9]* frames be in flight .* more than the 8128 an AF_XDP receive ring of ttd holds: lower credits: vc_bytes or internal_vc_bytes, or run --backend pcap" "$tmp/big.log"; then
+	ok "credits beyond what a receive ring holds: --backend xdp exits 69 naming the port and the fix"
+else
+	bad big-credits "exit $rc: $(cat "$tmp/big.log")"
+fi
+
 # ---- a PE's frames over AF_XDP, losslessly ----
 ip netns exec "$ns" "$D" run -c "$tmp/c.yaml" --node a --control "$tmp/ttd.sock" --backend xdp --log-level info 2>"$tmp/ttd.log" &
 ttd=$!
