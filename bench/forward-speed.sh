@@ -223,7 +223,7 @@ ttd_stop() { kill -TERM "$TTD_PID"; wait "$TTD_PID" 2>/dev/null; }
 fmt() { awk -v v="$1" 'BEGIN {s = sprintf("%d", v); r = ""; while (length(s) > 3) {r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3)}; print s r}'; }
 
 build_node
-echo "forward-speed: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(uname -r); $REPS runs of $SECS s each, in turns, median"
+echo "forward-speed: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(uname -r); $REPS runs of $SECS s each, in turns (every other repetition in reverse order), median"
 echo "one node (n1 of a 4x4x4 D torus), port MTU $MTU: one card X- -> X+; internal link X- -> c0 -> internal -> c1 -> Z+"
 
 # ---- Linux kernel forwarding: one router; over the internal link, a
@@ -271,16 +271,23 @@ for ((rep = 0; rep < REPS; rep++)); do
 	done
 	[ $rep = 0 ] && lat_kernel=$("$PROBE" latency "$SND" eth0 "$RCV" eth0 "$(mac_of "$NODE" c0Xm)" udp 1000)
 	kernel_teardown
+	# every other repetition the other way round: whichever forwarder
+	# ran first in a repetition ran faster, by up to 18% (RESULTS.md)
+	xorder="spin poll" order=$CONFIGS
+	if [ $((rep % 2)) = 1 ]; then
+		xorder="poll spin"
+		order=$(printf '%s\n' $CONFIGS | tac | tr '\n' ' ')
+	fi
 	if [ -n "$XSKFWD" ]; then
 		for len in 64 1500; do
-			for x in spin poll; do
+			for x in $xorder; do
 				f=; [ $x = poll ] && f=-p
 				xsk_run xsk$x.$len.card $len "torus:0:4:$vc:1" "$RCV" "c0Xm c0Xp" $f
 				xsk_run xsk$x.$len.int $len "torus:0:34:$vc2:1" "$RCV2" "c0Xm c0int c1int c1Zp" $f
 			done
 		done
 	fi
-	for cfg in $CONFIGS; do
+	for cfg in $order; do
 		backend=${cfg%.*} mode=${cfg#*.}
 		flags="--backend $backend"; credits=credits:$(as_of "$SND")
 		[ $mode = lossy ] && { flags="$flags --lossy"; credits=; }
