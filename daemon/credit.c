@@ -353,6 +353,14 @@ ttd_credit_rx(struct ttd_fwd *f, struct ttd_sw *sw, int lport,
 	ttd_fwd_kick(f, sw);
 }
 
+/* The limit an input buffer grants its neighbour: what has arrived, plus
+ * the room left. */
+static uint32_t
+credit_limit(const struct ttd_ibuf *b)
+{
+	return b->abr + (b->size - b->used);
+}
+
 /* Send port lport's credit state: 0, or -1 if the port did not take it
  * (it stays due). */
 static int
@@ -380,7 +388,7 @@ credit_send(struct ttd_fwd *f, struct ttd_sw *sw, int lport, uint64_t now)
 		const struct ttd_ibuf *b = &fp->in[v];
 
 		c.vc[v].sent = fp->oc[v].sent;
-		c.vc[v].limit = b->abr + (b->size - b->used);
+		c.vc[v].limit = credit_limit(b);
 		c.vc[v].buffer = b->size;
 	}
 	memset(&fr, 0, sizeof(fr));
@@ -482,7 +490,7 @@ credit_in_memory(struct ttd_fwd *f, struct ttd_sw *sw, int lport,
 	for (v = 0; v < fp->nvcs; v++) {
 		const struct ttd_ibuf *b = &fp->in[v];
 
-		op->oc[v].limit = b->abr + (b->size - b->used);
+		op->oc[v].limit = credit_limit(b);
 		fp->in[v].freed = 0;
 	}
 	o->want |= 1u << k;
