@@ -256,6 +256,7 @@ struct credit {
 	uint16_t epoch, node_epoch;
 	int nvcs;                   /* the node's, from its credit frames */
 	int granted;                /* its limits count in our epoch */
+	uint32_t least;             /* the least a frame costs at the node */
 	uint32_t sent[TT_CREDIT_MAX_VCS], limit[TT_CREDIT_MAX_VCS];
 	uint32_t seq;
 	uint8_t mac[6];
@@ -393,6 +394,8 @@ credit_poll(int fd, struct credit *c, int answer)
 		c->granted = cr.peer_epoch == c->epoch;
 		for (v = 0; c->granted && v < cr.nvcs; v++)
 			c->limit[v] = cr.vc[v].limit;
+		if (c->granted)
+			c->least = cr.least;
 		if (answer) {
 			/* the frames it sent before this one came before it:
 			 * what comes from now on is counted past its count */
@@ -414,6 +417,7 @@ credit_init(struct credit *c, const uint8_t mac[6])
 
 	memset(c, 0, sizeof(*c));
 	c->epoch = (uint16_t)(getpid() | 1);
+	c->least = TT_CREDIT_MIN_BYTES;
 	memcpy(c->mac, mac, 6);
 	c->node = node;		/* credit_as() set them */
 	c->card = card;
@@ -475,8 +479,7 @@ cmd_flood(char **av, int ac)
 	credit_init(&c, smac);
 	if (use_credits)
 		hello_send(fd, &c);
-	/* what the node counts a frame for (twintorus/frame.h) */
-	cost = len < TT_CREDIT_MIN_BYTES ? TT_CREDIT_MIN_BYTES : (uint32_t)len;
+	cost = (uint32_t)len;
 	end = now_ns() + (uint64_t)(secs * 1e9);
 	while (now_ns() < end) {
 		int n;
@@ -484,6 +487,9 @@ cmd_flood(char **av, int ac)
 		want = BATCH;
 		if (use_credits) {
 			(void)credit_poll(fd, &c, 0);
+			/* what the node counts a frame for: its least, as
+			 * its credit frames say (twintorus/frame.h) */
+			cost = len < c.least ? c.least : (uint32_t)len;
 			/* our count to the node now and then: it takes it as
 			 * its own count of what we sent */
 			if (now_ns() - last_tell > 1000000) {

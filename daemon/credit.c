@@ -88,6 +88,18 @@ ttd_credit_ok(const struct ttd_fwd *f, const struct ttd_fport *fp, int vc,
 	    (bubble ? TTD_FRAME_MAX : 0);
 }
 
+uint32_t
+ttd_credit_least(uint32_t size)
+{
+	uint32_t least = size / TTD_CREDIT_FRAMES +
+	    (size % TTD_CREDIT_FRAMES != 0);
+
+	/* a credit frame carries it in 16 bits: a buffer past 16 MiB
+	 * (more than a credits: section may set) would hold more */
+	return least < TTD_CREDIT_MIN ? TTD_CREDIT_MIN : least > 0xffff ?
+	    0xffff : least;
+}
+
 static uint64_t
 credit_now(const struct ttd_fwd *f)
 {
@@ -197,6 +209,14 @@ credit_check(struct ttd_fwd *f, struct ttd_sw *sw, int lport,
 				    "bytes, outside the %d to %d a credits: "
 				    "section may set", v, buf,
 				    TT_CREDIT_BYTES_MIN, TT_CREDIT_BYTES_MAX);
+			return TTD_DROP_CREDIT_IMPLAUSIBLE;
+		}
+		/* a frame costs at most a whole buffer; on the internal
+		 * link the least is known as the buffer is */
+		if (fp->port == TT_PORT_INT ? c->least !=
+		    ttd_credit_least(buf) : c->least > buf) {
+			snprintf(why, whysz, "VC %d: a least cost of %u bytes "
+			    "a frame, with a buffer of %u", v, c->least, buf);
 			return TTD_DROP_CREDIT_IMPLAUSIBLE;
 		}
 		/* what the limit lets us send beyond what we have sent can
@@ -347,6 +367,7 @@ ttd_credit_rx(struct ttd_fwd *f, struct ttd_sw *sw, int lport,
 	for (v = 0; v < fp->nvcs; v++) {
 		fp->oc[v].limit = c.vc[v].limit;
 		fp->oc[v].peer_buffer = c.vc[v].buffer;
+		fp->oc[v].peer_least = c.least;
 	}
 	fp->granted = 1;
 	sw->want |= 1u << lport;
@@ -384,6 +405,7 @@ credit_send(struct ttd_fwd *f, struct ttd_sw *sw, int lport, uint64_t now)
 	c.epoch = sw->epoch;
 	c.peer_epoch = fp->peer_epoch;
 	c.nvcs = (uint8_t)fp->nvcs;
+	c.least = (uint16_t)fp->in[0].least;	/* one size on a port */
 	for (v = 0; v < fp->nvcs; v++) {
 		const struct ttd_ibuf *b = &fp->in[v];
 

@@ -80,22 +80,29 @@ ttd_fwd_port_name(const struct ttd_fwd *f, int side, int lport, char *buf,
 
 /* ---- input buffers ---- */
 
-/* Credit bytes a frame holds (twintorus/frame.h): its length without any
- * 802.1Q tag, at least TT_CREDIT_MIN_BYTES, the same at both ends. */
+/* Credit bytes a frame of len bytes (twintorus/frame.h: without any
+ * 802.1Q tag) holds in a buffer whose least is least: the same at both
+ * ends, the receiver's least (credit.c). */
 static uint32_t
-fwd_cost(const tt_frame *fr)
+fwd_cost(size_t len, uint32_t least)
 {
-	size_t len = TT_ETH_HLEN + TT_FRAME_HLEN + fr->payload_len;
-
-	return len < TTD_CREDIT_MIN ? TTD_CREDIT_MIN : (uint32_t)len;
+	if (least < TTD_CREDIT_MIN)
+		least = TTD_CREDIT_MIN;	/* a neighbour not heard yet */
+	return len < least ? least : (uint32_t)len;
 }
 
+/* A frame's length as credits count it: fr's, or stored bytes p[0..n). */
+#define FWD_LEN(fr) (TT_ETH_HLEN + TT_FRAME_HLEN + (fr)->payload_len)
+#define FWD_STORED_LEN(p, n) ((n) - ((p)[12] == 0x81 && (p)[13] == 0x00 ? \
+	TT_VLAN_HLEN : 0))
+
 static int
-ibuf_alloc(struct ttd_ibuf *b, uint32_t size)
+ibuf_alloc(struct ttd_ibuf *b, uint32_t size, uint32_t least)
 {
 	memset(b, 0, sizeof(*b));
 	b->size = size;
-	b->qcap = size / TTD_CREDIT_MIN + 2;
+	b->least = least;
+	b->qcap = size / least + 2;
 	/* whole frames in a ring: a frame that does not fit at the end
 	 * leaves a gap shorter than the longest frame; a tag adds 4 bytes
 	 * a frame beyond its credit bytes */
@@ -200,6 +207,7 @@ fwd_send_head(struct ttd_fwd *f, struct ttd_sw *sw, struct ttd_ibuf *b,
 {
 	const uint8_t *frame = b->data + qf->off;
 	struct ttd_fport *fp;
+	uint32_t cost;
 	int x;
 
 	if (o == sw->nports) {
@@ -220,8 +228,9 @@ fwd_send_head(struct ttd_fwd *f, struct ttd_sw *sw, struct ttd_ibuf *b,
 		fwd_pop(sw, b);
 		return 1;
 	}
-	if (!f->o.lossy && !ttd_credit_ok(f, fp, qf->vc, qf->cost,
-	    qf->bubble))
+	cost = fwd_cost(FWD_STORED_LEN(frame, qf->len),
+	    fp->oc[qf->vc].peer_least);
+	if (!f->o.lossy && !ttd_credit_ok(f, fp, qf->vc, cost, qf->bubble))
 		return 0;
 	x = f->io.port_send(f->io.ctx, sw->side, o, frame, qf->len);
 	if (x < 0)
@@ -233,7 +242,7 @@ fwd_send_head(struct ttd_fwd *f, struct ttd_sw *sw, struct ttd_ibuf *b,
 			f->io.trace_port(f->io.ctx, sw->side, o, frame,
 			    qf->len);
 		fp->tx++;
-		fp->oc[qf->vc].sent += qf->cost;
+		fp->oc[qf->vc].sent += cost;
 		sw->cnt.forwarded++;
 	}
 	fwd_pop(sw, b);
@@ -374,13 +383,14 @@ fwd_direct(struct ttd_fwd *f, struct ttd_sw *sw, struct ttd_ibuf *b,
     int o, const tt_frame *out, uint32_t cost, int bubble)
 {
 	struct ttd_fport *fp = &sw->fp[o];
+	uint32_t ocost = fwd_cost(FWD_LEN(out), fp->oc[out->vc].peer_least);
 	uint8_t *p;
 	size_t cap, len;
 	int nv = fwd_in_nvcs(sw, b->in);
 
 	if (f->io.port_buf == NULL || sw->queued != 0 ||
 	    (sw->busy & (1u << o)) ||
-	    (!f->o.lossy && !ttd_credit_ok(f, fp, out->vc, cost, bubble)) ||
+	    (!f->o.lossy && !ttd_credit_ok(f, fp, out->vc, ocost, bubble)) ||
 	    (p = f->io.port_buf(f->io.ctx, sw->side, o, &cap)) == NULL)
 		return 0;
 	len = tt_frame_encode(out, p, cap);
@@ -392,7 +402,7 @@ fwd_direct(struct ttd_fwd *f, struct ttd_sw *sw, struct ttd_ibuf *b,
 	if (f->io.trace_port != NULL)
 		f->io.trace_port(f->io.ctx, sw->side, o, p, len);
 	fp->tx++;
-	fp->oc[out->vc].sent += cost;
+	fp->oc[out->vc].sent += ocost;
 	sw->cnt.forwarded++;
 	b->freed += cost;
 	sw->rr[o] = (uint8_t)(b->in + 1 == sw->nports + 1 ? 0 : b->in + 1);
@@ -410,7 +420,7 @@ fwd_admit(struct ttd_fwd *f, struct ttd_sw *sw, int in, int vc,
     const tt_frame *fr, int in_port)
 {
 	struct ttd_ibuf *b = fwd_in(sw, in, vc);
-	uint32_t cost = fwd_cost(fr);
+	uint32_t cost = fwd_cost(FWD_LEN(fr), b->least);
 	struct ttd_qframe *qf;
 	tt_frame out = *fr;
 	tt_hop hop;
@@ -670,7 +680,7 @@ fwd_card_init(struct ttd_fwd *f, int s, char *err, size_t errsz)
 		snprintf(err, errsz, "out of memory for the routing table");
 		return -1;
 	}
-	if (ibuf_alloc(&sw->pe_in, f->o.pe_bytes) < 0)
+	if (ibuf_alloc(&sw->pe_in, f->o.pe_bytes, TTD_CREDIT_MIN) < 0)
 		goto nomem;
 	sw->pe_in.in = (uint8_t)c->nports;
 	for (i = 0; i < c->nports; i++) {
@@ -686,8 +696,11 @@ fwd_card_init(struct ttd_fwd *f, int s, char *err, size_t errsz)
 		if (fp->in == NULL)
 			goto nomem;
 		for (v = 0; v < fp->nvcs; v++) {
-			if (ibuf_alloc(&fp->in[v], fp->port == TT_PORT_INT ?
-			    f->o.int_vc_bytes : f->o.vc_bytes) < 0)
+			uint32_t size = fp->port == TT_PORT_INT ?
+			    f->o.int_vc_bytes : f->o.vc_bytes;
+
+			if (ibuf_alloc(&fp->in[v], size,
+			    ttd_credit_least(size)) < 0)
 				goto nomem;
 			fp->in[v].in = (uint8_t)i;
 			fp->in[v].vc = (uint8_t)v;

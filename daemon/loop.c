@@ -294,7 +294,7 @@ loop_load(struct ttd_daemon *d, char *err, size_t errsz)
 }
 
 /* Frames the neighbour may have in flight towards a port: its credits,
- * at TTD_CREDIT_MIN bytes a frame (an AF_XDP receive ring takes them). */
+ * at the buffers' least a frame (an AF_XDP receive ring takes them). */
 static uint32_t
 loop_rx_frames(const struct ttd_daemon *d, int s, int i)
 {
@@ -303,7 +303,7 @@ loop_rx_frames(const struct ttd_daemon *d, int s, int i)
 	int v;
 
 	for (v = 0; v < fp->nvcs; v++)
-		n += fp->in[v].size / TTD_CREDIT_MIN;
+		n += fp->in[v].size / fp->in[v].least;
 	return n;
 }
 

@@ -79,9 +79,10 @@ status_json_credits(const struct ttd_fport *p, FILE *fp)
 			fprintf(fp, "null");
 		else
 			fprintf(fp, "%lld", (long long)a);
-		fprintf(fp, ", \"peer_buffer\": %u, \"buffer\": %u, \"held\": "
-		    "%u, \"frames\": %u}", p->oc[v].peer_buffer, b->size,
-		    b->used, b->qn);
+		fprintf(fp, ", \"peer_buffer\": %u, \"peer_least\": %u, "
+		    "\"buffer\": %u, \"least\": %u, \"held\": %u, "
+		    "\"frames\": %u}", p->oc[v].peer_buffer,
+		    p->oc[v].peer_least, b->size, b->least, b->used, b->qn);
 	}
 	fprintf(fp, "], \"credit_frames\": {\"sent\": %u, \"heard\": %llu, "
 	    "\"lost\": %llu, \"refused\": %llu}", p->cred_seq,

@@ -280,15 +280,19 @@ struct ttd_loglimit {
 	uint64_t suppressed;      /* not logged in it */
 };
 
-/* Credits: a frame holds at least TTD_CREDIT_MIN bytes of a buffer (so
- * that a buffer of B bytes holds at most B / 256 frames: what the kernel's
- * receive rings are sized for).  A buffer is TTD_BUFFER_DEFAULT bytes a
- * VC unless the config or the model says more: a window of 44 frames of
- * 1,500 bytes, which keeps a link busy while its credits come back.
+/* Credits: a frame holds at least its buffer's least of it: size /
+ * TTD_CREDIT_FRAMES bytes, never below TTD_CREDIT_MIN (so that a port's
+ * buffer holds at most TTD_CREDIT_FRAMES frames a VC, and a PE's at most
+ * its size / TTD_CREDIT_MIN: what the kernel's receive rings are sized
+ * for; ttd_credit_least()).  The credit frames of a port tell its
+ * neighbour that least.  A buffer is TTD_BUFFER_DEFAULT bytes a VC unless
+ * the config or the model says more: a window of 44 frames of 1,500
+ * bytes, which keeps a link busy while its credits come back.
  * Every port's whole credit state is sent every TTD_CREDIT_SYNC_NS, which
  * bounds how long a lost credit frame holds anything up; a neighbour
  * silent for TTD_CREDIT_QUIET_NS while the link is up is logged. */
 #define TTD_CREDIT_MIN       TT_CREDIT_MIN_BYTES
+#define TTD_CREDIT_FRAMES    256
 #define TTD_BUFFER_DEFAULT   65536
 #define TTD_CREDIT_SYNC_NS   100000000ull
 #define TTD_CREDIT_QUIET_NS  3000000000ull
@@ -324,6 +328,7 @@ struct ttd_ibuf {
 	struct ttd_qframe *q;
 	uint32_t qcap, qhead, qn;
 	uint32_t size;            /* credit bytes the upstream may fill */
+	uint32_t least;           /* the least credit a frame holds in it */
 	uint32_t used;            /* credit bytes the frames hold */
 	uint32_t abr;             /* bytes received, in the upstream's count
 	                             of bytes sent (mod 2^32): credit.c */
@@ -336,6 +341,7 @@ struct ttd_ocred {
 	uint32_t sent;            /* bytes sent this epoch (mod 2^32) */
 	uint32_t limit;           /* send while sent stays within it */
 	uint32_t peer_buffer;     /* the neighbour's buffer (0: not heard) */
+	uint32_t peer_least;      /* the least a frame costs there */
 };
 
 /* One local port of a card. */
@@ -476,6 +482,8 @@ void ttd_credit_round(struct ttd_fwd *f, int side, uint64_t now);
 /* Bytes the neighbour lets output (lport, vc) send now; -1 if it has not
  * granted any in our epoch.  Never more than the buffer it said it has. */
 int64_t ttd_credit_available(const struct ttd_fport *fp, int vc);
+/* The least credit a frame holds in a port's buffer of size bytes. */
+uint32_t ttd_credit_least(uint32_t size);
 /* The card at the other end of card side's port lport, and whether a
  * neighbour is verified there (its MAC address into mac, if not NULL). */
 uint32_t ttd_credit_peer(const struct ttd_fwd *f, int side, int lport,

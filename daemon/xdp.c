@@ -372,11 +372,9 @@ ttd_xdp_open(struct ttd_dev *d, const char *ifname, uint32_t rx_frames,
 	 * have the kernel drop inside the lossless torus */
 	if (rx_frames > XDP_RING_MAX - XDP_RING_SPARE) {
 		snprintf(err, errsz, "%s: its neighbour's credits let %u "
-		    "frames be in flight (a frame for every %d bytes of its "
-		    "credits: buffers), more than the %d an AF_XDP receive "
-		    "ring of ttd holds: lower credits: vc_bytes or "
-		    "internal_vc_bytes, or run --backend pcap", ifname,
-		    rx_frames, TTD_CREDIT_MIN,
+		    "frames be in flight (%d a VC), more than the %d an "
+		    "AF_XDP receive ring of ttd holds: run --backend pcap",
+		    ifname, rx_frames, TTD_CREDIT_FRAMES,
 		    XDP_RING_MAX - XDP_RING_SPARE);
 		return -1;
 	}

@@ -98,7 +98,11 @@ typedef struct tt_hello {
  *        2     2  peer epoch: the receiver's epoch that the limits below
  *                 count in (0: none heard yet, the limits mean nothing)
  *        4     1  VCs that follow, 1..TT_CREDIT_MAX_VCS
- *        5     3  reserved, sent as 0 (a body with any set is refused)
+ *        5     2  least: the credit bytes a frame holds at least in the
+ *                 sender's input buffers on this link, so the most
+ *                 frames they hold (0: TT_CREDIT_MIN_BYTES, which ttd
+ *                 before this field understood; else 256 or more)
+ *        7     1  reserved, sent as 0 (a body with it set is refused)
  *        8  12*n  per VC v = 0, 1, ...: sent u32 (bytes the sender has
  *                 sent on v this epoch, modulo 2^32), limit u32 (the
  *                 receiver of this frame may send on v until its own
@@ -112,9 +116,10 @@ typedef struct tt_hello {
 /* What a frame counts for, in the bytes credits count: its length from the
  * destination MAC to the end of what it carries, without any 802.1Q tag
  * (a NIC may strip one on the way in) and without the FCS, and at least
- * TT_CREDIT_MIN_BYTES (so that a buffer of B bytes holds at most
- * B / TT_CREDIT_MIN_BYTES frames, what a receiver sizes its rings for).
- * Both ends of a link must count alike. */
+ * the receiver's least (its credit frames say it; never below
+ * TT_CREDIT_MIN_BYTES), so that a buffer of B bytes holds at most
+ * B / least frames, what a receiver sizes its rings for.  Both ends of a
+ * link count alike: the sender charges what the receiver says. */
 #define TT_CREDIT_MIN_BYTES 256
 #define TT_CREDIT_HLEN      8
 #define TT_CREDIT_VC_LEN    12
@@ -127,6 +132,7 @@ typedef struct tt_credit {
 	uint16_t epoch, peer_epoch;
 	uint8_t nvcs;
 	tt_credit_vc vc[TT_CREDIT_MAX_VCS];
+	uint16_t least;           /* decoded: TT_CREDIT_MIN_BYTES for 0 */
 } tt_credit;
 
 /* Bytes in front of the payload: Ethernet (+ tag) + torus header. */

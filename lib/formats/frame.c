@@ -181,7 +181,10 @@ tt_credit_encode(const tt_credit *c, uint8_t *out, size_t outsz)
 	put16(out, c->epoch);
 	put16(out + 2, c->peer_epoch);
 	out[4] = c->nvcs;
-	memset(out + 5, 0, 3);
+	/* the least most receivers have goes as 0, which ttd before the
+	 * field takes */
+	put16(out + 5, c->least == TT_CREDIT_MIN_BYTES ? 0 : c->least);
+	out[7] = 0;
 	for (v = 0, p = out + TT_CREDIT_HLEN; v < c->nvcs; v++,
 	    p += TT_CREDIT_VC_LEN) {
 		put32(p, c->vc[v].sent);
@@ -211,9 +214,15 @@ tt_credit_decode(tt_credit *c, const uint8_t *buf, size_t len, char *err,
 	if (c->nvcs < 1 || c->nvcs > TT_CREDIT_MAX_VCS)
 		return tt_errf(err, errsz, "credit frame for %u VCs (1 to %d)",
 		    c->nvcs, TT_CREDIT_MAX_VCS);
-	if (buf[5] != 0 || buf[6] != 0 || buf[7] != 0)
-		return tt_errf(err, errsz, "credit frame with reserved bytes "
-		    "%02x %02x %02x (sent as 0)", buf[5], buf[6], buf[7]);
+	c->least = get16(buf + 5);
+	if (c->least == 0)
+		c->least = TT_CREDIT_MIN_BYTES;
+	else if (c->least < TT_CREDIT_MIN_BYTES)
+		return tt_errf(err, errsz, "credit frame with least cost %u "
+		    "(0 or %d to 65535)", c->least, TT_CREDIT_MIN_BYTES);
+	if (buf[7] != 0)
+		return tt_errf(err, errsz, "credit frame with reserved byte "
+		    "%02x (sent as 0)", buf[7]);
 	want = TT_CREDIT_HLEN + (size_t)c->nvcs * TT_CREDIT_VC_LEN;
 	if (len < want)
 		return tt_errf(err, errsz, "credit body cut at %zu of %zu "

@@ -150,7 +150,7 @@ shown=$(tsh -r frames.pcap -Y 'vlan.priority == 2 && twintorus.vc == 2' -T field
 if tsh -r frames.pcap -Y 'twintorus.type == 2' -T fields -E separator=/t -E aggregator=, \
     -e frame.number -e twintorus.credit.epoch -e twintorus.credit.peer_epoch \
     -e twintorus.credit.vcs -e twintorus.credit.vc.sent -e twintorus.credit.vc.limit \
-    -e twintorus.credit.vc.buffer -e _ws.col.Info >"$tmp/credit"; then
+    -e twintorus.credit.vc.buffer -e _ws.col.Info -e twintorus.credit.least >"$tmp/credit"; then
 	c23=$(awk -F'\t' '$1 == 23 { print $2, $3, $4, $5, $6, $7 }' "$tmp/credit")
 	[ "$c23" = "4660 43981 2 4096,4294967280 22528,18416 18432,18432" ] &&
 	    ok credit-fields || bad credit-fields "frame 23: $c23"
@@ -158,6 +158,8 @@ if tsh -r frames.pcap -Y 'twintorus.type == 2' -T fields -E separator=/t -E aggr
 	[ "$c24" = "0 1 65536" ] && ok credit-no-peer-yet || bad credit-no-peer-yet "frame 24: $c24"
 	[ "$(col 23 13)" = "credit 9 -> 4294967295 vc 0 hops 0 seq 5: epoch 4660 peer 43981, 2 VCs" ] &&
 	    ok info-credit || bad info-credit "got: $(col 23 13)"
+	least=$(awk -F'\t' '$1 == 23 || $1 == 28 || $1 == 29 { printf "%s ", $9 }' "$tmp/credit")
+	[ "$least" = "0 2048 128 " ] && ok credit-least || bad credit-least "frames 23, 28, 29: $least"
 	[ "$(awk -F'\t' '$1 == 27 { print $5 }' "$tmp/credit")" = "" ] &&
 	    ok credit-cut-no-vcs-shown || bad credit-cut-no-vcs-shown "$(grep '^27' "$tmp/credit")"
 else

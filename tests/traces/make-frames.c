@@ -124,6 +124,14 @@ static const struct sample samples[] = {
 	    .type = TT_FRAME_CREDIT, .src = 9, .dst = TT_PE_BROADCAST,
 	    .seq = 8, .credit = {7, 9, 2, {{1, 2, 18432}, {3, 4, 18432}}},
 	    .body = 24, .problem = "cut at 24 of 32 bytes (2 VCs)"},
+	{.what = "credit with a least of 2048 (buffers of 512 KiB)",
+	    .type = TT_FRAME_CREDIT, .src = 9, .dst = TT_PE_BROADCAST,
+	    .seq = 9, .credit = {7, 9, 1, {{0, 524288, 524288}}, 2048},
+	    .body = 20},
+	{.what = "credit with a least of 128", .type = TT_FRAME_CREDIT,
+	    .src = 9, .dst = TT_PE_BROADCAST, .seq = 10,
+	    .credit = {7, 9, 1, {{0, 0, 18432}}, 128}, .body = 20,
+	    .problem = "least cost 128"},
 };
 
 /* Where the ARP frame goes: after the sound torus frames. */

@@ -472,7 +472,8 @@ static const uint8_t credit_body_bytes[] = {
 	0x12, 0x34,			/* epoch */
 	0xAB, 0xCD,			/* peer epoch */
 	0x02,				/* 2 VCs */
-	0x00, 0x00, 0x00,		/* reserved */
+	0x00, 0x00,			/* least: 0, TT_CREDIT_MIN_BYTES */
+	0x00,				/* reserved */
 	0x00, 0x00, 0x10, 0x00,		/* VC 0: sent 4096 */
 	0x00, 0x00, 0x58, 0x00,		/* limit 22528 */
 	0x00, 0x00, 0x48, 0x00,		/* buffer 18432 */
@@ -488,6 +489,7 @@ credit_fields(tt_credit *c)
 	c->epoch = 0x1234;
 	c->peer_epoch = 0xABCD;
 	c->nvcs = 2;
+	c->least = TT_CREDIT_MIN_BYTES;
 	c->vc[0] = (tt_credit_vc){4096, 22528, 18432};
 	c->vc[1] = (tt_credit_vc){0xFFFFFFF0u, 0x47F0, 18432};
 }
@@ -513,6 +515,19 @@ test_credit_layout(void **state)
 	assert_int_equal(tt_credit_decode(&got, credit_body_bytes,
 	    sizeof(credit_body_bytes), err, sizeof(err)), 0);
 	assert_memory_equal(&got, &c, sizeof(c));
+	/* a larger least goes as it is, in network order; 256 goes as
+	 * 0, which ttd before the field takes */
+	c.least = 0x0801;
+	len = tt_credit_encode(&c, body, sizeof(body));
+	assert_int_equal(body[5], 0x08);
+	assert_int_equal(body[6], 0x01);
+	assert_int_equal(body[7], 0);
+	assert_int_equal(tt_credit_decode(&got, body, len, err, sizeof(err)),
+	    0);
+	assert_memory_equal(&got, &c, sizeof(c));
+	c.least = TT_CREDIT_MIN_BYTES;
+	len = tt_credit_encode(&c, body, sizeof(body));
+	assert_memory_equal(body, credit_body_bytes, len);
 	/* in a frame: type 2, VC 0, to every PE */
 	data_frame(&f, 9, TT_PE_BROADCAST, 3);
 	f.type = TT_FRAME_CREDIT;
@@ -576,12 +591,16 @@ test_bad_credits_are_refused(void **state)
 	memcpy(buf, credit_body_bytes, sizeof(buf));
 	buf[0] = buf[1] = 0;
 	assert_credit_refused(buf, sizeof(buf), "epoch 0");
-	/* the reserved bytes are sent as 0: any other value is refused */
-	for (len = 5; len < TT_CREDIT_HLEN; len++) {
-		memcpy(buf, credit_body_bytes, sizeof(buf));
-		buf[len] = 0x01;
-		assert_credit_refused(buf, sizeof(buf), "reserved bytes");
-	}
+	/* the reserved byte is sent as 0: any other value is refused */
+	memcpy(buf, credit_body_bytes, sizeof(buf));
+	buf[7] = 0x01;
+	assert_credit_refused(buf, sizeof(buf), "reserved byte 01");
+	/* a least under TT_CREDIT_MIN_BYTES (other than 0) is refused */
+	memcpy(buf, credit_body_bytes, sizeof(buf));
+	buf[6] = 0x01;
+	assert_credit_refused(buf, sizeof(buf), "least cost 1 ");
+	buf[6] = 0xFF;
+	assert_credit_refused(buf, sizeof(buf), "least cost 255 ");
 }
 
 /* One MAC scheme for every PE: 02:74:74 and the id in 24 bits. */

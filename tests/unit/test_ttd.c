@@ -559,6 +559,7 @@ credit_fields(const struct fixture *x, int side, int lport, tt_frame *f,
 	c->epoch = NEIGHBOUR_EPOCH;
 	c->peer_epoch = x->f.sw[side].epoch;
 	c->nvcs = (uint8_t)fp->nvcs;
+	c->least = (uint16_t)ttd_credit_least(BUF);
 	for (v = 0; v < fp->nvcs; v++) {
 		c->vc[v].sent = fp->in[v].abr;
 		c->vc[v].limit = fp->oc[v].sent + BUF;
@@ -1831,6 +1832,80 @@ test_credit_internal_in_memory(void **state)
 }
 
 /*
+ * A frame holds at least its buffer's least: size / 256, never under
+ * TTD_CREDIT_MIN, so that a port's buffer holds at most 256 frames a VC
+ * (what the AF_XDP rings are sized for) however large it is.  Each card
+ * says its least in its credit frames and the other charges it: with
+ * internal buffers of 512 KiB, 256 short frames cross before card 1
+ * gives credit back (2,048 at 256 bytes each would), each holding 2,048
+ * bytes at both ends; carried both ways, the credits come back whole.
+ */
+#define BIG	(512 * 1024)
+static void
+test_credit_least(void **state)
+{
+	struct ttd_fwd_opts o;
+	struct fixture x;
+	const struct ttd_fport *fp, *fp1;
+	int read, v, vc = -1, i;
+
+	(void)state;
+	assert_int_equal(ttd_credit_least(BUF), TTD_CREDIT_MIN);
+	assert_int_equal(ttd_credit_least(65536), TTD_CREDIT_MIN);
+	assert_int_equal(ttd_credit_least(BIG), 2048);
+	assert_int_equal(ttd_credit_least(BIG + 1), 2049);
+	assert_int_equal(ttd_credit_least(TT_CREDIT_BYTES_MAX), 0xffff);
+	assert_true(TT_CREDIT_BYTES_MAX / 0xffff <= TTD_CREDIT_FRAMES);
+	memset(&o, 0, sizeof(o));
+	o.vc_bytes = o.pe_bytes = BUF;
+	o.int_vc_bytes = BIG;
+	o.epoch = 100;
+	fixture_init_opts(&x, "D", "vc", &o);
+	x.f.io = wire_io;
+	memset(&wire, 0, sizeof(wire));
+	wire.lint[0] = x.f.sw[0].nports - 1;
+	wire.lint[1] = x.f.sw[1].nports - 1;
+	rec.now = 1000000000;
+	wire_settle(&x);
+	fp = &x.f.sw[0].fp[wire.lint[0]];
+	fp1 = &x.f.sw[1].fp[wire.lint[1]];
+	for (v = 0; v < fp->nvcs; v++) {
+		assert_int_equal(fp->in[v].least, 2048);
+		assert_int_equal(fp->oc[v].peer_least, 2048);
+		assert_int_equal(fp->oc[v].peer_buffer, BIG);
+	}
+	/* the short external buffers keep the least of 256 */
+	assert_int_equal(x.f.sw[0].fp[0].in[0].least, TTD_CREDIT_MIN);
+	read = pe0_sends(&x, 1000);
+	assert_int_equal(wire.n[0], TTD_CREDIT_FRAMES);
+	for (v = 0; v < fp->nvcs; v++)
+		if (fp->oc[v].sent > 0)
+			vc = v;
+	assert_true(vc >= 0);
+	assert_int_equal(fp->oc[vc].sent, TTD_CREDIT_FRAMES * 2048);
+	assert_int_equal(ttd_credit_available(fp, vc), 0);
+	/* card 1 counts them at its least: its buffer is full */
+	wire_carry_side(&x, 0, -1);
+	assert_int_equal(fp1->in[vc].abr, TTD_CREDIT_FRAMES * 2048);
+	assert_int_equal(fp1->in[vc].used + fp1->in[vc].freed,
+	    TTD_CREDIT_FRAMES * 2048);
+	for (i = 0; i < 50 && (wire.n[0] > 0 || wire.n[1] > 0 ||
+	    ttd_fwd_queued(&x.f) > 0); i++) {
+		wire_round(&x, -1);
+		rec.now += 1000;
+	}
+	assert_int_equal(rec.delivered[1], read);
+	wire_settle(&x);
+	for (v = 0; v < fp->nvcs; v++) {
+		assert_int_equal(ttd_credit_available(fp, v), BIG);
+		assert_int_equal(ttd_credit_available(fp1, v), BIG);
+	}
+	assert_int_equal(ttd_fwd_queued(&x.f), 0);
+	assert_balance(&x.f);
+	fixture_free(&x);
+}
+
+/*
  * A cable pulled while frames cross it: what was on it is lost, what
  * waited for it is dropped as link_down (and its buffer given back);
  * plugged back, the two ends resynchronise at once and the credits are
@@ -2177,8 +2252,8 @@ test_credit_header_refused(void **state)
 	fixture_free(&x);
 }
 
-/* A body with its reserved bytes set, or for another VC count than the
- * port's. */
+/* A body with its reserved byte set, a least under 256, or for another
+ * VC count than the port's. */
 static void
 test_credit_malformed_refused(void **state)
 {
@@ -2191,14 +2266,16 @@ test_credit_malformed_refused(void **state)
 
 	(void)state;
 	fixture_init(&x, "D", "vc");
-	for (i = 5; i < 8; i++) {
+	for (i = 6; i < 8; i++) {
 		uint64_t r0 = dropped(&x, "credit_malformed");
 		uint64_t heard = x.f.sw[0].fp[0].cred_heard;
 
 		credit_fields(&x, 0, 0, &f, &c);
 		len = credit_encode(&f, &c, buf, sizeof(buf));
 		body = buf + TT_ETH_HLEN + TT_FRAME_HLEN;
-		body[i] = 0x80;		/* a reserved byte */
+		/* a least of 128, under TT_CREDIT_MIN_BYTES; the reserved
+		 * byte */
+		body[i] = 0x80;
 		port_rx(&x.f, 0, 0, buf, len);
 		assert_int_equal(dropped(&x, "credit_malformed"), r0 + 1);
 		assert_int_equal(x.f.sw[0].fp[0].cred_heard, heard);
@@ -2212,8 +2289,8 @@ test_credit_malformed_refused(void **state)
 }
 
 /* A buffer of 0 would have turned the cap off; one past what credits:
- * allows, a grant beyond the buffer, another buffer than the other
- * card's on the internal link: refused.  And a cap of 0 is a cap. */
+ * allows, a grant beyond the buffer, a least beyond it, another buffer
+ * or least than the other card's on the internal link: refused.  And a cap of 0 is a cap. */
 static void
 test_credit_implausible_refused(void **state)
 {
@@ -2249,6 +2326,14 @@ test_credit_implausible_refused(void **state)
 	c.vc[0].limit = x.f.sw[0].fp[lint].oc[0].sent + BUF * 2;
 	assert_credit_refused(&x, 0, lint, &f, &c, "credit_implausible",
 	    "internal link: not the other card's buffer");
+	credit_fields(&x, 0, 0, &f, &c);
+	c.least = BUF + 1;
+	assert_credit_refused(&x, 0, 0, &f, &c, "credit_implausible",
+	    "a frame costing more than the buffer");
+	credit_fields(&x, 0, lint, &f, &c);
+	c.least = 2 * TTD_CREDIT_MIN;
+	assert_credit_refused(&x, 0, lint, &f, &c, "credit_implausible",
+	    "internal link: not the other card's least");
 	/* the control: a grant of the whole buffer, and one lagging behind
 	 * what was sent (frames in flight), are taken */
 	credit_fields(&x, 0, 0, &f, &c);
@@ -2838,6 +2923,7 @@ main(void)
 		cmocka_unit_test(test_credit_held_then_sent),
 		cmocka_unit_test(test_credit_lost_frames_recovered),
 		cmocka_unit_test(test_credit_internal_in_memory),
+		cmocka_unit_test(test_credit_least),
 		cmocka_unit_test(test_credit_link_down_up),
 		cmocka_unit_test(test_credit_neighbour_restart),
 		cmocka_unit_test(test_credit_bubble),

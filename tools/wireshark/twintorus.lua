@@ -78,6 +78,11 @@ local f = {
 	peer_epoch = ProtoField.uint16("twintorus.credit.peer_epoch",
 	    "Peer epoch", base.DEC, { [0] = "none heard yet" }),
 	nvcs = ProtoField.uint8("twintorus.credit.vcs", "VCs", base.DEC),
+	least = ProtoField.uint16("twintorus.credit.least",
+	    "Least credit a frame holds in the sender's buffers", base.DEC,
+	    { [0] = "256" }),
+	credit_reserved = ProtoField.uint8("twintorus.credit.reserved",
+	    "Reserved", base.HEX),
 	credit_vc = ProtoField.uint8("twintorus.credit.vc", "VC", base.DEC),
 	sent = ProtoField.uint32("twintorus.credit.vc.sent", "Bytes sent",
 	    base.DEC),
@@ -112,6 +117,10 @@ local e = {
 	credit_cut = malformed("credit.cut", "Credit body cut short"),
 	credit_vcs = malformed("credit.vcs_range", "Credit VC count out of range"),
 	credit_epoch = malformed("credit.epoch_zero", "Credit epoch 0"),
+	credit_least = malformed("credit.least_range",
+	    "Credit least cost under 256"),
+	credit_reserved = malformed("credit.reserved_set",
+	    "Credit reserved byte not 0"),
 }
 proto.experts = e
 
@@ -157,8 +166,9 @@ local function dissect_hello(tvb, pinfo, tree)
 	    node, card, port < MAX_EXT and port_name(port) or tostring(port)))
 end
 
--- The credit state of a link: epoch, peer epoch, VC count, then per VC
--- the bytes sent, the limit granted and the buffer behind it.
+-- The credit state of a link: epoch, peer epoch, VC count, the least
+-- credit a frame holds (0: 256), a reserved byte, then per VC the bytes
+-- sent, the limit granted and the buffer behind it.
 local function dissect_credit(tvb, pinfo, tree)
 	local body = tvb:reported_length_remaining(HEADER_LEN)
 	local function cut(want, what)
@@ -180,6 +190,17 @@ local function dissect_credit(tvb, pinfo, tree)
 	local eitem = sub:add(f.epoch, tvb(HEADER_LEN, 2))
 	sub:add(f.peer_epoch, tvb(HEADER_LEN + 2, 2))
 	local nitem = sub:add(f.nvcs, tvb(HEADER_LEN + 4, 1))
+	local least = tvb(HEADER_LEN + 5, 2):uint()
+	local litem = sub:add(f.least, tvb(HEADER_LEN + 5, 2))
+	local ritem = sub:add(f.credit_reserved, tvb(HEADER_LEN + 7, 1))
+	if least ~= 0 and least < 256 then
+		litem:add_proto_expert_info(e.credit_least, string.format(
+		    "credit frame with least cost %d (0 or 256 to 65535)", least))
+	end
+	if tvb(HEADER_LEN + 7, 1):uint() ~= 0 then
+		ritem:add_proto_expert_info(e.credit_reserved,
+		    "credit frame with its reserved byte set")
+	end
 	if epoch == 0 then
 		eitem:add_proto_expert_info(e.credit_epoch,
 		    "credit frame with epoch 0")
