@@ -18,6 +18,12 @@
 #
 #   bash bench/forward-speed.sh [SECONDS] [REPS]    (root; builds what it needs)
 #
+# ttd runs with buffers of VC_BYTES (default 524288) a VC on every port:
+# 256 frames in flight a VC, of any size (a frame holds at least 1/256 of
+# a buffer), where the default 64 KiB keeps 43 of 1,500 bytes, too few
+# for the round trip of credits on two shared cores.  VC_BYTES=model runs
+# ttd's default.
+#
 # One node namespace built as the testbed builds it (node (1,0,0) of a
 # 4x4x4 D torus, configuration D: its eight ports as veths, MTU 3000 so
 # that AF_XDP can run, the internal link inside), its X- port cabled to a
@@ -48,6 +54,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SECS=${1:-3}
 REPS=${2:-3}
+VC_BYTES=${VC_BYTES:-524288}
 MTU=3000
 make -C "$ROOT" --no-print-directory -s all build/tests/tbroute build/bench/fwdprobe >/dev/null || exit 1
 # only where ttd has AF_XDP: no rule for it otherwise
@@ -224,7 +231,7 @@ fmt() { awk -v v="$1" 'BEGIN {s = sprintf("%d", v); r = ""; while (length(s) > 3
 
 build_node
 echo "forward-speed: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(uname -r); $REPS runs of $SECS s each, in turns (every other repetition in reverse order), median"
-echo "one node (n1 of a 4x4x4 D torus), port MTU $MTU: one card X- -> X+; internal link X- -> c0 -> internal -> c1 -> Z+"
+echo "one node (n1 of a 4x4x4 D torus), port MTU $MTU: one card X- -> X+; internal link X- -> c0 -> internal -> c1 -> Z+; ttd buffers $VC_BYTES a VC"
 
 # ---- Linux kernel forwarding: one router; over the internal link, a
 # second hop inside the node by a policy route on what c1int receives ----
@@ -254,6 +261,11 @@ if [ ! -x "$TTD" ]; then
 	exit 1
 fi
 tb_yaml "$TB_TMP/ttd.yaml"
+# ttd's buffers, a VC: sized for the round trip of credits here, where it
+# is the scheduling of three processes on two cores (VC_BYTES=model runs
+# ttd's default, 64 KiB: 43 frames of 1,500 bytes in flight)
+[ "$VC_BYTES" = model ] ||
+	echo "credits: {vc_bytes: $VC_BYTES, internal_vc_bytes: $VC_BYTES}" >> "$TB_TMP/ttd.yaml"
 vc=$("$TBROUTE" paths "$TB_TMP/torus.yaml" | awk '$1 == 0 && $2 == 4 {split($3, h, "."); print h[4]}')
 vc2=$("$TBROUTE" paths "$TB_TMP/torus.yaml" | awk '$1 == 0 && $2 == 34 {split($3, h, "."); print h[4]}')
 mkdir -p "$TB_TMP/traces"
