@@ -41,7 +41,7 @@
  *   vc, hops   VC 1, hop count 1 in the torus header
  *   flags      the delivered flag set
  *   dst        addressed to another PE than the victim
- *   reserved   a reserved byte of the body set
+ *   reserved   the body's reserved byte (its last header byte) set
  *   epoch      another epoch of the neighbour's
  *   peerepoch  naming another epoch of the victim's (a stream of these
  *              withdrew the victim's credits)
@@ -346,7 +346,7 @@ credit_forge(void)
 	f.payload_len = tt_credit_encode(&c, body, sizeof(body));
 	len = tt_frame_encode(&f, frame[0], FRAME_MAX);
 	if (cr.how == CR_RESERVED && len > 0)
-		frame[0][tt_frame_hlen(&f) + 5] = 0x80;
+		frame[0][tt_frame_hlen(&f) + 7] = 0x80;  /* frame.h */
 	return len;
 }
 
