@@ -88,11 +88,12 @@ fi
 ip netns exec "$ns" "$D" run -c "$tmp/big.yaml" --node a --backend xdp \
     --control "$tmp/big.sock" --trace-dir "$tmp/tr-big" 2>"$tmp/big.log" &
 p=$!
-stb() { timeout 10 "$D" status --control "$tmp/big.sock" --json; }
-big_granted() { stb | jq -e '[.ports[] | select(.port == "internal") | .credits[] | .peer_least] | length > 0 and all(. == 8192)' >/dev/null; }
-if wait_for 10 big_granted; then
+# (jq -e takes no input as true: each check reads a status first)
+stb() { timeout 10 "$D" status --control "$tmp/big.sock" --json 2>/dev/null; }
+big_granted() { out=$(stb) && jq -e '[.ports[] | select(.port == "internal") | .credits[] | .peer_least] | length > 0 and all(. == 8192)' <<<"$out" >/dev/null; }
+if wait_for 10 started big.sock && wait_for 10 big_granted; then
 	inns "$FL" "$tap0" pe:0:1:1000 5000 >/dev/null
-	big_done() { stb | jq -e '.counters.queued == 0' >/dev/null; }
+	big_done() { out=$(stb) && jq -e '.counters.queued == 0' <<<"$out" >/dev/null; }
 	wait_for 10 big_done
 	out=$(stb)
 	if jq -e '[.ports[] | select(.port == "internal") | .credits[] | select(.least != 8192 or .buffer != 2097152 or .held != 0)] | length == 0' <<<"$out" >/dev/null &&
@@ -118,7 +119,7 @@ modes=$(st | jq -r '[.ports[].backend] | unique | join(",")')
 inns ip link show c0Xp | grep -q 'xdp' && ok "the XDP program is on the ports" || bad prog "$(inns ip link show c0Xp)"
 # PE 0 sends 20,000 frames to PE 1 as fast as a packet socket goes: card
 # 0 takes what its first hop can take, card 1 delivers it
-granted() { st | jq -e '[.ports[] | select(.port == "internal") | .credits[0].available] | all(. != null)' >/dev/null; }
+granted() { out=$(st) && jq -e '[.ports[] | select(.port == "internal") | .credits[0].available] | all(. != null)' <<<"$out" >/dev/null; }
 wait_for 10 granted
 rx0=$(inns cat "/sys/class/net/$tap1/statistics/rx_packets")
 inns "$FL" "$tap0" pe:0:1:1000 20000 >/dev/null
