@@ -89,7 +89,7 @@ wait_for 10 grep -qx "READY=1" "$tmp/notify.log" && ok "READY=1 sent once runnin
 # no --backend: AF_XDP is tried, and refused here (c0Xp's MTU of 9,500
 # does not fit a 4 KiB UMEM chunk): libpcap runs, and the log says why
 grep -q 'backend: pcap: libpcap on each of the 6 ports (AF_XDP unavailable: c0Xp: MTU 9500: its frames would not fit a 4 KiB UMEM chunk' "$tmp/ttd.log" &&
-    st | jq -e '.backend == "pcap" and .flow == "lossless"' >/dev/null &&
+    out=$(st) && jq -e '.backend == "pcap" and .flow == "lossless"' <<<"$out" >/dev/null &&
     ok "no --backend: pcap, and the log says why not xdp" || bad backend-auto "$(grep backend "$tmp/ttd.log")"
 "$D" status --control "$tmp/ttd.sock" >"$tmp/status.txt" 2>&1
 grep -q "^node a" "$tmp/status.txt" && grep -q "X+ (c0Xp)" "$tmp/status.txt" &&

@@ -56,7 +56,7 @@ started() { "$D" status --control "$tmp/$1" >/dev/null 2>&1; }
 (with_caps +net_raw,+net_admin,+bpf,+ipc_lock "$D" run -c "$tmp/c.yaml" --node a \
     --control "$tmp/cap.sock" --trace-dir "$tmp/tr-cap" 2>"$tmp/cap.log") &
 p=$!
-if wait_for 10 started cap.sock && "$D" status --control "$tmp/cap.sock" --json | jq -e '.backend == "xdp"' >/dev/null &&
+if wait_for 10 started cap.sock && out=$("$D" status --control "$tmp/cap.sock" --json) && jq -e '.backend == "xdp"' <<<"$out" >/dev/null &&
     [ "$(grep Cap[EB][fn][fd] /proc/$p/status 2>/dev/null | awk '{print $2}' | sort -u)" = 0000008000007000 ]; then
 	ok "CAP_NET_RAW, CAP_NET_ADMIN and CAP_BPF (CAP_IPC_LOCK for the UMEM), nothing else: xdp runs"
 else
