@@ -367,8 +367,8 @@ ttd_credit_rx(struct ttd_fwd *f, struct ttd_sw *sw, int lport,
 	for (v = 0; v < fp->nvcs; v++) {
 		fp->oc[v].limit = c.vc[v].limit;
 		fp->oc[v].peer_buffer = c.vc[v].buffer;
-		fp->oc[v].peer_least = c.least;
 	}
+	fp->peer_least = c.least;
 	fp->granted = 1;
 	sw->want |= 1u << lport;
 	ttd_fwd_kick(f, sw);

@@ -91,10 +91,9 @@ fwd_cost(size_t len, uint32_t least)
 	return len < least ? least : (uint32_t)len;
 }
 
-/* A frame's length as credits count it: fr's, or stored bytes p[0..n). */
+/* A frame's length as credits count it; the tag stored frame p carries. */
 #define FWD_LEN(fr) (TT_ETH_HLEN + TT_FRAME_HLEN + (fr)->payload_len)
-#define FWD_STORED_LEN(p, n) ((n) - ((p)[12] == 0x81 && (p)[13] == 0x00 ? \
-	TT_VLAN_HLEN : 0))
+#define FWD_TAG_LEN(p) ((p)[12] == 0x81 && (p)[13] == 0x00 ? TT_VLAN_HLEN : 0)
 
 static int
 ibuf_alloc(struct ttd_ibuf *b, uint32_t size, uint32_t least)
@@ -214,7 +213,7 @@ fwd_send_head(struct ttd_fwd *f, struct ttd_sw *sw, struct ttd_ibuf *b,
 		/* stored as its delivery record: the frame as it came,
 		 * flagged; the PE gets what it carries */
 		size_t h = TT_ETH_HLEN + TT_FRAME_HLEN +
-		    (frame[12] == 0x81 && frame[13] == 0x00 ? TT_VLAN_HLEN : 0);
+		    FWD_TAG_LEN(frame);
 
 		if (f->io.trace_pe != NULL)
 			f->io.trace_pe(f->io.ctx, frame, qf->len);
@@ -228,8 +227,7 @@ fwd_send_head(struct ttd_fwd *f, struct ttd_sw *sw, struct ttd_ibuf *b,
 		fwd_pop(sw, b);
 		return 1;
 	}
-	cost = fwd_cost(FWD_STORED_LEN(frame, qf->len),
-	    fp->oc[qf->vc].peer_least);
+	cost = fwd_cost(qf->len - FWD_TAG_LEN(frame), fp->peer_least);
 	if (!f->o.lossy && !ttd_credit_ok(f, fp, qf->vc, cost, qf->bubble))
 		return 0;
 	x = f->io.port_send(f->io.ctx, sw->side, o, frame, qf->len);
@@ -383,7 +381,7 @@ fwd_direct(struct ttd_fwd *f, struct ttd_sw *sw, struct ttd_ibuf *b,
     int o, const tt_frame *out, uint32_t cost, int bubble)
 {
 	struct ttd_fport *fp = &sw->fp[o];
-	uint32_t ocost = fwd_cost(FWD_LEN(out), fp->oc[out->vc].peer_least);
+	uint32_t ocost = fwd_cost(FWD_LEN(out), fp->peer_least);
 	uint8_t *p;
 	size_t cap, len;
 	int nv = fwd_in_nvcs(sw, b->in);

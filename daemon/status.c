@@ -82,7 +82,7 @@ status_json_credits(const struct ttd_fport *p, FILE *fp)
 		fprintf(fp, ", \"peer_buffer\": %u, \"peer_least\": %u, "
 		    "\"buffer\": %u, \"least\": %u, \"held\": %u, "
 		    "\"frames\": %u}", p->oc[v].peer_buffer,
-		    p->oc[v].peer_least, b->size, b->least, b->used, b->qn);
+		    p->peer_least, b->size, b->least, b->used, b->qn);
 	}
 	fprintf(fp, "], \"credit_frames\": {\"sent\": %u, \"heard\": %llu, "
 	    "\"lost\": %llu, \"refused\": %llu}", p->cred_seq,

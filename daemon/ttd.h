@@ -341,7 +341,6 @@ struct ttd_ocred {
 	uint32_t sent;            /* bytes sent this epoch (mod 2^32) */
 	uint32_t limit;           /* send while sent stays within it */
 	uint32_t peer_buffer;     /* the neighbour's buffer (0: not heard) */
-	uint32_t peer_least;      /* the least a frame costs there */
 };
 
 /* One local port of a card. */
@@ -361,6 +360,8 @@ struct ttd_fport {
 	uint16_t peer_epoch;      /* the neighbour's epoch, that abr counts
 	                             in (0: none heard) */
 	int granted;              /* its limits count in our epoch */
+	uint32_t peer_least;      /* the least a frame costs in its buffers
+	                             (one a port: its credit frames say it) */
 	int cred_due;             /* send a credit frame this round */
 	uint32_t cred_seq;        /* credit frames sent */
 	uint32_t cred_rx_seq;     /* the last one taken */

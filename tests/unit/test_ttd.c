@@ -1871,7 +1871,7 @@ test_credit_least(void **state)
 	fp1 = &x.f.sw[1].fp[wire.lint[1]];
 	for (v = 0; v < fp->nvcs; v++) {
 		assert_int_equal(fp->in[v].least, 2048);
-		assert_int_equal(fp->oc[v].peer_least, 2048);
+		assert_int_equal(fp->peer_least, 2048);
 		assert_int_equal(fp->oc[v].peer_buffer, BIG);
 	}
 	/* the short external buffers keep the least of 256 */
